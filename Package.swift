@@ -1,0 +1,22 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Foundation only: no package dependencies (the user's requirement).
+let package = Package(
+    name: "transit",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "transit", targets: ["TransitCLI"]),
+        .library(name: "TransitCore", targets: ["TransitCore"]),
+    ],
+    targets: [
+        .target(name: "TransitCore"),
+        .executableTarget(name: "TransitCLI", dependencies: ["TransitCore"]),
+        // The loopback HTTP server (POSIX sockets) that tests and the benchmark talk to.
+        .target(name: "TransitTestSupport"),
+        // Run on purpose, not in CI: `swift run -c release transit-bench`.
+        .executableTarget(name: "transit-bench", dependencies: ["TransitCore", "TransitTestSupport"],
+                          path: "Sources/TransitBench"),
+        .testTarget(name: "TransitCoreTests", dependencies: ["TransitCore", "TransitTestSupport"]),
+    ]
+)

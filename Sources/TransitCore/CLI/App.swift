@@ -1,0 +1,78 @@
+import Foundation
+
+/// The whole program as a function: argv and environment in, text on two streams and an exit
+/// status out. `main.swift` wires it to the process.
+public struct App: Sendable {
+    public var writeOut: @Sendable (String) -> Void
+    public var writeErr: @Sendable (String) -> Void
+    public var terminal: Terminal
+
+    public init(terminal: Terminal, writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void) {
+        self.terminal = terminal
+        self.writeOut = writeOut
+        self.writeErr = writeErr
+    }
+
+    public func run(_ args: [String], environment: [String: String]) async -> Int32 {
+        do {
+            switch try CommandLineParser.parse(args, environment: environment, terminal: terminal) {
+            case .help(let text):
+                writeOut(text)
+                return 0
+            case .version:
+                writeOut("transit \(TransitVersion.current)\n")
+                return 0
+            case .run(let settings, let command):
+                return try await execute(settings, command)
+            }
+        } catch {
+            report(error)
+            return error.exitStatus
+        }
+    }
+
+    func report(_ error: TransitError) {
+        var text = "transit: \(error.message)\n"
+        if let hint = error.hint { text += hint + "\n" }
+        writeErr(text)
+    }
+
+    func execute(_ settings: Settings, _ command: Command) async throws(TransitError) -> Int32 {
+        let spinner = Spinner(enabled: settings.stderrIsTerminal && !settings.quiet, write: writeErr)
+        defer { spinner.stop() }
+        let context = Context(settings: settings, http: makeHTTP(settings), spinner: spinner)
+        let output = try await Commands.run(command, context)
+        spinner.stop()
+        let renderer = Renderer(format: settings.format, header: settings.header, color: settings.color)
+        let text = try renderer.render(output)
+        if !text.isEmpty { writeOut(text) }
+        if !settings.quiet {
+            for notice in output.notices { writeErr(notice + "\n") }
+        }
+        return 0
+    }
+
+    func makeHTTP(_ settings: Settings) -> HTTPClient {
+        var options = HTTPClient.Options()
+        options.timeout = settings.timeout
+        options.retry = settings.offline ? .none : settings.retry
+        options.cacheDirectory = settings.offline || settings.noCache ? nil : settings.cacheDirectory
+        options.recordDirectory = settings.record
+        let now = settings.now
+        let pinned = settings.environment["TRANSIT_NOW"] != nil
+        if pinned { options.now = { now } }
+        if settings.verbose {
+            let write = writeErr
+            options.log = { write("transit: " + $0 + "\n") }
+        }
+        let transport: HTTPTransport = settings.offline ? ReplayTransport(directory: settings.fixtures) : URLSessionTransport()
+        return HTTPClient(transport: transport, options: options)
+    }
+}
+
+/// What a command runs with.
+public struct Context: Sendable {
+    public var settings: Settings
+    public var http: HTTPClient
+    public var spinner: Spinner
+}

@@ -1,0 +1,316 @@
+import Foundation
+
+/// What to do, decided from argv alone.
+public enum Invocation: Sendable, Equatable {
+    case help(String)
+    case version
+    case run(Settings, Command)
+}
+
+/// A provider command with its options checked and typed.
+public enum Command: Sendable, Equatable {
+    case bartStations
+    case bartRoutes(date: LocalDate?)
+    case bartTrips(BARTTripsOptions)
+    case bartTrip(BARTTripOptions)
+    case bartDepartures(station: String, platform: Int?, direction: String?)
+    case bartAdvisories
+}
+
+public struct BARTTripsOptions: Sendable, Equatable {
+    public var from: String
+    public var to: String
+    public var date: LocalDate
+    public var after: Int?
+    public var before: Int?
+    public var limit: Int?
+    public var transfers: Int
+    public var minTransfer: Int
+}
+
+public struct BARTTripOptions: Sendable, Equatable {
+    public var from: String
+    public var to: String
+    public var date: LocalDate
+    public var minutes: Int
+}
+
+/// argv → `Invocation`, as a pure function of the arguments, the environment, whether
+/// stdout/stderr are terminals, and the clock. Throws `.usage` for anything it cannot accept.
+public enum CommandLineParser {
+    struct Raw {
+        var words: [String] = []
+        var values: [String: String] = [:]
+        var flags: Set<String> = []
+        var order: [String] = []
+    }
+
+    public static func parse(_ args: [String], environment env: [String: String], terminal: Terminal,
+                             now: Date = Date()) throws(TransitError) -> Invocation {
+        let raw = try scan(args)
+        if raw.flags.contains("version") && raw.words.isEmpty { return .version }
+
+        // Help: `transit help [p [c]]`, or --help at any level.
+        var words = raw.words
+        let wantsHelp = raw.flags.contains("help") || words.first == "help"
+        if words.first == "help" { words.removeFirst() }
+        if wantsHelp { return .help(try helpText(for: words)) }
+
+        guard let providerName = words.first else {
+            throw .usage("missing provider", hint: "run 'transit --help' for the list")
+        }
+        guard let provider = Specs.provider(providerName) else {
+            throw unknown("provider", providerName, among: Specs.providers.map(\.name), hint: "run 'transit --help' for the list")
+        }
+        guard words.count > 1 else {
+            throw .usage("missing command for \(providerName): one of \(provider.commands.map(\.name).joined(separator: ", "))",
+                         hint: "run 'transit \(providerName) --help'")
+        }
+        guard let spec = provider.commands.first(where: { $0.name == words[1] }) else {
+            throw unknown("command", "\(providerName) \(words[1])", among: provider.commands.map(\.name),
+                          hint: "run 'transit \(providerName) --help'", word: words[1])
+        }
+        if words.count > 2 {
+            throw .usage("unexpected argument '\(words[2])' for 'transit \(providerName) \(spec.name)'",
+                         hint: "run 'transit \(providerName) \(spec.name) --help'")
+        }
+        let allowed = Set((Specs.global + spec.options).map(\.name))
+        for name in raw.order where !allowed.contains(name) {
+            throw unknown("option", "--\(name) for 'transit \(providerName) \(spec.name)'",
+                          among: (Specs.global + spec.options).map { "--" + $0.name },
+                          hint: "run 'transit \(providerName) \(spec.name) --help'", word: "--\(name)")
+        }
+        let settings = try resolveSettings(raw, env: env, terminal: terminal, now: now, spec: spec)
+        let command = try build(spec, raw, settings: settings)
+        return .run(settings, command)
+    }
+
+    /// Splits argv into words, `--name value` / `--name=value` options and flags.
+    static func scan(_ args: [String]) throws(TransitError) -> Raw {
+        var raw = Raw()
+        var i = 0
+        var onlyWords = false
+        while i < args.count {
+            let arg = args[i]
+            i += 1
+            if onlyWords || arg == "-" || !arg.hasPrefix("-") {
+                raw.words.append(arg)
+                continue
+            }
+            if arg == "--" { onlyWords = true; continue }
+            var names: [(String, String?)] = []
+            if arg.hasPrefix("--") {
+                let body = arg.dropFirst(2)
+                if let eq = body.firstIndex(of: "=") {
+                    names.append((String(body[..<eq]), String(body[body.index(after: eq)...])))
+                } else {
+                    names.append((String(body), nil))
+                }
+            } else {
+                for ch in arg.dropFirst() {
+                    guard let spec = Specs.global.first(where: { $0.short == ch }) else {
+                        throw .usage("unknown option '-\(ch)'", hint: "run 'transit --help'")
+                    }
+                    names.append((spec.name, nil))
+                }
+            }
+            for (name, inline) in names {
+                guard !name.isEmpty else { throw .usage("empty option name in '\(arg)'") }
+                let spec = Specs.allOptions.first { $0.name == name }
+                if spec?.value != nil {
+                    var value = inline
+                    if value == nil {
+                        guard i < args.count else { throw .usage("--\(name) needs a value (\(spec?.value ?? "VALUE"))") }
+                        value = args[i]
+                        i += 1
+                    }
+                    raw.values[name] = value
+                } else if inline != nil && spec != nil {
+                    throw .usage("--\(name) takes no value")
+                } else {
+                    raw.flags.insert(name)
+                }
+                raw.order.append(name)
+            }
+        }
+        return raw
+    }
+
+    static func helpText(for words: [String]) throws(TransitError) -> String {
+        guard let name = words.first else { return Help.top() }
+        guard let provider = Specs.provider(name) else {
+            throw unknown("provider", name, among: Specs.providers.map(\.name), hint: "run 'transit --help' for the list")
+        }
+        guard words.count > 1 else { return Help.provider(provider) }
+        guard let command = provider.commands.first(where: { $0.name == words[1] }) else {
+            throw unknown("command", "\(name) \(words[1])", among: provider.commands.map(\.name),
+                          hint: "run 'transit \(name) --help'", word: words[1])
+        }
+        return Help.command(command)
+    }
+
+    static func unknown(_ kind: String, _ shown: String, among options: [String], hint: String, word: String? = nil) -> TransitError {
+        let typed = (word ?? shown).lowercased()
+        let close = options.filter { NameMatcher<Int>.distance(typed, $0.lowercased()) <= 2 }
+        if let best = close.first {
+            return .usage("unknown \(kind) '\(shown)'; did you mean '\(best)'?", hint: hint)
+        }
+        return .usage("unknown \(kind) '\(shown)'", hint: hint)
+    }
+
+    static func resolveSettings(_ raw: Raw, env: [String: String], terminal: Terminal, now clock: Date,
+                                spec: CommandSpec) throws(TransitError) -> Settings {
+        var format: OutputFormat = terminal.stdout ? .table : .tsv
+        if let text = raw.values["format"] {
+            guard let f = OutputFormat(rawValue: text.lowercased()) else {
+                throw .usage("unknown format '\(text)'", hint: "use one of: table, tsv, csv, json, geojson")
+            }
+            guard f != .geojson || spec.geoJSON else {
+                throw .usage("--format geojson is only for commands that return places (stops, vehicles)")
+            }
+            format = f
+        }
+        var header: Bool?
+        if raw.flags.contains("header") { header = true }
+        if raw.flags.contains("no-header") {
+            guard header == nil else { throw .usage("--header and --no-header contradict each other") }
+            header = false
+        }
+        var timeout = 15.0
+        if let text = raw.values["timeout"] {
+            guard let t = Double(text), t > 0, t <= 600 else {
+                throw .usage("--timeout takes seconds between 0 and 600, not '\(text)'")
+            }
+            timeout = t
+        }
+        let offlineEnv = env["TRANSIT_OFFLINE"].map { !["", "0", "false", "no"].contains($0.lowercased()) } ?? false
+        let offline = raw.flags.contains("offline") || offlineEnv
+        let fixtures = raw.values["fixtures"] ?? nonEmpty(env["TRANSIT_FIXTURES"]) ?? "Fixtures"
+        if let record = raw.values["record"], record.isEmpty { throw .usage("--record needs a directory") }
+        if raw.values["record"] != nil && offline {
+            throw .usage("--record and --offline together would record nothing")
+        }
+        let home = nonEmpty(env["HOME"]) ?? NSHomeDirectory()
+        let cache = nonEmpty(env["TRANSIT_CACHE_DIR"])
+            ?? nonEmpty(env["XDG_CACHE_HOME"]).map { $0 + "/transit" }
+            ?? home + "/.cache/transit"
+        let term = env["TERM"] ?? ""
+        let color = terminal.stdout && env["NO_COLOR"] == nil && term != "dumb"
+        var now = clock
+        if let pinned = nonEmpty(env["TRANSIT_NOW"]) {
+            guard let date = ClockTime.parseISO8601(pinned) else {
+                throw .usage("TRANSIT_NOW must be ISO 8601 with an offset, like 2026-11-22T12:00:00Z")
+            }
+            now = date
+        }
+        return Settings(format: format, header: header, offline: offline, fixtures: fixtures,
+                        record: raw.values["record"], noCache: raw.flags.contains("no-cache"), timeout: timeout,
+                        verbose: raw.flags.contains("verbose"), quiet: raw.flags.contains("quiet"), color: color,
+                        stderrIsTerminal: terminal.stderr, cacheDirectory: cache, environment: env, now: now)
+    }
+
+    static func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        return text
+    }
+
+    // MARK: typed commands
+
+    static func build(_ spec: CommandSpec, _ raw: Raw, settings: Settings) throws(TransitError) -> Command {
+        let v = raw.values
+        switch (spec.provider, spec.name) {
+        case ("bart", "stations"): return .bartStations
+        case ("bart", "routes"):
+            return .bartRoutes(date: try v["date"].map { (d) throws(TransitError) in try date(d, zone: BART.zone, now: settings.now) })
+        case ("bart", "trips"):
+            let from = try required(v, "from", spec), to = try required(v, "to", spec)
+            try distinct(from, to)
+            let after = try v["after"].map { (t) throws(TransitError) in try serviceMinutes(t, option: "after") }
+            let before = try v["before"].map { (t) throws(TransitError) in try serviceMinutes(t, option: "before") }
+            if let after, let before, after > before {
+                throw .usage("--after \(v["after"] ?? "") is later than --before \(v["before"] ?? "")")
+            }
+            let limit = try v["limit"].map { (t) throws(TransitError) in try integer(t, option: "limit", in: 1...10_000) }
+            let transfers = try v["transfers"].map { (t) throws(TransitError) in try integer(t, option: "transfers", in: 0...1) } ?? 0
+            let minTransfer = try v["min-transfer"].map { (t) throws(TransitError) in try integer(t, option: "min-transfer", in: 0...60) } ?? 3
+            let day = try v["date"].map { (d) throws(TransitError) in try date(d, zone: BART.zone, now: settings.now) }
+                ?? LocalDate(settings.now, in: BART.zone)
+            return .bartTrips(BARTTripsOptions(from: from, to: to, date: day, after: after, before: before, limit: limit,
+                                               transfers: transfers, minTransfer: minTransfer))
+        case ("bart", "trip"):
+            let from = try required(v, "from", spec), to = try required(v, "to", spec)
+            try distinct(from, to)
+            let timeText = try required(v, "time", spec)
+            guard let minutes = ClockTime.minutes(timeText) else {
+                throw .usage("--time takes HH:MM or h:mm am|pm, not '\(timeText)'")
+            }
+            let today = LocalDate(settings.now, in: BART.zone)
+            let day = try v["date"].map { (d) throws(TransitError) in try date(d, zone: BART.zone, now: settings.now) } ?? today
+            // BART plans 10 days back to 8 weeks ahead; a recording keeps its own date.
+            if !settings.offline && (day.dayNumber < today.dayNumber - 10 || day.dayNumber > today.dayNumber + 56) {
+                throw .usage("--date \(day.iso) is outside BART's trip planner window (\(today.adding(days: -10).iso) to \(today.adding(days: 56).iso))")
+            }
+            return .bartTrip(BARTTripOptions(from: from, to: to, date: day, minutes: minutes))
+        case ("bart", "departures"):
+            let station = try required(v, "station", spec)
+            let platform = try v["platform"].map { (t) throws(TransitError) in try integer(t, option: "platform", in: 1...4) }
+            var direction: String?
+            if let d = v["direction"] {
+                switch d.lowercased() {
+                case "n", "north", "northbound": direction = "n"
+                case "s", "south", "southbound": direction = "s"
+                default: throw .usage("--direction takes n or s, not '\(d)'")
+                }
+            }
+            if platform != nil && direction != nil {
+                throw .usage("give --platform or --direction, not both (BART filters by one)")
+            }
+            return .bartDepartures(station: station, platform: platform, direction: direction)
+        case ("bart", "advisories"): return .bartAdvisories
+        default:
+            throw .usage("'transit \(spec.provider) \(spec.name)' is not available in this build")
+        }
+    }
+
+    static func required(_ values: [String: String], _ name: String, _ spec: CommandSpec) throws(TransitError) -> String {
+        guard let value = values[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
+            throw .usage("'transit \(spec.provider) \(spec.name)' needs --\(name)", hint: "usage: \(spec.usage)")
+        }
+        return value
+    }
+
+    static func distinct(_ from: String, _ to: String) throws(TransitError) {
+        if NameMatcher<Int>.normalize(from) == NameMatcher<Int>.normalize(to) {
+            throw .usage("--from and --to are the same station")
+        }
+    }
+
+    static func integer(_ text: String, option: String, in range: ClosedRange<Int>) throws(TransitError) -> Int {
+        guard let n = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(n) else {
+            throw .usage("--\(option) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return n
+    }
+
+    /// `YYYY-MM-DD`, `today` or `tomorrow`, in the agency's zone.
+    public static func date(_ text: String, zone: TimeZone, now: Date) throws(TransitError) -> LocalDate {
+        let today = LocalDate(now, in: zone)
+        switch text.lowercased() {
+        case "today": return today
+        case "tomorrow": return today.adding(days: 1)
+        default:
+            guard let d = LocalDate(iso: text) else {
+                throw .usage("--date takes YYYY-MM-DD, today or tomorrow, not '\(text)'")
+            }
+            return d
+        }
+    }
+
+    /// A clock time as minutes of the service day: before 03:00 counts as the night after.
+    static func serviceMinutes(_ text: String, option: String) throws(TransitError) -> Int {
+        guard let m = ClockTime.minutes(text) else {
+            throw .usage("--\(option) takes HH:MM or h:mm am|pm, not '\(text)'")
+        }
+        return m < BART.serviceDayCutoff ? m + 1440 : m
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// One GET to a provider, described independently of where the answer comes from
+/// (network, cache or a recording).
+public struct HTTPRequest: Sendable {
+    public struct QueryItem: Sendable, Hashable {
+        public var name: String
+        public var value: String
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// Provider id (`bart`, `cta`…): the folder of its recordings and cache entries.
+    public var provider: String
+    public var baseURL: String
+    /// Path under the base URL, without a leading slash: `stn.aspx`, `x-departures/a/b/2026-12-19`.
+    public var path: String
+    public var query: [QueryItem]
+    public var headers: [String: String]
+    /// Query parameters and headers whose values are secrets: never printed, recorded or cached.
+    public var secretNames: Set<String>
+    /// How long a good answer may be served from the on-disk cache; nil means never cached.
+    public var cacheTTL: TimeInterval?
+    /// What the body should be (`XML`, `JSON`), for the message when an HTML page comes instead.
+    public var expects: String
+
+    public init(provider: String, baseURL: String, path: String, query: [QueryItem] = [],
+                headers: [String: String] = [:], secretNames: Set<String> = [], cacheTTL: TimeInterval? = nil,
+                expects: String = "XML") {
+        self.expects = expects
+        self.provider = provider
+        self.baseURL = baseURL
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.secretNames = secretNames
+        self.cacheTTL = cacheTTL
+    }
+
+    /// The URL actually requested, secrets included.
+    public var url: String { compose(secrets: .keep) }
+    /// The URL to show people: secret values replaced by `REDACTED`.
+    public var redactedURL: String { compose(secrets: .redact) }
+
+    /// Non-secret query items, sorted: what identifies the request for the cache and recordings.
+    public var identifyingQuery: [QueryItem] {
+        query.filter { !secretNames.contains($0.name) }.sorted { ($0.name, $0.value) < ($1.name, $1.value) }
+    }
+
+    enum SecretHandling { case keep, redact }
+
+    func compose(secrets: SecretHandling) -> String {
+        var base = baseURL
+        while base.hasSuffix("/") { base.removeLast() }
+        var text = path.isEmpty ? base : base + "/" + path
+        if !query.isEmpty {
+            text += "?" + query.map { item in
+                let value = secrets == .redact && secretNames.contains(item.name) ? "REDACTED" : item.value
+                return Self.encode(item.name) + "=" + Self.encode(value)
+            }.joined(separator: "&")
+        }
+        return text
+    }
+
+    static let allowed: CharacterSet = {
+        var set = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        set.insert(charactersIn: "-._~:/,")
+        return set
+    }()
+
+    static func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}
+
+/// What came back. Header names are lower-cased.
+public struct HTTPResponse: Sendable {
+    public enum Source: String, Sendable { case network, cache, recording }
+
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
+    public var source: Source
+
+    public init(status: Int, headers: [String: String] = [:], body: Data, source: Source = .network) {
+        self.status = status
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+        self.body = body
+        self.source = source
+    }
+
+    public var contentType: String { headers["content-type"] ?? "" }
+
+    /// The first ~160 characters of the body on one line, for error messages.
+    public var excerpt: String {
+        let text = String(decoding: body.prefix(400), as: UTF8.self)
+        let oneLine = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: " ")
+        return oneLine.count > 160 ? String(oneLine.prefix(160)) + "…" : oneLine
+    }
+
+    /// True when the body is an HTML page (an error page, a login wall, a throttle notice).
+    public var looksLikeHTML: Bool {
+        let head = String(decoding: body.prefix(512), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        if head.hasPrefix("<!doctype html") || head.hasPrefix("<html") { return true }
+        if head.hasPrefix("<?xml") || head.hasPrefix("{") || head.hasPrefix("[") { return false }
+        return head.contains("<html")
+    }
+}
+
+/// The transport seam: one request in, one response out. URLSession in production, a
+/// recording directory with `--offline`.
+public protocol HTTPTransport: Sendable {
+    func send(_ request: HTTPRequest, timeout: TimeInterval) async throws(TransitError) -> HTTPResponse
+}

@@ -1,0 +1,190 @@
+import Foundation
+
+public enum OutputFormat: String, Sendable, CaseIterable {
+    case table, tsv, csv, json, geojson
+}
+
+/// Records in, text out: `table`, `tsv`, `csv`, `json`, as ../shared/CLI-CONTRACT.md says.
+public struct Renderer: Sendable {
+    public var format: OutputFormat
+    /// Header row for tsv/csv; nil means the format's default (tsv none, csv one).
+    public var header: Bool?
+    public var color: Bool
+
+    public init(format: OutputFormat, header: Bool? = nil, color: Bool = false) {
+        self.format = format
+        self.header = header
+        self.color = color
+    }
+
+    public func render(_ output: Output) throws(TransitError) -> String {
+        switch format {
+        case .table: return table(output)
+        case .tsv: return delimited(output, separator: "\t", header: header ?? false)
+        case .csv: return delimited(output, separator: ",", header: header ?? true)
+        case .json: return JSONWriter.write(output.json ?? .list(output.records.map(Value.object))) + "\n"
+        case .geojson:
+            guard let geo = output.geoJSON else {
+                throw .usage("--format geojson is only for commands that return places (stops, vehicles)")
+            }
+            return JSONWriter.write(geo) + "\n"
+        }
+    }
+
+    // MARK: table
+
+    func table(_ output: Output) -> String {
+        var lines = output.tableBefore
+        if !output.records.isEmpty {
+            let columns = output.table
+            let cells = output.records.map { record in columns.map { Self.tableText($0.value(record)) } }
+            let numeric = columns.map { column in
+                output.records.allSatisfy { r in
+                    let v = column.value(r)
+                    return v.isNumeric || v == .null
+                }
+            }
+            var widths = columns.map { TextWidth.of($0.header) }
+            for row in cells {
+                for (i, cell) in row.enumerated() { widths[i] = max(widths[i], TextWidth.of(cell)) }
+            }
+            func line(_ row: [String]) -> String {
+                var parts: [String] = []
+                for (i, cell) in row.enumerated() {
+                    let last = i == row.count - 1
+                    if numeric[i] {
+                        parts.append(TextWidth.pad(cell, to: widths[i], right: true))
+                    } else {
+                        parts.append(last ? cell : TextWidth.pad(cell, to: widths[i]))
+                    }
+                }
+                return parts.joined(separator: "  ")
+            }
+            let head = line(columns.map(\.header))
+            lines.append(color ? "\u{1B}[1m" + head + "\u{1B}[0m" : head)
+            lines += cells.map(line)
+        }
+        lines += output.tableAfter
+        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Table cells: local `HH:MM` for times, lists joined with commas.
+    static func tableText(_ value: Value) -> String {
+        switch value {
+        case .time(let date, let zone): return ClockTime.hhmm(date, zone: zone)
+        case .list(let items): return items.map(tableText).joined(separator: ",")
+        case .bool(let b): return b ? "yes" : "no"
+        default: return flatText(value)
+        }
+    }
+
+    // MARK: tsv / csv
+
+    func delimited(_ output: Output, separator: String, header: Bool) -> String {
+        let columns = output.flat ?? (output.records.first?.fields.compactMap { field -> Column? in
+            if case .object = field.value { return nil }
+            return Column(field.key, field.key)
+        } ?? [])
+        var lines: [String] = []
+        let csv = separator == ","
+        if header { lines.append(columns.map { csv ? Self.csvQuote($0.key) : $0.key }.joined(separator: separator)) }
+        for record in output.records {
+            let cells = columns.map { column -> String in
+                let text = Self.flatText(column.value(record))
+                return csv ? Self.csvQuote(text) : Self.tsvClean(text)
+            }
+            lines.append(cells.joined(separator: separator))
+        }
+        if lines.isEmpty { return "" }
+        return csv ? lines.joined(separator: "\r\n") + "\r\n" : lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Machine text: ISO 8601 with offset for times, plain numbers, `true`/`false`.
+    static func flatText(_ value: Value) -> String {
+        switch value {
+        case .null: return ""
+        case .string(let s): return s
+        case .int(let i): return String(i)
+        case .double(let d): return JSONWriter.number(d)
+        case .bool(let b): return b ? "true" : "false"
+        case .time(let date, let zone): return ClockTime.iso8601(date, zone: zone)
+        case .list(let items): return items.map(flatText).joined(separator: ",")
+        case .object(let record): return record.fields.map { "\($0.key)=\(flatText($0.value))" }.joined(separator: " ")
+        }
+    }
+
+    static func tsvClean(_ text: String) -> String {
+        guard text.contains(where: { $0 == "\t" || $0.isNewline }) else { return text }
+        return String(text.map { $0 == "\t" || $0.isNewline ? " " : $0 })
+    }
+
+    /// RFC 4180: quote fields holding a comma, quote, CR or LF; double the quotes.
+    static func csvQuote(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// Pretty JSON with the records' own key order (JSONEncoder would sort or shuffle it).
+public enum JSONWriter {
+    public static func write(_ value: Value) -> String {
+        var out = ""
+        append(value, to: &out, indent: 0)
+        return out
+    }
+
+    static func append(_ value: Value, to out: inout String, indent: Int) {
+        switch value {
+        case .null: out += "null"
+        case .string(let s): out += quote(s)
+        case .int(let i): out += String(i)
+        case .double(let d): out += d.isFinite ? number(d) : "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .time(let date, let zone): out += quote(ClockTime.iso8601(date, zone: zone))
+        case .list(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "[\n"
+            for (i, item) in items.enumerated() {
+                out += String(repeating: "  ", count: indent + 1)
+                append(item, to: &out, indent: indent + 1)
+                out += i == items.count - 1 ? "\n" : ",\n"
+            }
+            out += String(repeating: "  ", count: indent) + "]"
+        case .object(let record):
+            if record.fields.isEmpty { out += "{}"; return }
+            out += "{\n"
+            for (i, field) in record.fields.enumerated() {
+                out += String(repeating: "  ", count: indent + 1) + quote(field.key) + ": "
+                append(field.value, to: &out, indent: indent + 1)
+                out += i == record.fields.count - 1 ? "\n" : ",\n"
+            }
+            out += String(repeating: "  ", count: indent) + "}"
+        }
+    }
+
+    /// Shortest round-trip form; integral values without a fraction.
+    static func number(_ d: Double) -> String {
+        if d == d.rounded(), abs(d) < 1e15 { return String(Int(d)) }
+        return String(d)
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+
+/// A calendar date with no zone attached (a service day), as agencies publish them.
+public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+
+    public init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Parses `YYYY-MM-DD` strictly (the date must exist).
+    public init?(iso text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+              (1...12).contains(m), (1...31).contains(d) else { return nil }
+        guard d <= LocalDate.daysIn(month: m, year: y) else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+
+    /// The calendar date of `instant` in `zone`.
+    public init(_ instant: Date, in zone: TimeZone) {
+        let c = Calendar.gregorian(zone).dateComponents([.year, .month, .day], from: instant)
+        self.init(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1)
+    }
+
+    public static func < (a: LocalDate, b: LocalDate) -> Bool {
+        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+    }
+
+    public var description: String { iso }
+    public var iso: String { String(format: "%04d-%02d-%02d", year, month, day) }
+    /// `MM/DD/YYYY`, as BART wants its `date` parameter.
+    public var usSlashed: String { String(format: "%02d/%02d/%04d", month, day, year) }
+
+    /// Days since 1970-01-01 (proleptic Gregorian), for date arithmetic without a calendar.
+    public var dayNumber: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    public init(dayNumber z0: Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        self.init(year: yoe + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d)
+    }
+
+    public func adding(days: Int) -> LocalDate { LocalDate(dayNumber: dayNumber + days) }
+
+    /// The instant at `minutes` after the start of this date in `zone`; minutes may pass 24 h
+    /// (a service day that runs past midnight).
+    public func instant(minutes: Int, in zone: TimeZone) -> Date {
+        let dayOffset = minutes >= 0 ? minutes / 1440 : -((-minutes + 1439) / 1440)
+        let rest = minutes - dayOffset * 1440
+        let date = adding(days: dayOffset)
+        let comps = DateComponents(year: date.year, month: date.month, day: date.day,
+                                   hour: rest / 60, minute: rest % 60)
+        return Calendar.gregorian(zone).date(from: comps) ?? Date(timeIntervalSince1970: 0)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+}
+
+extension Calendar {
+    /// A Gregorian calendar in `zone`; never the host's zone.
+    static func gregorian(_ zone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar
+    }
+}
+
+/// Clock-time parsing and ISO 8601 rendering, by hand: no DateFormatter (it costs an ICU load
+/// and traps without tzdata, see PITFALLS.md).
+public enum ClockTime {
+    /// Minutes after midnight from `HH:MM` (24 h), `h:mm am|pm`, `h:mm AM`, `06:04 PM`, `6:04PM`.
+    /// Surrounding whitespace is ignored. Returns nil for anything else.
+    public static func minutes(_ raw: String) -> Int? {
+        var text = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        var meridiem: String?
+        for suffix in ["am", "pm", "a.m.", "p.m."] where text.hasSuffix(suffix) {
+            meridiem = String(suffix.prefix(1))
+            text = String(text.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)
+            break
+        }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3, parts[1].count == 2,
+              (1...2).contains(parts[0].count),
+              parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let h = Int(parts[0]), let m = Int(parts[1]), m < 60 else { return nil }
+        if let meridiem {
+            guard (1...12).contains(h) else { return nil }
+            let h24 = (h % 12) + (meridiem == "p" ? 12 : 0)
+            return h24 * 60 + m
+        }
+        guard h < 24 else { return nil }
+        return h * 60 + m
+    }
+
+    /// `2026-11-23T18:04:00-08:00`: the instant in `zone`, with that zone's offset on that date.
+    public static func iso8601(_ date: Date, zone: TimeZone) -> String {
+        let c = Calendar.gregorian(zone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        let offset = zone.secondsFromGMT(for: date)
+        let sign = offset < 0 ? "-" : "+"
+        let abs = Swift.abs(offset)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d%@%02d:%02d",
+                      c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0,
+                      sign, abs / 3600, (abs % 3600) / 60)
+    }
+
+    /// `18:04`, the local clock time in `zone`.
+    public static func hhmm(_ date: Date, zone: TimeZone) -> String {
+        let c = Calendar.gregorian(zone).dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
+    }
+
+    /// Parses ISO 8601 with an offset or `Z` (`2026-11-22T12:00:00Z`), for `TRANSIT_NOW`.
+    public static func parseISO8601(_ text: String) -> Date? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        guard t.count >= 19 else { return nil }
+        let datePart = String(t.prefix(10))
+        guard let day = LocalDate(iso: datePart), t.dropFirst(10).first == "T" else { return nil }
+        let timePart = t.dropFirst(11)
+        guard let minutes = ClockTime.minutes(String(timePart.prefix(5))),
+              timePart.dropFirst(5).first == ":", let seconds = Int(timePart.dropFirst(6).prefix(2)) else { return nil }
+        var zonePart = String(timePart.dropFirst(8))
+        if zonePart.hasPrefix(".") { zonePart = String(zonePart.drop(while: { $0 == "." || $0.isNumber })) }
+        let offset: Int
+        if zonePart == "Z" {
+            offset = 0
+        } else if zonePart.count == 6, let sign = zonePart.first, sign == "+" || sign == "-",
+                  let hm = ClockTime.minutes(String(zonePart.dropFirst())) {
+            offset = (sign == "-" ? -1 : 1) * hm * 60
+        } else {
+            return nil
+        }
+        let utcSeconds = (day.dayNumber * 1440 + minutes) * 60 + seconds - offset
+        return Date(timeIntervalSince1970: TimeInterval(utcSeconds))
+    }
+}

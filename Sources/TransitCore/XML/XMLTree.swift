@@ -1,0 +1,102 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// A small element tree built with Foundation's XMLParser, for the many small documents
+/// (stations, routes, departures, advisories, errors). Big schedules use a streaming delegate.
+public final class XMLNode: @unchecked Sendable {
+    public let name: String
+    public let attributes: [String: String]
+    public fileprivate(set) var children: [XMLNode] = []
+    fileprivate var rawText = ""
+
+    init(name: String, attributes: [String: String]) {
+        self.name = name
+        self.attributes = attributes
+    }
+
+    /// The element's own text (CDATA included), trimmed: upstream values carry stray spaces.
+    public var text: String { rawText.trimmingCharacters(in: .whitespacesAndNewlines) }
+    public func child(_ name: String) -> XMLNode? { children.first { $0.name == name } }
+    public func all(_ name: String) -> [XMLNode] { children.filter { $0.name == name } }
+    /// Trimmed text of the first child called `name`; nil when absent or empty.
+    public func value(_ name: String) -> String? {
+        guard let t = child(name)?.text, !t.isEmpty else { return nil }
+        return t
+    }
+    /// A trimmed attribute; nil when absent or empty.
+    public func attribute(_ name: String) -> String? {
+        guard let v = attributes[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !v.isEmpty else { return nil }
+        return v
+    }
+    /// Follows a path of child names.
+    public func at(_ path: String...) -> XMLNode? {
+        var node: XMLNode? = self
+        for step in path { node = node?.child(step) }
+        return node
+    }
+}
+
+public enum XMLTree {
+    /// Parses `data` into a tree. Throws `.parse` for malformed or truncated XML; checks
+    /// `parserError` as well as `parse()`'s result, which is true on some malformed input on Linux.
+    public static func parse(_ data: Data, what: String) throws(TransitError) -> XMLNode {
+        let builder = TreeBuilder()
+        try run(builder, on: data, what: what)
+        guard let root = builder.root, builder.stack.isEmpty else {
+            throw .parse(what: what, reason: "the XML document is incomplete")
+        }
+        return root
+    }
+
+    /// Runs XMLParser with `delegate` over `data`, leading whitespace dropped (libxml2 rejects
+    /// it before `<?xml`). Uses the stream form: `XMLParser(data:)` fails above 10 MB on Linux.
+    public static func run(_ delegate: XMLParserDelegate & NSObject, on data: Data, what: String) throws(TransitError) {
+        let body = trimLeadingWhitespace(data)
+        guard !body.isEmpty else { throw .parse(what: what, reason: "the body is empty") }
+        let parser = XMLParser(stream: InputStream(data: body))
+        parser.shouldProcessNamespaces = false
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = delegate
+        let ok = parser.parse()
+        if !ok || parser.parserError != nil {
+            let line = parser.lineNumber
+            let reason = (parser.parserError as NSError?).map { "malformed XML near line \(line) (code \($0.code))" }
+                ?? "malformed XML near line \(line)"
+            throw .parse(what: what, reason: reason)
+        }
+    }
+
+    static func trimLeadingWhitespace(_ data: Data) -> Data {
+        var start = data.startIndex
+        // A UTF-8 byte order mark counts as leading noise too.
+        if data.count >= 3, data[start] == 0xEF, data[start + 1] == 0xBB, data[start + 2] == 0xBF { start += 3 }
+        while start < data.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(data[start]) { start += 1 }
+        return start == data.startIndex ? data : data.subdata(in: start..<data.endIndex)
+    }
+}
+
+final class TreeBuilder: NSObject, XMLParserDelegate {
+    var root: XMLNode?
+    var stack: [XMLNode] = []
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+                qualifiedName: String?, attributes: [String: String] = [:]) {
+        let node = XMLNode(name: name, attributes: attributes)
+        if let parent = stack.last { parent.children.append(node) } else if root == nil { root = node }
+        stack.append(node)
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        _ = stack.popLast()
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        stack.last?.rawText += string
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA block: Data) {
+        stack.last?.rawText += String(decoding: block, as: UTF8.self)
+    }
+}
