@@ -13,10 +13,11 @@ let package = Package(
         .target(name: "TransitCore"),
         .executableTarget(name: "TransitCLI", dependencies: ["TransitCore"]),
         // The loopback HTTP server (POSIX sockets) that tests and the benchmark talk to.
-        .target(name: "TransitTestSupport"),
+        .target(name: "TransitTestSupport", dependencies: ["TransitCore"]),
         // Run on purpose, not in CI: `swift run -c release transit-bench`.
         .executableTarget(name: "transit-bench", dependencies: ["TransitCore", "TransitTestSupport"],
                           path: "Sources/TransitBench"),
-        .testTarget(name: "TransitCoreTests", dependencies: ["TransitCore", "TransitTestSupport"]),
+        .testTarget(name: "TransitCoreTests", dependencies: ["TransitCore", "TransitTestSupport"],
+                    exclude: ["Samples"]),
     ]
 )

@@ -69,7 +69,11 @@ public struct BARTClient: Sendable {
 
     /// All trips of the service day: route info, then every needed schedule in parallel.
     public func trips(_ query: TripFinder.Query) async throws(TransitError) -> [Trip] {
-        let routes = try await self.routes(date: query.date)
+        try await trips(query, routes: try await self.routes(date: query.date))
+    }
+
+    /// All trips of the service day over route info already in hand.
+    public func trips(_ query: TripFinder.Query, routes: [Route]) async throws(TransitError) -> [Trip] {
         let needed = TripFinder.neededRoutes(routes, query: query)
         guard !needed.isEmpty else { return [] }
         let schedules = try await self.schedules(routes: needed, date: query.date)

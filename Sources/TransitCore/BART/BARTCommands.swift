@@ -65,15 +65,20 @@ struct BARTCommands {
     }
 
     func trips(_ options: BARTTripsOptions) async throws(TransitError) -> Output {
-        let stations = try await stationList()
+        // Stations (to read the names) and route info in one network round; schedules in the next.
+        context.spinner.start("fetching BART stations and routes for \(options.date.iso)")
+        let client = self.client
+        async let routeList = Result.catching { () async throws(TransitError) -> [Route] in try await client.routes(date: options.date) }
+        let stations = try await client.stations()
         let matcher = Self.matcher(stations)
         let origin = try matcher.match(options.from), destination = try matcher.match(options.to)
         if origin.abbr == destination.abbr { throw .usage("--from and --to are both \(origin.abbr) (\(origin.name))") }
+        let routes = try await routeList.get()
         let query = TripFinder.Query(origin: origin.abbr, destination: destination.abbr, date: options.date,
                                      after: options.after, before: options.before, limit: options.limit,
                                      transfers: options.transfers, minTransfer: options.minTransfer)
-        context.spinner.update("fetching BART routes and schedules for \(options.date.iso)")
-        let trips = try await client.trips(query)
+        context.spinner.update("fetching BART schedules for \(options.date.iso)")
+        let trips = try await client.trips(query, routes: routes)
         let names = Dictionary(stations.map { ($0.abbr, $0.name) }, uniquingKeysWith: { a, _ in a })
         var notices: [String] = []
         if trips.isEmpty {

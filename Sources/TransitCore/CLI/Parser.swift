@@ -70,15 +70,15 @@ public enum CommandLineParser {
             throw unknown("command", "\(providerName) \(words[1])", among: provider.commands.map(\.name),
                           hint: "run 'transit \(providerName) --help'", word: words[1])
         }
-        if words.count > 2 {
-            throw .usage("unexpected argument '\(words[2])' for 'transit \(providerName) \(spec.name)'",
-                         hint: "run 'transit \(providerName) \(spec.name) --help'")
-        }
         let allowed = Set((Specs.global + spec.options).map(\.name))
         for name in raw.order where !allowed.contains(name) {
             throw unknown("option", "--\(name) for 'transit \(providerName) \(spec.name)'",
                           among: (Specs.global + spec.options).map { "--" + $0.name },
                           hint: "run 'transit \(providerName) \(spec.name) --help'", word: "--\(name)")
+        }
+        if words.count > 2 {
+            throw .usage("unexpected argument '\(words[2])' for 'transit \(providerName) \(spec.name)'",
+                         hint: "run 'transit \(providerName) \(spec.name) --help'")
         }
         let settings = try resolveSettings(raw, env: env, terminal: terminal, now: now, spec: spec)
         let command = try build(spec, raw, settings: settings)

@@ -34,7 +34,9 @@ public struct URLSessionTransport: HTTPTransport {
                 group.addTask {
                     var urlRequest = URLRequest(url: url)
                     urlRequest.httpMethod = "GET"
-                    urlRequest.timeoutInterval = timeout
+                    // URLSession on Linux rounds this idle timeout down to whole seconds (0.5 s
+                    // fails at once); the race below enforces the real deadline.
+                    urlRequest.timeoutInterval = timeout + 5
                     for (name, value) in headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
                     return try await Self.session.data(for: urlRequest)
                 }

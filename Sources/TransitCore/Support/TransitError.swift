@@ -93,3 +93,10 @@ public enum TransitError: Error, Sendable, Equatable {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 }
+
+extension Result where Failure == TransitError {
+    /// Runs `body` and keeps its typed error, for `async let` (which would erase it).
+    static func catching(_ body: () async throws(TransitError) -> Success) async -> Result {
+        do { return .success(try await body()) } catch { return .failure(error) }
+    }
+}

@@ -1,0 +1,236 @@
+import Foundation
+import Testing
+@testable import TransitCore
+import TransitTestSupport
+
+/// The URLSession path over real TCP to our loopback server, one fault at a time.
+@Suite struct HTTPClientTests {
+    func request(_ server: LoopbackServer, path: String = "stn.aspx", ttl: TimeInterval? = nil) -> HTTPRequest {
+        HTTPRequest(provider: "bart", baseURL: server.baseURL + "/api", path: path,
+                    query: [.init("cmd", "stns"), .init("key", "SECRET-KEY")], secretNames: ["key"], cacheTTL: ttl)
+    }
+
+    func body(_ response: HTTPResponse) throws(TransitError) -> String { String(decoding: response.body, as: UTF8.self) }
+
+    @Test func successSendsUserAgentAndQuery() async throws {
+        let server = try LoopbackServer { _ in .ok("<root/>") }
+        defer { server.stop() }
+        let text = try await makeClient().get(request(server), decode: body)
+        #expect(text == "<root/>")
+        let seen = try #require(server.requests.first)
+        #expect(seen.path == "/api/stn.aspx")
+        #expect(seen.value("cmd") == "stns" && seen.value("key") == "SECRET-KEY")
+        #expect(seen.headers["user-agent"] == "transit/\(TransitVersion.current)")
+    }
+
+    @Test func serverErrorsAreRetriedThenReported() async throws {
+        let server = try LoopbackServer { _ in .status(503, "<html><body>Service Unavailable</body></html>") }
+        defer { server.stop() }
+        await #expect(throws: TransitError.http(status: 503, url: server.baseURL + "/api/stn.aspx?cmd=stns&key=REDACTED", excerpt: "an HTML page")) {
+            try await makeClient().get(request(server), decode: body)
+        }
+        #expect(server.requests.count == 3)
+    }
+
+    @Test func aRetryCanSucceed() async throws {
+        let calls = Counter()
+        let server = try LoopbackServer { _ in
+            calls.increment()
+            return calls.value == 1 ? .status(500, "boom") : .ok("<root/>")
+        }
+        defer { server.stop() }
+        #expect(try await makeClient().get(request(server), decode: body) == "<root/>")
+        #expect(server.requests.count == 2)
+    }
+
+    @Test func otherClientErrorsAreNotRetried() async throws {
+        let server = try LoopbackServer { _ in .status(404, "no such page\nsecond line") }
+        defer { server.stop() }
+        do {
+            _ = try await makeClient().get(request(server), decode: body)
+            Issue.record("no error")
+        } catch {
+            #expect(error == .http(status: 404, url: server.baseURL + "/api/stn.aspx?cmd=stns&key=REDACTED", excerpt: "no such page second line"))
+            #expect(!error.message.contains("SECRET"))
+            #expect(error.exitStatus == 1)
+        }
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func tooManyRequestsHonoursRetryAfterUpToACap() async throws {
+        let calls = Counter()
+        let server = try LoopbackServer { _ in
+            calls.increment()
+            return calls.value == 1 ? .status(429, "slow down", headers: ["Retry-After": "0"]) : .ok("<root/>")
+        }
+        defer { server.stop() }
+        #expect(try await makeClient().get(request(server), decode: body) == "<root/>")
+        #expect(server.requests.count == 2)
+
+        let stubborn = try LoopbackServer { _ in .status(429, "slow down", headers: ["Retry-After": "3600"]) }
+        defer { stubborn.stop() }
+        let started = Date()
+        await #expect(throws: TransitError.self) { try await makeClient().get(request(stubborn), decode: body) }
+        #expect(stubborn.requests.count == 1)
+        #expect(Date().timeIntervalSince(started) < 2)
+    }
+
+    @Test func theTimeoutHoldsAgainstAHungServer() async throws {
+        let server = try LoopbackServer { _ in .hang }
+        defer { server.stop() }
+        let started = Date()
+        await #expect(throws: TransitError.timeout(url: server.baseURL + "/api/stn.aspx?cmd=stns&key=REDACTED", seconds: 0.5)) {
+            try await makeClient(timeout: 0.5).get(request(server), decode: body)
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed >= 0.45 && elapsed < 2.5)
+        #expect(server.requests.count == 1)  // a timeout is not retried
+    }
+
+    @Test func aSlowAnswerWithinTheTimeoutArrives() async throws {
+        let server = try LoopbackServer { _ in .ok("<root/>", delay: 0.3) }
+        defer { server.stop() }
+        #expect(try await makeClient(timeout: 2).get(request(server), decode: body) == "<root/>")
+    }
+
+    @Test func aBodyCutShortIsANetworkError() async throws {
+        let server = try LoopbackServer { _ in .truncate(status: 200, body: Data(String(repeating: "x", count: 5000).utf8), bytes: 1000) }
+        defer { server.stop() }
+        do {
+            _ = try await makeClient().get(request(server), decode: body)
+            Issue.record("no error")
+        } catch {
+            guard case .network = error else { Issue.record("wrong error \(error)"); return }
+        }
+        #expect(server.requests.count == 3)
+    }
+
+    @Test func garbageAndClosedConnectionsAreNetworkErrors() async throws {
+        for behavior in [LoopbackServer.Behavior.garbage(Data([0x00, 0xFF, 0x13, 0x37] + Array("NOT HTTP\r\n\r\n".utf8))), .close] {
+            let server = try LoopbackServer { _ in behavior }
+            defer { server.stop() }
+            do {
+                _ = try await makeClient().get(request(server), decode: body)
+                Issue.record("no error for \(behavior)")
+            } catch {
+                guard case .network = error else { Issue.record("wrong error \(error)"); continue }
+                #expect(error.exitStatus == 1)
+            }
+        }
+    }
+
+    @Test func connectionRefused() async throws {
+        let server = try LoopbackServer { _ in .close }
+        let url = server.baseURL
+        server.stop()
+        let req = HTTPRequest(provider: "bart", baseURL: url + "/api", path: "stn.aspx")
+        do {
+            _ = try await makeClient().get(req, decode: body)
+            Issue.record("no error")
+        } catch {
+            #expect(error == .network(url: url + "/api/stn.aspx", reason: "connection refused"))
+        }
+    }
+
+    @Test func anHTMLPageInsteadOfXMLIsSaid() async throws {
+        let server = try LoopbackServer { _ in .ok("<!DOCTYPE html><html><body>Please wait</body></html>", type: "text/html") }
+        defer { server.stop() }
+        await #expect(throws: TransitError.unexpectedContent(url: server.baseURL + "/api/stn.aspx?cmd=stns&key=REDACTED",
+                                                             expected: "XML", found: "an HTML page")) {
+            try await makeClient().get(request(server), decode: body)
+        }
+    }
+
+    @Test func cacheServesRepeatsAndKeepsNoKey() async throws {
+        let server = try LoopbackServer { _ in .ok("<root>v</root>") }
+        defer { server.stop() }
+        let cache = Paths.temporary()
+        let client = makeClient(cache: cache)
+        #expect(try await client.get(request(server, ttl: 60), decode: body) == "<root>v</root>")
+        #expect(try await client.get(request(server, ttl: 60), decode: body) == "<root>v</root>")
+        #expect(server.requests.count == 1)
+        let files = try FileManager.default.subpathsOfDirectory(atPath: cache).filter { $0.hasSuffix(".http") }
+        #expect(files.count == 1)
+        let stored = try String(contentsOfFile: cache + "/" + files[0], encoding: .utf8)
+        #expect(!stored.contains("SECRET-KEY") && stored.contains("REDACTED"))
+        // Never-cached requests always go out.
+        _ = try await client.get(request(server), decode: body)
+        _ = try await client.get(request(server), decode: body)
+        #expect(server.requests.count == 3)
+    }
+
+    @Test func expiredCorruptOrRejectedEntriesAreRefetched() async throws {
+        let server = try LoopbackServer { _ in .ok("<root>v</root>") }
+        defer { server.stop() }
+        let cache = Paths.temporary()
+        let clock = Clock()
+        let client = makeClient(cache: cache, now: { clock.now })
+        _ = try await client.get(request(server, ttl: 60), decode: body)
+        clock.advance(61)
+        _ = try await client.get(request(server, ttl: 60), decode: body)
+        #expect(server.requests.count == 2)
+        // Corrupt the entry: it is ignored and replaced.
+        let file = try #require(FileManager.default.subpathsOfDirectory(atPath: cache).first { $0.hasSuffix(".http") })
+        try Data("garbage\0\0".utf8).write(to: URL(fileURLWithPath: cache + "/" + file))
+        _ = try await client.get(request(server, ttl: 60), decode: body)
+        #expect(server.requests.count == 3)
+        _ = try await client.get(request(server, ttl: 60), decode: body)
+        #expect(server.requests.count == 3)
+        // A body the decoder rejects (an API error with HTTP 200) is not cached.
+        let errors = try LoopbackServer { _ in .ok("<root><message><error><text>Invalid key</text></error></message></root>") }
+        defer { errors.stop() }
+        for _ in 0..<2 {
+            await #expect(throws: TransitError.self) {
+                try await client.get(request(errors, ttl: 60)) { (r: HTTPResponse) throws(TransitError) in try BARTParser.stations(r.body) }
+            }
+        }
+        #expect(errors.requests.count == 2)
+    }
+
+    @Test func recordThenReplayWithoutTheKey() async throws {
+        let server = try LoopbackServer { _ in .ok("<root>recorded</root>") }
+        defer { server.stop() }
+        let dir = Paths.temporary()
+        _ = try await makeClient(record: dir).get(request(server), decode: body)
+        let path = dir + "/bart/stn.aspx/cmd=stns.http"
+        let file = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(file.hasPrefix("# GET " + server.baseURL + "/api/stn.aspx?cmd=stns&key=REDACTED\n"))
+        #expect(file.contains("status: 200\ncontent-type: text/xml; charset=utf-8\n\n<root>recorded</root>"))
+        #expect(!file.contains("SECRET"))
+        let replay = HTTPClient(transport: ReplayTransport(directory: dir))
+        #expect(try await replay.get(request(server), decode: body) == "<root>recorded</root>")
+        var other = request(server)
+        other.query = [.init("cmd", "routes")]
+        await #expect(throws: TransitError.noRecording(path: dir + "/bart/stn.aspx/cmd=routes.http",
+                                                       request: server.baseURL + "/api/stn.aspx?cmd=routes")) {
+            try await replay.get(other, decode: body)
+        }
+    }
+
+    @Test func recordingFileNames() {
+        let req = HTTPRequest(provider: "bart", baseURL: "https://x/api", path: "sched.aspx",
+                              query: [.init("route", "6"), .init("date", "11/23/2026"), .init("cmd", "routesched"), .init("key", "K")],
+                              secretNames: ["key"])
+        #expect(Recording.path(for: req, in: "F") == "F/bart/sched.aspx/cmd=routesched&date=11-23-2026&route=6.http")
+        #expect(Recording.safe("北京 a/b?") == "%E5%8C%97%E4%BA%AC+a-b%3F")
+        #expect(Recording.safe("..") == "_..")
+    }
+
+    @Test func recordingsRoundTrip() throws {
+        let response = HTTPResponse(status: 404, headers: ["Content-Type": "application/json"], body: Data("{\"error\":1}\n\nmore".utf8))
+        let data = Recording(notes: ["one", "two\nlines"], response: response).encoded()
+        let back = try #require(Recording.decode(data, source: .recording))
+        #expect(back.notes == ["one", "two lines"])
+        #expect(back.response.status == 404 && back.response.contentType == "application/json")
+        #expect(back.response.body == response.body)
+        #expect(Recording.decode(Data("no head".utf8), source: .cache) == nil)
+        #expect(Recording.decode(Data("status: abc\n\nbody".utf8), source: .cache) == nil)
+    }
+}
+
+final class Clock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = Date(timeIntervalSince1970: 1_800_000_000)
+    var now: Date { lock.withLock { current } }
+    func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
+}

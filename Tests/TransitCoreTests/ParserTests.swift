@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+@testable import TransitCore
+
+@Suite struct ParserTests {
+    let piped = Terminal(stdout: false, stderr: false)
+    let tty = Terminal(stdout: true, stderr: true)
+    let env = ["HOME": "/home/u", "TRANSIT_NOW": "2026-11-22T20:00:00Z"]
+
+    func run(_ args: [String], env extra: [String: String] = [:], terminal: Terminal? = nil) throws(TransitError) -> (Settings, Command) {
+        let invocation = try CommandLineParser.parse(args, environment: env.merging(extra) { $1 }, terminal: terminal ?? piped)
+        guard case .run(let settings, let command) = invocation else {
+            throw .usage("expected a command, got \(invocation)")
+        }
+        return (settings, command)
+    }
+
+    func usageError(_ args: [String], env extra: [String: String] = [:]) -> String? {
+        do {
+            _ = try CommandLineParser.parse(args, environment: env.merging(extra) { $1 }, terminal: piped)
+            return nil
+        } catch {
+            return error.exitStatus == 2 ? error.message : "exit \(error.exitStatus): \(error.message)"
+        }
+    }
+
+    @Test func formatDefaultsFollowTheTerminal() throws {
+        #expect(try run(["bart", "stations"]).0.format == .tsv)
+        #expect(try run(["bart", "stations"], terminal: tty).0.format == .table)
+        #expect(try run(["bart", "stations"], terminal: tty).0.color)
+        #expect(try run(["bart", "stations"], env: ["NO_COLOR": "1"], terminal: tty).0.color == false)
+        #expect(try run(["bart", "stations"], env: ["TERM": "dumb"], terminal: tty).0.color == false)
+        #expect(try run(["--format", "json", "bart", "stations"]).0.format == .json)
+        #expect(try run(["bart", "stations", "--format=csv"]).0.format == .csv)
+    }
+
+    @Test func globalOptionsStandAnywhere() throws {
+        let (s, c) = try run(["-v", "bart", "--no-cache", "trips", "--from", "24TH", "--timeout=2.5", "--to=MLBR", "-q"])
+        #expect(s.verbose && s.quiet && s.noCache)
+        #expect(s.timeout == 2.5)
+        guard case .bartTrips(let o) = c else { Issue.record("not trips: \(c)"); return }
+        #expect(o.from == "24TH" && o.to == "MLBR")
+        #expect(o.date == LocalDate(year: 2026, month: 11, day: 22))
+        #expect(o.transfers == 0 && o.minTransfer == 3)
+    }
+
+    @Test func tripsOptionsAreTyped() throws {
+        let (_, c) = try run(["bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "tomorrow", "--after", "5:30 pm",
+                              "--before", "01:00", "--limit", "3", "--transfers", "1", "--min-transfer", "5"])
+        guard case .bartTrips(let o) = c else { Issue.record("not trips"); return }
+        #expect(o.date == LocalDate(year: 2026, month: 11, day: 23))
+        #expect(o.after == 17 * 60 + 30)
+        #expect(o.before == 1440 + 60)  // 01:00 is the end of the service day
+        #expect(o.limit == 3 && o.transfers == 1 && o.minTransfer == 5)
+    }
+
+    @Test func todayIsPacificNotUTC() throws {
+        // 2026-11-23 05:00 UTC is still the 22nd in California.
+        let (_, c) = try run(["bart", "trips", "--from", "A", "--to", "B"], env: ["TRANSIT_NOW": "2026-11-23T05:00:00Z"])
+        guard case .bartTrips(let o) = c else { Issue.record("not trips"); return }
+        #expect(o.date == LocalDate(year: 2026, month: 11, day: 22))
+    }
+
+    @Test func environmentAndFlagPrecedence() throws {
+        let fromEnv = try run(["bart", "stations"], env: ["TRANSIT_OFFLINE": "1", "TRANSIT_FIXTURES": "/f"]).0
+        #expect(fromEnv.offline && fromEnv.fixtures == "/f")
+        let flag = try run(["--fixtures", "/g", "bart", "stations"], env: ["TRANSIT_FIXTURES": "/f"]).0
+        #expect(flag.fixtures == "/g" && !flag.offline)
+        #expect(try run(["bart", "stations"], env: ["TRANSIT_OFFLINE": "0"]).0.offline == false)
+        #expect(try run(["bart", "stations"]).0.cacheDirectory == "/home/u/.cache/transit")
+        #expect(try run(["bart", "stations"], env: ["XDG_CACHE_HOME": "/x"]).0.cacheDirectory == "/x/transit")
+        #expect(try run(["bart", "stations"], env: ["XDG_CACHE_HOME": "/x", "TRANSIT_CACHE_DIR": "/c"]).0.cacheDirectory == "/c")
+        let s = try run(["bart", "stations"], env: ["TRANSIT_BART_BASE_URL": "http://127.0.0.1:9/api"]).0
+        #expect(s.baseURL("bart", default: BART.defaultBaseURL) == "http://127.0.0.1:9/api")
+        #expect(try run(["bart", "stations", "--header"]).0.header == true)
+        #expect(try run(["bart", "stations", "--no-header"]).0.header == false)
+    }
+
+    @Test func helpAtEveryLevel() throws {
+        for args in [["--help"], ["help"], ["-h"]] {
+            guard case .help(let text) = try CommandLineParser.parse(args, environment: env, terminal: piped) else { Issue.record("no help"); continue }
+            #expect(text.contains("Examples:"))
+            #expect(text.contains("bart"))
+        }
+        guard case .help(let bart) = try CommandLineParser.parse(["bart", "--help"], environment: env, terminal: piped),
+              case .help(let bart2) = try CommandLineParser.parse(["help", "bart"], environment: env, terminal: piped),
+              case .help(let trips) = try CommandLineParser.parse(["bart", "trips", "--help"], environment: env, terminal: piped),
+              case .help(let trips2) = try CommandLineParser.parse(["help", "bart", "trips"], environment: env, terminal: piped) else {
+            Issue.record("no help"); return
+        }
+        #expect(bart == bart2 && trips == trips2)
+        #expect(bart.contains("trips") && bart.contains("departures"))
+        #expect(trips.components(separatedBy: "\n")[2] == "Examples:")
+        #expect(trips.contains("--min-transfer MIN"))
+        #expect(try CommandLineParser.parse(["--version"], environment: env, terminal: piped) == .version)
+    }
+
+    @Test func usageErrors() {
+        #expect(usageError([]) == "missing provider")
+        #expect(usageError(["bart"])?.hasPrefix("missing command for bart") == true)
+        #expect(usageError(["bert", "trips"]) == "unknown provider 'bert'; did you mean 'bart'?")
+        #expect(usageError(["bart", "trps"]) == "unknown command 'bart trps'; did you mean 'trips'?")
+        #expect(usageError(["bart", "stations", "--fromm", "x"])?.contains("unknown option '--fromm") == true)
+        #expect(usageError(["bart", "trips", "--from"]) == "--from needs a value (STN)")
+        #expect(usageError(["bart", "trips", "--from", "24TH"]) == "'transit bart trips' needs --to")
+        #expect(usageError(["bart", "trips", "--from", "24TH", "--to", "24th"]) == "--from and --to are the same station")
+        #expect(usageError(["bart", "trips", "--from", "A", "--to", "B", "--after", "18:00", "--before", "17:00"])?.contains("later than --before") == true)
+        #expect(usageError(["bart", "trips", "--from", "A", "--to", "B", "--date", "2026-02-30"])?.contains("--date takes") == true)
+        #expect(usageError(["bart", "trips", "--from", "A", "--to", "B", "--limit", "0"])?.contains("--limit takes") == true)
+        #expect(usageError(["bart", "trips", "--from", "A", "--to", "B", "--transfers", "2"])?.contains("--transfers takes") == true)
+        #expect(usageError(["bart", "trips", "--from", "A", "--to", "B", "--after", "25:00"])?.contains("--after takes") == true)
+        #expect(usageError(["--format", "xml", "bart", "stations"]) == "unknown format 'xml'")
+        #expect(usageError(["--format", "geojson", "bart", "stations"])?.contains("geojson") == true)
+        #expect(usageError(["--timeout", "0", "bart", "stations"])?.contains("--timeout") == true)
+        #expect(usageError(["bart", "stations", "extra"]) == "unexpected argument 'extra' for 'transit bart stations'")
+        #expect(usageError(["--header", "--no-header", "bart", "stations"])?.contains("contradict") == true)
+        #expect(usageError(["--offline", "--record", "/tmp/x", "bart", "stations"])?.contains("record nothing") == true)
+        #expect(usageError(["-x", "bart", "stations"]) == "unknown option '-x'")
+        #expect(usageError(["--verbose=yes", "bart", "stations"]) == "--verbose takes no value")
+        #expect(usageError(["bart", "departures", "--station", "24TH", "--platform", "1", "--direction", "s"])?.contains("not both") == true)
+        #expect(usageError(["bart", "departures", "--station", "24TH", "--direction", "east"])?.contains("--direction takes") == true)
+        #expect(usageError(["bart", "stations"], env: ["TRANSIT_NOW": "yesterday"])?.contains("TRANSIT_NOW") == true)
+    }
+
+    @Test func tripPlannerWindowExceptOffline() throws {
+        let args = ["bart", "trip", "--from", "ASHB", "--to", "CIVC", "--time", "10:10am", "--date", "2018-01-02"]
+        #expect(usageError(args)?.contains("outside BART's trip planner window") == true)
+        let (_, c) = try run(["--offline"] + args)
+        #expect(c == .bartTrip(BARTTripOptions(from: "ASHB", to: "CIVC", date: LocalDate(year: 2018, month: 1, day: 2), minutes: 610)))
+        #expect(usageError(["bart", "trip", "--from", "A", "--to", "B", "--time", "8:00", "--date", "2027-01-18"]) != nil)
+        #expect(usageError(["bart", "trip", "--from", "A", "--to", "B", "--time", "8:00", "--date", "2027-01-17"]) == nil)
+    }
+
+    @Test func doubleDashEndsOptions() throws {
+        #expect(usageError(["bart", "stations", "--", "--format"]) == "unexpected argument '--format' for 'transit bart stations'")
+    }
+}

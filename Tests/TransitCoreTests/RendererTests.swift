@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import TransitCore
+
+@Suite struct RendererTests {
+    let day = LocalDate(year: 2026, month: 11, day: 23)
+
+    var output: Output {
+        let t = day.instant(minutes: 18 * 60 + 4, in: BART.zone)
+        return Output(records: [
+            Record([("code", .string("24TH")), ("name", .string("24th St\tMission")), ("time", .time(t, BART.zone)),
+                    ("n", .int(7)), ("lat", .double(37.752)), ("ok", .bool(true)), ("tags", .list([.string("a"), .string("b")]))]),
+            Record([("code", .string("北京")), ("name", .string("Quote \"me\", please")), ("time", .null),
+                    ("n", .int(12)), ("lat", .double(-1.5)), ("ok", .bool(false)), ("tags", .list([]))]),
+        ], table: [Column("code"), Column("n"), Column("time", "DEPART"), Column("name")])
+    }
+
+    @Test func tsvHasNoHeaderAndNoTabsInValues() throws {
+        let text = try Renderer(format: .tsv).render(output)
+        #expect(text == "24TH\t24th St Mission\t2026-11-23T18:04:00-08:00\t7\t37.752\ttrue\ta,b\n"
+                     + "北京\tQuote \"me\", please\t\t12\t-1.5\tfalse\t\n")
+        let withHeader = try Renderer(format: .tsv, header: true).render(output)
+        #expect(withHeader.hasPrefix("code\tname\ttime\tn\tlat\tok\ttags\n"))
+    }
+
+    @Test func csvFollowsRFC4180() throws {
+        let text = try Renderer(format: .csv).render(output)
+        let lines = text.components(separatedBy: "\r\n")
+        #expect(lines[0] == "code,name,time,n,lat,ok,tags")
+        #expect(lines[1] == "24TH,24th St\tMission,2026-11-23T18:04:00-08:00,7,37.752,true,\"a,b\"")
+        #expect(lines[2] == "北京,\"Quote \"\"me\"\", please\",,12,-1.5,false,")
+        #expect(try Renderer(format: .csv, header: false).render(output).hasPrefix("24TH,"))
+    }
+
+    @Test func jsonKeepsKeyOrderAndTypes() throws {
+        let text = try Renderer(format: .json).render(output)
+        let expectedStart = """
+        [
+          {
+            "code": "24TH",
+            "name": "24th St\\tMission",
+            "time": "2026-11-23T18:04:00-08:00",
+            "n": 7,
+            "lat": 37.752,
+            "ok": true,
+            "tags": [
+              "a",
+              "b"
+            ]
+          },
+        """
+        #expect(text.hasPrefix(expectedStart))
+        #expect(text.contains("\"time\": null"))
+        #expect(text.contains("\"tags\": []"))
+        let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]
+        #expect(parsed?.count == 2)
+        #expect(parsed?[1]["name"] as? String == "Quote \"me\", please")
+        #expect(try Renderer(format: .json).render(Output(records: [], table: [])) == "[]\n")
+    }
+
+    @Test func tableAlignsWideCharactersAndNumbers() throws {
+        let text = try Renderer(format: .table).render(output)
+        #expect(text == """
+        CODE   N  DEPART  NAME
+        24TH   7  18:04   24th St\tMission
+        北京  12          Quote "me", please
+
+        """)
+        let colored = try Renderer(format: .table, color: true).render(output)
+        #expect(colored.hasPrefix("\u{1B}[1mCODE"))
+    }
+
+    @Test func tableOfNothingIsEmpty() throws {
+        #expect(try Renderer(format: .table).render(Output(records: [], table: [Column("a")])) == "")
+        #expect(try Renderer(format: .tsv).render(Output(records: [], table: [Column("a")])) == "")
+    }
+
+    @Test func displayWidth() {
+        #expect(TextWidth.of("abc") == 3)
+        #expect(TextWidth.of("北京南") == 6)
+        #expect(TextWidth.of("Montréal") == 8)
+        #expect(TextWidth.of("e\u{301}") == 1)
+        #expect(TextWidth.pad("北", to: 4) == "北  ")
+    }
+
+    @Test func geojsonOnlyWhereSupported() {
+        #expect(throws: TransitError.self) { try Renderer(format: .geojson).render(output) }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import TransitCore
+import TransitTestSupport
+
+enum Paths {
+    /// The package root, from this file's place in it.
+    static let root: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = root.appendingPathComponent("Fixtures").path
+    static let samples = root.appendingPathComponent("Tests/TransitCoreTests/Samples")
+
+    static func sample(_ name: String) throws -> Data {
+        try Data(contentsOf: samples.appendingPathComponent(name))
+    }
+
+    /// A fresh empty directory.
+    static func temporary() -> String {
+        let path = NSTemporaryDirectory() + "transit-tests-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}
+
+func fixtureHandler(_ directory: String = Paths.fixtures) -> @Sendable (LoopbackServer.Request) -> LoopbackServer.Behavior {
+    LoopbackServer.recordings(in: directory)
+}
+
+/// Runs the built `transit` binary the way a script does: no terminal, given environment.
+struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var seconds: Double
+
+    static var binary: String {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return exe.deletingLastPathComponent().appendingPathComponent("transit").path
+    }
+
+    /// A quiet, hermetic environment: its own cache, the clock pinned, short retry pauses.
+    static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        let tmp = Paths.temporary()
+        var env = ["PATH": "/usr/bin:/bin", "HOME": tmp, "TRANSIT_CACHE_DIR": tmp + "/cache",
+                   "TRANSIT_NOW": "2026-11-22T20:00:00Z", "TRANSIT_RETRY_DELAY_MS": "10",
+                   "TRANSIT_FIXTURES": Paths.fixtures]
+        for (k, v) in extra { env[k] = v }
+        return env
+    }
+
+    /// Spawns with posix_spawn and reaps with waitpid: Foundation's Process can miss the
+    /// child's exit when many run at once (a zombie and a hung waitUntilExit, seen here).
+    static func transit(_ args: [String], env: [String: String] = environment(), interruptAfter: Double? = nil) throws -> Run {
+        let dir = Paths.temporary()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let out = dir + "/out", err = dir + "/err"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv = ([binary] + args).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let started = Date()
+        let rc = posix_spawn(&pid, binary, &actions, nil, argv, envp)
+        guard rc == 0 else { throw NSError(domain: "spawn", code: Int(rc)) }
+        if let interruptAfter {
+            Thread.sleep(forTimeInterval: interruptAfter)
+            kill(pid, SIGINT)
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let seconds = Date().timeIntervalSince(started)
+        // WIFEXITED / WEXITSTATUS, spelled out (the macros are not imported).
+        let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        let stdout = String(decoding: FileManager.default.contents(atPath: out) ?? Data(), as: UTF8.self)
+        let stderr = String(decoding: FileManager.default.contents(atPath: err) ?? Data(), as: UTF8.self)
+        return Run(status: exitStatus, stdout: stdout, stderr: stderr, seconds: seconds)
+    }
+
+    var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+}
+
+/// An HTTP client for in-process tests: real URLSession over loopback, its own cache.
+func makeClient(cache: String? = nil, record: String? = nil, timeout: Double = 5, retryDelay: Double = 0.01,
+                now: @escaping @Sendable () -> Date = { Date() }) -> HTTPClient {
+    var options = HTTPClient.Options()
+    options.timeout = timeout
+    options.retry = RetryPolicy(maxAttempts: 3, baseDelay: retryDelay, maxRetryAfter: 2)
+    options.cacheDirectory = cache
+    options.recordDirectory = record
+    options.now = now
+    return HTTPClient(transport: URLSessionTransport(), options: options)
+}
+
+/// The schedule-day instant of `h:mm` on `date` in Pacific time, for expectations.
+func pacific(_ date: LocalDate, _ hour: Int, _ minute: Int) -> Date {
+    date.instant(minutes: hour * 60 + minute, in: BART.zone)
+}
