@@ -1,1 +1,112 @@
+// The benchmark: run on purpose, not in CI.
+//
+//   swift run -c release transit-bench [Fixtures]
+//
+// 1. Network rounds of `transit bart trips` (the real command path, in process) against the
+//    loopback server serving Fixtures, at 0 ms and at 200 ms added to every answer, cold
+//    (empty cache) and warm (same cache): rounds = (wall at 200 ms − wall at 0 ms) / 200 ms.
+// 2. Parsing: a routesched document of 5 MB or more, BARTParser (parse and map) against a
+//    bare XMLParser pass over the same bytes.
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import TransitCore
+import TransitTestSupport
+
+let fixtures = CommandLine.arguments.dropFirst().first ?? "Fixtures"
+let delay = 0.2
+
+func time(_ body: () async throws -> Void) async rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try await body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+struct Measure {
+    var cold: Double
+    var warm: Double
+    var coldRequests: Int
+    var warmRequests: Int
+}
+
+func measure(_ args: [String], extraDelay: Double) async throws -> Measure {
+    let server = try LoopbackServer(extraDelay: extraDelay, handler: LoopbackServer.recordings(in: fixtures))
+    defer { server.stop() }
+    let cache = NSTemporaryDirectory() + "transit-bench-" + UUID().uuidString
+    defer { try? FileManager.default.removeItem(atPath: cache) }
+    let env = ["TRANSIT_BART_BASE_URL": server.baseURL + "/api", "TRANSIT_CACHE_DIR": cache, "HOME": cache]
+    let app = App(terminal: Terminal(stdout: false, stderr: false), writeOut: { _ in }, writeErr: { FileHandle.standardError.write(Data($0.utf8)) })
+    var status: Int32 = 0
+    let cold = await time { status = await app.run(args, environment: env) }
+    guard status == 0 else { throw BenchError.failed(args) }
+    let coldRequests = server.requests.count
+    let warm = await time { status = await app.run(args, environment: env) }
+    guard status == 0 else { throw BenchError.failed(args) }
+    return Measure(cold: cold, warm: warm, coldRequests: coldRequests, warmRequests: server.requests.count - coldRequests)
+}
+
+enum BenchError: Error { case failed([String]), noFixture(String) }
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+func rounds(_ name: String, _ args: [String]) async throws {
+    var fast: [Measure] = [], slow: [Measure] = []
+    for _ in 0..<3 {
+        fast.append(try await measure(args, extraDelay: 0))
+        slow.append(try await measure(args, extraDelay: delay))
+    }
+    let coldRounds = (median(slow.map(\.cold)) - median(fast.map(\.cold))) / delay
+    let warmRounds = (median(slow.map(\.warm)) - median(fast.map(\.warm))) / delay
+    print(String(format: "%@: cold %.2f rounds (%d requests, %.0f ms at 0 ms, %.0f ms at 200 ms); warm %.2f rounds (%d requests, %.1f ms)",
+                 name, coldRounds, slow[0].coldRequests, median(fast.map(\.cold)) * 1000, median(slow.map(\.cold)) * 1000,
+                 warmRounds, slow[0].warmRequests, median(fast.map(\.warm)) * 1000))
+}
+
+final class NullDelegate: NSObject, XMLParserDelegate {
+    var elements = 0
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        elements += 1
+    }
+}
+
+func parseRatio() throws {
+    // Grow the synthesized route 1 schedule to over 5 MB by repeating its trains.
+    let path = fixtures + "/bart/sched.aspx/cmd=routesched&date=11-23-2026&route=1.http"
+    guard let data = FileManager.default.contents(atPath: path), let recording = Recording.decode(data, source: .recording) else {
+        throw BenchError.noFixture(path)
+    }
+    let text = String(decoding: recording.response.body, as: UTF8.self)
+    guard let open = text.range(of: "<route>"), let close = text.range(of: "</route>") else { throw BenchError.noFixture(path) }
+    let trains = String(text[open.upperBound..<close.lowerBound])
+    let copies = 5_500_000 / trains.utf8.count + 1
+    let body = Data((String(text[..<open.upperBound]) + String(repeating: trains, count: copies) + String(text[close.lowerBound...])).utf8)
+    let mb = Double(body.count) / 1_000_000
+    var bare: [Double] = [], mapped: [Double] = []
+    var trainCount = 0
+    for _ in 0..<5 {
+        bare.append(try {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let parser = XMLParser(stream: InputStream(data: body))
+            let delegate = NullDelegate()
+            parser.delegate = delegate
+            guard parser.parse(), parser.parserError == nil else { throw BenchError.noFixture("bare parse failed") }
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        }())
+        let start = DispatchTime.now().uptimeNanoseconds
+        trainCount = try BARTParser.routeSchedule(body, route: 1).trains.count
+        mapped.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    let bareRate = mb / bare.min()!, mappedRate = mb / mapped.min()!
+    print(String(format: "parse: %.1f MB routesched, %d trains; bare XMLParser %.1f MB/s, BARTParser %.1f MB/s; ratio %.2f (best of 5)",
+                 mb, trainCount, bareRate, mappedRate, mappedRate / bareRate))
+}
+
+do {
+    try await rounds("bart trips 24TH→MLBR", ["bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-23", "--offline=false"].filter { $0 != "--offline=false" })
+    try await rounds("bart trips 24TH→FRMT --transfers 1", ["bart", "trips", "--from", "24TH", "--to", "FRMT", "--date", "2026-11-23", "--transfers", "1"])
+    try parseRatio()
+} catch {
+    FileHandle.standardError.write(Data("transit-bench: \(error)\n".utf8))
+    exit(1)
+}

@@ -74,10 +74,17 @@ public enum BARTParser {
     /// Puts a train's clock times on one service-day axis: times before the cut-off at the
     /// start, and any time earlier than the one before it, are on the next calendar day.
     static func serviceDayMinutes(_ raw: [Int?]) -> [Int?] {
+        var stops = raw.map { ScheduledTrain.Stop(station: "", minutes: $0) }
+        placeOnServiceDay(&stops)
+        return stops.map(\.minutes)
+    }
+
+    /// `serviceDayMinutes` in place, over a train's stops.
+    static func placeOnServiceDay(_ stops: inout [ScheduledTrain.Stop]) {
         var offset = 0
         var previous: Int?
-        return raw.map { value in
-            guard let value else { return nil }
+        for i in stops.indices {
+            guard let value = stops[i].minutes else { continue }
             if previous == nil && value < BART.serviceDayCutoff { offset = 1440 }
             var m = value + offset
             if let p = previous, m < p {
@@ -85,7 +92,7 @@ public enum BARTParser {
                 m += 1440
             }
             previous = m
-            return m
+            stops[i].minutes = m
         }
     }
 
@@ -197,6 +204,7 @@ public enum BARTParser {
 }
 
 /// Streams `<train>`/`<stop>` elements into trains, and picks up `<message><error>`.
+/// Kept lean: it runs once per stop, hundreds of thousands of times for a full day.
 final class RouteScheduleDelegate: NSObject, XMLParserDelegate {
     var trains: [ScheduledTrain] = []
     var depth = 0
@@ -206,8 +214,7 @@ final class RouteScheduleDelegate: NSObject, XMLParserDelegate {
     var errorDetails: String?
 
     private var trainIndex = 0
-    private var stations: [String] = []
-    private var times: [Int?] = []
+    private var stops: [ScheduledTrain.Stop] = []
     private var inTrain = false
     private var inError = false
     private var capture: String?
@@ -216,18 +223,21 @@ final class RouteScheduleDelegate: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
                 qualifiedName: String?, attributes: [String: String] = [:]) {
         depth += 1
+        if inTrain && name == "stop" {
+            guard var station = attributes["station"] else { return }
+            if station.utf8.first == 32 || station.utf8.last == 32 { station = station.trimmingCharacters(in: .whitespaces) }
+            var minutes: Int?
+            if let time = attributes["origTime"] { minutes = BARTParser.clock(time) }
+            stops.append(ScheduledTrain.Stop(station: station, minutes: minutes))
+            return
+        }
         sawRoot = true
         switch name {
-        case "stop" where inTrain:
-            guard var station = attributes["station"] else { return }
-            if station.first == " " || station.last == " " { station = station.trimmingCharacters(in: .whitespaces) }
-            stations.append(station)
-            times.append(attributes["origTime"].flatMap(BARTParser.clock))
         case "train":
             inTrain = true
             trainIndex = attributes["index"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? (trains.count + 1)
-            stations.removeAll(keepingCapacity: true)
-            times.removeAll(keepingCapacity: true)
+            stops = []
+            stops.reserveCapacity(32)
         case "route": sawRoute = true
         case "error": inError = true
         case "text" where inError, "details" where inError:
@@ -239,13 +249,11 @@ final class RouteScheduleDelegate: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         depth -= 1
+        if name == "stop" { return }
         switch name {
         case "train" where inTrain:
             inTrain = false
-            let minutes = BARTParser.serviceDayMinutes(times)
-            var stops: [ScheduledTrain.Stop] = []
-            stops.reserveCapacity(stations.count)
-            for (i, station) in stations.enumerated() { stops.append(.init(station: station, minutes: minutes[i])) }
+            BARTParser.placeOnServiceDay(&stops)
             trains.append(ScheduledTrain(index: trainIndex, stops: stops))
         case "error": inError = false
         case "text" where capture == name, "details" where capture == name:
