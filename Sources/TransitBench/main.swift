@@ -97,7 +97,7 @@ func parseRatio() throws {
         trainCount = try BARTParser.routeSchedule(body, route: 1).trains.count
         mapped.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
-    let bareRate = mb / bare.min()!, mappedRate = mb / mapped.min()!
+    let bareRate = mb / (bare.min() ?? .infinity), mappedRate = mb / (mapped.min() ?? .infinity)
     print(String(format: "parse: %.1f MB routesched, %d trains; bare XMLParser %.1f MB/s, BARTParser %.1f MB/s; ratio %.2f (best of 5)",
                  mb, trainCount, bareRate, mappedRate, mappedRate / bareRate))
 }

@@ -127,3 +127,45 @@ import Testing
         #expect(BARTParser.serviceDayMinutes([4 * 60 + 41, nil, 4 * 60 + 46]) == [281, nil, 286])
     }
 }
+
+/// No body makes a parser trap: every sample cut at many points, and noise, either parses or
+/// throws a `TransitError`.
+@Suite struct BARTParserRobustnessTests {
+    @Test func truncatedSamplesAndNoiseNeverTrap() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Paths.samples.appendingPathComponent("bart").path)
+            .filter { $0.hasSuffix(".xml") && !$0.hasPrefix("routesched") }
+        #expect(names.count >= 15)
+        var generator = SplitMix(seed: 42)
+        var inputs: [Data] = []
+        for name in names {
+            let data = try Paths.sample("bart/" + name)
+            for cut in stride(from: 0, to: data.count, by: max(1, data.count / 40)) { inputs.append(data.prefix(cut)) }
+            var noisy = data
+            for _ in 0..<20 { noisy[Int(generator.next() % UInt64(noisy.count))] = UInt8(generator.next() % 256) }
+            inputs.append(noisy)
+        }
+        inputs += (0..<50).map { _ in Data((0..<200).map { _ in UInt8(generator.next() % 256) }) }
+        for input in inputs {
+            _ = try? BARTParser.stations(input)
+            _ = try? BARTParser.routes(input)
+            _ = try? BARTParser.routeSchedule(input, route: 1)
+            _ = try? BARTParser.plannedTrips(input)
+            _ = try? BARTParser.departures(input)
+            _ = try? BARTParser.advisories(input)
+        }
+        #expect(inputs.count > 600)
+    }
+}
+
+/// A small deterministic random source for noise.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -142,7 +142,7 @@ struct BARTCommands {
         let zone = BART.zone
         var records: [Record] = []
         var rows: [Record] = []
-        for trip in planned {
+        for (number, trip) in planned.enumerated() {
             let minutes = trip.tripMinutes ?? Int((trip.arrival.timeIntervalSince(trip.departure) / 60).rounded())
             records.append(Record([
                 ("origin", .string(trip.origin)), ("destination", .string(trip.destination)),
@@ -158,7 +158,7 @@ struct BARTCommands {
                 })),
             ]))
             for leg in trip.legs {
-                rows.append(Record([("departure", .time(leg.departure, zone)), ("origin", .string(leg.origin)),
+                rows.append(Record([("trip", .int(number + 1)), ("departure", .time(leg.departure, zone)), ("origin", .string(leg.origin)),
                                     ("arrival", .time(leg.arrival, zone)), ("destination", .string(leg.destination)),
                                     ("route", .optional(Self.routeNumber(leg.line))), ("toward", .string(leg.trainHeadStation))]))
             }
@@ -170,7 +170,7 @@ struct BARTCommands {
         if context.settings.format == .table {
             // The terminal shows one row per leg, fares under it.
             output.records = rows
-            output.table = [Column("departure", "DEPART"), Column("origin", "FROM"), Column("arrival", "ARRIVE"),
+            output.table = [Column("trip", "TRIP"), Column("departure", "DEPART"), Column("origin", "FROM"), Column("arrival", "ARRIVE"),
                             Column("destination", "TO"), Column("route", "ROUTE"), Column("toward", "TOWARD")]
             if let fares = planned.first?.fares, !fares.isEmpty {
                 output.tableAfter = ["Fares: " + fares.map { "\($0.name) $" + String(format: "%.2f", $0.amount) }.joined(separator: ", ")]

@@ -26,47 +26,63 @@ public struct URLSessionTransport: HTTPTransport {
             throw .usage("not an http(s) URL: \(request.redactedURL)", hint: "check TRANSIT_\(request.provider.uppercased())_BASE_URL")
         }
         let headers = request.headers.merging(["User-Agent": userAgent]) { mine, _ in mine }
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = "GET"
+        // URLSession on Linux rounds this idle timeout down to whole seconds (0.5 s fails at
+        // once); the deadline below is the real one.
+        urlRequest.timeoutInterval = timeout + 5
+        for (name, value) in headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let shown = request.redactedURL
-        do {
-            // timeoutInterval is an idle timeout; race the whole exchange against the clock so
-            // a server that trickles bytes cannot hold us past --timeout either.
-            let (data, response) = try await withThrowingTaskGroup(of: (Data, URLResponse)?.self) { group in
-                group.addTask {
-                    var urlRequest = URLRequest(url: url)
-                    urlRequest.httpMethod = "GET"
-                    // URLSession on Linux rounds this idle timeout down to whole seconds (0.5 s
-                    // fails at once); the race below enforces the real deadline.
-                    urlRequest.timeoutInterval = timeout + 5
-                    for (name, value) in headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-                    return try await Self.session.data(for: urlRequest)
+        let exchange = Exchange()
+        let outcome: Result<HTTPResponse, TransitError> = await withCheckedContinuation { continuation in
+            // The completion-handler API, not `data(for:)`: cancelling that one from a Swift
+            // task can deadlock the concurrency runtime against URLSession's queue on Linux
+            // (seen here: `async let` cancelled mid-request hung the process).
+            let task = Self.session.dataTask(with: urlRequest) { data, response, error in
+                let result: Result<HTTPResponse, TransitError>
+                if exchange.timedOut {
+                    result = .failure(.timeout(url: shown, seconds: timeout))
+                } else if let error = error as? URLError {
+                    result = .failure(error.code == .timedOut ? .timeout(url: shown, seconds: timeout)
+                                                              : .network(url: shown, reason: Self.describe(error)))
+                } else if let error {
+                    result = .failure(.network(url: shown, reason: error.localizedDescription))
+                } else if let http = response as? HTTPURLResponse {
+                    var fields: [String: String] = [:]
+                    for (key, value) in http.allHeaderFields {
+                        if let k = key as? String, let v = value as? String { fields[k.lowercased()] = v }
+                    }
+                    result = .success(HTTPResponse(status: http.statusCode, headers: fields, body: data ?? Data()))
+                } else {
+                    result = .failure(.network(url: shown, reason: "not an HTTP response"))
                 }
-                group.addTask {
-                    try await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
-                    return nil
+                continuation.resume(returning: result)
+            }
+            exchange.start(task, deadline: timeout)
+        }
+        return try outcome.get()
+    }
+
+    /// One request's state: the task, and whether its deadline passed. The deadline cancels the
+    /// URLSession task from a dispatch timer, outside any Swift task's cancellation.
+    final class Exchange: @unchecked Sendable {
+        private let lock = NSLock()
+        private var expired = false
+        private var task: URLSessionDataTask?
+
+        var timedOut: Bool { lock.withLock { expired } }
+
+        func start(_ task: URLSessionDataTask, deadline seconds: TimeInterval) {
+            lock.withLock { self.task = task }
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+                let pending: URLSessionDataTask? = lock.withLock {
+                    guard let task = self.task, task.state == .running else { return nil }
+                    expired = true
+                    return task
                 }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let result = first else {
-                    throw URLError(.timedOut)
-                }
-                return result
+                pending?.cancel()
             }
-            guard let http = response as? HTTPURLResponse else {
-                throw TransitError.network(url: shown, reason: "not an HTTP response")
-            }
-            var headers: [String: String] = [:]
-            for (key, value) in http.allHeaderFields {
-                if let k = key as? String, let v = value as? String { headers[k.lowercased()] = v }
-            }
-            return HTTPResponse(status: http.statusCode, headers: headers, body: data)
-        } catch let error as TransitError {
-            throw error
-        } catch let error as URLError {
-            if error.code == .timedOut { throw .timeout(url: shown, seconds: timeout) }
-            throw .network(url: shown, reason: Self.describe(error))
-        } catch is CancellationError {
-            throw .network(url: shown, reason: "cancelled")
-        } catch {
-            throw .network(url: shown, reason: String(describing: error))
+            task.resume()
         }
     }
 

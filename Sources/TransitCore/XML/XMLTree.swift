@@ -55,6 +55,11 @@ public enum XMLTree {
     public static func run(_ delegate: XMLParserDelegate & NSObject, on data: Data, what: String) throws(TransitError) {
         let body = trimLeadingWhitespace(data)
         guard !body.isEmpty else { throw .parse(what: what, reason: "the body is empty") }
+        // Foundation traps on a name or value that is not UTF-8 (it force-unwraps the decoded
+        // string); libxml2 converts declared non-UTF-8 encodings itself, so check the rest.
+        if declaresUTF8(body) && !isUTF8(body) {
+            throw .parse(what: what, reason: "the body is not valid UTF-8")
+        }
         let parser = XMLParser(stream: InputStream(data: body))
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
@@ -65,6 +70,32 @@ public enum XMLTree {
             let reason = (parser.parserError as NSError?).map { "malformed XML near line \(line) (code \($0.code))" }
                 ?? "malformed XML near line \(line)"
             throw .parse(what: what, reason: reason)
+        }
+    }
+
+    /// True unless the XML declaration names an encoding other than UTF-8.
+    static func declaresUTF8(_ data: Data) -> Bool {
+        let head = String(decoding: data.prefix(100), as: UTF8.self).lowercased()
+        guard head.hasPrefix("<?xml"), let range = head.range(of: "encoding=") else { return true }
+        let rest = head[range.upperBound...].drop { $0 == "\"" || $0 == "'" }
+        return rest.hasPrefix("utf-8") || rest.hasPrefix("utf8") || rest.hasPrefix("us-ascii")
+    }
+
+    /// Valid UTF-8? All-ASCII bodies (BART's schedules) are checked eight bytes at a time.
+    static func isUTF8(_ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            var i = 0
+            var high: UInt64 = 0
+            while i + 8 <= raw.count {
+                high |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                i += 8
+            }
+            while i < raw.count {
+                high |= UInt64(raw[i])
+                i += 1
+            }
+            if high & 0x8080_8080_8080_8080 == 0 { return true }
+            return String(validating: raw.bindMemory(to: UInt8.self), as: UTF8.self) != nil
         }
     }
 
