@@ -4,6 +4,9 @@ enum Commands {
         switch command {
         case .bartStations, .bartRoutes, .bartTrips, .bartTrip, .bartDepartures, .bartAdvisories:
             return try await BARTCommands(context).run(command)
+        case .busTime(let id, let command):
+            guard let agency = BusTimeAgency.all.first(where: { $0.id == id }) else { throw .usage("unknown provider '\(id)'") }
+            return try await BusTimeCommands(context, agency: agency).run(command)
         }
     }
 }

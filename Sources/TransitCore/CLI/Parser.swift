@@ -15,6 +15,7 @@ public enum Command: Sendable, Equatable {
     case bartTrip(BARTTripOptions)
     case bartDepartures(station: String, platform: Int?, direction: String?)
     case bartAdvisories
+    case busTime(agency: String, BusTimeCommand)
 }
 
 public struct BARTTripsOptions: Sendable, Equatable {
@@ -267,8 +268,34 @@ public enum CommandLineParser {
             }
             return .bartDepartures(station: station, platform: platform, direction: direction)
         case ("bart", "advisories"): return .bartAdvisories
+        case (let p, let name) where BusTimeAgency.all.contains { $0.id == p }:
+            return .busTime(agency: p, try busTimeCommand(name, spec, v))
         default:
             throw .usage("'transit \(spec.provider) \(spec.name)' is not available in this build")
+        }
+    }
+
+    static func busTimeCommand(_ name: String, _ spec: CommandSpec, _ v: [String: String]) throws(TransitError) -> BusTimeCommand {
+        func list(_ option: String) throws(TransitError) -> [String] {
+            let items = (v[option] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if items.count > BusTimeClient.maxIDs {
+                throw .usage("--\(option) takes at most \(BusTimeClient.maxIDs) values (BusTime's limit per request); \(items.count) given")
+            }
+            return items
+        }
+        switch name {
+        case "routes": return .routes
+        case "directions": return .directions(route: try required(v, "route", spec))
+        case "stops": return .stops(route: try required(v, "route", spec), direction: try required(v, "direction", spec))
+        case "predictions":
+            _ = try required(v, "stop", spec)
+            let top = try v["top"].map { (t) throws(TransitError) in try integer(t, option: "top", in: 1...500) }
+            return .predictions(stops: try list("stop"), routes: try list("route"), top: top)
+        case "alerts": return .alerts(route: try required(v, "route", spec), stop: v["stop"])
+        case "vehicles":
+            _ = try required(v, "route", spec)
+            return .vehicles(routes: try list("route"))
+        default: throw .usage("'transit \(spec.provider) \(name)' is not available in this build")
         }
     }
 

@@ -102,7 +102,47 @@ public enum Specs {
                         options: [date], notes: ["Fields: number, name, abbr, color, hex_color, origin, destination, direction, stations. Cached for a day."]),
         ])
 
-    public static let providers: [ProviderSpec] = [bart]
+    /// The same commands for every BusTime agency.
+    public static func busTime(_ agency: BusTimeAgency) -> ProviderSpec {
+        let p = agency.id, rt = agency.exampleRoute, stop = agency.exampleStop
+        let zoneName = agency.zone.identifier
+        return ProviderSpec(
+            name: p, summary: "\(agency.name) (BusTime; needs \(agency.keyVariable))", zone: zoneName,
+            commands: [
+                CommandSpec(provider: p, name: "predictions", summary: "when the next buses reach stops, with alerts",
+                            usage: "transit \(p) predictions --stop STOP[,STOP…] [--route RT[,RT…]] [--top N]",
+                            examples: ["transit \(p) predictions --route \(rt) --stop \(stop)",
+                                       "transit \(p) predictions --stop \(stop) --top 3 --format json"],
+                            options: [
+                                OptionSpec("stop", value: "STOP", "up to 10 stop ids, comma-separated; a stop name works with --route"),
+                                OptionSpec("route", value: "RT", "only these routes (up to 10; ids or names)"),
+                                OptionSpec("top", value: "N", "at most N predictions"),
+                            ],
+                            notes: ["Fields: route, direction, stop_id, stop_name, destination, vehicle, predicted, minutes (DUE = 0, counted against now), delayed, type (arrival|departure). Sorted by predicted time. JSON is {\"predictions\": [...], \"alerts\": [...]}; the table prints high-priority alerts above and the others below; tsv and csv carry predictions only. Never cached."]),
+                CommandSpec(provider: p, name: "vehicles", summary: "where the buses of routes are now",
+                            usage: "transit \(p) vehicles --route RT[,RT…]",
+                            examples: ["transit \(p) vehicles --route \(rt)"],
+                            options: [OptionSpec("route", value: "RT", "up to 10 routes, comma-separated (ids or names)")],
+                            notes: ["Fields: vehicle, route, latitude, longitude, heading, pattern_id, pattern_distance (feet), destination, delayed, timestamp. Never cached."]),
+                CommandSpec(provider: p, name: "stops", summary: "the stops of a route in one direction, in route order",
+                            usage: "transit \(p) stops --route RT --direction DIR",
+                            examples: ["transit \(p) stops --route \(rt) --direction \(agency.id == "cta" ? "Northbound" : "NORTHBOUND")"],
+                            options: [OptionSpec("route", value: "RT", "route id or name"),
+                                      OptionSpec("direction", value: "DIR", "direction id or name (see 'directions')")],
+                            notes: ["Fields: seq, stop_id, stop_name, latitude, longitude. Ordered along the direction's longest pattern (getstops itself is alphabetical); a notice says which order you got."]),
+                CommandSpec(provider: p, name: "directions", summary: "the directions of a route",
+                            usage: "transit \(p) directions --route RT", examples: ["transit \(p) directions --route \(rt)"],
+                            options: [OptionSpec("route", value: "RT", "route id or name")], notes: ["Fields: id, name."]),
+                CommandSpec(provider: p, name: "alerts", summary: "service bulletins for a route",
+                            usage: "transit \(p) alerts --route RT [--stop STOP]", examples: ["transit \(p) alerts --route \(rt)"],
+                            options: [OptionSpec("route", value: "RT", "route id or name"), OptionSpec("stop", value: "STOP", "only alerts for this stop or the whole route")],
+                            notes: ["Fields: priority, title, detail, routes, stops. High priority first."]),
+                CommandSpec(provider: p, name: "routes", summary: "all routes", usage: "transit \(p) routes",
+                            examples: ["transit \(p) routes"], options: [], notes: ["Fields: route, name, color, designator. Cached for a day."]),
+            ])
+    }
+
+    public static let providers: [ProviderSpec] = [bart] + BusTimeAgency.all.map(busTime)
 
     /// Options the parser needs to know the arity of, wherever they stand on the line.
     static let allOptions: [OptionSpec] = global + providers.flatMap { $0.commands.flatMap(\.options) }
