@@ -45,8 +45,9 @@ struct BusTimeCommands {
 
     // MARK: names
 
-    /// A route id passes as it is; anything with a space or longer than a route id is looked
-    /// up by name in the (cached) route list.
+    /// A route id (`22`, `X9`, `J14`, `BB`, `CSX`: up to four characters, a digit or all
+    /// capitals) passes as it is; anything else is looked up, by id in any case or by name,
+    /// in the (cached) route list.
     func resolveRoutes(_ tokens: [String]) async throws(TransitError) -> [String] {
         guard tokens.contains(where: { !Self.looksLikeRouteID($0) }) else { return tokens }
         context.spinner.start("fetching \(agency.name) routes")
@@ -58,7 +59,8 @@ struct BusTimeCommands {
     }
 
     static func looksLikeRouteID(_ token: String) -> Bool {
-        token.count <= 5 && !token.contains(" ") && token.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+        token.count <= 4 && token.allSatisfy { ($0.isLetter || $0.isNumber) && $0.isASCII }
+            && (token.contains { $0.isNumber } || token == token.uppercased())
     }
 
     /// Stop ids are digits, or a few letters then digits (Magic Bus: `C250`).
@@ -68,7 +70,9 @@ struct BusTimeCommands {
         return letters.count <= 3 && !rest.isEmpty && rest.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
-    /// Stop names are looked up among the stops of the given routes, every direction.
+    /// Stop names are looked up in the (cached) patterns of the given routes, both directions
+    /// at once. A name that is exactly a stop's name stands for every stop so called (the two
+    /// sides of a street usually share it); otherwise the matcher's prefix and did-you-mean rules.
     func resolveStops(_ tokens: [String], routes: [String]) async throws(TransitError) -> [String] {
         guard tokens.contains(where: { !Self.looksLikeStopID($0) }) else { return tokens }
         guard !routes.isEmpty else {
@@ -78,17 +82,25 @@ struct BusTimeCommands {
         context.spinner.start("looking up stop names")
         var candidates: [NameMatcher<String>.Candidate] = []
         for route in routes {
-            for direction in try await client.directions(route: route).items {
-                for stop in try await client.stops(route: route, direction: direction.id).items
-                where !candidates.contains(where: { $0.code == stop.id }) {
-                    candidates.append(.init(code: stop.id, names: [stop.name], value: stop.id))
+            for pattern in try await client.patterns(route: route).items {
+                for point in pattern.points where point.isStop {
+                    guard let id = point.stopID, !candidates.contains(where: { $0.code == id }) else { continue }
+                    candidates.append(.init(code: id, names: [point.stopName ?? id], value: id))
                 }
             }
         }
         let matcher = NameMatcher(kind: "\(agency.id.uppercased()) stop", candidates: candidates)
         var result: [String] = []
-        for token in tokens { result.append(Self.looksLikeStopID(token) ? token : try matcher.match(token)) }
-        return result
+        for token in tokens {
+            if Self.looksLikeStopID(token) { result.append(token); continue }
+            let exact = candidates.filter { $0.names.contains { NameMatcher<String>.normalize($0) == NameMatcher<String>.normalize(token) } }
+            result += exact.isEmpty ? [try matcher.match(token)] : exact.map(\.code)
+        }
+        let unique = result.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        if unique.count > BusTimeClient.maxIDs {
+            throw .usage("those stop names stand for \(unique.count) stops; BusTime takes at most \(BusTimeClient.maxIDs)")
+        }
+        return unique
     }
 
     // MARK: commands

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+@testable import TransitCore
+import TransitTestSupport
+
+/// `transit cta …` and `transit mbus …` run as a user would, against the loopback server.
+@Suite struct BusTimeEndToEndTests {
+    /// The clock at the real capture's time: 2015-02-14 12:20 in Chicago.
+    func env(_ server: LoopbackServer?, agency: String = "cta", _ extra: [String: String] = [:]) -> [String: String] {
+        var vars = ["TRANSIT_\(agency.uppercased())_KEY": "TESTKEY123", "TRANSIT_NOW": "2015-02-14T18:20:00Z"]
+        if let server { vars["TRANSIT_\(agency.uppercased())_BASE_URL"] = server.baseURL + "/bustime/api/v3" }
+        for (k, v) in extra { vars[k] = v }
+        return Run.environment(vars)
+    }
+
+    func fixtures(_ agency: String = "cta") throws -> LoopbackServer {
+        try LoopbackServer(handler: LoopbackServer.recordings(in: Paths.fixtures, provider: agency, prefix: "/bustime/api/v3/"))
+    }
+
+    @Test func predictionsWithAlertsAsTSV() throws {
+        let server = try fixtures()
+        defer { server.stop() }
+        let run = try Run.transit(["cta", "predictions", "--route", "22", "--stop", "15895"], env: env(server))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == "")
+        #expect(run.stdoutLines == [
+            "22\tNorthbound\t15895\tClark & Harrison\tHoward\t4336\t2015-02-14T12:25:00-06:00\t5\tfalse\tdeparture",
+            "22\tNorthbound\t15895\tClark & Harrison\tHoward\t4361\t2015-02-14T12:35:00-06:00\t15\tfalse\tdeparture",
+        ])
+        // One round: predictions and bulletins side by side, JSON asked for, the key sent.
+        let functions = Set(server.requests.map(\.path))
+        #expect(functions == ["/bustime/api/v3/getpredictions", "/bustime/api/v3/getservicebulletins"])
+        #expect(server.requests.allSatisfy { $0.value("format") == "json" && $0.value("key") == "TESTKEY123" })
+        #expect(server.requests.first { $0.path.hasSuffix("getpredictions") }?.value("stpid") == "15895")
+    }
+
+    @Test func predictionsAsJSONCarryAlertsHighFirst() throws {
+        let server = try fixtures()
+        defer { server.stop() }
+        let run = try Run.transit(["--format", "json", "cta", "predictions", "--route", "22", "--stop", "15895"], env: env(server))
+        #expect(run.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let predictions = try #require(object["predictions"] as? [[String: Any]])
+        #expect(predictions.map { $0["vehicle"] as? String } == ["4336", "4361"])
+        #expect(predictions.first?["predicted"] as? String == "2015-02-14T12:25:00-06:00")
+        #expect(predictions.first?["minutes"] as? Int == 5)
+        #expect(predictions.first?["type"] as? String == "departure")
+        #expect(Array(predictions.first?.keys.sorted() ?? []) == ["delayed", "destination", "direction", "minutes", "predicted", "route", "stop_id", "stop_name", "type", "vehicle"])
+        let alerts = try #require(object["alerts"] as? [[String: Any]])
+        #expect(alerts.map { $0["priority"] as? String } == ["high", "medium", "low"])
+        #expect(alerts.first?["title"] as? String == "#22 Clark reroute near Harrison")
+        #expect(alerts.first?["routes"] as? [String] == ["22"])
+        #expect(alerts[1]["detail"] as? String == "Northbound #22 buses will stop on the far side of Belmont. Allow extra time.")
+    }
+
+    @Test func predictionsTablePrintsAlertsAroundIt() throws {
+        let server = try fixtures()
+        defer { server.stop() }
+        let run = try Run.transit(["--format", "table", "cta", "predictions", "--route", "22", "--stop", "15895"], env: env(server))
+        #expect(run.status == 0)
+        #expect(run.stdoutLines == [
+            "! [high] #22 Clark reroute near Harrison: Buses are rerouted via Dearborn due to a water main break.",
+            "ROUTE  DIR         STOP              TO      AT     MIN  BUS   DELAYED",
+            "22     Northbound  Clark & Harrison  Howard  12:25    5  4336  no",
+            "22     Northbound  Clark & Harrison  Howard  12:35   15  4361  no",
+            "  [medium] #22 Clark: temporary stop relocation at Belmont: Northbound #22 buses will stop on the far side of Belmont. Allow extra time.",
+            "  [low] Allow extra travel time: Snow may slow service system-wide.",
+        ])
+    }
+
+    @Test func noArrivalTimesIsAnEmptySuccess() throws {
+        let body = try Paths.sample("bustime/cta-v2-error-no-arrival-times.json")
+        let server = try LoopbackServer { request in
+            request.path.hasSuffix("getpredictions")
+                ? .respond(status: 200, headers: ["Content-Type": "application/json"], body: body, delay: 0)
+                : .ok(#"{"bustime-response":{"error":[{"stpid":"70","msg":"No data found for parameter"}]}}"#, type: "application/json")
+        }
+        defer { server.stop() }
+        let run = try Run.transit(["cta", "predictions", "--stop", "70"], env: env(server))
+        #expect(run.status == 0)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "No arrival times for stop 70\n")
+        let json = try Run.transit(["--format", "json", "cta", "predictions", "--stop", "70"], env: env(server))
+        #expect(json.stdout == "{\n  \"predictions\": [],\n  \"alerts\": []\n}\n")
+    }
+
+    @Test func invalidKeyExitsOne() throws {
+        let body = try Paths.sample("bustime/pgh-error-invalid-key-from-test-literal.xml")
+        let server = try LoopbackServer { _ in .respond(status: 200, headers: ["Content-Type": "text/xml"], body: body, delay: 0) }
+        defer { server.stop() }
+        let run = try Run.transit(["cta", "predictions", "--stop", "1836"], env: env(server))
+        #expect(run.status == 1)
+        #expect(run.stderr == "transit: CTA Bus Tracker: Invalid API access key supplied\n")
+        #expect(!run.stderr.contains("TESTKEY123"))
+    }
+
+    @Test func missingKeySaysWhichVariable() throws {
+        let run = try Run.transit(["mbus", "vehicles", "--route", "BB"], env: Run.environment())
+        #expect(run.status == 1)
+        #expect(run.stderrLines.first == "transit: Magic Bus needs an API key: set TRANSIT_MBUS_KEY")
+        #expect(run.stderrLines.count == 2)
+        let cta = try Run.transit(["cta", "routes"], env: Run.environment())
+        #expect(cta.stderrLines == ["transit: CTA Bus Tracker needs an API key: set TRANSIT_CTA_KEY",
+                                    "get a key at ctabustracker.com: sign in, then My Account → Developer API"])
+    }
+
+    @Test func limitsAreCheckedBeforeSending() throws {
+        let stops = (1...11).map(String.init).joined(separator: ",")
+        let run = try Run.transit(["cta", "predictions", "--stop", stops], env: env(nil))
+        #expect(run.status == 2)
+        #expect(run.stderr == "transit: --stop takes at most 10 values (BusTime's limit per request); 11 given\n")
+    }
+
+    @Test func namesResolveThroughCachedStopsAndRoutes() throws {
+        let server = try fixtures()
+        defer { server.stop() }
+        let run = try Run.transit(["cta", "predictions", "--route", "Clark", "--stop", "Clark & Harrison"], env: env(server))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdoutLines.count == 2)
+        let miss = try Run.transit(["cta", "predictions", "--route", "22", "--stop", "Clark & Harisson"], env: env(server))
+        #expect(miss.status == 2)
+        #expect(miss.stderr.hasPrefix("transit: unknown CTA stop 'Clark & Harisson'; did you mean 15895 (Clark & Harrison)"))
+        let noRoute = try Run.transit(["cta", "predictions", "--stop", "Clark & Harrison"], env: env(server))
+        #expect(noRoute.status == 2)
+    }
+
+    @Test func stopsInRouteOrderSaySo() throws {
+        let server = try fixtures()
+        defer { server.stop() }
+        let run = try Run.transit(["cta", "stops", "--route", "22", "--direction", "northbound"], env: env(server))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("Stops of route 22 Northbound in route order (pattern "))
+        #expect(run.stdoutLines.count > 50)
+        #expect(run.stdoutLines.first?.hasPrefix("1\t") == true)
+    }
+
+    @Test func offlineFromTheBundledFixtures() throws {
+        let predictions = try Run.transit(["--offline", "cta", "predictions", "--route", "22", "--stop", "15895"], env: Run.environment(["TRANSIT_NOW": "2015-02-14T18:20:00Z"]))
+        #expect(predictions.status == 0, "\(predictions.stderr)")
+        #expect(predictions.stdoutLines.count == 2)
+        let vehicles = try Run.transit(["--offline", "--format", "json", "mbus", "vehicles", "--route", "BB"], env: Run.environment())
+        #expect(vehicles.status == 0, "\(vehicles.stderr)")
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(vehicles.stdout.utf8)) as? [[String: Any]])
+        #expect(list.count >= 2)
+        #expect(list.first?["timestamp"] as? String == "2026-11-22T14:05:00-05:00")
+        #expect(list.first?["latitude"] is Double)
+    }
+}
