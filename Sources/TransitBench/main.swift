@@ -5,6 +5,7 @@
 // 1. Network rounds of `transit bart trips` (the real command path, in process) against the
 //    loopback server serving Fixtures, at 0 ms and at 200 ms added to every answer, cold
 //    (empty cache) and warm (same cache): rounds = (wall at 200 ms − wall at 0 ms) / 200 ms.
+//    The same for `cta predictions` on 10 stops (predictions and alerts, never cached).
 // 2. Parsing: a routesched document of 5 MB or more, BARTParser (parse and map) against a
 //    bare XMLParser pass over the same bytes.
 import Foundation
@@ -30,12 +31,23 @@ struct Measure {
     var warmRequests: Int
 }
 
+/// Any stop list gets the recorded CTA predictions; bulletins likewise.
+let busTimeHandler: @Sendable (LoopbackServer.Request) -> LoopbackServer.Behavior = { request in
+    let name = request.path.hasSuffix("getpredictions") ? "getpredictions/format=json&rt=22&stpid=15895.http"
+        : "getservicebulletins/format=json&rt=22.http"
+    guard let data = FileManager.default.contents(atPath: fixtures + "/cta/" + name),
+          let recording = Recording.decode(data, source: .recording) else { return .status(404, "no fixture") }
+    return .respond(status: 200, headers: ["Content-Type": "application/json"], body: recording.response.body, delay: 0)
+}
+
 func measure(_ args: [String], extraDelay: Double) async throws -> Measure {
-    let server = try LoopbackServer(extraDelay: extraDelay, handler: LoopbackServer.recordings(in: fixtures))
+    let busTime = args.first == "cta"
+    let server = try LoopbackServer(extraDelay: extraDelay, handler: busTime ? busTimeHandler : LoopbackServer.recordings(in: fixtures))
     defer { server.stop() }
     let cache = NSTemporaryDirectory() + "transit-bench-" + UUID().uuidString
     defer { try? FileManager.default.removeItem(atPath: cache) }
-    let env = ["TRANSIT_BART_BASE_URL": server.baseURL + "/api", "TRANSIT_CACHE_DIR": cache, "HOME": cache]
+    let env = ["TRANSIT_BART_BASE_URL": server.baseURL + "/api", "TRANSIT_CTA_BASE_URL": server.baseURL + "/bustime/api/v3",
+               "TRANSIT_CTA_KEY": "BENCHKEY", "TRANSIT_CACHE_DIR": cache, "HOME": cache]
     let app = App(terminal: Terminal(stdout: false, stderr: false), writeOut: { _ in }, writeErr: { FileHandle.standardError.write(Data($0.utf8)) })
     var status: Int32 = 0
     let cold = await time { status = await app.run(args, environment: env) }
@@ -103,8 +115,9 @@ func parseRatio() throws {
 }
 
 do {
-    try await rounds("bart trips 24TH→MLBR", ["bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-23", "--offline=false"].filter { $0 != "--offline=false" })
+    try await rounds("bart trips 24TH→MLBR", ["bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-23"])
     try await rounds("bart trips 24TH→FRMT --transfers 1", ["bart", "trips", "--from", "24TH", "--to", "FRMT", "--date", "2026-11-23", "--transfers", "1"])
+    try await rounds("cta predictions, 10 stops, 2 routes", ["cta", "predictions", "--stop", "1,2,3,4,5,6,7,8,9,10", "--route", "22,36"])
     try parseRatio()
 } catch {
     FileHandle.standardError.write(Data("transit-bench: \(error)\n".utf8))

@@ -135,3 +135,40 @@ import Testing
         #expect(usageError(["bart", "stations", "--", "--format"]) == "unexpected argument '--format' for 'transit bart stations'")
     }
 }
+
+@Suite struct BusTimeParserCLITests {
+    let env = ["HOME": "/h"]
+    let piped = Terminal(stdout: false, stderr: false)
+
+    func command(_ args: [String]) throws(TransitError) -> Command {
+        guard case .run(_, let command) = try CommandLineParser.parse(args, environment: env, terminal: piped) else {
+            throw .usage("no command")
+        }
+        return command
+    }
+
+    @Test func predictionsTakeListsOfStopsAndRoutes() throws {
+        #expect(try command(["cta", "predictions", "--stop", "1836, 1837", "--route", "22,36", "--top", "3"])
+                == .busTime(agency: "cta", .predictions(stops: ["1836", "1837"], routes: ["22", "36"], top: 3)))
+        #expect(try command(["mbus", "vehicles", "--route", "BB"]) == .busTime(agency: "mbus", .vehicles(routes: ["BB"])))
+        #expect(try command(["cta", "stops", "--route", "22", "--direction", "Northbound"])
+                == .busTime(agency: "cta", .stops(route: "22", direction: "Northbound")))
+        #expect(try command(["cta", "alerts", "--route", "22", "--stop", "1836"]) == .busTime(agency: "cta", .alerts(route: "22", stop: "1836")))
+    }
+
+    @Test func limitsAndMissingValues() {
+        #expect(throws: TransitError.self) { try command(["cta", "predictions"]) }
+        #expect(throws: TransitError.self) { try command(["cta", "predictions", "--stop", "1,2,3,4,5,6,7,8,9,10,11"]) }
+        #expect(throws: TransitError.self) { try command(["cta", "vehicles", "--route", "1,2,3,4,5,6,7,8,9,10,11"]) }
+        #expect(throws: TransitError.self) { try command(["cta", "predictions", "--stop", "1", "--top", "0"]) }
+        #expect(throws: TransitError.self) { try command(["cta", "stops", "--route", "22"]) }
+        #expect(throws: TransitError.self) { try command(["--format", "geojson", "cta", "predictions", "--stop", "1"]) }
+    }
+
+    @Test func idsAndNames() {
+        for id in ["22", "X9", "J14", "BB", "CSX"] { #expect(BusTimeCommands.looksLikeRouteID(id), "\(id)") }
+        for name in ["Clark", "Commuter South", "bb", "Bursley-Baits"] { #expect(!BusTimeCommands.looksLikeRouteID(name), "\(name)") }
+        for id in ["1836", "C250", "N411"] { #expect(BusTimeCommands.looksLikeStopID(id), "\(id)") }
+        for name in ["Clark & Belmont", "Clark", "C-250"] { #expect(!BusTimeCommands.looksLikeStopID(name), "\(name)") }
+    }
+}

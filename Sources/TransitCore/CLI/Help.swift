@@ -18,6 +18,7 @@ public enum Help {
             "Examples:",
             "  transit bart trips --from 24TH --to MLBR --date tomorrow",
             "  transit bart departures --station \"24th St Mission\"",
+            "  transit cta predictions --route 22 --stop 1836",
             "  transit --format json bart stations | jq '.[].name'",
             "  transit --offline bart trips --from 24TH --to MLBR --date 2026-11-23",
             "",
@@ -33,7 +34,7 @@ public enum Help {
         lines += [
             "",
             "Environment:",
-            "  TRANSIT_<P>_BASE_URL, TRANSIT_<P>_KEY   base URL and key of provider P (BART has a public default key)",
+            "  TRANSIT_<P>_BASE_URL, TRANSIT_<P>_KEY   base URL and key of provider P: BART (public default key), CTA, MBUS",
             "  TRANSIT_CACHE_DIR                       cache (default $XDG_CACHE_HOME/transit, else ~/.cache/transit)",
             "  TRANSIT_OFFLINE, TRANSIT_FIXTURES       as --offline, --fixtures",
             "  NO_COLOR, TERM=dumb                     no colour",
