@@ -17,10 +17,10 @@ import TransitTestSupport
         try LoopbackServer(handler: LoopbackServer.recordings(in: Paths.fixtures, provider: agency, prefix: "/bustime/api/v3/"))
     }
 
-    @Test func predictionsWithAlertsAsTSV() throws {
+    @Test func predictionsWithAlertsAsTSV() async throws {
         let server = try fixtures()
         defer { server.stop() }
-        let run = try Run.transit(["cta", "predictions", "--route", "22", "--stop", "15895"], env: env(server))
+        let run = try await Run.transit(["cta", "predictions", "--route", "22", "--stop", "15895"], env: env(server))
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr == "")
         #expect(run.stdoutLines == [
@@ -34,10 +34,10 @@ import TransitTestSupport
         #expect(server.requests.first { $0.path.hasSuffix("getpredictions") }?.value("stpid") == "15895")
     }
 
-    @Test func predictionsAsJSONCarryAlertsHighFirst() throws {
+    @Test func predictionsAsJSONCarryAlertsHighFirst() async throws {
         let server = try fixtures()
         defer { server.stop() }
-        let run = try Run.transit(["--format", "json", "cta", "predictions", "--route", "22", "--stop", "15895"], env: env(server))
+        let run = try await Run.transit(["--format", "json", "cta", "predictions", "--route", "22", "--stop", "15895"], env: env(server))
         #expect(run.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let predictions = try #require(object["predictions"] as? [[String: Any]])
@@ -53,10 +53,10 @@ import TransitTestSupport
         #expect(alerts[1]["detail"] as? String == "Northbound #22 buses will stop on the far side of Belmont. Allow extra time.")
     }
 
-    @Test func predictionsTablePrintsAlertsAroundIt() throws {
+    @Test func predictionsTablePrintsAlertsAroundIt() async throws {
         let server = try fixtures()
         defer { server.stop() }
-        let run = try Run.transit(["--format", "table", "cta", "predictions", "--route", "22", "--stop", "15895"], env: env(server))
+        let run = try await Run.transit(["--format", "table", "cta", "predictions", "--route", "22", "--stop", "15895"], env: env(server))
         #expect(run.status == 0)
         #expect(run.stdoutLines == [
             "! [high] #22 Clark reroute near Harrison: Buses are rerouted via Dearborn due to a water main break.",
@@ -68,7 +68,7 @@ import TransitTestSupport
         ])
     }
 
-    @Test func noArrivalTimesIsAnEmptySuccess() throws {
+    @Test func noArrivalTimesIsAnEmptySuccess() async throws {
         let body = try Paths.sample("bustime/cta-v2-error-no-arrival-times.json")
         let server = try LoopbackServer { request in
             request.path.hasSuffix("getpredictions")
@@ -76,69 +76,69 @@ import TransitTestSupport
                 : .ok(#"{"bustime-response":{"error":[{"stpid":"70","msg":"No data found for parameter"}]}}"#, type: "application/json")
         }
         defer { server.stop() }
-        let run = try Run.transit(["cta", "predictions", "--stop", "70"], env: env(server))
+        let run = try await Run.transit(["cta", "predictions", "--stop", "70"], env: env(server))
         #expect(run.status == 0)
         #expect(run.stdout == "")
         #expect(run.stderr == "No arrival times for stop 70\n")
-        let json = try Run.transit(["--format", "json", "cta", "predictions", "--stop", "70"], env: env(server))
+        let json = try await Run.transit(["--format", "json", "cta", "predictions", "--stop", "70"], env: env(server))
         #expect(json.stdout == "{\n  \"predictions\": [],\n  \"alerts\": []\n}\n")
     }
 
-    @Test func invalidKeyExitsOne() throws {
+    @Test func invalidKeyExitsOne() async throws {
         let body = try Paths.sample("bustime/pgh-error-invalid-key-from-test-literal.xml")
         let server = try LoopbackServer { _ in .respond(status: 200, headers: ["Content-Type": "text/xml"], body: body, delay: 0) }
         defer { server.stop() }
-        let run = try Run.transit(["cta", "predictions", "--stop", "1836"], env: env(server))
+        let run = try await Run.transit(["cta", "predictions", "--stop", "1836"], env: env(server))
         #expect(run.status == 1)
         #expect(run.stderr == "transit: CTA Bus Tracker: Invalid API access key supplied\n")
         #expect(!run.stderr.contains("TESTKEY123"))
     }
 
-    @Test func missingKeySaysWhichVariable() throws {
-        let run = try Run.transit(["mbus", "vehicles", "--route", "BB"], env: Run.environment())
+    @Test func missingKeySaysWhichVariable() async throws {
+        let run = try await Run.transit(["mbus", "vehicles", "--route", "BB"], env: Run.environment())
         #expect(run.status == 1)
         #expect(run.stderrLines.first == "transit: Magic Bus needs an API key: set TRANSIT_MBUS_KEY")
         #expect(run.stderrLines.count == 2)
-        let cta = try Run.transit(["cta", "routes"], env: Run.environment())
+        let cta = try await Run.transit(["cta", "routes"], env: Run.environment())
         #expect(cta.stderrLines == ["transit: CTA Bus Tracker needs an API key: set TRANSIT_CTA_KEY",
                                     "get a key at ctabustracker.com: sign in, then My Account → Developer API"])
     }
 
-    @Test func limitsAreCheckedBeforeSending() throws {
+    @Test func limitsAreCheckedBeforeSending() async throws {
         let stops = (1...11).map(String.init).joined(separator: ",")
-        let run = try Run.transit(["cta", "predictions", "--stop", stops], env: env(nil))
+        let run = try await Run.transit(["cta", "predictions", "--stop", stops], env: env(nil))
         #expect(run.status == 2)
         #expect(run.stderr == "transit: --stop takes at most 10 values (BusTime's limit per request); 11 given\n")
     }
 
-    @Test func namesResolveThroughCachedStopsAndRoutes() throws {
+    @Test func namesResolveThroughCachedStopsAndRoutes() async throws {
         let server = try fixtures()
         defer { server.stop() }
-        let run = try Run.transit(["cta", "predictions", "--route", "Clark", "--stop", "Clark & Harrison"], env: env(server))
+        let run = try await Run.transit(["cta", "predictions", "--route", "Clark", "--stop", "Clark & Harrison"], env: env(server))
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdoutLines.count == 2)
-        let miss = try Run.transit(["cta", "predictions", "--route", "22", "--stop", "Clark & Harisson"], env: env(server))
+        let miss = try await Run.transit(["cta", "predictions", "--route", "22", "--stop", "Clark & Harisson"], env: env(server))
         #expect(miss.status == 2)
         #expect(miss.stderr.hasPrefix("transit: unknown CTA stop 'Clark & Harisson'; did you mean 15895 (Clark & Harrison)"))
-        let noRoute = try Run.transit(["cta", "predictions", "--stop", "Clark & Harrison"], env: env(server))
+        let noRoute = try await Run.transit(["cta", "predictions", "--stop", "Clark & Harrison"], env: env(server))
         #expect(noRoute.status == 2)
     }
 
-    @Test func stopsInRouteOrderSaySo() throws {
+    @Test func stopsInRouteOrderSaySo() async throws {
         let server = try fixtures()
         defer { server.stop() }
-        let run = try Run.transit(["cta", "stops", "--route", "22", "--direction", "northbound"], env: env(server))
+        let run = try await Run.transit(["cta", "stops", "--route", "22", "--direction", "northbound"], env: env(server))
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.hasPrefix("Stops of route 22 Northbound in route order (pattern "))
         #expect(run.stdoutLines.count > 50)
         #expect(run.stdoutLines.first?.hasPrefix("1\t") == true)
     }
 
-    @Test func offlineFromTheBundledFixtures() throws {
-        let predictions = try Run.transit(["--offline", "cta", "predictions", "--route", "22", "--stop", "15895"], env: Run.environment(["TRANSIT_NOW": "2015-02-14T18:20:00Z"]))
+    @Test func offlineFromTheBundledFixtures() async throws {
+        let predictions = try await Run.transit(["--offline", "cta", "predictions", "--route", "22", "--stop", "15895"], env: Run.environment(["TRANSIT_NOW": "2015-02-14T18:20:00Z"]))
         #expect(predictions.status == 0, "\(predictions.stderr)")
         #expect(predictions.stdoutLines.count == 2)
-        let vehicles = try Run.transit(["--offline", "--format", "json", "mbus", "vehicles", "--route", "BB"], env: Run.environment())
+        let vehicles = try await Run.transit(["--offline", "--format", "json", "mbus", "vehicles", "--route", "BB"], env: Run.environment())
         #expect(vehicles.status == 0, "\(vehicles.stderr)")
         let list = try #require(try JSONSerialization.jsonObject(with: Data(vehicles.stdout.utf8)) as? [[String: Any]])
         #expect(list.count >= 2)

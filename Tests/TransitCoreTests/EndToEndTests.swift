@@ -12,10 +12,10 @@ import TransitTestSupport
         return Run.environment(vars)
     }
 
-    @Test func stationsAsJSONFromAnyBARTServer() throws {
+    @Test func stationsAsJSONFromAnyBARTServer() async throws {
         let server = try LoopbackServer(handler: fixtureHandler())
         defer { server.stop() }
-        let run = try Run.transit(["--format", "json", "bart", "stations"], env: env(server))
+        let run = try await Run.transit(["--format", "json", "bart", "stations"], env: env(server))
         #expect(run.status == 0)
         #expect(run.stderr == "")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
@@ -27,27 +27,27 @@ import TransitTestSupport
         #expect(server.requests.first?.value("key") == BART.publicKey)
     }
 
-    @Test func pipedOutputIsOneTabSeparatedLinePerStation() throws {
+    @Test func pipedOutputIsOneTabSeparatedLinePerStation() async throws {
         let server = try LoopbackServer(handler: fixtureHandler())
         defer { server.stop() }
-        let run = try Run.transit(["bart", "stations"], env: env(server))
+        let run = try await Run.transit(["bart", "stations"], env: env(server))
         #expect(run.status == 0)
         #expect(run.stdoutLines.count == 50)
         #expect(run.stdoutLines.first == "12TH\t12th St. Oakland City Center\tOakland\t37.803768\t-122.27145")
-        let table = try Run.transit(["bart", "stations", "--format", "table"], env: env(server))
+        let table = try await Run.transit(["bart", "stations", "--format", "table"], env: env(server))
         // CITY is 27 wide ("San Francisco Int'l Airport"); numbers are right-aligned under their headers.
         #expect(table.stdoutLines.first == "ABBR  NAME                                 CITY                          LATITUDE    LONGITUDE")
         #expect(table.stdoutLines.dropFirst().first == "12TH  12th St. Oakland City Center         Oakland                      37.803768   -122.27145")
         #expect(table.stdoutLines.count == 51)
-        let csv = try Run.transit(["bart", "stations", "--format", "csv"], env: env(server))
+        let csv = try await Run.transit(["bart", "stations", "--format", "csv"], env: env(server))
         #expect(csv.stdout.hasPrefix("abbr,name,city,latitude,longitude\r\n12TH,12th St. Oakland City Center,Oakland,37.803768,-122.27145\r\n"))
     }
 
-    @Test func tripsInTSVAndJSON() throws {
+    @Test func tripsInTSVAndJSON() async throws {
         let server = try LoopbackServer(handler: fixtureHandler())
         defer { server.stop() }
         let args = ["bart", "trips", "--from", "24th", "--to", "Millbrae", "--date", "2026-11-23", "--after", "17:00", "--limit", "3"]
-        let tsv = try Run.transit(args, env: env(server))
+        let tsv = try await Run.transit(args, env: env(server))
         #expect(tsv.status == 0)
         #expect(tsv.stderr == "")
         #expect(tsv.stdoutLines == [
@@ -60,7 +60,7 @@ import TransitTestSupport
         #expect(paths.sorted() == ["routeinfo all", "routesched 1", "routesched 7", "stns"])
         #expect(server.requests.first { $0.value("cmd") == "routesched" }?.value("date") == "11/23/2026")
 
-        let json = try Run.transit(["--format", "json"] + args, env: env(server))
+        let json = try await Run.transit(["--format", "json"] + args, env: env(server))
         let trips = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(trips.count == 3)
         #expect(trips[0]["departure"] as? String == "2026-11-23T17:01:00-08:00")
@@ -69,10 +69,10 @@ import TransitTestSupport
         #expect(leg["route"] as? Int == 1 && leg["line"] as? String == "Yellow" && leg["head_station"] as? String == "MLBR")
     }
 
-    @Test func unknownStationIsAUsageErrorBeforeAnySchedule() throws {
+    @Test func unknownStationIsAUsageErrorBeforeAnySchedule() async throws {
         let server = try LoopbackServer(handler: fixtureHandler())
         defer { server.stop() }
-        let run = try Run.transit(["bart", "trips", "--from", "24TX", "--to", "MLBR"], env: env(server))
+        let run = try await Run.transit(["bart", "trips", "--from", "24TX", "--to", "MLBR"], env: env(server))
         #expect(run.status == 2)
         #expect(run.stdout == "")
         #expect(run.stderr == "transit: unknown BART station '24TX'; did you mean 24TH (24th St. Mission)?\n")
@@ -81,76 +81,76 @@ import TransitTestSupport
         #expect(server.requests.contains { $0.value("cmd") == "stns" })
     }
 
-    @Test func usageErrorsExitTwoWithOneLineAndAHint() throws {
-        let run = try Run.transit(["bart", "trips", "--from", "24TH", "--bogus"], env: env(nil))
+    @Test func usageErrorsExitTwoWithOneLineAndAHint() async throws {
+        let run = try await Run.transit(["bart", "trips", "--from", "24TH", "--bogus"], env: env(nil))
         #expect(run.status == 2)
         #expect(run.stdout == "")
         #expect(run.stderrLines.count == 2)
         #expect(run.stderrLines.first?.hasPrefix("transit: unknown option '--bogus for 'transit bart trips''") == true)
-        let none = try Run.transit([], env: env(nil))
+        let none = try await Run.transit([], env: env(nil))
         #expect(none.status == 2 && none.stderr.hasPrefix("transit: missing provider\n"))
     }
 
-    @Test func serverErrorsExitOne() throws {
+    @Test func serverErrorsExitOne() async throws {
         let server = try LoopbackServer { _ in .status(500, "Internal error") }
         defer { server.stop() }
-        let run = try Run.transit(["bart", "stations"], env: env(server))
+        let run = try await Run.transit(["bart", "stations"], env: env(server))
         #expect(run.status == 1)
         #expect(run.stdout == "")
         #expect(run.stderr == "transit: HTTP 500 Internal Server Error from \(server.baseURL)/api/stn.aspx?cmd=stns&key=REDACTED: Internal error\n")
         #expect(server.requests.count == 3)
     }
 
-    @Test func apiErrorsWithHTTP200ExitOne() throws {
+    @Test func apiErrorsWithHTTP200ExitOne() async throws {
         let body = try Paths.sample("bart/error-invalid-key.xml")
         let server = try LoopbackServer { _ in .respond(status: 200, headers: ["Content-Type": "text/xml"], body: body, delay: 0) }
         defer { server.stop() }
-        let run = try Run.transit(["bart", "stations"], env: env(server, ["TRANSIT_BART_KEY": "MY-OWN-KEY"]))
+        let run = try await Run.transit(["bart", "stations"], env: env(server, ["TRANSIT_BART_KEY": "MY-OWN-KEY"]))
         #expect(run.status == 1)
         #expect(run.stderr == "transit: BART: Invalid key: The api key was missing or invalid.\n")
         #expect(server.requests.first?.value("key") == "MY-OWN-KEY")
         #expect(!run.stderr.contains("MY-OWN-KEY"))
     }
 
-    @Test func garbageTruncationAndTimeoutsExitOne() throws {
+    @Test func garbageTruncationAndTimeoutsExitOne() async throws {
         let garbage = try LoopbackServer { _ in .ok("<?xml version=\"1.0\"?><root><stations><station><abbr>12") }
         defer { garbage.stop() }
-        let g = try Run.transit(["bart", "stations"], env: env(garbage))
+        let g = try await Run.transit(["bart", "stations"], env: env(garbage))
         #expect(g.status == 1)
         #expect(g.stderr.hasPrefix("transit: could not read BART's station list: "))
 
         let cut = try LoopbackServer { _ in .truncate(status: 200, body: Data(repeating: 65, count: 4000), bytes: 100) }
         defer { cut.stop() }
-        let c = try Run.transit(["bart", "stations"], env: env(cut))
+        let c = try await Run.transit(["bart", "stations"], env: env(cut))
         #expect(c.status == 1)
         #expect(c.stderr.hasPrefix("transit: could not reach \(cut.baseURL)/api/stn.aspx?cmd=stns&key=REDACTED: "))
 
         let hung = try LoopbackServer { _ in .hang }
         defer { hung.stop() }
-        let h = try Run.transit(["--timeout", "1", "bart", "stations"], env: env(hung))
+        let h = try await Run.transit(["--timeout", "1", "bart", "stations"], env: env(hung))
         #expect(h.status == 1)
         #expect(h.stderrLines == ["transit: no answer from \(hung.baseURL)/api/stn.aspx?cmd=stns&key=REDACTED within 1 s",
                                   "try again, or raise --timeout"])
         #expect(h.seconds < 5)  // the deadline, not the idle timeout (6 s)
     }
 
-    @Test func offlineAnswersFromTheBundledFixtures() throws {
-        let run = try Run.transit(["--offline", "bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-23"],
+    @Test func offlineAnswersFromTheBundledFixtures() async throws {
+        let run = try await Run.transit(["--offline", "bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-23"],
                                   env: env(nil, ["TRANSIT_BART_BASE_URL": "http://127.0.0.1:9/never"]))
         #expect(run.status == 0)
         #expect(run.stderr == "")
         #expect(run.stdoutLines.count > 60)
-        let missing = try Run.transit(["--offline", "bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-25"], env: env(nil))
+        let missing = try await Run.transit(["--offline", "bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-25"], env: env(nil))
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("looked for \(Paths.fixtures)/bart/route.aspx/cmd=routeinfo&date=11-25-2026&route=all.http"))
     }
 
-    @Test func recordThenOfflineGivesTheSameOutput() throws {
+    @Test func recordThenOfflineGivesTheSameOutput() async throws {
         let server = try LoopbackServer(handler: fixtureHandler())
         defer { server.stop() }
         let dir = Paths.temporary()
         let args = ["--format", "json", "bart", "trips", "--from", "24TH", "--to", "FRMT", "--date", "2026-11-23", "--transfers", "1", "--after", "22:00"]
-        let live = try Run.transit(["--record", dir] + args, env: env(server))
+        let live = try await Run.transit(["--record", dir] + args, env: env(server))
         #expect(live.status == 0, "\(live.stderr)")
         let files = try FileManager.default.subpathsOfDirectory(atPath: dir).filter { $0.hasSuffix(".http") }
         #expect(files.count == server.requests.count)
@@ -158,32 +158,32 @@ import TransitTestSupport
             #expect(try !String(contentsOfFile: dir + "/" + file, encoding: .utf8).contains(BART.publicKey))
         }
         server.stop()
-        let replay = try Run.transit(["--offline", "--fixtures", dir] + args, env: env(server))
+        let replay = try await Run.transit(["--offline", "--fixtures", dir] + args, env: env(server))
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(replay.stdout == live.stdout)
         #expect(live.stdout.contains("\"transfers\": 1"))
     }
 
-    @Test func repeatRunsComeFromTheCache() throws {
+    @Test func repeatRunsComeFromTheCache() async throws {
         let server = try LoopbackServer(handler: fixtureHandler())
         defer { server.stop() }
         let vars = env(server)
         let args = ["bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-23"]
-        let first = try Run.transit(args, env: vars)
+        let first = try await Run.transit(args, env: vars)
         let count = server.requests.count
-        let second = try Run.transit(["-v"] + args, env: vars)
+        let second = try await Run.transit(["-v"] + args, env: vars)
         #expect(first.stdout == second.stdout)
         #expect(server.requests.count == count)
         #expect(second.stderrLines.count == 4 && second.stderrLines.allSatisfy { $0.hasSuffix("cache hit") })
-        let third = try Run.transit(["--no-cache"] + args, env: vars)
+        let third = try await Run.transit(["--no-cache"] + args, env: vars)
         #expect(third.stdout == first.stdout)
         #expect(server.requests.count == 2 * count)
     }
 
-    @Test func verboseLinesRedactTheKey() throws {
+    @Test func verboseLinesRedactTheKey() async throws {
         let server = try LoopbackServer(handler: fixtureHandler())
         defer { server.stop() }
-        let run = try Run.transit(["--verbose", "--no-cache", "bart", "stations"], env: env(server, ["TRANSIT_BART_KEY": "TOPSECRET"]))
+        let run = try await Run.transit(["--verbose", "--no-cache", "bart", "stations"], env: env(server, ["TRANSIT_BART_KEY": "TOPSECRET"]))
         #expect(run.status == 0)
         let line = try #require(run.stderrLines.first)
         #expect(line.hasPrefix("transit: GET \(server.baseURL)/api/stn.aspx?cmd=stns&key=REDACTED 200 "))
@@ -191,46 +191,46 @@ import TransitTestSupport
         #expect(!run.stderr.contains("TOPSECRET"))
     }
 
-    @Test func emptyResultIsSuccessWithANotice() throws {
-        let run = try Run.transit(["--offline", "bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-23", "--after", "02:30"],
+    @Test func emptyResultIsSuccessWithANotice() async throws {
+        let run = try await Run.transit(["--offline", "bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-23", "--after", "02:30"],
                                   env: env(nil))
         #expect(run.status == 0)
         #expect(run.stdout == "")
         #expect(run.stderr == "No trains from 24TH to MLBR on 2026-11-23 in that time window without a change; try --transfers 1\n")
-        let quiet = try Run.transit(["-q", "--offline", "bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-23", "--after", "02:30"],
+        let quiet = try await Run.transit(["-q", "--offline", "bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-23", "--after", "02:30"],
                                     env: env(nil))
         #expect(quiet.status == 0 && quiet.stderr == "")
     }
 
-    @Test func otherBARTCommandsOffline() throws {
-        let dep = try Run.transit(["--offline", "bart", "departures", "--station", "powell"], env: env(nil))
+    @Test func otherBARTCommandsOffline() async throws {
+        let dep = try await Run.transit(["--offline", "bart", "departures", "--station", "powell"], env: env(nil))
         #expect(dep.status == 0)
         #expect(dep.stdoutLines.first?.hasPrefix("POWL\tDublin/Pleasanton\tDUBL\t3\t2\tNorth\t8\tBlue\t") == true)
-        let adv = try Run.transit(["--offline", "--format", "json", "bart", "advisories"], env: env(nil))
+        let adv = try await Run.transit(["--offline", "--format", "json", "bart", "advisories"], env: env(nil))
         #expect(adv.status == 0 && adv.stdout.contains("\"type\": \"DELAY\""))
-        let trip = try Run.transit(["--offline", "--format", "json", "bart", "trip", "--from", "ashby", "--to", "CIVC",
+        let trip = try await Run.transit(["--offline", "--format", "json", "bart", "trip", "--from", "ashby", "--to", "CIVC",
                                     "--date", "2018-01-02", "--time", "10:10am"], env: env(nil))
         #expect(trip.status == 0)
         #expect(trip.stdout.contains("\"departure\": \"2018-01-02T09:57:00-08:00\""))
         #expect(trip.stdout.contains("\"train_head_station\": \"Millbrae\""))
-        let routes = try Run.transit(["--offline", "--format", "json", "bart", "routes"], env: env(nil))
+        let routes = try await Run.transit(["--offline", "--format", "json", "bart", "routes"], env: env(nil))
         let list = try #require(try JSONSerialization.jsonObject(with: Data(routes.stdout.utf8)) as? [[String: Any]])
         #expect(list.first?["number"] as? Int == 1)
         #expect((list.first?["stations"] as? [String])?.last == "MLBR")
     }
 
-    @Test func helpAndVersion() throws {
-        let help = try Run.transit(["bart", "trips", "--help"], env: env(nil))
+    @Test func helpAndVersion() async throws {
+        let help = try await Run.transit(["bart", "trips", "--help"], env: env(nil))
         #expect(help.status == 0 && help.stderr == "")
         #expect(help.stdout.hasPrefix("transit bart trips: every train between two stations on a service day\n\nExamples:\n  transit bart trips --from 24TH"))
-        let version = try Run.transit(["--version"], env: env(nil))
+        let version = try await Run.transit(["--version"], env: env(nil))
         #expect(version.status == 0 && version.stdout == "transit \(TransitVersion.current)\n")
     }
 
-    @Test func ctrlCEndsWith130() throws {
+    @Test func ctrlCEndsWith130() async throws {
         let server = try LoopbackServer { _ in .hang }
         defer { server.stop() }
-        let run = try Run.transit(["--timeout", "30", "bart", "stations"], env: env(server), interruptAfter: 0.5)
+        let run = try await Run.transit(["--timeout", "30", "bart", "stations"], env: env(server), interruptAfter: 0.5)
         #expect(run.status == 130)
         #expect(run.seconds < 5)
         #expect(run.stdout == "")

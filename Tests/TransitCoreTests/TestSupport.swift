@@ -51,7 +51,19 @@ struct Run {
 
     /// Spawns with posix_spawn and reaps with waitpid: Foundation's Process can miss the
     /// child's exit when many run at once (a zombie and a hung waitUntilExit, seen here).
-    static func transit(_ args: [String], env: [String: String] = environment(), interruptAfter: Double? = nil) throws -> Run {
+    /// Async, and the blocking spawn-and-wait runs on a thread of its own: Swift Testing runs
+    /// tests on the cooperative pool (two threads here), and a blocked pool stalls every
+    /// in-process async test beside it (seen as 3–5 s stalls and false timeouts).
+    static func transit(_ args: [String], env: [String: String] = environment(), interruptAfter: Double? = nil) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result { try blockingTransit(args, env: env, interruptAfter: interruptAfter) })
+            }
+            thread.start()
+        }
+    }
+
+    static func blockingTransit(_ args: [String], env: [String: String], interruptAfter: Double?) throws -> Run {
         let dir = Paths.temporary()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let out = dir + "/out", err = dir + "/err"

@@ -7,6 +7,8 @@ enum Commands {
         case .busTime(let id, let command):
             guard let agency = BusTimeAgency.all.first(where: { $0.id == id }) else { throw .usage("unknown provider '\(id)'") }
             return try await BusTimeCommands(context, agency: agency).run(command)
+        case .busbudSearch(let options):
+            return try await BusbudCommands(context: context).search(options)
         }
     }
 }

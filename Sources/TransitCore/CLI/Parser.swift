@@ -16,6 +16,7 @@ public enum Command: Sendable, Equatable {
     case bartDepartures(station: String, platform: Int?, direction: String?)
     case bartAdvisories
     case busTime(agency: String, BusTimeCommand)
+    case busbudSearch(BusbudSearchOptions)
 }
 
 public struct BARTTripsOptions: Sendable, Equatable {
@@ -268,11 +269,52 @@ public enum CommandLineParser {
             }
             return .bartDepartures(station: station, platform: platform, direction: direction)
         case ("bart", "advisories"): return .bartAdvisories
+        case ("busbud", "search"): return .busbudSearch(try busbudSearch(spec, v, settings: settings))
         case (let p, let name) where BusTimeAgency.all.contains { $0.id == p }:
             return .busTime(agency: p, try busTimeCommand(name, spec, v))
         default:
             throw .usage("'transit \(spec.provider) \(spec.name)' is not available in this build")
         }
+    }
+
+    static func busbudSearch(_ spec: CommandSpec, _ v: [String: String], settings: Settings) throws(TransitError) -> BusbudSearchOptions {
+        let origin = try Busbud.place(v["from"] ?? "New York")
+        let destination = try Busbud.place(v["to"] ?? "Montréal")
+        if origin.geohash == destination.geohash { throw .usage("--from and --to are the same place") }
+        // "Today" where the trip starts; for a bare geohash, the last zone on Earth to reach a
+        // date (UTC−12), so no date that is still today somewhere is refused.
+        let zone = origin.zone ?? TimeZone(secondsFromGMT: -12 * 3600) ?? .current
+        let date = try date(try required(v, "date", spec), zone: zone, now: settings.now)
+        if !settings.offline && date < LocalDate(settings.now, in: zone) {
+            throw .usage("--date \(date.iso) is in the past", hint: "Busbud searches today and later; a recording (--offline) keeps its date")
+        }
+        var query = BusbudQuery(origin: origin.geohash, destination: destination.geohash, date: date)
+        query.adults = try v["adults"].map { (t) throws(TransitError) in try integer(t, option: "adults", in: 0...20) } ?? 1
+        query.children = try v["children"].map { (t) throws(TransitError) in try integer(t, option: "children", in: 0...20) } ?? 0
+        query.seniors = try v["seniors"].map { (t) throws(TransitError) in try integer(t, option: "seniors", in: 0...20) } ?? 0
+        if query.adults + query.children + query.seniors == 0 { throw .usage("a search needs at least one passenger") }
+        if let currency = v["currency"] {
+            guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                throw .usage("--currency takes an ISO 4217 code like USD, not '\(currency)'")
+            }
+            query.currency = currency.uppercased()
+        }
+        if let lang = v["lang"] {
+            guard lang.count == 2, lang.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                throw .usage("--lang takes a two-letter ISO 639-1 code like en, not '\(lang)'")
+            }
+            query.lang = lang.lowercased()
+        }
+        let maxWait = try v["max-wait"].map { (t) throws(TransitError) in try seconds(t, option: "max-wait", max: 3600) } ?? 60
+        let interval = try v["poll-interval"].map { (t) throws(TransitError) in try seconds(t, option: "poll-interval", max: 60) }
+        return BusbudSearchOptions(query: query, maxWait: maxWait, pollInterval: interval)
+    }
+
+    static func seconds(_ text: String, option: String, max: Double) throws(TransitError) -> Double {
+        guard let s = Double(text), s > 0, s <= max else {
+            throw .usage("--\(option) takes seconds above 0 and up to \(Int(max)), not '\(text)'")
+        }
+        return s
     }
 
     static func busTimeCommand(_ name: String, _ spec: CommandSpec, _ v: [String: String]) throws(TransitError) -> BusTimeCommand {

@@ -142,7 +142,30 @@ public enum Specs {
             ])
     }
 
-    public static let providers: [ProviderSpec] = [bart] + BusTimeAgency.all.map(busTime)
+    public static let busbud = ProviderSpec(
+        name: "busbud", summary: "Busbud intercity bus search (needs TRANSIT_BUSBUD_TOKEN)", zone: "each departure's own",
+        commands: [
+            CommandSpec(provider: "busbud", name: "search", summary: "departures between two cities on a date, with prices",
+                        usage: "transit busbud search [--from PLACE] [--to PLACE] --date D [--adults N] [--children N] [--seniors N] [--currency XXX] [--lang xx] [--max-wait S] [--poll-interval S]",
+                        examples: ["transit busbud search --date 2026-12-19 --currency USD",
+                                   "transit busbud search --from Toronto --to Montréal --date tomorrow --adults 2 --format json",
+                                   "transit busbud search --from dr5reg --to f25dvk --date 2026-12-19 --max-wait 20"],
+                        options: [
+                            OptionSpec("from", value: "PLACE", "origin: a geohash or a city (New York, Montréal, Québec, Boston, Toronto, …); default New York"),
+                            OptionSpec("to", value: "PLACE", "destination, as --from; default Montréal"),
+                            OptionSpec("date", value: "DATE", "YYYY-MM-DD, today or tomorrow (not in the past)"),
+                            OptionSpec("adults", value: "N", "adult passengers (default 1)"),
+                            OptionSpec("children", value: "N", "child passengers (default 0)"),
+                            OptionSpec("seniors", value: "N", "senior passengers (default 0)"),
+                            OptionSpec("currency", value: "XXX", "ISO 4217 currency of prices (default USD)"),
+                            OptionSpec("lang", value: "xx", "language of names, ISO 639-1 (default en)"),
+                            OptionSpec("max-wait", value: "SECONDS", "give up polling after this long and print what arrived (default 60)"),
+                            OptionSpec("poll-interval", value: "SECONDS", "seconds between polls (default: Busbud's metadata.interval, else 2)"),
+                        ],
+                        notes: ["Fields: id, departure, arrival (each in its own zone), duration_minutes, origin and destination ({id, name, city}), operator, class, available_seats, price ({total, currency}; total in minor units). Sorted by departure."]),
+        ])
+
+    public static let providers: [ProviderSpec] = [bart] + BusTimeAgency.all.map(busTime) + [busbud]
 
     /// Options the parser needs to know the arity of, wherever they stand on the line.
     static let allOptions: [OptionSpec] = global + providers.flatMap { $0.commands.flatMap(\.options) }
