@@ -114,11 +114,54 @@ func parseRatio() throws {
                  mb, trainCount, bareRate, mappedRate, mappedRate / bareRate))
 }
 
+/// Busbud: a server that reports complete `completeAfter` seconds after the first request;
+/// wall time of the search against that, and the CPU the wait cost.
+func busbudPoll(completeAfter: Double, interval: Double) async throws {
+    let started = Counter0()
+    let server = try LoopbackServer { request in
+        let t0 = started.mark()
+        let complete = Date().timeIntervalSince1970 - t0 >= completeAfter
+        let body = #"{"complete":\#(complete),"departures":[],"operators":[],"locations":[],"metadata":{"interval":\#(Int(interval * 1000))}}"#
+        return .ok(body, type: "application/json")
+    }
+    defer { server.stop() }
+    var options = HTTPClient.Options()
+    options.retry = .none
+    let client = BusbudClient(http: HTTPClient(transport: URLSessionTransport(), options: options), baseURL: server.baseURL, token: "BENCH")
+    let search = BusbudSearch(client: client, maxWait: 60)
+    let query = BusbudQuery(origin: "dr5reg", destination: "f25dvk", date: LocalDate(year: 2026, month: 12, day: 19))
+    let cpuBefore = cpuSeconds()
+    let wall = try await time { _ = try await search.run(query) }
+    let cpu = cpuSeconds() - cpuBefore
+    print(String(format: "busbud poll: server complete after %.1f s, interval %.0f ms (metadata.interval): search took %.3f s (%.0f ms after completion, %d requests); CPU %.3f s",
+                 completeAfter, interval * 1000, wall, (wall - completeAfter) * 1000, server.requests.count, cpu))
+}
+
+final class Counter0: @unchecked Sendable {
+    private let lock = NSLock()
+    private var first: Double?
+    /// The time of the first call, set by it.
+    func mark() -> Double {
+        lock.withLock {
+            if first == nil { first = Date().timeIntervalSince1970 }
+            return first ?? 0
+        }
+    }
+}
+
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
 do {
     try await rounds("bart trips 24TH→MLBR", ["bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-23"])
     try await rounds("bart trips 24TH→FRMT --transfers 1", ["bart", "trips", "--from", "24TH", "--to", "FRMT", "--date", "2026-11-23", "--transfers", "1"])
     try await rounds("cta predictions, 10 stops, 2 routes", ["cta", "predictions", "--stop", "1,2,3,4,5,6,7,8,9,10", "--route", "22,36"])
     try parseRatio()
+    try await busbudPoll(completeAfter: 3, interval: 0.5)
+    try await busbudPoll(completeAfter: 3, interval: 2)
 } catch {
     FileHandle.standardError.write(Data("transit-bench: \(error)\n".utf8))
     exit(1)

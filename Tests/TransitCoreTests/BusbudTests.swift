@@ -133,10 +133,11 @@ import TransitTestSupport
                 : .ok(Self.body(complete: true, departures: []), type: "application/json")
         }
         defer { server.stop() }
-        let started = Date()
         let result = try await search(server, interval: nil).run(query)
         #expect(result.complete && result.polls == 1)
-        #expect(Date().timeIntervalSince(started) < 1.5)  // 50 ms, not the 2 s default
+        #expect(result.pauses == [0.05])  // metadata.interval, not the 2 s default
+        let overridden = try await search(server, interval: 0.02).run(query)
+        #expect(overridden.pauses == [0.02])
     }
 
     @Test func theDeadlineEndsAnEndlessSearch() async throws {
@@ -148,6 +149,7 @@ import TransitTestSupport
         // At most one poll per interval inside the deadline (how many fit depends on the
         // machine's load), and no poll once the next wait would pass it.
         #expect(result.polls <= 5 && server.requests.count == result.polls + 1)
+        #expect(result.pauses.allSatisfy { $0 == 0.1 } && result.pauses.count == result.polls)
         #expect(Date().timeIntervalSince(started) < 2.5)
     }
 

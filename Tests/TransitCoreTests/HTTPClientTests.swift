@@ -72,7 +72,7 @@ import TransitTestSupport
         let started = Date()
         await #expect(throws: TransitError.self) { try await makeClient().get(request(stubborn), decode: body) }
         #expect(stubborn.requests.count == 1)
-        #expect(Date().timeIntervalSince(started) < 2)
+        #expect(Date().timeIntervalSince(started) < 5)  // no hour-long wait (the count above shows no retry)
     }
 
     @Test func theTimeoutHoldsAgainstAHungServer() async throws {

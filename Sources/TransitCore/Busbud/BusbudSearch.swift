@@ -57,6 +57,8 @@ public struct BusbudSearch: Sendable {
         public var complete: Bool
         public var validRoute: Bool
         public var polls: Int
+        /// The pause before each poll, in seconds.
+        public var pauses: [TimeInterval]
     }
 
     public var client: BusbudClient
@@ -78,7 +80,7 @@ public struct BusbudSearch: Sendable {
     public func run(_ query: BusbudQuery, progress: @Sendable (Int) -> Void = { _ in }) async throws(TransitError) -> Result {
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> TimeInterval { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
-        var result = Result(departures: [], cities: [:], locations: [:], operators: [:], complete: false, validRoute: true, polls: 0)
+        var result = Result(departures: [], cities: [:], locations: [:], operators: [:], complete: false, validRoute: true, polls: 0, pauses: [])
         var response = try await client.fetch(query)
         result.validRoute = response.isValidRoute ?? true
         merge(response, into: &result)
@@ -88,6 +90,7 @@ public struct BusbudSearch: Sendable {
             if waits {
                 guard elapsed() + interval <= maxWait else { break }
                 do { try await Task.sleep(nanoseconds: UInt64(max(0, interval) * 1e9)) } catch { break }
+                result.pauses.append(interval)
             } else if result.polls >= 100 {
                 break
             }
