@@ -155,7 +155,22 @@ func cpuSeconds() -> Double {
     return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 
+/// ETA: both methods against the recorded Magic Bus arrival times (Fixtures/mbus, route CM).
+func etaComparison() async throws {
+    let http = HTTPClient(transport: ReplayTransport(directory: fixtures))
+    let client = BusTimeClient(http: http, agency: .mbus, key: "")
+    let vehicles = try await client.vehicles(routes: ["CM"]).items
+    let patterns = try await client.patterns(route: "CM").items
+    let predictions = try await client.predictions(vehicles: vehicles.map(\.id)).items
+    for model in [ETA.Model(), ETA.Model(speedMPH: 10, dwellSeconds: 30)] {
+        let c = ETA.compare(vehicles: vehicles, patterns: patterns, predictions: predictions, model: model)
+        print(String(format: "eta: %d vehicle–stop pairs, %.0f mph and %.0f s a stop: mean absolute difference from the recorded predictions: along-route %.1f min, straight-line %.1f min",
+                     c.pairs, model.speedMPH, model.dwellSeconds, c.alongRouteMAE, c.straightLineMAE))
+    }
+}
+
 do {
+    try await etaComparison()
     try await rounds("bart trips 24TH→MLBR", ["bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-23"])
     try await rounds("bart trips 24TH→FRMT --transfers 1", ["bart", "trips", "--from", "24TH", "--to", "FRMT", "--date", "2026-11-23", "--transfers", "1"])
     try await rounds("cta predictions, 10 stops, 2 routes", ["cta", "predictions", "--stop", "1,2,3,4,5,6,7,8,9,10", "--route", "22,36"])

@@ -71,6 +71,15 @@ public struct BusTimeClient: Sendable {
         }
     }
 
+    /// Predictions for up to 10 vehicles, at every stop ahead of them.
+    public func predictions(vehicles: [String]) async throws(TransitError) -> BusTimeResult<Prediction> {
+        try Self.checkCount(vehicles, "vehicle ids")
+        let agency = self.agency
+        return try await http.get(request("getpredictions", [("vid", vehicles.joined(separator: ","))], ttl: nil)) { r throws(TransitError) in
+            try BusTimeParser.predictions(r.body, agency: agency)
+        }
+    }
+
     /// Bulletins for routes (`rt`) or stops (`stpid`): BusTime takes one or the other.
     public func bulletins(routes: [String] = [], stops: [String] = []) async throws(TransitError) -> BusTimeResult<Bulletin> {
         try Self.checkCount(stops, "stop ids")

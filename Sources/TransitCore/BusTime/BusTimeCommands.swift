@@ -8,6 +8,15 @@ public enum BusTimeCommand: Sendable, Equatable {
     case predictions(stops: [String], routes: [String], top: Int?)
     case alerts(route: String, stop: String?)
     case vehicles(routes: [String])
+    case eta(ETAOptions)
+}
+
+public struct ETAOptions: Sendable, Equatable {
+    public var stop: String
+    public var routes: [String]
+    public var method: ETA.Method
+    public var model: ETA.Model
+    public var calibrate: Bool
 }
 
 struct BusTimeCommands {
@@ -36,6 +45,7 @@ struct BusTimeCommands {
         case .predictions(let stops, let routes, let top): return try await predictions(stops, routes, top)
         case .alerts(let route, let stop): return try await alerts(route, stop)
         case .vehicles(let routes): return try await vehicles(routes)
+        case .eta(let options): return try await eta(options)
         }
     }
 
@@ -142,8 +152,13 @@ struct BusTimeCommands {
             Record([("seq", .int(i + 1)), ("stop_id", .string(s.id)), ("stop_name", .string(s.name)),
                     ("latitude", .optional(s.latitude)), ("longitude", .optional(s.longitude))])
         }
+        let shape = patterns.first { $0.id == ordered.pattern }.map { pattern in
+            [(properties: Record([("pattern_id", .int(pattern.id)), ("route", .string(route)), ("direction", .string(pattern.direction))]),
+              coordinates: pattern.points.map { ($0.latitude, $0.longitude) })]
+        } ?? []
         return Output(records: records, table: [Column("seq"), Column("stop_id", "STOP"), Column("stop_name", "NAME"),
-                                                Column("latitude"), Column("longitude")], notices: notices)
+                                                Column("latitude"), Column("longitude")], notices: notices,
+                      geoJSON: GeoJSON.points(records, lines: shape))
     }
 
     /// Stops in the order of the direction's longest pattern; those it lacks, alphabetically after.
@@ -263,6 +278,98 @@ struct BusTimeCommands {
         return Output(records: records,
                       table: [Column("vehicle", "BUS"), Column("route"), Column("destination", "TO"), Column("latitude"),
                               Column("longitude"), Column("heading", "HDG"), Column("delayed"), Column("timestamp", "SEEN")],
-                      notices: notices)
+                      notices: notices, geoJSON: GeoJSON.points(records))
+    }
+
+    // MARK: eta
+
+    func eta(_ options: ETAOptions) async throws(TransitError) -> Output {
+        let routeFilter = try await resolveRoutes(options.routes)
+        let stop = try await resolveStops([options.stop], routes: routeFilter)
+        guard stop.count == 1, let stopID = stop.first else {
+            throw .usage("--stop '\(options.stop)' names \(stop.count) stops; give one stop id")
+        }
+        context.spinner.start("fetching predictions at stop \(stopID)")
+        // BusTime's own predictions say which routes serve the stop now, and are the yardstick.
+        let predictions = try await client.predictions(stops: [stopID], routes: routeFilter)
+        var routes = routeFilter
+        if routes.isEmpty {
+            routes = predictions.items.map(\.route).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        }
+        var notices = notices(predictions.messages)
+        guard !routes.isEmpty else {
+            notices.append("No buses are predicted at stop \(stopID); give --route to look for buses anyway")
+            return Output(records: [], table: [], notices: notices)
+        }
+        let limited = Array(routes.prefix(BusTimeClient.maxIDs))
+        context.spinner.update("fetching patterns and vehicles of route \(limited.joined(separator: ","))")
+        let client = self.client
+        async let vehicleList = Result.catching { () async throws(TransitError) -> BusTimeResult<Vehicle> in try await client.vehicles(routes: limited) }
+        var patterns: [BusPattern] = []
+        for route in limited { patterns += try await client.patterns(route: route).items }
+        let vehicles = try await vehicleList.get()
+        notices += self.notices(vehicles.messages)
+        let now = context.settings.now
+        func official(_ v: Vehicle) -> Prediction? {
+            predictions.items.filter { $0.vehicle == v.id && $0.stopID == stopID }.min { $0.predicted < $1.predicted }
+        }
+        var model = options.model
+        let along = ETA.alongRoute(stop: stopID, vehicles: vehicles.items, patterns: patterns, model: model)
+        if options.calibrate {
+            let pairs = along.compactMap { c -> (feet: Double, stops: Int, seconds: Double)? in
+                guard let p = official(c.vehicle) else { return nil }
+                return (c.remainingFeet, c.stopsBetween ?? 0, p.predicted.timeIntervalSince(now))
+            }
+            if let fitted = ETA.calibrate(pairs) {
+                model = fitted
+                notices.append(String(format: "Calibrated on %d BusTime predictions: %.1f mph, %.0f s a stop", pairs.count, fitted.speedMPH, fitted.dwellSeconds))
+            } else {
+                notices.append("Too few BusTime predictions to calibrate (\(pairs.count)); using \(model.speedMPH) mph and \(Int(model.dwellSeconds)) s")
+            }
+        }
+        let candidates: [ETA.Candidate]
+        switch options.method {
+        case .alongRoute:
+            candidates = ETA.alongRoute(stop: stopID, vehicles: vehicles.items, patterns: patterns, model: model)
+        case .straightLine:
+            guard let point = patterns.lazy.flatMap(\.points).first(where: { $0.isStop && $0.stopID == stopID }) else {
+                throw .api(provider: agency.name, message: "stop \(stopID) is on no pattern of route \(limited.joined(separator: ","))", details: nil)
+            }
+            let serving = Set(patterns.filter { $0.points.contains { $0.stopID == stopID } }.map(\.id))
+            let onRoutes = vehicles.items.filter { v in v.patternID.map(serving.contains) ?? true }
+            candidates = ETA.straightLine(stop: (point.latitude, point.longitude), vehicles: onRoutes, model: model)
+        }
+        if candidates.isEmpty { notices.append("No bus on route \(limited.joined(separator: ",")) has stop \(stopID) ahead of it") }
+        let zone = agency.zone
+        let records = candidates.map { c -> Record in
+            let prediction = official(c.vehicle)
+            let busTime = prediction.map { max(0, $0.predicted.timeIntervalSince(now) / 60) }
+            return Record([
+                ("vehicle", .string(c.vehicle.id)), ("route", .string(c.vehicle.route)), ("destination", .string(c.vehicle.destination)),
+                ("pattern_id", .optional(c.patternID)), ("latitude", .optional(c.vehicle.latitude)), ("longitude", .optional(c.vehicle.longitude)),
+                ("distance_miles", .double(Self.round(c.remainingFeet / ETA.feetPerMile, 2))),
+                ("distance_km", .double(Self.round(c.remainingFeet * 0.0003048, 2))),
+                ("stops_between", .optional(c.stopsBetween)), ("estimate_minutes", .double(Self.round(c.minutes, 1))),
+                ("bustime_minutes", busTime.map { .double(Self.round($0, 1)) } ?? .null),
+                ("bustime_predicted", prediction.map { .time($0.predicted, zone) } ?? .null),
+                ("difference_minutes", busTime.map { .double(Self.round(c.minutes - $0, 1)) } ?? .null),
+                ("method", .string(options.method.rawValue)),
+            ])
+        }
+        let busTimeColumn = Column("bustime_minutes", "BUSTIME") { r in r["bustime_minutes"] == .null ? .string("none") : r["bustime_minutes"] ?? .null }
+        return Output(records: records,
+                      table: [Column("vehicle", "BUS"), Column("route"), Column("destination", "TO"), Column("distance_miles", "MILES"),
+                              Column("stops_between", "STOPS"), Column("estimate_minutes", "EST MIN"), busTimeColumn,
+                              Column("difference_minutes", "DIFF")],
+                      flat: [Column("vehicle"), Column("route"), Column("destination"), Column("pattern_id"), Column("distance_miles"),
+                             Column("distance_km"), Column("stops_between"), Column("estimate_minutes"), Column("bustime_minutes"),
+                             Column("difference_minutes"), Column("method")],
+                      notices: notices,
+                      geoJSON: GeoJSON.points(records))
+    }
+
+    static func round(_ value: Double, _ places: Int) -> Double {
+        let scale = pow(10, Double(places))
+        return (value * scale).rounded() / scale
     }
 }

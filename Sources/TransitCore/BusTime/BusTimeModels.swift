@@ -84,6 +84,8 @@ public struct Prediction: Sendable, Equatable {
     public var delayed: Bool
     public var kind: Kind
     public var distanceFeet: Int?
+    /// When BusTime made the prediction (`tmstmp`).
+    public var generated: Date? = nil
 }
 
 public struct Bulletin: Sendable, Equatable {

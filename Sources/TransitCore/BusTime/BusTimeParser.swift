@@ -118,7 +118,7 @@ public enum BusTimeParser {
                               destination: item["des"]?.text ?? "", vehicle: vehicle, predicted: time,
                               due: countdown == "DUE", delayed: (item["dly"]?.bool ?? false) || countdown == "DLY",
                               kind: item["typ"]?.text?.uppercased() == "D" ? .departure : .arrival,
-                              distanceFeet: item["dstp"]?.int)
+                              distanceFeet: item["dstp"]?.int, generated: timestamp(item["tmstmp"]?.text, zone: agency.zone))
         }
     }
 

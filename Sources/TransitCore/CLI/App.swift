@@ -38,6 +38,7 @@ public struct App: Sendable {
     }
 
     func execute(_ settings: Settings, _ command: Command) async throws(TransitError) -> Int32 {
+        if let watch = settings.watch { return await self.watch(settings, command, watch) }
         let spinner = Spinner(enabled: settings.stderrIsTerminal && !settings.quiet, write: writeErr)
         defer { spinner.stop() }
         let context = Context(settings: settings, http: makeHTTP(settings), spinner: spinner)
@@ -50,6 +51,43 @@ public struct App: Sendable {
             for notice in output.notices { writeErr(notice + "\n") }
         }
         return 0
+    }
+
+    /// `--watch`: fetch, print, wait, again. On a terminal each refresh redraws the screen;
+    /// piped, each block starts with the fetch time. A failed fetch is reported and retried at
+    /// the next tick; only a usage error (an unknown stop, say) ends the watch.
+    func watch(_ settings: Settings, _ command: Command, _ watch: Watch) async -> Int32 {
+        let http = makeHTTP(settings)
+        let renderer = Renderer(format: settings.format, header: settings.header, color: settings.color)
+        let zone = Commands.zone(of: command)
+        var refreshes = 0
+        while true {
+            refreshes += 1
+            var tick = settings
+            if settings.environment["TRANSIT_NOW"] == nil { tick.now = Date() }
+            let fetchedAt = Date()
+            let spinner = Spinner(enabled: settings.stderrIsTerminal && !settings.quiet && !terminal.stdout, write: writeErr)
+            do {
+                let output = try await Commands.run(command, Context(settings: tick, http: http, spinner: spinner))
+                spinner.stop()
+                let text = try renderer.render(output)
+                if terminal.stdout {
+                    writeOut("\u{1B}[H\u{1B}[2J" + "Updated \(ClockTime.hhmm(fetchedAt, zone: zone)), every \(TransitError.seconds(watch.seconds)) s; Ctrl-C to stop\n" + text)
+                } else {
+                    writeOut(ClockTime.iso8601(fetchedAt, zone: zone) + "\n" + text)
+                }
+                if !settings.quiet { for notice in output.notices { writeErr(notice + "\n") } }
+            } catch {
+                spinner.stop()
+                if error.exitStatus == 2 {
+                    report(error)
+                    return 2
+                }
+                report(error)
+            }
+            if let count = watch.count, refreshes >= count { return 0 }
+            try? await Task.sleep(nanoseconds: UInt64(watch.seconds * watch.unit * 1_000_000_000))
+        }
     }
 
     func makeHTTP(_ settings: Settings) -> HTTPClient {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Dispatches a typed command to its provider.
 enum Commands {
     static func run(_ command: Command, _ context: Context) async throws(TransitError) -> Output {
@@ -9,6 +11,17 @@ enum Commands {
             return try await BusTimeCommands(context, agency: agency).run(command)
         case .busbudSearch(let options):
             return try await BusbudCommands(context: context).search(options)
+        }
+    }
+}
+
+extension Commands {
+    /// The agency zone a command's times are read in (for `--watch` headers).
+    static func zone(of command: Command) -> TimeZone {
+        switch command {
+        case .busTime(let id, _): return BusTimeAgency.all.first { $0.id == id }?.zone ?? BART.zone
+        case .busbudSearch: return TimeZone(identifier: "UTC") ?? BART.zone
+        default: return BART.zone
         }
     }
 }

@@ -208,7 +208,24 @@ public enum CommandLineParser {
         return Settings(format: format, header: header, offline: offline, fixtures: fixtures,
                         record: raw.values["record"], noCache: raw.flags.contains("no-cache"), timeout: timeout,
                         verbose: raw.flags.contains("verbose"), quiet: raw.flags.contains("quiet"), color: color,
-                        stderrIsTerminal: terminal.stderr, cacheDirectory: cache, environment: env, now: now)
+                        stderrIsTerminal: terminal.stderr, cacheDirectory: cache, environment: env, now: now,
+                        watch: try watch(raw, env: env))
+    }
+
+    static func watch(_ raw: Raw, env: [String: String]) throws(TransitError) -> Watch? {
+        guard let text = raw.values["watch"] else {
+            if raw.values["count"] != nil { throw .usage("--count goes with --watch") }
+            return nil
+        }
+        guard let seconds = Double(text), seconds >= Watch.minimum, seconds <= 86400 else {
+            throw .usage("--watch takes seconds, at least \(Int(Watch.minimum)), not '\(text)'",
+                         hint: "BusTime allows about 10,000 requests a day per key")
+        }
+        var watch = Watch(seconds: seconds)
+        watch.count = try raw.values["count"].map { (t) throws(TransitError) in try integer(t, option: "count", in: 1...1_000_000) }
+        // Test-only: how many milliseconds a watch "second" lasts.
+        if let unit = env["TRANSIT_WATCH_UNIT_MS"].flatMap(Double.init), unit > 0 { watch.unit = unit / 1000 }
+        return watch
     }
 
     static func nonEmpty(_ text: String?) -> String? {
@@ -271,7 +288,7 @@ public enum CommandLineParser {
         case ("bart", "advisories"): return .bartAdvisories
         case ("busbud", "search"): return .busbudSearch(try busbudSearch(spec, v, settings: settings))
         case (let p, let name) where BusTimeAgency.all.contains { $0.id == p }:
-            return .busTime(agency: p, try busTimeCommand(name, spec, v))
+            return .busTime(agency: p, try busTimeCommand(name, spec, v, flags: raw.flags))
         default:
             throw .usage("'transit \(spec.provider) \(spec.name)' is not available in this build")
         }
@@ -317,7 +334,24 @@ public enum CommandLineParser {
         return s
     }
 
-    static func busTimeCommand(_ name: String, _ spec: CommandSpec, _ v: [String: String]) throws(TransitError) -> BusTimeCommand {
+    /// `12`, `12mph`, `20kmh`, `20km/h` → miles per hour.
+    static func speedMPH(_ text: String) throws(TransitError) -> Double {
+        let t = text.lowercased().replacingOccurrences(of: " ", with: "")
+        var number = t, factor = 1.0
+        for (suffix, f) in [("mph", 1.0), ("km/h", 0.621371), ("kmh", 0.621371), ("kph", 0.621371)] where t.hasSuffix(suffix) {
+            number = String(t.dropLast(suffix.count))
+            factor = f
+            break
+        }
+        guard let value = Double(number), value > 0 else {
+            throw .usage("--speed takes a speed like 12, 12mph or 20kmh, not '\(text)'")
+        }
+        let mph = value * factor
+        guard (1...80).contains(mph) else { throw .usage("--speed \(text) is not a bus's speed (1 to 80 mph)") }
+        return mph
+    }
+
+    static func busTimeCommand(_ name: String, _ spec: CommandSpec, _ v: [String: String], flags: Set<String>) throws(TransitError) -> BusTimeCommand {
         func list(_ option: String) throws(TransitError) -> [String] {
             let items = (v[option] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             if items.count > BusTimeClient.maxIDs {
@@ -337,6 +371,22 @@ public enum CommandLineParser {
         case "vehicles":
             _ = try required(v, "route", spec)
             return .vehicles(routes: try list("route"))
+        case "eta":
+            let stop = try required(v, "stop", spec)
+            var method = ETA.Method.alongRoute
+            if let m = v["method"] {
+                guard let parsed = ETA.Method(rawValue: m.lowercased()) else {
+                    throw .usage("--method takes along-route or straight-line, not '\(m)'")
+                }
+                method = parsed
+            }
+            var model = ETA.Model()
+            if let speed = v["speed"] { model.speedMPH = try speedMPH(speed) }
+            if let dwell = v["dwell"] {
+                guard let d = Double(dwell), (0...600).contains(d) else { throw .usage("--dwell takes seconds from 0 to 600, not '\(dwell)'") }
+                model.dwellSeconds = d
+            }
+            return .eta(ETAOptions(stop: stop, routes: try list("route"), method: method, model: model, calibrate: flags.contains("calibrate")))
         default: throw .usage("'transit \(spec.provider) \(name)' is not available in this build")
         }
     }

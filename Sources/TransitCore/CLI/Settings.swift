@@ -17,6 +17,8 @@ public struct Settings: Sendable, Equatable {
     public var environment: [String: String]
     /// The clock: `TRANSIT_NOW` (ISO 8601) pins it for tests and reproducible bug reports.
     public var now: Date
+    /// `--watch SECONDS [--count N]`.
+    public var watch: Watch?
 
     /// `TRANSIT_<P>_BASE_URL`, else the provider's default.
     public func baseURL(_ provider: String, default fallback: String) -> String {
@@ -45,4 +47,13 @@ public struct Terminal: Sendable, Equatable {
         self.stdout = stdout
         self.stderr = stderr
     }
+}
+
+/// `--watch`: refresh every `seconds`, `count` times (nil: until Ctrl-C).
+public struct Watch: Sendable, Equatable {
+    public static let minimum = 10.0
+    public var seconds: Double
+    public var count: Int?
+    /// Wall time of one "second" of `--watch`: 1 s, except in tests (`TRANSIT_WATCH_UNIT_MS`).
+    public var unit: Double = 1
 }

@@ -1,0 +1,24 @@
+/// GeoJSON for commands that return places: a FeatureCollection of Points, each record's
+/// fields as properties, coordinates [longitude, latitude]; optionally route shapes as LineStrings.
+public enum GeoJSON {
+    public static func points(_ records: [Record], lines: [(properties: Record, coordinates: [(Double, Double)])] = []) -> Value {
+        var features: [Value] = []
+        for record in records {
+            guard case .double(let lat)? = record["latitude"], case .double(let lon)? = record["longitude"] else { continue }
+            features.append(.object(Record([
+                ("type", .string("Feature")),
+                ("geometry", .object(Record([("type", .string("Point")), ("coordinates", .list([.double(lon), .double(lat)]))]))),
+                ("properties", .object(record)),
+            ])))
+        }
+        for line in lines where line.coordinates.count >= 2 {
+            features.append(.object(Record([
+                ("type", .string("Feature")),
+                ("geometry", .object(Record([("type", .string("LineString")),
+                                             ("coordinates", .list(line.coordinates.map { .list([.double($0.1), .double($0.0)]) }))]))),
+                ("properties", .object(line.properties)),
+            ])))
+        }
+        return .object(Record([("type", .string("FeatureCollection")), ("features", .list(features))]))
+    }
+}
