@@ -172,3 +172,33 @@ import Testing
         for name in ["Clark & Belmont", "Clark", "C-250"] { #expect(!BusTimeCommands.looksLikeStopID(name), "\(name)") }
     }
 }
+
+@Suite struct ETAParserTests {
+    func command(_ args: [String], env: [String: String] = [:]) throws(TransitError) -> (Settings, Command) {
+        guard case .run(let s, let c) = try CommandLineParser.parse(args, environment: env, terminal: Terminal(stdout: false, stderr: false)) else {
+            throw .usage("no command")
+        }
+        return (s, c)
+    }
+
+    @Test func etaOptions() throws {
+        let (_, c) = try command(["mbus", "eta", "--stop", "C528", "--speed", "20kmh", "--dwell", "30", "--method", "straight-line", "--calibrate"])
+        guard case .busTime("mbus", .eta(let o)) = c else { Issue.record("\(c)"); return }
+        #expect(o.stop == "C528" && o.method == .straightLine && o.calibrate && o.model.dwellSeconds == 30)
+        #expect(abs(o.model.speedMPH - 12.42742) < 0.001)
+        #expect(try CommandLineParser.speedMPH("12") == 12 && CommandLineParser.speedMPH("12 mph") == 12)
+        #expect(throws: TransitError.self) { try CommandLineParser.speedMPH("fast") }
+        #expect(throws: TransitError.self) { try CommandLineParser.speedMPH("500mph") }
+        #expect(throws: TransitError.self) { try command(["mbus", "eta", "--stop", "C1", "--method", "bee-line"]) }
+    }
+
+    @Test func watchOptions() throws {
+        let (s, _) = try command(["cta", "vehicles", "--route", "22", "--watch", "15", "--count", "3"])
+        #expect(s.watch == Watch(seconds: 15, count: 3))
+        let (t, _) = try command(["cta", "vehicles", "--route", "22", "--watch", "10"], env: ["TRANSIT_WATCH_UNIT_MS": "5"])
+        #expect(t.watch?.unit == 0.005 && t.watch?.count == nil)
+        #expect(throws: TransitError.self) { try command(["cta", "vehicles", "--route", "22", "--watch", "9.9"]) }
+        #expect(throws: TransitError.self) { try command(["cta", "vehicles", "--route", "22", "--watch", "10", "--count", "0"]) }
+        #expect(throws: TransitError.self) { try command(["cta", "routes", "--watch", "10"]) }
+    }
+}
