@@ -169,7 +169,32 @@ func etaComparison() async throws {
     }
 }
 
+/// 12306: parsing the 3,364-station dictionary and searching it, best of 20.
+func stationList() throws {
+    let path = fixtures + "/rail12306/otn/resources/js/framework/station_name.js/_.http"
+    guard let data = FileManager.default.contents(atPath: path), let body = Recording.decode(data, source: .recording)?.response.body else {
+        throw BenchError.noFixture(path)
+    }
+    var parseBest = Double.infinity
+    for _ in 0..<20 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        _ = try Rail12306Parser.stations(body)
+        parseBest = min(parseBest, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+    var best = Double.infinity, count = 0, hits = 0
+    for _ in 0..<20 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let stations = try Rail12306Parser.stations(body)
+        hits = Rail12306Parser.search(stations, "上海").count + Rail12306Parser.search(stations, "beijing").count
+            + Rail12306Parser.search(stations, "AOH").count
+        best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        count = stations.count
+    }
+    print(String(format: "12306 stations: parse %d stations and run 3 searches (%d hits): %.2f ms, of which parsing %.2f ms (best of 20)", count, hits, best, parseBest))
+}
+
 do {
+    try stationList()
     try await etaComparison()
     try await rounds("bart trips 24TH→MLBR", ["bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-23"])
     try await rounds("bart trips 24TH→FRMT --transfers 1", ["bart", "trips", "--from", "24TH", "--to", "FRMT", "--date", "2026-11-23", "--transfers", "1"])

@@ -10,7 +10,7 @@ extension LoopbackServer {
         return { request in
             let path = request.path.hasPrefix(prefix) ? String(request.path.dropFirst(prefix.count)) : request.path
             let http = HTTPRequest(provider: provider, baseURL: "", path: path,
-                                   query: request.query.map { HTTPRequest.QueryItem($0.name, $0.value) }, secretNames: ["key"])
+                                   query: request.query.map { HTTPRequest.QueryItem($0.name, $0.value) }, secretNames: ["key", "appid"])
             let file = Recording.path(for: http, in: directory)
             guard let data = FileManager.default.contents(atPath: file),
                   let recording = Recording.decode(data, source: .recording) else {

@@ -11,6 +11,10 @@ enum Commands {
             return try await BusTimeCommands(context, agency: agency).run(command)
         case .busbudSearch(let options):
             return try await BusbudCommands(context: context).search(options)
+        case .railStations, .railTrains, .railSchedule:
+            return try await RailCommands(context: context).run(command)
+        case .weather, .weatherAtStation:
+            return try await WeatherCommands(context: context).run(command)
         }
     }
 }
@@ -20,7 +24,8 @@ extension Commands {
     static func zone(of command: Command) -> TimeZone {
         switch command {
         case .busTime(let id, _): return BusTimeAgency.all.first { $0.id == id }?.zone ?? BART.zone
-        case .busbudSearch: return TimeZone(identifier: "UTC") ?? BART.zone
+        case .busbudSearch, .weather, .weatherAtStation: return TimeZone(identifier: "UTC") ?? BART.zone
+        case .railStations, .railTrains, .railSchedule: return Rail12306.zone
         default: return BART.zone
         }
     }

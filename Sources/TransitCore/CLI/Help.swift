@@ -19,6 +19,8 @@ public enum Help {
             "  transit bart trips --from 24TH --to MLBR --date tomorrow",
             "  transit bart departures --station \"24th St Mission\"",
             "  transit cta predictions --route 22 --stop 1836",
+            "  transit busbud search --date 2026-12-19 --currency USD",
+            "  transit rail12306 schedule G1",
             "  transit --format json bart stations | jq '.[].name'",
             "  transit --offline bart trips --from 24TH --to MLBR --date 2026-11-23",
             "",
@@ -34,7 +36,7 @@ public enum Help {
         lines += [
             "",
             "Environment:",
-            "  TRANSIT_<P>_BASE_URL, TRANSIT_<P>_KEY   base URL and key of provider P: BART (public default key), CTA, MBUS",
+            "  TRANSIT_<P>_BASE_URL, TRANSIT_<P>_KEY   base URL and key of provider P: BART (public default key), CTA, MBUS, BUSBUD (TRANSIT_BUSBUD_TOKEN), OWM, RAIL12306",
             "  TRANSIT_CACHE_DIR                       cache (default $XDG_CACHE_HOME/transit, else ~/.cache/transit)",
             "  TRANSIT_OFFLINE, TRANSIT_FIXTURES       as --offline, --fixtures",
             "  NO_COLOR, TERM=dumb                     no colour",

@@ -17,6 +17,11 @@ public enum Command: Sendable, Equatable {
     case bartAdvisories
     case busTime(agency: String, BusTimeCommand)
     case busbudSearch(BusbudSearchOptions)
+    case railStations(search: String?)
+    case railTrains(keyword: String, date: LocalDate)
+    case railSchedule(train: String, date: LocalDate)
+    case weather(WeatherClient.Place, units: String)
+    case weatherAtStation(String, units: String)
 }
 
 public struct BARTTripsOptions: Sendable, Equatable {
@@ -49,7 +54,7 @@ public enum CommandLineParser {
 
     public static func parse(_ args: [String], environment env: [String: String], terminal: Terminal,
                              now: Date = Date()) throws(TransitError) -> Invocation {
-        let raw = try scan(args)
+        var raw = try scan(args)
         if raw.flags.contains("version") && raw.words.isEmpty { return .version }
 
         // Help: `transit help [p [c]]`, or --help at any level.
@@ -64,6 +69,7 @@ public enum CommandLineParser {
         guard let provider = Specs.provider(providerName) else {
             throw unknown("provider", providerName, among: Specs.providers.map(\.name), hint: "run 'transit --help' for the list")
         }
+        if words.count == 1, let fallback = provider.defaultCommand { words.append(fallback) }
         guard words.count > 1 else {
             throw .usage("missing command for \(providerName): one of \(provider.commands.map(\.name).joined(separator: ", "))",
                          hint: "run 'transit \(providerName) --help'")
@@ -77,6 +83,13 @@ public enum CommandLineParser {
             throw unknown("option", "--\(name) for 'transit \(providerName) \(spec.name)'",
                           among: (Specs.global + spec.options).map { "--" + $0.name },
                           hint: "run 'transit \(providerName) \(spec.name) --help'", word: "--\(name)")
+        }
+        if let placeholder = spec.positional {
+            guard words.count > 2 else {
+                throw .usage("'transit \(providerName) \(spec.name)' needs \(placeholder)", hint: "usage: \(spec.usage)")
+            }
+            raw.values["_"] = words[2]
+            words.remove(at: 2)
         }
         if words.count > 2 {
             throw .usage("unexpected argument '\(words[2])' for 'transit \(providerName) \(spec.name)'",
@@ -287,11 +300,44 @@ public enum CommandLineParser {
             return .bartDepartures(station: station, platform: platform, direction: direction)
         case ("bart", "advisories"): return .bartAdvisories
         case ("busbud", "search"): return .busbudSearch(try busbudSearch(spec, v, settings: settings))
+        case ("rail12306", _): return try railCommand(spec, v, settings: settings)
+        case ("weather", _): return try weatherCommand(spec, v)
         case (let p, let name) where BusTimeAgency.all.contains { $0.id == p }:
             return .busTime(agency: p, try busTimeCommand(name, spec, v, flags: raw.flags))
         default:
             throw .usage("'transit \(spec.provider) \(spec.name)' is not available in this build")
         }
+    }
+
+    static func railCommand(_ spec: CommandSpec, _ v: [String: String], settings: Settings) throws(TransitError) -> Command {
+        let day = try v["date"].map { (d) throws(TransitError) in try date(d, zone: Rail12306.zone, now: settings.now) }
+            ?? LocalDate(settings.now, in: Rail12306.zone)
+        switch spec.name {
+        case "stations": return .railStations(search: v["search"])
+        case "trains": return .railTrains(keyword: try required(v, "search", spec).uppercased(), date: day)
+        default:
+            let train = (v["_"] ?? "").trimmingCharacters(in: .whitespaces).uppercased()
+            guard !train.isEmpty, train.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+                throw .usage("TRAIN is a train number like G1 or K1511, not '\(v["_"] ?? "")'")
+            }
+            return .railSchedule(train: train, date: day)
+        }
+    }
+
+    static func weatherCommand(_ spec: CommandSpec, _ v: [String: String]) throws(TransitError) -> Command {
+        let units = (v["units"] ?? "metric").lowercased()
+        guard units == "metric" || units == "imperial" else { throw .usage("--units takes metric or imperial, not '\(v["units"] ?? "")'") }
+        let given = ["city", "lat", "station"].filter { v[$0] != nil }
+        guard given.count == 1 else {
+            throw .usage("give one of --city, --lat/--lon or --station", hint: "usage: \(spec.usage)")
+        }
+        if let city = v["city"] { return .weather(.city(city), units: units) }
+        if let station = v["station"] { return .weatherAtStation(station, units: units) }
+        guard let latText = v["lat"], let lonText = v["lon"], let lat = Double(latText), let lon = Double(lonText),
+              (-90...90).contains(lat), (-180...180).contains(lon) else {
+            throw .usage("--lat and --lon take decimal degrees, both together")
+        }
+        return .weather(.coordinates(lat, lon), units: units)
     }
 
     static func busbudSearch(_ spec: CommandSpec, _ v: [String: String], settings: Settings) throws(TransitError) -> BusbudSearchOptions {

@@ -25,6 +25,8 @@ public struct CommandSpec: Sendable {
     /// Extra paragraphs under the options (output fields, notes).
     public var notes: [String]
     public var geoJSON: Bool = false
+    /// A positional argument's placeholder (`TRAIN`), if the command takes one.
+    public var positional: String? = nil
 }
 
 public struct ProviderSpec: Sendable {
@@ -32,6 +34,8 @@ public struct ProviderSpec: Sendable {
     public var summary: String
     public var zone: String
     public var commands: [CommandSpec]
+    /// The command run when none is named (`transit weather --city X`).
+    public var defaultCommand: String? = nil
 }
 
 public enum Specs {
@@ -183,7 +187,44 @@ public enum Specs {
                         notes: ["Fields: id, departure, arrival (each in its own zone), duration_minutes, origin and destination ({id, name, city}), operator, class, available_seats, price ({total, currency}; total in minor units). Sorted by departure."]),
         ])
 
-    public static let providers: [ProviderSpec] = [bart] + BusTimeAgency.all.map(busTime) + [busbud]
+    public static let rail12306 = ProviderSpec(
+        name: "rail12306", summary: "China Railway 12306: stations, train numbers, timetables", zone: "Asia/Shanghai",
+        commands: [
+            CommandSpec(provider: "rail12306", name: "schedule", summary: "a train's stops and times",
+                        usage: "transit rail12306 schedule TRAIN [--date D]",
+                        examples: ["transit rail12306 schedule G1", "transit rail12306 schedule G129 --date 2026-12-01 --format json"],
+                        options: [OptionSpec("date", value: "DATE", "YYYY-MM-DD, today or tomorrow (default today in Beijing)")],
+                        notes: ["Fields: sequence, station, telecode, arrival, departure (null where 12306 says ----), dwell_minutes, day (1 on the day the train leaves). Times +08:00."],
+                        positional: "TRAIN"),
+            CommandSpec(provider: "rail12306", name: "trains", summary: "train numbers that start with some text",
+                        usage: "transit rail12306 trains --search TEXT [--date D]",
+                        examples: ["transit rail12306 trains --search G1", "transit rail12306 trains --search D31 --date tomorrow"],
+                        options: [OptionSpec("search", value: "TEXT", "the start of a train number (G, D1, G12…)"),
+                                  OptionSpec("date", value: "DATE", "YYYY-MM-DD, today or tomorrow (default today in Beijing)")],
+                        notes: ["Fields: train, train_no, from, to, stops."]),
+            CommandSpec(provider: "rail12306", name: "stations", summary: "the station dictionary, or the stations matching a search",
+                        usage: "transit rail12306 stations [--search TEXT]",
+                        examples: ["transit rail12306 stations --search 北京", "transit rail12306 stations --search shanghai", "transit rail12306 stations --search VNP"],
+                        options: [OptionSpec("search", value: "TEXT", "Chinese name (contains), full pinyin or initials (starts with), or telecode")],
+                        notes: ["Fields: name, telecode, pinyin, initials, city (11-field dictionaries only). Cached for a week."]),
+        ])
+
+    public static let weather = ProviderSpec(
+        name: "weather", summary: "current weather from OpenWeatherMap (needs TRANSIT_OWM_KEY)", zone: "the city's own",
+        commands: [
+            CommandSpec(provider: "weather", name: "current", summary: "the weather now in a city, at a place, or where a 12306 station is",
+                        usage: "transit weather (--city NAME | --lat L --lon L | --station NAME) [--units metric|imperial]",
+                        examples: ["transit weather --city Beijing", "transit weather --station 上海虹桥 --units imperial",
+                                   "transit weather --lat 37.75 --lon -122.42 --format json"],
+                        options: [OptionSpec("city", value: "NAME", "a city name (Beijing, London,GB)"),
+                                  OptionSpec("lat", value: "L", "latitude, with --lon"), OptionSpec("lon", value: "L", "longitude, with --lat"),
+                                  OptionSpec("station", value: "NAME", "a 12306 station: the weather of its city"),
+                                  OptionSpec("units", value: "U", "metric (default) or imperial")],
+                        notes: ["Fields: city, country, description, temperature, minimum, maximum, feels_like, temperature_unit, humidity, wind_speed, wind_unit, wind_direction, observed_at (the city's offset). Cached ten minutes."]),
+        ],
+        defaultCommand: "current")
+
+    public static let providers: [ProviderSpec] = [bart] + BusTimeAgency.all.map(busTime) + [busbud, rail12306, weather]
 
     /// Options the parser needs to know the arity of, wherever they stand on the line.
     static let allOptions: [OptionSpec] = global + providers.flatMap { $0.commands.flatMap(\.options) }

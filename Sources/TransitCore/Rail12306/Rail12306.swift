@@ -1,0 +1,206 @@
+import Foundation
+
+/// China Railway 12306: the station dictionary, train-number search and timetables.
+/// No key. Times are Beijing time (UTC+8, no DST).
+public enum Rail12306 {
+    public static let zone = TimeZone(identifier: "Asia/Shanghai") ?? TimeZone(secondsFromGMT: 8 * 3600) ?? .current
+    public static let defaultBaseURL = "https://kyfw.12306.cn"
+    public static let defaultSearchBaseURL = "https://search.12306.cn"
+    static let week: TimeInterval = 7 * 24 * 3600
+}
+
+public struct RailStation: Sendable, Equatable {
+    public var code: String        // 3-letter pinyin code, not unique
+    public var name: String        // Chinese name, unique
+    public var telecode: String    // unique
+    public var pinyin: String
+    public var initials: String
+    public var city: String?       // 11-field form only
+}
+
+public struct RailTrain: Sendable, Equatable {
+    public var code: String
+    public var trainNo: String
+    public var from: String
+    public var to: String
+    public var stops: Int?
+}
+
+public struct RailStop: Sendable, Equatable {
+    public var sequence: Int
+    public var station: String
+    public var arrival: Date?
+    public var departure: Date?
+    public var dwellMinutes: Int?
+    /// 1 on the day the train leaves its first station, 2 the next, …
+    public var day: Int
+}
+
+public enum Rail12306Parser {
+    /// `var station_names ='@bjb|北京北|VAP|beijingbei|bjb|0@…';` in its 6- or 11-field form.
+    /// Read over the bytes: only the fields kept become strings (3,000+ records, often parsed).
+    public static func stations(_ data: Data) throws(TransitError) -> [RailStation] {
+        let result: [RailStation] = data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard let open = bytes.firstIndex(of: UInt8(ascii: "'")), let close = bytes.lastIndex(of: UInt8(ascii: "'")), open < close else {
+                return []
+            }
+            var stations: [RailStation] = []
+            stations.reserveCapacity(4000)
+            var fields: [Range<Int>] = []
+            fields.reserveCapacity(12)
+            func text(_ i: Int) -> String {
+                i < fields.count ? String(decoding: UnsafeBufferPointer(rebasing: bytes[fields[i]]), as: UTF8.self) : ""
+            }
+            func flush() {
+                if fields.count >= 6, !fields[1].isEmpty, !fields[2].isEmpty {
+                    let city = fields.count >= 8 && !fields[7].isEmpty ? text(7) : nil
+                    stations.append(RailStation(code: text(0), name: text(1), telecode: text(2), pinyin: text(3), initials: text(4), city: city))
+                }
+                fields.removeAll(keepingCapacity: true)
+            }
+            var fieldStart = -1
+            var i = open + 1
+            while i < close {
+                let b = bytes[i]
+                if b == UInt8(ascii: "@") {
+                    if fieldStart >= 0 { fields.append(fieldStart..<i); flush() }
+                    fieldStart = i + 1
+                } else if b == UInt8(ascii: "|"), fieldStart >= 0 {
+                    fields.append(fieldStart..<i)
+                    fieldStart = i + 1
+                }
+                i += 1
+            }
+            if fieldStart >= 0 { fields.append(fieldStart..<close); flush() }
+            return stations
+        }
+        guard !result.isEmpty else { throw .parse(what: "12306's station list", reason: "no station records") }
+        return result
+    }
+
+    /// Stations whose Chinese name contains `query`, or whose full pinyin or initials start
+    /// with it, or whose telecode is it; exact hits first.
+    public static func search(_ stations: [RailStation], _ query: String) -> [RailStation] {
+        let q = query.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !q.isEmpty else { return stations }
+        let upper = q.uppercased()
+        let needle = Array(q.utf8)
+        var exact: [RailStation] = [], partial: [RailStation] = []
+        for s in stations {
+            if s.name == q || s.pinyin == q || s.initials == q || s.telecode == upper {
+                exact.append(s)
+            } else if s.pinyin.hasPrefix(q) || s.initials.hasPrefix(q) || contains(s.name, needle) {
+                partial.append(s)
+            }
+        }
+        return exact + partial
+    }
+
+    /// Byte-wise substring test (Foundation's `contains` is slow on Linux).
+    static func contains(_ text: String, _ needle: [UInt8]) -> Bool {
+        var text = text
+        return text.withUTF8 { hay in
+            guard needle.count <= hay.count, let first = needle.first else { return needle.isEmpty }
+            var i = 0
+            while i + needle.count <= hay.count {
+                if hay[i] == first {
+                    var j = 1
+                    while j < needle.count && hay[i + j] == needle[j] { j += 1 }
+                    if j == needle.count { return true }
+                }
+                i += 1
+            }
+            return false
+        }
+    }
+
+    /// `search/v1/train/search`: `{"data": [...], "errorMsg": "", "status": true}`.
+    public static func trains(_ data: Data) throws(TransitError) -> (trains: [RailTrain], message: String?) {
+        let root = try Loose.json(data, what: "12306's train search")
+        let trains = (root["data"]?.items ?? []).compactMap { t -> RailTrain? in
+            guard let code = t["station_train_code"]?.text, let no = t["train_no"]?.text else { return nil }
+            return RailTrain(code: code, trainNo: no, from: t["from_station"]?.text ?? "", to: t["to_station"]?.text ?? "",
+                             stops: t["total_num"]?.int)
+        }
+        if trains.isEmpty, root["status"]?.bool == false, let message = root["errorMsg"]?.text {
+            throw .api(provider: "12306", message: message, details: nil)
+        }
+        return (trains, root["errorMsg"]?.text)
+    }
+
+    /// `queryByTrainNo`: stops in order. Times have no date: a day is added whenever a time is
+    /// earlier than the one before; `----` is none.
+    public static func timetable(_ data: Data, date: LocalDate) throws(TransitError) -> [RailStop] {
+        let root = try Loose.json(data, what: "12306's timetable")
+        guard let list = root["data"]?["data"] else {
+            if root["status"]?.bool == false {
+                throw .api(provider: "12306", message: root["messages"]?.items.first?.text ?? root["messages"]?.text ?? "request refused", details: nil)
+            }
+            throw .parse(what: "12306's timetable", reason: "no data.data list")
+        }
+        var day = 0
+        var previous: Int?
+        var stops: [RailStop] = []
+        func place(_ text: String?) -> Date? {
+            guard let text, text.trimmingCharacters(in: .whitespaces) != "----", let m = ClockTime.minutes(text) else { return nil }
+            if let p = previous, m < p { day += 1 }
+            previous = m
+            return date.instant(minutes: day * 1440 + m, in: Rail12306.zone)
+        }
+        for (i, s) in list.items.enumerated() {
+            let arrival = place(s["arrive_time"]?.text)
+            let stopDay = day + 1  // the day the train reaches the stop (leaves it, at the origin)
+            let departure = place(s["start_time"]?.text)
+            let dwellText = s["stopover_time"]?.text ?? ""
+            let dwell = Int(dwellText.prefix { $0.isASCII && $0.isNumber })
+            stops.append(RailStop(sequence: s["station_no"]?.int ?? i + 1, station: s["station_name"]?.text ?? "",
+                                  arrival: arrival, departure: departure, dwellMinutes: dwell, day: stopDay))
+        }
+        // The first stop may repeat its departure as arrival; the last repeats its arrival.
+        if var first = stops.first, first.arrival != nil, first.arrival == first.departure {
+            first.arrival = nil
+            stops[0] = first
+        }
+        if var last = stops.last, stops.count > 1, last.departure == last.arrival {
+            last.departure = nil
+            stops[stops.count - 1] = last
+        }
+        return stops
+    }
+}
+
+public struct Rail12306Client: Sendable {
+    let http: HTTPClient
+    let baseURL: String
+    let searchBaseURL: String
+
+    public init(http: HTTPClient, baseURL: String = Rail12306.defaultBaseURL, searchBaseURL: String = Rail12306.defaultSearchBaseURL) {
+        self.http = http
+        self.baseURL = baseURL
+        self.searchBaseURL = searchBaseURL
+    }
+
+    public func stations() async throws(TransitError) -> [RailStation] {
+        let req = HTTPRequest(provider: "rail12306", baseURL: baseURL, path: "otn/resources/js/framework/station_name.js",
+                              cacheTTL: Rail12306.week, expects: "JavaScript")
+        return try await http.get(req) { r throws(TransitError) in try Rail12306Parser.stations(r.body) }
+    }
+
+    /// Trains whose code starts with `keyword` on `date` (sent as YYYYMMDD: with dashes 12306
+    /// answers an empty list).
+    public func trains(_ keyword: String, date: LocalDate) async throws(TransitError) -> [RailTrain] {
+        let day = String(format: "%04d%02d%02d", date.year, date.month, date.day)
+        let req = HTTPRequest(provider: "rail12306", baseURL: searchBaseURL, path: "search/v1/train/search",
+                              query: [.init("keyword", keyword), .init("date", day)], cacheTTL: 3600, expects: "JSON")
+        return try await http.get(req) { r throws(TransitError) in try Rail12306Parser.trains(r.body).trains }
+    }
+
+    public func timetable(trainNo: String, from: String, to: String, date: LocalDate) async throws(TransitError) -> [RailStop] {
+        let req = HTTPRequest(provider: "rail12306", baseURL: baseURL, path: "otn/czxx/queryByTrainNo",
+                              query: [.init("train_no", trainNo), .init("from_station_telecode", from),
+                                      .init("to_station_telecode", to), .init("depart_date", date.iso)],
+                              cacheTTL: 24 * 3600, expects: "JSON")
+        return try await http.get(req) { r throws(TransitError) in try Rail12306Parser.timetable(r.body, date: date) }
+    }
+}
