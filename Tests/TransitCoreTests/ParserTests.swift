@@ -39,7 +39,7 @@ import Testing
         #expect(s.verbose && s.quiet && s.noCache)
         #expect(s.timeout == 2.5)
         guard case .bartTrips(let o) = c else { Issue.record("not trips: \(c)"); return }
-        #expect(o.from == "24TH" && o.to == "MLBR")
+        #expect(o.origin == "24TH" && o.destination == "MLBR")
         #expect(o.date == LocalDate(year: 2026, month: 11, day: 22))
         #expect(o.transfers == 0 && o.minTransfer == 3)
     }

@@ -65,19 +65,19 @@ struct BARTCommands {
                              Column("origin"), Column("destination"), Column("direction"), Column("stations")])
     }
 
-    func trips(_ options: BARTTripsOptions) async throws(TransitError) -> Output {
+    func trips(_ options: TripFinder.Query) async throws(TransitError) -> Output {
         // Stations (to read the names) and route info in one network round; schedules in the next.
         context.spinner.start("fetching BART stations and routes for \(options.date.iso)")
         let client = self.client
         async let routeList = Result.catching { () async throws(TransitError) -> [Route] in try await client.routes(date: options.date) }
         let stations = try await client.stations()
         let matcher = Self.matcher(stations)
-        let origin = try matcher.match(options.from), destination = try matcher.match(options.to)
+        let origin = try matcher.match(options.origin), destination = try matcher.match(options.destination)
         if origin.abbr == destination.abbr { throw .usage("--from and --to are both \(origin.abbr) (\(origin.name))") }
         let routes = try await routeList.get()
-        let query = TripFinder.Query(origin: origin.abbr, destination: destination.abbr, date: options.date,
-                                     after: options.after, before: options.before, limit: options.limit,
-                                     transfers: options.transfers, minTransfer: options.minTransfer)
+        var query = options
+        query.origin = origin.abbr
+        query.destination = destination.abbr
         context.spinner.update("fetching BART schedules for \(options.date.iso)")
         let trips = try await client.trips(query, routes: routes)
         let names = Dictionary(stations.map { ($0.abbr, $0.name) }, uniquingKeysWith: { a, _ in a })

@@ -11,7 +11,8 @@ public enum Invocation: Sendable, Equatable {
 public enum Command: Sendable, Equatable {
     case bartStations
     case bartRoutes(date: LocalDate?)
-    case bartTrips(BARTTripsOptions)
+    /// Origin and destination as typed; `BARTCommands` resolves them to station codes.
+    case bartTrips(TripFinder.Query)
     case bartTrip(BARTTripOptions)
     case bartDepartures(station: String, platform: Int?, direction: String?)
     case bartAdvisories
@@ -22,17 +23,6 @@ public enum Command: Sendable, Equatable {
     case railSchedule(train: String, date: LocalDate)
     case weather(WeatherClient.Place, units: String)
     case weatherAtStation(String, units: String)
-}
-
-public struct BARTTripsOptions: Sendable, Equatable {
-    public var from: String
-    public var to: String
-    public var date: LocalDate
-    public var after: Int?
-    public var before: Int?
-    public var limit: Int?
-    public var transfers: Int
-    public var minTransfer: Int
 }
 
 public struct BARTTripOptions: Sendable, Equatable {
@@ -267,7 +257,7 @@ public enum CommandLineParser {
             let minTransfer = try v["min-transfer"].map { (t) throws(TransitError) in try integer(t, option: "min-transfer", in: 0...60) } ?? 3
             let day = try v["date"].map { (d) throws(TransitError) in try date(d, zone: BART.zone, now: settings.now) }
                 ?? LocalDate(settings.now, in: BART.zone)
-            return .bartTrips(BARTTripsOptions(from: from, to: to, date: day, after: after, before: before, limit: limit,
+            return .bartTrips(TripFinder.Query(origin: from, destination: to, date: day, after: after, before: before, limit: limit,
                                                transfers: transfers, minTransfer: minTransfer))
         case ("bart", "trip"):
             let from = try required(v, "from", spec), to = try required(v, "to", spec)
