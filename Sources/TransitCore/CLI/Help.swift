@@ -29,8 +29,9 @@ public enum Help {
             "",
             "Providers:",
         ]
+        let width = (Specs.providers.map(\.name.count).max() ?? 0) + 2
         for provider in Specs.providers {
-            lines.append("  " + provider.name.padding(toLength: 10, withPad: " ", startingAt: 0) + provider.summary)
+            lines.append("  " + provider.name.padding(toLength: width, withPad: " ", startingAt: 0) + provider.summary)
         }
         lines += ["", "Global options (before or after the command):"] + optionLines(Specs.global)
         lines += [

@@ -146,7 +146,12 @@ public enum CommandLineParser {
         guard let provider = Specs.provider(name) else {
             throw unknown("provider", name, among: Specs.providers.map(\.name), hint: "run 'transit --help' for the list")
         }
-        guard words.count > 1 else { return Help.provider(provider) }
+        guard words.count > 1 else {
+            if let fallback = provider.defaultCommand, let command = provider.commands.first(where: { $0.name == fallback }) {
+                return Help.command(command)
+            }
+            return Help.provider(provider)
+        }
         guard let command = provider.commands.first(where: { $0.name == words[1] }) else {
             throw unknown("command", "\(name) \(words[1])", among: provider.commands.map(\.name),
                           hint: "run 'transit \(name) --help'", word: words[1])
