@@ -58,8 +58,8 @@ public final class LoopbackServer: @unchecked Sendable {
         self.extraDelay = extraDelay
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServerError.socket(errno) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        // No SO_REUSEADDR: port 0 then never hands out a port still in TIME_WAIT from an earlier
+        // test's server, which a client could otherwise mistake for the old one.
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
