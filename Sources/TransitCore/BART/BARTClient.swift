@@ -51,20 +51,8 @@ public struct BARTClient: Sendable {
 
     /// The schedules of `routes`, fetched all at once: one network round however many routes.
     public func schedules(routes: [Int], date: LocalDate) async throws(TransitError) -> [Int: RouteSchedule] {
-        do {
-            return try await withThrowingTaskGroup(of: RouteSchedule.self) { group in
-                for route in routes {
-                    group.addTask { try await self.schedule(route: route, date: date) }
-                }
-                var result: [Int: RouteSchedule] = [:]
-                for try await schedule in group { result[schedule.route] = schedule }
-                return result
-            }
-        } catch let error as TransitError {
-            throw error
-        } catch {
-            throw .network(url: baseURL, reason: String(describing: error))
-        }
+        let list = try await concurrently(routes) { route throws(TransitError) in try await self.schedule(route: route, date: date) }
+        return Dictionary(list.map { ($0.route, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// All trips of the service day: route info, then every needed schedule in parallel.

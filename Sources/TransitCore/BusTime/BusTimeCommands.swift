@@ -90,14 +90,12 @@ struct BusTimeCommands {
                          hint: "list stop ids with: transit \(agency.id) stops --route RT --direction DIR")
         }
         context.spinner.start("looking up stop names")
+        let client = self.client
+        let patterns = try await concurrently(routes) { route throws(TransitError) in try await client.patterns(route: route).items }
         var candidates: [NameMatcher<String>.Candidate] = []
-        for route in routes {
-            for pattern in try await client.patterns(route: route).items {
-                for point in pattern.points where point.isStop {
-                    guard let id = point.stopID, !candidates.contains(where: { $0.code == id }) else { continue }
-                    candidates.append(.init(code: id, names: [point.stopName ?? id], value: id))
-                }
-            }
+        for point in patterns.joined().flatMap(\.points) where point.isStop {
+            guard let id = point.stopID, !candidates.contains(where: { $0.code == id }) else { continue }
+            candidates.append(.init(code: id, names: [point.stopName ?? id], value: id))
         }
         let matcher = NameMatcher(kind: "\(agency.id.uppercased()) stop", candidates: candidates)
         var result: [String] = []
@@ -305,8 +303,7 @@ struct BusTimeCommands {
         context.spinner.update("fetching patterns and vehicles of route \(limited.joined(separator: ","))")
         let client = self.client
         async let vehicleList = Result.catching { () async throws(TransitError) -> BusTimeResult<Vehicle> in try await client.vehicles(routes: limited) }
-        var patterns: [BusPattern] = []
-        for route in limited { patterns += try await client.patterns(route: route).items }
+        let patterns = Array(try await concurrently(limited) { route throws(TransitError) in try await client.patterns(route: route).items }.joined())
         let vehicles = try await vehicleList.get()
         notices += self.notices(vehicles.messages)
         let now = context.settings.now
