@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -110,7 +113,21 @@ func makeClient(cache: String? = nil, record: String? = nil, timeout: Double = 5
     options.cacheDirectory = cache
     options.recordDirectory = record
     options.now = now
-    return HTTPClient(transport: URLSessionTransport(), options: options)
+    return HTTPClient(transport: URLSessionTransport(session: Sessions.fresh()), options: options)
+}
+
+/// One URLSession per in-process client, kept for the life of the test process: short-lived
+/// sessions crash on Linux (PITFALLS.md), and a shared one lets a fault in one test (a hung or
+/// cut connection) stall the requests of another for seconds (seen here).
+enum Sessions {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var kept: [URLSession] = []
+
+    static func fresh() -> URLSession {
+        let session = URLSessionTransport.makeSession()
+        lock.withLock { kept.append(session) }
+        return session
+    }
 }
 
 /// The schedule-day instant of `h:mm` on `date` in Pacific time, for expectations.

@@ -6,19 +6,26 @@ import FoundationNetworking
 /// HTTP over URLSession. One long-lived session for the whole process: short-lived sessions
 /// crash on Linux (PITFALLS.md §1).
 public struct URLSessionTransport: HTTPTransport {
-    static let session: URLSession = {
+    public static let shared: URLSession = makeSession()
+
+    /// A session configured as transit wants it. Keep it for the life of the process.
+    public static func makeSession() -> URLSession {
         let config = URLSessionConfiguration.ephemeral
         config.requestCachePolicy = .reloadIgnoringLocalCacheData
         config.urlCache = nil
         config.httpMaximumConnectionsPerHost = 16
         config.timeoutIntervalForRequest = 60
         return URLSession(configuration: config)
-    }()
+    }
 
     let userAgent: String
+    let session: URLSession
 
-    public init(userAgent: String = "transit/\(TransitVersion.current)") {
+    /// `session` defaults to the process-wide one; tests give each client its own, so a fault
+    /// one test provokes cannot stall another test's requests.
+    public init(userAgent: String = "transit/\(TransitVersion.current)", session: URLSession = URLSessionTransport.shared) {
         self.userAgent = userAgent
+        self.session = session
     }
 
     public func send(_ request: HTTPRequest, timeout: TimeInterval) async throws(TransitError) -> HTTPResponse {
@@ -38,7 +45,7 @@ public struct URLSessionTransport: HTTPTransport {
             // The completion-handler API, not `data(for:)`: cancelling that one from a Swift
             // task can deadlock the concurrency runtime against URLSession's queue on Linux
             // (seen here: `async let` cancelled mid-request hung the process).
-            let task = Self.session.dataTask(with: urlRequest) { data, response, error in
+            let task = session.dataTask(with: urlRequest) { data, response, error in
                 let result: Result<HTTPResponse, TransitError>
                 if exchange.timedOut {
                     result = .failure(.timeout(url: shown, seconds: timeout))
