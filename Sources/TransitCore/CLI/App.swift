@@ -39,18 +39,23 @@ public struct App: Sendable {
 
     func execute(_ settings: Settings, _ command: Command) async throws(TransitError) -> Int32 {
         if let watch = settings.watch { return await self.watch(settings, command, watch) }
-        let spinner = Spinner(enabled: settings.stderrIsTerminal && !settings.quiet, write: writeErr)
+        try await once(settings, command, http: makeHTTP(settings), spinner: settings.stderrIsTerminal && !settings.quiet)
+        return 0
+    }
+
+    /// One fetch: run the command (a spinner while it works), write `prefix` and the rendered
+    /// records to stdout, then the notices to stderr.
+    func once(_ settings: Settings, _ command: Command, http: HTTPClient, spinner enabled: Bool,
+              prefix: String = "") async throws(TransitError) {
+        let spinner = Spinner(enabled: enabled, write: writeErr)
         defer { spinner.stop() }
-        let context = Context(settings: settings, http: makeHTTP(settings), spinner: spinner)
-        let output = try await Commands.run(command, context)
+        let output = try await Commands.run(command, Context(settings: settings, http: http, spinner: spinner))
         spinner.stop()
-        let renderer = Renderer(format: settings.format, header: settings.header, color: settings.color)
-        let text = try renderer.render(output)
+        let text = prefix + (try Renderer(format: settings.format, header: settings.header, color: settings.color).render(output))
         if !text.isEmpty { writeOut(text) }
         if !settings.quiet {
             for notice in output.notices { writeErr(notice + "\n") }
         }
-        return 0
     }
 
     /// `--watch`: fetch, print, wait, again. On a terminal each refresh redraws the screen;
@@ -58,7 +63,6 @@ public struct App: Sendable {
     /// the next tick; only a usage error (an unknown stop, say) ends the watch.
     func watch(_ settings: Settings, _ command: Command, _ watch: Watch) async -> Int32 {
         let http = makeHTTP(settings)
-        let renderer = Renderer(format: settings.format, header: settings.header, color: settings.color)
         let zone = Commands.zone(of: command)
         var refreshes = 0
         while true {
@@ -66,24 +70,14 @@ public struct App: Sendable {
             var tick = settings
             if settings.environment["TRANSIT_NOW"] == nil { tick.now = Date() }
             let fetchedAt = Date()
-            let spinner = Spinner(enabled: settings.stderrIsTerminal && !settings.quiet && !terminal.stdout, write: writeErr)
+            let header = terminal.stdout
+                ? "\u{1B}[H\u{1B}[2J" + "Updated \(ClockTime.hhmm(fetchedAt, zone: zone)), every \(TransitError.seconds(watch.seconds)) s; Ctrl-C to stop\n"
+                : ClockTime.iso8601(fetchedAt, zone: zone) + "\n"
             do {
-                let output = try await Commands.run(command, Context(settings: tick, http: http, spinner: spinner))
-                spinner.stop()
-                let text = try renderer.render(output)
-                if terminal.stdout {
-                    writeOut("\u{1B}[H\u{1B}[2J" + "Updated \(ClockTime.hhmm(fetchedAt, zone: zone)), every \(TransitError.seconds(watch.seconds)) s; Ctrl-C to stop\n" + text)
-                } else {
-                    writeOut(ClockTime.iso8601(fetchedAt, zone: zone) + "\n" + text)
-                }
-                if !settings.quiet { for notice in output.notices { writeErr(notice + "\n") } }
+                try await once(tick, command, http: http, spinner: settings.stderrIsTerminal && !settings.quiet && !terminal.stdout, prefix: header)
             } catch {
-                spinner.stop()
-                if error.exitStatus == 2 {
-                    report(error)
-                    return 2
-                }
                 report(error)
+                if error.exitStatus == 2 { return 2 }
             }
             if let count = watch.count, refreshes >= count { return 0 }
             try? await Task.sleep(nanoseconds: UInt64(watch.seconds * watch.unit * 1_000_000_000))
