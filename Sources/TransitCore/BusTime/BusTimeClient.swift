@@ -26,76 +26,59 @@ public struct BusTimeClient: Sendable {
                            secretNames: ["key"], cacheTTL: ttl, expects: "JSON")
     }
 
-    static func checkCount(_ ids: [String], _ what: String) throws(TransitError) {
+    /// Up to 10 ids as BusTime's comma list; more is a usage error, raised before sending.
+    static func list(_ ids: [String], _ what: String) throws(TransitError) -> String {
         if ids.count > maxIDs {
             throw .usage("BusTime takes at most \(maxIDs) \(what) per request; \(ids.count) given")
         }
+        return ids.joined(separator: ",")
+    }
+
+    /// One BusTime call, read by `parse` (JSON or XML, the agency's zone for times).
+    func call<T>(_ function: String, _ items: [(String, String)], ttl: TimeInterval?,
+                 _ parse: @escaping @Sendable (Data, BusTimeAgency) throws(TransitError) -> BusTimeResult<T>) async throws(TransitError) -> BusTimeResult<T> {
+        let agency = self.agency
+        return try await http.get(request(function, items, ttl: ttl)) { r throws(TransitError) in try parse(r.body, agency) }
     }
 
     public func routes() async throws(TransitError) -> BusTimeResult<BusRoute> {
-        let agency = self.agency
-        return try await http.get(request("getroutes", [], ttl: Self.day)) { r throws(TransitError) in try BusTimeParser.routes(r.body, agency: agency) }
+        try await call("getroutes", [], ttl: Self.day, BusTimeParser.routes)
     }
 
     public func directions(route: String) async throws(TransitError) -> BusTimeResult<BusDirection> {
-        let agency = self.agency
-        return try await http.get(request("getdirections", [("rt", route)], ttl: Self.day)) { r throws(TransitError) in
-            try BusTimeParser.directions(r.body, agency: agency)
-        }
+        try await call("getdirections", [("rt", route)], ttl: Self.day, BusTimeParser.directions)
     }
 
     public func stops(route: String, direction: String) async throws(TransitError) -> BusTimeResult<BusStop> {
-        let agency = self.agency
-        return try await http.get(request("getstops", [("rt", route), ("dir", direction)], ttl: Self.day)) { r throws(TransitError) in
-            try BusTimeParser.stops(r.body, agency: agency)
-        }
+        try await call("getstops", [("rt", route), ("dir", direction)], ttl: Self.day, BusTimeParser.stops)
     }
 
     public func patterns(route: String) async throws(TransitError) -> BusTimeResult<BusPattern> {
-        let agency = self.agency
-        return try await http.get(request("getpatterns", [("rt", route)], ttl: Self.day)) { r throws(TransitError) in
-            try BusTimeParser.patterns(r.body, agency: agency)
-        }
+        try await call("getpatterns", [("rt", route)], ttl: Self.day, BusTimeParser.patterns)
     }
 
     /// Predictions for up to 10 stops in one request, optionally only for some routes.
     public func predictions(stops: [String], routes: [String] = [], top: Int? = nil) async throws(TransitError) -> BusTimeResult<Prediction> {
-        try Self.checkCount(stops, "stop ids")
-        try Self.checkCount(routes, "routes")
-        var items = [("stpid", stops.joined(separator: ","))]
-        if !routes.isEmpty { items.append(("rt", routes.joined(separator: ","))) }
+        var items = [("stpid", try Self.list(stops, "stop ids"))]
+        let routeList = try Self.list(routes, "routes")
+        if !routes.isEmpty { items.append(("rt", routeList)) }
         if let top { items.append(("top", String(top))) }
-        let agency = self.agency
-        return try await http.get(request("getpredictions", items, ttl: nil)) { r throws(TransitError) in
-            try BusTimeParser.predictions(r.body, agency: agency)
-        }
+        return try await call("getpredictions", items, ttl: nil, BusTimeParser.predictions)
     }
 
     /// Predictions for up to 10 vehicles, at every stop ahead of them.
     public func predictions(vehicles: [String]) async throws(TransitError) -> BusTimeResult<Prediction> {
-        try Self.checkCount(vehicles, "vehicle ids")
-        let agency = self.agency
-        return try await http.get(request("getpredictions", [("vid", vehicles.joined(separator: ","))], ttl: nil)) { r throws(TransitError) in
-            try BusTimeParser.predictions(r.body, agency: agency)
-        }
+        try await call("getpredictions", [("vid", try Self.list(vehicles, "vehicle ids"))], ttl: nil, BusTimeParser.predictions)
     }
 
     /// Bulletins for routes (`rt`) or stops (`stpid`): BusTime takes one or the other.
     public func bulletins(routes: [String] = [], stops: [String] = []) async throws(TransitError) -> BusTimeResult<Bulletin> {
-        try Self.checkCount(stops, "stop ids")
-        try Self.checkCount(routes, "routes")
-        let items = routes.isEmpty ? [("stpid", stops.joined(separator: ","))] : [("rt", routes.joined(separator: ","))]
-        let agency = self.agency
-        return try await http.get(request("getservicebulletins", items, ttl: nil)) { r throws(TransitError) in
-            try BusTimeParser.bulletins(r.body, agency: agency)
-        }
+        let stopList = try Self.list(stops, "stop ids"), routeList = try Self.list(routes, "routes")
+        let items = routes.isEmpty ? [("stpid", stopList)] : [("rt", routeList)]
+        return try await call("getservicebulletins", items, ttl: nil, BusTimeParser.bulletins)
     }
 
     public func vehicles(routes: [String]) async throws(TransitError) -> BusTimeResult<Vehicle> {
-        try Self.checkCount(routes, "routes")
-        let agency = self.agency
-        return try await http.get(request("getvehicles", [("rt", routes.joined(separator: ","))], ttl: nil)) { r throws(TransitError) in
-            try BusTimeParser.vehicles(r.body, agency: agency)
-        }
+        try await call("getvehicles", [("rt", try Self.list(routes, "routes"))], ttl: nil, BusTimeParser.vehicles)
     }
 }
