@@ -36,6 +36,14 @@ struct BARTCommands {
         NameMatcher(kind: "BART station", candidates: stations.map { .init(code: $0.abbr, names: [$0.name], value: $0) })
     }
 
+    /// `--from` and `--to` resolved; the same station twice is a usage error.
+    static func pair(_ stations: [Station], _ from: String, _ to: String) throws(TransitError) -> (Station, Station) {
+        let matcher = matcher(stations)
+        let origin = try matcher.match(from), destination = try matcher.match(to)
+        if origin.abbr == destination.abbr { throw .usage("--from and --to are both \(origin.abbr) (\(origin.name))") }
+        return (origin, destination)
+    }
+
     func stations() async throws(TransitError) -> Output {
         let list = try await stationList()
         let records = list.map { s in
@@ -71,9 +79,7 @@ struct BARTCommands {
         let client = self.client
         async let routeList = Result.catching { () async throws(TransitError) -> [Route] in try await client.routes(date: options.date) }
         let stations = try await client.stations()
-        let matcher = Self.matcher(stations)
-        let origin = try matcher.match(options.origin), destination = try matcher.match(options.destination)
-        if origin.abbr == destination.abbr { throw .usage("--from and --to are both \(origin.abbr) (\(origin.name))") }
+        let (origin, destination) = try Self.pair(stations, options.origin, options.destination)
         let routes = try await routeList.get()
         var query = options
         query.origin = origin.abbr
@@ -134,10 +140,7 @@ struct BARTCommands {
     }
 
     func trip(_ options: BARTTripOptions) async throws(TransitError) -> Output {
-        let stations = try await stationList()
-        let matcher = Self.matcher(stations)
-        let origin = try matcher.match(options.from), destination = try matcher.match(options.to)
-        if origin.abbr == destination.abbr { throw .usage("--from and --to are both \(origin.abbr) (\(origin.name))") }
+        let (origin, destination) = try Self.pair(try await stationList(), options.from, options.to)
         context.spinner.update("asking BART's trip planner")
         let planned = try await client.plan(from: origin.abbr, to: destination.abbr, date: options.date, minutes: options.minutes)
         let zone = BART.zone
