@@ -75,7 +75,7 @@ public enum BusTimeParser {
     /// XML bodies (v2 captures) name lists by their repeated element (`route`, `dir`, `stop`),
     /// JSON by a plural key (`routes`, `directions`, `stops`).
     static func isXML(_ data: Data) -> Bool {
-        data.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) } == UInt8(ascii: "<")
+        XMLTree.firstContentByte(data) == UInt8(ascii: "<")
     }
 
     public static func directions(_ data: Data, agency: BusTimeAgency) throws(TransitError) -> BusTimeResult<BusDirection> {

@@ -61,7 +61,7 @@ public enum WeatherParser {
     /// The message of an error body, JSON (`{"cod":"404","message":"city not found"}`, `cod` a
     /// number or a string) or XML (`<ClientError><message>…`); nil for anything else.
     static func errorMessage(_ data: Data) -> String? {
-        let first = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        let first = XMLTree.firstContentByte(data)
         if first == UInt8(ascii: "{") {
             guard let root = try? Loose.json(data, what: "") else { return nil }
             if let cod = root["cod"]?.int, cod != 200 { return root["message"]?.text ?? "error \(cod)" }

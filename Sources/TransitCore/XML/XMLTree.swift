@@ -100,11 +100,22 @@ public enum XMLTree {
     }
 
     static func trimLeadingWhitespace(_ data: Data) -> Data {
+        let start = contentStart(data)
+        return start == data.startIndex ? data : data.subdata(in: start..<data.endIndex)
+    }
+
+    /// Where a body's content begins, past a UTF-8 byte order mark and whitespace.
+    static func contentStart(_ data: Data) -> Data.Index {
         var start = data.startIndex
-        // A UTF-8 byte order mark counts as leading noise too.
         if data.count >= 3, data[start] == 0xEF, data[start + 1] == 0xBB, data[start + 2] == 0xBF { start += 3 }
         while start < data.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(data[start]) { start += 1 }
-        return start == data.startIndex ? data : data.subdata(in: start..<data.endIndex)
+        return start
+    }
+
+    /// The first byte of content: `<` for XML, `{` for JSON; nil for an empty body.
+    static func firstContentByte(_ data: Data) -> UInt8? {
+        let start = contentStart(data)
+        return start < data.endIndex ? data[start] : nil
     }
 }
 
