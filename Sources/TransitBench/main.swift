@@ -117,7 +117,7 @@ func parseRatio() throws {
 /// Busbud: a server that reports complete `completeAfter` seconds after the first request;
 /// wall time of the search against that, and the CPU the wait cost.
 func busbudPoll(completeAfter: Double, interval: Double) async throws {
-    let started = Counter0()
+    let started = FirstCall()
     let server = try LoopbackServer { request in
         let t0 = started.mark()
         let complete = Date().timeIntervalSince1970 - t0 >= completeAfter
@@ -129,7 +129,7 @@ func busbudPoll(completeAfter: Double, interval: Double) async throws {
     options.retry = .none
     let client = BusbudClient(http: HTTPClient(transport: URLSessionTransport(), options: options), baseURL: server.baseURL, token: "BENCH")
     let search = BusbudSearch(client: client, maxWait: 60)
-    let query = BusbudQuery(origin: "dr5reg", destination: "f25dvk", date: LocalDate(year: 2026, month: 12, day: 19))
+    let query = BusbudQuery(origin: "dr5reg", destination: "f25dvk", date: LocalDate(year: 2026, month: 12, day: 19), adults: 1, children: 0, seniors: 0, currency: "USD", lang: "en")
     let cpuBefore = cpuSeconds()
     let wall = try await time { _ = try await search.run(query) }
     let cpu = cpuSeconds() - cpuBefore
@@ -137,14 +137,13 @@ func busbudPoll(completeAfter: Double, interval: Double) async throws {
                  completeAfter, interval * 1000, wall, (wall - completeAfter) * 1000, server.requests.count, cpu))
 }
 
-final class Counter0: @unchecked Sendable {
-    private let lock = NSLock()
-    private var first: Double?
-    /// The time of the first call, set by it.
+/// The time of the first call, set by it.
+final class FirstCall: Sendable {
+    private let first = Locked<Double?>(nil)
     func mark() -> Double {
-        lock.withLock {
-            if first == nil { first = Date().timeIntervalSince1970 }
-            return first ?? 0
+        first.withLock {
+            if $0 == nil { $0 = Date().timeIntervalSince1970 }
+            return $0 ?? 0
         }
     }
 }

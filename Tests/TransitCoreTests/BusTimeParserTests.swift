@@ -86,12 +86,12 @@ import Testing
     @Test func bulletinsWithHTMLAndSystemWide() throws {
         let rt8 = try BusTimeParser.bulletins(try sample("cta-v2-getservicebulletins-rt8.xml"), agency: cta).items
         let first = try #require(rt8.first)
-        #expect(first.priority == "medium" && first.subject == "#8 Halsted reroute Halsted/35th")
+        #expect(first.priority == .medium && first.subject == "#8 Halsted reroute Halsted/35th")
         #expect(first.detail.hasSuffix("due to street blockage. Allow extra travel time."))
         #expect(!first.detail.contains("<br"))
         #expect(first.services == [Bulletin.Service(route: "8", direction: nil, stopID: nil, stopName: nil)])
         let fairfax = try BusTimeParser.bulletins(try sample("fairfax-v3-getservicebulletins.json"), agency: cta).items
-        #expect(!fairfax.isEmpty && fairfax.allSatisfy { ["high", "medium", "low"].contains($0.priority) })
+        #expect(!fairfax.isEmpty && fairfax.allSatisfy { [.high, .medium, .low].contains($0.priority) })
     }
 
     @Test func vehiclesV2XMLAndV3Strings() throws {

@@ -44,11 +44,11 @@ import TransitTestSupport
     }
 
     @Test func moneyInMinorUnits() {
-        #expect(BusbudCommands.money(5200, "USD") == "$52.00")
-        #expect(BusbudCommands.money(4673, "EUR") == "€46.73")
-        #expect(BusbudCommands.money(5, "CAD") == "CA$0.05")
-        #expect(BusbudCommands.money(500, "JPY") == "JPY 500")
-        #expect(BusbudCommands.money(1234, "CHF") == "CHF 12.34")
+        #expect(Money.format(minor: 5200, currency: "USD") == "$52.00")
+        #expect(Money.format(minor: 4673, currency: "EUR") == "€46.73")
+        #expect(Money.format(minor: 5, currency: "CAD") == "CA$0.05")
+        #expect(Money.format(minor: 500, currency: "JPY") == "JPY 500")
+        #expect(Money.format(minor: 1234, currency: "CHF") == "CHF 12.34")
     }
 
     @Test func places() throws {
@@ -63,7 +63,7 @@ import TransitTestSupport
 
 /// The poll loop over real TCP, with a scripted server.
 @Suite struct BusbudPollTests {
-    let query = BusbudQuery(origin: "dr5reg", destination: "f25dvk", date: LocalDate(year: 2026, month: 12, day: 19))
+    let query = BusbudQuery(origin: "dr5reg", destination: "f25dvk", date: LocalDate(year: 2026, month: 12, day: 19), adults: 1, children: 0, seniors: 0, currency: "USD", lang: "en")
 
     static func departure(_ id: String, _ time: String, operatorID: String = "op1", from: Int = 1, to: Int = 2) -> String {
         #"{"id":"\#(id)","operator_id":"\#(operatorID)","origin_location_id":\#(from),"destination_location_id":\#(to),"#
@@ -121,7 +121,7 @@ import TransitTestSupport
             #expect(request.value("lang") == "en" && request.value("currency") == "USD")
             #expect(request.headers["accept"] == Busbud.accept && request.headers["x-busbud-token"] == "TOKEN-1")
         }
-        let record = BusbudCommands.record(try #require(result.departures.first), result)
+        let record = try #require(BusbudCommands.output(result, notices: []).records.first)
         #expect(record["operator"] == .string("Adirondack Trailways"))
         #expect(record["origin"] == .object(Record([("id", .int(3)), ("name", .string("GW Bridge")), ("city", .string("New York"))])))
     }

@@ -86,7 +86,8 @@ import TransitTestSupport
         #expect(run.status == 2)
         #expect(run.stdout == "")
         #expect(run.stderrLines.count == 2)
-        #expect(run.stderrLines.first?.hasPrefix("transit: unknown option '--bogus for 'transit bart trips''") == true)
+        #expect(run.stderrLines.first == "transit: unknown option '--bogus' for 'transit bart trips'")
+        #expect(run.stderrLines.last == "run 'transit bart trips --help'")
         let none = try await Run.transit([], env: env(nil))
         #expect(none.status == 2 && none.stderr.hasPrefix("transit: missing provider\n"))
     }

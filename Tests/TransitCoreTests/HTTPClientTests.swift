@@ -33,10 +33,10 @@ import TransitTestSupport
     }
 
     @Test func aRetryCanSucceed() async throws {
-        let calls = Counter()
+        let calls = Locked(0)
         let server = try LoopbackServer { _ in
-            calls.increment()
-            return calls.value == 1 ? .status(500, "boom") : .ok("<root/>")
+            let n = calls.withLock { $0 += 1; return $0 }
+            return n == 1 ? .status(500, "boom") : .ok("<root/>")
         }
         defer { server.stop() }
         #expect(try await makeClient().get(request(server), decode: body) == "<root/>")
@@ -58,10 +58,10 @@ import TransitTestSupport
     }
 
     @Test func tooManyRequestsHonoursRetryAfterUpToACap() async throws {
-        let calls = Counter()
+        let calls = Locked(0)
         let server = try LoopbackServer { _ in
-            calls.increment()
-            return calls.value == 1 ? .status(429, "slow down", headers: ["Retry-After": "0"]) : .ok("<root/>")
+            let n = calls.withLock { $0 += 1; return $0 }
+            return n == 1 ? .status(429, "slow down", headers: ["Retry-After": "0"]) : .ok("<root/>")
         }
         defer { server.stop() }
         #expect(try await makeClient().get(request(server), decode: body) == "<root/>")

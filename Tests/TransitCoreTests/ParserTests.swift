@@ -38,8 +38,8 @@ import Testing
         let (s, c) = try run(["-v", "bart", "--no-cache", "trips", "--from", "24TH", "--timeout=2.5", "--to=MLBR", "-q"])
         #expect(s.verbose && s.quiet && s.noCache)
         #expect(s.timeout == 2.5)
-        guard case .bartTrips(let o) = c else { Issue.record("not trips: \(c)"); return }
-        #expect(o.origin == "24TH" && o.destination == "MLBR")
+        guard case .bart(.trips(let o)) = c else { Issue.record("not trips: \(c)"); return }
+        #expect(o.from == "24TH" && o.to == "MLBR")
         #expect(o.date == LocalDate(year: 2026, month: 11, day: 22))
         #expect(o.transfers == 0 && o.minTransfer == 3)
     }
@@ -47,7 +47,7 @@ import Testing
     @Test func tripsOptionsAreTyped() throws {
         let (_, c) = try run(["bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "tomorrow", "--after", "5:30 pm",
                               "--before", "01:00", "--limit", "3", "--transfers", "1", "--min-transfer", "5"])
-        guard case .bartTrips(let o) = c else { Issue.record("not trips"); return }
+        guard case .bart(.trips(let o)) = c else { Issue.record("not trips"); return }
         #expect(o.date == LocalDate(year: 2026, month: 11, day: 23))
         #expect(o.after == 17 * 60 + 30)
         #expect(o.before == 1440 + 60)  // 01:00 is the end of the service day
@@ -57,7 +57,7 @@ import Testing
     @Test func todayIsPacificNotUTC() throws {
         // 2026-11-23 05:00 UTC is still the 22nd in California.
         let (_, c) = try run(["bart", "trips", "--from", "A", "--to", "B"], env: ["TRANSIT_NOW": "2026-11-23T05:00:00Z"])
-        guard case .bartTrips(let o) = c else { Issue.record("not trips"); return }
+        guard case .bart(.trips(let o)) = c else { Issue.record("not trips"); return }
         #expect(o.date == LocalDate(year: 2026, month: 11, day: 22))
     }
 
@@ -126,9 +126,29 @@ import Testing
         let args = ["bart", "trip", "--from", "ASHB", "--to", "CIVC", "--time", "10:10am", "--date", "2018-01-02"]
         #expect(usageError(args)?.contains("outside BART's trip planner window") == true)
         let (_, c) = try run(["--offline"] + args)
-        #expect(c == .bartTrip(BARTTripOptions(from: "ASHB", to: "CIVC", date: LocalDate(year: 2018, month: 1, day: 2), minutes: 610)))
+        #expect(c == .bart(.trip(BARTTripRequest(from: "ASHB", to: "CIVC", date: LocalDate(year: 2018, month: 1, day: 2), minutes: 610))))
         #expect(usageError(["bart", "trip", "--from", "A", "--to", "B", "--time", "8:00", "--date", "2027-01-18"]) != nil)
         #expect(usageError(["bart", "trip", "--from", "A", "--to", "B", "--time", "8:00", "--date", "2027-01-17"]) == nil)
+    }
+
+    @Test func aSwapIsOneEditAndTheCommandsOwnOptionsComeFirst() {
+        #expect(usageError(["bart", "trips", "--form", "24TH", "--to", "MLBR"])
+                == "unknown option '--form' for 'transit bart trips'; did you mean '--from'?")
+        #expect(usageError(["bart", "trips", "--from", "24TH", "--to", "MLBR", "--fromat", "json"])
+                == "unknown option '--fromat' for 'transit bart trips'; did you mean '--format'?")
+        #expect(usageError(["bart", "stations", "--nera", "1,2"]) == "unknown option '--nera' for 'transit bart stations'; did you mean '--near'?")
+        #expect(NameMatcher<Int>.distance("form", "from") == 1)
+        #expect(NameMatcher<Int>.distance("abc", "ca") == 3)
+    }
+
+    @Test func optionNamesHaveOneArityEverywhere() {
+        // The scanner reads an option's arity before it knows the command: a name must not be
+        // a flag in one command and take a value in another.
+        var arity: [String: Bool] = [:]
+        for option in GlobalOptions.specs + Providers.all.flatMap({ $0.spec.commands.flatMap(\.options) }) {
+            if let known = arity[option.name] { #expect(known == (option.value != nil), "--\(option.name)") }
+            arity[option.name] = option.value != nil
+        }
     }
 
     @Test func doubleDashEndsOptions() throws {
@@ -149,20 +169,26 @@ import Testing
 
     @Test func predictionsTakeListsOfStopsAndRoutes() throws {
         #expect(try command(["cta", "predictions", "--stop", "1836, 1837", "--route", "22,36", "--top", "3"])
-                == .busTime(agency: "cta", .predictions(stops: ["1836", "1837"], routes: ["22", "36"], top: 3)))
-        #expect(try command(["mbus", "vehicles", "--route", "BB"]) == .busTime(agency: "mbus", .vehicles(routes: ["BB"])))
+                == .busTime(.cta, .predictions(stops: ["1836", "1837"], routes: ["22", "36"], top: 3)))
+        #expect(try command(["mbus", "vehicles", "--route", "BB"]) == .busTime(.mbus, .vehicles(routes: ["BB"])))
         #expect(try command(["cta", "stops", "--route", "22", "--direction", "Northbound"])
-                == .busTime(agency: "cta", .stops(route: "22", direction: "Northbound")))
-        #expect(try command(["cta", "alerts", "--route", "22", "--stop", "1836"]) == .busTime(agency: "cta", .alerts(route: "22", stop: "1836")))
+                == .busTime(.cta, .stops(route: "22", direction: "Northbound")))
+        #expect(try command(["cta", "alerts", "--route", "22", "--stop", "1836"]) == .busTime(.cta, .alerts(route: "22", stop: "1836")))
     }
 
     @Test func limitsAndMissingValues() {
-        #expect(throws: TransitError.self) { try command(["cta", "predictions"]) }
-        #expect(throws: TransitError.self) { try command(["cta", "predictions", "--stop", "1,2,3,4,5,6,7,8,9,10,11"]) }
-        #expect(throws: TransitError.self) { try command(["cta", "vehicles", "--route", "1,2,3,4,5,6,7,8,9,10,11"]) }
-        #expect(throws: TransitError.self) { try command(["cta", "predictions", "--stop", "1", "--top", "0"]) }
-        #expect(throws: TransitError.self) { try command(["cta", "stops", "--route", "22"]) }
-        #expect(throws: TransitError.self) { try command(["--format", "geojson", "cta", "predictions", "--stop", "1"]) }
+        func message(_ args: [String]) -> String? {
+            do { _ = try command(args); return nil } catch { return error.exitStatus == 2 ? error.message : "exit \(error.exitStatus)" }
+        }
+        #expect(message(["cta", "predictions"]) == "'transit cta predictions' needs --stop")
+        #expect(message(["cta", "predictions", "--stop", "1,2,3,4,5,6,7,8,9,10,11"])
+                == "--stop takes at most 10 values (BusTime's limit per request); 11 given")
+        #expect(message(["cta", "vehicles", "--route", "1,2,3,4,5,6,7,8,9,10,11"])
+                == "--route takes at most 10 values (BusTime's limit per request); 11 given")
+        #expect(message(["cta", "predictions", "--stop", "1", "--top", "0"]) == "--top takes a whole number from 1 to 500, not '0'")
+        #expect(message(["cta", "stops", "--route", "22"]) == "'transit cta stops' needs --direction")
+        #expect(message(["--format", "geojson", "cta", "predictions", "--stop", "1"])
+                == "--format geojson is only for commands that return places (stops, vehicles)")
     }
 
     @Test func idsAndNames() {
@@ -183,13 +209,15 @@ import Testing
 
     @Test func etaOptions() throws {
         let (_, c) = try command(["mbus", "eta", "--stop", "C528", "--speed", "20kmh", "--dwell", "30", "--method", "straight-line", "--calibrate"])
-        guard case .busTime("mbus", .eta(let o)) = c else { Issue.record("\(c)"); return }
+        guard case .busTime(.mbus, .eta(let o)) = c else { Issue.record("\(c)"); return }
         #expect(o.stop == "C528" && o.method == .straightLine && o.calibrate && o.model.dwellSeconds == 30)
         #expect(abs(o.model.speedMPH - 12.42742) < 0.001)
-        #expect(try CommandLineParser.speedMPH("12") == 12 && CommandLineParser.speedMPH("12 mph") == 12)
-        #expect(throws: TransitError.self) { try CommandLineParser.speedMPH("fast") }
-        #expect(throws: TransitError.self) { try CommandLineParser.speedMPH("500mph") }
-        #expect(throws: TransitError.self) { try command(["mbus", "eta", "--stop", "C1", "--method", "bee-line"]) }
+        #expect(try ETA.speedMPH("12") == 12 && ETA.speedMPH("12 mph") == 12)
+        #expect(throws: TransitError.usage("--speed takes a speed like 12, 12mph or 20kmh, not 'fast'")) { try ETA.speedMPH("fast") }
+        #expect(throws: TransitError.usage("--speed 500mph is not a bus's speed (1 to 80 mph)")) { try ETA.speedMPH("500mph") }
+        #expect(throws: TransitError.usage("--method takes along-route or straight-line, not 'bee-line'")) {
+            try command(["mbus", "eta", "--stop", "C1", "--method", "bee-line"])
+        }
     }
 
     @Test func watchOptions() throws {
@@ -197,8 +225,14 @@ import Testing
         #expect(s.watch == Watch(seconds: 15, count: 3))
         let (t, _) = try command(["cta", "vehicles", "--route", "22", "--watch", "10"], env: ["TRANSIT_WATCH_UNIT_MS": "5"])
         #expect(t.watch?.unit == 0.005 && t.watch?.count == nil)
-        #expect(throws: TransitError.self) { try command(["cta", "vehicles", "--route", "22", "--watch", "9.9"]) }
-        #expect(throws: TransitError.self) { try command(["cta", "vehicles", "--route", "22", "--watch", "10", "--count", "0"]) }
-        #expect(throws: TransitError.self) { try command(["cta", "routes", "--watch", "10"]) }
+        #expect(throws: TransitError.usage("--watch takes seconds, at least 10, not '9.9'", hint: "every refresh counts against the key's daily quota")) {
+            try command(["cta", "vehicles", "--route", "22", "--watch", "9.9"])
+        }
+        #expect(throws: TransitError.usage("--count takes a whole number from 1 to 1000000, not '0'")) {
+            try command(["cta", "vehicles", "--route", "22", "--watch", "10", "--count", "0"])
+        }
+        #expect(throws: TransitError.usage("unknown option '--watch' for 'transit cta routes'", hint: "run 'transit cta routes --help'")) {
+            try command(["cta", "routes", "--watch", "10"])
+        }
     }
 }

@@ -5,14 +5,26 @@ import Testing
 @Suite struct RendererTests {
     let day = LocalDate(year: 2026, month: 11, day: 23)
 
+    struct Row {
+        var code: String
+        var name: String
+        var time: Date?
+        var n: Int
+        var lat: Double
+        var ok: Bool
+        var tags: [String]
+    }
+
     var output: Output {
         let t = day.instant(minutes: 18 * 60 + 4, in: BART.zone)
-        return Output(records: [
-            Record([("code", .string("24TH")), ("name", .string("24th St\tMission")), ("time", .time(t, BART.zone)),
-                    ("n", .int(7)), ("lat", .double(37.752)), ("ok", .bool(true)), ("tags", .list([.string("a"), .string("b")]))]),
-            Record([("code", .string("北京")), ("name", .string("Quote \"me\", please")), ("time", .null),
-                    ("n", .int(12)), ("lat", .double(-1.5)), ("ok", .bool(false)), ("tags", .list([]))]),
-        ], table: [Column("code"), Column("n"), Column("time", "DEPART"), Column("name")])
+        let rows = [Row(code: "24TH", name: "24th St\tMission", time: t, n: 7, lat: 37.752, ok: true, tags: ["a", "b"]),
+                    Row(code: "北京", name: "Quote \"me\", please", time: nil, n: 12, lat: -1.5, ok: false, tags: [])]
+        let data: [Column<Row>] = [
+            Column("code") { .string($0.code) }, Column("name") { .string($0.name) },
+            Column("time", "DEPART") { $0.time.map { .time($0, BART.zone) } ?? .null }, Column("n") { .int($0.n) },
+            Column("lat") { .double($0.lat) }, Column("ok") { .bool($0.ok) }, Column("tags") { .list($0.tags.map(Value.string)) },
+        ]
+        return Output(rows, data: data, table: [data[0], data[3], data[2], data[1]])
     }
 
     @Test func tsvHasNoHeaderAndNoTabsInValues() throws {
@@ -55,7 +67,7 @@ import Testing
         let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]
         #expect(parsed?.count == 2)
         #expect(parsed?[1]["name"] as? String == "Quote \"me\", please")
-        #expect(try Renderer(format: .json).render(Output(records: [], table: [])) == "[]\n")
+        #expect(try Renderer(format: .json).render(Output.empty([])) == "[]\n")
     }
 
     @Test func tableAlignsWideCharactersAndNumbers() throws {
@@ -71,8 +83,8 @@ import Testing
     }
 
     @Test func tableOfNothingIsEmpty() throws {
-        #expect(try Renderer(format: .table).render(Output(records: [], table: [Column("a")])) == "")
-        #expect(try Renderer(format: .tsv).render(Output(records: [], table: [Column("a")])) == "")
+        #expect(try Renderer(format: .table).render(Output([Row](), data: [], table: [Column("a") { .string($0.code) }])) == "")
+        #expect(try Renderer(format: .tsv).render(Output([Row](), data: [], table: [Column("a") { .string($0.code) }])) == "")
     }
 
     @Test func displayWidth() {

@@ -13,11 +13,11 @@ final class Captured: @unchecked Sendable {
     @Test func nothingWhenDisabledOrQuick() async throws {
         let out = Captured()
         let off = Spinner(enabled: false, write: out.append)
-        off.start("fetching")
+        off.show("fetching")
         try await Task.sleep(nanoseconds: 300_000_000)
         off.stop()
         let quick = Spinner(enabled: true, write: out.append)
-        quick.start("fetching")
+        quick.show("fetching")
         quick.stop()  // done before the ~100 ms grace
         try await Task.sleep(nanoseconds: 200_000_000)
         #expect(out.value == "")
@@ -26,9 +26,9 @@ final class Captured: @unchecked Sendable {
     @Test func framesThenACleanLine() async throws {
         let out = Captured()
         let spinner = Spinner(enabled: true, write: out.append)
-        spinner.start("fetching BART stations")
+        spinner.show("fetching BART stations")
         try await Task.sleep(nanoseconds: 800_000_000)
-        spinner.update("3 departures so far")
+        spinner.show("3 departures so far")
         try await Task.sleep(nanoseconds: 500_000_000)
         spinner.stop()
         let text = out.value

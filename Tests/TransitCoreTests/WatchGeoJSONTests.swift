@@ -27,12 +27,12 @@ import TransitTestSupport
     }
 
     @Test func aFailedFetchDoesNotEndTheWatch() async throws {
-        let calls = Counter()
+        let calls = Locked(0)
         let body = try Paths.sample("bustime/cta-v2-getpredictions-rt20-stpid4727.json")
         let server = try LoopbackServer { request in
             guard request.path.hasSuffix("getpredictions") else { return .ok(#"{"bustime-response":{"sb":[]}}"#, type: "application/json") }
-            calls.increment()
-            return calls.value == 1 ? .status(404, "gone") : .respond(status: 200, headers: [:], body: body, delay: 0)
+            let n = calls.withLock { $0 += 1; return $0 }
+            return n == 1 ? .status(404, "gone") : .respond(status: 200, headers: [:], body: body, delay: 0)
         }
         defer { server.stop() }
         let run = try await Run.transit(["cta", "predictions", "--stop", "4727", "--watch", "10", "--count", "2"], env: env(server))

@@ -17,14 +17,14 @@ public struct BARTClient: Sendable {
         self.key = key
     }
 
-    func request(_ path: String, _ items: [(String, String)], ttl: TimeInterval?) -> HTTPRequest {
+    func request(_ path: String, _ items: [(String, String)], ttl: TimeInterval?, label: String) -> HTTPRequest {
         let query = items.map { HTTPRequest.QueryItem($0.0, $0.1) } + [HTTPRequest.QueryItem("key", key)]
         return HTTPRequest(provider: "bart", baseURL: baseURL, path: path, query: query,
-                           secretNames: ["key"], cacheTTL: ttl, expects: "XML")
+                           secretNames: ["key"], cacheTTL: ttl, expects: .xml, label: "BART " + label)
     }
 
     public func stations() async throws(TransitError) -> [Station] {
-        try await http.get(request("stn.aspx", [("cmd", "stns")], ttl: Self.day)) { response throws(TransitError) in
+        try await http.get(request("stn.aspx", [("cmd", "stns")], ttl: Self.day, label: "stations")) { response throws(TransitError) in
             let list = try BARTParser.stations(response.body)
             guard !list.isEmpty else { throw .parse(what: "BART's station list", reason: "it lists no stations") }
             return list
@@ -35,7 +35,7 @@ public struct BARTClient: Sendable {
     public func routes(date: LocalDate?) async throws(TransitError) -> [Route] {
         var items = [("cmd", "routeinfo"), ("route", "all")]
         if let date { items.append(("date", date.usSlashed)) }
-        return try await http.get(request("route.aspx", items, ttl: Self.day)) { response throws(TransitError) in
+        return try await http.get(request("route.aspx", items, ttl: Self.day, label: "routes")) { response throws(TransitError) in
             let routes = try BARTParser.routes(response.body)
             guard !routes.isEmpty else { throw .parse(what: "BART's route info", reason: "it lists no routes") }
             return routes
@@ -43,7 +43,8 @@ public struct BARTClient: Sendable {
     }
 
     public func schedule(route: Int, date: LocalDate) async throws(TransitError) -> RouteSchedule {
-        let req = request("sched.aspx", [("cmd", "routesched"), ("route", String(route)), ("date", date.usSlashed)], ttl: Self.day)
+        let req = request("sched.aspx", [("cmd", "routesched"), ("route", String(route)), ("date", date.usSlashed)], ttl: Self.day,
+                          label: "schedule of route \(route)")
         return try await http.get(req) { response throws(TransitError) in
             try BARTParser.routeSchedule(response.body, route: route)
         }
@@ -75,22 +76,25 @@ public struct BARTClient: Sendable {
         let time = String(format: "%d:%02d%@", hour12, minutes % 60, (minutes / 60) % 24 < 12 ? "am" : "pm")
         let req = request("sched.aspx", [("cmd", "depart"), ("orig", origin), ("dest", destination),
                                          ("date", date.usSlashed), ("time", time), ("b", String(before)), ("a", String(after))],
-                          ttl: 3600)
+                          ttl: 3600, label: "trip planner")
         return try await http.get(req) { response throws(TransitError) in try BARTParser.plannedTrips(response.body) }
     }
 
-    /// Live departures; `platform` 1–4 or `direction` `n`/`s` narrow them.
-    public func departures(station: String, platform: Int? = nil, direction: String? = nil) async throws(TransitError) -> [Departure] {
+    /// Live departures, narrowed by one platform or one direction.
+    public func departures(station: String, filter: BARTDepartureFilter? = nil) async throws(TransitError) -> [Departure] {
         var items = [("cmd", "etd"), ("orig", station)]
-        if let platform { items.append(("plat", String(platform))) }
-        if let direction { items.append(("dir", direction)) }
-        return try await http.get(request("etd.aspx", items, ttl: nil)) { response throws(TransitError) in
+        switch filter {
+        case .platform(let platform): items.append(("plat", String(platform)))
+        case .direction(let direction): items.append(("dir", direction.rawValue))
+        case nil: break
+        }
+        return try await http.get(request("etd.aspx", items, ttl: nil, label: "departures at \(station)")) { response throws(TransitError) in
             try BARTParser.departures(response.body)
         }
     }
 
     public func advisories() async throws(TransitError) -> [Advisory] {
-        try await http.get(request("bsa.aspx", [("cmd", "bsa")], ttl: nil)) { response throws(TransitError) in
+        try await http.get(request("bsa.aspx", [("cmd", "bsa")], ttl: nil, label: "advisories")) { response throws(TransitError) in
             try BARTParser.advisories(response.body)
         }
     }

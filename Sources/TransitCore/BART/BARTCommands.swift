@@ -1,39 +1,30 @@
 import Foundation
 
-/// The `transit bart …` commands: fetch through `BARTClient`, shape records for the renderer.
+/// The `transit bart …` commands: fetch through `BARTClient`, lay typed rows out in columns.
 struct BARTCommands {
     let context: Context
     let client: BARTClient
 
-    init(_ context: Context) {
+    init(_ context: Context) throws(TransitError) {
         self.context = context
         let settings = context.settings
-        client = BARTClient(http: context.http,
-                            baseURL: settings.baseURL("bart", default: BART.defaultBaseURL),
-                            key: settings.key("bart") ?? BART.publicKey)
+        client = BARTClient(http: context.http, baseURL: settings.baseURL("bart", default: BART.defaultBaseURL), key: try settings.key())
     }
 
-    func run(_ command: Command) async throws(TransitError) -> Output {
+    func run(_ command: BARTCommand) async throws(TransitError) -> Output {
         switch command {
-        case .bartStations: return try await stations()
-        case .bartRoutes(let date): return try await routes(date)
-        case .bartTrips(let options): return try await trips(options)
-        case .bartTrip(let options): return try await trip(options)
-        case .bartDepartures(let station, let platform, let direction):
-            return try await departures(station, platform: platform, direction: direction)
-        case .bartAdvisories: return try await advisories()
-        default: throw .usage("not a BART command")
+        case .stations(let near, let limit): return try await stations(near: near, limit: limit)
+        case .routes(let date): return try await routes(date)
+        case .trips(let request): return try await trips(request)
+        case .trip(let request): return try await trip(request)
+        case .departures(let station, let filter): return try await departures(station, filter: filter)
+        case .advisories: return try await advisories()
         }
-    }
-
-    func stationList() async throws(TransitError) -> [Station] {
-        context.spinner.start("fetching BART stations")
-        return try await client.stations()
     }
 
     /// Resolves what the user typed against the station list: code, name, or a did-you-mean.
     static func matcher(_ stations: [Station]) -> NameMatcher<Station> {
-        NameMatcher(kind: "BART station", candidates: stations.map { .init(code: $0.abbr, names: [$0.name], value: $0) })
+        NameMatcher(kind: BARTCommandLine.stationWord, candidates: stations.map { .init(code: $0.abbr, names: [$0.name], value: $0) })
     }
 
     /// `--from` and `--to` resolved; the same station twice is a usage error.
@@ -44,141 +35,133 @@ struct BARTCommands {
         return (origin, destination)
     }
 
-    func stations() async throws(TransitError) -> Output {
-        let list = try await stationList()
-        let records = list.map { s in
-            Record([("abbr", .string(s.abbr)), ("name", .string(s.name)), ("city", .string(s.city)),
-                    ("latitude", .optional(s.latitude)), ("longitude", .optional(s.longitude))])
-        }
-        return Output(records: records, table: [Column("abbr"), Column("name"), Column("city"), Column("latitude"), Column("longitude")])
+    // MARK: stations
+
+    struct NearStation {
+        var station: Station
+        var meters: Double?
     }
+
+    func stations(near: Coordinate?, limit: Int?) async throws(TransitError) -> Output {
+        var rows = try await client.stations().map { NearStation(station: $0, meters: nil) }
+        if let near {
+            for i in rows.indices {
+                guard let lat = rows[i].station.latitude, let lon = rows[i].station.longitude else { continue }
+                rows[i].meters = near.meters(to: Coordinate(latitude: lat, longitude: lon))
+            }
+            rows = rows.filter { $0.meters != nil }.sorted { ($0.meters ?? 0, $0.station.abbr) < ($1.meters ?? 0, $1.station.abbr) }
+            rows = Array(rows.prefix(limit ?? rows.count))
+        }
+        var data: [Column<NearStation>] = [
+            Column("abbr") { .string($0.station.abbr) }, Column("name") { .string($0.station.name) },
+            Column("city") { .string($0.station.city) }, Column("latitude") { .optional($0.station.latitude) },
+            Column("longitude") { .optional($0.station.longitude) },
+        ]
+        var table = data
+        if near != nil {
+            let distance = Column<NearStation>("distance_km", "KM") { $0.meters.map { .double(Numbers.round($0 / 1000, 2)) } ?? .null }
+            data.append(distance)
+            table.insert(distance, at: 0)
+        }
+        return Output(rows, data: data, table: table)
+    }
+
+    // MARK: routes
 
     func routes(_ date: LocalDate?) async throws(TransitError) -> Output {
-        context.spinner.start("fetching BART routes")
         let routes = try await client.routes(date: date)
-        let records = routes.map { r in
-            Record([("number", .int(r.number)), ("name", .string(r.name)), ("abbr", .string(r.abbr)),
-                    ("color", .string(r.lineName)), ("hex_color", .optional(r.hexColor)),
-                    ("origin", .string(r.origin)), ("destination", .string(r.destination)),
-                    ("direction", .optional(r.direction)), ("stations", .list(r.stations.map(Value.string)))])
-        }
-        let count = Column("stations", "STOPS") { record in
-            if case .list(let items)? = record["stations"] { return .int(items.count) }
-            return .null
-        }
-        return Output(records: records,
-                      table: [Column("number", "ROUTE"), Column("color", "LINE"), Column("name"), Column("origin", "FROM"),
-                              Column("destination", "TO"), count],
-                      flat: [Column("number"), Column("name"), Column("abbr"), Column("color"), Column("hex_color"),
-                             Column("origin"), Column("destination"), Column("direction"), Column("stations")])
+        let data: [Column<Route>] = [
+            Column("number") { .int($0.number) }, Column("name") { .string($0.name) }, Column("abbr") { .string($0.abbr) },
+            Column("color") { .string($0.lineName) }, Column("hex_color") { .optional($0.hexColor) },
+            Column("origin") { .string($0.origin) }, Column("destination") { .string($0.destination) },
+            Column("direction") { .optional($0.direction) }, Column("stations") { .list($0.stations.map(Value.string)) },
+        ]
+        let table: [Column<Route>] = [
+            data[0].titled("ROUTE"), data[3].titled("LINE"), data[1], data[5].titled("FROM"), data[6].titled("TO"),
+            Column("stops", "STOPS") { .int($0.stations.count) },
+        ]
+        return Output(routes, data: data, table: table)
     }
 
-    func trips(_ options: TripFinder.Query) async throws(TransitError) -> Output {
+    // MARK: trips
+
+    func trips(_ request: BARTTripsRequest) async throws(TransitError) -> Output {
         // Stations (to read the names) and route info in one network round; schedules in the next.
-        context.spinner.start("fetching BART stations and routes for \(options.date.iso)")
         let client = self.client
-        async let routeList = Result.catching { () async throws(TransitError) -> [Route] in try await client.routes(date: options.date) }
+        async let routeList = Result.catching { () async throws(TransitError) -> [Route] in try await client.routes(date: request.date) }
         let stations = try await client.stations()
-        let (origin, destination) = try Self.pair(stations, options.origin, options.destination)
+        let (origin, destination) = try Self.pair(stations, request.from, request.to)
         let routes = try await routeList.get()
-        var query = options
-        query.origin = origin.abbr
-        query.destination = destination.abbr
-        context.spinner.update("fetching BART schedules for \(options.date.iso)")
+        let query = TripFinder.Query(origin: origin.abbr, destination: destination.abbr, date: request.date, after: request.after,
+                                     before: request.before, limit: request.limit, transfers: request.transfers,
+                                     minTransfer: request.minTransfer)
         let trips = try await client.trips(query, routes: routes)
         let names = Dictionary(stations.map { ($0.abbr, $0.name) }, uniquingKeysWith: { a, _ in a })
         var notices: [String] = []
         if trips.isEmpty {
-            var notice = "No trains from \(origin.abbr) to \(destination.abbr) on \(options.date.iso)"
-            if options.after != nil || options.before != nil { notice += " in that time window" }
-            if options.transfers == 0 { notice += " without a change; try --transfers 1" }
+            var notice = "No trains from \(origin.abbr) to \(destination.abbr) on \(request.date.iso)"
+            if request.after != nil || request.before != nil { notice += " in that time window" }
+            if request.transfers == 0 { notice += " without a change; try --transfers 1" }
             notices.append(notice)
         }
-        let records = trips.map { Self.record($0) }
-        let lines = Column("line", "LINE") { record in
-            .string(Self.legs(record).compactMap { if case .string(let s)? = $0["line"] { return s } else { return nil } }.joined(separator: " > "))
-        }
-        let toward = Column("toward", "TOWARD") { record in
-            .string(Self.legs(record).compactMap { leg -> String? in
-                guard case .string(let code)? = leg["head_station"] else { return nil }
-                return names[code] ?? code
-            }.joined(separator: " > "))
-        }
-        let change = Column("change_at", "CHANGE AT") { record in
-            let legs = Self.legs(record)
-            guard legs.count > 1 else { return .string("") }
-            return .string(legs.dropFirst().compactMap { if case .string(let s)? = $0["origin"] { return s } else { return nil } }.joined(separator: ","))
-        }
-        var table = [Column("departure", "DEPART"), Column("arrival", "ARRIVE"), Column("duration_minutes", "MIN"), lines, toward]
-        var flat = [Column("origin"), Column("destination"), Column("departure"), Column("arrival"),
-                    Column("duration_minutes"), Column("transfers"), lines, toward]
-        if options.transfers > 0 {
+        let zone = BART.zone
+        let leg: [Column<Leg>] = [
+            Column("route") { .int($0.route) }, Column("line") { .string($0.line) },
+            Column("origin") { .string($0.origin) }, Column("destination") { .string($0.destination) },
+            Column("departure") { .time($0.departure, zone) }, Column("arrival") { .time($0.arrival, zone) },
+            Column("head_station") { .string($0.headStation) },
+        ]
+        let lines = Column<Trip>("line", in: .flat) { .string($0.legs.map(\.line).joined(separator: " > ")) }
+        let toward = Column<Trip>("toward", in: .flat) { .string($0.legs.map { names[$0.headStation] ?? $0.headStation }.joined(separator: " > ")) }
+        let change = Column<Trip>("change_at", "CHANGE AT", in: .flat) { .string($0.legs.dropFirst().map(\.origin).joined(separator: ",")) }
+        let departure = Column<Trip>("departure") { .time($0.departure, zone) }, arrival = Column<Trip>("arrival") { .time($0.arrival, zone) }
+        let duration = Column<Trip>("duration_minutes") { .int($0.durationMinutes) }
+        var data: [Column<Trip>] = [
+            Column("origin") { .string($0.origin) }, Column("destination") { .string($0.destination) },
+            departure, arrival, duration, Column("transfers") { .int($0.transfers) },
+            Column("legs", in: .json) { trip in .list(trip.legs.map { .object(Record(leg, $0)) }) },
+            lines, toward,
+        ]
+        var table = [departure.titled("DEPART"), arrival.titled("ARRIVE"), duration.titled("MIN"), lines, toward]
+        if request.transfers > 0 {
             table.insert(change, at: 3)
-            flat.append(change)
+            data.append(change)
         }
-        return Output(records: records, table: table, flat: flat, notices: notices)
+        return Output(trips, data: data, table: table, notices: notices)
     }
 
-    static func legs(_ record: Record) -> [Record] {
-        guard case .list(let items)? = record["legs"] else { return [] }
-        return items.compactMap { if case .object(let r) = $0 { return r } else { return nil } }
-    }
+    // MARK: trip planner
 
-    static func record(_ trip: Trip) -> Record {
+    func trip(_ request: BARTTripRequest) async throws(TransitError) -> Output {
+        let (origin, destination) = try Self.pair(try await client.stations(), request.from, request.to)
+        let planned = try await client.plan(from: origin.abbr, to: destination.abbr, date: request.date, minutes: request.minutes)
         let zone = BART.zone
-        return Record([
-            ("origin", .string(trip.origin)), ("destination", .string(trip.destination)),
-            ("departure", .time(trip.departure, zone)), ("arrival", .time(trip.arrival, zone)),
-            ("duration_minutes", .int(trip.durationMinutes)), ("transfers", .int(trip.transfers)),
-            ("legs", .list(trip.legs.map { leg in
-                .object(Record([("route", .int(leg.route)), ("line", .string(leg.line)),
-                                ("origin", .string(leg.origin)), ("destination", .string(leg.destination)),
-                                ("departure", .time(leg.departure, zone)), ("arrival", .time(leg.arrival, zone)),
-                                ("head_station", .string(leg.headStation))]))
-            })),
-        ])
-    }
-
-    func trip(_ options: BARTTripOptions) async throws(TransitError) -> Output {
-        let (origin, destination) = try Self.pair(try await stationList(), options.from, options.to)
-        context.spinner.update("asking BART's trip planner")
-        let planned = try await client.plan(from: origin.abbr, to: destination.abbr, date: options.date, minutes: options.minutes)
-        let zone = BART.zone
-        var records: [Record] = []
-        var rows: [Record] = []
-        for (number, trip) in planned.enumerated() {
-            let minutes = trip.tripMinutes ?? Int((trip.arrival.timeIntervalSince(trip.departure) / 60).rounded())
-            records.append(Record([
-                ("origin", .string(trip.origin)), ("destination", .string(trip.destination)),
-                ("departure", .time(trip.departure, zone)), ("arrival", .time(trip.arrival, zone)),
-                ("duration_minutes", .int(minutes)), ("transfers", .int(max(0, trip.legs.count - 1))),
-                ("fare", .optional(trip.fare)),
-                ("fares", .list(trip.fares.map { .object(Record([("name", .string($0.name)), ("class", .string($0.fareClass)), ("amount", .double($0.amount))])) })),
-                ("legs", .list(trip.legs.map { leg in
-                    .object(Record([("order", .int(leg.order)), ("route", .optional(Self.routeNumber(leg.line))),
-                                    ("origin", .string(leg.origin)), ("destination", .string(leg.destination)),
-                                    ("departure", .time(leg.departure, zone)), ("arrival", .time(leg.arrival, zone)),
-                                    ("train_head_station", .string(leg.trainHeadStation)), ("bikes", leg.bikes.map(Value.bool) ?? .null)]))
-                })),
-            ]))
-            for leg in trip.legs {
-                rows.append(Record([("trip", .int(number + 1)), ("departure", .time(leg.departure, zone)), ("origin", .string(leg.origin)),
-                                    ("arrival", .time(leg.arrival, zone)), ("destination", .string(leg.destination)),
-                                    ("route", .optional(Self.routeNumber(leg.line))), ("toward", .string(leg.trainHeadStation))]))
-            }
-        }
-        var output = Output(records: records,
-                            table: [],
-                            flat: [Column("origin"), Column("destination"), Column("departure"), Column("arrival"),
-                                   Column("duration_minutes"), Column("transfers"), Column("fare")])
-        if context.settings.format == .table {
-            // The terminal shows one row per leg, fares under it.
-            output.records = rows
-            output.table = [Column("trip", "TRIP"), Column("departure", "DEPART"), Column("origin", "FROM"), Column("arrival", "ARRIVE"),
-                            Column("destination", "TO"), Column("route", "ROUTE"), Column("toward", "TOWARD")]
-            if let fares = planned.first?.fares, !fares.isEmpty {
-                output.tableAfter = ["Fares: " + fares.map { "\($0.name) $" + String(format: "%.2f", $0.amount) }.joined(separator: ", ")]
-            }
+        let fare: [Column<PlannedTrip.Fare>] = [
+            Column("name") { .string($0.name) }, Column("class") { .string($0.fareClass) }, Column("amount") { .double($0.amount) },
+        ]
+        let leg: [Column<PlannedTrip.PlannedLeg>] = [
+            Column("order") { .int($0.order) }, Column("route", "ROUTE") { .optional(Self.routeNumber($0.line)) },
+            Column("origin", "FROM") { .string($0.origin) }, Column("destination", "TO") { .string($0.destination) },
+            Column("departure", "DEPART") { .time($0.departure, zone) }, Column("arrival", "ARRIVE") { .time($0.arrival, zone) },
+            Column("train_head_station", "TOWARD") { .string($0.trainHeadStation) }, Column("bikes") { $0.bikes.map(Value.bool) ?? .null },
+        ]
+        let data: [Column<PlannedTrip>] = [
+            Column("origin") { .string($0.origin) }, Column("destination") { .string($0.destination) },
+            Column("departure") { .time($0.departure, zone) }, Column("arrival") { .time($0.arrival, zone) },
+            Column("duration_minutes") { .int($0.tripMinutes ?? Int(($0.arrival.timeIntervalSince($0.departure) / 60).rounded())) },
+            Column("transfers") { .int(max(0, $0.legs.count - 1)) }, Column("fare") { .optional($0.fare) },
+            Column("fares", in: .json) { trip in .list(trip.fares.map { .object(Record(fare, $0)) }) },
+            Column("legs", in: .json) { trip in .list(trip.legs.map { .object(Record(leg, $0)) }) },
+        ]
+        var output = Output(planned, data: data, table: [])
+        // The terminal shows one row per leg, numbered by trip, fares under it.
+        let legRows = planned.enumerated().flatMap { number, trip in trip.legs.map { (trip: number + 1, leg: $0) } }
+        let tripColumn = Column<(trip: Int, leg: PlannedTrip.PlannedLeg)>("trip") { .int($0.trip) }
+        output.table = Grid(legRows, [tripColumn] + [leg[4], leg[2], leg[5], leg[3], leg[1], leg[6]].map { column in
+            Column(column.key, column.header) { column.value($0.leg) }
+        })
+        if let fares = planned.first?.fares, !fares.isEmpty {
+            output.tableAfter = ["Fares: " + fares.map { "\($0.name) $" + String(format: "%.2f", $0.amount) }.joined(separator: ", ")]
         }
         if planned.isEmpty { output.notices.append("BART's trip planner found no trip from \(origin.abbr) to \(destination.abbr) then") }
         return output
@@ -189,43 +172,34 @@ struct BARTCommands {
         Int(line.split(separator: " ").last.map(String.init) ?? "")
     }
 
-    func departures(_ query: String, platform: Int?, direction: String?) async throws(TransitError) -> Output {
-        let station = try Self.matcher(try await stationList()).match(query)
-        context.spinner.update("fetching live departures at \(station.abbr)")
-        let list = try await client.departures(station: station.abbr, platform: platform, direction: direction)
+    // MARK: live
+
+    func departures(_ query: String, filter: BARTDepartureFilter?) async throws(TransitError) -> Output {
+        let station = try Self.matcher(try await client.stations()).match(query)
+        let list = try await client.departures(station: station.abbr, filter: filter)
             .sorted { ($0.minutes, $0.destination) < ($1.minutes, $1.destination) }
-        let records = list.map { d in
-            Record([("station", .string(d.station)), ("destination", .string(d.destination)),
-                    ("destination_code", .string(d.destinationCode)), ("minutes", .int(d.minutes)),
-                    ("platform", .optional(d.platform)), ("direction", .string(d.direction)), ("cars", .optional(d.cars)),
-                    ("line", .string(d.line.prefix(1).uppercased() + d.line.dropFirst().lowercased())),
-                    ("hex_color", .optional(d.hexColor)), ("delay_seconds", .int(d.delaySeconds)),
-                    ("cancelled", .bool(d.cancelled)), ("bikes", d.bikes.map(Value.bool) ?? .null)])
-        }
-        var notices: [String] = []
-        if records.isEmpty { notices.append("No departures from \(station.abbr) (\(station.name)) right now") }
-        let delay = Column("delay_seconds", "DELAY") { record in
-            guard case .int(let s)? = record["delay_seconds"], s > 0 else { return .string("") }
-            return .string("+\((s + 59) / 60) min")
-        }
-        return Output(records: records,
-                      table: [Column("minutes", "MIN"), Column("destination"), Column("platform", "PLAT"), Column("direction", "DIR"),
-                              Column("cars"), Column("line"), delay],
-                      notices: notices)
+        let data: [Column<Departure>] = [
+            Column("station") { .string($0.station) }, Column("destination") { .string($0.destination) },
+            Column("destination_code") { .string($0.destinationCode) }, Column("minutes", "MIN") { .int($0.minutes) },
+            Column("platform", "PLAT") { .optional($0.platform) }, Column("direction", "DIR") { .string($0.direction) },
+            Column("cars") { .optional($0.cars) }, Column("line") { .string($0.line.prefix(1).uppercased() + $0.line.dropFirst().lowercased()) },
+            Column("hex_color") { .optional($0.hexColor) }, Column("delay_seconds") { .int($0.delaySeconds) },
+            Column("cancelled") { .bool($0.cancelled) }, Column("bikes") { $0.bikes.map(Value.bool) ?? .null },
+        ]
+        let delay = Column<Departure>("delay", "DELAY") { $0.delaySeconds > 0 ? .string("+\(($0.delaySeconds + 59) / 60) min") : .string("") }
+        let notices = list.isEmpty ? ["No departures from \(station.abbr) (\(station.name)) right now"] : []
+        return Output(list, data: data, table: [data[3], data[1], data[4], data[5], data[6], data[7], delay], notices: notices)
     }
 
     func advisories() async throws(TransitError) -> Output {
-        context.spinner.start("fetching BART advisories")
         let list = try await client.advisories()
         // BART says "No delays reported." as an advisory with no type or station.
-        let real = list.filter { !($0.type == nil && ($0.station == nil || $0.station == "") && $0.description.lowercased().hasPrefix("no delays")) }
-        var notices: [String] = []
-        if real.isEmpty { notices.append(list.first?.description ?? "No advisories") }
-        let records = real.map { a in
-            Record([("id", .optional(a.id)), ("station", .optional(a.station)), ("type", .optional(a.type)),
-                    ("description", .string(a.description)), ("posted", .optional(a.posted)), ("expires", .optional(a.expires))])
-        }
-        return Output(records: records, table: [Column("type"), Column("station"), Column("posted"), Column("description")],
-                      notices: notices)
+        let real = list.filter { !($0.type == nil && ($0.station ?? "").isEmpty && $0.description.lowercased().hasPrefix("no delays")) }
+        let data: [Column<Advisory>] = [
+            Column("id") { .optional($0.id) }, Column("station") { .optional($0.station) }, Column("type") { .optional($0.type) },
+            Column("description") { .string($0.description) }, Column("posted") { .optional($0.posted) }, Column("expires") { .optional($0.expires) },
+        ]
+        let notices = real.isEmpty ? [list.first?.description ?? "No advisories"] : []
+        return Output(real, data: data, table: [data[2], data[1], data[4], data[3]], notices: notices)
     }
 }

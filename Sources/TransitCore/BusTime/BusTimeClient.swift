@@ -19,11 +19,11 @@ public struct BusTimeClient: Sendable {
         self.key = key
     }
 
-    func request(_ function: String, _ items: [(String, String)], ttl: TimeInterval?) -> HTTPRequest {
+    func request(_ function: String, _ items: [(String, String)], ttl: TimeInterval?, label: String) -> HTTPRequest {
         let query = [HTTPRequest.QueryItem("key", key), HTTPRequest.QueryItem("format", "json")]
             + items.map { HTTPRequest.QueryItem($0.0, $0.1) }
         return HTTPRequest(provider: agency.id, baseURL: baseURL, path: function, query: query,
-                           secretNames: ["key"], cacheTTL: ttl, expects: "JSON")
+                           secretNames: ["key"], cacheTTL: ttl, expects: .json, label: "\(agency.name) " + label)
     }
 
     /// Up to 10 ids as BusTime's comma list; more is a usage error, raised before sending.
@@ -38,7 +38,8 @@ public struct BusTimeClient: Sendable {
     func call<T>(_ function: String, _ items: [(String, String)], ttl: TimeInterval?,
                  _ parse: @escaping @Sendable (Data, BusTimeAgency) throws(TransitError) -> BusTimeResult<T>) async throws(TransitError) -> BusTimeResult<T> {
         let agency = self.agency
-        return try await http.get(request(function, items, ttl: ttl)) { r throws(TransitError) in try parse(r.body, agency) }
+        let label = String(function.dropFirst(3)) + (items.first.map { " (\($0.0) \($0.1))" } ?? "")
+        return try await http.get(request(function, items, ttl: ttl, label: label)) { r throws(TransitError) in try parse(r.body, agency) }
     }
 
     public func routes() async throws(TransitError) -> BusTimeResult<BusRoute> {

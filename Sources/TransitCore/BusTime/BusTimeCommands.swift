@@ -1,24 +1,6 @@
 import Foundation
 
 /// `transit cta …` and `transit mbus …`: one implementation, the agency a value.
-public enum BusTimeCommand: Sendable, Equatable {
-    case routes
-    case directions(route: String)
-    case stops(route: String, direction: String)
-    case predictions(stops: [String], routes: [String], top: Int?)
-    case alerts(route: String, stop: String?)
-    case vehicles(routes: [String])
-    case eta(ETAOptions)
-}
-
-public struct ETAOptions: Sendable, Equatable {
-    public var stop: String
-    public var routes: [String]
-    public var method: ETA.Method
-    public var model: ETA.Model
-    public var calibrate: Bool
-}
-
 struct BusTimeCommands {
     let context: Context
     let agency: BusTimeAgency
@@ -28,13 +10,8 @@ struct BusTimeCommands {
         self.context = context
         self.agency = agency
         let settings = context.settings
-        let key = settings.key(agency.id)
-        // A recording is found without the key, so --offline needs none.
-        if key == nil && !settings.offline {
-            throw .missingKey(variable: agency.keyVariable, provider: agency.name, whereToGet: agency.keyHelp)
-        }
         client = BusTimeClient(http: context.http, agency: agency,
-                               baseURL: settings.baseURL(agency.id, default: agency.defaultBaseURL), key: key ?? "")
+                               baseURL: settings.baseURL(agency.id, default: agency.defaultBaseURL), key: try settings.key())
     }
 
     func run(_ command: BusTimeCommand) async throws(TransitError) -> Output {
@@ -60,7 +37,6 @@ struct BusTimeCommands {
     /// in the (cached) route list.
     func resolveRoutes(_ tokens: [String]) async throws(TransitError) -> [String] {
         guard tokens.contains(where: { !Self.looksLikeRouteID($0) }) else { return tokens }
-        context.spinner.start("fetching \(agency.name) routes")
         let list = try await client.routes().items
         let matcher = NameMatcher(kind: "\(agency.id.uppercased()) route", candidates: list.map { .init(code: $0.id, names: [$0.name], value: $0.id) })
         var result: [String] = []
@@ -89,7 +65,6 @@ struct BusTimeCommands {
             throw .usage("a stop name needs --route to look it up; or give the stop id",
                          hint: "list stop ids with: transit \(agency.id) stops --route RT --direction DIR")
         }
-        context.spinner.start("looking up stop names")
         let client = self.client
         let patterns = try await concurrently(routes) { route throws(TransitError) in try await client.patterns(route: route).items }
         var candidates: [NameMatcher<String>.Candidate] = []
@@ -104,7 +79,7 @@ struct BusTimeCommands {
             let exact = candidates.filter { $0.names.contains { NameMatcher<String>.normalize($0) == NameMatcher<String>.normalize(token) } }
             result += exact.isEmpty ? [try matcher.match(token)] : exact.map(\.code)
         }
-        let unique = result.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let unique = result.uniqued()
         if unique.count > BusTimeClient.maxIDs {
             throw .usage("those stop names stand for \(unique.count) stops; BusTime takes at most \(BusTimeClient.maxIDs)")
         }
@@ -114,28 +89,27 @@ struct BusTimeCommands {
     // MARK: commands
 
     func routes() async throws(TransitError) -> Output {
-        context.spinner.start("fetching \(agency.name) routes")
         let result = try await client.routes()
-        let records = result.items.map { r in
-            Record([("route", .string(r.id)), ("name", .string(r.name)), ("color", .optional(r.color)), ("designator", .optional(r.designator))])
-        }
-        return Output(records: records, table: [Column("route"), Column("name"), Column("color")], notices: notices(result.messages))
+        let data: [Column<BusRoute>] = [
+            Column("route") { .string($0.id) }, Column("name") { .string($0.name) },
+            Column("color") { .optional($0.color) }, Column("designator") { .optional($0.designator) },
+        ]
+        return Output(result.items, data: data, table: Array(data.prefix(3)), notices: notices(result.messages))
     }
 
     func directions(_ token: String) async throws(TransitError) -> Output {
         let route = try await resolveRoutes([token])[0]
-        context.spinner.start("fetching directions of route \(route)")
         let result = try await client.directions(route: route)
-        let records = result.items.map { Record([("id", .string($0.id)), ("name", .string($0.name))]) }
-        return Output(records: records, table: [Column("id"), Column("name")], notices: notices(result.messages))
+        let data: [Column<BusDirection>] = [Column("id") { .string($0.id) }, Column("name") { .string($0.name) }]
+        return Output(result.items, data: data, table: data, notices: notices(result.messages))
     }
 
     func stops(_ token: String, _ directionText: String) async throws(TransitError) -> Output {
         let route = try await resolveRoutes([token])[0]
-        context.spinner.start("fetching stops of route \(route)")
         let directions = try await client.directions(route: route).items
         let dirMatcher = NameMatcher(kind: "direction of route \(route)", candidates: directions.map { .init(code: $0.id, names: [$0.name], value: $0) })
         let direction = directions.isEmpty ? BusDirection(id: directionText, name: directionText) : try dirMatcher.match(directionText)
+        let client = self.client
         async let patternList = Result.catching { () async throws(TransitError) -> [BusPattern] in try await client.patterns(route: route).items }
         let stops = try await client.stops(route: route, direction: direction.id)
         let patterns = (try? await patternList.get()) ?? []
@@ -146,17 +120,18 @@ struct BusTimeCommands {
         } else {
             notices.append("Stops of route \(route) \(direction.name) in alphabetical order (no pattern for this direction)")
         }
-        let records = ordered.stops.enumerated().map { i, s in
-            Record([("seq", .int(i + 1)), ("stop_id", .string(s.id)), ("stop_name", .string(s.name)),
-                    ("latitude", .optional(s.latitude)), ("longitude", .optional(s.longitude))])
-        }
+        let rows = ordered.stops.enumerated().map { (seq: $0.offset + 1, stop: $0.element) }
+        let data: [Column<(seq: Int, stop: BusStop)>] = [
+            Column("seq") { .int($0.seq) }, Column("stop_id", "STOP") { .string($0.stop.id) }, Column("stop_name", "NAME") { .string($0.stop.name) },
+            Column("latitude") { .optional($0.stop.latitude) }, Column("longitude") { .optional($0.stop.longitude) },
+        ]
+        var output = Output(rows, data: data, table: data, notices: notices)
         let shape = patterns.first { $0.id == ordered.pattern }.map { pattern in
             [(properties: Record([("pattern_id", .int(pattern.id)), ("route", .string(route)), ("direction", .string(pattern.direction))]),
               coordinates: pattern.points.map { ($0.latitude, $0.longitude) })]
         } ?? []
-        return Output(records: records, table: [Column("seq"), Column("stop_id", "STOP"), Column("stop_name", "NAME"),
-                                                Column("latitude"), Column("longitude")], notices: notices,
-                      geoJSON: GeoJSON.points(records, lines: shape))
+        output.geoJSON = GeoJSON.points(output.records, lines: shape)
+        return output
     }
 
     /// Stops in the order of the direction's longest pattern; those it lacks, alphabetically after.
@@ -180,7 +155,6 @@ struct BusTimeCommands {
     func predictions(_ stopTokens: [String], _ routeTokens: [String], _ top: Int?) async throws(TransitError) -> Output {
         let routes = try await resolveRoutes(routeTokens)
         let stops = try await resolveStops(stopTokens, routes: routes)
-        context.spinner.start("fetching predictions")
         // Predictions and bulletins in one network round.
         let client = self.client
         async let bulletinList = Result.catching { () async throws(TransitError) -> BusTimeResult<Bulletin> in
@@ -198,26 +172,22 @@ struct BusTimeCommands {
         let now = context.settings.now
         let zone = agency.zone
         let sorted = predictions.items.sorted { ($0.predicted, $0.route, $0.stopID) < ($1.predicted, $1.route, $1.stopID) }
-        let records = sorted.map { p in
-            Record([("route", .string(p.route)), ("direction", .string(p.direction)), ("stop_id", .string(p.stopID)),
-                    ("stop_name", .string(p.stopName)), ("destination", .string(p.destination)), ("vehicle", .optional(p.vehicle)),
-                    ("predicted", .time(p.predicted, zone)), ("minutes", .int(Self.minutes(p, now: now))),
-                    ("delayed", .bool(p.delayed)), ("type", .string(p.kind.rawValue))])
-        }
-        if records.isEmpty && notices.isEmpty { notices.append("No predictions for stop \(stops.joined(separator: ","))") }
-        let alertRecords = bulletins.map(Self.alertRecord)
-        let high = bulletins.filter { $0.priorityRank == 0 }, others = bulletins.filter { $0.priorityRank != 0 }
-        let minutes = Column("minutes", "MIN") { record in
-            guard case .int(let m)? = record["minutes"] else { return .null }
-            return m == 0 ? .string("DUE") : .int(m)
-        }
-        return Output(records: records,
-                      table: [Column("route"), Column("direction", "DIR"), Column("stop_name", "STOP"), Column("destination", "TO"),
-                              Column("predicted", "AT"), minutes, Column("vehicle", "BUS"), Column("delayed")],
-                      json: .object(Record([("predictions", .list(records.map(Value.object))), ("alerts", .list(alertRecords.map(Value.object)))])),
-                      notices: notices,
-                      tableBefore: high.map { Self.alertLine($0) },
-                      tableAfter: others.map { Self.alertLine($0) })
+        if sorted.isEmpty && notices.isEmpty { notices.append("No predictions for stop \(stops.joined(separator: ","))") }
+        let minutes = Column<Prediction>("minutes", "MIN") { .int(Self.minutes($0, now: now)) }
+        let data: [Column<Prediction>] = [
+            Column("route") { .string($0.route) }, Column("direction", "DIR") { .string($0.direction) },
+            Column("stop_id") { .string($0.stopID) }, Column("stop_name", "STOP") { .string($0.stopName) },
+            Column("destination", "TO") { .string($0.destination) }, Column("vehicle", "BUS") { .optional($0.vehicle) },
+            Column("predicted", "AT") { .time($0.predicted, zone) }, minutes,
+            Column("delayed") { .bool($0.delayed) }, Column("type") { .string($0.kind.rawValue) },
+        ]
+        let due = Column<Prediction>("minutes", "MIN") { Self.minutes($0, now: now) == 0 ? .string("DUE") : .int(Self.minutes($0, now: now)) }
+        var output = Output(sorted, data: data, table: [data[0], data[1], data[3], data[4], data[6], due, data[5], data[8]], notices: notices)
+        output.json = .object(Record([("predictions", .list(output.records.map(Value.object))),
+                                      ("alerts", .list(bulletins.map { .object(Record(Self.alertColumns, $0)) }))]))
+        output.tableBefore = bulletins.filter { $0.priority == .high }.map(Self.alertLine)
+        output.tableAfter = bulletins.filter { $0.priority != .high }.map(Self.alertLine)
+        return output
     }
 
     /// Minutes from now to the prediction, rounded down; DUE is 0.
@@ -228,27 +198,24 @@ struct BusTimeCommands {
     /// BusTime already chose the bulletins for the request's routes or stops (and the
     /// system-wide ones): drop repeats, high priority first, otherwise in BusTime's order.
     static func ordered(_ bulletins: [Bulletin]) -> [Bulletin] {
-        var seen = Set<String>()
-        return bulletins.filter { seen.insert($0.name + "\u{1}" + $0.subject).inserted }
-            .enumerated().sorted { ($0.element.priorityRank, $0.offset) < ($1.element.priorityRank, $1.offset) }.map(\.element)
+        bulletins.uniqued { $0.name + "\u{1}" + $0.subject }
+            .enumerated().sorted { ($0.element.priority.rank, $0.offset) < ($1.element.priority.rank, $1.offset) }.map(\.element)
     }
 
-    static func alertRecord(_ b: Bulletin) -> Record {
-        let routes = Array(Set(b.services.compactMap(\.route))).sorted()
-        let stops = Array(Set(b.services.compactMap(\.stopID))).sorted()
-        return Record([("priority", .string(b.priority)), ("title", .string(b.subject)), ("detail", .string(b.detail)),
-                       ("routes", .list(routes.map(Value.string))), ("stops", .list(stops.map(Value.string)))])
-    }
+    static let alertColumns: [Column<Bulletin>] = [
+        Column("priority") { .string($0.priority.rawValue) }, Column("title") { .string($0.subject) }, Column("detail") { .string($0.detail) },
+        Column("routes") { .list(Array(Set($0.services.compactMap(\.route))).sorted().map(Value.string)) },
+        Column("stops") { .list(Array(Set($0.services.compactMap(\.stopID))).sorted().map(Value.string)) },
+    ]
 
     static func alertLine(_ b: Bulletin) -> String {
-        let mark = b.priorityRank == 0 ? "! " : "  "
-        return "\(mark)[\(b.priority)] \(b.subject): \(b.detail)"
+        let mark = b.priority == .high ? "! " : "  "
+        return "\(mark)[\(b.priority.rawValue)] \(b.subject): \(b.detail)"
     }
 
     func alerts(_ routeToken: String, _ stopToken: String?) async throws(TransitError) -> Output {
         let routes = try await resolveRoutes([routeToken])
         let stops = try await resolveStops(stopToken.map { [$0] } ?? [], routes: routes)
-        context.spinner.start("fetching alerts")
         let result = try await client.bulletins(routes: routes)
         var bulletins = Self.ordered(result.items)
         if !stops.isEmpty {
@@ -256,27 +223,26 @@ struct BusTimeCommands {
         }
         var notices = notices(result.messages)
         if bulletins.isEmpty && notices.isEmpty { notices.append("No alerts for route \(routes.joined(separator: ","))") }
-        return Output(records: bulletins.map(Self.alertRecord),
-                      table: [Column("priority"), Column("title"), Column("detail")], notices: notices)
+        return Output(bulletins, data: Self.alertColumns, table: Array(Self.alertColumns.prefix(3)), notices: notices)
     }
 
     func vehicles(_ routeTokens: [String]) async throws(TransitError) -> Output {
         let routes = try await resolveRoutes(routeTokens)
-        context.spinner.start("fetching vehicles")
         let result = try await client.vehicles(routes: routes)
         let zone = agency.zone
-        let records = result.items.sorted { ($0.route, $0.id) < ($1.route, $1.id) }.map { v in
-            Record([("vehicle", .string(v.id)), ("route", .string(v.route)), ("latitude", .optional(v.latitude)),
-                    ("longitude", .optional(v.longitude)), ("heading", .optional(v.heading)), ("pattern_id", .optional(v.patternID)),
-                    ("pattern_distance", .optional(v.patternDistance)), ("destination", .string(v.destination)),
-                    ("delayed", .bool(v.delayed)), ("timestamp", v.timestamp.map { .time($0, zone) } ?? .null)])
-        }
+        let list = result.items.sorted { ($0.route, $0.id) < ($1.route, $1.id) }
+        let data: [Column<Vehicle>] = [
+            Column("vehicle", "BUS") { .string($0.id) }, Column("route") { .string($0.route) }, Column("latitude") { .optional($0.latitude) },
+            Column("longitude") { .optional($0.longitude) }, Column("heading", "HDG") { .optional($0.heading) },
+            Column("pattern_id") { .optional($0.patternID) }, Column("pattern_distance") { .optional($0.patternDistance) },
+            Column("destination", "TO") { .string($0.destination) }, Column("delayed") { .bool($0.delayed) },
+            Column("timestamp", "SEEN") { $0.timestamp.map { .time($0, zone) } ?? .null },
+        ]
         var notices = notices(result.messages)
-        if records.isEmpty && notices.isEmpty { notices.append("No vehicles on route \(routes.joined(separator: ","))") }
-        return Output(records: records,
-                      table: [Column("vehicle", "BUS"), Column("route"), Column("destination", "TO"), Column("latitude"),
-                              Column("longitude"), Column("heading", "HDG"), Column("delayed"), Column("timestamp", "SEEN")],
-                      notices: notices, geoJSON: GeoJSON.points(records))
+        if list.isEmpty && notices.isEmpty { notices.append("No vehicles on route \(routes.joined(separator: ","))") }
+        var output = Output(list, data: data, table: [data[0], data[1], data[7], data[2], data[3], data[4], data[8], data[9]], notices: notices)
+        output.geoJSON = GeoJSON.points(output.records)
+        return output
     }
 
     // MARK: eta
@@ -287,86 +253,40 @@ struct BusTimeCommands {
         guard stop.count == 1, let stopID = stop.first else {
             throw .usage("--stop '\(options.stop)' names \(stop.count) stops; give one stop id")
         }
-        context.spinner.start("fetching predictions at stop \(stopID)")
         // BusTime's own predictions say which routes serve the stop now, and are the yardstick.
         let predictions = try await client.predictions(stops: [stopID], routes: routeFilter)
-        var routes = routeFilter
-        if routes.isEmpty {
-            routes = predictions.items.map(\.route).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-        }
+        let routes = routeFilter.isEmpty ? predictions.items.map(\.route).uniqued() : routeFilter
         var notices = notices(predictions.messages)
         guard !routes.isEmpty else {
             notices.append("No buses are predicted at stop \(stopID); give --route to look for buses anyway")
-            return Output(records: [], table: [], notices: notices)
+            return .empty(notices)
         }
         let limited = Array(routes.prefix(BusTimeClient.maxIDs))
-        context.spinner.update("fetching patterns and vehicles of route \(limited.joined(separator: ","))")
         let client = self.client
         async let vehicleList = Result.catching { () async throws(TransitError) -> BusTimeResult<Vehicle> in try await client.vehicles(routes: limited) }
         let patterns = Array(try await concurrently(limited) { route throws(TransitError) in try await client.patterns(route: route).items }.joined())
         let vehicles = try await vehicleList.get()
         notices += self.notices(vehicles.messages)
-        let now = context.settings.now
-        func official(_ v: Vehicle) -> Prediction? {
-            predictions.items.filter { $0.vehicle == v.id && $0.stopID == stopID }.min { $0.predicted < $1.predicted }
-        }
-        var model = options.model
-        let along = ETA.alongRoute(stop: stopID, vehicles: vehicles.items, patterns: patterns, model: model)
-        if options.calibrate {
-            let pairs = along.compactMap { c -> (feet: Double, stops: Int, seconds: Double)? in
-                guard let p = official(c.vehicle) else { return nil }
-                return (c.remainingFeet, c.stopsBetween ?? 0, p.predicted.timeIntervalSince(now))
-            }
-            if let fitted = ETA.calibrate(pairs) {
-                model = fitted
-                notices.append(String(format: "Calibrated on %d BusTime predictions: %.1f mph, %.0f s a stop", pairs.count, fitted.speedMPH, fitted.dwellSeconds))
-            } else {
-                notices.append("Too few BusTime predictions to calibrate (\(pairs.count)); using \(model.speedMPH) mph and \(Int(model.dwellSeconds)) s")
-            }
-        }
-        let candidates: [ETA.Candidate]
-        switch options.method {
-        case .alongRoute:
-            candidates = ETA.alongRoute(stop: stopID, vehicles: vehicles.items, patterns: patterns, model: model)
-        case .straightLine:
-            guard let point = patterns.lazy.flatMap(\.points).first(where: { $0.isStop && $0.stopID == stopID }) else {
-                throw .api(provider: agency.name, message: "stop \(stopID) is on no pattern of route \(limited.joined(separator: ","))", details: nil)
-            }
-            let serving = Set(patterns.filter { $0.points.contains { $0.stopID == stopID } }.map(\.id))
-            let onRoutes = vehicles.items.filter { v in v.patternID.map(serving.contains) ?? true }
-            candidates = ETA.straightLine(stop: (point.latitude, point.longitude), vehicles: onRoutes, model: model)
-        }
-        if candidates.isEmpty { notices.append("No bus on route \(limited.joined(separator: ",")) has stop \(stopID) ahead of it") }
+        let result = try ETA.estimates(stop: stopID, method: options.method, model: options.model, calibrate: options.calibrate,
+                                       vehicles: vehicles.items, patterns: patterns, predictions: predictions.items, now: context.settings.now)
+        notices += result.notices
+        if result.estimates.isEmpty { notices.append("No bus on route \(limited.joined(separator: ",")) has stop \(stopID) ahead of it") }
         let zone = agency.zone
-        let records = candidates.map { c -> Record in
-            let prediction = official(c.vehicle)
-            let busTime = prediction.map { max(0, $0.predicted.timeIntervalSince(now) / 60) }
-            return Record([
-                ("vehicle", .string(c.vehicle.id)), ("route", .string(c.vehicle.route)), ("destination", .string(c.vehicle.destination)),
-                ("pattern_id", .optional(c.patternID)), ("latitude", .optional(c.vehicle.latitude)), ("longitude", .optional(c.vehicle.longitude)),
-                ("distance_miles", .double(Self.round(c.remainingFeet / ETA.feetPerMile, 2))),
-                ("distance_km", .double(Self.round(c.remainingFeet * 0.0003048, 2))),
-                ("stops_between", .optional(c.stopsBetween)), ("estimate_minutes", .double(Self.round(c.minutes, 1))),
-                ("bustime_minutes", busTime.map { .double(Self.round($0, 1)) } ?? .null),
-                ("bustime_predicted", prediction.map { .time($0.predicted, zone) } ?? .null),
-                ("difference_minutes", busTime.map { .double(Self.round(c.minutes - $0, 1)) } ?? .null),
-                ("method", .string(options.method.rawValue)),
-            ])
-        }
-        let busTimeColumn = Column("bustime_minutes", "BUSTIME") { r in r["bustime_minutes"] == .null ? .string("none") : r["bustime_minutes"] ?? .null }
-        return Output(records: records,
-                      table: [Column("vehicle", "BUS"), Column("route"), Column("destination", "TO"), Column("distance_miles", "MILES"),
-                              Column("stops_between", "STOPS"), Column("estimate_minutes", "EST MIN"), busTimeColumn,
-                              Column("difference_minutes", "DIFF")],
-                      flat: [Column("vehicle"), Column("route"), Column("destination"), Column("pattern_id"), Column("distance_miles"),
-                             Column("distance_km"), Column("stops_between"), Column("estimate_minutes"), Column("bustime_minutes"),
-                             Column("difference_minutes"), Column("method")],
-                      notices: notices,
-                      geoJSON: GeoJSON.points(records))
-    }
-
-    static func round(_ value: Double, _ places: Int) -> Double {
-        let scale = pow(10, Double(places))
-        return (value * scale).rounded() / scale
+        let data: [Column<ETA.Estimate>] = [
+            Column("vehicle", "BUS") { .string($0.candidate.vehicle.id) }, Column("route") { .string($0.candidate.vehicle.route) },
+            Column("destination", "TO") { .string($0.candidate.vehicle.destination) }, Column("pattern_id") { .optional($0.candidate.patternID) },
+            Column("latitude", in: .json) { .optional($0.candidate.vehicle.latitude) }, Column("longitude", in: .json) { .optional($0.candidate.vehicle.longitude) },
+            Column("distance_miles", "MILES") { .double(Numbers.round($0.distanceMiles, 2)) }, Column("distance_km") { .double(Numbers.round($0.distanceKm, 2)) },
+            Column("stops_between", "STOPS") { .optional($0.candidate.stopsBetween) },
+            Column("estimate_minutes", "EST MIN") { .double(Numbers.round($0.candidate.minutes, 1)) },
+            Column("bustime_minutes") { $0.busTimeMinutes.map { .double(Numbers.round($0, 1)) } ?? .null },
+            Column("bustime_predicted", in: .json) { $0.prediction.map { .time($0.predicted, zone) } ?? .null },
+            Column("difference_minutes", "DIFF") { $0.differenceMinutes.map { .double(Numbers.round($0, 1)) } ?? .null },
+            Column("method") { .string($0.method.rawValue) },
+        ]
+        let busTime = Column<ETA.Estimate>("bustime_minutes", "BUSTIME") { $0.busTimeMinutes.map { .double(Numbers.round($0, 1)) } ?? .string("none") }
+        var output = Output(result.estimates, data: data, table: [data[0], data[1], data[2], data[6], data[8], data[9], busTime, data[12]], notices: notices)
+        output.geoJSON = GeoJSON.points(output.records)
+        return output
     }
 }

@@ -13,6 +13,7 @@ public struct BusTimeAgency: Sendable, Equatable {
     /// Example stops and routes for help texts.
     public var exampleRoute: String
     public var exampleStop: String
+    public var exampleDirection: String
 
     public var keyVariable: String { "TRANSIT_\(id.uppercased())_KEY" }
 
@@ -20,13 +21,13 @@ public struct BusTimeAgency: Sendable, Equatable {
         id: "cta", name: "CTA Bus Tracker", zone: TimeZone(identifier: "America/Chicago") ?? .current,
         defaultBaseURL: "https://www.ctabustracker.com/bustime/api/v3",
         keyHelp: "get a key at ctabustracker.com: sign in, then My Account → Developer API",
-        exampleRoute: "22", exampleStop: "1836")
+        exampleRoute: "22", exampleStop: "1836", exampleDirection: "Northbound")
 
     public static let mbus = BusTimeAgency(
         id: "mbus", name: "Magic Bus", zone: TimeZone(identifier: "America/Detroit") ?? .current,
         defaultBaseURL: "https://mbus.ltp.umich.edu/bustime/api/v3",
         keyHelp: "ask U-M Logistics, Transportation & Parking (mbus.ltp.umich.edu) for a BusTime developer key",
-        exampleRoute: "CN", exampleStop: "C250")
+        exampleRoute: "CN", exampleStop: "C250", exampleDirection: "NORTHBOUND")
 
     public static let all: [BusTimeAgency] = [.cta, .mbus]
 }
@@ -99,12 +100,21 @@ public struct Bulletin: Sendable, Equatable {
     public var subject: String
     public var detail: String
     public var brief: String?
-    /// `high`, `medium` or `low`.
-    public var priority: String
+    public var priority: Priority
     /// Empty: the bulletin applies system-wide.
     public var services: [Service]
 
-    public var priorityRank: Int { ["high": 0, "medium": 1, "low": 2][priority] ?? 3 }
+    /// BusTime's `prty`, most urgent first; anything else it sends sorts last.
+    public enum Priority: String, Sendable, Comparable, CaseIterable {
+        case high, medium, low, unknown
+
+        public init(_ text: String?) {
+            self = Priority(rawValue: (text ?? "low").lowercased()) ?? .unknown
+        }
+
+        var rank: Int { Priority.allCases.firstIndex(of: self) ?? 3 }
+        public static func < (a: Priority, b: Priority) -> Bool { a.rank < b.rank }
+    }
 }
 
 public struct Vehicle: Sendable, Equatable {

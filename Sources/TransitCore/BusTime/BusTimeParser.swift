@@ -132,7 +132,7 @@ public enum BusTimeParser {
             }
             return Bulletin(name: item["nm"]?.text ?? subject, subject: subject,
                             detail: plainText(item["dtl"]?.text ?? item["brf"]?.text ?? ""),
-                            brief: item["brf"]?.text, priority: (item["prty"]?.text ?? "low").lowercased(), services: services)
+                            brief: item["brf"]?.text, priority: Bulletin.Priority(item["prty"]?.text), services: services)
         }
     }
 

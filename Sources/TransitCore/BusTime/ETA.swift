@@ -4,13 +4,31 @@ import Foundation
 /// predictions: along the bus's pattern (the fix the Magic Bus tracker named for itself), and
 /// the tracker's original straight-line method.
 public enum ETA {
-    public enum Method: String, Sendable { case alongRoute = "along-route", straightLine = "straight-line" }
+    public enum Method: String, Sendable, CaseIterable { case alongRoute = "along-route", straightLine = "straight-line" }
 
     /// Named defaults: a city bus averages about 12 mph between stops, and stands about 20 s
     /// at each stop it passes.
     public static let defaultSpeedMPH = 12.0
     public static let defaultDwellSeconds = 20.0
     static let feetPerMile = 5280.0
+    static let mphPerKmh = Coordinate.metersPerMile > 0 ? 1000 / Coordinate.metersPerMile : 0.621371
+
+    /// `12`, `12mph`, `20kmh`, `20km/h` → miles per hour, a bus's speed (1 to 80 mph).
+    public static func speedMPH(_ text: String) throws(TransitError) -> Double {
+        let t = text.lowercased().replacingOccurrences(of: " ", with: "")
+        var number = t, factor = 1.0
+        for (suffix, f) in [("mph", 1.0), ("km/h", mphPerKmh), ("kmh", mphPerKmh), ("kph", mphPerKmh)] where t.hasSuffix(suffix) {
+            number = String(t.dropLast(suffix.count))
+            factor = f
+            break
+        }
+        guard let value = Double(number), value.isFinite, value > 0 else {
+            throw .usage("--speed takes a speed like 12, 12mph or 20kmh, not '\(text)'")
+        }
+        let mph = value * factor
+        guard (1...80).contains(mph) else { throw .usage("--speed \(text) is not a bus's speed (1 to 80 mph)") }
+        return mph
+    }
 
     public struct Model: Sendable, Equatable {
         public var speedMPH: Double
@@ -63,11 +81,7 @@ public enum ETA {
 
     /// Haversine distance in feet.
     public static func greatCircleFeet(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let r = 20_902_231.0  // mean Earth radius in feet
-        let p1 = lat1 * .pi / 180, p2 = lat2 * .pi / 180
-        let dp = (lat2 - lat1) * .pi / 180, dl = (lon2 - lon1) * .pi / 180
-        let a = sin(dp / 2) * sin(dp / 2) + cos(p1) * cos(p2) * sin(dl / 2) * sin(dl / 2)
-        return 2 * r * atan2(sqrt(a), sqrt(max(0, 1 - a)))
+        Coordinate(latitude: lat1, longitude: lon1).meters(to: Coordinate(latitude: lat2, longitude: lon2)) / Coordinate.metersPerFoot
     }
 
     /// Speed and dwell fitted to BusTime's predictions by least squares on
@@ -113,5 +127,61 @@ public enum ETA {
             n += 1
         }
         return Comparison(pairs: n, alongRouteMAE: n == 0 ? 0 : along / Double(n), straightLineMAE: n == 0 ? 0 : straight / Double(n))
+    }
+
+    /// One bus's estimate beside BusTime's own prediction for it at the stop.
+    public struct Estimate: Sendable {
+        public var candidate: Candidate
+        public var prediction: Prediction?
+        /// BusTime's minutes to the stop, counted from `now`; nil where it has none.
+        public var busTimeMinutes: Double?
+        public var method: Method
+
+        public var distanceMiles: Double { candidate.remainingFeet / ETA.feetPerMile }
+        public var distanceKm: Double { candidate.remainingFeet * Coordinate.metersPerFoot / 1000 }
+        public var differenceMinutes: Double? { busTimeMinutes.map { candidate.minutes - $0 } }
+    }
+
+    /// Every bus that will reach `stop`, by `method`, nearest first, each with BusTime's own
+    /// prediction beside it; with `calibrate`, the model fitted to those predictions first.
+    /// `notices` says what the calibration did.
+    public static func estimates(stop stopID: String, method: Method, model given: Model, calibrate: Bool,
+                                 vehicles: [Vehicle], patterns: [BusPattern], predictions: [Prediction],
+                                 now: Date) throws(TransitError) -> (estimates: [Estimate], notices: [String]) {
+        func official(_ v: Vehicle) -> Prediction? {
+            predictions.filter { $0.vehicle == v.id && $0.stopID == stopID }.min { $0.predicted < $1.predicted }
+        }
+        var model = given
+        var notices: [String] = []
+        if calibrate {
+            let pairs = alongRoute(stop: stopID, vehicles: vehicles, patterns: patterns, model: model).compactMap { c -> (feet: Double, stops: Int, seconds: Double)? in
+                guard let p = official(c.vehicle) else { return nil }
+                return (c.remainingFeet, c.stopsBetween ?? 0, p.predicted.timeIntervalSince(now))
+            }
+            if let fitted = ETA.calibrate(pairs) {
+                model = fitted
+                notices.append(String(format: "Calibrated on %d BusTime predictions: %.1f mph, %.0f s a stop", pairs.count, fitted.speedMPH, fitted.dwellSeconds))
+            } else {
+                notices.append("Too few BusTime predictions to calibrate (\(pairs.count)); using \(model.speedMPH) mph and \(Int(model.dwellSeconds)) s")
+            }
+        }
+        let candidates: [Candidate]
+        switch method {
+        case .alongRoute:
+            candidates = alongRoute(stop: stopID, vehicles: vehicles, patterns: patterns, model: model)
+        case .straightLine:
+            guard let point = patterns.lazy.flatMap(\.points).first(where: { $0.isStop && $0.stopID == stopID }) else {
+                throw .api(provider: "BusTime", message: "stop \(stopID) is on no pattern of route \(Set(vehicles.map(\.route)).sorted().joined(separator: ","))", details: nil)
+            }
+            let serving = Set(patterns.filter { $0.points.contains { $0.stopID == stopID } }.map(\.id))
+            let onRoutes = vehicles.filter { v in v.patternID.map(serving.contains) ?? true }
+            candidates = straightLine(stop: (point.latitude, point.longitude), vehicles: onRoutes, model: model)
+        }
+        let estimates = candidates.map { c in
+            let prediction = official(c.vehicle)
+            return Estimate(candidate: c, prediction: prediction,
+                            busTimeMinutes: prediction.map { max(0, $0.predicted.timeIntervalSince(now) / 60) }, method: method)
+        }
+        return (estimates, notices)
     }
 }

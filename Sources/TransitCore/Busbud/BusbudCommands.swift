@@ -1,29 +1,41 @@
 import Foundation
 
-public struct BusbudSearchOptions: Sendable, Equatable {
-    public var query: BusbudQuery
-    public var maxWait: TimeInterval
-    public var pollInterval: TimeInterval?
-}
-
 /// `transit busbud search`.
 struct BusbudCommands {
     let context: Context
 
+    init(_ context: Context) {
+        self.context = context
+    }
+
+    func run(_ command: BusbudCommand) async throws(TransitError) -> Output {
+        switch command {
+        case .search(let options): return try await search(options)
+        }
+    }
+
+    /// A departure with the places and operator it names, looked up.
+    struct Row {
+        var departure: BusbudDeparture
+        var origin: Place
+        var destination: Place
+        var operatorName: String?
+    }
+
+    struct Place {
+        var id: Int
+        var name: String?
+        var city: String?
+    }
+
     func search(_ options: BusbudSearchOptions) async throws(TransitError) -> Output {
         let settings = context.settings
-        let token = settings.environment["TRANSIT_BUSBUD_TOKEN"].flatMap { $0.isEmpty ? nil : $0 } ?? settings.key("busbud")
-        if token == nil && !settings.offline {
-            throw .missingKey(variable: "TRANSIT_BUSBUD_TOKEN", provider: "Busbud",
-                              whereToGet: "Busbud gives partner tokens (X-Busbud-Token) on request: busbud.com/en/partners")
-        }
-        let client = BusbudClient(http: context.http, baseURL: settings.baseURL("busbud", default: Busbud.defaultBaseURL), token: token ?? "")
+        let client = BusbudClient(http: context.http, baseURL: settings.baseURL("busbud", default: Busbud.defaultBaseURL), token: try settings.key())
         var search = BusbudSearch(client: client, maxWait: options.maxWait, pollInterval: options.pollInterval)
         search.waits = !settings.offline
-        let spinner = context.spinner
-        spinner.start("searching Busbud")
+        let progress = context.progress
         let result = try await search.run(options.query) { count in
-            spinner.update("searching Busbud: \(count) departure\(count == 1 ? "" : "s") so far")
+            progress("searching Busbud: \(count) departure\(count == 1 ? "" : "s") so far")
         }
         var notices: [String] = []
         let q = options.query
@@ -34,59 +46,60 @@ struct BusbudCommands {
         } else if result.departures.isEmpty {
             notices.append("No departures from \(q.origin) to \(q.destination) on \(q.date.iso)")
         }
-        let records = result.departures.map { Self.record($0, result) }
-        let place = { (key: String, part: String) in
-            Column(key + "_" + part, nil) { record in
-                if case .object(let r)? = record[key] { return r[part] ?? .null }
-                return .null
-            }
+        return Self.output(result, notices: notices)
+    }
+
+    /// The departures laid out, each with the places and operator it names.
+    static func output(_ result: BusbudSearch.Result, notices: [String]) -> Output {
+        func place(_ id: Int) -> Place {
+            let location = result.locations[id]
+            return Place(id: id, name: location?.name, city: location.flatMap { result.cities[$0.cityID] }?.name)
         }
-        let price = Column("price", "PRICE") { record in
-            guard case .object(let p)? = record["price"], case .int(let total)? = p["total"], case .string(let currency)? = p["currency"] else { return .null }
-            return .string(Self.money(total, currency))
+        let rows = result.departures.map {
+            Row(departure: $0, origin: place($0.originLocationID), destination: place($0.destinationLocationID),
+                operatorName: result.operators[$0.operatorID]?.name)
         }
-        let priceTotal = Column("price_total") { record in
-            if case .object(let p)? = record["price"] { return p["total"] ?? .null }
-            return .null
+        let placeColumns: [Column<Place>] = [Column("id") { .int($0.id) }, Column("name") { .optional($0.name) }, Column("city") { .optional($0.city) }]
+        let departure = Column<Row>("departure", "DEPART") { .time($0.departure.departure, $0.departure.departureZone) }
+        let arrival = Column<Row>("arrival", "ARRIVE") { .time($0.departure.arrival, $0.departure.arrivalZone) }
+        let duration = Column<Row>("duration_minutes", "MIN") { row in
+            .int(row.departure.durationMinutes ?? Int((row.departure.arrival.timeIntervalSince(row.departure.departure) / 60).rounded()))
         }
-        let currency = Column("currency") { record in
-            if case .object(let p)? = record["price"] { return p["currency"] ?? .null }
-            return .null
+        let operatorName = Column<Row>("operator") { .optional($0.operatorName) }
+        let seats = Column<Row>("available_seats", "SEATS") { .optional($0.departure.availableSeats) }
+        let originName = Column<Row>("origin_name", "FROM", in: .flat) { .optional($0.origin.name) }
+        let destinationName = Column<Row>("destination_name", "TO", in: .flat) { .optional($0.destination.name) }
+        let data: [Column<Row>] = [
+            Column("id") { .string($0.departure.id) }, departure, arrival, duration,
+            Column("origin", in: .json) { .object(Record(placeColumns, $0.origin)) },
+            Column("destination", in: .json) { .object(Record(placeColumns, $0.destination)) },
+            originName, Column("origin_city", in: .flat) { .optional($0.origin.city) },
+            destinationName, Column("destination_city", in: .flat) { .optional($0.destination.city) },
+            operatorName, Column("class") { .optional($0.departure.travelClass) }, seats,
+            Column("price", in: .json) { row in
+                row.departure.priceTotal.map { .object(Record([("total", .int($0)), ("currency", .optional(row.departure.currency))])) } ?? .null
+            },
+            Column("price_total", in: .flat) { .optional($0.departure.priceTotal) },
+            Column("currency", in: .flat) { .optional($0.departure.currency) },
+        ]
+        let price = Column<Row>("price", "PRICE") { row in
+            guard let total = row.departure.priceTotal, let currency = row.departure.currency else { return .null }
+            return .string(Money.format(minor: total, currency: currency))
         }
-        var from = place("origin", "name"), to = place("destination", "name")
-        from.header = "FROM"
-        to.header = "TO"
-        return Output(records: records,
-                      table: [Column("departure", "DEPART"), Column("arrival", "ARRIVE"), Column("duration_minutes", "MIN"), from, to,
-                              Column("operator"), Column("available_seats", "SEATS"), price],
-                      flat: [Column("id"), Column("departure"), Column("arrival"), Column("duration_minutes"),
-                             place("origin", "name"), place("origin", "city"), place("destination", "name"), place("destination", "city"),
-                             Column("operator"), Column("class"), Column("available_seats"), priceTotal, currency],
+        return Output(rows, data: data, table: [departure, arrival, duration, originName, destinationName, operatorName, seats, price],
                       notices: notices)
     }
+}
 
-    static func record(_ d: BusbudDeparture, _ result: BusbudSearch.Result) -> Record {
-        func place(_ id: Int) -> Value {
-            let location = result.locations[id]
-            let city = location.flatMap { result.cities[$0.cityID] }
-            return .object(Record([("id", .int(id)), ("name", .optional(location?.name)), ("city", .optional(city?.name))]))
-        }
-        let duration = d.durationMinutes ?? Int((d.arrival.timeIntervalSince(d.departure) / 60).rounded())
-        let price: Value = d.priceTotal.map { total in
-            .object(Record([("total", .int(total)), ("currency", .optional(d.currency))]))
-        } ?? .null
-        return Record([("id", .string(d.id)), ("departure", .time(d.departure, d.departureZone)), ("arrival", .time(d.arrival, d.arrivalZone)),
-                       ("duration_minutes", .int(duration)), ("origin", place(d.originLocationID)), ("destination", place(d.destinationLocationID)),
-                       ("operator", .optional(result.operators[d.operatorID]?.name)), ("class", .optional(d.travelClass)),
-                       ("available_seats", .optional(d.availableSeats)), ("price", price)])
-    }
+/// Amounts in minor units, shown in major units: `$52.00`, `€72.95`, `CA$12.00`, `JPY 500`.
+enum Money {
+    static let zeroDecimal: Set<String> = ["JPY", "KRW", "CLP", "VND", "ISK", "HUF"]
+    static let symbols = ["USD": "$", "EUR": "€", "GBP": "£", "CAD": "CA$", "AUD": "A$", "MXN": "MX$"]
 
-    /// `$52.00`, `€72.95`, `CA$12.00`, `JPY 500`: minor units shown in major units.
-    static func money(_ minor: Int, _ currency: String) -> String {
-        let zeroDecimal: Set<String> = ["JPY", "KRW", "CLP", "VND", "ISK", "HUF"]
-        let symbols = ["USD": "$", "EUR": "€", "GBP": "£", "CAD": "CA$", "AUD": "A$", "MXN": "MX$"]
+    static func format(minor: Int, currency: String) -> String {
+        let magnitude = minor.magnitude
         let amount = zeroDecimal.contains(currency) ? String(minor)
-            : (minor < 0 ? "-" : "") + String(abs(minor) / 100) + "." + String(format: "%02d", abs(minor) % 100)
+            : (minor < 0 ? "-" : "") + String(magnitude / 100) + "." + (magnitude % 100 < 10 ? "0" : "") + String(magnitude % 100)
         if let symbol = symbols[currency] { return symbol + amount }
         return currency + " " + amount
     }

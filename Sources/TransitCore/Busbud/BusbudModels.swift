@@ -43,16 +43,24 @@ public struct BusbudQuery: Sendable, Equatable {
     public var origin: String
     public var destination: String
     public var date: LocalDate
-    public var adults = 1
-    public var children = 0
-    public var seniors = 0
-    public var currency = "USD"
-    public var lang = "en"
+    public var adults: Int
+    public var children: Int
+    public var seniors: Int
+    /// ISO 4217, upper case.
+    public var currency: String
+    /// ISO 639-1, lower case.
+    public var lang: String
 
-    public init(origin: String, destination: String, date: LocalDate) {
+    public init(origin: String, destination: String, date: LocalDate, adults: Int, children: Int, seniors: Int,
+                currency: String, lang: String) {
         self.origin = origin
         self.destination = destination
         self.date = date
+        self.adults = adults
+        self.children = children
+        self.seniors = seniors
+        self.currency = currency
+        self.lang = lang
     }
 }
 

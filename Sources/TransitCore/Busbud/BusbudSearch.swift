@@ -24,7 +24,8 @@ public struct BusbudClient: Sendable {
         }
         return HTTPRequest(provider: "busbud", baseURL: baseURL, path: path, query: items,
                            headers: ["Accept": Busbud.accept, "X-Busbud-Token": token],
-                           secretNames: ["X-Busbud-Token"], cacheTTL: nil, expects: "JSON")
+                           secretNames: ["X-Busbud-Token"], cacheTTL: nil, expects: .json,
+                           label: index == nil ? "Busbud departures" : "Busbud departures (poll \(index ?? 0))")
     }
 
     /// The first search request (`index` nil) or a poll.
@@ -69,7 +70,7 @@ public struct BusbudSearch: Sendable {
     /// Replaying recordings: no waiting between polls.
     public var waits = true
 
-    public init(client: BusbudClient, maxWait: TimeInterval = 60, pollInterval: TimeInterval? = nil) {
+    public init(client: BusbudClient, maxWait: TimeInterval, pollInterval: TimeInterval? = nil) {
         self.client = client
         self.maxWait = maxWait
         self.pollInterval = pollInterval

@@ -39,17 +39,17 @@ public struct App: Sendable {
 
     func execute(_ settings: Settings, _ command: Command) async throws(TransitError) -> Int32 {
         if let watch = settings.watch { return await self.watch(settings, command, watch) }
-        try await once(settings, command, http: makeHTTP(settings), spinner: settings.stderrIsTerminal && !settings.quiet)
+        let spinner = Spinner(enabled: settings.stderrIsTerminal && !settings.quiet, write: writeErr)
+        try await once(settings, command, http: makeHTTP(settings, spinner: spinner), spinner: spinner)
         return 0
     }
 
-    /// One fetch: run the command (a spinner while it works), write `prefix` and the rendered
-    /// records to stdout, then the notices to stderr.
-    func once(_ settings: Settings, _ command: Command, http: HTTPClient, spinner enabled: Bool,
+    /// One fetch: run the command (progress on the spinner while it works), write `prefix` and
+    /// the rendered output to stdout, then the notices to stderr.
+    func once(_ settings: Settings, _ command: Command, http: HTTPClient, spinner: Spinner,
               prefix: String = "") async throws(TransitError) {
-        let spinner = Spinner(enabled: enabled, write: writeErr)
         defer { spinner.stop() }
-        let output = try await Commands.run(command, Context(settings: settings, http: http, spinner: spinner))
+        let output = try await Providers.run(command, Context(settings: settings, http: http, progress: spinner.show))
         spinner.stop()
         let text = prefix + (try Renderer(format: settings.format, header: settings.header, color: settings.color).render(output))
         if !text.isEmpty { writeOut(text) }
@@ -62,19 +62,21 @@ public struct App: Sendable {
     /// piped, each block starts with the fetch time. A failed fetch is reported and retried at
     /// the next tick; only a usage error (an unknown stop, say) ends the watch.
     func watch(_ settings: Settings, _ command: Command, _ watch: Watch) async -> Int32 {
-        let http = makeHTTP(settings)
-        let zone = Commands.zone(of: command)
+        // The spinner would fight the redrawn screen on a terminal.
+        let spinner = Spinner(enabled: settings.stderrIsTerminal && !settings.quiet && !terminal.stdout, write: writeErr)
+        let http = makeHTTP(settings, spinner: spinner)
+        let zone = Providers.zone(of: command)
         var refreshes = 0
         while true {
             refreshes += 1
             var tick = settings
-            if settings.environment["TRANSIT_NOW"] == nil { tick.now = Date() }
+            if !settings.clockPinned { tick.now = Date() }
             let fetchedAt = Date()
             let header = terminal.stdout
                 ? "\u{1B}[H\u{1B}[2J" + "Updated \(ClockTime.hhmm(fetchedAt, zone: zone)), every \(TransitError.seconds(watch.seconds)) s; Ctrl-C to stop\n"
                 : ClockTime.iso8601(fetchedAt, zone: zone) + "\n"
             do {
-                try await once(tick, command, http: http, spinner: settings.stderrIsTerminal && !settings.quiet && !terminal.stdout, prefix: header)
+                try await once(tick, command, http: http, spinner: spinner, prefix: header)
             } catch {
                 report(error)
                 if error.exitStatus == 2 { return 2 }
@@ -84,19 +86,19 @@ public struct App: Sendable {
         }
     }
 
-    func makeHTTP(_ settings: Settings) -> HTTPClient {
+    func makeHTTP(_ settings: Settings, spinner: Spinner) -> HTTPClient {
         var options = HTTPClient.Options()
         options.timeout = settings.timeout
         options.retry = settings.offline ? .none : settings.retry
         options.cacheDirectory = settings.offline || settings.noCache ? nil : settings.cacheDirectory
         options.recordDirectory = settings.record
         let now = settings.now
-        let pinned = settings.environment["TRANSIT_NOW"] != nil
-        if pinned { options.now = { now } }
+        if settings.clockPinned { options.now = { now } }
         if settings.verbose {
             let write = writeErr
             options.log = { write("transit: " + $0 + "\n") }
         }
+        options.progress = spinner.show
         let transport: HTTPTransport = settings.offline ? ReplayTransport(directory: settings.fixtures) : URLSessionTransport()
         return HTTPClient(transport: transport, options: options)
     }
@@ -106,5 +108,6 @@ public struct App: Sendable {
 public struct Context: Sendable {
     public var settings: Settings
     public var http: HTTPClient
-    public var spinner: Spinner
+    /// Progress in words for the user; requests report themselves through the HTTP client.
+    public var progress: @Sendable (String) -> Void
 }

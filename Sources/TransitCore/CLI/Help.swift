@@ -1,4 +1,4 @@
-/// Help texts, examples first. Generated from `Specs` so they cannot drift from the parser.
+/// Help texts, examples first, generated from the specs so they cannot drift from the parser.
 public enum Help {
     static func optionLines(_ options: [OptionSpec]) -> [String] {
         let left = options.map { option -> String in
@@ -8,39 +8,51 @@ public enum Help {
             return text
         }
         let width = (left.map(\.count).max() ?? 0) + 2
-        return zip(left, options).map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + $0.1.help }
+        return zip(left, options).map { "  " + pad($0.0, width) + $0.1.fullHelp }
     }
 
-    public static func top() -> String {
-        var lines = [
-            "transit: find trips, departures and arrivals on public transport",
-            "",
-            "Examples:",
-            "  transit bart trips --from 24TH --to MLBR --date tomorrow",
-            "  transit bart departures --station \"24th St Mission\"",
-            "  transit cta predictions --route 22 --stop 1836",
-            "  transit busbud search --date 2026-12-19 --currency USD",
-            "  transit rail12306 schedule G1",
-            "  transit --format json bart stations | jq '.[].name'",
-            "  transit --offline bart trips --from 24TH --to MLBR --date 2026-11-23",
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    /// Each provider's environment: its base URLs and its key.
+    static func environmentLines(_ providers: [ProviderSpec]) -> [(String, String)] {
+        var rows: [(String, String)] = []
+        var seen = Set<String>()
+        for provider in providers {
+            for (variable, url) in provider.baseURLs where seen.insert(variable).inserted {
+                rows.append((variable, "base URL (default \(url))"))
+            }
+            if let key = provider.key, seen.insert(key.variable).inserted {
+                let also = key.aliases.isEmpty ? "" : " (also \(key.aliases.joined(separator: ", ")))"
+                rows.append((key.variable, (key.publicDefault == nil ? "key of \(provider.displayName), required" : "key of \(provider.displayName) (a public default)") + also))
+            }
+        }
+        return rows + [
+            ("TRANSIT_CACHE_DIR", "cache (default $XDG_CACHE_HOME/transit, else ~/.cache/transit)"),
+            ("TRANSIT_OFFLINE, TRANSIT_FIXTURES", "as --offline, --fixtures"),
+            ("TRANSIT_NOW", "pin the clock (ISO 8601 with offset), for tests and bug reports"),
+            ("NO_COLOR, TERM=dumb", "no colour"),
+        ]
+    }
+
+    public static func top(_ providers: [ProviderSpec]) -> String {
+        var lines = ["transit: find trips, departures and arrivals on public transport", "", "Examples:"]
+        lines += providers.compactMap { $0.commands.first?.examples.first.map { "  " + $0 } }
+        lines += [
             "",
             "Usage: transit [global options] <provider> <command> [options]",
             "       transit help [<provider> [<command>]]",
             "",
             "Providers:",
         ]
-        let width = (Specs.providers.map(\.name.count).max() ?? 0) + 2
-        for provider in Specs.providers {
-            lines.append("  " + provider.name.padding(toLength: width, withPad: " ", startingAt: 0) + provider.summary)
-        }
-        lines += ["", "Global options (before or after the command):"] + optionLines(Specs.global)
+        let width = (providers.map(\.name.count).max() ?? 0) + 2
+        lines += providers.map { "  " + pad($0.name, width) + $0.summary }
+        lines += ["", "Global options (before or after the command):"] + optionLines(GlobalOptions.specs)
+        let environment = environmentLines(providers)
+        let envWidth = (environment.map(\.0.count).max() ?? 0) + 2
+        lines += ["", "Environment:"] + environment.map { "  " + pad($0.0, envWidth) + $0.1 }
         lines += [
-            "",
-            "Environment:",
-            "  TRANSIT_<P>_BASE_URL, TRANSIT_<P>_KEY   base URL and key of provider P: BART (public default key), CTA, MBUS, BUSBUD (TRANSIT_BUSBUD_TOKEN), OWM, RAIL12306",
-            "  TRANSIT_CACHE_DIR                       cache (default $XDG_CACHE_HOME/transit, else ~/.cache/transit)",
-            "  TRANSIT_OFFLINE, TRANSIT_FIXTURES       as --offline, --fixtures",
-            "  NO_COLOR, TERM=dumb                     no colour",
             "",
             "Exit status: 0 success (an empty result too), 1 the work failed, 2 usage, 130 interrupted.",
             "Run 'transit help <provider>' for its commands.",
@@ -49,11 +61,11 @@ public enum Help {
     }
 
     public static func provider(_ spec: ProviderSpec) -> String {
-        var lines = ["transit \(spec.name): \(spec.summary). Times are \(spec.zone).", "", "Examples:"]
+        var lines = ["transit \(spec.name): \(spec.summary). Times are \(spec.zoneName).", "", "Examples:"]
         lines += spec.commands.compactMap { $0.examples.first.map { "  " + $0 } }
         lines += ["", "Usage: transit \(spec.name) <command> [options]", "", "Commands:"]
         let width = (spec.commands.map(\.name.count).max() ?? 0) + 2
-        lines += spec.commands.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary }
+        lines += spec.commands.map { "  " + pad($0.name, width) + $0.summary }
         lines += ["", "Run 'transit \(spec.name) <command> --help' for a command's options; 'transit --help' for global options."]
         return lines.joined(separator: "\n") + "\n"
     }
@@ -66,5 +78,23 @@ public enum Help {
         for note in spec.notes { lines += ["", note] }
         lines += ["", "Global options (--format, --offline, --verbose, …): see 'transit --help'."]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The README's command reference: every command's usage, options and notes, in Markdown.
+    public static func reference(_ providers: [ProviderSpec]) -> String {
+        var lines: [String] = []
+        for provider in providers {
+            lines += ["### \(provider.name)", "", "\(provider.summary). Times are \(provider.zoneName).", ""]
+            for command in provider.commands {
+                lines += ["#### `transit \(provider.name) \(command.name)`", "", command.summary + ".", "", "```", command.usage, "```", ""]
+                for option in command.options {
+                    let value = option.value.map { " " + $0 } ?? ""
+                    lines.append("- `--\(option.name)\(value)`: \(option.fullHelp)")
+                }
+                if !command.options.isEmpty { lines.append("") }
+                for note in command.notes { lines += [note, ""] }
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 }

@@ -1,6 +1,35 @@
 import Foundation
 
-/// Global options resolved against the environment: flag, then environment, then default.
+/// The options every command takes, wherever they stand on the line.
+public enum GlobalOptions {
+    public static let specs: [OptionSpec] = [
+        OptionSpec("format", value: "FMT", "output format: table, tsv, csv, json or geojson (default: table on a terminal, else tsv)",
+                   choices: OutputFormat.allCases.map(\.rawValue)),
+        OptionSpec("header", "print a header row in tsv/csv (csv has one by default)"),
+        OptionSpec("no-header", "no header row in tsv/csv"),
+        OptionSpec("offline", "answer from recorded responses, never the network (also TRANSIT_OFFLINE=1)"),
+        OptionSpec("fixtures", value: "DIR", "recorded responses for --offline (default $TRANSIT_FIXTURES, else ./Fixtures)"),
+        OptionSpec("record", value: "DIR", "save every live response under DIR, replayable with --offline --fixtures DIR"),
+        OptionSpec("no-cache", "neither read nor write the on-disk cache"),
+        OptionSpec("timeout", value: "SECONDS", "per-request timeout", default: "15"),
+        OptionSpec("verbose", short: "v", "one line per HTTP request on stderr"),
+        OptionSpec("quiet", short: "q", "no progress indicator and no notices on stderr"),
+        OptionSpec("help", short: "h", "show help for the level it follows"),
+        OptionSpec("version", "print the version"),
+    ]
+}
+
+/// A provider's key as the environment gave it, and what to say when it is missing.
+public struct Credentials: Sendable, Equatable {
+    public var provider: String
+    public var variable: String
+    public var whereToGet: String
+    /// From the environment, else the provider's public key; nil when neither.
+    public var value: String?
+}
+
+/// Global options, the environment and the clock, resolved once: flag, then environment,
+/// then default. Commands read these typed values, never the environment.
 public struct Settings: Sendable, Equatable {
     public var format: OutputFormat
     public var header: Bool?
@@ -14,29 +43,138 @@ public struct Settings: Sendable, Equatable {
     public var color: Bool
     public var stderrIsTerminal: Bool
     public var cacheDirectory: String
-    public var environment: [String: String]
     /// The clock: `TRANSIT_NOW` (ISO 8601) pins it for tests and reproducible bug reports.
     public var now: Date
+    public var clockPinned: Bool
     /// `--watch SECONDS [--count N]`.
     public var watch: Watch?
+    /// `TRANSIT_RETRY_DELAY_MS` in seconds, when set.
+    public var retryDelay: Double?
+    /// `TRANSIT_<P>_BASE_URL` values of the command's provider, by variable name.
+    public var baseURLs: [String: String]
+    public var credentials: Credentials?
 
-    /// `TRANSIT_<P>_BASE_URL`, else the provider's default.
-    public func baseURL(_ provider: String, default fallback: String) -> String {
-        let value = environment["TRANSIT_\(provider.uppercased())_BASE_URL"] ?? ""
-        return value.isEmpty ? fallback : value
+    /// `TRANSIT_<NAME>_BASE_URL`, else `fallback`.
+    public func baseURL(_ name: String, default fallback: String) -> String {
+        baseURLs["TRANSIT_\(name.uppercased())_BASE_URL"] ?? fallback
     }
 
-    /// `TRANSIT_<P>_KEY`, else nil.
-    public func key(_ provider: String) -> String? {
-        let value = environment["TRANSIT_\(provider.uppercased())_KEY"]?.trimmingCharacters(in: .whitespaces) ?? ""
-        return value.isEmpty ? nil : value
+    /// The provider's key. Missing is an error, except offline, where recordings are found
+    /// without it. The one place the missing-key message is written.
+    public func key() throws(TransitError) -> String {
+        guard let credentials else { return "" }
+        if let value = credentials.value { return value }
+        if offline { return "" }
+        throw .missingKey(variable: credentials.variable, provider: credentials.provider, whereToGet: credentials.whereToGet)
     }
 
-    /// The retry pause; `TRANSIT_RETRY_DELAY_MS` shortens it (tests) or lengthens it.
+    /// The retry policy, with `TRANSIT_RETRY_DELAY_MS` applied.
     public var retry: RetryPolicy {
         var policy = RetryPolicy()
-        if let ms = environment["TRANSIT_RETRY_DELAY_MS"].flatMap(Double.init), ms >= 0 { policy.baseDelay = ms / 1000 }
+        if let retryDelay { policy.baseDelay = retryDelay }
         return policy
+    }
+
+    static func resolve(values: [String: String], flags: Set<String>, environment env: [String: String], terminal: Terminal,
+                        now clock: Date, command spec: CommandSpec, provider: ProviderSpec) throws(TransitError) -> Settings {
+        var format: OutputFormat = terminal.stdout ? .table : .tsv
+        if let text = values["format"] {
+            guard let f = OutputFormat(rawValue: text.lowercased()) else {
+                throw .usage("unknown format '\(text)'", hint: "use one of: table, tsv, csv, json, geojson")
+            }
+            guard f != .geojson || spec.geoJSON else {
+                throw .usage("--format geojson is only for commands that return places (stops, vehicles)")
+            }
+            format = f
+        }
+        var header: Bool?
+        if flags.contains("header") { header = true }
+        if flags.contains("no-header") {
+            guard header == nil else { throw .usage("--header and --no-header contradict each other") }
+            header = false
+        }
+        var timeout = 15.0
+        if let text = values["timeout"] {
+            guard let t = Double(text), t.isFinite, t > 0, t <= 600 else {
+                throw .usage("--timeout takes seconds between 0 and 600, not '\(text)'")
+            }
+            timeout = t
+        }
+        let offlineEnv = env["TRANSIT_OFFLINE"].map { !["", "0", "false", "no"].contains($0.lowercased()) } ?? false
+        let offline = flags.contains("offline") || offlineEnv
+        let fixtures = values["fixtures"] ?? nonEmpty(env["TRANSIT_FIXTURES"]) ?? "Fixtures"
+        if let record = values["record"], record.isEmpty { throw .usage("--record needs a directory") }
+        if values["record"] != nil && offline { throw .usage("--record and --offline together would record nothing") }
+        let home = nonEmpty(env["HOME"]) ?? NSHomeDirectory()
+        let cache = nonEmpty(env["TRANSIT_CACHE_DIR"]) ?? nonEmpty(env["XDG_CACHE_HOME"]).map { $0 + "/transit" } ?? home + "/.cache/transit"
+        let color = terminal.stdout && env["NO_COLOR"] == nil && (env["TERM"] ?? "") != "dumb"
+        var now = clock
+        let pinned = nonEmpty(env["TRANSIT_NOW"])
+        if let pinned {
+            guard let date = ClockTime.parseISO8601(pinned) else {
+                throw .usage("TRANSIT_NOW must be ISO 8601 with an offset, like 2026-11-22T12:00:00Z")
+            }
+            now = date
+        }
+        var retryDelay: Double?
+        if let text = nonEmpty(env["TRANSIT_RETRY_DELAY_MS"]) {
+            guard let ms = Double(text), ms.isFinite, (0...60_000).contains(ms) else {
+                throw .usage("TRANSIT_RETRY_DELAY_MS takes milliseconds from 0 to 60000, not '\(text)'")
+            }
+            retryDelay = ms / 1000
+        }
+        var baseURLs: [String: String] = [:]
+        for (variable, _) in provider.baseURLs {
+            if let url = nonEmpty(env[variable]) { baseURLs[variable] = try checkedBaseURL(url, variable: variable) }
+        }
+        let credentials = provider.key.map { key in
+            Credentials(provider: provider.displayName, variable: key.variable, whereToGet: key.whereToGet,
+                        value: ([key.variable] + key.aliases).lazy.compactMap { nonEmpty(env[$0]?.trimmingCharacters(in: .whitespaces)) }.first
+                            ?? key.publicDefault)
+        }
+        return Settings(format: format, header: header, offline: offline, fixtures: fixtures, record: values["record"],
+                        noCache: flags.contains("no-cache"), timeout: timeout, verbose: flags.contains("verbose"),
+                        quiet: flags.contains("quiet"), color: color, stderrIsTerminal: terminal.stderr, cacheDirectory: cache,
+                        now: now, clockPinned: pinned != nil, watch: try watch(values, env: env), retryDelay: retryDelay,
+                        baseURLs: baseURLs, credentials: credentials)
+    }
+
+    /// A base URL from the environment: http(s), a host, a port in range.
+    static func checkedBaseURL(_ text: String, variable: String) throws(TransitError) -> String {
+        guard let parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              let host = parts.host, !host.isEmpty else {
+            throw .usage("\(variable) must be an http(s) URL like https://host/path, not '\(Redaction.url(text))'")
+        }
+        if let port = parts.port, !(1...65535).contains(port) {
+            throw .usage("\(variable) has port \(port), outside 1–65535")
+        }
+        return text
+    }
+
+    static func watch(_ values: [String: String], env: [String: String]) throws(TransitError) -> Watch? {
+        guard let text = values["watch"] else {
+            if values["count"] != nil { throw .usage("--count goes with --watch") }
+            return nil
+        }
+        guard let seconds = Double(text), seconds >= Watch.minimum, seconds <= 86400 else {
+            throw .usage("--watch takes seconds, at least \(Int(Watch.minimum)), not '\(text)'",
+                         hint: "every refresh counts against the key's daily quota")
+        }
+        var watch = Watch(seconds: seconds)
+        if let count = values["count"] {
+            guard let n = Int(count), (1...1_000_000).contains(n) else {
+                throw .usage("--count takes a whole number from 1 to 1000000, not '\(count)'")
+            }
+            watch.count = n
+        }
+        // Test-only: how many milliseconds a watch "second" lasts.
+        if let unit = env["TRANSIT_WATCH_UNIT_MS"].flatMap(Double.init), unit.isFinite, unit > 0 { watch.unit = unit / 1000 }
+        return watch
+    }
+
+    static func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        return text
     }
 }
 

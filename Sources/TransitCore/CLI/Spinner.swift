@@ -2,12 +2,16 @@ import Foundation
 
 /// A progress line on stderr, only on a terminal, only after ~100 ms, and cleared when done.
 /// It ticks on a thread of its own, so parsing that keeps the async pool busy cannot freeze it.
-public final class Spinner: @unchecked Sendable {
-    private let lock = NSLock()
-    private var message = ""
-    private var running = false
-    private var drawn = false
-    private var generation = 0
+/// `show` starts it or changes its text; `stop` clears it.
+public final class Spinner: Sendable {
+    struct State {
+        var message = ""
+        var running = false
+        var drawn = false
+        var generation = 0
+    }
+
+    private let state = Locked(State())
     private let enabled: Bool
     private let write: @Sendable (String) -> Void
 
@@ -16,14 +20,14 @@ public final class Spinner: @unchecked Sendable {
         self.write = write
     }
 
-    public func start(_ text: String) {
+    public func show(_ text: String) {
         guard enabled else { return }
-        let launch: Int? = lock.withLock {
-            message = text
-            guard !running else { return nil }
-            running = true
-            generation += 1
-            return generation
+        let launch: Int? = state.withLock {
+            $0.message = text
+            guard !$0.running else { return nil }
+            $0.running = true
+            $0.generation += 1
+            return $0.generation
         }
         guard let mine = launch else { return }
         let thread = Thread { [self] in tick(mine) }
@@ -36,10 +40,10 @@ public final class Spinner: @unchecked Sendable {
         var i = 0
         while true {
             // Draw under the lock, so stop() cannot clear the line and then see a frame land.
-            let live: Bool = lock.withLock {
-                guard running, generation == mine else { return false }
-                drawn = true
-                write("\r\u{1B}[K" + frames[i % frames.count] + " " + message)
+            let live: Bool = state.withLock {
+                guard $0.running, $0.generation == mine else { return false }
+                $0.drawn = true
+                write("\r\u{1B}[K" + frames[i % frames.count] + " " + $0.message)
                 return true
             }
             guard live else { return }
@@ -48,16 +52,12 @@ public final class Spinner: @unchecked Sendable {
         }
     }
 
-    public func update(_ text: String) {
-        lock.withLock { message = text }
-    }
-
     public func stop() {
         guard enabled else { return }
-        lock.withLock {
-            running = false
-            if drawn { write("\r\u{1B}[K") }
-            drawn = false
+        state.withLock {
+            $0.running = false
+            if $0.drawn { write("\r\u{1B}[K") }
+            $0.drawn = false
         }
     }
 }

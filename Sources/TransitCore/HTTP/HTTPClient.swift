@@ -33,12 +33,14 @@ public final class HTTPClient: Sendable {
         public var now: @Sendable () -> Date = { Date() }
         /// `--verbose`: one line per request.
         public var log: (@Sendable (String) -> Void)?
+        /// Progress for people: what is being fetched (a spinner on a terminal).
+        public var progress: (@Sendable (String) -> Void)?
         public init() {}
     }
 
     public let transport: HTTPTransport
     public let options: Options
-    private let counter = Counter()
+    private let counter = Locked(0)
 
     public init(transport: HTTPTransport, options: Options = Options()) {
         self.transport = transport
@@ -46,7 +48,7 @@ public final class HTTPClient: Sendable {
     }
 
     /// Requests that went to the transport (network or recording), not the cache.
-    public var transportRequestCount: Int { counter.value }
+    public var transportRequestCount: Int { counter.current }
 
     /// Fetches `request` and decodes it. `interpretError` may turn a non-2xx answer into a
     /// provider-specific error; otherwise it becomes `.http`.
@@ -77,7 +79,8 @@ public final class HTTPClient: Sendable {
             let started = DispatchTime.now().uptimeNanoseconds
             let response: HTTPResponse
             do {
-                counter.increment()
+                counter.withLock { $0 += 1 }
+                if let label = request.label { options.progress?("fetching " + label) }
                 response = try await transport.send(request, timeout: options.timeout)
             } catch {
                 logFailure(request, error, started: started)
@@ -93,8 +96,8 @@ public final class HTTPClient: Sendable {
             record(request, response)
             let status = response.status
             if (200..<300).contains(status) {
-                if response.looksLikeHTML && request.expects != "HTML" {
-                    throw .unexpectedContent(url: request.redactedURL, expected: request.expects, found: "an HTML page")
+                if response.looksLikeHTML && request.expects != .html {
+                    throw .unexpectedContent(url: request.redactedURL, expected: request.expects.rawValue, found: "an HTML page")
                 }
                 return response
             }
@@ -178,10 +181,3 @@ public final class HTTPClient: Sendable {
     }
 }
 
-/// A thread-safe counter.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
-}

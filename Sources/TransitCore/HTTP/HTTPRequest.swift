@@ -1,5 +1,10 @@
 import Foundation
 
+/// What a provider's answers are written in.
+public enum BodyKind: String, Sendable {
+    case xml = "XML", json = "JSON", javaScript = "JavaScript", html = "HTML"
+}
+
 /// One GET to a provider, described independently of where the answer comes from
 /// (network, cache or a recording).
 public struct HTTPRequest: Sendable {
@@ -23,13 +28,16 @@ public struct HTTPRequest: Sendable {
     public var secretNames: Set<String>
     /// How long a good answer may be served from the on-disk cache; nil means never cached.
     public var cacheTTL: TimeInterval?
-    /// What the body should be (`XML`, `JSON`), for the message when an HTML page comes instead.
-    public var expects: String
+    /// What the body should be, for the message when an HTML page comes instead.
+    public var expects: BodyKind
+    /// What is being fetched, in words, for the progress line (`BART stations`).
+    public var label: String?
 
     public init(provider: String, baseURL: String, path: String, query: [QueryItem] = [],
                 headers: [String: String] = [:], secretNames: Set<String> = [], cacheTTL: TimeInterval? = nil,
-                expects: String = "XML") {
+                expects: BodyKind = .xml, label: String? = nil) {
         self.expects = expects
+        self.label = label
         self.provider = provider
         self.baseURL = baseURL
         self.path = path
@@ -109,10 +117,4 @@ public struct HTTPResponse: Sendable {
         if head.hasPrefix("<?xml") || head.hasPrefix("{") || head.hasPrefix("[") { return false }
         return head.contains("<html")
     }
-}
-
-/// The transport seam: one request in, one response out. URLSession in production, a
-/// recording directory with `--offline`.
-public protocol HTTPTransport: Sendable {
-    func send(_ request: HTTPRequest, timeout: TimeInterval) async throws(TransitError) -> HTTPResponse
 }

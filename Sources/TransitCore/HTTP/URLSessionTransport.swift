@@ -73,18 +73,16 @@ public struct URLSessionTransport: HTTPTransport {
     /// One request's state: the task, and whether its deadline passed. The deadline cancels the
     /// URLSession task from a dispatch timer, outside any Swift task's cancellation.
     final class Exchange: @unchecked Sendable {
-        private let lock = NSLock()
-        private var expired = false
-        private var task: URLSessionDataTask?
+        private let state = Locked((expired: false, task: URLSessionDataTask?.none))
 
-        var timedOut: Bool { lock.withLock { expired } }
+        var timedOut: Bool { state.current.expired }
 
         func start(_ task: URLSessionDataTask, deadline seconds: TimeInterval) {
-            lock.withLock { self.task = task }
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
-                let pending: URLSessionDataTask? = lock.withLock {
-                    guard let task = self.task, task.state == .running else { return nil }
-                    expired = true
+            state.withLock { $0.task = task }
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [state] in
+                let pending: URLSessionDataTask? = state.withLock {
+                    guard let task = $0.task, task.state == .running else { return nil }
+                    $0.expired = true
                     return task
                 }
                 pending?.cancel()
@@ -108,6 +106,3 @@ public struct URLSessionTransport: HTTPTransport {
     }
 }
 
-public enum TransitVersion {
-    public static let current = "0.1.0"
-}

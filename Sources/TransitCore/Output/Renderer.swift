@@ -35,22 +35,19 @@ public struct Renderer: Sendable {
 
     func table(_ output: Output) -> String {
         var lines = output.tableBefore
-        if !output.records.isEmpty {
-            let columns = output.table
-            let cells = output.records.map { record in columns.map { Self.tableText($0.value(record)) } }
-            let numeric = columns.map { column in
-                output.records.allSatisfy { r in
-                    let v = column.value(r)
-                    return v.isNumeric || v == .null
-                }
+        let grid = output.table
+        if !grid.rows.isEmpty {
+            let cells = grid.rows.map { row in row.map(Self.tableText) }
+            let numeric = grid.headers.indices.map { i in
+                grid.rows.allSatisfy { row in i < row.count && (row[i].isNumeric || row[i] == .null) }
             }
-            var widths = columns.map { TextWidth.of($0.header) }
+            var widths = grid.headers.map { TextWidth.of($0) }
             for row in cells {
-                for (i, cell) in row.enumerated() { widths[i] = max(widths[i], TextWidth.of(cell)) }
+                for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], TextWidth.of(cell)) }
             }
             func line(_ row: [String]) -> String {
                 var parts: [String] = []
-                for (i, cell) in row.enumerated() {
+                for (i, cell) in row.enumerated() where i < widths.count {
                     let last = i == row.count - 1
                     if numeric[i] {
                         parts.append(TextWidth.pad(cell, to: widths[i], right: true))
@@ -60,7 +57,7 @@ public struct Renderer: Sendable {
                 }
                 return parts.joined(separator: "  ")
             }
-            let head = line(columns.map(\.header))
+            let head = line(grid.headers)
             lines.append(color ? "\u{1B}[1m" + head + "\u{1B}[0m" : head)
             lines += cells.map(line)
         }
@@ -81,16 +78,13 @@ public struct Renderer: Sendable {
     // MARK: tsv / csv
 
     func delimited(_ output: Output, separator: String, header: Bool) -> String {
-        let columns = output.flat ?? (output.records.first?.fields.compactMap { field -> Column? in
-            if case .object = field.value { return nil }
-            return Column(field.key, field.key)
-        } ?? [])
         var lines: [String] = []
         let csv = separator == ","
-        if header { lines.append(columns.map { csv ? Self.csvQuote($0.key) : $0.key }.joined(separator: separator)) }
-        for record in output.records {
-            let cells = columns.map { column -> String in
-                let text = Self.flatText(column.value(record))
+        let grid = output.flat
+        if header && !grid.headers.isEmpty { lines.append(grid.headers.map { csv ? Self.csvQuote($0) : $0 }.joined(separator: separator)) }
+        for row in grid.rows {
+            let cells = row.map { value -> String in
+                let text = Self.flatText(value)
                 return csv ? Self.csvQuote(text) : Self.tsvClean(text)
             }
             lines.append(cells.joined(separator: separator))

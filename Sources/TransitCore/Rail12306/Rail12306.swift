@@ -183,7 +183,7 @@ public struct Rail12306Client: Sendable {
 
     public func stations() async throws(TransitError) -> [RailStation] {
         let req = HTTPRequest(provider: "rail12306", baseURL: baseURL, path: "otn/resources/js/framework/station_name.js",
-                              cacheTTL: Rail12306.week, expects: "JavaScript")
+                              cacheTTL: Rail12306.week, expects: .javaScript, label: "12306's station list")
         return try await http.get(req) { r throws(TransitError) in try Rail12306Parser.stations(r.body) }
     }
 
@@ -192,7 +192,8 @@ public struct Rail12306Client: Sendable {
     public func trains(_ keyword: String, date: LocalDate) async throws(TransitError) -> [RailTrain] {
         let day = String(format: "%04d%02d%02d", date.year, date.month, date.day)
         let req = HTTPRequest(provider: "rail12306", baseURL: searchBaseURL, path: "search/v1/train/search",
-                              query: [.init("keyword", keyword), .init("date", day)], cacheTTL: 3600, expects: "JSON")
+                              query: [.init("keyword", keyword), .init("date", day)], cacheTTL: 3600, expects: .json,
+                              label: "12306 trains starting \(keyword)")
         return try await http.get(req) { r throws(TransitError) in try Rail12306Parser.trains(r.body).trains }
     }
 
@@ -200,7 +201,7 @@ public struct Rail12306Client: Sendable {
         let req = HTTPRequest(provider: "rail12306", baseURL: baseURL, path: "otn/czxx/queryByTrainNo",
                               query: [.init("train_no", trainNo), .init("from_station_telecode", from),
                                       .init("to_station_telecode", to), .init("depart_date", date.iso)],
-                              cacheTTL: 24 * 3600, expects: "JSON")
+                              cacheTTL: 24 * 3600, expects: .json, label: "the timetable of \(trainNo)")
         return try await http.get(req) { r throws(TransitError) in try Rail12306Parser.timetable(r.body, date: date) }
     }
 }

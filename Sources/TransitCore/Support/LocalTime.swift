@@ -62,6 +62,13 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public func adding(days: Int) -> LocalDate { LocalDate(dayNumber: dayNumber + days) }
 
+    /// The service day in progress at `instant`: before `cutoff` minutes after local midnight,
+    /// the night still belongs to yesterday's service day.
+    public static func serviceDay(at instant: Date, in zone: TimeZone, cutoff: Int) -> LocalDate {
+        let date = LocalDate(instant, in: zone)
+        return instant < date.instant(minutes: cutoff, in: zone) ? date.adding(days: -1) : date
+    }
+
     /// The instant at `minutes` after the start of this date in `zone`; minutes may pass 24 h
     /// (a service day that runs past midnight).
     public func instant(minutes: Int, in zone: TimeZone) -> Date {

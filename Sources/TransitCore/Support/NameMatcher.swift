@@ -83,11 +83,13 @@ public struct NameMatcher<Value: Sendable>: Sendable {
         return scored.sorted { $0 < $1 }.prefix(3).map { candidates[$0.1].label }
     }
 
-    /// Levenshtein distance over characters.
+    /// Edit distance over characters, a swap of two neighbours counting as one edit
+    /// (Damerau, optimal string alignment): `--form` is one edit from `--from`.
     static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
         for i in 1...a.count {
@@ -95,8 +97,11 @@ public struct NameMatcher<Value: Sendable>: Sendable {
             for j in 1...b.count {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
             }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[b.count]
     }

@@ -74,6 +74,10 @@ public enum WeatherParser {
     }
 }
 
+public enum WeatherUnits: String, Sendable, CaseIterable {
+    case metric, imperial
+}
+
 public struct WeatherClient: Sendable {
     public enum Place: Sendable, Equatable {
         case city(String)
@@ -89,16 +93,16 @@ public struct WeatherClient: Sendable {
         self.key = key
     }
 
-    /// `units` is `metric` or `imperial`. Cached ten minutes (OpenWeatherMap updates about as often).
-    public func current(_ place: Place, units: String) async throws(TransitError) -> CurrentWeather {
+    /// Cached ten minutes (OpenWeatherMap updates about as often).
+    public func current(_ place: Place, units: WeatherUnits) async throws(TransitError) -> CurrentWeather {
         var query: [HTTPRequest.QueryItem]
         switch place {
         case .city(let name): query = [.init("q", name)]
         case .coordinates(let lat, let lon): query = [.init("lat", String(lat)), .init("lon", String(lon))]
         }
-        query += [.init("mode", "xml"), .init("units", units), .init("appid", key)]
+        query += [.init("mode", "xml"), .init("units", units.rawValue), .init("appid", key)]
         let req = HTTPRequest(provider: "weather", baseURL: baseURL, path: "weather", query: query,
-                              secretNames: ["appid"], cacheTTL: 600, expects: "XML")
+                              secretNames: ["appid"], cacheTTL: 600, expects: .xml, label: "the weather")
         return try await http.get(req, interpretError: { response in
             WeatherParser.errorMessage(response.body).map { .api(provider: "OpenWeatherMap", message: $0, details: "HTTP \(response.status)") }
         }) { r throws(TransitError) in try WeatherParser.current(r.body) }

@@ -4,52 +4,46 @@ import Foundation
 struct WeatherCommands {
     let context: Context
 
-    func run(_ command: Command) async throws(TransitError) -> Output {
+    init(_ context: Context) {
+        self.context = context
+    }
+
+    func run(_ command: WeatherCommand) async throws(TransitError) -> Output {
         let settings = context.settings
-        let key = settings.key("owm")
-        if key == nil && !settings.offline {
-            throw .missingKey(variable: "TRANSIT_OWM_KEY", provider: "OpenWeatherMap",
-                              whereToGet: "get a free key at openweathermap.org (sign up, then API keys)")
-        }
-        let client = WeatherClient(http: context.http, baseURL: settings.baseURL("owm", default: OpenWeatherMap.defaultBaseURL), key: key ?? "")
-        let place: WeatherClient.Place, units: String
+        let client = WeatherClient(http: context.http, baseURL: settings.baseURL("owm", default: OpenWeatherMap.defaultBaseURL), key: try settings.key())
+        let place: WeatherClient.Place, units: WeatherUnits
         switch command {
-        case .weather(let p, let u): (place, units) = (p, u)
-        case .weatherAtStation(let name, let u):
-            context.spinner.start("fetching 12306's station list")
+        case .current(let p, let u): (place, units) = (p, u)
+        case .atStation(let name, let u):
             let rail = Rail12306Client(http: context.http, baseURL: settings.baseURL("rail12306", default: Rail12306.defaultBaseURL))
             place = .city(try Self.cityPinyin(for: name, in: try await rail.stations()))
             units = u
-        default: throw .usage("not a weather command")
         }
-        context.spinner.start("fetching the weather")
-        let w = try await client.current(place, units: units)
-        let record = Record([
-            ("city", .string(w.city)), ("country", .optional(w.country)), ("description", .string(w.description)),
-            ("temperature", .optional(w.temperature)), ("minimum", .optional(w.minimum)), ("maximum", .optional(w.maximum)),
-            ("feels_like", .optional(w.feelsLike)), ("temperature_unit", .string(w.temperatureUnit)),
-            ("humidity", .optional(w.humidity)), ("wind_speed", .optional(w.windSpeed)), ("wind_unit", .optional(w.windUnit)),
-            ("wind_direction", .optional(w.windDirection)), ("observed_at", w.observed.map { .time($0, w.zone) } ?? .null),
-        ])
-        let symbol = ["kelvin": " K", "celsius": "°C", "fahrenheit": "°F"][w.temperatureUnit] ?? " " + w.temperatureUnit
-        func degrees(_ key: String) -> Column {
-            Column(key, nil) { r in
-                guard case .double(let d)? = r[key] else { return .string("") }
+        let weather = try await client.current(place, units: units)
+        let data: [Column<CurrentWeather>] = [
+            Column("city") { .string($0.city) }, Column("country") { .optional($0.country) }, Column("description") { .string($0.description) },
+            Column("temperature") { .optional($0.temperature) }, Column("minimum") { .optional($0.minimum) },
+            Column("maximum") { .optional($0.maximum) }, Column("feels_like") { .optional($0.feelsLike) },
+            Column("temperature_unit") { .string($0.temperatureUnit) }, Column("humidity") { .optional($0.humidity) },
+            Column("wind_speed") { .optional($0.windSpeed) }, Column("wind_unit") { .optional($0.windUnit) },
+            Column("wind_direction") { .optional($0.windDirection) },
+            Column("observed_at", "OBSERVED") { w in w.observed.map { .time($0, w.zone) } ?? .null },
+        ]
+        let symbol = ["kelvin": " K", "celsius": "°C", "fahrenheit": "°F"][weather.temperatureUnit] ?? " " + weather.temperatureUnit
+        func degrees(_ column: Column<CurrentWeather>) -> Column<CurrentWeather> {
+            Column(column.key, column.header) { w in
+                guard case .double(let d) = column.value(w) else { return .string("") }
                 return .string(String(format: "%.1f", d) + symbol)
             }
         }
-        let wind = Column("wind", "WIND") { r in
-            guard case .double(let speed)? = r["wind_speed"] else { return .string("") }
-            let unit = w.windUnit ?? (units == "imperial" ? "mph" : "m/s")
+        let humidity = Column<CurrentWeather>("humidity") { w in w.humidity.map { .string(String(format: "%.0f%%", $0)) } ?? .string("") }
+        let wind = Column<CurrentWeather>("wind", "WIND") { w in
+            guard let speed = w.windSpeed else { return .string("") }
+            let unit = w.windUnit ?? (units == .imperial ? "mph" : "m/s")
             return .string(String(format: "%.1f ", speed) + unit + (w.windDirection.map { " " + $0 } ?? ""))
         }
-        let humidity = Column("humidity") { r in
-            guard case .double(let h)? = r["humidity"] else { return .string("") }
-            return .string(String(format: "%.0f%%", h))
-        }
-        return Output(records: [record],
-                      table: [Column("city"), Column("description"), degrees("temperature"), degrees("minimum"), degrees("maximum"),
-                              degrees("feels_like"), humidity, wind, Column("observed_at", "OBSERVED")])
+        return Output([weather], data: data,
+                      table: [data[0], data[2], degrees(data[3]), degrees(data[4]), degrees(data[5]), degrees(data[6]), humidity, wind, data[12]])
     }
 
     /// The pinyin OpenWeatherMap understands for a 12306 station's city: the station named

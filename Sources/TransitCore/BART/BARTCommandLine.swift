@@ -1,0 +1,142 @@
+import Foundation
+
+/// `transit bart …`: its commands, options and defaults, and their parse into `BARTCommand`.
+public enum BARTCommand: Sendable, Equatable {
+    case stations(near: Coordinate?, limit: Int?)
+    case routes(date: LocalDate?)
+    case trips(BARTTripsRequest)
+    case trip(BARTTripRequest)
+    case departures(station: String, filter: BARTDepartureFilter?)
+    case advisories
+}
+
+/// `bart trips` as typed: station names or codes, resolved against the station list later.
+public struct BARTTripsRequest: Sendable, Equatable {
+    public var from: String
+    public var to: String
+    public var date: LocalDate
+    /// Departure bounds in minutes of the service day (times after midnight count past 1440).
+    public var after: Int?
+    public var before: Int?
+    public var limit: Int?
+    public var transfers: Int
+    public var minTransfer: Int
+}
+
+public struct BARTTripRequest: Sendable, Equatable {
+    public var from: String
+    public var to: String
+    public var date: LocalDate
+    /// Minutes after midnight.
+    public var minutes: Int
+}
+
+/// BART narrows live departures by one platform or one direction, not both.
+public enum BARTDepartureFilter: Sendable, Equatable {
+    case platform(Int)
+    case direction(BARTDirection)
+}
+
+public enum BARTDirection: String, Sendable, CaseIterable {
+    case north = "n", south = "s"
+}
+
+enum BARTCommandLine {
+    static let date = OptionSpec("date", value: "DATE", "service day: YYYY-MM-DD, today or tomorrow; before 03:00 the service day in progress is yesterday's")
+    static let stationWord = "BART station"
+
+    static let spec = ProviderSpec(
+        name: "bart", displayName: "BART", summary: "BART (San Francisco Bay Area Rapid Transit)", zoneName: "America/Los_Angeles",
+        commands: [
+            CommandSpec(provider: "bart", name: "trips", summary: "every train between two stations on a service day",
+                        examples: ["transit bart trips --from 24TH --to MLBR --date 2026-11-23",
+                                   "transit bart trips --from \"24th St Mission\" --to millbrae --after 17:00 --limit 5",
+                                   "transit bart trips --from 24TH --to FRMT --transfers 1 --format json"],
+                        options: [
+                            OptionSpec("from", value: "STN", "origin: a code in any case (24th) or a name (\"24th St Mission\")", required: true),
+                            OptionSpec("to", value: "STN", "destination, as --from", required: true),
+                            date,
+                            OptionSpec("after", value: "T", "only trips leaving at or after T (HH:MM or h:mm am|pm)"),
+                            OptionSpec("before", value: "T", "only trips leaving at or before T; times before 03:00 are the end of the service day"),
+                            OptionSpec("limit", value: "N", "keep the first N trips"),
+                            OptionSpec("transfers", value: "0|1", "1 adds trips with one change of train", default: "0", choices: ["0", "1"]),
+                            OptionSpec("min-transfer", value: "MIN", "minutes needed to change trains", default: "3"),
+                        ],
+                        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, line, origin, destination, departure, arrival, head_station). Times are Pacific, with their offset in tsv and json. tsv/csv add line and toward (legs joined with >), and change_at with --transfers 1."]),
+            CommandSpec(provider: "bart", name: "trip", summary: "the trip leaving at a time, with legs and fares (BART's trip planner)",
+                        examples: ["transit bart trip --from 24TH --to SFIA --time 8:15am",
+                                   "transit bart trip --from embarcadero --to ashby --date tomorrow --time 17:30 --format json"],
+                        options: [
+                            OptionSpec("from", value: "STN", "origin station (code or name)", required: true),
+                            OptionSpec("to", value: "STN", "destination station (code or name)", required: true),
+                            OptionSpec("time", value: "T", "departure time, HH:MM or h:mm am|pm", required: true),
+                            OptionSpec("date", value: "DATE", "YYYY-MM-DD, today or tomorrow; BART plans 10 days back to 8 weeks ahead", default: "today"),
+                        ],
+                        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, fare, fares (name, class, amount), legs (order, route, origin, destination, departure, arrival, train_head_station, bikes). The table shows one row per leg, fares under it."]),
+            CommandSpec(provider: "bart", name: "departures", summary: "live departures from a station",
+                        examples: ["transit bart departures --station 24TH", "transit bart departures --station powell --direction s --format json"],
+                        options: [
+                            OptionSpec("station", value: "STN", "station code or name", required: true),
+                            OptionSpec("platform", value: "N", "only platform N (1-4)"),
+                            OptionSpec("direction", value: "n|s", "only northbound (n) or southbound (s) trains", choices: ["n", "s"]),
+                        ],
+                        notes: ["Fields: station, destination, destination_code, minutes (0 = leaving), platform, direction, cars, line, hex_color, delay_seconds, cancelled, bikes. Never cached."]),
+            CommandSpec(provider: "bart", name: "advisories", summary: "current service advisories",
+                        examples: ["transit bart advisories"],
+                        notes: ["Fields: id, station, type, description, posted, expires. Never cached."]),
+            CommandSpec(provider: "bart", name: "stations", summary: "all stations, or the nearest to a place",
+                        examples: ["transit bart stations", "transit bart stations --near 37.7749,-122.4194 --limit 3",
+                                   "transit --format json bart stations"],
+                        options: [
+                            OptionSpec("near", value: "LAT,LON", "nearest first, with the great-circle distance"),
+                            OptionSpec("limit", value: "N", "with --near: the N nearest", default: "5"),
+                        ],
+                        notes: ["Fields: abbr, name, city, latitude, longitude; with --near also distance_km. Cached for a day."]),
+            CommandSpec(provider: "bart", name: "routes", summary: "all routes with their stations in travel order",
+                        examples: ["transit bart routes", "transit bart routes --format json"],
+                        options: [OptionSpec("date", value: "DATE", "the routes in force on DATE: YYYY-MM-DD, today or tomorrow")],
+                        notes: ["Fields: number, name, abbr, color, hex_color, origin, destination, direction, stations. Cached for a day."]),
+        ],
+        baseURLs: [("TRANSIT_BART_BASE_URL", BART.defaultBaseURL)],
+        key: KeySpec(variable: "TRANSIT_BART_KEY", publicDefault: BART.publicKey, whereToGet: "BART's public key is the default"))
+
+    static func parse(_ args: Arguments) throws(TransitError) -> BARTCommand {
+        switch args.spec.name {
+        case "stations":
+            let near = try args.coordinates("near")
+            guard near != nil || !args.given("limit") else { throw .usage("--limit goes with --near") }
+            return .stations(near: near, limit: near == nil ? nil : try args.int("limit", in: 1...1000))
+        case "routes": return .routes(date: try args.date(zone: BART.zone))
+        case "trips":
+            let (from, to) = try args.distinctPair(what: "station")
+            let window = try args.serviceWindow(cutoff: BART.serviceDayCutoff)
+            let date = try args.date(zone: BART.zone) ?? LocalDate.serviceDay(at: args.now, in: BART.zone, cutoff: BART.serviceDayCutoff)
+            return .trips(BARTTripsRequest(from: from, to: to, date: date, after: window.after, before: window.before,
+                                           limit: try args.int("limit", in: 1...10_000),
+                                           transfers: try args.intValue("transfers", in: 0...1),
+                                           minTransfer: try args.intValue("min-transfer", in: 0...60)))
+        case "trip":
+            let (from, to) = try args.distinctPair(what: "station")
+            guard let minutes = try args.time("time") else { throw args.missing("time") }
+            let today = LocalDate(args.now, in: BART.zone)
+            let day = try args.date(zone: BART.zone) ?? today
+            // BART plans 10 days back to 8 weeks ahead; a recording keeps its own date.
+            if !args.offline && (day.dayNumber < today.dayNumber - 10 || day.dayNumber > today.dayNumber + 56) {
+                throw .usage("--date \(day.iso) is outside BART's trip planner window (\(today.adding(days: -10).iso) to \(today.adding(days: 56).iso))")
+            }
+            return .trip(BARTTripRequest(from: from, to: to, date: day, minutes: minutes))
+        case "departures":
+            let station = try args.required("station")
+            let platform = try args.int("platform", in: 1...4)
+            let direction = try args.choice("direction", BARTDirection.self,
+                                            aliases: ["north": .north, "northbound": .north, "south": .south, "southbound": .south])
+            switch (platform, direction) {
+            case (.some, .some): throw .usage("give --platform or --direction, not both (BART filters by one)")
+            case (.some(let p), nil): return .departures(station: station, filter: .platform(p))
+            case (nil, .some(let d)): return .departures(station: station, filter: .direction(d))
+            case (nil, nil): return .departures(station: station, filter: nil)
+            }
+        default: return .advisories
+        }
+    }
+}

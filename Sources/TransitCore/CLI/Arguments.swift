@@ -1,0 +1,155 @@
+import Foundation
+
+/// One command's options as typed, read through typed getters that take their defaults from
+/// the command's spec. Every getter turns a bad value into a usage error naming the option.
+public struct Arguments: Sendable {
+    public let spec: CommandSpec
+    var values: [String: String]
+    var flags: Set<String>
+    /// The positional argument, where the spec has one.
+    public let positional: String?
+    /// The clock and mode the command runs with (dates like `today` need them).
+    public let now: Date
+    public let offline: Bool
+
+    init(spec: CommandSpec, values: [String: String], flags: Set<String>, positional: String?, now: Date, offline: Bool) {
+        self.spec = spec
+        self.values = values
+        self.flags = flags
+        self.positional = positional
+        self.now = now
+        self.offline = offline
+    }
+
+    /// The value given, else the spec's default; blank counts as not given.
+    public func string(_ name: String) -> String? {
+        if let given = values[name]?.trimmingCharacters(in: .whitespaces), !given.isEmpty { return given }
+        return spec.option(name)?.defaultValue
+    }
+
+    public func given(_ name: String) -> Bool { values[name] != nil }
+
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    public func required(_ name: String) throws(TransitError) -> String {
+        guard let value = string(name) else { throw missing(name) }
+        return value
+    }
+
+    /// A whole number in `range`; nil when neither given nor defaulted.
+    public func int(_ name: String, in range: ClosedRange<Int>) throws(TransitError) -> Int? {
+        guard let text = string(name) else { return nil }
+        guard let n = Int(text), range.contains(n) else {
+            throw .usage("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return n
+    }
+
+    /// A whole number given or defaulted by the spec; missing is a usage error.
+    public func intValue(_ name: String, in range: ClosedRange<Int>) throws(TransitError) -> Int {
+        guard let n = try int(name, in: range) else { throw missing(name) }
+        return n
+    }
+
+    /// The usage error for an option that must be given.
+    public func missing(_ name: String) -> TransitError {
+        .usage("'transit \(spec.provider) \(spec.name)' needs --\(name)", hint: "usage: \(spec.usage)")
+    }
+
+    /// A number in `range` (seconds, degrees, …).
+    public func double(_ name: String, in range: ClosedRange<Double>, what: String = "a number") throws(TransitError) -> Double? {
+        guard let text = string(name) else { return nil }
+        guard let d = Double(text), d.isFinite, range.contains(d) else {
+            throw .usage("--\(name) takes \(what) from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)), not '\(text)'")
+        }
+        return d
+    }
+
+    /// Seconds above 0 and up to `max`.
+    public func seconds(_ name: String, max: Double) throws(TransitError) -> Double? {
+        guard let text = string(name) else { return nil }
+        guard let s = Double(text), s.isFinite, s > 0, s <= max else {
+            throw .usage("--\(name) takes seconds above 0 and up to \(Self.format(max)), not '\(text)'")
+        }
+        return s
+    }
+
+    /// One of the spec's `choices`, mapped to an enum by raw value (aliases through `aliases`).
+    public func choice<T: RawRepresentable>(_ name: String, _ type: T.Type = T.self,
+                                            aliases: [String: T] = [:]) throws(TransitError) -> T? where T.RawValue == String {
+        guard let text = string(name) else { return nil }
+        let key = text.lowercased()
+        if let value = T(rawValue: key) ?? aliases[key] { return value }
+        let choices = spec.option(name)?.choices ?? []
+        throw .usage("--\(name) takes \(TransitError.orList(choices)), not '\(text)'")
+    }
+
+    /// A comma-separated list of at most `max` items.
+    public func list(_ name: String, max: Int, why: String) throws(TransitError) -> [String] {
+        let items = (string(name) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if items.count > max { throw .usage("--\(name) takes at most \(max) values (\(why)); \(items.count) given") }
+        return items
+    }
+
+    /// `YYYY-MM-DD`, `today` or `tomorrow`, in the agency's zone.
+    public func date(_ name: String = "date", zone: TimeZone) throws(TransitError) -> LocalDate? {
+        guard let text = string(name) else { return nil }
+        return try Self.date(text, zone: zone, now: now, option: name)
+    }
+
+    public static func date(_ text: String, zone: TimeZone, now: Date, option: String = "date") throws(TransitError) -> LocalDate {
+        let today = LocalDate(now, in: zone)
+        switch text.lowercased() {
+        case "today": return today
+        case "tomorrow": return today.adding(days: 1)
+        default:
+            guard let d = LocalDate(iso: text) else {
+                throw .usage("--\(option) takes YYYY-MM-DD, today or tomorrow, not '\(text)'")
+            }
+            return d
+        }
+    }
+
+    /// A clock time (`HH:MM`, `h:mm am|pm`) as minutes after midnight.
+    public func time(_ name: String) throws(TransitError) -> Int? {
+        guard let text = string(name) else { return nil }
+        guard let m = ClockTime.minutes(text) else { throw .usage("--\(name) takes HH:MM or h:mm am|pm, not '\(text)'") }
+        return m
+    }
+
+    /// A time of the service day: before `cutoff` minutes it is the night after (`00:30` → 24:30).
+    public func serviceTime(_ name: String, cutoff: Int) throws(TransitError) -> Int? {
+        guard let m = try time(name) else { return nil }
+        return m < cutoff ? m + 1440 : m
+    }
+
+    /// `--after` and `--before` as service-day minutes, in order.
+    public func serviceWindow(cutoff: Int) throws(TransitError) -> (after: Int?, before: Int?) {
+        let after = try serviceTime("after", cutoff: cutoff), before = try serviceTime("before", cutoff: cutoff)
+        if let after, let before, after > before {
+            throw .usage("--after \(string("after") ?? "") is later than --before \(string("before") ?? "")")
+        }
+        return (after, before)
+    }
+
+    /// `--near LAT,LON`: decimal degrees.
+    public func coordinates(_ name: String) throws(TransitError) -> Coordinate? {
+        guard let text = string(name) else { return nil }
+        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) else {
+            throw .usage("--\(name) takes LAT,LON in decimal degrees, like 37.7524,-122.4184, not '\(text)'")
+        }
+        return Coordinate(latitude: lat, longitude: lon)
+    }
+
+    /// `--from` and `--to` as typed, refused when they are the same name.
+    public func distinctPair(_ a: String = "from", _ b: String = "to", what: String) throws(TransitError) -> (String, String) {
+        let from = try required(a), to = try required(b)
+        if NameMatcher<Int>.normalize(from) == NameMatcher<Int>.normalize(to) {
+            throw .usage("--\(a) and --\(b) are the same \(what)")
+        }
+        return (from, to)
+    }
+
+    static func format(_ d: Double) -> String { d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d) }
+}

@@ -1,0 +1,112 @@
+/// What the command line accepts: providers, commands, options, their defaults and help.
+/// The parser, `--help`, the usage lines and the README's command reference are all read from
+/// here; each provider folder declares its own in its `…CommandLine.swift`.
+public struct OptionSpec: Sendable {
+    public var name: String
+    public var short: Character?
+    /// The value's placeholder (`STN`); nil for a flag.
+    public var value: String?
+    public var help: String
+    /// The value used when the option is not given, as it would be typed.
+    public var defaultValue: String?
+    /// The closed set of values the option takes, where there is one (completion offers them).
+    public var choices: [String]
+    /// Must be given (shown without brackets in the usage line).
+    public var required: Bool
+
+    public init(_ name: String, short: Character? = nil, value: String? = nil, _ help: String,
+                default defaultValue: String? = nil, choices: [String] = [], required: Bool = false) {
+        self.name = name
+        self.short = short
+        self.value = value
+        self.help = help
+        self.defaultValue = defaultValue
+        self.choices = choices
+        self.required = required
+    }
+
+    /// The help text with its default, as `--help` shows it.
+    public var fullHelp: String {
+        guard let defaultValue else { return help }
+        return help + " (default \(defaultValue))"
+    }
+}
+
+public struct CommandSpec: Sendable {
+    public var provider: String
+    public var name: String
+    public var summary: String
+    public var examples: [String]
+    public var options: [OptionSpec]
+    /// Extra paragraphs under the options (output fields, notes).
+    public var notes: [String]
+    public var geoJSON: Bool
+    /// A positional argument's placeholder (`TRAIN`), if the command takes one.
+    public var positional: String?
+
+    public init(provider: String, name: String, summary: String, examples: [String], options: [OptionSpec] = [],
+                notes: [String] = [], geoJSON: Bool = false, positional: String? = nil) {
+        self.provider = provider
+        self.name = name
+        self.summary = summary
+        self.examples = examples
+        self.options = options
+        self.notes = notes
+        self.geoJSON = geoJSON
+        self.positional = positional
+    }
+
+    /// `transit <provider> <command> --from STN [--date DATE] …`, generated from the options.
+    public var usage: String {
+        var parts = ["transit", provider, name]
+        if let positional { parts.append(positional) }
+        for option in options {
+            var text = "--" + option.name
+            if let value = option.value { text += " " + value }
+            parts.append(option.required ? text : "[\(text)]")
+        }
+        return parts.joined(separator: " ")
+    }
+
+    public func option(_ name: String) -> OptionSpec? { options.first { $0.name == name } }
+}
+
+/// Where a provider's key comes from, and what to say when it is missing.
+public struct KeySpec: Sendable {
+    /// `TRANSIT_CTA_KEY`; `aliases` are read too, after it.
+    public var variable: String
+    public var aliases: [String] = []
+    /// A public key to use when none is set; nil means the key is required.
+    public var publicDefault: String? = nil
+    /// Where to get one, said when it is missing.
+    public var whereToGet: String
+}
+
+public struct ProviderSpec: Sendable {
+    public var name: String
+    public var summary: String
+    /// The agency's zone, in words for help (`America/Los_Angeles`, "each departure's own").
+    public var zoneName: String
+    public var commands: [CommandSpec]
+    /// The command run when none is named (`transit <provider> --option`).
+    public var defaultCommand: String?
+    /// The environment variable prefix of its base URLs (`TRANSIT_<P>_BASE_URL`), with defaults.
+    public var baseURLs: [(variable: String, url: String)]
+    public var key: KeySpec?
+    /// The name shown in messages, which may differ from the command-line name.
+    public var displayName: String
+
+    public init(name: String, displayName: String, summary: String, zoneName: String, commands: [CommandSpec],
+                defaultCommand: String? = nil, baseURLs: [(variable: String, url: String)] = [], key: KeySpec? = nil) {
+        self.name = name
+        self.displayName = displayName
+        self.summary = summary
+        self.zoneName = zoneName
+        self.commands = commands
+        self.defaultCommand = defaultCommand
+        self.baseURLs = baseURLs
+        self.key = key
+    }
+
+    public func command(_ name: String) -> CommandSpec? { commands.first { $0.name == name } }
+}

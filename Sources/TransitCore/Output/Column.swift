@@ -1,0 +1,59 @@
+/// A column: a header, a snake_case key, and a function of the typed row that gives its value.
+/// The JSON records and the tsv/csv rows are built from the same data columns, so the formats
+/// cannot disagree; the table has its own list of columns over the same rows.
+public struct Column<Row>: Sendable {
+    public typealias Use = ColumnUse
+
+    public var key: String
+    public var header: String
+    public var use: Use
+    public var value: @Sendable (Row) -> Value
+
+    public init(_ key: String, _ header: String? = nil, in use: Use = .data, _ value: @escaping @Sendable (Row) -> Value) {
+        self.key = key
+        self.header = header ?? key.replacingOccurrences(of: "_", with: " ").uppercased()
+        self.use = use
+        self.value = value
+    }
+}
+
+extension Column {
+    /// The same values under another table header.
+    public func titled(_ header: String) -> Column {
+        var copy = self
+        copy.header = header
+        return copy
+    }
+}
+
+/// Rows of one table: headers and cells, already computed from typed rows.
+public struct Grid: Sendable, Equatable {
+    public var headers: [String]
+    public var rows: [[Value]]
+
+    public init(headers: [String] = [], rows: [[Value]] = []) {
+        self.headers = headers
+        self.rows = rows
+    }
+
+    public init<Row>(_ items: [Row], _ columns: [Column<Row>]) {
+        headers = columns.map(\.header)
+        rows = items.map { item in columns.map { $0.value(item) } }
+    }
+}
+
+extension Record {
+    /// A nested JSON object from the data columns of one typed value.
+    public init<Row>(_ columns: [Column<Row>], _ row: Row) {
+        self.init(columns.filter { $0.use.contains(.json) }.map { ($0.key, $0.value(row)) })
+    }
+}
+
+/// Where a data column appears: JSON, tsv/csv, or both.
+public struct ColumnUse: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let json = ColumnUse(rawValue: 1)
+    public static let flat = ColumnUse(rawValue: 2)
+    public static let data: ColumnUse = [.json, .flat]
+}

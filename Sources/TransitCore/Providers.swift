@@ -1,0 +1,56 @@
+import Foundation
+
+/// A provider command with its options checked and typed. The compiler checks that every
+/// case is dispatched; each provider's enum lives in its own folder.
+public enum Command: Sendable, Equatable {
+    case bart(BARTCommand)
+    case busTime(BusTimeAgency, BusTimeCommand)
+    case busbud(BusbudCommand)
+    case rail12306(RailCommand)
+    case weather(WeatherCommand)
+}
+
+/// One provider on the command line: its spec and how its arguments become a `Command`.
+public struct Provider: Sendable {
+    public let spec: ProviderSpec
+    let parse: @Sendable (Arguments) throws(TransitError) -> Command
+
+    init(_ spec: ProviderSpec, parse: @escaping @Sendable (Arguments) throws(TransitError) -> Command) {
+        self.spec = spec
+        self.parse = parse
+    }
+}
+
+public enum Providers {
+    /// Every provider, in the order help lists them. A new provider adds its folder, a case
+    /// of `Command`, a line here and its case in `run`.
+    public static let all: [Provider] = [
+        Provider(BARTCommandLine.spec) { args throws(TransitError) in .bart(try BARTCommandLine.parse(args)) },
+    ] + BusTimeAgency.all.map { agency in
+        Provider(BusTimeCommandLine.spec(agency)) { args throws(TransitError) in .busTime(agency, try BusTimeCommandLine.parse(args)) }
+    } + [
+        Provider(BusbudCommandLine.spec) { args throws(TransitError) in .busbud(try BusbudCommandLine.parse(args)) },
+        Provider(RailCommandLine.spec) { args throws(TransitError) in .rail12306(try RailCommandLine.parse(args)) },
+        Provider(WeatherCommandLine.spec) { args throws(TransitError) in .weather(try WeatherCommandLine.parse(args)) },
+    ]
+
+    static func run(_ command: Command, _ context: Context) async throws(TransitError) -> Output {
+        switch command {
+        case .bart(let c): return try await BARTCommands(context).run(c)
+        case .busTime(let agency, let c): return try await BusTimeCommands(context, agency: agency).run(c)
+        case .busbud(let c): return try await BusbudCommands(context).run(c)
+        case .rail12306(let c): return try await RailCommands(context).run(c)
+        case .weather(let c): return try await WeatherCommands(context).run(c)
+        }
+    }
+
+    /// The zone a command's times are read in (for `--watch` headers).
+    static func zone(of command: Command) -> TimeZone {
+        switch command {
+        case .bart: return BART.zone
+        case .busTime(let agency, _): return agency.zone
+        case .rail12306: return Rail12306.zone
+        case .busbud, .weather: return TimeZone(identifier: "UTC") ?? BART.zone
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// A point on Earth in decimal degrees.
+public struct Coordinate: Sendable, Equatable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// Mean Earth radius, as the haversine formula uses it.
+    public static let earthRadiusMeters = 6_371_000.0
+    public static let metersPerFoot = 0.3048
+    public static let metersPerMile = 1609.344
+
+    /// Great-circle distance in meters (haversine).
+    public func meters(to other: Coordinate) -> Double {
+        let p1 = latitude * .pi / 180, p2 = other.latitude * .pi / 180
+        let dp = (other.latitude - latitude) * .pi / 180, dl = (other.longitude - longitude) * .pi / 180
+        let a = sin(dp / 2) * sin(dp / 2) + cos(p1) * cos(p2) * sin(dl / 2) * sin(dl / 2)
+        return 2 * Self.earthRadiusMeters * atan2(sqrt(a), sqrt(max(0, 1 - a)))
+    }
+}
