@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import TransitCore
+
+/// The specs are the one source of the parser, `--help` and the README's command reference.
+@Suite struct CommandLineSpecTests {
+    @Test func readmeReference() throws {
+        let path = Paths.root.appendingPathComponent("README.md").path
+        let readme = try String(contentsOfFile: path, encoding: .utf8)
+        let start = "<!-- reference:start -->\n", end = "<!-- reference:end -->"
+        let head = try #require(readme.range(of: start)), tail = try #require(readme.range(of: end))
+        let generated = Help.reference(Providers.all.map(\.spec))
+        if ProcessInfo.processInfo.environment["TRANSIT_UPDATE_README"] == "1" {
+            let updated = String(readme[..<head.upperBound]) + generated + "\n" + String(readme[tail.lowerBound...])
+            try updated.write(toFile: path, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(String(readme[head.upperBound..<tail.lowerBound]) == generated + "\n",
+                "README's command reference differs from the specs: TRANSIT_UPDATE_README=1 swift test --filter readmeReference")
+    }
+
+    @Test func usageLinesAreGeneratedFromTheOptions() throws {
+        let trips = try #require(Providers.all.first { $0.spec.name == "bart" }?.spec.command("trips"))
+        #expect(trips.usage == "transit bart trips --from STN --to STN [--date DATE] [--after T] [--before T] [--limit N] [--transfers 0|1] [--min-transfer MIN]")
+        let help = Help.command(trips)
+        #expect(help.contains("Usage: " + trips.usage))
+        #expect(help.contains("minutes needed to change trains (default 3)"))
+        let schedule = try #require(Providers.all.first { $0.spec.name == "rail12306" }?.spec.command("schedule"))
+        #expect(schedule.usage == "transit rail12306 schedule TRAIN [--date DATE]")
+    }
+
+    @Test func everyProviderIsListedOnceWithItsOwnCommands() {
+        let names = Providers.all.map(\.spec.name)
+        #expect(names == ["bart", "cta", "mbus", "busbud", "rail12306", "weather"])
+        for provider in Providers.all {
+            #expect(!provider.spec.commands.isEmpty)
+            #expect(provider.spec.commands.allSatisfy { $0.provider == provider.spec.name })
+            #expect(provider.spec.commands.allSatisfy { !$0.examples.isEmpty }, "\(provider.spec.name)")
+        }
+    }
+
+    @Test func defaultsComeFromTheSpec() throws {
+        let env = ["HOME": "/h", "TRANSIT_NOW": "2026-11-22T20:00:00Z"]
+        let piped = Terminal(stdout: false, stderr: false)
+        guard case .run(_, .busbud(.search(let o))) = try CommandLineParser.parse(["busbud", "search", "--date", "2026-12-19"], environment: env, terminal: piped) else {
+            Issue.record("not a search"); return
+        }
+        #expect(o.query.currency == "USD" && o.query.lang == "en" && o.query.adults == 1 && o.query.children == 0 && o.maxWait == 60)
+        #expect(o.query.origin == "dr5reg" && o.query.destination == "f25dvk")
+        guard case .run(_, .bart(.trips(let t))) = try CommandLineParser.parse(["bart", "trips", "--from", "A", "--to", "B"], environment: env, terminal: piped) else {
+            Issue.record("not trips"); return
+        }
+        #expect(t.minTransfer == 3 && t.transfers == 0)
+    }
+
+    @Test func theServiceDayInProgressBeforeThreeIsYesterdays() throws {
+        let piped = Terminal(stdout: false, stderr: false)
+        func day(_ now: String) throws -> LocalDate? {
+            guard case .run(_, .bart(.trips(let t))) = try CommandLineParser.parse(
+                ["bart", "trips", "--from", "A", "--to", "B"], environment: ["HOME": "/h", "TRANSIT_NOW": now], terminal: piped) else { return nil }
+            return t.date
+        }
+        // 00:30 and 02:59 Pacific on the 24th belong to the 23rd; 03:00 starts the 24th.
+        #expect(try day("2026-11-24T08:30:00Z") == LocalDate(year: 2026, month: 11, day: 23))
+        #expect(try day("2026-11-24T10:59:00Z") == LocalDate(year: 2026, month: 11, day: 23))
+        #expect(try day("2026-11-24T11:00:00Z") == LocalDate(year: 2026, month: 11, day: 24))
+    }
+
+    @Test func nearTakesCoordinates() throws {
+        let env = ["HOME": "/h"]
+        let piped = Terminal(stdout: false, stderr: false)
+        #expect(try CommandLineParser.parse(["bart", "stations", "--near", "37.75,-122.42", "--limit", "2"], environment: env, terminal: piped)
+                .command == .bart(.stations(near: Coordinate(latitude: 37.75, longitude: -122.42), limit: 2)))
+        #expect(try CommandLineParser.parse(["bart", "stations", "--near", "37.75,-122.42"], environment: env, terminal: piped)
+                .command == .bart(.stations(near: Coordinate(latitude: 37.75, longitude: -122.42), limit: 5)))
+        #expect(throws: TransitError.usage("--near takes LAT,LON in decimal degrees, like 37.7524,-122.4184, not '95,0'")) {
+            try CommandLineParser.parse(["bart", "stations", "--near", "95,0"], environment: env, terminal: piped)
+        }
+        #expect(throws: TransitError.usage("--limit goes with --near")) {
+            try CommandLineParser.parse(["bart", "stations", "--limit", "3"], environment: env, terminal: piped)
+        }
+    }
+
+    @Test func nearestStationsThroughTheBinary() async throws {
+        // 24th St Mission is at 37.752470,-122.418143; Glen Park and 16th St are the next two.
+        let run = try await Run.transit(["--offline", "--fixtures", Paths.fixtures, "bart", "stations", "--near", "37.7525,-122.4181", "--limit", "3"])
+        #expect(run.status == 0)
+        #expect(run.stderr == "")
+        let codes = run.stdoutLines.map { $0.split(separator: "\t").first.map(String.init) ?? "" }
+        #expect(codes == ["24TH", "16TH", "GLEN"])
+        let first = run.stdoutLines.first?.split(separator: "\t").map(String.init) ?? []
+        #expect(first.last == "0.01")  // about 5 m
+        let json = try await Run.transit(["--offline", "--fixtures", Paths.fixtures, "--format", "json", "bart", "stations", "--near", "37.7525,-122.4181", "--limit", "1"])
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(parsed.first?.keys.sorted() == ["abbr", "city", "distance_km", "latitude", "longitude", "name"])
+    }
+}
+
+extension Invocation {
+    var command: Command? {
+        if case .run(_, let command) = self { return command }
+        return nil
+    }
+}
