@@ -6,7 +6,7 @@ import FoundationXML
 /// Maps BART's XML answers to models. Every value is trimmed; BART answers errors inside
 /// `<message><error>` with HTTP 200, so every document is checked for one first.
 public enum BARTParser {
-    static func document(_ data: Data, what: String) throws(TransitError) -> XMLNode {
+    static func document(_ data: Data, what: String) throws(TransitError) -> XMLTree.Element {
         let root = try XMLTree.parse(data, what: what)
         if let error = root.at("message", "error") {
             throw .api(provider: "BART", message: error.value("text") ?? "error", details: error.value("details"))
@@ -81,18 +81,12 @@ public enum BARTParser {
 
     /// `serviceDayMinutes` in place, over a train's stops.
     static func placeOnServiceDay(_ stops: inout [ScheduledTrain.Stop]) {
-        var offset = 0
-        var previous: Int?
+        var rollover: DayRollover?
         for i in stops.indices {
             guard let value = stops[i].minutes else { continue }
-            if previous == nil && value < BART.serviceDayCutoff { offset = 1440 }
-            var m = value + offset
-            if let p = previous, m < p {
-                offset += 1440
-                m += 1440
-            }
-            previous = m
-            stops[i].minutes = m
+            // A first time before the cut-off is already the night after.
+            if rollover == nil { rollover = DayRollover(offset: value < BART.serviceDayCutoff ? 1440 : 0) }
+            stops[i].minutes = rollover?.place(value)
         }
     }
 
@@ -140,7 +134,7 @@ public enum BARTParser {
         guard let request = root.at("schedule", "request") else {
             throw .parse(what: what, reason: "no <schedule><request> element")
         }
-        func instant(_ node: XMLNode, _ timeKey: String, _ dateKey: String) -> Date? {
+        func instant(_ node: XMLTree.Element, _ timeKey: String, _ dateKey: String) -> Date? {
             guard let date = node.attribute(dateKey).flatMap(usDate),
                   let minutes = node.attribute(timeKey).flatMap(clock) else { return nil }
             return date.instant(minutes: minutes, in: BART.zone)

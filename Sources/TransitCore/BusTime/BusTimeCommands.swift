@@ -26,8 +26,11 @@ struct BusTimeCommands {
         }
     }
 
-    func notices(_ messages: [BusTimeMessage]) -> [String] {
-        messages.map { $0.meansEmpty ? $0.notice : "\(agency.name): \($0.notice)" }
+    /// BusTime's messages, and the records that could not be read, as notices.
+    func notices<T>(_ result: BusTimeResult<T>, _ noun: String) -> [String] {
+        var lines = result.messages.map { $0.meansEmpty ? $0.notice : "\(agency.name): \($0.notice)" }
+        if let skipped = result.skipped.notice(noun, of: result.items.count + result.skipped.count) { lines.append("\(agency.name): " + skipped) }
+        return lines
     }
 
     // MARK: names
@@ -94,14 +97,18 @@ struct BusTimeCommands {
             Column("route") { .string($0.id) }, Column("name") { .string($0.name) },
             Column("color") { .optional($0.color) }, Column("designator") { .optional($0.designator) },
         ]
-        return Output(result.items, data: data, table: Array(data.prefix(3)), notices: notices(result.messages))
+        var notices = notices(result, "routes")
+        if result.items.isEmpty && notices.isEmpty { notices.append("\(agency.name) lists no routes") }
+        return Output(result.items, data: data, table: Array(data.prefix(3)), notices: notices)
     }
 
     func directions(_ token: String) async throws(TransitError) -> Output {
         let route = try await resolveRoutes([token])[0]
         let result = try await client.directions(route: route)
         let data: [Column<BusDirection>] = [Column("id") { .string($0.id) }, Column("name") { .string($0.name) }]
-        return Output(result.items, data: data, table: data, notices: notices(result.messages))
+        var notices = notices(result, "directions")
+        if result.items.isEmpty && notices.isEmpty { notices.append("No directions for route \(route)") }
+        return Output(result.items, data: data, table: data, notices: notices)
     }
 
     func stops(_ token: String, _ directionText: String) async throws(TransitError) -> Output {
@@ -114,7 +121,7 @@ struct BusTimeCommands {
         let stops = try await client.stops(route: route, direction: direction.id)
         let patterns = (try? await patternList.get()) ?? []
         let ordered = Self.routeOrder(stops.items, patterns: patterns, direction: direction)
-        var notices = notices(stops.messages)
+        var notices = notices(stops, "stops")
         if let pid = ordered.pattern {
             notices.append("Stops of route \(route) \(direction.name) in route order (pattern \(pid))")
         } else {
@@ -161,10 +168,12 @@ struct BusTimeCommands {
             try await client.bulletins(routes: routes, stops: stops)
         }
         let predictions = try await client.predictions(stops: stops, routes: routes, top: top)
-        var notices = notices(predictions.messages)
+        var notices = notices(predictions, "predictions")
         let bulletins: [Bulletin]
         switch await bulletinList {
-        case .success(let result): bulletins = Self.ordered(result.items)
+        case .success(let result):
+            bulletins = Self.ordered(result.items)
+            notices += result.skipped.notice("alerts", of: result.items.count + result.skipped.count).map { ["\(agency.name): " + $0] } ?? []
         case .failure(let error):
             bulletins = []
             notices.append("could not fetch alerts: \(error.message)")
@@ -221,7 +230,7 @@ struct BusTimeCommands {
         if !stops.isEmpty {
             bulletins = bulletins.filter { b in b.services.isEmpty || b.services.contains { $0.stopID == nil || stops.contains($0.stopID ?? "") } }
         }
-        var notices = notices(result.messages)
+        var notices = notices(result, "alerts")
         if bulletins.isEmpty && notices.isEmpty { notices.append("No alerts for route \(routes.joined(separator: ","))") }
         return Output(bulletins, data: Self.alertColumns, table: Array(Self.alertColumns.prefix(3)), notices: notices)
     }
@@ -238,7 +247,7 @@ struct BusTimeCommands {
             Column("destination", "TO") { .string($0.destination) }, Column("delayed") { .bool($0.delayed) },
             Column("timestamp", "SEEN") { $0.timestamp.map { .time($0, zone) } ?? .null },
         ]
-        var notices = notices(result.messages)
+        var notices = notices(result, "vehicles")
         if list.isEmpty && notices.isEmpty { notices.append("No vehicles on route \(routes.joined(separator: ","))") }
         var output = Output(list, data: data, table: [data[0], data[1], data[7], data[2], data[3], data[4], data[8], data[9]], notices: notices)
         output.geoJSON = GeoJSON.points(output.records)
@@ -256,7 +265,7 @@ struct BusTimeCommands {
         // BusTime's own predictions say which routes serve the stop now, and are the yardstick.
         let predictions = try await client.predictions(stops: [stopID], routes: routeFilter)
         let routes = routeFilter.isEmpty ? predictions.items.map(\.route).uniqued() : routeFilter
-        var notices = notices(predictions.messages)
+        var notices = notices(predictions, "predictions")
         guard !routes.isEmpty else {
             notices.append("No buses are predicted at stop \(stopID); give --route to look for buses anyway")
             return .empty(notices)
@@ -266,7 +275,7 @@ struct BusTimeCommands {
         async let vehicleList = Result.catching { () async throws(TransitError) -> BusTimeResult<Vehicle> in try await client.vehicles(routes: limited) }
         let patterns = Array(try await concurrently(limited) { route throws(TransitError) in try await client.patterns(route: route).items }.joined())
         let vehicles = try await vehicleList.get()
-        notices += self.notices(vehicles.messages)
+        notices += self.notices(vehicles, "vehicles")
         let result = try ETA.estimates(stop: stopID, method: options.method, model: options.model, calibrate: options.calibrate,
                                        vehicles: vehicles.items, patterns: patterns, predictions: predictions.items, now: context.settings.now)
         notices += result.notices

@@ -154,4 +154,8 @@ public struct BusTimeMessage: Sendable, Equatable {
 public struct BusTimeResult<T: Sendable>: Sendable {
     public var items: [T]
     public var messages: [BusTimeMessage]
+    /// Records in the answer that could not be read.
+    public var skipped = Skipped()
+    /// The answer held no list and no message at all (`{"bustime-response":{}}`).
+    public var empty = false
 }

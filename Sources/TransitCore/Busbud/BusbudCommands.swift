@@ -38,6 +38,9 @@ struct BusbudCommands {
             progress("searching Busbud: \(count) departure\(count == 1 ? "" : "s") so far")
         }
         var notices: [String] = []
+        if let skipped = result.skipped.notice("departures", of: result.departures.count + result.skipped.count) {
+            notices.append("Busbud: " + skipped)
+        }
         let q = options.query
         if !result.validRoute {
             notices.append("Busbud does not serve \(q.origin) → \(q.destination)")

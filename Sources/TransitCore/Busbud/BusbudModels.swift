@@ -107,4 +107,6 @@ public struct BusbudResponse: Sendable {
     public var locations: [BusbudLocation]
     public var operators: [BusbudOperator]
     public var departures: [BusbudDeparture]
+    /// Departures in the answer that could not be read.
+    public var skipped = Skipped()
 }

@@ -60,6 +60,8 @@ public struct BusbudSearch: Sendable {
         public var polls: Int
         /// The pause before each poll, in seconds.
         public var pauses: [TimeInterval]
+        /// Departures that could not be read, over every answer.
+        public var skipped = Skipped()
     }
 
     public var client: BusbudClient
@@ -107,6 +109,7 @@ public struct BusbudSearch: Sendable {
 
     /// Reference data upserted by id; departures de-duplicated by id (the later copy wins).
     func merge(_ response: BusbudResponse, into result: inout Result) {
+        result.skipped.add(response.skipped)
         for city in response.cities { result.cities[city.id] = city }
         for location in response.locations { result.locations[location.id] = location }
         for op in response.operators { result.operators[op.id] = op }

@@ -115,46 +115,75 @@ public enum Rail12306Parser {
         }
     }
 
+    struct RawSearch: Decodable {
+        var data: Items<RawTrain>?
+        var errorMsg: Text?
+        var status: Flag?
+    }
+
+    struct RawTrain: Decodable {
+        var station_train_code: Text?, train_no: Text?, from_station: Text?, to_station: Text?, total_num: Number?
+    }
+
     /// `search/v1/train/search`: `{"data": [...], "errorMsg": "", "status": true}`.
-    public static func trains(_ data: Data) throws(TransitError) -> (trains: [RailTrain], message: String?) {
-        let root = try Loose.json(data, what: "12306's train search")
-        let trains = (root["data"]?.items ?? []).compactMap { t -> RailTrain? in
-            guard let code = t["station_train_code"]?.text, let no = t["train_no"]?.text else { return nil }
-            return RailTrain(code: code, trainNo: no, from: t["from_station"]?.text ?? "", to: t["to_station"]?.text ?? "",
-                             stops: t["total_num"]?.int)
+    public static func trains(_ data: Data) throws(TransitError) -> (trains: [RailTrain], message: String?, skipped: Skipped) {
+        let what = "12306's train search"
+        let root = try DecodeFailure.json(RawSearch.self, from: data, what: what)
+        var skipped = Skipped()
+        skipped.add(root.data?.failures ?? [])
+        var trains: [RailTrain] = []
+        for (i, t) in (root.data?.values ?? []).enumerated() {
+            guard let code = t.station_train_code?.value, let no = t.train_no?.value else {
+                skipped.add(["data[\(i)]: no station_train_code or train_no"])
+                continue
+            }
+            trains.append(RailTrain(code: code, trainNo: no, from: t.from_station?.value ?? "", to: t.to_station?.value ?? "", stops: t.total_num?.int))
         }
-        if trains.isEmpty, root["status"]?.bool == false, let message = root["errorMsg"]?.text {
+        if trains.isEmpty, root.status?.value == false, let message = root.errorMsg?.value {
             throw .api(provider: "12306", message: message, details: nil)
         }
-        return (trains, root["errorMsg"]?.text)
+        if trains.isEmpty, skipped.count > 0 {
+            throw .parse(what: what, reason: "none of its \(skipped.count) trains could be read (\(skipped.first ?? ""))")
+        }
+        return (trains, root.errorMsg?.value, skipped)
+    }
+
+    struct RawTimetable: Decodable {
+        var data: Inner?
+        var status: Flag?
+        var messages: Items<Text>?
+        struct Inner: Decodable { var data: Items<RawStop>? }
+    }
+
+    struct RawStop: Decodable {
+        var station_no: Number?, station_name: Text?, arrive_time: Text?, start_time: Text?, stopover_time: Text?
     }
 
     /// `queryByTrainNo`: stops in order. Times have no date: a day is added whenever a time is
     /// earlier than the one before; `----` is none.
     public static func timetable(_ data: Data, date: LocalDate) throws(TransitError) -> [RailStop] {
-        let root = try Loose.json(data, what: "12306's timetable")
-        guard let list = root["data"]?["data"] else {
-            if root["status"]?.bool == false {
-                throw .api(provider: "12306", message: root["messages"]?.items.first?.text ?? root["messages"]?.text ?? "request refused", details: nil)
+        let what = "12306's timetable"
+        let root = try DecodeFailure.json(RawTimetable.self, from: data, what: what)
+        guard let list = root.data?.data else {
+            if root.status?.value == false {
+                throw .api(provider: "12306", message: root.messages?.values.first?.value ?? "request refused", details: nil)
             }
-            throw .parse(what: "12306's timetable", reason: "no data.data list")
+            throw .parse(what: what, reason: "no data.data list")
         }
-        var day = 0
-        var previous: Int?
+        if let failure = list.failures.first { throw .parse(what: what, reason: failure) }
+        var rollover = DayRollover()
         var stops: [RailStop] = []
         func place(_ text: String?) -> Date? {
             guard let text, text.trimmingCharacters(in: .whitespaces) != "----", let m = ClockTime.minutes(text) else { return nil }
-            if let p = previous, m < p { day += 1 }
-            previous = m
-            return date.instant(minutes: day * 1440 + m, in: Rail12306.zone)
+            return date.instant(minutes: rollover.place(m), in: Rail12306.zone)
         }
-        for (i, s) in list.items.enumerated() {
-            let arrival = place(s["arrive_time"]?.text)
-            let stopDay = day + 1  // the day the train reaches the stop (leaves it, at the origin)
-            let departure = place(s["start_time"]?.text)
-            let dwellText = s["stopover_time"]?.text ?? ""
+        for (i, s) in list.values.enumerated() {
+            let arrival = place(s.arrive_time?.value)
+            let stopDay = rollover.day + 1  // the day the train reaches the stop (leaves it, at the origin)
+            let departure = place(s.start_time?.value)
+            let dwellText = s.stopover_time?.value ?? ""
             let dwell = Int(dwellText.prefix { $0.isASCII && $0.isNumber })
-            stops.append(RailStop(sequence: s["station_no"]?.int ?? i + 1, station: s["station_name"]?.text ?? "",
+            stops.append(RailStop(sequence: s.station_no?.int ?? i + 1, station: s.station_name?.value ?? "",
                                   arrival: arrival, departure: departure, dwellMinutes: dwell, day: stopDay))
         }
         // The first stop may repeat its departure as arrival; the last repeats its arrival.
@@ -189,12 +218,15 @@ public struct Rail12306Client: Sendable {
 
     /// Trains whose code starts with `keyword` on `date` (sent as YYYYMMDD: with dashes 12306
     /// answers an empty list).
-    public func trains(_ keyword: String, date: LocalDate) async throws(TransitError) -> [RailTrain] {
+    public func trains(_ keyword: String, date: LocalDate) async throws(TransitError) -> (trains: [RailTrain], skipped: Skipped) {
         let day = String(format: "%04d%02d%02d", date.year, date.month, date.day)
         let req = HTTPRequest(provider: "rail12306", baseURL: searchBaseURL, path: "search/v1/train/search",
                               query: [.init("keyword", keyword), .init("date", day)], cacheTTL: 3600, expects: .json,
                               label: "12306 trains starting \(keyword)")
-        return try await http.get(req) { r throws(TransitError) in try Rail12306Parser.trains(r.body).trains }
+        return try await http.get(req) { r throws(TransitError) in
+            let answer = try Rail12306Parser.trains(r.body)
+            return (answer.trains, answer.skipped)
+        }
     }
 
     public func timetable(trainNo: String, from: String, to: String, date: LocalDate) async throws(TransitError) -> [RailStop] {

@@ -32,19 +32,21 @@ struct RailCommands {
     }
 
     func trains(_ keyword: String, _ date: LocalDate) async throws(TransitError) -> Output {
-        let trains = try await client.trains(keyword, date: date)
+        let (trains, skipped) = try await client.trains(keyword, date: date)
         let data: [Column<RailTrain>] = [
             Column("train") { .string($0.code) }, Column("train_no") { .string($0.trainNo) }, Column("from") { .string($0.from) },
             Column("to") { .string($0.to) }, Column("stops") { .optional($0.stops) },
         ]
-        return Output(trains, data: data, table: data, notices: trains.isEmpty ? ["No train number starts with \(keyword) on \(date.iso)"] : [])
+        var notices = skipped.notice("trains", of: trains.count + skipped.count).map { ["12306: " + $0] } ?? []
+        if trains.isEmpty { notices.append("No train number starts with \(keyword) on \(date.iso)") }
+        return Output(trains, data: data, table: data, notices: notices)
     }
 
     func schedule(_ train: String, _ date: LocalDate) async throws(TransitError) -> Output {
         // The search (for train_no and termini) and the station list (for telecodes) in one round.
         let client = self.client
         async let stationList = Result.catching { () async throws(TransitError) -> [RailStation] in try await client.stations() }
-        let found = try await client.trains(train, date: date)
+        let found = try await client.trains(train, date: date).trains
         guard let match = found.first(where: { $0.code.uppercased() == train }) else {
             throw .notFound(kind: "train on \(date.iso)", query: train, suggestions: found.prefix(5).map(\.code))
         }

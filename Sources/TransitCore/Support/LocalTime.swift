@@ -144,13 +144,8 @@ public enum ClockTime {
 
     /// Parses ISO 8601 with an offset or `Z` (`2026-11-22T12:00:00Z`), for `TRANSIT_NOW`.
     public static func parseISO8601(_ text: String) -> Date? {
-        let t = text.trimmingCharacters(in: .whitespaces)
-        guard t.count >= 19 else { return nil }
-        let datePart = String(t.prefix(10))
-        guard let day = LocalDate(iso: datePart), t.dropFirst(10).first == "T" else { return nil }
-        let timePart = t.dropFirst(11)
-        guard let minutes = ClockTime.minutes(String(timePart.prefix(5))),
-              timePart.dropFirst(5).first == ":", let seconds = Int(timePart.dropFirst(6).prefix(2)) else { return nil }
+        guard let (day, timePart) = LocalTimestamp.split(text),
+              let (minutes, seconds) = LocalTimestamp.clockParts(String(timePart.prefix(8))) else { return nil }
         var zonePart = String(timePart.dropFirst(8))
         if zonePart.hasPrefix(".") { zonePart = String(zonePart.drop(while: { $0 == "." || $0.isNumber })) }
         let offset: Int

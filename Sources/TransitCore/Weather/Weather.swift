@@ -63,9 +63,9 @@ public enum WeatherParser {
     static func errorMessage(_ data: Data) -> String? {
         let first = XMLTree.firstContentByte(data)
         if first == UInt8(ascii: "{") {
-            guard let root = try? Loose.json(data, what: "") else { return nil }
-            if let cod = root["cod"]?.int, cod != 200 { return root["message"]?.text ?? "error \(cod)" }
-            return nil
+            struct RawError: Decodable { var cod: Number?, message: Text? }
+            guard let root = try? JSONDecoder().decode(RawError.self, from: data), let cod = root.cod?.int, cod != 200 else { return nil }
+            return root.message?.value ?? "error \(cod)"
         }
         if first == UInt8(ascii: "<"), let root = try? XMLTree.parse(data, what: ""), root.name == "ClientError" {
             return root.value("message") ?? "error \(root.value("cod") ?? "")"

@@ -5,45 +5,85 @@ import FoundationXML
 
 /// A small element tree built with Foundation's XMLParser, for the many small documents
 /// (stations, routes, departures, advisories, errors). Big schedules use a streaming delegate.
-public final class XMLNode: @unchecked Sendable {
-    public let name: String
-    public let attributes: [String: String]
-    public fileprivate(set) var children: [XMLNode] = []
-    fileprivate var rawText = ""
-
-    init(name: String, attributes: [String: String]) {
-        self.name = name
-        self.attributes = attributes
-    }
-
-    /// The element's own text (CDATA included), trimmed: upstream values carry stray spaces.
-    public var text: String { rawText.trimmingCharacters(in: .whitespacesAndNewlines) }
-    public func child(_ name: String) -> XMLNode? { children.first { $0.name == name } }
-    public func all(_ name: String) -> [XMLNode] { children.filter { $0.name == name } }
-    /// Trimmed text of the first child called `name`; nil when absent or empty.
-    public func value(_ name: String) -> String? {
-        guard let t = child(name)?.text, !t.isEmpty else { return nil }
-        return t
-    }
-    /// A trimmed attribute; nil when absent or empty.
-    public func attribute(_ name: String) -> String? {
-        guard let v = attributes[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !v.isEmpty else { return nil }
-        return v
-    }
-    /// Follows a path of child names.
-    public func at(_ path: String...) -> XMLNode? {
-        var node: XMLNode? = self
-        for step in path { node = node?.child(step) }
-        return node
-    }
-}
-
 public enum XMLTree {
+    /// Elements nested deeper than this are refused (libxml2's own default limit).
+    public static let maxDepth = 256
+
+    /// One element: a value, built once and then only read.
+    public struct Element: Sendable {
+        public let name: String
+        public let attributes: [String: String]
+        public fileprivate(set) var children: [Element] = []
+        fileprivate var rawText = ""
+
+        init(name: String, attributes: [String: String]) {
+            self.name = name
+            self.attributes = attributes
+        }
+
+        /// The element's own text (CDATA included), trimmed: upstream values carry stray spaces.
+        public var text: String { rawText.trimmingCharacters(in: .whitespacesAndNewlines) }
+        public func child(_ name: String) -> Element? { children.first { $0.name == name } }
+        public func all(_ name: String) -> [Element] { children.filter { $0.name == name } }
+        /// Trimmed text of the first child called `name`; nil when absent or empty.
+        public func value(_ name: String) -> String? {
+            guard let t = child(name)?.text, !t.isEmpty else { return nil }
+            return t
+        }
+        /// A trimmed attribute; nil when absent or empty.
+        public func attribute(_ name: String) -> String? {
+            guard let v = attributes[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !v.isEmpty else { return nil }
+            return v
+        }
+        /// Follows a path of child names.
+        public func at(_ path: String...) -> Element? {
+            var node: Element? = self
+            for step in path { node = node?.child(step) }
+            return node
+        }
+
+        /// The element as JSON, so the JSON decoders read XML too: a leaf is its text, repeated
+        /// child names become arrays. Recursion is bounded by `maxDepth`.
+        public func json() -> Data {
+            var out = ""
+            appendJSON(to: &out)
+            return Data(out.utf8)
+        }
+
+        func appendJSON(to out: inout String) {
+            guard !children.isEmpty else { out += JSONWriter.quote(text); return }
+            var order: [String] = []
+            var groups: [String: [Element]] = [:]
+            for child in children {
+                if groups[child.name] == nil { order.append(child.name) }
+                groups[child.name, default: []].append(child)
+            }
+            out += "{"
+            for (i, name) in order.enumerated() {
+                if i > 0 { out += "," }
+                out += JSONWriter.quote(name) + ":"
+                let group = groups[name] ?? []
+                if group.count == 1, let only = group.first {
+                    only.appendJSON(to: &out)
+                } else {
+                    out += "["
+                    for (j, element) in group.enumerated() {
+                        if j > 0 { out += "," }
+                        element.appendJSON(to: &out)
+                    }
+                    out += "]"
+                }
+            }
+            out += "}"
+        }
+    }
+
     /// Parses `data` into a tree. Throws `.parse` for malformed or truncated XML; checks
     /// `parserError` as well as `parse()`'s result, which is true on some malformed input on Linux.
-    public static func parse(_ data: Data, what: String) throws(TransitError) -> XMLNode {
+    public static func parse(_ data: Data, what: String) throws(TransitError) -> Element {
         let builder = TreeBuilder()
         try run(builder, on: data, what: what)
+        if builder.tooDeep { throw .parse(what: what, reason: "elements nested deeper than \(maxDepth)") }
         guard let root = builder.root, builder.stack.isEmpty else {
             throw .parse(what: what, reason: "the XML document is incomplete")
         }
@@ -57,6 +97,9 @@ public enum XMLTree {
         guard !body.isEmpty else { throw .parse(what: what, reason: "the body is empty") }
         // Foundation traps on a name or value that is not UTF-8 (it force-unwraps the decoded
         // string); libxml2 converts declared non-UTF-8 encodings itself, so check the rest.
+        guard declarationIsASCII(body) else {
+            throw .parse(what: what, reason: "the XML declaration is not plain ASCII")
+        }
         if declaresUTF8(body) && !isUTF8(body) {
             throw .parse(what: what, reason: "the body is not valid UTF-8")
         }
@@ -65,12 +108,24 @@ public enum XMLTree {
         parser.shouldResolveExternalEntities = false
         parser.delegate = delegate
         let ok = parser.parse()
+        if let builder = delegate as? TreeBuilder, builder.tooDeep { return }
         if !ok || parser.parserError != nil {
             let line = parser.lineNumber
             let reason = (parser.parserError as NSError?).map { "malformed XML near line \(line) (code \($0.code))" }
                 ?? "malformed XML near line \(line)"
             throw .parse(what: what, reason: reason)
         }
+    }
+
+    /// The `<?xml … ?>` declaration, if any, holds only printable ASCII (Foundation's XMLParser
+    /// traps on a non-ASCII byte in the encoding name).
+    static func declarationIsASCII(_ data: Data) -> Bool {
+        guard data.starts(with: Array("<?xml".utf8)) else { return true }
+        for byte in data.prefix(200) {
+            if byte == UInt8(ascii: ">") { return true }
+            if byte >= 0x80 || (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) { return false }
+        }
+        return true
     }
 
     /// True unless the XML declaration names an encoding other than UTF-8.
@@ -120,25 +175,36 @@ public enum XMLTree {
 }
 
 final class TreeBuilder: NSObject, XMLParserDelegate {
-    var root: XMLNode?
-    var stack: [XMLNode] = []
+    var root: XMLTree.Element?
+    var stack: [XMLTree.Element] = []
+    var tooDeep = false
 
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
                 qualifiedName: String?, attributes: [String: String] = [:]) {
-        let node = XMLNode(name: name, attributes: attributes)
-        if let parent = stack.last { parent.children.append(node) } else if root == nil { root = node }
-        stack.append(node)
+        guard stack.count < XMLTree.maxDepth else {
+            tooDeep = true
+            parser.abortParsing()
+            return
+        }
+        stack.append(XMLTree.Element(name: name, attributes: attributes))
     }
 
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        _ = stack.popLast()
+        guard !tooDeep, let node = stack.popLast() else { return }
+        if stack.isEmpty {
+            if root == nil { root = node }
+        } else {
+            stack[stack.count - 1].children.append(node)
+        }
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
-        stack.last?.rawText += string
+        guard !stack.isEmpty else { return }
+        stack[stack.count - 1].rawText += string
     }
 
     func parser(_ parser: XMLParser, foundCDATA block: Data) {
-        stack.last?.rawText += String(decoding: block, as: UTF8.self)
+        guard !stack.isEmpty else { return }
+        stack[stack.count - 1].rawText += String(decoding: block, as: UTF8.self)
     }
 }
