@@ -114,6 +114,53 @@ func parseRatio() throws {
                  mb, trainCount, bareRate, mappedRate, mappedRate / bareRate))
 }
 
+/// JSON: a CTA getpatterns answer of 10.5 MB (the real route 1 and 20 patterns repeated under
+/// new ids), BusTimeParser (lenient structs, then models) against JSONDecoder into minimal
+/// plain structs on the same bytes.
+struct BareRoot: Decodable {
+    let response: BareBody
+    enum CodingKeys: String, CodingKey { case response = "bustime-response" }
+}
+struct BareBody: Decodable { let ptr: [BarePattern] }
+struct BarePattern: Decodable { let pid: Int; let ln: Double; let rtdir: String; let pt: [BarePoint] }
+struct BarePoint: Decodable { let seq: Int; let lat: Double; let lon: Double; let typ: String; let stpid: String?; let stpnm: String?; let pdist: Double? }
+
+func jsonRatio() throws {
+    var patterns: [Any] = []
+    for name in ["cta-v2-getpatterns-rt1.json", "cta-v2-getpatterns-rt20.json"] {
+        let path = "Tests/TransitCoreTests/Samples/bustime/" + name
+        guard let data = FileManager.default.contents(atPath: path),
+              let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let list = (root["bustime-response"] as? [String: Any])?["ptr"] as? [Any] else { throw BenchError.noFixture(path) }
+        patterns += list
+    }
+    let one = try JSONSerialization.data(withJSONObject: ["bustime-response": ["ptr": patterns]])
+    let copies = 10_500_000 / one.count + 1
+    var grown: [Any] = []
+    for copy in 0..<copies {
+        for case var pattern as [String: Any] in patterns {
+            pattern["pid"] = (pattern["pid"] as? Int ?? 0) + copy * 100_000
+            grown.append(pattern)
+        }
+    }
+    let body = try JSONSerialization.data(withJSONObject: ["bustime-response": ["ptr": grown]])
+    let mb = Double(body.count) / 1_000_000
+    var bare: [Double] = [], mapped: [Double] = []
+    var count = 0
+    for _ in 0..<5 {
+        var start = DispatchTime.now().uptimeNanoseconds
+        let plain = try JSONDecoder().decode(BareRoot.self, from: body)
+        bare.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        guard !plain.response.ptr.isEmpty else { throw BenchError.noFixture("bare decode") }
+        start = DispatchTime.now().uptimeNanoseconds
+        count = try BusTimeParser.patterns(body, agency: .cta).items.count
+        mapped.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    let bareRate = mb / (bare.min() ?? .infinity), mappedRate = mb / (mapped.min() ?? .infinity)
+    print(String(format: "json: %.1f MB getpatterns, %d patterns; bare JSONDecoder %.1f MB/s (%.0f ms), BusTimeParser %.1f MB/s (%.0f ms); ratio %.2f (best of 5)",
+                 mb, count, bareRate, (bare.min() ?? 0) * 1000, mappedRate, (mapped.min() ?? 0) * 1000, mappedRate / bareRate))
+}
+
 /// Busbud: a server that reports complete `completeAfter` seconds after the first request;
 /// wall time of the search against that, and the CPU the wait cost.
 func busbudPoll(completeAfter: Double, interval: Double) async throws {
@@ -199,6 +246,7 @@ do {
     try await rounds("bart trips 24TH→FRMT --transfers 1", ["bart", "trips", "--from", "24TH", "--to", "FRMT", "--date", "2026-11-23", "--transfers", "1"])
     try await rounds("cta predictions, 10 stops, 2 routes", ["cta", "predictions", "--stop", "1,2,3,4,5,6,7,8,9,10", "--route", "22,36"])
     try parseRatio()
+    try jsonRatio()
     try await busbudPoll(completeAfter: 3, interval: 0.5)
     try await busbudPoll(completeAfter: 3, interval: 2)
 } catch {

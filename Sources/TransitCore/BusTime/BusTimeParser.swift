@@ -162,13 +162,14 @@ public enum BusTimeParser {
             points.reserveCapacity(pt?.values.count ?? 0)
             for raw in pt?.values ?? [] {
                 guard let lat = raw.lat.value, let lon = raw.lon.value else { return .failure(Unreadable(reason: "a point without lat/lon")) }
-                let isStop = raw.typ?.value?.uppercased() == "S"
+                let type = raw.typ?.value
+                let isStop = type == "S" || type == "s"
                 let distance = raw.pdist?.value
                 points.append(BusPattern.Point(sequence: raw.seq?.int ?? 0, latitude: lat, longitude: lon, isStop: isStop,
                                                stopID: raw.stpid?.value, stopName: raw.stpnm?.value,
                                                distance: isStop ? distance : distance.flatMap { $0 > 0 ? $0 : nil }))
             }
-            points.sort { $0.sequence < $1.sequence }
+            if zip(points, points.dropFirst()).contains(where: { $0.sequence > $1.sequence }) { points.sort { $0.sequence < $1.sequence } }
             return .success(BusPattern(id: id, length: ln?.value, direction: rtdir?.value ?? "", points: points))
         }
     }

@@ -11,8 +11,7 @@ public struct Text: Decodable, Sendable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         if let s = try? c.decode(String.self) {
-            let trimmed = s.trimmingCharacters(in: .whitespacesAndNewlines)
-            value = trimmed.isEmpty ? nil : trimmed
+            value = Text.trimmed(s)
         } else if let i = try? c.decode(Int.self) {
             value = String(i)
         } else if let d = try? c.decode(Double.self) {
@@ -24,6 +23,18 @@ public struct Text: Decodable, Sendable {
         } else {
             throw DecodingError.typeMismatch(String.self, .init(codingPath: decoder.codingPath, debugDescription: "expected text"))
         }
+    }
+}
+
+extension Text {
+    /// `s` without surrounding white space, nil when blank. Most values have none: the check
+    /// looks at the two ends before Foundation's trimming is paid for.
+    static func trimmed(_ s: String) -> String? {
+        guard let first = s.utf8.first, let last = s.utf8.last else { return nil }
+        func space(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b >= 0x80 }
+        guard space(first) || space(last) else { return s }
+        let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        return t.isEmpty ? nil : t
     }
 }
 
@@ -107,6 +118,8 @@ public struct Items<Element: Decodable>: Decodable {
             }
             return
         }
+        // `{}` stands for no items, as some APIs send an empty list.
+        if let object = try? decoder.container(keyedBy: AnyKey.self), object.allKeys.isEmpty { return }
         do {
             values.append(try Element(from: decoder))
         } catch {
