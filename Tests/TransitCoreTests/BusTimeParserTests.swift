@@ -144,7 +144,7 @@ import Testing
 
     @Test func garbageIsAParseError() {
         for text in ["", "{", "[]", "{\"other\": 1}", "<html><body>busy</body></html>", "<bustime-response><prd>"] {
-            #expect(throws: TransitError.self, "\(text)") { try BusTimeParser.predictions(Data(text.utf8), agency: cta) }
+            #expect(errorKind { try BusTimeParser.predictions(Data(text.utf8), agency: cta) } == "parse", "\(text)")
         }
     }
 

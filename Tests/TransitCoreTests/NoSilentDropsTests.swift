@@ -22,7 +22,7 @@ import Testing
         }
         // A wrong JSON type inside an item names its coding path.
         let typed = #"{"bustime-response":{"ptr":[{"pid":1,"pt":[{"seq":1,"lat":{"x":1},"lon":2}]}]}}"#
-        #expect(throws: TransitError.self) { try BusTimeParser.patterns(Data(typed.utf8), agency: cta) }
+        #expect(errorKind { try BusTimeParser.patterns(Data(typed.utf8), agency: cta) } == "parse")
         do {
             _ = try BusTimeParser.patterns(Data(typed.utf8), agency: cta)
         } catch {

@@ -96,6 +96,6 @@ import Testing
     }
 
     @Test func geojsonOnlyWhereSupported() {
-        #expect(throws: TransitError.self) { try Renderer(format: .geojson).render(output) }
+        #expect(throws: TransitError.usage("--format geojson is only for commands that return places (stops, vehicles)")) { try Renderer(format: .geojson).render(output) }
     }
 }

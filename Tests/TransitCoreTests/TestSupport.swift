@@ -134,3 +134,31 @@ enum Sessions {
 func pacific(_ date: LocalDate, _ hour: Int, _ minute: Int) -> Date {
     date.instant(minutes: hour * 60 + minute, in: BART.zone)
 }
+
+/// Which case of `TransitError` a call threw (`parse`, `usage`, `http`…), nil when it did not
+/// throw: tests check the case, not just the type.
+func errorKind<T>(_ body: () throws -> T) -> String? {
+    do { _ = try body(); return nil } catch let error as TransitError { return error.kind } catch { return "not a TransitError: \(error)" }
+}
+
+func asyncErrorKind<T>(_ body: () async throws -> T) async -> String? {
+    do { _ = try await body(); return nil } catch let error as TransitError { return error.kind } catch { return "not a TransitError: \(error)" }
+}
+
+extension TransitError {
+    var kind: String {
+        switch self {
+        case .usage: return "usage"
+        case .notFound: return "notFound"
+        case .ambiguous: return "ambiguous"
+        case .network: return "network"
+        case .timeout: return "timeout"
+        case .http: return "http"
+        case .unexpectedContent: return "unexpectedContent"
+        case .api: return "api"
+        case .parse: return "parse"
+        case .missingKey: return "missingKey"
+        case .noRecording: return "noRecording"
+        }
+    }
+}
