@@ -27,7 +27,7 @@ import Testing
     }
 
     func query(_ from: String, _ to: String, date: LocalDate? = nil, transfers: Int = 0) -> TripFinder.Query {
-        TripFinder.Query(origin: from, destination: to, date: date ?? day, transfers: transfers)
+        TripFinder.Query(origin: from, destination: to, window: TripFinder.Window(date: date ?? day, transfers: transfers, minTransfer: 3))
     }
 
     @Test func keepsRoutesWithOriginBeforeDestination() throws {

@@ -11,16 +11,16 @@ public enum BARTCommand: Sendable, Equatable {
 }
 
 /// `bart trips` as typed: station names or codes, resolved against the station list later.
+@dynamicMemberLookup
 public struct BARTTripsRequest: Sendable, Equatable {
     public var from: String
     public var to: String
-    public var date: LocalDate
-    /// Departure bounds in minutes of the service day (times after midnight count past 1440).
-    public var after: Int?
-    public var before: Int?
-    public var limit: Int?
-    public var transfers: Int
-    public var minTransfer: Int
+    public var window: TripFinder.Window
+
+    public subscript<T>(dynamicMember path: WritableKeyPath<TripFinder.Window, T>) -> T {
+        get { window[keyPath: path] }
+        set { window[keyPath: path] = newValue }
+    }
 }
 
 public struct BARTTripRequest: Sendable, Equatable {
@@ -111,10 +111,9 @@ enum BARTCommandLine {
             let (from, to) = try args.distinctPair(what: "station")
             let window = try args.serviceWindow(cutoff: BART.serviceDayCutoff)
             let date = try args.date(zone: BART.zone) ?? LocalDate.serviceDay(at: args.now, in: BART.zone, cutoff: BART.serviceDayCutoff)
-            return .trips(BARTTripsRequest(from: from, to: to, date: date, after: window.after, before: window.before,
-                                           limit: try args.int("limit", in: 1...10_000),
-                                           transfers: try args.intValue("transfers", in: 0...1),
-                                           minTransfer: try args.intValue("min-transfer", in: 0...60)))
+            return .trips(BARTTripsRequest(from: from, to: to, window: TripFinder.Window(
+                date: date, after: window.after, before: window.before, limit: try args.int("limit", in: 1...10_000),
+                transfers: try args.intValue("transfers", in: 0...1), minTransfer: try args.intValue("min-transfer", in: 0...60))))
         case "trip":
             let (from, to) = try args.distinctPair(what: "station")
             guard let minutes = try args.time("time") else { throw args.missing("time") }

@@ -92,9 +92,7 @@ struct BARTCommands {
         let stations = try await client.stations()
         let (origin, destination) = try Self.pair(stations, request.from, request.to)
         let routes = try await routeList.get()
-        let query = TripFinder.Query(origin: origin.abbr, destination: destination.abbr, date: request.date, after: request.after,
-                                     before: request.before, limit: request.limit, transfers: request.transfers,
-                                     minTransfer: request.minTransfer)
+        let query = TripFinder.Query(origin: origin.abbr, destination: destination.abbr, window: request.window)
         let trips = try await client.trips(query, routes: routes)
         let names = Dictionary(stations.map { ($0.abbr, $0.name) }, uniquingKeysWith: { a, _ in a })
         var notices: [String] = []

@@ -2,9 +2,8 @@ import Foundation
 
 /// Every trip between two stations on a service day, from route configs and route schedules.
 public enum TripFinder {
-    public struct Query: Sendable, Equatable {
-        public var origin: String
-        public var destination: String
+    /// Which trips of the day are wanted, the same whether the stations are typed names or codes.
+    public struct Window: Sendable, Equatable {
         public var date: LocalDate
         /// Departure bounds in minutes of the service day (times after midnight count past 1440).
         public var after: Int?
@@ -15,10 +14,7 @@ public enum TripFinder {
         /// Minutes needed to change trains.
         public var minTransfer: Int
 
-        public init(origin: String, destination: String, date: LocalDate, after: Int? = nil, before: Int? = nil,
-                    limit: Int? = nil, transfers: Int = 0, minTransfer: Int = 3) {
-            self.origin = origin
-            self.destination = destination
+        public init(date: LocalDate, after: Int? = nil, before: Int? = nil, limit: Int? = nil, transfers: Int, minTransfer: Int) {
             self.date = date
             self.after = after
             self.before = before
@@ -26,6 +22,25 @@ public enum TripFinder {
             self.transfers = transfers
             self.minTransfer = minTransfer
         }
+    }
+
+    /// Station codes and the window.
+    @dynamicMemberLookup
+    public struct Query: Sendable, Equatable {
+        public var origin: String
+        public var destination: String
+        public var window: Window
+
+        public init(origin: String, destination: String, window: Window) {
+            self.origin = origin
+            self.destination = destination
+            self.window = window
+        }
+
+        public subscript<T>(dynamicMember path: WritableKeyPath<Window, T>) -> T {
+        get { window[keyPath: path] }
+        set { window[keyPath: path] = newValue }
+    }
     }
 
     /// A pair of routes and where one can change from the first to the second.

@@ -33,14 +33,7 @@ public enum BusbudParser {
         var prices: RawPrices?
         var available_seats: Number?
         var class_name: Text?
-        // `class` is a keyword-named field in Busbud's answer.
-        var travelClass: Text?
-
-        enum CodingKeys: String, CodingKey {
-            case id, operator_id, origin_location_id, destination_location_id, departure_time, arrival_time
-            case departure_timezone, arrival_timezone, duration, prices, available_seats, class_name
-            case travelClass = "class"
-        }
+        var `class`: Text?
 
         func model() -> Result<BusbudDeparture, BusTimeParser.Unreadable> {
             guard let id = id?.value else { return .failure(.init(reason: "no id")) }
@@ -67,7 +60,7 @@ public enum BusbudParser {
                                                 departure: departure, departureZone: depZone, arrival: arrival, arrivalZone: arrZone,
                                                 durationMinutes: duration?.int, priceTotal: prices?.total?.int,
                                                 currency: prices?.currency?.value, availableSeats: available_seats?.int,
-                                                travelClass: className ?? travelClass?.value))
+                                                travelClass: className ?? `class`?.value))
             } catch {
                 return .failure(error)
             }
