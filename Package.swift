@@ -10,7 +10,9 @@ let package = Package(
         .library(name: "TransitCore", targets: ["TransitCore"]),
     ],
     targets: [
-        .target(name: "TransitCore"),
+        // The system zlib (scripts/setup installs zlib1g-dev): inflates GTFS zips.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "TransitCore", dependencies: ["CZlib"]),
         .executableTarget(name: "TransitCLI", dependencies: ["TransitCore"]),
         // The loopback HTTP server (POSIX sockets) that tests and the benchmark talk to.
         .target(name: "TransitTestSupport", dependencies: ["TransitCore"]),

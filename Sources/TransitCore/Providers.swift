@@ -8,6 +8,7 @@ public enum Command: Sendable, Equatable {
     case busbud(BusbudCommand)
     case rail12306(RailCommand)
     case weather(WeatherCommand)
+    case gtfs(GTFSCommand)
 }
 
 /// One provider on the command line: its spec and how its arguments become a `Command`.
@@ -32,6 +33,7 @@ public enum Providers {
         Provider(BusbudCommandLine.spec) { args throws(TransitError) in .busbud(try BusbudCommandLine.parse(args)) },
         Provider(RailCommandLine.spec) { args throws(TransitError) in .rail12306(try RailCommandLine.parse(args)) },
         Provider(WeatherCommandLine.spec) { args throws(TransitError) in .weather(try WeatherCommandLine.parse(args)) },
+        Provider(GTFSCommandLine.spec) { args throws(TransitError) in .gtfs(try GTFSCommandLine.parse(args)) },
     ]
 
     static func run(_ command: Command, _ context: Context) async throws(TransitError) -> Output {
@@ -41,6 +43,7 @@ public enum Providers {
         case .busbud(let c): return try await BusbudCommands(context).run(c)
         case .rail12306(let c): return try await RailCommands(context).run(c)
         case .weather(let c): return try await WeatherCommands(context).run(c)
+        case .gtfs(let c): return try await GTFSCommands(context).run(c)
         }
     }
 
@@ -50,7 +53,7 @@ public enum Providers {
         case .bart: return BART.zone
         case .busTime(let agency, _): return agency.zone
         case .rail12306: return Rail12306.zone
-        case .busbud, .weather: return TimeZone(identifier: "UTC") ?? BART.zone
+        case .busbud, .weather, .gtfs: return TimeZone(identifier: "UTC") ?? BART.zone
         }
     }
 }

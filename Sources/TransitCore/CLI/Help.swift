@@ -23,6 +23,7 @@ public enum Help {
             for (variable, url) in provider.baseURLs where seen.insert(variable).inserted {
                 rows.append((variable, "base URL (default \(url))"))
             }
+            for (variable, help) in provider.variables where seen.insert(variable).inserted { rows.append((variable, help)) }
             if let key = provider.key, seen.insert(key.variable).inserted {
                 let also = key.aliases.isEmpty ? "" : " (also \(key.aliases.joined(separator: ", ")))"
                 rows.append((key.variable, (key.publicDefault == nil ? "key of \(provider.displayName), required" : "key of \(provider.displayName) (a public default)") + also))

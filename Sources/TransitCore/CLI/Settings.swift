@@ -53,6 +53,8 @@ public struct Settings: Sendable, Equatable {
     /// `TRANSIT_<P>_BASE_URL` values of the command's provider, by variable name.
     public var baseURLs: [String: String]
     public var credentials: Credentials?
+    /// The provider's own variables (`TRANSIT_GTFS_FEED`), when set.
+    public var variables: [String: String] = [:]
 
     /// `TRANSIT_<NAME>_BASE_URL`, else `fallback`.
     public func baseURL(_ name: String, default fallback: String) -> String {
@@ -132,11 +134,13 @@ public struct Settings: Sendable, Equatable {
                         value: ([key.variable] + key.aliases).lazy.compactMap { nonEmpty(env[$0]?.trimmingCharacters(in: .whitespaces)) }.first
                             ?? key.publicDefault)
         }
+        var variables: [String: String] = [:]
+        for (variable, _) in provider.variables { variables[variable] = nonEmpty(env[variable]) }
         return Settings(format: format, header: header, offline: offline, fixtures: fixtures, record: values["record"],
                         noCache: flags.contains("no-cache"), timeout: timeout, verbose: flags.contains("verbose"),
                         quiet: flags.contains("quiet"), color: color, stderrIsTerminal: terminal.stderr, cacheDirectory: cache,
                         now: now, clockPinned: pinned != nil, watch: try watch(values, env: env), retryDelay: retryDelay,
-                        baseURLs: baseURLs, credentials: credentials)
+                        baseURLs: baseURLs, credentials: credentials, variables: variables)
     }
 
     /// A base URL from the environment: http(s), a host, a port in range.

@@ -93,11 +93,15 @@ public struct ProviderSpec: Sendable {
     /// The environment variable prefix of its base URLs (`TRANSIT_<P>_BASE_URL`), with defaults.
     public var baseURLs: [(variable: String, url: String)]
     public var key: KeySpec?
+    /// Other environment variables the provider reads, with what they mean.
+    public var variables: [(variable: String, help: String)]
     /// The name shown in messages, which may differ from the command-line name.
     public var displayName: String
 
     public init(name: String, displayName: String, summary: String, zoneName: String, commands: [CommandSpec],
-                defaultCommand: String? = nil, baseURLs: [(variable: String, url: String)] = [], key: KeySpec? = nil) {
+                defaultCommand: String? = nil, baseURLs: [(variable: String, url: String)] = [], key: KeySpec? = nil,
+                variables: [(variable: String, help: String)] = []) {
+        self.variables = variables
         self.name = name
         self.displayName = displayName
         self.summary = summary

@@ -1,0 +1,145 @@
+import Foundation
+
+/// Imported feeds under `$TRANSIT_CACHE_DIR/gtfs/`: one compiled file each, `NAME.timetable`,
+/// written beside and renamed into place, so a failed import leaves the old feed as it was.
+/// A feed given as a path is compiled into `gtfs/.paths/` and reused while its file is unchanged.
+struct FeedStore {
+    let root: String
+
+    init(cacheDirectory: String) {
+        root = (cacheDirectory as NSString).appendingPathComponent("gtfs")
+    }
+
+    /// What `feeds` lists and `import` prints, kept at the front of the compiled file.
+    struct Summary: Codable, Equatable {
+        var name: String
+        var source: String
+        var agencies: [String]
+        var timeZone: String
+        var firstDate: String
+        var lastDate: String
+        var stops: Int
+        var routes: Int
+        var trips: Int
+        var stopTimes: Int64
+        var patterns: Int
+        var compiledBytes: Int
+        var compileMilliseconds: Int
+        /// For a feed given as a path: the source's size and modification time when compiled.
+        var sourceSize: Int?
+        var sourceModified: Double?
+    }
+
+    static func validName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 100 && !name.hasPrefix(".")
+            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
+    }
+
+    func path(of name: String) -> String { (root as NSString).appendingPathComponent(name + ".timetable") }
+
+    /// Compiles `files` and writes it as `name`; returns the summary and the compiler's warnings.
+    func install(_ files: FeedFiles, name: String, source: String, at path: String? = nil,
+                 sourceStamp: (size: Int, modified: Double)? = nil) throws(TransitError) -> (Summary, [String]) {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let (timetable, warnings) = try GTFSCompiler.compile(files)
+        let body = TimetableFile.encode(timetable)
+        let range = timetable.dateRange
+        var summary = Summary(name: name, source: source, agencies: (0..<timetable.agencies.count).map { timetable.agencies[$0] },
+                              timeZone: timetable.timeZone, firstDate: range.first.iso, lastDate: range.last.iso,
+                              stops: timetable.stopCount, routes: timetable.routeCount, trips: timetable.tripCount,
+                              stopTimes: timetable.sourceStopTimes, patterns: timetable.patternCount, compiledBytes: body.count,
+                              compileMilliseconds: Int((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000),
+                              sourceSize: sourceStamp?.size, sourceModified: sourceStamp?.modified)
+        var file = Data(Self.magic)
+        let header = (try? JSONEncoder().encode(summary)) ?? Data("{}".utf8)
+        withUnsafeBytes(of: UInt32(header.count).littleEndian) { file.append(contentsOf: $0) }
+        file.append(header)
+        file.append(body)
+        summary.compiledBytes = file.count
+        try write(file, to: path ?? self.path(of: name))
+        return (summary, warnings)
+    }
+
+    static let magic = Array("transit-feed 1\n".utf8)
+
+    func write(_ data: Data, to path: String) throws(TransitError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let temporary = (directory as NSString).appendingPathComponent(".import-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try data.write(to: URL(fileURLWithPath: temporary))
+            guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw .parse(what: "the compiled feed", reason: "cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// The summary at the front of a compiled file.
+    static func summary(at path: String) throws(TransitError) -> Summary {
+        let file = try ReadOnlyFile(path)
+        let head = try file.bytes(at: 0, count: magic.count + 4, what: "the header")
+        guard Array(head.prefix(magic.count)) == magic else { throw .parse(what: path, reason: "not a compiled feed; import it again") }
+        let length = Int(head[magic.count]) | Int(head[magic.count + 1]) << 8 | Int(head[magic.count + 2]) << 16 | Int(head[magic.count + 3]) << 24
+        let json = try file.bytes(at: magic.count + 4, count: length, what: "the summary")
+        guard let summary = try? JSONDecoder().decode(Summary.self, from: Data(json)) else {
+            throw .parse(what: path, reason: "the feed's summary is damaged; import it again")
+        }
+        return summary
+    }
+
+    static func load(_ path: String) throws(TransitError) -> (Summary, Timetable) {
+        let summary = try summary(at: path)
+        guard let data = FileManager.default.contents(atPath: path), data.count >= magic.count + 4 else {
+            throw .parse(what: path, reason: "cannot read it")
+        }
+        let headerLength = Int(data[magic.count]) | Int(data[magic.count + 1]) << 8 | Int(data[magic.count + 2]) << 16 | Int(data[magic.count + 3]) << 24
+        let start = magic.count + 4 + headerLength
+        guard start <= data.count else { throw .parse(what: path, reason: "the compiled feed is cut short; import it again") }
+        return (summary, try TimetableFile.decode(data.subdata(in: start..<data.count), path: path))
+    }
+
+    /// Imported feeds, by name.
+    func feeds() -> [Summary] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return names.filter { $0.hasSuffix(".timetable") && !$0.hasPrefix(".") }.sorted().compactMap { try? Self.summary(at: (root as NSString).appendingPathComponent($0)) }
+    }
+
+    /// `--feed NAME|PATH`, else `TRANSIT_GTFS_FEED`, else the one imported feed.
+    func resolve(_ given: String?) throws(TransitError) -> (Summary, Timetable, warnings: [String]) {
+        if let given {
+            if Self.validName(given), FileManager.default.fileExists(atPath: path(of: given)) {
+                let (summary, timetable) = try Self.load(path(of: given))
+                return (summary, timetable, [])
+            }
+            if FileManager.default.fileExists(atPath: given) { return try compiledPath(given) }
+            let names = feeds().map(\.name)
+            throw .usage("no imported feed or file called '\(given)'" + (names.isEmpty ? "" : "; imported: \(names.joined(separator: ", "))"),
+                         hint: "import one with: transit gtfs import FEED.zip")
+        }
+        let all = feeds()
+        guard all.count == 1, let only = all.first else {
+            if all.isEmpty { throw .usage("no GTFS feed is imported", hint: "import one with: transit gtfs import FEED.zip (or give --feed PATH)") }
+            throw .usage("\(all.count) feeds are imported (\(all.map(\.name).joined(separator: ", "))): say which with --feed or TRANSIT_GTFS_FEED")
+        }
+        let (summary, timetable) = try Self.load(path(of: only.name))
+        return (summary, timetable, [])
+    }
+
+    /// A zip or directory given by path: compiled once, reused while its size and time stay.
+    func compiledPath(_ given: String) throws(TransitError) -> (Summary, Timetable, warnings: [String]) {
+        let absolute = URL(fileURLWithPath: given).standardizedFileURL.path
+        let attributes = try? FileManager.default.attributesOfItem(atPath: absolute)
+        let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+        let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        let cached = (root as NSString).appendingPathComponent(".paths/\(FNV1a.hex(absolute)).timetable")
+        if let summary = try? Self.summary(at: cached), summary.source == absolute, summary.sourceSize == size, summary.sourceModified == modified,
+           let loaded = try? Self.load(cached) {
+            return (loaded.0, loaded.1, [])
+        }
+        let name = ((absolute as NSString).lastPathComponent as NSString).deletingPathExtension
+        let (_, warnings) = try install(try FeedFiles.open(absolute), name: name, source: absolute, at: cached, sourceStamp: (size, modified))
+        let (summary, timetable) = try Self.load(cached)
+        return (summary, timetable, warnings)
+    }
+}

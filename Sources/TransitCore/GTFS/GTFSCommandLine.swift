@@ -1,0 +1,139 @@
+import Foundation
+
+/// `transit gtfs …`: any agency's static feed, imported once and queried offline.
+public enum GTFSCommand: Sendable, Equatable {
+    case importFeed(source: String, name: String?)
+    case feeds
+    case stops(feed: String?, name: String?, near: Coordinate?, radius: Double)
+    case routes(feed: String?)
+    case departures(GTFSDeparturesRequest)
+    case trips(GTFSTripsRequest)
+}
+
+public struct GTFSDeparturesRequest: Sendable, Equatable {
+    public var feed: String?
+    public var stop: String
+    /// As typed (`2016-04-06`, `today`): read in the feed's zone once the feed is open.
+    public var date: String?
+    /// Seconds of the service day.
+    public var after: Int?
+    public var limit: Int?
+}
+
+public struct GTFSTripsRequest: Sendable, Equatable {
+    public var feed: String?
+    public var from: String
+    public var to: String
+    public var date: String?
+    /// Seconds of the service day, both inclusive.
+    public var after: Int?
+    public var before: Int?
+    public var transfers: Int
+    /// Seconds.
+    public var minTransfer: Int
+    public var walkMeters: Double?
+    public var limit: Int?
+}
+
+enum GTFSCommandLine {
+    /// Before 03:00 the service day in progress is yesterday's, as for BART.
+    static let serviceDayCutoff = 3 * 60
+    static let feed = OptionSpec("feed", value: "NAME|PATH", "an imported feed, or a GTFS zip or directory (compiled on first use); default $TRANSIT_GTFS_FEED, else the one imported feed")
+    static let date = OptionSpec("date", value: "DATE", "service day: YYYY-MM-DD, today or tomorrow in the feed's zone; before 03:00 the day in progress is yesterday's")
+
+    static let spec = ProviderSpec(
+        name: "gtfs", displayName: "GTFS", summary: "any agency's GTFS static feed: imported once, every journey of a day offline",
+        zoneName: "the feed's agency_timezone",
+        commands: [
+            CommandSpec(provider: "gtfs", name: "trips", summary: "every Pareto-optimal journey of a service day between two stops, with changes",
+                        examples: ["transit gtfs trips --from \"San Francisco\" --to \"Palo Alto\" --date 2016-04-06",
+                                   "transit gtfs trips --from 70011 --to 70171 --date 2016-04-06 --after 17:00 --before 19:00 --format json",
+                                   "transit gtfs trips --feed ./feed.zip --from A --to B --transfers 1 --walk 300"],
+                        options: [
+                            OptionSpec("from", value: "STOP", "origin: a stop_id, a stop_code or a name (a station or a shared name means all its stops)", required: true),
+                            OptionSpec("to", value: "STOP", "destination, as --from", required: true),
+                            date,
+                            OptionSpec("after", value: "T", "only journeys leaving at or after T (HH:MM, up to 47:59; before 03:00 is the night after)"),
+                            OptionSpec("before", value: "T", "only journeys leaving at or before T"),
+                            OptionSpec("transfers", value: "K", "at most K changes", default: "2"),
+                            OptionSpec("min-transfer", value: "MIN", "minutes a change needs where transfers.txt does not say", default: "2"),
+                            OptionSpec("walk", value: "METERS", "also change between stops this close, walking at 1.2 m/s"),
+                            OptionSpec("limit", value: "N", "keep the first N journeys"),
+                            feed,
+                        ],
+                        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, route_id, trip_id, headsign, from, to, departure, arrival; walk_meters for a walk). tsv/csv add routes (joined with >). Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes."]),
+            CommandSpec(provider: "gtfs", name: "departures", summary: "a station board: the trips leaving a stop on a service day",
+                        examples: ["transit gtfs departures --stop \"San Francisco\" --date 2016-04-06 --after 08:00 --limit 10"],
+                        options: [
+                            OptionSpec("stop", value: "STOP", "a stop_id, a stop_code or a name", required: true),
+                            date,
+                            OptionSpec("after", value: "T", "only departures at or after T"),
+                            OptionSpec("limit", value: "N", "keep the first N"),
+                            feed,
+                        ],
+                        notes: ["Fields: time, route, headsign, trip_id, platform (the stop id), service_day (the day the trip belongs to: calls past 24:00 of the day before appear in the morning)."]),
+            CommandSpec(provider: "gtfs", name: "stops", summary: "the feed's stops, by name or near a place",
+                        examples: ["transit gtfs stops --name \"palo alto\"", "transit gtfs stops --near 37.7764,-122.3949 --radius 500 --format geojson"],
+                        options: [
+                            OptionSpec("name", value: "TEXT", "stops whose name holds TEXT (any case, accents ignored)"),
+                            OptionSpec("near", value: "LAT,LON", "stops within --radius, nearest first"),
+                            OptionSpec("radius", value: "METERS", "with --near", default: "1000"),
+                            feed,
+                        ],
+                        notes: ["Fields: id, code, name, latitude, longitude, parent_station, routes; with --near also distance_meters."],
+                        geoJSON: true),
+            CommandSpec(provider: "gtfs", name: "routes", summary: "the feed's routes",
+                        examples: ["transit gtfs routes"], options: [feed],
+                        notes: ["Fields: id, agency, short_name, long_name, type (tram, subway, rail, bus, ferry, …), color."]),
+            CommandSpec(provider: "gtfs", name: "import", summary: "check a feed and compile it for offline queries",
+                        examples: ["transit gtfs import Fixtures/gtfs/caltrain_20160406.zip",
+                                   "transit gtfs import ./unzipped-feed --name metro", "transit gtfs import https://example.org/gtfs.zip --name city"],
+                        options: [OptionSpec("name", value: "NAME", "the feed's name (default: the file name without .zip)")],
+                        notes: ["SOURCE is a .zip, an unzipped directory or an http(s) URL (fetched through the HTTP path: --timeout, retries, --record, --offline). The compiled feed goes to $TRANSIT_CACHE_DIR/gtfs/NAME.timetable; importing again replaces it atomically, and a failed import leaves the old one. Prints: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, patterns, compiled_bytes, compile_ms."],
+                        positional: "SOURCE"),
+            CommandSpec(provider: "gtfs", name: "feeds", summary: "the imported feeds and the dates they cover",
+                        examples: ["transit gtfs feeds"],
+                        notes: ["Fields: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, source. A notice says when today is outside a feed's dates."]),
+        ],
+        variables: [("TRANSIT_GTFS_FEED", "the default --feed of gtfs (an imported feed's name, or a path)")])
+
+    static func parse(_ args: Arguments) throws(TransitError) -> GTFSCommand {
+        let feed = args.string("feed")
+        switch args.spec.name {
+        case "import":
+            let source = (args.positional ?? "").trimmingCharacters(in: .whitespaces)
+            guard !source.isEmpty else { throw args.missing("SOURCE") }
+            if let name = args.string("name"), !FeedStore.validName(name) {
+                throw .usage("--name takes letters, digits, '.', '_' and '-' (not starting with '.'), not '\(name)'")
+            }
+            return .importFeed(source: source, name: args.string("name"))
+        case "feeds": return .feeds
+        case "routes": return .routes(feed: feed)
+        case "stops":
+            let near = try args.coordinates("near")
+            guard near != nil || !args.given("radius") else { throw .usage("--radius goes with --near") }
+            guard let radius = try args.double("radius", in: 1...100_000, what: "meters") else { throw args.missing("radius") }
+            return .stops(feed: feed, name: args.string("name"), near: near, radius: radius)
+        case "departures":
+            let after = try args.serviceTime("after", cutoff: serviceDayCutoff, past24: true)
+            return .departures(GTFSDeparturesRequest(feed: feed, stop: try args.required("stop"), date: try checkedDate(args),
+                                                     after: after.map { $0 * 60 }, limit: try args.int("limit", in: 1...100_000)))
+        default:
+            let (from, to) = try args.distinctPair(what: "stop")
+            let window = try args.serviceWindow(cutoff: serviceDayCutoff, past24: true)
+            return .trips(GTFSTripsRequest(feed: feed, from: from, to: to, date: try checkedDate(args),
+                                           after: window.after.map { $0 * 60 }, before: window.before.map { $0 * 60 },
+                                           transfers: try args.intValue("transfers", in: 0...5),
+                                           minTransfer: try args.intValue("min-transfer", in: 0...60) * 60,
+                                           walkMeters: try args.double("walk", in: 0...5000, what: "meters"),
+                                           limit: try args.int("limit", in: 1...100_000)))
+        }
+    }
+
+    /// The date as typed, checked now; read in the feed's zone once the feed is open.
+    static func checkedDate(_ args: Arguments) throws(TransitError) -> String? {
+        guard let text = args.string("date") else { return nil }
+        _ = try Arguments.date(text, zone: TimeZone(secondsFromGMT: 0) ?? .current, now: args.now)
+        return text
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+
+/// `transit gtfs …`: open the feed, ask the timetable or the router, lay the answer out.
+struct GTFSCommands {
+    let context: Context
+    let store: FeedStore
+
+    init(_ context: Context) {
+        self.context = context
+        store = FeedStore(cacheDirectory: context.settings.cacheDirectory)
+    }
+
+    func run(_ command: GTFSCommand) async throws(TransitError) -> Output {
+        switch command {
+        case .importFeed(let source, let name): return try await importFeed(source, name: name)
+        case .feeds: return feeds()
+        case .stops(let feed, let name, let near, let radius): return try stops(try open(feed), name: name, near: near, radius: radius)
+        case .routes(let feed): return try routes(try open(feed))
+        case .departures(let request): return try departures(try open(request.feed), request)
+        case .trips(let request): return try trips(try open(request.feed), request)
+        }
+    }
+
+    struct Feed {
+        var summary: FeedStore.Summary
+        var timetable: Timetable
+        var notices: [String]
+    }
+
+    func open(_ given: String?) throws(TransitError) -> Feed {
+        context.progress("opening the feed")
+        let (summary, timetable, warnings) = try store.resolve(given ?? context.settings.variables["TRANSIT_GTFS_FEED"])
+        return Feed(summary: summary, timetable: timetable, notices: warnings.map { "GTFS: " + $0 })
+    }
+
+    /// `--date` in the feed's zone; by default the service day in progress.
+    func serviceDay(_ text: String?, _ feed: Feed) throws(TransitError) -> LocalDate {
+        let zone = feed.timetable.zone
+        if let text { return try Arguments.date(text, zone: zone, now: context.settings.now) }
+        return LocalDate.serviceDay(at: context.settings.now, in: zone, cutoff: GTFSCommandLine.serviceDayCutoff)
+    }
+
+    // MARK: import and feeds
+
+    func importFeed(_ source: String, name given: String?) async throws(TransitError) -> Output {
+        var path = source
+        var temporary: String?
+        defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
+        let lowered = source.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            guard let url = URLComponents(string: source), let host = url.host, !host.isEmpty else { throw .usage("'\(source)' is not a URL") }
+            var base = url
+            base.path = ""
+            base.query = nil
+            let request = HTTPRequest(provider: "gtfs", baseURL: base.string ?? source, path: String(url.path.drop { $0 == "/" }),
+                                      query: (url.queryItems ?? []).map { .init($0.name, $0.value ?? "") }, expects: .xml, label: "the feed from \(host)")
+            let body = try await context.http.get(request) { $0.body }
+            let file = NSTemporaryDirectory() + "transit-feed-\(UUID().uuidString).zip"
+            do { try body.write(to: URL(fileURLWithPath: file)) } catch {
+                throw .parse(what: "the downloaded feed", reason: "cannot write \(file): \(error.localizedDescription)")
+            }
+            temporary = file
+            path = file
+        }
+        let stem = ((source as NSString).lastPathComponent as NSString).deletingPathExtension
+        let name = given ?? (FeedStore.validName(stem) ? stem : "feed")
+        context.progress("compiling \(name)")
+        let (summary, warnings) = try store.install(try FeedFiles.open(path), name: name, source: source)
+        let rows: [(String, Value)] = [
+            ("name", .string(summary.name)), ("agencies", .list(summary.agencies.map(Value.string))), ("time_zone", .string(summary.timeZone)),
+            ("first_date", .string(summary.firstDate)), ("last_date", .string(summary.lastDate)), ("stops", .int(summary.stops)),
+            ("routes", .int(summary.routes)), ("trips", .int(summary.trips)), ("stop_times", .int(Int(summary.stopTimes))),
+            ("patterns", .int(summary.patterns)), ("compiled_bytes", .int(summary.compiledBytes)), ("compile_ms", .int(summary.compileMilliseconds)),
+        ]
+        let data = rows.map { pair in Column<FeedStore.Summary>(pair.0) { _ in pair.1 } }
+        var output = Output([summary], data: data, table: [], notices: warnings.map { "GTFS: " + $0 })
+        output.json = .object(Record(rows))
+        // The table is a list: one field a line.
+        output.table = Grid(rows, [Column("field", "IMPORTED") { .string($0.0) }, Column("value", "") { $0.1 }])
+        return output
+    }
+
+    func feeds() -> Output {
+        let list = store.feeds()
+        var notices: [String] = []
+        for feed in list {
+            let zone = TimeZone(identifier: feed.timeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current
+            let today = LocalDate(context.settings.now, in: zone).iso
+            if today < feed.firstDate || today > feed.lastDate {
+                notices.append("\(feed.name) covers \(feed.firstDate) to \(feed.lastDate); today is \(today) in \(feed.timeZone)")
+            }
+        }
+        if list.isEmpty { notices.append("No GTFS feed is imported; import one with: transit gtfs import FEED.zip") }
+        let data: [Column<FeedStore.Summary>] = [
+            Column("name") { .string($0.name) }, Column("agencies") { .list($0.agencies.map(Value.string)) },
+            Column("time_zone", "ZONE") { .string($0.timeZone) }, Column("first_date", "FROM") { .string($0.firstDate) },
+            Column("last_date", "TO") { .string($0.lastDate) }, Column("stops") { .int($0.stops) }, Column("routes") { .int($0.routes) },
+            Column("trips") { .int($0.trips) }, Column("stop_times") { .int(Int($0.stopTimes)) }, Column("source") { .string($0.source) },
+        ]
+        return Output(list, data: data, table: Array(data.prefix(9)), notices: notices)
+    }
+
+    // MARK: stops and routes
+
+    func stops(_ feed: Feed, name: String?, near: Coordinate?, radius: Double) throws(TransitError) -> Output {
+        let t = feed.timetable
+        var rows = Array(0..<t.stopCount).map { (stop: $0, meters: Double?.none) }
+        if let name {
+            let wanted = NameMatcher<Int>.normalize(name)
+            rows = rows.filter { NameMatcher<Int>.normalize(t.stopNames[$0.stop]).contains(wanted) || t.stopIDs[$0.stop] == name || t.stopCodes[$0.stop] == name }
+        }
+        if let near {
+            rows = rows.compactMap { row in
+                let m = near.meters(to: Coordinate(latitude: t.stopLat[row.stop], longitude: t.stopLon[row.stop]))
+                return m.isFinite && m <= radius ? (row.stop, m) : nil
+            }.sorted { ($0.meters ?? 0, $0.stop) < ($1.meters ?? 0, $1.stop) }
+        }
+        let served = StopIndex.routesByStop(t)
+        var data: [Column<(stop: Int, meters: Double?)>] = [
+            Column("id") { .string(t.stopIDs[$0.stop]) }, Column("code") { .string(t.stopCodes[$0.stop]) },
+            Column("name") { .string(t.stopNames[$0.stop]) },
+            Column("latitude") { t.stopLat[$0.stop].isNaN ? .null : .double(t.stopLat[$0.stop]) },
+            Column("longitude") { t.stopLon[$0.stop].isNaN ? .null : .double(t.stopLon[$0.stop]) },
+            Column("parent_station", "PARENT") { t.stopParent[$0.stop] >= 0 ? .string(t.stopIDs[Int(t.stopParent[$0.stop])]) : .null },
+            Column("routes") { .list(served[$0.stop].map { .string(StopIndex.routeName(t, $0)) }) },
+        ]
+        var table = [data[0], data[2], data[5], data[6]]
+        if near != nil {
+            let distance = Column<(stop: Int, meters: Double?)>("distance_meters", "METERS") { $0.meters.map { .int(Int($0.rounded())) } ?? .null }
+            data.append(distance)
+            table.insert(distance, at: 0)
+        }
+        var notices = feed.notices
+        if rows.isEmpty { notices.append("No stop of \(feed.summary.name) matches") }
+        var output = Output(rows, data: data, table: table, notices: notices)
+        output.geoJSON = GeoJSON.points(output.records)
+        return output
+    }
+
+    static let routeTypes: [Int: String] = [0: "tram", 1: "subway", 2: "rail", 3: "bus", 4: "ferry", 5: "cable tram", 6: "aerial lift",
+                                             7: "funicular", 11: "trolleybus", 12: "monorail"]
+
+    /// A word for route_type, extended types included (100–199 rail, 700–799 bus, …).
+    static func routeTypeWord(_ type: Int) -> String {
+        if let word = routeTypes[type] { return word }
+        switch type {
+        case 100...199: return "rail"
+        case 200...299: return "coach"
+        case 400...499: return "urban rail"
+        case 700...799: return "bus"
+        case 800...899: return "trolleybus"
+        case 900...999: return "tram"
+        case 1000...1099, 1200...1299: return "ferry"
+        case 1300...1399: return "aerial lift"
+        case 1400...1499: return "funicular"
+        default: return "other (\(type))"
+        }
+    }
+
+    func routes(_ feed: Feed) throws(TransitError) -> Output {
+        let t = feed.timetable
+        let data: [Column<Int>] = [
+            Column("id") { .string(t.routeIDs[$0]) }, Column("agency") { .string(t.routeAgency[$0]) },
+            Column("short_name", "SHORT") { .string(t.routeShortName[$0]) }, Column("long_name", "NAME") { .string(t.routeLongName[$0]) },
+            Column("type") { .string(Self.routeTypeWord(Int(t.routeType[$0]))) }, Column("color") { .string(t.routeColor[$0]) },
+        ]
+        return Output(Array(0..<t.routeCount), data: data, table: [data[0], data[2], data[3], data[4], data[5]], notices: feed.notices)
+    }
+
+    // MARK: departures
+
+    struct Call {
+        var trip: Int
+        var stop: Int
+        var seconds: Int
+        /// 0: the requested day; -1: the day before (a call past 24:00).
+        var dayOffset: Int
+    }
+
+    func departures(_ feed: Feed, _ request: GTFSDeparturesRequest) throws(TransitError) -> Output {
+        let t = feed.timetable
+        let stops = try StopIndex(t).resolve(request.stop)
+        let day = try serviceDay(request.date, feed)
+        var calls: [Call] = []
+        for (offset, serviceDay) in [(0, day), (-1, day.adding(days: -1))] {
+            let active = (0..<t.serviceCount).map { t.serviceRuns($0, day: serviceDay.dayNumber) }
+            for stop in stops {
+                var k = Int(t.stopPatternStart[stop])
+                while k + 1 < Int(t.stopPatternStart[stop + 1]) {
+                    let q = Int(t.stopPatterns[k]), i = Int(t.stopPatterns[k + 1])
+                    k += 2
+                    let length = t.patternLength(q)
+                    guard i < length - 1, t.patternFlags[Int(t.patternStopStart[q]) + i] & 1 == 0 else { continue }
+                    for row in 0..<Int(t.patternTripStart[q + 1] - t.patternTripStart[q]) {
+                        let trip = Int(t.patternTrips[Int(t.patternTripStart[q]) + row])
+                        guard active[Int(t.tripService[trip])] else { continue }
+                        let seconds = Int(t.times[Int(t.patternTimeStart[q]) + (row * length + i) * 2 + 1]) + offset * 86_400
+                        guard seconds >= 0 else { continue }
+                        if let after = request.after, seconds < after { continue }
+                        calls.append(Call(trip: trip, stop: stop, seconds: seconds, dayOffset: offset))
+                    }
+                }
+            }
+        }
+        calls.sort { ($0.seconds, $0.trip, $0.stop) < ($1.seconds, $1.trip, $1.stop) }
+        if let limit = request.limit { calls = Array(calls.prefix(limit)) }
+        let clock = ServiceClock(day: day, zone: t.zone)
+        let data: [Column<Call>] = [
+            Column("time") { .time(clock.instant($0.seconds), t.zone) },
+            Column("route") { .string(StopIndex.routeName(t, Int(t.tripRoute[$0.trip]))) },
+            Column("headsign", "TOWARD") { .string(t.tripHeadsign[$0.trip]) }, Column("trip_id", "TRIP") { .string(t.tripIDs[$0.trip]) },
+            Column("platform", "STOP") { .string(t.stopIDs[$0.stop]) },
+            Column("service_day", "DAY") { .string(day.adding(days: $0.dayOffset).iso) },
+        ]
+        var notices = feed.notices
+        if calls.isEmpty { notices.append("No departures from \(request.stop) on \(day.iso)" + (request.after == nil ? "" : " in that window")) }
+        return Output(calls, data: data, table: data, notices: notices)
+    }
+
+    // MARK: trips
+
+    func trips(_ feed: Feed, _ request: GTFSTripsRequest) throws(TransitError) -> Output {
+        let t = feed.timetable
+        let index = StopIndex(t)
+        let origins = try index.resolve(request.from), destinations = try index.resolve(request.to)
+        if Set(origins) == Set(destinations) { throw .usage("--from and --to are the same stops") }
+        let day = try serviceDay(request.date, feed)
+        context.progress("finding journeys")
+        let query = Router.Query(origins: origins, destinations: destinations, day: day.dayNumber, after: request.after, before: request.before,
+                                 maxTransfers: request.transfers, minTransfer: request.minTransfer, walkMeters: request.walkMeters)
+        var journeys = Router(t, query).journeys()
+        if let limit = request.limit { journeys = Array(journeys.prefix(limit)) }
+        var notices = feed.notices
+        if journeys.isEmpty {
+            let range = t.dateRange
+            var notice = "No journey from \(request.from) to \(request.to) on \(day.iso)"
+            if request.after != nil || request.before != nil { notice += " in that window" }
+            if day < range.first || day > range.last { notice += " (the feed covers \(range.first.iso) to \(range.last.iso))" }
+            notices.append(notice)
+        }
+        return JourneyLayout(t, clock: ServiceClock(day: day, zone: t.zone)).output(journeys, notices: notices)
+    }
+}
+
+/// Seconds of a service day as instants: counted from "noon minus 12 h" in the feed's zone,
+/// which is midnight except on the days clocks change.
+struct ServiceClock {
+    let origin: Date
+
+    init(day: LocalDate, zone: TimeZone) {
+        origin = day.instant(minutes: 12 * 60, in: zone).addingTimeInterval(-12 * 3600)
+    }
+
+    func instant(_ seconds: Int) -> Date { origin.addingTimeInterval(TimeInterval(seconds)) }
+}

@@ -1,0 +1,450 @@
+import Foundation
+
+/// Reads a feed's files and compiles them into a `Timetable`. Every rule of "what every journey
+/// means" that can be settled once is settled here: calendars into day bits, frequencies into
+/// trips, untimed stops interpolated, trips grouped into patterns. A broken feed is an error
+/// naming the file and line; a trip that cannot run (times going backwards) is skipped with a
+/// warning naming it.
+struct GTFSCompiler {
+    var warnings: [String] = []
+    var t = Timetable()
+    var stops = IDTable()
+    var routes = IDTable()
+    var trips = IDTable()
+    var services = IDTable()
+    /// The largest calendar this compiles: ten years of days.
+    static let maxDays = 3660
+
+    static func compile(_ files: FeedFiles) throws(TransitError) -> (Timetable, warnings: [String]) {
+        var compiler = GTFSCompiler()
+        try compiler.run(files)
+        return (compiler.t, compiler.warnings)
+    }
+
+    mutating func run(_ files: FeedFiles) throws(TransitError) {
+        try agencies(try required(files, "agency.txt"))
+        try readStops(try required(files, "stops.txt"))
+        try readRoutes(try required(files, "routes.txt"))
+        let calendar = try files.reader("calendar.txt"), dates = try files.reader("calendar_dates.txt")
+        guard calendar != nil || dates != nil else {
+            throw .parse(what: "the feed", reason: "it has neither calendar.txt nor calendar_dates.txt")
+        }
+        try readTrips(try required(files, "trips.txt"))
+        try readCalendars(calendar, dates)
+        let rows = try readStopTimes(try required(files, "stop_times.txt"))
+        let frequencies = try readFrequencies(try files.reader("frequencies.txt"))
+        try buildPatterns(rows, frequencies: frequencies)
+        try readTransfers(try files.reader("transfers.txt"))
+    }
+
+    func required(_ files: FeedFiles, _ name: String) throws(TransitError) -> CSVReader {
+        guard let reader = try files.reader(name) else { throw .parse(what: "the feed", reason: "\(name) is missing") }
+        return reader
+    }
+
+    func columns(_ r: CSVReader, _ names: [String]) throws(TransitError) -> [Int] {
+        var found: [Int] = []
+        for name in names {
+            guard let i = r.column(name) else { throw .parse(what: r.file, reason: "line 1: no \(name) column") }
+            found.append(i)
+        }
+        return found
+    }
+
+    func fail(_ r: CSVReader, _ text: String) -> TransitError {
+        .parse(what: r.file, reason: "line \(r.line): \(text)")
+    }
+
+    // MARK: small files
+
+    mutating func agencies(_ r: CSVReader) throws(TransitError) {
+        let zone = try columns(r, ["agency_timezone"])[0]
+        let name = r.column("agency_name")
+        var zoneName: String?
+        while try r.next() {
+            let text = r.string(zone)
+            guard TimeZone(identifier: text) != nil else { throw fail(r, "unknown agency_timezone '\(text.prefix(60))'") }
+            if zoneName == nil { zoneName = text }
+            t.agencies.append(name.map { r.string($0) } ?? "")
+        }
+        guard let zoneName else { throw .parse(what: "agency.txt", reason: "it lists no agency") }
+        t.timeZone = zoneName
+    }
+
+    mutating func readStops(_ r: CSVReader) throws(TransitError) {
+        let id = try columns(r, ["stop_id"])[0]
+        let code = r.column("stop_code"), name = r.column("stop_name"), lat = r.column("stop_lat"), lon = r.column("stop_lon")
+        let parent = r.column("parent_station"), type = r.column("location_type")
+        var parents: [(stop: Int, parent: String, line: Int)] = []
+        while try r.next() {
+            let key = r.bytes(id)
+            guard !key.isEmpty else { throw fail(r, "empty stop_id") }
+            guard stops.insert(key).added else { throw fail(r, "stop_id '\(r.string(id).prefix(60))' appears twice") }
+            t.stopCodes.append(code.map { r.string($0) } ?? "")
+            t.stopNames.append(name.map { r.string($0) } ?? "")
+            t.stopLat.append(lat.flatMap { FieldBytes.double(r.bytes($0)) } ?? .nan)
+            t.stopLon.append(lon.flatMap { FieldBytes.double(r.bytes($0)) } ?? .nan)
+            t.stopLocationType.append(UInt8(clamping: type.flatMap { FieldBytes.int(r.bytes($0)) } ?? 0))
+            if let parent, !r.isEmpty(parent) { parents.append((stops.count - 1, r.string(parent), r.line)) }
+        }
+        t.stopIDs = stops.keys
+        t.stopParent = [Int32](repeating: -1, count: stops.count)
+        for link in parents {
+            guard let p = stops.find(link.parent) else {
+                throw .parse(what: "stops.txt", reason: "line \(link.line): unknown parent_station '\(link.parent.prefix(60))'")
+            }
+            t.stopParent[link.stop] = Int32(p)
+        }
+    }
+
+    mutating func readRoutes(_ r: CSVReader) throws(TransitError) {
+        let id = try columns(r, ["route_id"])[0]
+        let agency = r.column("agency_id"), short = r.column("route_short_name"), long = r.column("route_long_name")
+        let type = r.column("route_type"), color = r.column("route_color")
+        while try r.next() {
+            guard routes.insert(r.bytes(id)).added else { throw fail(r, "route_id '\(r.string(id).prefix(60))' appears twice") }
+            t.routeAgency.append(agency.map { r.string($0) } ?? "")
+            t.routeShortName.append(short.map { r.string($0) } ?? "")
+            t.routeLongName.append(long.map { r.string($0) } ?? "")
+            t.routeType.append(Int32(type.flatMap { FieldBytes.int(r.bytes($0)) } ?? 3))
+            t.routeColor.append(color.map { r.string($0) } ?? "")
+        }
+        t.routeIDs = routes.keys
+    }
+
+    mutating func readTrips(_ r: CSVReader) throws(TransitError) {
+        let c = try columns(r, ["route_id", "service_id", "trip_id"])
+        let headsign = r.column("trip_headsign")
+        while try r.next() {
+            guard let route = routes.find(r.bytes(c[0])) else { throw fail(r, "unknown route_id '\(r.string(c[0]).prefix(60))'") }
+            guard trips.insert(r.bytes(c[2])).added else { throw fail(r, "trip_id '\(r.string(c[2]).prefix(60))' appears twice") }
+            t.tripRoute.append(Int32(route))
+            t.tripService.append(Int32(services.insert(r.bytes(c[1])).index))
+            t.tripHeadsign.append(headsign.map { r.string($0) } ?? "")
+        }
+        t.tripIDs = trips.keys
+    }
+
+    /// `YYYYMMDD` → day number.
+    func day(_ r: CSVReader, _ column: Int, _ what: String) throws(TransitError) -> Int {
+        let b = r.bytes(column)
+        guard b.count == 8, let n = FieldBytes.int(b),
+              let date = LocalDate(iso: String(format: "%04d-%02d-%02d", n / 10000, n / 100 % 100, n % 100)) else {
+            throw fail(r, "\(what) '\(r.string(column).prefix(20))' is not a YYYYMMDD date")
+        }
+        return date.dayNumber
+    }
+
+    mutating func readCalendars(_ calendar: CSVReader?, _ dates: CSVReader?) throws(TransitError) {
+        var weekly: [(service: Int, days: [Bool], start: Int, end: Int)] = []
+        var exceptions: [(service: Int, day: Int, add: Bool)] = []
+        if let r = calendar {
+            let c = try columns(r, ["service_id", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "start_date", "end_date"])
+            while try r.next() {
+                let service = services.insert(r.bytes(c[0])).index
+                var days: [Bool] = []
+                for i in 1...7 {
+                    guard let flag = FieldBytes.int(r.bytes(c[i])), flag <= 1 else { throw fail(r, "\(r.header[c[i]]) must be 0 or 1") }
+                    days.append(flag == 1)
+                }
+                let start = try day(r, c[8], "start_date"), end = try day(r, c[9], "end_date")
+                guard start <= end else { throw fail(r, "end_date is before start_date") }
+                weekly.append((service, days, start, end))
+            }
+        }
+        if let r = dates {
+            let c = try columns(r, ["service_id", "date", "exception_type"])
+            while try r.next() {
+                let service = services.insert(r.bytes(c[0])).index
+                let d = try day(r, c[1], "date")
+                guard let kind = FieldBytes.int(r.bytes(c[2])), kind == 1 || kind == 2 else { throw fail(r, "exception_type must be 1 or 2") }
+                exceptions.append((service, d, kind == 1))
+            }
+        }
+        let allDays = weekly.flatMap { [$0.start, $0.end] } + exceptions.map(\.day)
+        var first = allDays.min() ?? 0
+        var last = allDays.max() ?? -1
+        if last - first + 1 > Self.maxDays {
+            warnings.append("the calendar runs from \(LocalDate(dayNumber: first).iso) to \(LocalDate(dayNumber: last).iso); only its first ten years are kept")
+            last = first + Self.maxDays - 1
+        }
+        if last < first { first = 0; last = -1 }
+        t.firstDay = Int32(first)
+        t.dayCount = Int32(last - first + 1)
+        let words = (Int(t.dayCount) + 63) / 64
+        t.serviceWords = Int32(words)
+        t.serviceDays = [UInt64](repeating: 0, count: services.count * words)
+        func set(_ service: Int, _ d: Int, _ on: Bool) {
+            let offset = d - first
+            guard offset >= 0, offset < Int(t.dayCount) else { return }
+            let word = service * words + offset / 64, bit: UInt64 = 1 << UInt64(offset % 64)
+            if on { t.serviceDays[word] |= bit } else { t.serviceDays[word] &= ~bit }
+        }
+        for w in weekly {
+            var d = max(w.start, first)
+            while d <= min(w.end, last) {
+                // Day number 0 (1970-01-01) was a Thursday; Monday is index 0 of `days`.
+                let weekday = ((d % 7) + 7 + 3) % 7
+                if w.days[weekday] { set(w.service, d, true) }
+                d += 1
+            }
+        }
+        for e in exceptions { set(e.service, e.day, e.add) }
+        t.serviceIDs = services.keys
+    }
+
+    // MARK: stop_times
+
+    struct Rows {
+        var trip: [Int32] = []
+        var sequence: [Int32] = []
+        var stop: [Int32] = []
+        var arrival: [Int32] = []
+        var departure: [Int32] = []
+        var flags: [UInt8] = []
+        var distance: [Float] = []
+    }
+
+    mutating func readStopTimes(_ r: CSVReader) throws(TransitError) -> Rows {
+        let c = try columns(r, ["trip_id", "arrival_time", "departure_time", "stop_id", "stop_sequence"])
+        let pickup = r.column("pickup_type"), dropOff = r.column("drop_off_type"), distance = r.column("shape_dist_traveled")
+        var rows = Rows()
+        var lastTripKey: [UInt8] = []
+        var lastTrip = -1
+        while try r.next() {
+            let tripKey = r.bytes(c[0])
+            var trip = lastTrip
+            if trip < 0 || !tripKey.elementsEqual(lastTripKey) {
+                guard let found = trips.find(tripKey) else { throw fail(r, "unknown trip_id '\(r.string(c[0]).prefix(60))'") }
+                trip = found
+                lastTrip = found
+                lastTripKey = Array(tripKey)
+            }
+            guard let stop = stops.find(r.bytes(c[3])) else { throw fail(r, "unknown stop_id '\(r.string(c[3]).prefix(60))'") }
+            guard let sequence = FieldBytes.int(r.bytes(c[4])), sequence <= Int(Int32.max) else {
+                throw fail(r, "stop_sequence '\(r.string(c[4]).prefix(20))' is not a whole number")
+            }
+            func time(_ column: Int, _ name: String) throws(TransitError) -> Int32 {
+                let b = r.bytes(column)
+                if b.isEmpty { return -1 }
+                guard let seconds = FieldBytes.time(b) else { throw fail(r, "\(name) '\(r.string(column).prefix(20))' is not a time like 25:10:00") }
+                return Int32(seconds)
+            }
+            var flags: UInt8 = 0
+            if let pickup, FieldBytes.int(r.bytes(pickup)) == 1 { flags |= 1 }
+            if let dropOff, FieldBytes.int(r.bytes(dropOff)) == 1 { flags |= 2 }
+            rows.trip.append(Int32(trip))
+            rows.sequence.append(Int32(sequence))
+            rows.stop.append(Int32(stop))
+            rows.arrival.append(try time(c[1], "arrival_time"))
+            rows.departure.append(try time(c[2], "departure_time"))
+            rows.flags.append(flags)
+            rows.distance.append(distance.flatMap { FieldBytes.double(r.bytes($0)) }.map { Float($0) } ?? .nan)
+        }
+        t.sourceStopTimes = Int64(rows.trip.count)
+        return rows
+    }
+
+    struct Frequency {
+        var start: Int32
+        var end: Int32
+        var headway: Int32
+    }
+
+    mutating func readFrequencies(_ reader: CSVReader?) throws(TransitError) -> [Int: [Frequency]] {
+        guard let r = reader else { return [:] }
+        let c = try columns(r, ["trip_id", "start_time", "end_time", "headway_secs"])
+        var result: [Int: [Frequency]] = [:]
+        while try r.next() {
+            guard let trip = trips.find(r.bytes(c[0])) else { throw fail(r, "unknown trip_id '\(r.string(c[0]).prefix(60))'") }
+            guard let start = FieldBytes.time(r.bytes(c[1])), let end = FieldBytes.time(r.bytes(c[2])) else {
+                throw fail(r, "start_time and end_time must be times like 08:00:00")
+            }
+            guard let headway = FieldBytes.int(r.bytes(c[3])), headway > 0 else { throw fail(r, "headway_secs must be a whole number above 0") }
+            guard (end - start) / headway <= 100_000 else { throw fail(r, "more than 100,000 departures in one window") }
+            result[trip, default: []].append(Frequency(start: Int32(start), end: Int32(end), headway: Int32(headway)))
+        }
+        return result
+    }
+
+    // MARK: patterns
+
+    /// One run of a trip: the trip, its times (arrival, departure per call) and a shift.
+    struct Run {
+        var trip: Int32
+        var times: Int
+        var shift: Int32
+    }
+
+    mutating func buildPatterns(_ rows: Rows, frequencies: [Int: [Frequency]]) throws(TransitError) {
+        let tripCount = trips.count
+        // Rows grouped by trip (a counting sort), then by stop_sequence within each trip.
+        var start = [Int](repeating: 0, count: tripCount + 1)
+        for trip in rows.trip { start[Int(trip) + 1] += 1 }
+        for i in 0..<tripCount { start[i + 1] += start[i] }
+        var order = [Int32](repeating: 0, count: rows.trip.count)
+        var fill = start
+        for (row, trip) in rows.trip.enumerated() {
+            order[fill[Int(trip)]] = Int32(row)
+            fill[Int(trip)] += 1
+        }
+        var timeStore: [Int32] = []
+        timeStore.reserveCapacity(rows.trip.count * 2)
+        var patternOf: [[Int32]: Int] = [:]
+        var patternKeys: [[Int32]] = []
+        var patternRuns: [[Run]] = []
+        var skipped: [String] = []
+        var untimedTrips = 0
+        for trip in 0..<tripCount {
+            var calls = order[start[trip]..<start[trip + 1]].map(Int.init)
+            guard calls.count >= 2 else { if !calls.isEmpty { untimedTrips += 1 }; continue }
+            if zip(calls, calls.dropFirst()).contains(where: { rows.sequence[$0] >= rows.sequence[$1] }) {
+                calls.sort { rows.sequence[$0] < rows.sequence[$1] }
+            }
+            guard let times = interpolate(calls, rows, trip: trip, skipped: &skipped) else { continue }
+            var key: [Int32] = calls.map { rows.stop[$0] }
+            key += calls.map { Int32(rows.flags[$0]) }
+            let base = timeStore.count
+            timeStore += times
+            let p: Int
+            if let known = patternOf[key] { p = known } else {
+                p = patternKeys.count
+                patternOf[key] = p
+                patternKeys.append(key)
+                patternRuns.append([])
+            }
+            if let windows = frequencies[trip] {
+                // The template itself does not run: one run per departure of each window.
+                let first = times[1]
+                for w in windows {
+                    var departure = w.start
+                    while departure < w.end {
+                        patternRuns[p].append(Run(trip: Int32(trip), times: base, shift: departure - first))
+                        departure += w.headway
+                    }
+                }
+            } else {
+                patternRuns[p].append(Run(trip: Int32(trip), times: base, shift: 0))
+            }
+        }
+        if !skipped.isEmpty {
+            warnings += skipped.prefix(5)
+            if skipped.count > 5 { warnings.append("… and \(skipped.count - 5) more trips skipped") }
+        }
+        if untimedTrips > 0 { warnings.append("\(untimedTrips) trips with a single stop_times row were skipped") }
+        // Each pattern's runs by first departure, split wherever one would overtake another.
+        var stopLists = [[Int32]](repeating: [], count: stops.count)
+        for (p, key) in patternKeys.enumerated() {
+            let length = key.count / 2
+            let runs = patternRuns[p].sorted {
+                let a = timeStore[$0.times + 1] + $0.shift, b = timeStore[$1.times + 1] + $1.shift
+                return a != b ? a < b : $0.trip < $1.trip
+            }
+            var groups: [[Run]] = []
+            for run in runs {
+                if let g = groups.firstIndex(where: { group in
+                    guard let last = group.last else { return true }
+                    for i in 0..<length {
+                        let a = timeStore[run.times + 2 * i] + run.shift, la = timeStore[last.times + 2 * i] + last.shift
+                        let d = timeStore[run.times + 2 * i + 1] + run.shift, ld = timeStore[last.times + 2 * i + 1] + last.shift
+                        if a < la || d < ld { return false }
+                    }
+                    return true
+                }) {
+                    groups[g].append(run)
+                } else {
+                    groups.append([run])
+                }
+            }
+            for group in groups {
+                let q = t.patternTimeStart.count
+                t.patternTimeStart.append(Int64(t.times.count))
+                for i in 0..<length {
+                    t.patternStops.append(key[i])
+                    t.patternFlags.append(UInt8(key[length + i]))
+                    stopLists[Int(key[i])] += [Int32(q), Int32(i)]
+                }
+                t.patternStopStart.append(Int32(t.patternStops.count))
+                for run in group {
+                    t.patternTrips.append(run.trip)
+                    for i in 0..<(2 * length) { t.times.append(timeStore[run.times + i] + run.shift) }
+                }
+                t.patternTripStart.append(Int32(t.patternTrips.count))
+            }
+        }
+        for list in stopLists {
+            t.stopPatterns += list
+            t.stopPatternStart.append(Int32(t.stopPatterns.count))
+        }
+    }
+
+    /// A trip's (arrival, departure) pairs with untimed calls filled in: by shape_dist_traveled
+    /// when every call has it, else by stop count; rounded to the nearest second, half up. Nil
+    /// (and a warning) when its times go backwards or its ends have no time.
+    func interpolate(_ calls: [Int], _ rows: Rows, trip: Int, skipped: inout [String]) -> [Int32]? {
+        let name = t.tripIDs[trip]
+        var arrival = calls.map { rows.arrival[$0] }, departure = calls.map { rows.departure[$0] }
+        for i in calls.indices {
+            if arrival[i] < 0 { arrival[i] = departure[i] }
+            if departure[i] < 0 { departure[i] = arrival[i] }
+        }
+        guard let firstTime = arrival.first, firstTime >= 0, let lastTime = arrival.last, lastTime >= 0 else {
+            skipped.append("trip \(name) skipped: its first or last stop has no time")
+            return nil
+        }
+        let distances = calls.map { rows.distance[$0] }
+        let byDistance = !distances.contains { $0.isNaN }
+        var a = 0
+        while a < calls.count - 1 {
+            var b = a + 1
+            while arrival[b] < 0 { b += 1 }
+            if b > a + 1 {
+                let ta = Double(departure[a]), tb = Double(arrival[b])
+                let span = byDistance ? Double(distances[b] - distances[a]) : 0
+                for k in (a + 1)..<b {
+                    let fraction = byDistance && span > 0 ? Double(distances[k] - distances[a]) / span : Double(k - a) / Double(b - a)
+                    let value = Int32(clamping: Int((ta + (tb - ta) * fraction + 0.5).rounded(.down)))
+                    arrival[k] = value
+                    departure[k] = value
+                }
+            }
+            a = b
+        }
+        for i in calls.indices {
+            if departure[i] < arrival[i] || (i > 0 && arrival[i] < departure[i - 1]) || (i > 0 && rows.sequence[calls[i]] == rows.sequence[calls[i - 1]]) {
+                skipped.append("trip \(name) skipped: its times go backwards at stop_sequence \(rows.sequence[calls[i]])")
+                return nil
+            }
+        }
+        var out: [Int32] = []
+        out.reserveCapacity(calls.count * 2)
+        for i in calls.indices { out += [arrival[i], departure[i]] }
+        return out
+    }
+
+    // MARK: transfers
+
+    mutating func readTransfers(_ reader: CSVReader?) throws(TransitError) {
+        guard let r = reader else { return }
+        let type = try columns(r, ["transfer_type"])[0]
+        func index(_ name: String, _ table: IDTable, _ what: String) throws(TransitError) -> Int32 {
+            guard let column = r.column(name), !r.isEmpty(column) else { return -1 }
+            guard let i = table.find(r.bytes(column)) else { throw fail(r, "unknown \(what) '\(r.string(column).prefix(60))'") }
+            return Int32(i)
+        }
+        let minTime = r.column("min_transfer_time")
+        while try r.next() {
+            let kind = r.isEmpty(type) ? 0 : FieldBytes.int(r.bytes(type))
+            guard let kind, kind <= 5 else { throw fail(r, "transfer_type must be 0 to 5") }
+            var seconds: Int32 = -1
+            if let minTime, !r.isEmpty(minTime) {
+                guard let s = FieldBytes.int(r.bytes(minTime)), s <= 86_400 else { throw fail(r, "min_transfer_time must be seconds from 0 to 86400") }
+                seconds = Int32(s)
+            }
+            t.transfers.append(TransferRule(fromStop: try index("from_stop_id", stops, "stop_id"), toStop: try index("to_stop_id", stops, "stop_id"),
+                                            fromRoute: try index("from_route_id", routes, "route_id"), toRoute: try index("to_route_id", routes, "route_id"),
+                                            fromTrip: try index("from_trip_id", trips, "trip_id"), toTrip: try index("to_trip_id", trips, "trip_id"),
+                                            type: Int32(kind), minTime: seconds))
+        }
+    }
+}

@@ -1,0 +1,495 @@
+import Foundation
+
+/// Every Pareto-optimal journey of one service day between two sets of stops: RAPTOR with its
+/// range extension (Delling, Pajor, Werneck 2012). Departures at the origin are processed from
+/// the latest to the earliest; arrival labels carry over, since what a later departure reaches
+/// an earlier one reaches too. A journey (departure τ, arrival a, k − 1 changes) is kept when
+/// its round improved on both the later departures and the journeys with fewer changes.
+///
+/// State as nigiri and R5 lay it out: per round and stop the arrival by vehicle, with the leg
+/// that made it; stops marked in the last round; patterns queued from their earliest marked
+/// position. Transfers are edges with a lower bound; transfers.txt rows that depend on trips
+/// or routes are checked exactly when a trip is boarded.
+struct Router {
+    struct Query {
+        var origins: [Int]
+        var destinations: [Int]
+        /// The service day, as a day number.
+        var day: Int
+        /// Departure window in seconds of the service day, both inclusive.
+        var after: Int?
+        var before: Int?
+        var maxTransfers: Int
+        /// Seconds needed for a change that no transfers.txt row decides.
+        var minTransfer: Int
+        /// Walking between stops within this many meters, at 1.2 m/s.
+        var walkMeters: Double?
+    }
+
+    enum Leg: Equatable {
+        case ride(trip: Int, pattern: Int, from: Int, to: Int, fromPosition: Int, toPosition: Int, departure: Int, arrival: Int)
+        case walk(from: Int, to: Int, departure: Int, arrival: Int, meters: Double)
+    }
+
+    struct Journey: Equatable {
+        var legs: [Leg]
+        var departure: Int
+        var arrival: Int
+        var transfers: Int
+    }
+
+    static let walkingSpeed = 1.2
+    static let unreached = Int32.max
+
+    let t: Timetable
+    let query: Query
+    let active: [Bool]
+    let edges: TransferEdges
+
+    init(_ timetable: Timetable, _ query: Query) {
+        t = timetable
+        self.query = query
+        active = (0..<timetable.serviceCount).map { timetable.serviceRuns($0, day: query.day) }
+        edges = TransferEdges(timetable, minTransfer: query.minTransfer, walkMeters: query.walkMeters)
+    }
+
+    func tripRunsToday(_ trip: Int32) -> Bool {
+        let service = Int(t.tripService[Int(trip)])
+        return service < active.count && active[service]
+    }
+
+    @inline(__always) func departure(_ q: Int, _ row: Int, _ i: Int) -> Int32 {
+        t.times[Int(t.patternTimeStart[q]) + (row * t.patternLength(q) + i) * 2 + 1]
+    }
+
+    @inline(__always) func arrival(_ q: Int, _ row: Int, _ i: Int) -> Int32 {
+        t.times[Int(t.patternTimeStart[q]) + (row * t.patternLength(q) + i) * 2]
+    }
+
+    /// The first row of pattern `q` leaving position `i` at or after `time`.
+    func firstRow(_ q: Int, _ i: Int, atOrAfter time: Int32) -> Int {
+        var low = 0, high = Int(t.patternTripStart[q + 1] - t.patternTripStart[q])
+        while low < high {
+            let mid = (low + high) / 2
+            if departure(q, mid, i) < time { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The departures at the origin stops in the window, latest first.
+    func originDepartures() -> [Int32] {
+        var set = Set<Int32>()
+        for o in query.origins {
+            forEachCall(at: o) { q, i in
+                guard t.patternFlags[Int(t.patternStopStart[q]) + i] & 1 == 0, i < t.patternLength(q) - 1 else { return }
+                let rows = Int(t.patternTripStart[q + 1] - t.patternTripStart[q])
+                for row in 0..<rows where tripRunsToday(t.patternTrips[Int(t.patternTripStart[q]) + row]) {
+                    let d = departure(q, row, i)
+                    if let after = query.after, Int(d) < after { continue }
+                    if let before = query.before, Int(d) > before { continue }
+                    set.insert(d)
+                }
+            }
+        }
+        return set.sorted(by: >)
+    }
+
+    func forEachCall(at stop: Int, _ body: (Int, Int) -> Void) {
+        guard stop >= 0, stop < t.stopCount else { return }
+        var k = Int(t.stopPatternStart[stop])
+        while k + 1 < Int(t.stopPatternStart[stop + 1]) {
+            body(Int(t.stopPatterns[k]), Int(t.stopPatterns[k + 1]))
+            k += 2
+        }
+    }
+
+    /// The leg that set a label: the ride, where it was boarded, and the label it came from.
+    struct Label {
+        var pattern: Int32 = -1
+        var row: Int32 = -1
+        var boardPosition: Int32 = -1
+        var alightPosition: Int32 = -1
+        var fromStop: Int32 = -1
+        /// Rides in the journey this label ends (0: the origin).
+        var legs: Int32 = 0
+    }
+
+    func journeys() -> [Journey] {
+        let s = t.stopCount, rounds = query.maxTransfers + 1
+        var arrivals = [Int32](repeating: Self.unreached, count: (rounds + 1) * s)
+        var labels = [Label](repeating: Label(), count: (rounds + 1) * s)
+        var isDestination = [Bool](repeating: false, count: s)
+        for d in query.destinations where d >= 0 && d < s { isDestination[d] = true }
+        var isOrigin = [Bool](repeating: false, count: s)
+        for o in query.origins where o >= 0 && o < s { isOrigin[o] = true }
+        var previousBest = [Int32](repeating: Self.unreached, count: rounds + 1)
+        var found: [Journey] = []
+        var queued = [Int32](repeating: -1, count: t.patternCount)
+        var queue: [Int] = []
+        var incoming = [[(from: Int, ready: Int32)]](repeating: [], count: s)
+        var touched: [Int] = []
+
+        for tau in originDepartures() {
+            var rideMarked: [Int] = []        // stops reached by a ride in the last round
+            var changed: [Int] = []           // stops whose label changed in the last round
+            var destinationBound = Self.unreached
+            for round in 1...rounds {
+                let base = round * s, below = (round - 1) * s
+                // Labels never get worse with another round.
+                for stop in changed where arrivals[below + stop] < arrivals[base + stop] {
+                    arrivals[base + stop] = arrivals[below + stop]
+                    labels[base + stop] = labels[below + stop]
+                }
+                var nextChanged = changed
+                // Where trips may be boarded this round, and when.
+                for y in touched { incoming[y].removeAll(keepingCapacity: true) }
+                touched.removeAll(keepingCapacity: true)
+                if round == 1 {
+                    for o in query.origins where o >= 0 && o < s {
+                        if incoming[o].isEmpty { touched.append(o) }
+                        incoming[o].append((from: -1, ready: tau))
+                    }
+                } else {
+                    for x in rideMarked {
+                        let reached = arrivals[below + x]
+                        for e in edges.range(x) {
+                            let y = Int(edges.to[e])
+                            let ready = Int64(reached) + Int64(edges.lowerBound[e])
+                            guard ready < Int64(destinationBound) else { continue }
+                            if incoming[y].isEmpty { touched.append(y) }
+                            incoming[y].append((from: x, ready: Int32(ready)))
+                        }
+                    }
+                }
+                if touched.isEmpty { break }
+                for y in touched {
+                    forEachCall(at: y) { q, i in
+                        if queued[q] < 0 { queue.append(q); queued[q] = Int32(i) } else if Int32(i) < queued[q] { queued[q] = Int32(i) }
+                    }
+                }
+                var marked: [Int] = []
+                for q in queue {
+                    let startPosition = Int(queued[q])
+                    queued[q] = -1
+                    let length = t.patternLength(q), stopBase = Int(t.patternStopStart[q]), tripBase = Int(t.patternTripStart[q])
+                    var current = -1
+                    var boarded = Label()
+                    for i in startPosition..<length {
+                        let y = Int(t.patternStops[stopBase + i])
+                        let flags = t.patternFlags[stopBase + i]
+                        if current >= 0 && flags & 2 == 0 {
+                            let a = arrival(q, current, i)
+                            if a < arrivals[base + y] && a < destinationBound && !isOrigin[y] {
+                                arrivals[base + y] = a
+                                var label = boarded
+                                label.alightPosition = Int32(i)
+                                labels[base + y] = label
+                                marked.append(y)
+                                nextChanged.append(y)
+                                if isDestination[y] { destinationBound = min(destinationBound, a) }
+                            }
+                        }
+                        guard flags & 1 == 0, i < length - 1, !incoming[y].isEmpty else { continue }
+                        for source in incoming[y] {
+                            let row = boardable(q, i, y, source, round: round, current: current, tripBase: tripBase, labels: labels, arrivals: arrivals, below: below)
+                            if let row, current < 0 || row < current {
+                                current = row
+                                boarded = Label(pattern: Int32(q), row: Int32(row), boardPosition: Int32(i), alightPosition: -1,
+                                                fromStop: Int32(source.from), legs: Int32(round))
+                            }
+                        }
+                    }
+                }
+                queue.removeAll(keepingCapacity: true)
+                rideMarked = Array(Set(marked))
+                changed = Array(Set(nextChanged))
+                if rideMarked.isEmpty && round > 1 { break }
+            }
+            // Keep each round's arrival that beats both the later departures and fewer changes.
+            var fewer = Self.unreached
+            for round in 1...rounds {
+                var best = Self.unreached, at = -1
+                for d in query.destinations where d >= 0 && d < s && arrivals[round * s + d] < best {
+                    best = arrivals[round * s + d]
+                    at = d
+                }
+                if best < previousBest[round] && best < fewer && at >= 0, labels[round * s + at].legs == Int32(round) {
+                    if let journey = reconstruct(at, round: round, labels: labels, arrivals: arrivals, departure: tau) {
+                        found.append(journey)
+                    }
+                }
+                previousBest[round] = best
+                fewer = min(fewer, best)
+            }
+        }
+        return found.sorted { ($0.departure, $0.arrival, $0.transfers) < ($1.departure, $1.arrival, $1.transfers) }
+    }
+
+    /// The earliest row of pattern `q` that can be boarded at position `i` of stop `y` from
+    /// `source`: at exactly τ from the origin; otherwise after the change the rules ask for.
+    func boardable(_ q: Int, _ i: Int, _ y: Int, _ source: (from: Int, ready: Int32), round: Int, current: Int,
+                   tripBase: Int, labels: [Label], arrivals: [Int32], below: Int) -> Int? {
+        let rows = Int(t.patternTripStart[q + 1] - t.patternTripStart[q])
+        var row = firstRow(q, i, atOrAfter: source.ready)
+        if round == 1 {
+            while row < rows && departure(q, row, i) == source.ready {
+                if tripRunsToday(t.patternTrips[tripBase + row]) { return row }
+                row += 1
+            }
+            return nil
+        }
+        let x = source.from
+        let arrivedBy = labels[below + x]
+        let fromTrip = arrivedBy.pattern >= 0 ? Int(t.patternTrips[Int(t.patternTripStart[Int(arrivedBy.pattern)]) + Int(arrivedBy.row)]) : -1
+        let reached = Int(arrivals[below + x])
+        while row < rows {
+            if current >= 0 && row >= current { return nil }
+            let trip = t.patternTrips[tripBase + row]
+            if tripRunsToday(trip) && Int(trip) != fromTrip {
+                if let needed = edges.seconds(from: x, to: y, fromTrip: fromTrip, toTrip: Int(trip), in: t) {
+                    if Int(departure(q, row, i)) >= reached + needed { return row }
+                }
+            }
+            row += 1
+        }
+        return nil
+    }
+
+    func reconstruct(_ destination: Int, round: Int, labels: [Label], arrivals: [Int32], departure tau: Int32) -> Journey? {
+        let s = t.stopCount
+        var legs: [Leg] = []
+        var stop = destination
+        var label = labels[round * s + stop]
+        var guardCount = 0
+        while label.legs > 0 && guardCount <= query.maxTransfers + 1 {
+            guardCount += 1
+            let q = Int(label.pattern), row = Int(label.row)
+            guard q >= 0, q < t.patternCount else { return nil }
+            let stopBase = Int(t.patternStopStart[q])
+            let boardStop = Int(t.patternStops[stopBase + Int(label.boardPosition)])
+            let trip = Int(t.patternTrips[Int(t.patternTripStart[q]) + row])
+            legs.append(.ride(trip: trip, pattern: q, from: boardStop, to: stop, fromPosition: Int(label.boardPosition),
+                              toPosition: Int(label.alightPosition), departure: Int(departure(q, row, Int(label.boardPosition))),
+                              arrival: Int(arrival(q, row, Int(label.alightPosition)))))
+            let previous = Int(label.legs) - 1
+            let from = Int(label.fromStop)
+            if previous == 0 { break }
+            guard from >= 0, from < s else { return nil }
+            let reached = Int(arrivals[previous * s + from])
+            if from != boardStop {
+                let meters = edges.meters(from, boardStop, in: t)
+                let seconds = edges.seconds(from: from, to: boardStop, fromTrip: -1, toTrip: -1, in: t) ?? 0
+                legs.append(.walk(from: from, to: boardStop, departure: reached, arrival: reached + seconds, meters: meters))
+            }
+            stop = from
+            label = labels[previous * s + stop]
+        }
+        legs.reverse()
+        let rides = legs.filter { if case .ride = $0 { return true } else { return false } }.count
+        guard rides == round, case .ride(_, _, _, _, _, _, let departure, _)? = legs.first, departure == Int(tau),
+              case .ride(_, _, _, _, _, _, _, let arrival)? = legs.last else { return nil }
+        return Journey(legs: legs, departure: departure, arrival: arrival, transfers: rides - 1)
+    }
+}
+
+/// The changes allowed between stops, with the seconds each needs: the same stop, stops of one
+/// parent station, pairs transfers.txt lists (a station standing for its stops), and, with
+/// `--walk`, stops within walking distance. Each edge has a lower bound over every pair of
+/// trips; rows that name trips or routes are decided exactly at boarding.
+struct TransferEdges {
+    var start: [Int32]
+    var to: [Int32] = []
+    var lowerBound: [Int32] = []
+    /// Walking seconds for a pair allowed only by distance; -1 for the others.
+    var walkSeconds: [Int32] = []
+    let minTransfer: Int
+    /// transfers.txt rows by (from stop, to stop) key, stations included.
+    var rulesByPair: [Int64: [Int]] = [:]
+    var wildcardRules: [Int] = []
+    let children: [[Int]]
+
+    init(_ t: Timetable, minTransfer: Int, walkMeters: Double?) {
+        self.minTransfer = minTransfer
+        let s = t.stopCount
+        var kids = [[Int]](repeating: [], count: s)
+        for stop in 0..<s where t.stopParent[stop] >= 0 { kids[Int(t.stopParent[stop])].append(stop) }
+        children = kids
+        for (index, rule) in t.transfers.enumerated() {
+            if rule.fromStop < 0 || rule.toStop < 0 { wildcardRules.append(index) } else {
+                rulesByPair[Self.key(Int(rule.fromStop), Int(rule.toStop)), default: []].append(index)
+            }
+        }
+        var pairs = [[Int]](repeating: [], count: s)
+        for x in 0..<s {
+            pairs[x].append(x)
+            let parent = Int(t.stopParent[x])
+            if parent >= 0 { pairs[x] += kids[parent].filter { $0 != x } }
+        }
+        func expand(_ stop: Int) -> [Int] { kids[stop].isEmpty ? [stop] : kids[stop] }
+        for rule in t.transfers where rule.fromStop >= 0 && rule.toStop >= 0 {
+            for x in expand(Int(rule.fromStop)) { pairs[x] += expand(Int(rule.toStop)) }
+        }
+        var walkPairs = [[(Int, Int32)]](repeating: [], count: s)
+        if let walkMeters, walkMeters > 0 {
+            let grid = Grid(t, cell: walkMeters)
+            for x in 0..<s where !t.stopLat[x].isNaN {
+                let known = Set(pairs[x])
+                for y in grid.near(x, t) where y != x && !known.contains(y) {
+                    let meters = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x]).meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))
+                    if meters <= walkMeters { walkPairs[x].append((y, Int32((meters / Router.walkingSpeed).rounded(.up)))) }
+                }
+            }
+        }
+        start = [0]
+        var edges = TransferEdges.Builder()
+        for x in 0..<s {
+            for y in Set(pairs[x]).sorted() {
+                if let bound = Self.bound(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules, minTransfer: minTransfer) {
+                    edges.add(y, bound, -1)
+                }
+            }
+            for (y, seconds) in walkPairs[x] where !Self.forbidden(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules) {
+                edges.add(y, seconds, seconds)
+            }
+            start.append(Int32(edges.to.count))
+        }
+        to = edges.to
+        lowerBound = edges.bound
+        walkSeconds = edges.walk
+    }
+
+    struct Builder {
+        var to: [Int32] = []
+        var bound: [Int32] = []
+        var walk: [Int32] = []
+        mutating func add(_ y: Int, _ b: Int32, _ w: Int32) { to.append(Int32(y)); bound.append(b); walk.append(w) }
+    }
+
+    func range(_ x: Int) -> Range<Int> { Int(start[x])..<Int(start[x + 1]) }
+
+    static func key(_ a: Int, _ b: Int) -> Int64 { Int64(a) << 32 | Int64(b) }
+
+    /// Candidate rows for (x, y): exact stops, their stations, and rows without stops.
+    static func candidates(_ x: Int, _ y: Int, _ t: Timetable, rulesByPair: [Int64: [Int]], wildcard: [Int]) -> [Int] {
+        let px = Int(t.stopParent[x]), py = Int(t.stopParent[y])
+        var rows: [Int] = []
+        for a in [x, px] where a >= 0 {
+            for b in [y, py] where b >= 0 { rows += rulesByPair[key(a, b)] ?? [] }
+        }
+        return rows + wildcard
+    }
+
+    /// The least seconds any pair of trips could need at (x, y); nil when every pair is forbidden.
+    static func bound(_ x: Int, _ y: Int, _ t: Timetable, rulesByPair: [Int64: [Int]], wildcard: [Int], minTransfer: Int) -> Int32? {
+        let rows = candidates(x, y, t, rulesByPair: rulesByPair, wildcard: wildcard)
+        if rows.allSatisfy({ t.transfers[$0].fromTrip < 0 && t.transfers[$0].toTrip < 0 && t.transfers[$0].fromRoute < 0 && t.transfers[$0].toRoute < 0 }) {
+            return decide(x, y, rows, t, fromTrip: -1, toTrip: -1, minTransfer: minTransfer).map { Int32($0) }
+        }
+        var least = minTransfer
+        for row in rows {
+            if let seconds = seconds(of: t.transfers[row], minTransfer: minTransfer) { least = min(least, seconds) }
+        }
+        return Int32(least)
+    }
+
+    static func forbidden(_ x: Int, _ y: Int, _ t: Timetable, rulesByPair: [Int64: [Int]], wildcard: [Int]) -> Bool {
+        candidates(x, y, t, rulesByPair: rulesByPair, wildcard: wildcard).contains { t.transfers[$0].type == 3 }
+    }
+
+    /// What a row asks for: nil for type 3 (forbidden).
+    static func seconds(of rule: TransferRule, minTransfer: Int) -> Int? {
+        switch rule.type {
+        case 3: return nil
+        case 2: return max(0, Int(rule.minTime))
+        case 1: return 0
+        default: return minTransfer
+        }
+    }
+
+    /// The deciding row among `rows` for trips (s, t), in GTFS's order of specificity: both
+    /// trips; a trip and a route; one trip; both routes; one route; stops only. Exact stops beat
+    /// stations; on a tie the most restrictive row wins. nil: forbidden.
+    static func decide(_ x: Int, _ y: Int, _ rows: [Int], _ t: Timetable, fromTrip: Int, toTrip: Int, minTransfer: Int) -> Int? {
+        let fromRoute = fromTrip >= 0 ? Int(t.tripRoute[fromTrip]) : -2, toRoute = toTrip >= 0 ? Int(t.tripRoute[toTrip]) : -2
+        var best: (rank: Int, exact: Int, seconds: Int?)?
+        for index in rows {
+            let r = t.transfers[index]
+            if r.fromTrip >= 0 && Int(r.fromTrip) != fromTrip { continue }
+            if r.toTrip >= 0 && Int(r.toTrip) != toTrip { continue }
+            if r.fromRoute >= 0 && Int(r.fromRoute) != fromRoute { continue }
+            if r.toRoute >= 0 && Int(r.toRoute) != toRoute { continue }
+            let trips = (r.fromTrip >= 0 ? 1 : 0) + (r.toTrip >= 0 ? 1 : 0)
+            let routes = (r.fromRoute >= 0 ? 1 : 0) + (r.toRoute >= 0 ? 1 : 0)
+            let rank: Int
+            switch (trips, routes) {
+            case (2, _): rank = 1
+            case (1, 1...): rank = 2
+            case (1, _): rank = 3
+            case (0, 2): rank = 4
+            case (0, 1): rank = 5
+            default: rank = 6
+            }
+            let exact = (Int(r.fromStop) == x ? 1 : 0) + (Int(r.toStop) == y ? 1 : 0)
+            let seconds = self.seconds(of: r, minTransfer: minTransfer)
+            if let current = best {
+                if rank > current.rank { continue }
+                if rank == current.rank && exact < current.exact { continue }
+                if rank == current.rank && exact == current.exact {
+                    // The more restrictive: forbidden, else the longer.
+                    guard let new = seconds else { best = (rank, exact, nil); continue }
+                    guard let old = current.seconds, new > old else { continue }
+                }
+            }
+            best = (rank, exact, seconds)
+        }
+        guard let best else { return minTransfer }
+        return best.seconds
+    }
+
+    /// Seconds a change from `x` to `y` needs between these trips (-1: any); nil if forbidden.
+    func seconds(from x: Int, to y: Int, fromTrip: Int, toTrip: Int, in t: Timetable) -> Int? {
+        for e in range(x) where Int(to[e]) == y {
+            if walkSeconds[e] >= 0 { return Int(walkSeconds[e]) }
+            let rows = Self.candidates(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules)
+            if rows.isEmpty { return minTransfer }
+            return Self.decide(x, y, rows, t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
+        }
+        return nil
+    }
+
+    func meters(_ x: Int, _ y: Int, in t: Timetable) -> Double {
+        let a = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x]), b = Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y])
+        let m = a.meters(to: b)
+        return m.isFinite ? m : 0
+    }
+
+    /// Stops bucketed by a square grid of `cell` meters, for the walking pairs.
+    struct Grid {
+        var cells: [Int64: [Int]] = [:]
+        let latStep: Double
+        let lonStep: Double
+
+        init(_ t: Timetable, cell: Double) {
+            latStep = max(cell / 111_000, 1e-6)
+            let maxLat = t.stopLat.filter { !$0.isNaN }.map(abs).max() ?? 0
+            lonStep = latStep / max(cos(min(maxLat, 85) * .pi / 180), 0.05)
+            for stop in 0..<t.stopCount where !t.stopLat[stop].isNaN && !t.stopLon[stop].isNaN {
+                cells[key(t.stopLat[stop], t.stopLon[stop]), default: []].append(stop)
+            }
+        }
+
+        func key(_ lat: Double, _ lon: Double) -> Int64 {
+            let a = Int64(clamping: Int((lat / latStep).rounded(.down))), b = Int64(clamping: Int((lon / lonStep).rounded(.down)))
+            return a &* 1_000_003 &+ b
+        }
+
+        func near(_ stop: Int, _ t: Timetable) -> [Int] {
+            let lat = t.stopLat[stop], lon = t.stopLon[stop]
+            var out: [Int] = []
+            for dy in -1...1 {
+                for dx in -1...1 { out += cells[key(lat + Double(dy) * latStep, lon + Double(dx) * lonStep)] ?? [] }
+            }
+            return out
+        }
+    }
+}

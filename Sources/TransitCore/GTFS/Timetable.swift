@@ -1,0 +1,295 @@
+import Foundation
+
+/// Strings kept as one byte blob and offsets: thousands of names cost two arrays, not
+/// thousands of objects, and load with two copies.
+struct StringTable: Sendable, Equatable {
+    var offsets: [Int32] = [0]
+    var bytes: [UInt8] = []
+
+    var count: Int { offsets.count - 1 }
+
+    mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+        offsets.append(Int32(clamping: bytes.count))
+    }
+
+    mutating func append(_ raw: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: raw)
+        offsets.append(Int32(clamping: bytes.count))
+    }
+
+    subscript(i: Int) -> String {
+        guard i >= 0, i + 1 < offsets.count else { return "" }
+        let start = Int(offsets[i]), end = Int(offsets[i + 1])
+        guard start <= end, end <= bytes.count else { return "" }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+}
+
+/// A transfers.txt row, by index; -1 where the row leaves the field empty.
+struct TransferRule: Sendable, Equatable {
+    var fromStop: Int32
+    var toStop: Int32
+    var fromRoute: Int32
+    var toRoute: Int32
+    var fromTrip: Int32
+    var toTrip: Int32
+    var type: Int32
+    /// Seconds; -1 when empty.
+    var minTime: Int32
+}
+
+/// A GTFS feed compiled for routing: stops, routes, trips grouped into patterns (trips with
+/// the same stops and pickup/drop-off rules, split so that no trip overtakes another), their
+/// times as seconds from "noon minus 12 h" of the service day, the service calendar as one bit
+/// per day, and transfers.txt. About 8 bytes per stop_time.
+struct Timetable: Sendable {
+    // The feed
+    var agencies = StringTable()
+    var timeZone = "UTC"
+    /// Day numbers (days since 1970-01-01) of the calendar's first day, and how many days.
+    var firstDay: Int32 = 0
+    var dayCount: Int32 = 0
+    /// stop_times rows read from the feed (before frequencies were expanded).
+    var sourceStopTimes: Int64 = 0
+
+    // Stops
+    var stopIDs = StringTable()
+    var stopCodes = StringTable()
+    var stopNames = StringTable()
+    var stopLat: [Double] = []
+    var stopLon: [Double] = []
+    var stopParent: [Int32] = []
+    var stopLocationType: [UInt8] = []
+
+    // Routes
+    var routeIDs = StringTable()
+    var routeAgency = StringTable()
+    var routeShortName = StringTable()
+    var routeLongName = StringTable()
+    var routeType: [Int32] = []
+    var routeColor = StringTable()
+
+    // Trips (a frequencies.txt window expands into one trip per departure)
+    var tripIDs = StringTable()
+    var tripRoute: [Int32] = []
+    var tripService: [Int32] = []
+    var tripHeadsign = StringTable()
+
+    // Patterns
+    var patternStopStart: [Int32] = [0]
+    var patternStops: [Int32] = []
+    /// Per pattern position: bit 0 no pickup, bit 1 no drop-off.
+    var patternFlags: [UInt8] = []
+    var patternTripStart: [Int32] = [0]
+    var patternTrips: [Int32] = []
+    /// Where each pattern's times begin in `times`: trip j at position i is
+    /// `times[timeStart + (j * length + i) * 2]` (arrival), `+ 1` (departure).
+    var patternTimeStart: [Int64] = []
+    var times: [Int32] = []
+
+    // Stop → (pattern, position) pairs
+    var stopPatternStart: [Int32] = [0]
+    var stopPatterns: [Int32] = []
+
+    // Services
+    var serviceIDs = StringTable()
+    var serviceWords: Int32 = 0
+    var serviceDays: [UInt64] = []
+
+    var transfers: [TransferRule] = []
+
+    var stopCount: Int { stopLat.count }
+    var routeCount: Int { routeType.count }
+    var tripCount: Int { tripRoute.count }
+    var patternCount: Int { patternTripStart.count - 1 }
+    var serviceCount: Int { serviceIDs.count }
+
+    func patternLength(_ p: Int) -> Int { Int(patternStopStart[p + 1] - patternStopStart[p]) }
+
+    /// Is `service` running on the day numbered `day`?
+    func serviceRuns(_ service: Int, day: Int) -> Bool {
+        let offset = day - Int(firstDay)
+        guard offset >= 0, offset < Int(dayCount), service >= 0, service < serviceCount else { return false }
+        let word = service * Int(serviceWords) + offset / 64
+        guard word < serviceDays.count else { return false }
+        return serviceDays[word] & (1 << UInt64(offset % 64)) != 0
+    }
+
+    var zone: TimeZone { TimeZone(identifier: timeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current }
+
+    var dateRange: (first: LocalDate, last: LocalDate) {
+        (LocalDate(dayNumber: Int(firstDay)), LocalDate(dayNumber: Int(firstDay) + max(0, Int(dayCount) - 1)))
+    }
+}
+
+// MARK: the file
+
+/// The compiled file: a magic line, then every array as a length-prefixed little-endian block,
+/// in a fixed order. Written to a temporary file and renamed over the old one.
+enum TimetableFile {
+    static let magic = Array("transit-gtfs 2\n".utf8)
+
+    static func encode(_ t: Timetable) -> Data {
+        var w = BinaryWriter()
+        w.raw(magic)
+        w.strings(t.agencies); w.string(t.timeZone); w.scalar(t.firstDay); w.scalar(t.dayCount); w.scalar(t.sourceStopTimes)
+        w.strings(t.stopIDs); w.strings(t.stopCodes); w.strings(t.stopNames)
+        w.array(t.stopLat); w.array(t.stopLon); w.array(t.stopParent); w.array(t.stopLocationType)
+        w.strings(t.routeIDs); w.strings(t.routeAgency); w.strings(t.routeShortName); w.strings(t.routeLongName)
+        w.array(t.routeType); w.strings(t.routeColor)
+        w.strings(t.tripIDs); w.array(t.tripRoute); w.array(t.tripService); w.strings(t.tripHeadsign)
+        w.array(t.patternStopStart); w.array(t.patternStops); w.array(t.patternFlags)
+        w.array(t.patternTripStart); w.array(t.patternTrips); w.array(t.patternTimeStart); w.array(t.times)
+        w.array(t.stopPatternStart); w.array(t.stopPatterns)
+        w.strings(t.serviceIDs); w.scalar(t.serviceWords); w.array(t.serviceDays)
+        w.array(t.transfers)
+        return w.data
+    }
+
+    static func decode(_ data: Data, path: String) throws(TransitError) -> Timetable {
+        var r = BinaryReader(data: data, path: path)
+        guard try r.raw(magic.count) == magic else {
+            throw .parse(what: path, reason: "not a compiled timetable of this version; import the feed again")
+        }
+        var t = Timetable()
+        t.agencies = try r.strings(); t.timeZone = try r.string(); t.firstDay = try r.scalar(); t.dayCount = try r.scalar()
+        t.sourceStopTimes = try r.scalar()
+        t.stopIDs = try r.strings(); t.stopCodes = try r.strings(); t.stopNames = try r.strings()
+        t.stopLat = try r.array(); t.stopLon = try r.array(); t.stopParent = try r.array(); t.stopLocationType = try r.array()
+        t.routeIDs = try r.strings(); t.routeAgency = try r.strings(); t.routeShortName = try r.strings(); t.routeLongName = try r.strings()
+        t.routeType = try r.array(); t.routeColor = try r.strings()
+        t.tripIDs = try r.strings(); t.tripRoute = try r.array(); t.tripService = try r.array(); t.tripHeadsign = try r.strings()
+        t.patternStopStart = try r.array(); t.patternStops = try r.array(); t.patternFlags = try r.array()
+        t.patternTripStart = try r.array(); t.patternTrips = try r.array(); t.patternTimeStart = try r.array(); t.times = try r.array()
+        t.stopPatternStart = try r.array(); t.stopPatterns = try r.array()
+        t.serviceIDs = try r.strings(); t.serviceWords = try r.scalar(); t.serviceDays = try r.array()
+        t.transfers = try r.array()
+        try validate(t, path: path)
+        return t
+    }
+
+    /// Every index the router follows is in range: a damaged file is an error, never a trap.
+    static func validate(_ t: Timetable, path: String) throws(TransitError) {
+        func check(_ ok: Bool, _ what: String) throws(TransitError) {
+            if !ok { throw .parse(what: path, reason: "the compiled timetable is damaged (\(what)); import the feed again") }
+        }
+        let s = t.stopCount, r = t.routeCount, n = t.tripCount, p = t.patternCount
+        try check(t.stopLon.count == s && t.stopParent.count == s && t.stopLocationType.count == s
+                  && t.stopIDs.count == s && t.stopNames.count == s && t.stopCodes.count == s, "stops")
+        try check(t.stopParent.allSatisfy { $0 >= -1 && Int($0) < s }, "parent stations")
+        try check(t.routeIDs.count == r && t.routeShortName.count == r && t.routeLongName.count == r
+                  && t.routeAgency.count == r && t.routeColor.count == r, "routes")
+        try check(t.tripService.count == n && t.tripIDs.count == n && t.tripHeadsign.count == n
+                  && t.tripRoute.allSatisfy { $0 >= 0 && Int($0) < r }, "trips")
+        try check(p >= 0 && t.patternStopStart.count == p + 1 && t.patternTimeStart.count == p, "patterns")
+        try check(monotone(t.patternStopStart, last: t.patternStops.count) && monotone(t.patternTripStart, last: t.patternTrips.count), "pattern offsets")
+        try check(t.patternFlags.count == t.patternStops.count && t.patternStops.allSatisfy { $0 >= 0 && Int($0) < s }, "pattern stops")
+        try check(t.patternTrips.allSatisfy { $0 >= 0 && Int($0) < n }, "pattern trips")
+        try check(t.tripService.allSatisfy { $0 >= 0 && Int($0) < max(1, t.serviceCount) }, "services")
+        for q in 0..<p {
+            let trips = Int64(t.patternTripStart[q + 1] - t.patternTripStart[q]), length = Int64(t.patternLength(q))
+            let start = t.patternTimeStart[q]
+            try check(start >= 0 && start + trips * length * 2 <= Int64(t.times.count), "times")
+        }
+        try check(t.stopPatternStart.count == s + 1 && monotone(t.stopPatternStart, last: t.stopPatterns.count)
+                  && t.stopPatterns.count % 2 == 0, "stop patterns")
+        var i = 0
+        while i + 1 < t.stopPatterns.count {
+            let q = Int(t.stopPatterns[i]), pos = Int(t.stopPatterns[i + 1])
+            try check(q >= 0 && q < p && pos >= 0 && pos < t.patternLength(q), "stop patterns")
+            i += 2
+        }
+        try check(t.serviceWords >= 0 && t.serviceDays.count == t.serviceCount * Int(t.serviceWords) && t.dayCount >= 0
+                  && Int(t.dayCount) <= Int(t.serviceWords) * 64, "calendar")
+        for rule in t.transfers {
+            try check([rule.fromStop, rule.toStop].allSatisfy { $0 >= -1 && Int($0) < s }
+                      && [rule.fromRoute, rule.toRoute].allSatisfy { $0 >= -1 && Int($0) < r }
+                      && [rule.fromTrip, rule.toTrip].allSatisfy { $0 >= -1 && Int($0) < n }, "transfers")
+        }
+        try check(TimeZone(identifier: t.timeZone) != nil, "time zone \(t.timeZone)")
+    }
+
+    static func monotone(_ offsets: [Int32], last: Int) -> Bool {
+        guard offsets.first == 0, Int(offsets.last ?? -1) == last else { return false }
+        return zip(offsets, offsets.dropFirst()).allSatisfy { $0 <= $1 }
+    }
+}
+
+struct BinaryWriter {
+    var data = Data()
+
+    mutating func raw(_ bytes: [UInt8]) { data.append(contentsOf: bytes) }
+
+    mutating func scalar<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    }
+
+    mutating func array<T: BitwiseCopyable>(_ values: [T]) {
+        scalar(Int64(values.count))
+        scalar(Int64(MemoryLayout<T>.stride))
+        values.withUnsafeBytes { data.append(contentsOf: $0) }
+    }
+
+    mutating func string(_ text: String) { array(Array(text.utf8)) }
+
+    mutating func strings(_ table: StringTable) {
+        array(table.offsets)
+        array(table.bytes)
+    }
+}
+
+struct BinaryReader {
+    let data: Data
+    let path: String
+    var position = 0
+
+    init(data: Data, path: String) {
+        self.data = data
+        self.path = path
+    }
+
+    func damaged() -> TransitError { .parse(what: path, reason: "the compiled timetable is cut short or damaged; import the feed again") }
+
+    mutating func raw(_ count: Int) throws(TransitError) -> [UInt8] {
+        guard count >= 0, count <= data.count - position else { throw damaged() }
+        let start = data.startIndex + position
+        position += count
+        return [UInt8](data[start..<(start + count)])
+    }
+
+    mutating func scalar<T: FixedWidthInteger>() throws(TransitError) -> T {
+        let size = MemoryLayout<T>.size
+        guard size <= data.count - position else { throw damaged() }
+        var value: T = 0
+        let start = data.startIndex + position
+        withUnsafeMutableBytes(of: &value) { data.copyBytes(to: $0, from: start..<(start + size)) }
+        position += size
+        return T(littleEndian: value)
+    }
+
+    mutating func array<T: BitwiseCopyable>() throws(TransitError) -> [T] {
+        let count: Int64 = try scalar(), stride: Int64 = try scalar()
+        guard stride == Int64(MemoryLayout<T>.stride), count >= 0, count <= Int64(data.count) else { throw damaged() }
+        let bytes = Int(count) * MemoryLayout<T>.stride
+        guard bytes <= data.count - position else { throw damaged() }
+        let start = data.startIndex + position
+        position += bytes
+        return [T](unsafeUninitializedCapacity: Int(count)) { buffer, initialized in
+            data.copyBytes(to: UnsafeMutableRawBufferPointer(buffer), from: start..<(start + bytes))
+            initialized = Int(count)
+        }
+    }
+
+    mutating func string() throws(TransitError) -> String {
+        let bytes: [UInt8] = try array()
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    mutating func strings() throws(TransitError) -> StringTable {
+        let table = StringTable(offsets: try array(), bytes: try array())
+        guard table.offsets.first == 0, Int(table.offsets.last ?? -1) == table.bytes.count,
+              zip(table.offsets, table.offsets.dropFirst()).allSatisfy({ $0 <= $1 }) else { throw damaged() }
+        return table
+    }
+}
