@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import TransitCore
+
+/// Hand-made feeds for the GTFS rules: a directory of CSV files written for the test.
+struct TestFeed {
+    let directory: String
+
+    /// Files by name; `agency.txt` and a one-service `calendar.txt` are added when absent.
+    init(_ files: [String: String], zone: String = "America/Los_Angeles") {
+        directory = Paths.temporary()
+        var all = files
+        if all["agency.txt"] == nil { all["agency.txt"] = "agency_id,agency_name,agency_url,agency_timezone\nA,Agency,http://a,\(zone)\n" }
+        if all["calendar.txt"] == nil && all["calendar_dates.txt"] == nil {
+            all["calendar.txt"] = "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nS,1,1,1,1,1,1,1,20260101,20261231\n"
+        }
+        if all["routes.txt"] == nil { all["routes.txt"] = "route_id,route_short_name,route_long_name,route_type\nR,R,Route,3\nQ,Q,Other,3\n" }
+        for (name, text) in all {
+            try? text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// Stops on a line, 0.01° (about 1.1 km) apart: `X1,X2,…` from ids.
+    static func stops(_ ids: [String], parents: [String: String] = [:], extra: String = "") -> String {
+        var text = "stop_id,stop_name,stop_lat,stop_lon,parent_station,location_type\n"
+        for (i, id) in ids.enumerated() {
+            text += "\(id),Stop \(id),\(37.0 + Double(i) * 0.01),-122.0,\(parents[id] ?? ""),0\n"
+        }
+        return text + extra
+    }
+
+    func compile() throws -> (Timetable, warnings: [String]) {
+        try GTFSCompiler.compile(try FeedFiles.open(directory))
+    }
+
+    func timetable() throws -> Timetable { try compile().0 }
+}
+
+/// A journey as the tests read it: `HH:MM` on the service day's clock (hours past 24 kept),
+/// changes, and the trips ridden.
+struct Trip: Equatable, CustomStringConvertible {
+    var departure: String
+    var arrival: String
+    var transfers: Int
+    var trips: [String]
+
+    var description: String { "\(departure)-\(arrival) x\(transfers) \(trips.joined(separator: ">"))" }
+
+    static func clock(_ seconds: Int) -> String { String(format: "%02d:%02d", seconds / 3600, seconds % 3600 / 60) }
+}
+
+func journeys(_ t: Timetable, from: [String], to: [String], day: String = "2026-11-23", after: String? = nil, before: String? = nil,
+              transfers: Int = 2, minTransfer: Int = 120, walk: Double? = nil) throws -> [Trip] {
+    func stops(_ ids: [String]) throws -> [Int] {
+        try ids.map { id in try #require((0..<t.stopCount).first { t.stopIDs[$0] == id }, "stop \(id)") }
+    }
+    func seconds(_ text: String?) -> Int? {
+        guard let text else { return nil }
+        let parts = text.split(separator: ":").compactMap { Int($0) }
+        return parts.count == 2 ? (parts[0] * 60 + parts[1]) * 60 : nil
+    }
+    let query = Router.Query(origins: try stops(from), destinations: try stops(to), day: try #require(LocalDate(iso: day)).dayNumber,
+                             after: seconds(after), before: seconds(before), maxTransfers: transfers, minTransfer: minTransfer, walkMeters: walk)
+    return Router(t, query).journeys().map { j in
+        Trip(departure: Trip.clock(j.departure), arrival: Trip.clock(j.arrival), transfers: j.transfers,
+             trips: j.legs.compactMap { leg in
+                 switch leg {
+                 case .ride(let trip, _, _, _, _, _, _, _): return t.tripIDs[trip]
+                 case .walk(_, let to, _, _, _): return "walk:" + t.stopIDs[to]
+                 }
+             })
+    }
+}
+
+extension Paths {
+    static func gtfs(_ name: String) -> String { samples.appendingPathComponent("gtfs/" + name).path }
+}
