@@ -19,7 +19,7 @@ let package = Package(
         // Run on purpose, not in CI: `swift run -c release transit-bench`.
         .executableTarget(name: "transit-bench", dependencies: ["TransitCore", "TransitTestSupport"],
                           path: "Sources/TransitBench"),
-        .testTarget(name: "TransitCoreTests", dependencies: ["TransitCore", "TransitTestSupport"],
+        .testTarget(name: "TransitCoreTests", dependencies: ["TransitCore", "TransitTestSupport", "CZlib"],
                     exclude: ["Samples"]),
     ]
 )

@@ -31,7 +31,7 @@ import Testing
 
     @Test func everyProviderIsListedOnceWithItsOwnCommands() {
         let names = Providers.all.map(\.spec.name)
-        #expect(names == ["bart", "cta", "mbus", "busbud", "rail12306", "weather"])
+        #expect(names == ["bart", "cta", "mbus", "busbud", "rail12306", "weather", "gtfs"])
         for provider in Providers.all {
             #expect(!provider.spec.commands.isEmpty)
             #expect(provider.spec.commands.allSatisfy { $0.provider == provider.spec.name })

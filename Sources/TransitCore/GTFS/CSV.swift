@@ -32,6 +32,7 @@ final class CSVReader {
         capacity = chunk
         buffer = .allocate(capacity: chunk)
         try fill()
+        while filled - position < 3 && !exhausted { try fill() }
         if filled - position >= 3, buffer[position] == 0xEF, buffer[position + 1] == 0xBB, buffer[position + 2] == 0xBF { position += 3 }
         guard try next() else { return }
         header = (0..<count).map { string($0) }

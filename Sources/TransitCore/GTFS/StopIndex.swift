@@ -18,16 +18,16 @@ struct StopIndex {
         let coded = (0..<t.stopCount).filter { !t.stopCodes[$0].isEmpty && t.stopCodes[$0] == text }
         if !coded.isEmpty { return Array(Set(coded.flatMap(expand))).sorted() }
         // One candidate per distinct name: stations and the stops that stand alone.
-        var byName: [String: [Int]] = [:]
+        var byName: [String: (first: Int, stops: [Int])] = [:]
         var order: [String] = []
         for stop in 0..<t.stopCount where t.stopParent[stop] < 0 && !t.stopNames[stop].isEmpty {
             let key = NameMatcher<Int>.normalize(t.stopNames[stop])
             if byName[key] == nil { order.append(key) }
-            byName[key, default: []] += expand(stop)
+            byName[key, default: (stop, [])].stops += expand(stop)
         }
-        let candidates = order.map { key in
-            NameMatcher<[Int]>.Candidate(code: t.stopIDs[byName[key]?.first ?? 0], names: [t.stopNames[byName[key]?.first ?? 0]],
-                                         value: Array(Set(byName[key] ?? [])).sorted())
+        let candidates = order.compactMap { key -> NameMatcher<[Int]>.Candidate? in
+            guard let group = byName[key] else { return nil }
+            return NameMatcher<[Int]>.Candidate(code: t.stopIDs[group.first], names: [t.stopNames[group.first]], value: Array(Set(group.stops)).sorted())
         }
         return try NameMatcher(kind: "stop", candidates: candidates).match(text)
     }

@@ -12,6 +12,7 @@ struct ZipArchive {
         var compressedSize: Int
         var size: Int
         var localHeaderOffset: Int
+        var crc: UInt32
     }
 
     let file: ReadOnlyFile
@@ -57,7 +58,7 @@ struct ZipArchive {
             let name = String(decoding: directory[(p + 46)..<(p + 46 + nameLength)], as: UTF8.self)
             let entry = Entry(name: name, method: le16(directory, p + 10), flags: le16(directory, p + 8),
                               compressedSize: Int(le32(directory, p + 20)), size: Int(le32(directory, p + 24)),
-                              localHeaderOffset: Int(le32(directory, p + 42)))
+                              localHeaderOffset: Int(le32(directory, p + 42)), crc: le32(directory, p + 16))
             if entry.compressedSize == 0xFFFF_FFFF || entry.size == 0xFFFF_FFFF || entry.localHeaderOffset == 0xFFFF_FFFF {
                 throw .parse(what: what, reason: "\(name) needs ZIP64, which is not supported")
             }
@@ -103,6 +104,10 @@ final class ZipEntrySource: ByteSource {
     var stream = z_stream()
     var finished = false
     let deflated: Bool
+    /// CRC-32 of what was produced, checked against the central directory at the end.
+    var crc: uLong = 0
+    /// zlib said the stream ended; the next read checks it.
+    var ended = false
 
     init(file: ReadOnlyFile, entry: ZipArchive.Entry, start: Int) throws(TransitError) {
         self.file = file
@@ -125,13 +130,18 @@ final class ZipEntrySource: ByteSource {
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransitError) -> Int {
         guard !finished, let out = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        if ended {
+            try finish()
+            return 0
+        }
         if !deflated {
             let count = min(buffer.count, entry.compressedSize - consumed)
-            guard count > 0 else { finished = true; return 0 }
+            guard count > 0 else { try finish(); return 0 }
             let n = try file.read(at: start + consumed, into: UnsafeMutableRawBufferPointer(start: out, count: count))
             guard n > 0 else { throw .parse(what: entry.name, reason: "cut short (the zip is truncated)") }
             consumed += n
             produced += n
+            crc = crc32(crc, out.assumingMemoryBound(to: Bytef.self), uInt(n))
             return n
         }
         stream.next_out = out.assumingMemoryBound(to: Bytef.self)
@@ -148,7 +158,7 @@ final class ZipEntrySource: ByteSource {
                 }
             }
             let status = inflate(&stream, Z_NO_FLUSH)
-            if status == Z_STREAM_END { finished = true; break }
+            if status == Z_STREAM_END { ended = true; break }
             if status == Z_BUF_ERROR && stream.avail_in == 0 && consumed >= entry.compressedSize {
                 throw .parse(what: entry.name, reason: "cut short (the zip is truncated)")
             }
@@ -159,6 +169,15 @@ final class ZipEntrySource: ByteSource {
         let n = buffer.count - Int(stream.avail_out)
         produced += n
         if produced > entry.size { throw .parse(what: entry.name, reason: "inflates past the \(entry.size) bytes the zip declares") }
+        crc = crc32(crc, out.assumingMemoryBound(to: Bytef.self), uInt(n))
+        if ended && n == 0 { try finish() }
         return n
+    }
+
+    /// The end of the entry: its size and CRC-32 must be what the zip declares.
+    func finish() throws(TransitError) {
+        finished = true
+        guard produced == entry.size else { throw .parse(what: entry.name, reason: "holds \(produced) bytes, not the \(entry.size) the zip declares") }
+        guard UInt32(truncatingIfNeeded: crc) == entry.crc else { throw .parse(what: entry.name, reason: "its CRC-32 does not match (the zip is damaged)") }
     }
 }

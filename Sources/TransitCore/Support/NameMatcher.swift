@@ -73,6 +73,8 @@ public struct NameMatcher<Value: Sendable>: Sendable {
             var best = Self.distance(q, candidate.code.lowercased())
             for name in normalizedNames[i] {
                 best = min(best, Self.distance(q, name))
+                // A misspelt start of a longer name ("san fransisco" for "san francisco caltrain").
+                if name.count > q.count { best = min(best, Self.distance(q, String(name.prefix(q.count))) + 1) }
                 for word in name.split(separator: " ") where word.count >= 3 {
                     best = min(best, Self.distance(q, String(word)) + 1)
                 }

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import TransitCore
+
+/// `transit gtfs …` through the built binary, as scripts see it.
+@Suite struct GTFSEndToEndTests {
+    let zip = Paths.gtfs("caltrain_20160406.zip")
+
+    func env(_ cache: String, _ extra: [String: String] = [:]) -> [String: String] {
+        Run.environment(["TRANSIT_CACHE_DIR": cache].merging(extra) { $1 })
+    }
+
+    @Test func importStopsDeparturesAndTripsInJSONAndTSV() async throws {
+        let cache = Paths.temporary()
+        let imported = try await Run.transit(["gtfs", "import", zip, "--format", "json"], env: env(cache))
+        #expect(imported.status == 0)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])
+        #expect(summary["name"] as? String == "caltrain_20160406" && summary["stop_times"] as? Int == 3103)
+        #expect(summary["time_zone"] as? String == "America/Los_Angeles" && summary["first_date"] as? String == "2014-03-23")
+        #expect(FileManager.default.fileExists(atPath: cache + "/gtfs/caltrain_20160406.timetable"))
+
+        let stops = try await Run.transit(["gtfs", "stops", "--name", "palo alto", "--header"], env: env(cache))
+        #expect(stops.status == 0)
+        #expect(stops.stdoutLines.first == "id\tcode\tname\tlatitude\tlongitude\tparent_station\troutes")
+        #expect(stops.stdoutLines.dropFirst().map { $0.split(separator: "\t").first.map(String.init) ?? "" }.sorted() == ["70171", "70172", "ctpa"])
+
+        let board = try await Run.transit(["gtfs", "departures", "--stop", "San Francisco", "--date", "2016-04-06", "--after", "08:00", "--limit", "2"], env: env(cache))
+        #expect(board.status == 0)
+        #expect(board.stdoutLines.count == 2)
+        #expect(board.stdoutLines.first?.hasPrefix("2016-04-06T08:") == true && board.stdoutLines.first?.hasSuffix("\t2016-04-06") == true)
+
+        let tsv = try await Run.transit(["gtfs", "trips", "--from", "San Francisco", "--to", "Palo Alto", "--date", "2016-04-06", "--after", "07:00", "--limit", "2"], env: env(cache))
+        #expect(tsv.status == 0 && tsv.stderr == "")
+        #expect(tsv.stdoutLines == [
+            "70012\t70172\t2016-04-06T07:12:00-07:00\t2016-04-06T07:54:00-07:00\t42\t0\tBaby Bullet",
+            "70012\t70172\t2016-04-06T07:19:00-07:00\t2016-04-06T08:09:00-07:00\t50\t0\tLimited",
+        ])
+        let json = try await Run.transit(["--format", "json", "gtfs", "trips", "--from", "San Francisco", "--to", "Palo Alto", "--date", "2016-04-06", "--after", "07:00", "--limit", "1"], env: env(cache))
+        let first = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(Array(first.keys).sorted() == ["arrival", "departure", "destination", "duration_minutes", "legs", "origin", "transfers"])
+        let leg = try #require((first["legs"] as? [[String: Any]])?.first)
+        #expect(leg["route"] as? String == "Baby Bullet" && leg["from"] as? String == "70012" && leg["to"] as? String == "70172")
+        #expect(leg["departure"] as? String == "2016-04-06T07:12:00-07:00" && leg["trip_id"] as? String != nil)
+        #expect(json.stdout.contains("\"origin\": \"70012\",\n    \"destination\": \"70172\",\n    \"departure\""))
+
+        let feeds = try await Run.transit(["gtfs", "feeds"], env: env(cache))
+        #expect(feeds.stdoutLines.first?.hasPrefix("caltrain_20160406\tCaltrain\tAmerica/Los_Angeles\t2014-03-23\t2019-03-31") == true)
+        // TRANSIT_NOW is 2026-11-22: outside the feed's dates.
+        #expect(feeds.stderr.contains("caltrain_20160406 covers 2014-03-23 to 2019-03-31; today is 2026-11-22"))
+    }
+
+    @Test func aFailedImportLeavesTheOldFeed() async throws {
+        let cache = Paths.temporary()
+        #expect(try await Run.transit(["gtfs", "import", zip, "--name", "ct"], env: env(cache)).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: cache + "/gtfs/ct.timetable"))
+        // A truncated zip, a wrong column, an unknown trip, a bad time: exit 1 naming file and line.
+        let real = try Data(contentsOf: URL(fileURLWithPath: zip))
+        let cut = Paths.temporary() + "/cut.zip"
+        try real.prefix(real.count - 300).write(to: URL(fileURLWithPath: cut))
+        let truncated = try await Run.transit(["gtfs", "import", cut, "--name", "ct"], env: env(cache))
+        #expect(truncated.status == 1 && truncated.stderrLines.first?.hasPrefix("transit: could not read") == true)
+        for (file, text, message) in [
+            ("stop_times.txt", "trip_id,arrival_time,departure_time,stop,stop_sequence\n", "transit: could not read stop_times.txt: line 1: no stop_id column"),
+            ("stop_times.txt", "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nghost,08:00:00,08:00:00,A,1\n", "transit: could not read stop_times.txt: line 2: unknown trip_id 'ghost'"),
+            ("stop_times.txt", "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt,08:00:00,08:00:00,A,1\nt,25:61:00,25:61:00,B,2\n", "transit: could not read stop_times.txt: line 3: arrival_time '25:61:00' is not a time like 25:10:00"),
+        ] {
+            let feed = TestFeed(["stops.txt": TestFeed.stops(["A", "B"]), "trips.txt": "route_id,service_id,trip_id\nR,S,t\n", file: text])
+            let run = try await Run.transit(["gtfs", "import", feed.directory, "--name", "ct"], env: env(cache))
+            #expect(run.status == 1)
+            #expect(run.stderrLines == [message])
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cache + "/gtfs/ct.timetable")) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache + "/gtfs") == ["ct.timetable"])
+        #expect(try await Run.transit(["gtfs", "trips", "--from", "70011", "--to", "70171", "--date", "2016-04-06"], env: env(cache)).status == 0)
+    }
+
+    @Test func feedsByPathNameAndEnvironment() async throws {
+        let cache = Paths.temporary()
+        // A path compiles on first use and is reused while unchanged.
+        let args = ["gtfs", "trips", "--feed", Paths.gtfs("mmri-2c"), "--from", "2c1", "--to", "2c3", "--date", "2014-01-01", "--min-transfer", "0"]
+        let first = try await Run.transit(args, env: env(cache))
+        #expect(first.status == 0 && first.stdoutLines.count == 1)
+        let compiled = try FileManager.default.contentsOfDirectory(atPath: cache + "/gtfs/.paths")
+        #expect(compiled.count == 1)
+        let stamp = try FileManager.default.attributesOfItem(atPath: cache + "/gtfs/.paths/" + compiled[0])[.modificationDate] as? Date
+        let again = try await Run.transit(args, env: env(cache))
+        #expect(again.stdout == first.stdout)
+        #expect(try FileManager.default.attributesOfItem(atPath: cache + "/gtfs/.paths/" + compiled[0])[.modificationDate] as? Date == stamp)
+        // No feed at all; two feeds and no choice; a name from the environment.
+        let none = try await Run.transit(["gtfs", "routes"], env: env(Paths.temporary()))
+        #expect(none.status == 2 && none.stderrLines.first == "transit: no GTFS feed is imported")
+        #expect(try await Run.transit(["gtfs", "import", zip, "--name", "a"], env: env(cache)).status == 0)
+        #expect(try await Run.transit(["gtfs", "import", zip, "--name", "b"], env: env(cache)).status == 0)
+        let two = try await Run.transit(["gtfs", "routes"], env: env(cache))
+        #expect(two.status == 2 && two.stderrLines.first?.contains("2 feeds are imported (a, b)") == true)
+        let chosen = try await Run.transit(["gtfs", "routes", "--header"], env: env(cache, ["TRANSIT_GTFS_FEED": "b"]))
+        #expect(chosen.status == 0 && chosen.stdoutLines.first == "id\tagency\tshort_name\tlong_name\ttype\tcolor")
+        #expect(chosen.stdoutLines.contains("Bu-16APR\t\t\tBaby Bullet\trail\tE31837"))
+    }
+
+    @Test func stopNamesMatchLikeStationNames() async throws {
+        let cache = Paths.temporary()
+        _ = try await Run.transit(["gtfs", "import", zip], env: env(cache))
+        let miss = try await Run.transit(["gtfs", "trips", "--from", "San Fransisco", "--to", "Palo Alto", "--date", "2016-04-06"], env: env(cache))
+        #expect(miss.status == 2)
+        #expect(miss.stderrLines.first?.hasPrefix("transit: unknown stop 'San Fransisco'; did you mean") == true)
+        #expect(miss.stderrLines.first?.contains("San Francisco Caltrain") == true)
+        let none = try await Run.transit(["gtfs", "trips", "--from", "San Francisco", "--to", "Palo Alto", "--date", "2016-04-06", "--after", "23:59", "--before", "23:59"], env: env(cache))
+        #expect(none.status == 0 && none.stdout == "" && none.stderrLines == ["No journey from San Francisco to Palo Alto on 2016-04-06 in that window"])
+    }
+}
