@@ -106,6 +106,20 @@ struct TrickleSource: ByteSource {
         #expect(try journeys(t, from: ["N"], to: ["S"]).map(\.description) == ["08:00-08:10 x0 t"])
     }
 
+    @Test func rowsNotGroupedByTripReadTheSame() throws {
+        let grouped = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt1,08:00:00,08:00:00,A,1\nt1,08:10:00,08:10:00,B,2\nt1,08:20:00,08:20:00,C,3\nt2,09:00:00,09:00:00,A,1\nt2,09:10:00,09:10:00,B,2\nt2,09:20:00,09:20:00,C,3\n"
+        let interleaved = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt1,08:10:00,08:10:00,B,2\nt2,09:00:00,09:00:00,A,1\nt1,08:00:00,08:00:00,A,1\nt2,09:20:00,09:20:00,C,3\nt1,08:20:00,08:20:00,C,3\nt2,09:10:00,09:10:00,B,2\n"
+        var answers: [[String]] = []
+        for text in [grouped, interleaved] {
+            let t = try TestFeed(["stops.txt": TestFeed.stops(["A", "B", "C"]), "trips.txt": "route_id,service_id,trip_id\nR,S,t1\nR,S,t2\n",
+                                  "stop_times.txt": text]).timetable()
+            #expect(t.sourceStopTimes == 6 && t.patternCount == 1)
+            answers.append(try journeys(t, from: ["A"], to: ["C"]).map(\.description) + journeys(t, from: ["B"], to: ["C"]).map(\.description))
+        }
+        #expect(answers[0] == ["08:00-08:20 x0 t1", "09:00-09:20 x0 t2", "08:10-08:20 x0 t1", "09:10-09:20 x0 t2"])
+        #expect(answers[1] == answers[0])
+    }
+
     @Test func zipsStoredDeflatedWithDataDescriptorsInAFolder() throws {
         let files = [
             "agency.txt": "agency_name,agency_url,agency_timezone\nA,http://a,America/Chicago\n",

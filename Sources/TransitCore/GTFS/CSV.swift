@@ -6,16 +6,23 @@ import Foundation
 final class CSVReader {
     let file: String
     private var source: ByteSource
-    private var buffer: UnsafeMutablePointer<UInt8>
+    // The reader is used from one thread; the hot fields skip the dynamic exclusivity checks.
+    @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// Unread bytes are `buffer[position..<filled]`.
-    private var position = 0
-    private var filled = 0
+    @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) private var filled = 0
     private var exhausted = false
     /// Field bounds of the current record, and whether a field holds doubled quotes.
-    private var starts: [Int] = []
-    private var ends: [Int] = []
-    private var escaped: [Bool] = []
+    @exclusivity(unchecked) private var fields = UnsafeMutablePointer<Field>.allocate(capacity: 64)
+    @exclusivity(unchecked) private var fieldCapacity = 64
+    @exclusivity(unchecked) private(set) var count = 0
+
+    struct Field {
+        var start: Int
+        var end: Int
+        var escaped: Bool
+    }
     /// Unescaped text of a field with doubled quotes (valid until the next call).
     private var scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
     private var scratchCapacity = 256
@@ -41,18 +48,30 @@ final class CSVReader {
     deinit {
         buffer.deallocate()
         scratch.deallocate()
+        fields.deallocate()
     }
 
-    var count: Int { starts.count }
+    @inline(__always) private func addField(_ start: Int, _ end: Int, _ escaped: Bool) {
+        if count == fieldCapacity {
+            let bigger = UnsafeMutablePointer<Field>.allocate(capacity: fieldCapacity * 2)
+            bigger.moveInitialize(from: fields, count: count)
+            fields.deallocate()
+            fields = bigger
+            fieldCapacity *= 2
+        }
+        (fields + count).initialize(to: Field(start: start, end: end, escaped: escaped))
+        count += 1
+    }
 
     /// The column holding `name`, or nil.
     func column(_ name: String) -> Int? { header.firstIndex(of: name) }
 
     /// The bytes of field `i`, surrounding spaces trimmed; empty when the record is shorter.
     func bytes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
-        guard i >= 0, i < starts.count else { return UnsafeBufferPointer(start: nil, count: 0) }
-        var s = starts[i], e = ends[i]
-        if escaped[i] {
+        guard i >= 0, i < count else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let field = fields[i]
+        var s = field.start, e = field.end
+        if field.escaped {
             if e - s > scratchCapacity {
                 scratch.deallocate()
                 scratchCapacity = e - s
@@ -104,12 +123,11 @@ final class CSVReader {
 
     /// Splits the record at `position`; `.needMore` when it runs past the bytes read so far.
     private func parseRecord(atEnd: Bool = false) throws(TransitError) -> Outcome {
-        starts.removeAll(keepingCapacity: true)
-        ends.removeAll(keepingCapacity: true)
-        escaped.removeAll(keepingCapacity: true)
+        count = 0
         var i = position
         var lines = 0
         let end = filled
+        let buffer = self.buffer
         if buffer[i] == 0x0A || buffer[i] == 0x0D {
             // A blank line.
             i += (buffer[i] == 0x0D && i + 1 < end && buffer[i + 1] == 0x0A) ? 2 : 1
@@ -121,7 +139,7 @@ final class CSVReader {
         while true {
             if i >= end {
                 guard atEnd else { return .needMore }
-                starts.append(i); ends.append(i); escaped.append(false)
+                addField(i, i, false)
                 break
             }
             if buffer[i] == 0x22 {
@@ -143,7 +161,7 @@ final class CSVReader {
                     if b == 0x0A { lines += 1 }
                     j += 1
                 }
-                starts.append(s); ends.append(j); escaped.append(doubled)
+                addField(s, j, doubled)
                 i = j + 1
                 // Stray text after the closing quote joins nothing: skip to the separator.
                 while i < end && buffer[i] != 0x2C && buffer[i] != 0x0A && buffer[i] != 0x0D { i += 1 }
@@ -154,7 +172,7 @@ final class CSVReader {
                     if b == 0x2C || b == 0x0A || b == 0x0D { break }
                     i += 1
                 }
-                starts.append(s); ends.append(i); escaped.append(false)
+                addField(s, i, false)
             }
             if i >= end {
                 guard atEnd else { return .needMore }
@@ -200,6 +218,13 @@ final class CSVReader {
 
 /// Numbers straight from field bytes, without making strings.
 enum FieldBytes {
+    /// The same bytes?
+    static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let x = a.baseAddress, let y = b.baseAddress else { return a.count == 0 }
+        return memcmp(x, y, a.count) == 0
+    }
+
     /// A non-negative whole number; nil for anything else (or one past 10 digits).
     static func int(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !b.isEmpty, b.count <= 10 else { return nil }

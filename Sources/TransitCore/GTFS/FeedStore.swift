@@ -42,37 +42,46 @@ struct FeedStore {
                  sourceStamp: (size: Int, modified: Double)? = nil) throws(TransitError) -> (Summary, [String]) {
         let started = DispatchTime.now().uptimeNanoseconds
         let (timetable, warnings) = try GTFSCompiler.compile(files)
-        let body = TimetableFile.encode(timetable)
         let range = timetable.dateRange
         var summary = Summary(name: name, source: source, agencies: (0..<timetable.agencies.count).map { timetable.agencies[$0] },
                               timeZone: timetable.timeZone, firstDate: range.first.iso, lastDate: range.last.iso,
                               stops: timetable.stopCount, routes: timetable.routeCount, trips: timetable.tripCount,
-                              stopTimes: timetable.sourceStopTimes, patterns: timetable.patternCount, compiledBytes: body.count,
+                              stopTimes: timetable.sourceStopTimes, patterns: timetable.patternCount, compiledBytes: 0,
                               compileMilliseconds: Int((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000),
                               sourceSize: sourceStamp?.size, sourceModified: sourceStamp?.modified)
-        var file = Data(Self.magic)
-        let header = (try? JSONEncoder().encode(summary)) ?? Data("{}".utf8)
-        withUnsafeBytes(of: UInt32(header.count).littleEndian) { file.append(contentsOf: $0) }
-        file.append(header)
-        file.append(body)
-        summary.compiledBytes = file.count
-        try write(file, to: path ?? self.path(of: name))
+        summary.compiledBytes = try write(timetable, summary: summary, to: path ?? self.path(of: name))
         return (summary, warnings)
     }
 
     static let magic = Array("transit-feed 1\n".utf8)
 
-    func write(_ data: Data, to path: String) throws(TransitError) {
+    /// Streams the summary and the timetable to a temporary file beside `path`, then renames it
+    /// over `path`; on any failure the temporary file goes and `path` stays as it was.
+    func write(_ timetable: Timetable, summary: Summary, to path: String) throws(TransitError) -> Int {
         let directory = (path as NSString).deletingLastPathComponent
         let temporary = (directory as NSString).appendingPathComponent(".import-\(UUID().uuidString)")
+        func failed(_ reason: String) -> TransitError {
+            unlink(temporary)
+            return .parse(what: "the compiled feed", reason: "cannot write \(path): \(reason)")
+        }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try data.write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw .parse(what: "the compiled feed", reason: "cannot write \(path): \(error.localizedDescription)")
+            throw failed(error.localizedDescription)
         }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failed(String(cString: strerror(errno))) }
+        var writer = BinaryWriter(descriptor: fd)
+        writer.raw(Self.magic)
+        let header = (try? JSONEncoder().encode(summary)) ?? Data("{}".utf8)
+        writer.scalar(UInt32(header.count))
+        header.withUnsafeBytes { writer.append($0) }
+        TimetableFile.write(timetable, to: &writer)
+        let closed = close(fd)
+        if let failure = writer.failure { throw failed(String(cString: strerror(failure))) }
+        guard closed == 0 else { throw failed(String(cString: strerror(errno))) }
+        guard rename(temporary, path) == 0 else { throw failed(String(cString: strerror(errno))) }
+        return writer.written
     }
 
     /// The summary at the front of a compiled file.

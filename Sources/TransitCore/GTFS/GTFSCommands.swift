@@ -208,7 +208,7 @@ struct GTFSCommands {
         let data: [Column<Call>] = [
             Column("time") { .time(clock.instant($0.seconds), t.zone) },
             Column("route") { .string(StopIndex.routeName(t, Int(t.tripRoute[$0.trip]))) },
-            Column("headsign", "TOWARD") { .string(t.tripHeadsign[$0.trip]) }, Column("trip_id", "TRIP") { .string(t.tripIDs[$0.trip]) },
+            Column("headsign", "TOWARD") { .string(t.headsign($0.trip)) }, Column("trip_id", "TRIP") { .string(t.tripIDs[$0.trip]) },
             Column("platform", "STOP") { .string(t.stopIDs[$0.stop]) },
             Column("service_day", "DAY") { .string(day.adding(days: $0.dayOffset).iso) },
         ]

@@ -12,6 +12,15 @@ struct GTFSCompiler {
     var routes = IDTable()
     var trips = IDTable()
     var services = IDTable()
+    var headsigns = IDTable()
+    // Trips as they are finished: their times, and the patterns they fall into.
+    var timeStore: [Int32] = []
+    var patternOf: [PatternKey: Int] = [:]
+    var patternKeys: [[Int32]] = []
+    var patternRuns: [[Run]] = []
+    var skippedTrips: [String] = []
+    var untimedTrips = 0
+    var frequencies: [Int: [Frequency]] = [:]
     /// The largest calendar this compiles: ten years of days.
     static let maxDays = 3660
 
@@ -22,6 +31,13 @@ struct GTFSCompiler {
     }
 
     mutating func run(_ files: FeedFiles) throws(TransitError) {
+        var mark = DispatchTime.now().uptimeNanoseconds
+        func phase(_ name: String) {
+            let now = DispatchTime.now().uptimeNanoseconds
+            if ProcessInfo.processInfo.environment["TRANSIT_PROFILE"] != nil { FileHandle.standardError.write(Data("\(name): \((now - mark) / 1_000_000) ms\n".utf8)) }
+            mark = now
+        }
+        defer { phase("transfers") }
         try agencies(try required(files, "agency.txt"))
         try readStops(try required(files, "stops.txt"))
         try readRoutes(try required(files, "routes.txt"))
@@ -29,11 +45,21 @@ struct GTFSCompiler {
         guard calendar != nil || dates != nil else {
             throw .parse(what: "the feed", reason: "it has neither calendar.txt nor calendar_dates.txt")
         }
+        phase("stops, routes")
         try readTrips(try required(files, "trips.txt"))
+        phase("trips")
         try readCalendars(calendar, dates)
-        let rows = try readStopTimes(try required(files, "stop_times.txt"))
-        let frequencies = try readFrequencies(try files.reader("frequencies.txt"))
-        try buildPatterns(rows, frequencies: frequencies)
+        phase("calendar")
+        frequencies = try readFrequencies(try files.reader("frequencies.txt"))
+        // stop_times.txt is read trip by trip when its rows are grouped by trip (as feeds
+        // write them); otherwise it is read again whole and grouped here.
+        if try !readStopTimes(try required(files, "stop_times.txt"), grouped: true) {
+            timeStore = []; patternOf = [:]; patternKeys = []; patternRuns = []; skippedTrips = []; untimedTrips = 0
+            _ = try readStopTimes(try required(files, "stop_times.txt"), grouped: false)
+        }
+        phase("stop_times")
+        layOutPatterns()
+        phase("patterns")
         try readTransfers(try files.reader("transfers.txt"))
     }
 
@@ -120,9 +146,10 @@ struct GTFSCompiler {
             guard trips.insert(r.bytes(c[2])).added else { throw fail(r, "trip_id '\(r.string(c[2]).prefix(60))' appears twice") }
             t.tripRoute.append(Int32(route))
             t.tripService.append(Int32(services.insert(r.bytes(c[1])).index))
-            t.tripHeadsign.append(headsign.map { r.string($0) } ?? "")
+            t.tripHeadsign.append(Int32(headsigns.insert(headsign.map { r.bytes($0) } ?? UnsafeBufferPointer(start: nil, count: 0)).index))
         }
         t.tripIDs = trips.keys
+        t.headsigns = headsigns.keys
     }
 
     /// `YYYYMMDD` → day number.
@@ -195,32 +222,64 @@ struct GTFSCompiler {
 
     // MARK: stop_times
 
-    struct Rows {
-        var trip: [Int32] = []
-        var sequence: [Int32] = []
-        var stop: [Int32] = []
-        var arrival: [Int32] = []
-        var departure: [Int32] = []
-        var flags: [UInt8] = []
-        var distance: [Float] = []
+    /// One stop_times row, by index.
+    struct Row {
+        var trip: Int32
+        var sequence: Int32
+        var stop: Int32
+        /// Seconds; -1 when empty.
+        var arrival: Int32
+        var departure: Int32
+        /// Bit 0: no pickup; bit 1: no drop-off.
+        var flags: UInt8
+        /// shape_dist_traveled; NaN when empty or absent.
+        var distance: Float
     }
 
-    mutating func readStopTimes(_ r: CSVReader) throws(TransitError) -> Rows {
+    /// Reads stop_times.txt. `grouped`: each trip's rows are finished as soon as the next trip
+    /// starts; false is returned, having read as far as it went, when a trip comes back after
+    /// another. Otherwise every row is kept, and the trips are finished at the end.
+    mutating func readStopTimes(_ r: CSVReader, grouped: Bool) throws(TransitError) -> Bool {
         let c = try columns(r, ["trip_id", "arrival_time", "departure_time", "stop_id", "stop_sequence"])
         let pickup = r.column("pickup_type"), dropOff = r.column("drop_off_type"), distance = r.column("shape_dist_traveled")
-        var rows = Rows()
+        var rows: [Row] = []
         var lastTripKey: [UInt8] = []
         var lastTrip = -1
+        var finished = [Bool](repeating: false, count: grouped ? trips.count : 0)
+        var count: Int64 = 0
+        // The stop after a stop is most often the one that came after it last time: that guess
+        // is checked before hashing (most rows then cost one short comparison).
+        var nextStop = [Int32](repeating: -1, count: stops.count)
+        var previousStop = -1, firstStop = -1
         while try r.next() {
             let tripKey = r.bytes(c[0])
             var trip = lastTrip
-            if trip < 0 || !tripKey.elementsEqual(lastTripKey) {
+            if trip < 0 || !lastTripKey.withUnsafeBufferPointer({ FieldBytes.same($0, tripKey) }) {
                 guard let found = trips.find(tripKey) else { throw fail(r, "unknown trip_id '\(r.string(c[0]).prefix(60))'") }
+                if grouped {
+                    if lastTrip >= 0 {
+                        finishTrip(lastTrip, rows)
+                        finished[lastTrip] = true
+                        rows.removeAll(keepingCapacity: true)
+                    }
+                    if finished[found] { return false }
+                }
                 trip = found
                 lastTrip = found
                 lastTripKey = Array(tripKey)
+                previousStop = -1
             }
-            guard let stop = stops.find(r.bytes(c[3])) else { throw fail(r, "unknown stop_id '\(r.string(c[3]).prefix(60))'") }
+            let stopKey = r.bytes(c[3])
+            let guess = previousStop >= 0 ? Int(nextStop[previousStop]) : firstStop
+            let stop: Int
+            if guess >= 0, stops.matches(guess, stopKey) {
+                stop = guess
+            } else {
+                guard let found = stops.find(stopKey) else { throw fail(r, "unknown stop_id '\(r.string(c[3]).prefix(60))'") }
+                stop = found
+            }
+            if previousStop >= 0 { nextStop[previousStop] = Int32(stop) } else { firstStop = stop }
+            previousStop = stop
             guard let sequence = FieldBytes.int(r.bytes(c[4])), sequence <= Int(Int32.max) else {
                 throw fail(r, "stop_sequence '\(r.string(c[4]).prefix(20))' is not a whole number")
             }
@@ -233,16 +292,39 @@ struct GTFSCompiler {
             var flags: UInt8 = 0
             if let pickup, FieldBytes.int(r.bytes(pickup)) == 1 { flags |= 1 }
             if let dropOff, FieldBytes.int(r.bytes(dropOff)) == 1 { flags |= 2 }
-            rows.trip.append(Int32(trip))
-            rows.sequence.append(Int32(sequence))
-            rows.stop.append(Int32(stop))
-            rows.arrival.append(try time(c[1], "arrival_time"))
-            rows.departure.append(try time(c[2], "departure_time"))
-            rows.flags.append(flags)
-            rows.distance.append(distance.flatMap { FieldBytes.double(r.bytes($0)) }.map { Float($0) } ?? .nan)
+            rows.append(Row(trip: Int32(trip), sequence: Int32(sequence), stop: Int32(stop), arrival: try time(c[1], "arrival_time"),
+                            departure: try time(c[2], "departure_time"), flags: flags,
+                            distance: distance.flatMap { FieldBytes.double(r.bytes($0)) }.map { Float($0) } ?? .nan))
+            count += 1
         }
-        t.sourceStopTimes = Int64(rows.trip.count)
-        return rows
+        t.sourceStopTimes = count
+        if grouped {
+            if lastTrip >= 0 { finishTrip(lastTrip, rows) }
+        } else {
+            finishAll(&rows)
+        }
+        return true
+    }
+
+    /// Every trip of rows read whole: grouped by trip (a counting sort), each finished.
+    mutating func finishAll(_ rows: inout [Row]) {
+        let tripCount = trips.count
+        var start = [Int](repeating: 0, count: tripCount + 1)
+        for row in rows { start[Int(row.trip) + 1] += 1 }
+        for i in 0..<tripCount { start[i + 1] += start[i] }
+        var order = [Int32](repeating: 0, count: rows.count)
+        var fill = start
+        for (index, row) in rows.enumerated() {
+            order[fill[Int(row.trip)]] = Int32(index)
+            fill[Int(row.trip)] += 1
+        }
+        var one: [Row] = []
+        for trip in 0..<tripCount where start[trip] < start[trip + 1] {
+            one.removeAll(keepingCapacity: true)
+            for k in start[trip]..<start[trip + 1] { one.append(rows[Int(order[k])]) }
+            finishTrip(trip, one)
+        }
+        rows = []
     }
 
     struct Frequency {
@@ -276,63 +358,75 @@ struct GTFSCompiler {
         var shift: Int32
     }
 
-    mutating func buildPatterns(_ rows: Rows, frequencies: [Int: [Frequency]]) throws(TransitError) {
-        let tripCount = trips.count
-        // Rows grouped by trip (a counting sort), then by stop_sequence within each trip.
-        var start = [Int](repeating: 0, count: tripCount + 1)
-        for trip in rows.trip { start[Int(trip) + 1] += 1 }
-        for i in 0..<tripCount { start[i + 1] += start[i] }
-        var order = [Int32](repeating: 0, count: rows.trip.count)
-        var fill = start
-        for (row, trip) in rows.trip.enumerated() {
-            order[fill[Int(trip)]] = Int32(row)
-            fill[Int(trip)] += 1
+    /// A pattern's stops and pickup/drop-off flags, hashed once.
+    struct PatternKey: Hashable {
+        let values: [Int32]
+        let hash: Int
+
+        init(_ values: [Int32]) {
+            self.values = values
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for v in values { h = (h ^ UInt64(UInt32(bitPattern: v))) &* 0x0000_0100_0000_01B3 }
+            hash = Int(truncatingIfNeeded: h)
         }
-        var timeStore: [Int32] = []
-        timeStore.reserveCapacity(rows.trip.count * 2)
-        var patternOf: [[Int32]: Int] = [:]
-        var patternKeys: [[Int32]] = []
-        var patternRuns: [[Run]] = []
-        var skipped: [String] = []
-        var untimedTrips = 0
-        for trip in 0..<tripCount {
-            var calls = order[start[trip]..<start[trip + 1]].map(Int.init)
-            guard calls.count >= 2 else { if !calls.isEmpty { untimedTrips += 1 }; continue }
-            if zip(calls, calls.dropFirst()).contains(where: { rows.sequence[$0] >= rows.sequence[$1] }) {
-                calls.sort { rows.sequence[$0] < rows.sequence[$1] }
-            }
-            guard let times = interpolate(calls, rows, trip: trip, skipped: &skipped) else { continue }
-            var key: [Int32] = calls.map { rows.stop[$0] }
-            key += calls.map { Int32(rows.flags[$0]) }
-            let base = timeStore.count
-            timeStore += times
-            let p: Int
-            if let known = patternOf[key] { p = known } else {
-                p = patternKeys.count
-                patternOf[key] = p
-                patternKeys.append(key)
-                patternRuns.append([])
-            }
-            if let windows = frequencies[trip] {
-                // The template itself does not run: one run per departure of each window.
-                let first = times[1]
-                for w in windows {
-                    var departure = w.start
-                    while departure < w.end {
-                        patternRuns[p].append(Run(trip: Int32(trip), times: base, shift: departure - first))
-                        departure += w.headway
-                    }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+        static func == (a: PatternKey, b: PatternKey) -> Bool { a.hash == b.hash && a.values == b.values }
+    }
+
+    /// One trip's rows (in any order): into call order, untimed calls filled in, its times kept
+    /// and its runs added to its pattern.
+    mutating func finishTrip(_ trip: Int, _ unsorted: [Row]) {
+        let n = unsorted.count
+        guard n >= 2 else { if n == 1 { untimedTrips += 1 }; return }
+        var sorted = true
+        for k in 1..<n where unsorted[k - 1].sequence >= unsorted[k].sequence { sorted = false; break }
+        let rows = sorted ? unsorted : unsorted.sorted { $0.sequence < $1.sequence }
+        let base = timeStore.count
+        // Static, so that no copy of `self` shares timeStore's storage while it grows.
+        if let reason = Self.interpolate(rows, into: &timeStore) {
+            skippedTrips.append("trip \(t.tripIDs[trip]) skipped: \(reason)")
+            timeStore.removeSubrange(base...)
+            return
+        }
+        let times = timeStore[base...]
+        var values = [Int32](repeating: 0, count: n * 2)
+        for (k, row) in rows.enumerated() {
+            values[k] = row.stop
+            values[n + k] = Int32(row.flags)
+        }
+        let key = PatternKey(values)
+        let p: Int
+        if let known = patternOf[key] { p = known } else {
+            p = patternKeys.count
+            patternOf[key] = p
+            patternKeys.append(values)
+            patternRuns.append([])
+        }
+        if let windows = frequencies[trip] {
+            // The template itself does not run: one run per departure of each window.
+            let first = times[base + 1]
+            for w in windows {
+                var departure = w.start
+                while departure < w.end {
+                    patternRuns[p].append(Run(trip: Int32(trip), times: base, shift: departure - first))
+                    departure += w.headway
                 }
-            } else {
-                patternRuns[p].append(Run(trip: Int32(trip), times: base, shift: 0))
             }
+        } else {
+            patternRuns[p].append(Run(trip: Int32(trip), times: base, shift: 0))
         }
-        if !skipped.isEmpty {
-            warnings += skipped.prefix(5)
-            if skipped.count > 5 { warnings.append("… and \(skipped.count - 5) more trips skipped") }
+    }
+
+    mutating func layOutPatterns() {
+        if !skippedTrips.isEmpty {
+            warnings += skippedTrips.prefix(5)
+            if skippedTrips.count > 5 { warnings.append("… and \(skippedTrips.count - 5) more trips skipped") }
         }
         if untimedTrips > 0 { warnings.append("\(untimedTrips) trips with a single stop_times row were skipped") }
+        patternOf = [:]
         // Each pattern's runs by first departure, split wherever one would overtake another.
+        t.times.reserveCapacity(zip(patternKeys, patternRuns).reduce(0) { $0 + $1.0.count * $1.1.count })
         var stopLists = [[Int32]](repeating: [], count: stops.count)
         for (p, key) in patternKeys.enumerated() {
             let length = key.count / 2
@@ -362,12 +456,17 @@ struct GTFSCompiler {
                 for i in 0..<length {
                     t.patternStops.append(key[i])
                     t.patternFlags.append(UInt8(key[length + i]))
-                    stopLists[Int(key[i])] += [Int32(q), Int32(i)]
+                    stopLists[Int(key[i])].append(Int32(q))
+                    stopLists[Int(key[i])].append(Int32(i))
                 }
                 t.patternStopStart.append(Int32(t.patternStops.count))
                 for run in group {
                     t.patternTrips.append(run.trip)
-                    for i in 0..<(2 * length) { t.times.append(timeStore[run.times + i] + run.shift) }
+                    if run.shift == 0 {
+                        t.times.append(contentsOf: timeStore[run.times..<(run.times + 2 * length)])
+                    } else {
+                        for i in 0..<(2 * length) { t.times.append(timeStore[run.times + i] + run.shift) }
+                    }
                 }
                 t.patternTripStart.append(Int32(t.patternTrips.count))
             }
@@ -376,50 +475,56 @@ struct GTFSCompiler {
             t.stopPatterns += list
             t.stopPatternStart.append(Int32(t.stopPatterns.count))
         }
+        timeStore = []
+        patternKeys = []
+        patternRuns = []
     }
 
     /// A trip's (arrival, departure) pairs with untimed calls filled in: by shape_dist_traveled
-    /// when every call has it, else by stop count; rounded to the nearest second, half up. Nil
+    /// when every call has it, else by stop count; rounded to the nearest second, half up. False
     /// (and a warning) when its times go backwards or its ends have no time.
-    func interpolate(_ calls: [Int], _ rows: Rows, trip: Int, skipped: inout [String]) -> [Int32]? {
-        let name = t.tripIDs[trip]
-        var arrival = calls.map { rows.arrival[$0] }, departure = calls.map { rows.departure[$0] }
-        for i in calls.indices {
-            if arrival[i] < 0 { arrival[i] = departure[i] }
-            if departure[i] < 0 { departure[i] = arrival[i] }
+    /// Appends the trip's (arrival, departure) pairs to `store`; the reason when it cannot run.
+    static func interpolate(_ rows: [Row], into store: inout [Int32]) -> String? {
+        let o = store.count
+        var untimed = false
+        for row in rows {
+            var a = row.arrival, d = row.departure
+            if a < 0 { a = d }
+            if d < 0 { d = a }
+            if a < 0 { untimed = true }
+            store.append(a)
+            store.append(d)
         }
-        guard let firstTime = arrival.first, firstTime >= 0, let lastTime = arrival.last, lastTime >= 0 else {
-            skipped.append("trip \(name) skipped: its first or last stop has no time")
-            return nil
-        }
-        let distances = calls.map { rows.distance[$0] }
-        let byDistance = !distances.contains { $0.isNaN }
-        var a = 0
-        while a < calls.count - 1 {
-            var b = a + 1
-            while arrival[b] < 0 { b += 1 }
-            if b > a + 1 {
-                let ta = Double(departure[a]), tb = Double(arrival[b])
-                let span = byDistance ? Double(distances[b] - distances[a]) : 0
-                for k in (a + 1)..<b {
-                    let fraction = byDistance && span > 0 ? Double(distances[k] - distances[a]) / span : Double(k - a) / Double(b - a)
-                    let value = Int32(clamping: Int((ta + (tb - ta) * fraction + 0.5).rounded(.down)))
-                    arrival[k] = value
-                    departure[k] = value
+        if untimed {
+            guard store[o] >= 0, store[store.count - 2] >= 0 else { return "its first or last stop has no time" }
+            let byDistance = !rows.contains { $0.distance.isNaN }
+            var a = 0
+            while a < rows.count - 1 {
+                var b = a + 1
+                while store[o + 2 * b] < 0 { b += 1 }
+                if b > a + 1 {
+                    let ta = Double(store[o + 2 * a + 1]), tb = Double(store[o + 2 * b])
+                    let da = Double(rows[a].distance), span = Double(rows[b].distance) - da
+                    for k in (a + 1)..<b {
+                        var fraction = byDistance && span > 0 ? (Double(rows[k].distance) - da) / span : Double(k - a) / Double(b - a)
+                        if !fraction.isFinite { fraction = Double(k - a) / Double(b - a) }
+                        // Half up; absurd distances cannot push a time outside its neighbours' range.
+                        let raw = (ta + (tb - ta) * fraction + 0.5).rounded(.down)
+                        let value = raw.isFinite ? Int32(clamping: Int(max(-2e9, min(2e9, raw)))) : Int32(clamping: Int(ta))
+                        store[o + 2 * k] = value
+                        store[o + 2 * k + 1] = value
+                    }
                 }
-            }
-            a = b
-        }
-        for i in calls.indices {
-            if departure[i] < arrival[i] || (i > 0 && arrival[i] < departure[i - 1]) || (i > 0 && rows.sequence[calls[i]] == rows.sequence[calls[i - 1]]) {
-                skipped.append("trip \(name) skipped: its times go backwards at stop_sequence \(rows.sequence[calls[i]])")
-                return nil
+                a = b
             }
         }
-        var out: [Int32] = []
-        out.reserveCapacity(calls.count * 2)
-        for i in calls.indices { out += [arrival[i], departure[i]] }
-        return out
+        for k in rows.indices {
+            let a = store[o + 2 * k], d = store[o + 2 * k + 1]
+            if d < a || (k > 0 && (a < store[o + 2 * k - 1] || rows[k].sequence == rows[k - 1].sequence)) {
+                return "its times go backwards at stop_sequence \(rows[k].sequence)"
+            }
+        }
+        return nil
     }
 
     // MARK: transfers

@@ -1,47 +1,64 @@
+import Foundation
+
 /// GTFS ids to dense indices, keyed by their bytes: the millions of stop_times rows look up
-/// trips and stops without making a String per row.
+/// trips and stops without making a String per row. Open addressing; each slot holds the upper
+/// half of the key's hash beside its index, so a probe touches one array until the key's
+/// bytes are compared.
 struct IDTable {
     private(set) var keys = StringTable()
-    private var slots: [Int32]
-    private var hashes: [UInt64] = []
+    /// 0: empty; else hash's upper 32 bits << 32 | (index + 1).
+    private var slots: [UInt64]
     private var mask: Int
 
     init(capacity: Int = 1024) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
-        slots = [Int32](repeating: -1, count: size)
+        slots = [UInt64](repeating: 0, count: size)
         mask = size - 1
     }
 
     var count: Int { keys.count }
 
-    static func hash(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    @inline(__always) static func hash(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in b { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return h
+        return h ^ (h >> 29)
     }
 
     private func equal(_ index: Int, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        let start = Int(keys.offsets[index]), end = Int(keys.offsets[index + 1])
-        guard end - start == b.count else { return false }
-        var i = 0
-        while i < b.count {
-            if keys.bytes[start + i] != b[i] { return false }
-            i += 1
+        keys.offsets.withUnsafeBufferPointer { offsets in
+            let start = Int(offsets[index]), end = Int(offsets[index + 1])
+            guard end - start == b.count else { return false }
+            guard let other = b.baseAddress, b.count > 0 else { return true }
+            return keys.bytes.withUnsafeBufferPointer { bytes in
+                guard let base = bytes.baseAddress, end <= bytes.count else { return false }
+                return memcmp(base + start, other, b.count) == 0
+            }
         }
-        return true
     }
 
-    func find(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
-        let h = Self.hash(b)
-        var slot = Int(truncatingIfNeeded: h) & mask
-        while true {
-            let index = Int(slots[slot])
-            if index < 0 { return nil }
-            if hashes[index] == h && equal(index, b) { return index }
-            slot = (slot + 1) & mask
+    /// Is `b` the key of `index`? (A cheap check of a guessed index.)
+    func matches(_ index: Int, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        index >= 0 && index < count && equal(index, b)
+    }
+
+    private func probe(_ b: UnsafeBufferPointer<UInt8>, _ h: UInt64) -> (slot: Int, index: Int?) {
+        let tag = h >> 32
+        return slots.withUnsafeBufferPointer { slots in
+            var slot = Int(truncatingIfNeeded: h) & mask
+            while true {
+                let entry = slots[slot]
+                if entry == 0 { return (slot, nil) }
+                if entry >> 32 == tag {
+                    let index = Int(entry & 0xFFFF_FFFF) - 1
+                    if equal(index, b) { return (slot, index) }
+                }
+                slot = (slot + 1) & mask
+            }
         }
     }
+
+    func find(_ b: UnsafeBufferPointer<UInt8>) -> Int? { probe(b, Self.hash(b)).index }
 
     func find(_ text: String) -> Int? {
         var copy = text
@@ -50,15 +67,16 @@ struct IDTable {
 
     /// The index of `b`, added when new; `added` says which.
     mutating func insert(_ b: UnsafeBufferPointer<UInt8>) -> (index: Int, added: Bool) {
-        if let index = find(b) { return (index, false) }
-        if (count + 1) * 2 > slots.count { grow() }
         let h = Self.hash(b)
+        var (slot, found) = probe(b, h)
+        if let found { return (found, false) }
+        if (count + 1) * 2 > slots.count {
+            grow()
+            slot = probe(b, h).slot
+        }
         let index = count
         keys.append(b)
-        hashes.append(h)
-        var slot = Int(truncatingIfNeeded: h) & mask
-        while slots[slot] >= 0 { slot = (slot + 1) & mask }
-        slots[slot] = Int32(index)
+        slots[slot] = (h >> 32) << 32 | UInt64(index + 1)
         return (index, true)
     }
 
@@ -68,13 +86,24 @@ struct IDTable {
     }
 
     private mutating func grow() {
+        let old = slots
         let size = slots.count * 2
-        slots = [Int32](repeating: -1, count: size)
+        slots = [UInt64](repeating: 0, count: size)
         mask = size - 1
-        for (index, h) in hashes.enumerated() {
+        for entry in old where entry != 0 {
+            let index = Int(entry & 0xFFFF_FFFF) - 1
+            let h = keys.withBytes(index) { Self.hash($0) }
             var slot = Int(truncatingIfNeeded: h) & mask
-            while slots[slot] >= 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(index)
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = entry
         }
+    }
+}
+
+extension StringTable {
+    /// The bytes of string `i`, without making a String.
+    func withBytes<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let start = Int(offsets[i]), end = Int(offsets[i + 1])
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
     }
 }

@@ -82,7 +82,7 @@ struct JourneyLayout {
         case .ride(let trip, _, let from, let to, _, _, let departure, let arrival):
             let route = Int(t.tripRoute[trip])
             return Record([("route", .string(StopIndex.routeName(t, route))), ("route_id", .string(t.routeIDs[route])),
-                           ("trip_id", .string(t.tripIDs[trip])), ("headsign", .string(t.tripHeadsign[trip])),
+                           ("trip_id", .string(t.tripIDs[trip])), ("headsign", .string(t.headsign(trip))),
                            ("from", .string(t.stopIDs[from])), ("to", .string(t.stopIDs[to])),
                            ("departure", time(departure)), ("arrival", time(arrival))])
         case .walk(let from, let to, let departure, let arrival, let meters):
@@ -105,7 +105,7 @@ struct JourneyLayout {
         for leg in journey.legs {
             switch leg {
             case .ride(let trip, _, let from, _, _, _, let departure, _):
-                let ride = StopIndex.routeName(t, Int(t.tripRoute[trip])) + (t.tripHeadsign[trip].isEmpty ? "" : " toward \(t.tripHeadsign[trip])")
+                let ride = StopIndex.routeName(t, Int(t.tripRoute[trip])) + (t.headsign(trip).isEmpty ? "" : " toward \(t.headsign(trip))")
                 parts.append(parts.isEmpty ? ride : "change at \(t.stopNames[from]) \(ClockTime.hhmm(clock.instant(departure), zone: t.zone)) to \(ride)")
             case .walk(_, let to, _, _, let meters):
                 parts.append("walk \(Int(meters.rounded())) m to \(t.stopNames[to])")

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Strings kept as one byte blob and offsets: thousands of names cost two arrays, not
 /// thousands of objects, and load with two copies.
@@ -74,7 +77,11 @@ struct Timetable: Sendable {
     var tripIDs = StringTable()
     var tripRoute: [Int32] = []
     var tripService: [Int32] = []
-    var tripHeadsign = StringTable()
+    /// Each trip's headsign, as an index into `headsigns` (a few hundred distinct ones).
+    var tripHeadsign: [Int32] = []
+    var headsigns = StringTable()
+
+    func headsign(_ trip: Int) -> String { trip >= 0 && trip < tripHeadsign.count ? headsigns[Int(tripHeadsign[trip])] : "" }
 
     // Patterns
     var patternStopStart: [Int32] = [0]
@@ -132,19 +139,23 @@ enum TimetableFile {
 
     static func encode(_ t: Timetable) -> Data {
         var w = BinaryWriter()
+        write(t, to: &w)
+        return w.data
+    }
+
+    static func write(_ t: Timetable, to w: inout BinaryWriter) {
         w.raw(magic)
         w.strings(t.agencies); w.string(t.timeZone); w.scalar(t.firstDay); w.scalar(t.dayCount); w.scalar(t.sourceStopTimes)
         w.strings(t.stopIDs); w.strings(t.stopCodes); w.strings(t.stopNames)
         w.array(t.stopLat); w.array(t.stopLon); w.array(t.stopParent); w.array(t.stopLocationType)
         w.strings(t.routeIDs); w.strings(t.routeAgency); w.strings(t.routeShortName); w.strings(t.routeLongName)
         w.array(t.routeType); w.strings(t.routeColor)
-        w.strings(t.tripIDs); w.array(t.tripRoute); w.array(t.tripService); w.strings(t.tripHeadsign)
+        w.strings(t.tripIDs); w.array(t.tripRoute); w.array(t.tripService); w.array(t.tripHeadsign); w.strings(t.headsigns)
         w.array(t.patternStopStart); w.array(t.patternStops); w.array(t.patternFlags)
         w.array(t.patternTripStart); w.array(t.patternTrips); w.array(t.patternTimeStart); w.array(t.times)
         w.array(t.stopPatternStart); w.array(t.stopPatterns)
         w.strings(t.serviceIDs); w.scalar(t.serviceWords); w.array(t.serviceDays)
         w.array(t.transfers)
-        return w.data
     }
 
     static func decode(_ data: Data, path: String) throws(TransitError) -> Timetable {
@@ -159,7 +170,8 @@ enum TimetableFile {
         t.stopLat = try r.array(); t.stopLon = try r.array(); t.stopParent = try r.array(); t.stopLocationType = try r.array()
         t.routeIDs = try r.strings(); t.routeAgency = try r.strings(); t.routeShortName = try r.strings(); t.routeLongName = try r.strings()
         t.routeType = try r.array(); t.routeColor = try r.strings()
-        t.tripIDs = try r.strings(); t.tripRoute = try r.array(); t.tripService = try r.array(); t.tripHeadsign = try r.strings()
+        t.tripIDs = try r.strings(); t.tripRoute = try r.array(); t.tripService = try r.array(); t.tripHeadsign = try r.array()
+        t.headsigns = try r.strings()
         t.patternStopStart = try r.array(); t.patternStops = try r.array(); t.patternFlags = try r.array()
         t.patternTripStart = try r.array(); t.patternTrips = try r.array(); t.patternTimeStart = try r.array(); t.times = try r.array()
         t.stopPatternStart = try r.array(); t.stopPatterns = try r.array()
@@ -181,6 +193,7 @@ enum TimetableFile {
         try check(t.routeIDs.count == r && t.routeShortName.count == r && t.routeLongName.count == r
                   && t.routeAgency.count == r && t.routeColor.count == r, "routes")
         try check(t.tripService.count == n && t.tripIDs.count == n && t.tripHeadsign.count == n
+                  && t.tripHeadsign.allSatisfy { $0 >= 0 && Int($0) < t.headsigns.count }
                   && t.tripRoute.allSatisfy { $0 >= 0 && Int($0) < r }, "trips")
         try check(p >= 0 && t.patternStopStart.count == p + 1 && t.patternTimeStart.count == p, "patterns")
         try check(monotone(t.patternStopStart, last: t.patternStops.count) && monotone(t.patternTripStart, last: t.patternTrips.count), "pattern offsets")
@@ -216,19 +229,45 @@ enum TimetableFile {
     }
 }
 
+/// Appends to memory, or streams to a file descriptor (the compiled feed is written without
+/// a second copy of it in memory); a failed write is kept and reported once at the end.
 struct BinaryWriter {
     var data = Data()
+    var descriptor: Int32?
+    var failure: Int32?
+    var written = 0
 
-    mutating func raw(_ bytes: [UInt8]) { data.append(contentsOf: bytes) }
+    init(descriptor: Int32? = nil) {
+        self.descriptor = descriptor
+    }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        written += bytes.count
+        guard let descriptor else { data.append(contentsOf: bytes); return }
+        guard failure == nil, var base = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            let n = Glibc.write(descriptor, base, left)
+            if n < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+                return
+            }
+            left -= n
+            base += n
+        }
+    }
+
+    mutating func raw(_ bytes: [UInt8]) { bytes.withUnsafeBytes { append($0) } }
 
     mutating func scalar<T: FixedWidthInteger>(_ value: T) {
-        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.littleEndian) { append($0) }
     }
 
     mutating func array<T: BitwiseCopyable>(_ values: [T]) {
         scalar(Int64(values.count))
         scalar(Int64(MemoryLayout<T>.stride))
-        values.withUnsafeBytes { data.append(contentsOf: $0) }
+        values.withUnsafeBytes { append($0) }
     }
 
     mutating func string(_ text: String) { array(Array(text.utf8)) }
