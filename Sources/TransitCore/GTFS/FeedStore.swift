@@ -53,7 +53,8 @@ struct FeedStore {
         return (summary, warnings)
     }
 
-    static let magic = Array("transit-feed 1\n".utf8)
+    /// 16 bytes; the summary after it is padded to 8, so the timetable's arrays stay aligned.
+    static let magic = Array("transit-feed 03\n".utf8)
 
     /// Streams the summary and the timetable to a temporary file beside `path`, then renames it
     /// over `path`; on any failure the temporary file goes and `path` stays as it was.
@@ -76,6 +77,7 @@ struct FeedStore {
         let header = (try? JSONEncoder().encode(summary)) ?? Data("{}".utf8)
         writer.scalar(UInt32(header.count))
         header.withUnsafeBytes { writer.append($0) }
+        writer.pad()
         TimetableFile.write(timetable, to: &writer)
         let closed = close(fd)
         if let failure = writer.failure { throw failed(String(cString: strerror(failure))) }
@@ -99,13 +101,14 @@ struct FeedStore {
 
     static func load(_ path: String) throws(TransitError) -> (Summary, Timetable) {
         let summary = try summary(at: path)
-        guard let data = FileManager.default.contents(atPath: path), data.count >= magic.count + 4 else {
-            throw .parse(what: path, reason: "cannot read it")
-        }
-        let headerLength = Int(data[magic.count]) | Int(data[magic.count + 1]) << 8 | Int(data[magic.count + 2]) << 16 | Int(data[magic.count + 3]) << 24
-        let start = magic.count + 4 + headerLength
-        guard start <= data.count else { throw .parse(what: path, reason: "the compiled feed is cut short; import it again") }
-        return (summary, try TimetableFile.decode(data.subdata(in: start..<data.count), path: path))
+        let file = try MappedFile(path)
+        let bytes = file.bytes
+        guard bytes.count >= magic.count + 4 else { throw .parse(what: path, reason: "the compiled feed is cut short; import it again") }
+        let headerLength = Int(bytes[magic.count]) | Int(bytes[magic.count + 1]) << 8 | Int(bytes[magic.count + 2]) << 16 | Int(bytes[magic.count + 3]) << 24
+        var start = magic.count + 4 + headerLength
+        start += (8 - start % 8) % 8
+        guard start <= bytes.count else { throw .parse(what: path, reason: "the compiled feed is cut short; import it again") }
+        return (summary, try TimetableFile.decode(bytes, from: start, owner: file, path: path))
     }
 
     /// Imported feeds, by name.

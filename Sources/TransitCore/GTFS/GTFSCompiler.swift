@@ -426,7 +426,8 @@ struct GTFSCompiler {
         if untimedTrips > 0 { warnings.append("\(untimedTrips) trips with a single stop_times row were skipped") }
         patternOf = [:]
         // Each pattern's runs by first departure, split wherever one would overtake another.
-        t.times.reserveCapacity(zip(patternKeys, patternRuns).reduce(0) { $0 + $1.0.count * $1.1.count })
+        var times: [Int32] = [], patternStops: [Int32] = [], patternFlags: [UInt8] = [], patternTrips: [Int32] = []
+        times.reserveCapacity(zip(patternKeys, patternRuns).reduce(0) { $0 + $1.0.count * $1.1.count })
         var stopLists = [[Int32]](repeating: [], count: stops.count)
         for (p, key) in patternKeys.enumerated() {
             let length = key.count / 2
@@ -452,30 +453,37 @@ struct GTFSCompiler {
             }
             for group in groups {
                 let q = t.patternTimeStart.count
-                t.patternTimeStart.append(Int64(t.times.count))
+                t.patternTimeStart.append(Int64(times.count))
                 for i in 0..<length {
-                    t.patternStops.append(key[i])
-                    t.patternFlags.append(UInt8(key[length + i]))
+                    patternStops.append(key[i])
+                    patternFlags.append(UInt8(key[length + i]))
                     stopLists[Int(key[i])].append(Int32(q))
                     stopLists[Int(key[i])].append(Int32(i))
                 }
-                t.patternStopStart.append(Int32(t.patternStops.count))
+                t.patternStopStart.append(Int32(patternStops.count))
                 for run in group {
-                    t.patternTrips.append(run.trip)
+                    patternTrips.append(run.trip)
                     if run.shift == 0 {
-                        t.times.append(contentsOf: timeStore[run.times..<(run.times + 2 * length)])
+                        times.append(contentsOf: timeStore[run.times..<(run.times + 2 * length)])
                     } else {
-                        for i in 0..<(2 * length) { t.times.append(timeStore[run.times + i] + run.shift) }
+                        for i in 0..<(2 * length) { times.append(timeStore[run.times + i] + run.shift) }
                     }
                 }
-                t.patternTripStart.append(Int32(t.patternTrips.count))
+                t.patternTripStart.append(Int32(patternTrips.count))
             }
         }
-        for list in stopLists {
-            t.stopPatterns += list
-            t.stopPatternStart.append(Int32(t.stopPatterns.count))
-        }
         timeStore = []
+        t.times = Packed(times)
+        times = []
+        t.patternStops = Packed(patternStops)
+        t.patternFlags = Packed(patternFlags)
+        t.patternTrips = Packed(patternTrips)
+        var stopPatterns: [Int32] = []
+        for list in stopLists {
+            stopPatterns += list
+            t.stopPatternStart.append(Int32(stopPatterns.count))
+        }
+        t.stopPatterns = Packed(stopPatterns)
         patternKeys = []
         patternRuns = []
     }

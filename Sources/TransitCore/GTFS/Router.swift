@@ -126,8 +126,11 @@ struct Router {
         var found: [Journey] = []
         var queued = [Int32](repeating: -1, count: t.patternCount)
         var queue: [Int] = []
-        var incoming = [[(from: Int, ready: Int32)]](repeating: [], count: s)
+        var incoming = [[(from: Int, ready: Int32, exact: Bool)]](repeating: [], count: s)
         var touched: [Int] = []
+        // Per-stop stamps that keep the marked lists free of repeats without sets.
+        var markedStamp = [Int32](repeating: -1, count: s), changedStamp = [Int32](repeating: -1, count: s)
+        var stamp: Int32 = 0
 
         for tau in originDepartures() {
             var rideMarked: [Int] = []        // stops reached by a ride in the last round
@@ -140,24 +143,29 @@ struct Router {
                     arrivals[base + stop] = arrivals[below + stop]
                     labels[base + stop] = labels[below + stop]
                 }
-                var nextChanged = changed
+                stamp &+= 1
+                var nextChanged: [Int] = []
+                for stop in changed where changedStamp[stop] != stamp {
+                    changedStamp[stop] = stamp
+                    nextChanged.append(stop)
+                }
                 // Where trips may be boarded this round, and when.
                 for y in touched { incoming[y].removeAll(keepingCapacity: true) }
                 touched.removeAll(keepingCapacity: true)
                 if round == 1 {
                     for o in query.origins where o >= 0 && o < s {
                         if incoming[o].isEmpty { touched.append(o) }
-                        incoming[o].append((from: -1, ready: tau))
+                        incoming[o].append((from: -1, ready: tau, exact: true))
                     }
                 } else {
                     for x in rideMarked {
                         let reached = arrivals[below + x]
-                        for e in edges.range(x) {
-                            let y = Int(edges.to[e])
-                            let ready = Int64(reached) + Int64(edges.lowerBound[e])
+                        for e in edges.edges(x) {
+                            let y = Int(e.to)
+                            let ready = Int64(reached) + Int64(e.lowerBound)
                             guard ready < Int64(destinationBound) else { continue }
                             if incoming[y].isEmpty { touched.append(y) }
-                            incoming[y].append((from: x, ready: Int32(ready)))
+                            incoming[y].append((from: x, ready: Int32(ready), exact: e.exact))
                         }
                     }
                 }
@@ -184,8 +192,8 @@ struct Router {
                                 var label = boarded
                                 label.alightPosition = Int32(i)
                                 labels[base + y] = label
-                                marked.append(y)
-                                nextChanged.append(y)
+                                if markedStamp[y] != stamp { markedStamp[y] = stamp; marked.append(y) }
+                                if changedStamp[y] != stamp { changedStamp[y] = stamp; nextChanged.append(y) }
                                 if isDestination[y] { destinationBound = min(destinationBound, a) }
                             }
                         }
@@ -201,8 +209,8 @@ struct Router {
                     }
                 }
                 queue.removeAll(keepingCapacity: true)
-                rideMarked = Array(Set(marked))
-                changed = Array(Set(nextChanged))
+                rideMarked = marked
+                changed = nextChanged
                 if rideMarked.isEmpty && round > 1 { break }
             }
             // Keep each round's arrival that beats both the later departures and fewer changes.
@@ -227,7 +235,7 @@ struct Router {
 
     /// The earliest row of pattern `q` that can be boarded at position `i` of stop `y` from
     /// `source`: at exactly τ from the origin; otherwise after the change the rules ask for.
-    func boardable(_ q: Int, _ i: Int, _ y: Int, _ source: (from: Int, ready: Int32), round: Int, current: Int,
+    func boardable(_ q: Int, _ i: Int, _ y: Int, _ source: (from: Int, ready: Int32, exact: Bool), round: Int, current: Int,
                    tripBase: Int, labels: [Label], arrivals: [Int32], below: Int) -> Int? {
         let rows = Int(t.patternTripStart[q + 1] - t.patternTripStart[q])
         var row = firstRow(q, i, atOrAfter: source.ready)
@@ -246,6 +254,8 @@ struct Router {
             if current >= 0 && row >= current { return nil }
             let trip = t.patternTrips[tripBase + row]
             if tripRunsToday(trip) && Int(trip) != fromTrip {
+                // `ready` already holds the exact change time when no row depends on the trips.
+                if source.exact { return row }
                 if let needed = edges.seconds(from: x, to: y, fromTrip: fromTrip, toTrip: Int(trip), in: t) {
                     if Int(departure(q, row, i)) >= reached + needed { return row }
                 }
@@ -295,77 +305,76 @@ struct Router {
 /// The changes allowed between stops, with the seconds each needs: the same stop, stops of one
 /// parent station, pairs transfers.txt lists (a station standing for its stops), and, with
 /// `--walk`, stops within walking distance. Each edge has a lower bound over every pair of
-/// trips; rows that name trips or routes are decided exactly at boarding.
-struct TransferEdges {
-    var start: [Int32]
-    var to: [Int32] = []
-    var lowerBound: [Int32] = []
-    /// Walking seconds for a pair allowed only by distance; -1 for the others.
-    var walkSeconds: [Int32] = []
+/// trips; rows that name trips or routes are decided exactly at boarding. A stop's edges are
+/// worked out the first time a search reaches it, so a query pays only for the stops it touches.
+final class TransferEdges {
+    struct Edge {
+        var to: Int32
+        var lowerBound: Int32
+        /// Walking seconds for a pair allowed only by distance; -1 for the others.
+        var walkSeconds: Int32
+        /// The bound is the exact time for every pair of trips (no row names a trip or route).
+        var exact: Bool
+    }
+
+    let t: Timetable
     let minTransfer: Int
+    let walkMeters: Double?
     /// transfers.txt rows by (from stop, to stop) key, stations included.
     var rulesByPair: [Int64: [Int]] = [:]
     var wildcardRules: [Int] = []
-    let children: [[Int]]
+    /// Stops named as a transfers.txt row's to_stop_id, by from stop (stations expanded).
+    var listed: [Int: [Int]] = [:]
+    var children: [Int: [Int]] = [:]
+    var grid: Grid?
+    private var cache: [Int: [Edge]] = [:]
 
     init(_ t: Timetable, minTransfer: Int, walkMeters: Double?) {
+        self.t = t
         self.minTransfer = minTransfer
-        let s = t.stopCount
-        var kids = [[Int]](repeating: [], count: s)
-        for stop in 0..<s where t.stopParent[stop] >= 0 { kids[Int(t.stopParent[stop])].append(stop) }
-        children = kids
+        self.walkMeters = walkMeters
+        for stop in 0..<t.stopCount where t.stopParent[stop] >= 0 { children[Int(t.stopParent[stop]), default: []].append(stop) }
         for (index, rule) in t.transfers.enumerated() {
             if rule.fromStop < 0 || rule.toStop < 0 { wildcardRules.append(index) } else {
                 rulesByPair[Self.key(Int(rule.fromStop), Int(rule.toStop)), default: []].append(index)
             }
         }
-        var pairs = [[Int]](repeating: [], count: s)
-        for x in 0..<s {
-            pairs[x].append(x)
-            let parent = Int(t.stopParent[x])
-            if parent >= 0 { pairs[x] += kids[parent].filter { $0 != x } }
-        }
-        func expand(_ stop: Int) -> [Int] { kids[stop].isEmpty ? [stop] : kids[stop] }
+        func expand(_ stop: Int) -> [Int] { children[stop] ?? [stop] }
         for rule in t.transfers where rule.fromStop >= 0 && rule.toStop >= 0 {
-            for x in expand(Int(rule.fromStop)) { pairs[x] += expand(Int(rule.toStop)) }
+            for x in expand(Int(rule.fromStop)) { listed[x, default: []] += expand(Int(rule.toStop)) }
         }
-        var walkPairs = [[(Int, Int32)]](repeating: [], count: s)
-        if let walkMeters, walkMeters > 0 {
-            let grid = Grid(t, cell: walkMeters)
-            for x in 0..<s where !t.stopLat[x].isNaN {
-                let known = Set(pairs[x])
-                for y in grid.near(x, t) where y != x && !known.contains(y) {
-                    let meters = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x]).meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))
-                    if meters <= walkMeters { walkPairs[x].append((y, Int32((meters / Router.walkingSpeed).rounded(.up)))) }
-                }
-            }
-        }
-        start = [0]
-        var edges = TransferEdges.Builder()
-        for x in 0..<s {
-            for y in Set(pairs[x]).sorted() {
-                if let bound = Self.bound(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules, minTransfer: minTransfer) {
-                    edges.add(y, bound, -1)
-                }
-            }
-            for (y, seconds) in walkPairs[x] where !Self.forbidden(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules) {
-                edges.add(y, seconds, seconds)
-            }
-            start.append(Int32(edges.to.count))
-        }
-        to = edges.to
-        lowerBound = edges.bound
-        walkSeconds = edges.walk
+        if let walkMeters, walkMeters > 0 { grid = Grid(t, cell: walkMeters) }
     }
 
-    struct Builder {
-        var to: [Int32] = []
-        var bound: [Int32] = []
-        var walk: [Int32] = []
-        mutating func add(_ y: Int, _ b: Int32, _ w: Int32) { to.append(Int32(y)); bound.append(b); walk.append(w) }
+    /// The changes out of stop `x`.
+    func edges(_ x: Int) -> [Edge] {
+        if let known = cache[x] { return known }
+        var pairs = [x]
+        let parent = Int(t.stopParent[x])
+        if parent >= 0 { pairs += (children[parent] ?? []).filter { $0 != x } }
+        pairs += listed[x] ?? []
+        var out: [Edge] = []
+        var known = Set<Int>()
+        for y in pairs where known.insert(y).inserted {
+            let rows = Self.candidates(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules)
+            let exact = rows.allSatisfy { t.transfers[$0].fromTrip < 0 && t.transfers[$0].toTrip < 0 && t.transfers[$0].fromRoute < 0 && t.transfers[$0].toRoute < 0 }
+            if let bound = Self.bound(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules, minTransfer: minTransfer) {
+                out.append(Edge(to: Int32(y), lowerBound: bound, walkSeconds: -1, exact: exact))
+            }
+        }
+        if let grid, let walkMeters, !t.stopLat[x].isNaN {
+            let here = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x])
+            for y in grid.near(x, t) where !known.contains(y) {
+                let meters = here.meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))
+                guard meters <= walkMeters, !Self.forbidden(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules) else { continue }
+                known.insert(y)
+                let seconds = Int32((meters / Router.walkingSpeed).rounded(.up))
+                out.append(Edge(to: Int32(y), lowerBound: seconds, walkSeconds: seconds, exact: true))
+            }
+        }
+        cache[x] = out
+        return out
     }
-
-    func range(_ x: Int) -> Range<Int> { Int(start[x])..<Int(start[x + 1]) }
 
     static func key(_ a: Int, _ b: Int) -> Int64 { Int64(a) << 32 | Int64(b) }
 
@@ -448,8 +457,8 @@ struct TransferEdges {
 
     /// Seconds a change from `x` to `y` needs between these trips (-1: any); nil if forbidden.
     func seconds(from x: Int, to y: Int, fromTrip: Int, toTrip: Int, in t: Timetable) -> Int? {
-        for e in range(x) where Int(to[e]) == y {
-            if walkSeconds[e] >= 0 { return Int(walkSeconds[e]) }
+        for e in edges(x) where Int(e.to) == y {
+            if e.walkSeconds >= 0 { return Int(e.walkSeconds) }
             let rows = Self.candidates(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules)
             if rows.isEmpty { return minTransfer }
             return Self.decide(x, y, rows, t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)

@@ -85,19 +85,19 @@ struct Timetable: Sendable {
 
     // Patterns
     var patternStopStart: [Int32] = [0]
-    var patternStops: [Int32] = []
+    var patternStops = Packed<Int32>()
     /// Per pattern position: bit 0 no pickup, bit 1 no drop-off.
-    var patternFlags: [UInt8] = []
+    var patternFlags = Packed<UInt8>()
     var patternTripStart: [Int32] = [0]
-    var patternTrips: [Int32] = []
+    var patternTrips = Packed<Int32>()
     /// Where each pattern's times begin in `times`: trip j at position i is
     /// `times[timeStart + (j * length + i) * 2]` (arrival), `+ 1` (departure).
     var patternTimeStart: [Int64] = []
-    var times: [Int32] = []
+    var times = Packed<Int32>()
 
     // Stop → (pattern, position) pairs
     var stopPatternStart: [Int32] = [0]
-    var stopPatterns: [Int32] = []
+    var stopPatterns = Packed<Int32>()
 
     // Services
     var serviceIDs = StringTable()
@@ -135,7 +135,8 @@ struct Timetable: Sendable {
 /// The compiled file: a magic line, then every array as a length-prefixed little-endian block,
 /// in a fixed order. Written to a temporary file and renamed over the old one.
 enum TimetableFile {
-    static let magic = Array("transit-gtfs 2\n".utf8)
+    /// 16 bytes, so that what follows stays 8-byte aligned.
+    static let magic = Array("transit-gtfs 03\n".utf8)
 
     static func encode(_ t: Timetable) -> Data {
         var w = BinaryWriter()
@@ -159,7 +160,14 @@ enum TimetableFile {
     }
 
     static func decode(_ data: Data, path: String) throws(TransitError) -> Timetable {
-        var r = BinaryReader(data: data, path: path)
+        let box = DataBox(data)
+        return try decode(box.bytes, from: 0, owner: box, path: path)
+    }
+
+    /// Reads from `bytes` (kept alive by `owner`); the big arrays stay where they are.
+    static func decode(_ bytes: UnsafeRawBufferPointer, from start: Int, owner: AnyObject, path: String) throws(TransitError) -> Timetable {
+        var r = BinaryReader(bytes: bytes, owner: owner, path: path)
+        r.position = start
         guard try r.raw(magic.count) == magic else {
             throw .parse(what: path, reason: "not a compiled timetable of this version; import the feed again")
         }
@@ -172,9 +180,9 @@ enum TimetableFile {
         t.routeType = try r.array(); t.routeColor = try r.strings()
         t.tripIDs = try r.strings(); t.tripRoute = try r.array(); t.tripService = try r.array(); t.tripHeadsign = try r.array()
         t.headsigns = try r.strings()
-        t.patternStopStart = try r.array(); t.patternStops = try r.array(); t.patternFlags = try r.array()
-        t.patternTripStart = try r.array(); t.patternTrips = try r.array(); t.patternTimeStart = try r.array(); t.times = try r.array()
-        t.stopPatternStart = try r.array(); t.stopPatterns = try r.array()
+        t.patternStopStart = try r.array(); t.patternStops = try r.packed(); t.patternFlags = try r.packed()
+        t.patternTripStart = try r.array(); t.patternTrips = try r.packed(); t.patternTimeStart = try r.array(); t.times = try r.packed()
+        t.stopPatternStart = try r.array(); t.stopPatterns = try r.packed()
         t.serviceIDs = try r.strings(); t.serviceWords = try r.scalar(); t.serviceDays = try r.array()
         t.transfers = try r.array()
         try validate(t, path: path)
@@ -268,6 +276,20 @@ struct BinaryWriter {
         scalar(Int64(values.count))
         scalar(Int64(MemoryLayout<T>.stride))
         values.withUnsafeBytes { append($0) }
+        pad()
+    }
+
+    mutating func array<T>(_ values: Packed<T>) {
+        scalar(Int64(values.count))
+        scalar(Int64(MemoryLayout<T>.stride))
+        values.withUnsafeBytes { append($0) }
+        pad()
+    }
+
+    /// Zero bytes up to the next multiple of 8.
+    mutating func pad() {
+        let extra = (8 - written % 8) % 8
+        if extra > 0 { raw([UInt8](repeating: 0, count: extra)) }
     }
 
     mutating func string(_ text: String) { array(Array(text.utf8)) }
@@ -278,46 +300,78 @@ struct BinaryWriter {
     }
 }
 
+/// Data at a stable address, for decoding in memory (tests, `encode` round trips).
+final class DataBox: @unchecked Sendable {
+    let storage: UnsafeMutableRawPointer
+    let bytes: UnsafeRawBufferPointer
+
+    init(_ data: Data) {
+        storage = .allocate(byteCount: max(1, data.count), alignment: 16)
+        data.copyBytes(to: storage.assumingMemoryBound(to: UInt8.self), count: data.count)
+        bytes = UnsafeRawBufferPointer(start: storage, count: data.count)
+    }
+
+    deinit { storage.deallocate() }
+}
+
 struct BinaryReader {
-    let data: Data
+    let bytes: UnsafeRawBufferPointer
+    let owner: AnyObject
     let path: String
     var position = 0
 
-    init(data: Data, path: String) {
-        self.data = data
+    init(bytes: UnsafeRawBufferPointer, owner: AnyObject, path: String) {
+        self.bytes = bytes
+        self.owner = owner
         self.path = path
     }
 
     func damaged() -> TransitError { .parse(what: path, reason: "the compiled timetable is cut short or damaged; import the feed again") }
 
     mutating func raw(_ count: Int) throws(TransitError) -> [UInt8] {
-        guard count >= 0, count <= data.count - position else { throw damaged() }
-        let start = data.startIndex + position
-        position += count
-        return [UInt8](data[start..<(start + count)])
+        guard count >= 0, count <= bytes.count - position else { throw damaged() }
+        defer { position += count }
+        return [UInt8](UnsafeRawBufferPointer(rebasing: bytes[position..<(position + count)]))
     }
 
     mutating func scalar<T: FixedWidthInteger>() throws(TransitError) -> T {
         let size = MemoryLayout<T>.size
-        guard size <= data.count - position else { throw damaged() }
-        var value: T = 0
-        let start = data.startIndex + position
-        withUnsafeMutableBytes(of: &value) { data.copyBytes(to: $0, from: start..<(start + size)) }
-        position += size
-        return T(littleEndian: value)
+        guard size <= bytes.count - position else { throw damaged() }
+        defer { position += size }
+        return T(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: T.self))
+    }
+
+    /// Where an array's values lie: checked against the file's size and alignment.
+    mutating func span<T>(_ type: T.Type) throws(TransitError) -> (offset: Int, count: Int) {
+        let count: Int64 = try scalar(), stride: Int64 = try scalar()
+        guard stride == Int64(MemoryLayout<T>.stride), count >= 0, count <= Int64(bytes.count) else { throw damaged() }
+        let length = Int(count) * MemoryLayout<T>.stride
+        guard length <= bytes.count - position else { throw damaged() }
+        let offset = position
+        position += length
+        position += (8 - position % 8) % 8
+        guard position <= bytes.count else { throw damaged() }
+        return (offset, Int(count))
     }
 
     mutating func array<T: BitwiseCopyable>() throws(TransitError) -> [T] {
-        let count: Int64 = try scalar(), stride: Int64 = try scalar()
-        guard stride == Int64(MemoryLayout<T>.stride), count >= 0, count <= Int64(data.count) else { throw damaged() }
-        let bytes = Int(count) * MemoryLayout<T>.stride
-        guard bytes <= data.count - position else { throw damaged() }
-        let start = data.startIndex + position
-        position += bytes
-        return [T](unsafeUninitializedCapacity: Int(count)) { buffer, initialized in
-            data.copyBytes(to: UnsafeMutableRawBufferPointer(buffer), from: start..<(start + bytes))
-            initialized = Int(count)
+        let (offset, count) = try span(T.self)
+        let length = count * MemoryLayout<T>.stride
+        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if length > 0, let target = UnsafeMutableRawPointer(buffer.baseAddress), let source = bytes.baseAddress {
+                target.copyMemory(from: source + offset, byteCount: length)
+            }
+            initialized = count
         }
+    }
+
+    /// An array left in place (the file is mapped and aligned to 8).
+    mutating func packed<T>() throws(TransitError) -> Packed<T> {
+        let (offset, count) = try span(T.self)
+        guard count > 0, let base = bytes.baseAddress else { return Packed() }
+        let address = base + offset
+        guard Int(bitPattern: address) % MemoryLayout<T>.alignment == 0 else { throw damaged() }
+        return Packed(address.assumingMemoryBound(to: T.self), count: count, owner: owner)
     }
 
     mutating func string() throws(TransitError) -> String {
