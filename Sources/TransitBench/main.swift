@@ -161,6 +161,23 @@ func jsonRatio() throws {
                  mb, count, bareRate, (bare.min() ?? 0) * 1000, mappedRate, (mapped.min() ?? 0) * 1000, mappedRate / bareRate))
 }
 
+/// GTFS: import throughput and peak memory are measured from outside (scripts/bench-gtfs);
+/// here, in process, a compiled feed's load and the query alone, best of `runs`.
+func gtfsQuery(cache: String, feed: String, from: String, to: String, date: String, runs: Int = 10) throws {
+    var load = Double.infinity, route = Double.infinity, found = 0
+    guard let day = LocalDate(iso: date) else { throw BenchError.noFixture("date \(date)") }
+    for _ in 0..<runs {
+        var start = DispatchTime.now().uptimeNanoseconds
+        let opened = try GTFSFeed.imported(feed, cacheDirectory: cache)
+        load = min(load, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        start = DispatchTime.now().uptimeNanoseconds
+        found = try opened.journeys(from: from, to: to, date: day, transfers: 2).count
+        route = min(route, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+    print(String(format: "gtfs %@: %@ → %@ on %@, --transfers 2: load %.1f ms, stop names and query %.1f ms (%d journeys; best of %d)",
+                 feed, from, to, date, load, route, found, runs))
+}
+
 /// Busbud: a server that reports complete `completeAfter` seconds after the first request;
 /// wall time of the search against that, and the CPU the wait cost.
 func busbudPoll(completeAfter: Double, interval: Double) async throws {
@@ -237,6 +254,19 @@ func stationList() throws {
         count = stations.count
     }
     print(String(format: "12306 stations: parse %d stations and run 3 searches (%d hits): %.2f ms, of which parsing %.2f ms (best of 20)", count, hits, best, parseBest))
+}
+
+if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "gtfs" {
+    // transit-bench gtfs CACHE FEED FROM TO DATE
+    let a = CommandLine.arguments
+    do {
+        guard a.count >= 7 else { throw BenchError.noFixture("usage: transit-bench gtfs CACHE FEED FROM TO DATE") }
+        try gtfsQuery(cache: a[2], feed: a[3], from: a[4], to: a[5], date: a[6])
+    } catch {
+        FileHandle.standardError.write(Data("transit-bench: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
 }
 
 do {

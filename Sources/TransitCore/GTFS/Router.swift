@@ -76,9 +76,10 @@ struct Router {
         return low
     }
 
-    /// The departures at the origin stops in the window, latest first.
-    func originDepartures() -> [Int32] {
-        var set = Set<Int32>()
+    /// The departures at the origin stops in the window, latest first, each with the patterns
+    /// and positions that leave then (round 1 scans only those).
+    func originDepartures() -> [(time: Int32, calls: [(pattern: Int, position: Int)])] {
+        var byTime: [Int32: [(pattern: Int, position: Int)]] = [:]
         for o in query.origins {
             forEachCall(at: o) { q, i in
                 guard t.patternFlags[Int(t.patternStopStart[q]) + i] & 1 == 0, i < t.patternLength(q) - 1 else { return }
@@ -87,11 +88,11 @@ struct Router {
                     let d = departure(q, row, i)
                     if let after = query.after, Int(d) < after { continue }
                     if let before = query.before, Int(d) > before { continue }
-                    set.insert(d)
+                    byTime[d, default: []].append((q, i))
                 }
             }
         }
-        return set.sorted(by: >)
+        return byTime.sorted { $0.key > $1.key }.map { (time: $0.key, calls: $0.value) }
     }
 
     func forEachCall(at stop: Int, _ body: (Int, Int) -> Void) {
@@ -126,13 +127,21 @@ struct Router {
         var found: [Journey] = []
         var queued = [Int32](repeating: -1, count: t.patternCount)
         var queue: [Int] = []
-        var incoming = [[(from: Int, ready: Int32, exact: Bool)]](repeating: [], count: s)
+        // Where each stop may be boarded this round: a list per stop, linked through flat arrays
+        // (head per stop, then next/from/ready/exact per entry).
+        var head = [Int32](repeating: -1, count: s)
+        var nextEntry: [Int32] = [], fromStop: [Int32] = [], readyAt: [Int32] = [], exactEntry: [Bool] = []
+        func add(_ y: Int, _ x: Int, _ ready: Int32, _ exact: Bool, _ touched: inout [Int]) {
+            if head[y] < 0 { touched.append(y) }
+            nextEntry.append(head[y]); fromStop.append(Int32(x)); readyAt.append(ready); exactEntry.append(exact)
+            head[y] = Int32(nextEntry.count - 1)
+        }
         var touched: [Int] = []
         // Per-stop stamps that keep the marked lists free of repeats without sets.
         var markedStamp = [Int32](repeating: -1, count: s), changedStamp = [Int32](repeating: -1, count: s)
         var stamp: Int32 = 0
 
-        for tau in originDepartures() {
+        for (tau, departing) in originDepartures() {
             var rideMarked: [Int] = []        // stops reached by a ride in the last round
             var changed: [Int] = []           // stops whose label changed in the last round
             var destinationBound = Self.unreached
@@ -150,12 +159,13 @@ struct Router {
                     nextChanged.append(stop)
                 }
                 // Where trips may be boarded this round, and when.
-                for y in touched { incoming[y].removeAll(keepingCapacity: true) }
+                for y in touched { head[y] = -1 }
+                nextEntry.removeAll(keepingCapacity: true); fromStop.removeAll(keepingCapacity: true)
+                readyAt.removeAll(keepingCapacity: true); exactEntry.removeAll(keepingCapacity: true)
                 touched.removeAll(keepingCapacity: true)
                 if round == 1 {
                     for o in query.origins where o >= 0 && o < s {
-                        if incoming[o].isEmpty { touched.append(o) }
-                        incoming[o].append((from: -1, ready: tau, exact: true))
+                        add(o, -1, tau, true, &touched)
                     }
                 } else {
                     for x in rideMarked {
@@ -164,15 +174,20 @@ struct Router {
                             let y = Int(e.to)
                             let ready = Int64(reached) + Int64(e.lowerBound)
                             guard ready < Int64(destinationBound) else { continue }
-                            if incoming[y].isEmpty { touched.append(y) }
-                            incoming[y].append((from: x, ready: Int32(ready), exact: e.exact))
+                            add(y, x, Int32(ready), e.exact, &touched)
                         }
                     }
                 }
                 if touched.isEmpty { break }
-                for y in touched {
-                    forEachCall(at: y) { q, i in
+                if round == 1 {
+                    for (q, i) in departing {
                         if queued[q] < 0 { queue.append(q); queued[q] = Int32(i) } else if Int32(i) < queued[q] { queued[q] = Int32(i) }
+                    }
+                } else {
+                    for y in touched {
+                        forEachCall(at: y) { q, i in
+                            if queued[q] < 0 { queue.append(q); queued[q] = Int32(i) } else if Int32(i) < queued[q] { queued[q] = Int32(i) }
+                        }
                     }
                 }
                 var marked: [Int] = []
@@ -197,8 +212,13 @@ struct Router {
                                 if isDestination[y] { destinationBound = min(destinationBound, a) }
                             }
                         }
-                        guard flags & 1 == 0, i < length - 1, !incoming[y].isEmpty else { continue }
-                        for source in incoming[y] {
+                        guard flags & 1 == 0, i < length - 1, head[y] >= 0 else { continue }
+                        var entry = Int(head[y])
+                        while entry >= 0 {
+                            let source = (from: Int(fromStop[entry]), ready: readyAt[entry], exact: exactEntry[entry])
+                            entry = Int(nextEntry[entry])
+                            // A trip already ridden that leaves before this source is ready: nothing to gain.
+                            if current >= 0 && source.ready > departure(q, current, i) { continue }
                             let row = boardable(q, i, y, source, round: round, current: current, tripBase: tripBase, labels: labels, arrivals: arrivals, below: below)
                             if let row, current < 0 || row < current {
                                 current = row
