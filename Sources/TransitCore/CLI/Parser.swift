@@ -21,7 +21,7 @@ public enum CommandLineParser {
     public static func parse(_ args: [String], environment env: [String: String], terminal: Terminal,
                              now: Date = Date(), providers: [Provider] = Providers.all) throws(TransitError) -> Invocation {
         let known = GlobalOptions.specs + providers.flatMap { $0.spec.commands.flatMap(\.options) }
-        var raw = try scan(args, known: known)
+        let raw = try scan(args, known: known)
         if raw.flags.contains("version") && raw.words.isEmpty { return .version }
 
         // Help: `transit help [p [c]]`, or --help at any level.

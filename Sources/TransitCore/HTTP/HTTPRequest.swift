@@ -2,7 +2,7 @@ import Foundation
 
 /// What a provider's answers are written in.
 public enum BodyKind: String, Sendable {
-    case xml = "XML", json = "JSON", javaScript = "JavaScript", html = "HTML"
+    case xml = "XML", json = "JSON", javaScript = "JavaScript", html = "HTML", zip = "a zip file"
 }
 
 /// One GET to a provider, described independently of where the answer comes from
