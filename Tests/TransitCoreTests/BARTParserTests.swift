@@ -158,7 +158,7 @@ import Testing
 }
 
 /// A small deterministic random source for noise.
-struct SplitMix {
+struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

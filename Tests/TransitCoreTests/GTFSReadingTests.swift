@@ -185,7 +185,7 @@ struct TrickleSource: ByteSource {
         #expect(t.times.count == 2 * Int(t.sourceStopTimes))
         #expect(errorKind { try TimetableFile.decode(data.prefix(data.count - 10), path: "x") } == "parse")
         // Flip bytes all through the file: a value or an error, never a trap.
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix(seed: 7)
         for _ in 0..<200 {
             var damaged = data
             for _ in 0..<4 {
@@ -196,18 +196,5 @@ struct TrickleSource: ByteSource {
                 _ = Router(table, Router.Query(origins: [0], destinations: [min(1, table.stopCount - 1)], day: Int(table.firstDay) + 3, maxTransfers: 2, minTransfer: 120)).journeys()
             }
         }
-    }
-}
-
-/// A reproducible random source for fuzzing.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
