@@ -118,7 +118,7 @@ public struct Arguments: Sendable {
     }
 
     /// A time of the service day: before `cutoff` minutes it is the night after (`00:30` → 24:30).
-    /// With `past24`, `HH:MM` may also pass 24:00 (`25:30`, up to 47:59), as GTFS times do.
+    /// With `past24`, `HH:MM` may also pass 24:00 (`25:30`, up to 47:59), as some feeds count.
     public func serviceTime(_ name: String, cutoff: Int, past24: Bool = false) throws(TransitError) -> Int? {
         guard let text = string(name) else { return nil }
         if let m = ClockTime.minutes(text) { return m < cutoff ? m + 1440 : m }
