@@ -33,6 +33,10 @@ struct Packed<Element: FixedWidthInteger & BitwiseCopyable & Sendable>: RandomAc
         return base[i]
     }
 
+    /// The values, for hot loops; valid while this value (or a copy) lives. Every index the
+    /// router reads through it was checked when the timetable was loaded.
+    var buffer: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+
     func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
         body(UnsafeRawBufferPointer(start: base.map(UnsafeRawPointer.init), count: count * MemoryLayout<Element>.stride))
     }

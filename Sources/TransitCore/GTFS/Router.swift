@@ -45,9 +45,18 @@ struct Router {
     let query: Query
     let active: [Bool]
     let edges: TransferEdges
+    // The timetable's big arrays as plain buffers (they live as long as `t`).
+    let times: UnsafeBufferPointer<Int32>
+    let patternStops: UnsafeBufferPointer<Int32>
+    let patternFlags: UnsafeBufferPointer<UInt8>
+    let patternTrips: UnsafeBufferPointer<Int32>
 
     init(_ timetable: Timetable, _ query: Query) {
         t = timetable
+        times = timetable.times.buffer
+        patternStops = timetable.patternStops.buffer
+        patternFlags = timetable.patternFlags.buffer
+        patternTrips = timetable.patternTrips.buffer
         self.query = query
         active = (0..<timetable.serviceCount).map { timetable.serviceRuns($0, day: query.day) }
         edges = TransferEdges(timetable, minTransfer: query.minTransfer, walkMeters: query.walkMeters)
@@ -59,19 +68,21 @@ struct Router {
     }
 
     @inline(__always) func departure(_ q: Int, _ row: Int, _ i: Int) -> Int32 {
-        t.times[Int(t.patternTimeStart[q]) + (row * t.patternLength(q) + i) * 2 + 1]
+        times[Int(t.patternTimeStart[q]) + (row * t.patternLength(q) + i) * 2 + 1]
     }
 
     @inline(__always) func arrival(_ q: Int, _ row: Int, _ i: Int) -> Int32 {
-        t.times[Int(t.patternTimeStart[q]) + (row * t.patternLength(q) + i) * 2]
+        times[Int(t.patternTimeStart[q]) + (row * t.patternLength(q) + i) * 2]
     }
 
     /// The first row of pattern `q` leaving position `i` at or after `time`.
     func firstRow(_ q: Int, _ i: Int, atOrAfter time: Int32) -> Int {
         var low = 0, high = Int(t.patternTripStart[q + 1] - t.patternTripStart[q])
+        // Row r's departure at i is times[first + r * step].
+        let first = Int(t.patternTimeStart[q]) + i * 2 + 1, step = t.patternLength(q) * 2
         while low < high {
             let mid = (low + high) / 2
-            if departure(q, mid, i) < time { low = mid + 1 } else { high = mid }
+            if times[first + mid * step] < time { low = mid + 1 } else { high = mid }
         }
         return low
     }
@@ -82,9 +93,9 @@ struct Router {
         var byTime: [Int32: [(pattern: Int, position: Int)]] = [:]
         for o in query.origins {
             forEachCall(at: o) { q, i in
-                guard t.patternFlags[Int(t.patternStopStart[q]) + i] & 1 == 0, i < t.patternLength(q) - 1 else { return }
+                guard patternFlags[Int(t.patternStopStart[q]) + i] & 1 == 0, i < t.patternLength(q) - 1 else { return }
                 let rows = Int(t.patternTripStart[q + 1] - t.patternTripStart[q])
-                for row in 0..<rows where tripRunsToday(t.patternTrips[Int(t.patternTripStart[q]) + row]) {
+                for row in 0..<rows where tripRunsToday(patternTrips[Int(t.patternTripStart[q]) + row]) {
                     let d = departure(q, row, i)
                     if let after = query.after, Int(d) < after { continue }
                     if let before = query.before, Int(d) > before { continue }
@@ -118,6 +129,8 @@ struct Router {
     func journeys() -> [Journey] {
         let s = t.stopCount, rounds = query.maxTransfers + 1
         var arrivals = [Int32](repeating: Self.unreached, count: (rounds + 1) * s)
+        // The earliest time each stop was ready for boarding, per round, over every departure so far.
+        var bestReady = [Int32](repeating: Self.unreached, count: (rounds + 1) * s)
         var labels = [Label](repeating: Label(), count: (rounds + 1) * s)
         var isDestination = [Bool](repeating: false, count: s)
         for d in query.destinations where d >= 0 && d < s { isDestination[d] = true }
@@ -174,6 +187,12 @@ struct Router {
                             let y = Int(e.to)
                             let ready = Int64(reached) + Int64(e.lowerBound)
                             guard ready < Int64(destinationBound) else { continue }
+                            if e.exact {
+                                // Ready no earlier than a boarding already tried at y in this round
+                                // (now or for a later departure): nothing new can come of it.
+                                guard ready < Int64(bestReady[base + y]) else { continue }
+                                bestReady[base + y] = Int32(ready)
+                            }
                             add(y, x, Int32(ready), e.exact, &touched)
                         }
                     }
@@ -198,8 +217,8 @@ struct Router {
                     var current = -1
                     var boarded = Label()
                     for i in startPosition..<length {
-                        let y = Int(t.patternStops[stopBase + i])
-                        let flags = t.patternFlags[stopBase + i]
+                        let y = Int(patternStops[stopBase + i])
+                        let flags = patternFlags[stopBase + i]
                         if current >= 0 && flags & 2 == 0 {
                             let a = arrival(q, current, i)
                             if a < arrivals[base + y] && a < destinationBound && !isOrigin[y] {
@@ -261,18 +280,18 @@ struct Router {
         var row = firstRow(q, i, atOrAfter: source.ready)
         if round == 1 {
             while row < rows && departure(q, row, i) == source.ready {
-                if tripRunsToday(t.patternTrips[tripBase + row]) { return row }
+                if tripRunsToday(patternTrips[tripBase + row]) { return row }
                 row += 1
             }
             return nil
         }
         let x = source.from
         let arrivedBy = labels[below + x]
-        let fromTrip = arrivedBy.pattern >= 0 ? Int(t.patternTrips[Int(t.patternTripStart[Int(arrivedBy.pattern)]) + Int(arrivedBy.row)]) : -1
+        let fromTrip = arrivedBy.pattern >= 0 ? Int(patternTrips[Int(t.patternTripStart[Int(arrivedBy.pattern)]) + Int(arrivedBy.row)]) : -1
         let reached = Int(arrivals[below + x])
         while row < rows {
             if current >= 0 && row >= current { return nil }
-            let trip = t.patternTrips[tripBase + row]
+            let trip = patternTrips[tripBase + row]
             if tripRunsToday(trip) && Int(trip) != fromTrip {
                 // `ready` already holds the exact change time when no row depends on the trips.
                 if source.exact { return row }
@@ -296,8 +315,8 @@ struct Router {
             let q = Int(label.pattern), row = Int(label.row)
             guard q >= 0, q < t.patternCount else { return nil }
             let stopBase = Int(t.patternStopStart[q])
-            let boardStop = Int(t.patternStops[stopBase + Int(label.boardPosition)])
-            let trip = Int(t.patternTrips[Int(t.patternTripStart[q]) + row])
+            let boardStop = Int(patternStops[stopBase + Int(label.boardPosition)])
+            let trip = Int(patternTrips[Int(t.patternTripStart[q]) + row])
             legs.append(.ride(trip: trip, pattern: q, from: boardStop, to: stop, fromPosition: Int(label.boardPosition),
                               toPosition: Int(label.alightPosition), departure: Int(departure(q, row, Int(label.boardPosition))),
                               arrival: Int(arrival(q, row, Int(label.alightPosition)))))
