@@ -13,8 +13,49 @@ signal(SIGINT) { _ in
     _exit(130)
 }
 
+/// A standard descriptor that was closed when transit started is held by /dev/null, so that no
+/// file transit opens later can take its number (and receive its output); writing to it then
+/// reports the failure instead.
+func holdIfClosed(_ fd: Int32) -> Bool {
+    guard fcntl(fd, F_GETFD) == -1 && errno == EBADF else { return false }
+    let null = open("/dev/null", O_RDWR)
+    if null >= 0 && null != fd { dup2(null, fd); close(null) }
+    return true
+}
+_ = holdIfClosed(0)
+let stdoutClosed = holdIfClosed(1)
+let stderrClosed = holdIfClosed(2)
+
+/// Writes all of `text` to `fd`; the errno of a failed write, or 0.
+func writeAll(_ fd: Int32, _ text: String) -> Int32 {
+    var bytes = Array(text.utf8)
+    return bytes.withUnsafeMutableBytes { raw -> Int32 in
+        guard var base = raw.baseAddress else { return 0 }
+        var left = raw.count
+        while left > 0 {
+            let n = write(fd, base, left)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            left -= n
+            base += n
+        }
+        return 0
+    }
+}
+
+// Output goes through write(2), never FileHandle (whose write traps on a closed or full
+// stdout): a reader that went away (EPIPE) ends transit quietly with 141, as SIGPIPE would;
+// any other failure is one line on stderr and exit 1, or a quiet exit 1 when stderr is gone too.
 let app = App(terminal: Terminal(stdout: isatty(1) != 0, stderr: isatty(2) != 0),
-              writeOut: { FileHandle.standardOutput.write(Data($0.utf8)) },
-              writeErr: { FileHandle.standardError.write(Data($0.utf8)) })
+              writeOut: { text in
+                  let failure = stdoutClosed ? EBADF : writeAll(1, text)
+                  guard failure != 0 else { return }
+                  if failure == EPIPE { _exit(141) }
+                  if !stderrClosed { _ = writeAll(2, "transit: cannot write the output: \(String(cString: strerror(failure)))\n") }
+                  _exit(1)
+              },
+              writeErr: { if !stderrClosed { _ = writeAll(2, $0) } })
 let status = await app.run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
 exit(status)

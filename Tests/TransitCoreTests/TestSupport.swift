@@ -66,7 +66,16 @@ struct Run {
         }
     }
 
-    static func blockingTransit(_ args: [String], env: [String: String], interruptAfter: Double?) throws -> Run {
+    /// Any program, with the same capture (a shell running `transit`, say).
+    static func transitLike(_ argv: [String], env: [String: String]) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread { continuation.resume(with: Result { try blockingTransit(Array(argv.dropFirst()), env: env, interruptAfter: nil, program: argv.first) }) }
+            thread.start()
+        }
+    }
+
+    static func blockingTransit(_ args: [String], env: [String: String], interruptAfter: Double?, program: String? = nil) throws -> Run {
+        let binary = program ?? Self.binary
         let dir = Paths.temporary()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let out = dir + "/out", err = dir + "/err"
