@@ -25,13 +25,23 @@ import TransitTestSupport
         #expect(run.stderr == "")
         #expect(run.stdoutLines == [
             "22\tNorthbound\t15895\tClark & Harrison\tHoward\t4336\t2015-02-14T12:25:00-06:00\t5\tfalse\tdeparture",
-            "22\tNorthbound\t15895\tClark & Harrison\tHoward\t4361\t2015-02-14T12:35:00-06:00\t15\tfalse\tdeparture",
+            // 12:35 predicted at 12:21 (its tmstmp): 14 minutes, whatever the local clock says.
+            "22\tNorthbound\t15895\tClark & Harrison\tHoward\t4361\t2015-02-14T12:35:00-06:00\t14\tfalse\tdeparture",
         ])
         // One round: predictions and bulletins side by side, JSON asked for, the key sent.
         let functions = Set(server.requests.map(\.path))
         #expect(functions == ["/bustime/api/v3/getpredictions", "/bustime/api/v3/getservicebulletins"])
         #expect(server.requests.allSatisfy { $0.value("format") == "json" && $0.value("key") == "TESTKEY123" })
         #expect(server.requests.first { $0.path.hasSuffix("getpredictions") }?.value("stpid") == "15895")
+    }
+
+    @Test func minutesAreTheAgencysNotTheLocalClocks() async throws {
+        // Replayed years later: the minutes still count from each prediction's tmstmp.
+        let server = try fixtures()
+        defer { server.stop() }
+        let run = try await Run.transit(["cta", "predictions", "--route", "22", "--stop", "15895"], env: env(server, ["TRANSIT_NOW": "2026-11-23T12:00:00Z"]))
+        #expect(run.status == 0)
+        #expect(run.stdoutLines.map { $0.split(separator: "\t")[7] } == ["5", "14"])
     }
 
     @Test func predictionsAsJSONCarryAlertsHighFirst() async throws {
@@ -62,7 +72,7 @@ import TransitTestSupport
             "! [high] #22 Clark reroute near Harrison: Buses are rerouted via Dearborn due to a water main break.",
             "ROUTE  DIR         STOP              TO      AT     MIN  BUS   DELAYED",
             "22     Northbound  Clark & Harrison  Howard  12:25    5  4336  no",
-            "22     Northbound  Clark & Harrison  Howard  12:35   15  4361  no",
+            "22     Northbound  Clark & Harrison  Howard  12:35   14  4361  no",
             "  [medium] #22 Clark: temporary stop relocation at Belmont: Northbound #22 buses will stop on the far side of Belmont. Allow extra time.",
             "  [low] Allow extra travel time: Snow may slow service system-wide.",
         ])

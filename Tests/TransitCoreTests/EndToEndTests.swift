@@ -81,6 +81,18 @@ import TransitTestSupport
         #expect(server.requests.contains { $0.value("cmd") == "stns" })
     }
 
+    @Test func aPasswordInABaseURLIsNeverPrinted() async throws {
+        let server = try LoopbackServer(handler: fixtureHandler())
+        defer { server.stop() }
+        let base = server.baseURL.replacingOccurrences(of: "http://", with: "http://user:s3cret@") + "/api"
+        let run = try await Run.transit(["-v", "bart", "stations"], env: env(nil, ["TRANSIT_BART_BASE_URL": base]))
+        #expect(run.status == 0)
+        #expect(!run.stderr.contains("s3cret"))
+        #expect(run.stderr.contains("http://user:REDACTED@127.0.0.1"))
+        let bad = try await Run.transit(["bart", "stations"], env: env(nil, ["TRANSIT_BART_BASE_URL": "http://user:s3cret@127.0.0.1:99999/api"]))
+        #expect(bad.status == 2 && bad.stderrLines == ["transit: TRANSIT_BART_BASE_URL has port 99999, outside 1–65535"])
+    }
+
     @Test func usageErrorsExitTwoWithOneLineAndAHint() async throws {
         let run = try await Run.transit(["bart", "trips", "--from", "24TH", "--bogus"], env: env(nil))
         #expect(run.status == 2)

@@ -37,7 +37,7 @@ enum BusTimeCommandLine {
                                 OptionSpec("route", value: "RT[,RT…]", "only these routes (up to 10; ids or names)"),
                                 OptionSpec("top", value: "N", "at most N predictions"),
                             ] + watch,
-                            notes: ["Fields: route, direction, stop_id, stop_name, destination, vehicle, predicted, minutes (DUE = 0, counted against now), delayed, type (arrival|departure). Sorted by predicted time. JSON is {\"predictions\": [...], \"alerts\": [...]}; the table prints high-priority alerts above and the others below; tsv and csv carry predictions only. Never cached."]),
+                            notes: ["Fields: route, direction, stop_id, stop_name, destination, vehicle, predicted, minutes (DUE = 0, counted from the prediction's tmstmp, as BusTime's prdctdn), delayed, type (arrival|departure). Sorted by predicted time. JSON is {\"predictions\": [...], \"alerts\": [...]}; the table prints high-priority alerts above and the others below; tsv and csv carry predictions only. Never cached."]),
                 CommandSpec(provider: p, name: "vehicles", summary: "where the buses of routes are now",
                             examples: ["transit \(p) vehicles --route \(rt)", "transit --format geojson \(p) vehicles --route \(rt) > buses.geojson"],
                             options: [OptionSpec("route", value: "RT[,RT…]", "up to 10 routes (ids or names)", required: true)] + watch,

@@ -199,9 +199,12 @@ struct BusTimeCommands {
         return output
     }
 
-    /// Minutes from now to the prediction, rounded down; DUE is 0.
+    /// Minutes to the prediction, rounded down; DUE is 0.
+    /// Counted, as BusTime's own `prdctdn`, against the server's clock when the prediction was
+    /// made (`tmstmp`), so a skewed local clock or a replayed answer gives the agency's minutes;
+    /// against the local clock only when there is no timestamp.
     static func minutes(_ p: Prediction, now: Date) -> Int {
-        p.due ? 0 : max(0, Int(p.predicted.timeIntervalSince(now) / 60))
+        p.due ? 0 : max(0, Int(p.predicted.timeIntervalSince(p.generated ?? now) / 60))
     }
 
     /// BusTime already chose the bulletins for the request's routes or stops (and the

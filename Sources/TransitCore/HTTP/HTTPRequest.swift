@@ -50,7 +50,7 @@ public struct HTTPRequest: Sendable {
     /// The URL actually requested, secrets included.
     public var url: String { compose(secrets: .keep) }
     /// The URL to show people: secret values replaced by `REDACTED`.
-    public var redactedURL: String { compose(secrets: .redact) }
+    public var redactedURL: String { Redaction.url(compose(secrets: .redact)) }
 
     /// Non-secret query items, sorted: what identifies the request for the cache and recordings.
     public var identifyingQuery: [QueryItem] {
