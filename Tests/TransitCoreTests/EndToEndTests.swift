@@ -81,6 +81,15 @@ import TransitTestSupport
         #expect(server.requests.contains { $0.value("cmd") == "stns" })
     }
 
+    @Test func escapeSequencesInAnErrorNeverReachTheTerminal() async throws {
+        let server = try LoopbackServer { _ in .status(404, "gone\u{1B}]0;owned\u{07}\u{1B}[2J now") }
+        defer { server.stop() }
+        let run = try await Run.transit(["bart", "stations"], env: env(server))
+        #expect(run.status == 1)
+        #expect(!run.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(run.stderrLines.first?.hasSuffix(": gone]0;owned[2J now") == true)
+    }
+
     @Test func aPasswordInABaseURLIsNeverPrinted() async throws {
         let server = try LoopbackServer(handler: fixtureHandler())
         defer { server.stop() }

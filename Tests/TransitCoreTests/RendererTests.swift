@@ -82,6 +82,17 @@ import Testing
         #expect(colored.hasPrefix("\u{1B}[1mCODE"))
     }
 
+    @Test func controlCharactersNeverReachTheTerminalOrALine() throws {
+        struct Row { var name: String }
+        let hostile = "Route\u{1B}]0;pwned\u{07} 22\u{1B}[2J\r\u{9B}31m\nnext"
+        let output = Output([Row(name: hostile)], data: [Column("name") { .string($0.name) }], table: [Column("name") { .string($0.name) }])
+        #expect(try Renderer(format: .table).render(output) == "NAME\nRoute]0;pwned 22[2J31m next\n")
+        #expect(try Renderer(format: .tsv).render(output) == "Route]0;pwned 22[2J31m next\n")
+        #expect(try Renderer(format: .csv, header: false).render(output) == "\"Route]0;pwned 22[2J31m\nnext\"\r\n")
+        // JSON escapes them instead.
+        #expect(try Renderer(format: .json).render(output).contains("Route\\u001b]0;pwned\\u0007 22"))
+    }
+
     @Test func tableOfNothingIsEmpty() throws {
         #expect(try Renderer(format: .table).render(Output([Row](), data: [], table: [Column("a") { .string($0.code) }])) == "")
         #expect(try Renderer(format: .tsv).render(Output([Row](), data: [], table: [Column("a") { .string($0.code) }])) == "")

@@ -32,8 +32,10 @@ public struct App: Sendable {
     }
 
     func report(_ error: TransitError) {
-        var text = "transit: \(error.message)\n"
-        if let hint = error.hint { text += hint + "\n" }
+        // One line each, whatever a server put in the message.
+        func line(_ s: String) -> String { Sanitize.text(s).replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ") }
+        var text = "transit: \(line(error.message))\n"
+        if let hint = error.hint { text += line(hint) + "\n" }
         writeErr(text)
     }
 
@@ -54,7 +56,7 @@ public struct App: Sendable {
         let text = prefix + (try Renderer(format: settings.format, header: settings.header, color: settings.color).render(output))
         if !text.isEmpty { writeOut(text) }
         if !settings.quiet {
-            for notice in output.notices { writeErr(notice + "\n") }
+            for notice in output.notices { writeErr(Sanitize.text(notice).replacingOccurrences(of: "\n", with: " ") + "\n") }
         }
     }
 

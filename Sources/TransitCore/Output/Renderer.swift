@@ -68,6 +68,7 @@ public struct Renderer: Sendable {
     /// Table cells: local `HH:MM` for times, lists joined with commas.
     static func tableText(_ value: Value) -> String {
         switch value {
+        case .string(let s): return Sanitize.text(s).replacingOccurrences(of: "\n", with: " ")
         case .time(let date, let zone): return ClockTime.hhmm(date, zone: zone)
         case .list(let items): return items.map(tableText).joined(separator: ",")
         case .bool(let b): return b ? "yes" : "no"
@@ -97,7 +98,7 @@ public struct Renderer: Sendable {
     static func flatText(_ value: Value) -> String {
         switch value {
         case .null: return ""
-        case .string(let s): return s
+        case .string(let s): return Sanitize.text(s)
         case .int(let i): return String(i)
         case .double(let d): return JSONWriter.number(d)
         case .bool(let b): return b ? "true" : "false"
