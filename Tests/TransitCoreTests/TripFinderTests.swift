@@ -164,4 +164,17 @@ import Testing
         let kept = TripFinder.dropDominated([a, b, c])
         #expect(kept.count == 2 && kept.allSatisfy { $0.count == 1 })
     }
+
+    @Test func aTrainCallingTwiceArrivesAtItsFirstCallAndLeavesFromItsLast() {
+        // The 2022 Red line: SBRN → MLBR (arrives 6:07) → MLBR (leaves 6:09, reversing) → SFIA.
+        let stops = [("24TH", 5 * 60 + 40), ("SBRN", 6 * 60), ("MLBR", 6 * 60 + 7), ("MLBR", 6 * 60 + 9), ("SFIA", 6 * 60 + 15)]
+        let train = ScheduledTrain(index: 1, stops: stops.map { ScheduledTrain.Stop(station: $0.0, minutes: $0.1) })
+        let toMillbrae = TripFinder.ride(train, route: 1, from: "24TH", to: "MLBR")
+        #expect(toMillbrae?.depart == 340 && toMillbrae?.arrive == 367)
+        let fromMillbrae = TripFinder.ride(train, route: 1, from: "MLBR", to: "SFIA")
+        #expect(fromMillbrae?.depart == 369 && fromMillbrae?.arrive == 375)
+        // Without a time at the station there is no ride.
+        let skipping = ScheduledTrain(index: 2, stops: [.init(station: "24TH", minutes: nil), .init(station: "MLBR", minutes: 400)])
+        #expect(TripFinder.ride(skipping, route: 1, from: "24TH", to: "MLBR") == nil)
+    }
 }

@@ -97,10 +97,15 @@ public enum TripFinder {
         var head: String
     }
 
+    /// A train's ride from `a` to `b`. A train may call at a station twice (reversing at a
+    /// terminal): the arrival is its first call at `b` after boarding, the departure its last
+    /// call at `a` before that.
     static func ride(_ train: ScheduledTrain, route: Int, from a: String, to b: String) -> Ride? {
-        guard let i = train.stops.firstIndex(where: { $0.station == a }),
-              let j = train.stops.lastIndex(where: { $0.station == b }), i < j,
-              let dep = train.stops[i].minutes, let arr = train.stops[j].minutes, arr >= dep else { return nil }
+        let stops = train.stops
+        guard let boarding = stops.firstIndex(where: { $0.station == a && $0.minutes != nil }),
+              let j = stops[(boarding + 1)...].firstIndex(where: { $0.station == b && $0.minutes != nil }),
+              let i = stops[boarding..<j].lastIndex(where: { $0.station == a && $0.minutes != nil }),
+              let dep = stops[i].minutes, let arr = stops[j].minutes, arr >= dep else { return nil }
         return Ride(route: route, from: a, to: b, train: train.index, depart: dep, arrive: arr, head: train.headStation ?? b)
     }
 
