@@ -36,6 +36,18 @@ import TransitTestSupport
         #expect(ETA.alongRoute(stop: "C", vehicles: vehicles, patterns: [north, south], model: model).isEmpty)
     }
 
+    @Test func straightLineTakesEveryBusOfTheRoutesWhateverItsDirection() throws {
+        // The seed's method: the southbound bus and the one already past C are candidates too,
+        // where along-route drops both; nearest first.
+        let vehicles = [Self.bus("past", pattern: 1, at: 2600), Self.bus("south", pattern: 2, at: 100), Self.bus("behind", pattern: 1, at: 400)]
+        let result = try ETA.estimates(stop: "C", method: .straightLine, model: model, calibrate: false, vehicles: vehicles,
+                                       patterns: [north, south], predictions: [], now: Date(timeIntervalSince1970: 0))
+        #expect(Set(result.estimates.map(\.candidate.vehicle.id)) == ["past", "south", "behind"])
+        let along = try ETA.estimates(stop: "C", method: .alongRoute, model: model, calibrate: false, vehicles: vehicles,
+                                      patterns: [north, south], predictions: [], now: Date(timeIntervalSince1970: 0))
+        #expect(along.estimates.map(\.candidate.vehicle.id) == ["behind"])
+    }
+
     @Test func aBusWithoutPatternDistanceIsSkipped() {
         let vehicles = [Self.bus("nopdist", pattern: 1, at: nil), Self.bus("nopid", pattern: nil, at: 100), Self.bus("unknown", pattern: 9, at: 100)]
         #expect(ETA.alongRoute(stop: "C", vehicles: vehicles, patterns: [north], model: model).isEmpty)

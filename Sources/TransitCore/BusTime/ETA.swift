@@ -173,9 +173,10 @@ public enum ETA {
             guard let point = patterns.lazy.flatMap(\.points).first(where: { $0.isStop && $0.stopID == stopID }) else {
                 throw .api(provider: "BusTime", message: "stop \(stopID) is on no pattern of route \(Set(vehicles.map(\.route)).sorted().joined(separator: ","))", details: nil)
             }
-            let serving = Set(patterns.filter { $0.points.contains { $0.stopID == stopID } }.map(\.id))
-            let onRoutes = vehicles.filter { v in v.patternID.map(serving.contains) ?? true }
-            candidates = straightLine(stop: (point.latitude, point.longitude), vehicles: onRoutes, model: model)
+            // The seed's method as it was: every bus of the routes serving the stop, whatever its
+            // direction or pattern, by great-circle distance. A bus heading away is the method's
+            // flaw, and the comparison should show it.
+            candidates = straightLine(stop: (point.latitude, point.longitude), vehicles: vehicles, model: model)
         }
         let estimates = candidates.map { c in
             let prediction = official(c.vehicle)
