@@ -157,6 +157,17 @@ import Testing
     }
 }
 
+extension BARTParserTests {
+    @Test func absurdHoursAndYearsAreRefusedNotTrapped() {
+        #expect(BARTParser.clock("99999999999999999999:00 AM") == nil)
+        #expect(BARTParser.clock("123:00 PM") == nil)
+        #expect(BARTParser.clock("4:41 AM") == 281)
+        #expect(BARTParser.usDate("01/02/99999999999999999") == nil)
+        #expect(BARTParser.usDate("01/02/2201") == nil)
+        #expect(BARTParser.usDate("01/02/2018") == LocalDate(year: 2018, month: 1, day: 2))
+    }
+}
+
 /// A small deterministic random source for noise.
 struct SplitMix: RandomNumberGenerator {
     var state: UInt64

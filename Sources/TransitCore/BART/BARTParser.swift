@@ -98,7 +98,8 @@ public enum BARTParser {
         for byte in text.utf8 {
             switch state {
             case 0: // hour
-                if byte >= 48 && byte <= 57 { hour = hour * 10 + Int(byte - 48); digits += 1 }
+                // At most two digits: an absurd hour falls through to the careful parser (nil).
+                if byte >= 48 && byte <= 57 && digits < 2 { hour = hour * 10 + Int(byte - 48); digits += 1 }
                 else if byte == 58 && digits > 0 && digits <= 2 { state = 1; digits = 0 }
                 else if byte == 32 && digits == 0 { continue }
                 else { return ClockTime.minutes(text) }
@@ -124,7 +125,7 @@ public enum BARTParser {
     static func usDate(_ text: String) -> LocalDate? {
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "/")
         guard parts.count == 3, let m = Int(parts[0]), let d = Int(parts[1]), let y = Int(parts[2]),
-              (1...12).contains(m), (1...31).contains(d), y > 1900 else { return nil }
+              (1...12).contains(m), (1...31).contains(d), (1900...2200).contains(y) else { return nil }
         return LocalDate(year: y, month: m, day: d)
     }
 
