@@ -31,13 +31,6 @@ struct GTFSCompiler {
     }
 
     mutating func run(_ files: FeedFiles) throws(TransitError) {
-        var mark = DispatchTime.now().uptimeNanoseconds
-        func phase(_ name: String) {
-            let now = DispatchTime.now().uptimeNanoseconds
-            if ProcessInfo.processInfo.environment["TRANSIT_PROFILE"] != nil { FileHandle.standardError.write(Data("\(name): \((now - mark) / 1_000_000) ms\n".utf8)) }
-            mark = now
-        }
-        defer { phase("transfers") }
         try agencies(try required(files, "agency.txt"))
         try readStops(try required(files, "stops.txt"))
         try readRoutes(try required(files, "routes.txt"))
@@ -45,11 +38,8 @@ struct GTFSCompiler {
         guard calendar != nil || dates != nil else {
             throw .parse(what: "the feed", reason: "it has neither calendar.txt nor calendar_dates.txt")
         }
-        phase("stops, routes")
         try readTrips(try required(files, "trips.txt"))
-        phase("trips")
         try readCalendars(calendar, dates)
-        phase("calendar")
         frequencies = try readFrequencies(try files.reader("frequencies.txt"))
         // stop_times.txt is read trip by trip when its rows are grouped by trip (as feeds
         // write them); otherwise it is read again whole and grouped here.
@@ -57,9 +47,7 @@ struct GTFSCompiler {
             timeStore = []; patternOf = [:]; patternKeys = []; patternRuns = []; skippedTrips = []; untimedTrips = 0
             _ = try readStopTimes(try required(files, "stop_times.txt"), grouped: false)
         }
-        phase("stop_times")
         layOutPatterns()
-        phase("patterns")
         try readTransfers(try files.reader("transfers.txt"))
     }
 
