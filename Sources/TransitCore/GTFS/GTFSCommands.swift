@@ -183,7 +183,7 @@ struct GTFSCommands {
         let day = try serviceDay(request.date, feed)
         var calls: [Call] = []
         for (offset, serviceDay) in [(0, day), (-1, day.adding(days: -1))] {
-            let active = (0..<t.serviceCount).map { t.serviceRuns($0, day: serviceDay.dayNumber) }
+            let active = t.servicesRunning(on: serviceDay.dayNumber)
             for stop in stops {
                 var k = Int(t.stopPatternStart[stop])
                 while k + 1 < Int(t.stopPatternStart[stop + 1]) {

@@ -58,7 +58,7 @@ struct Router {
         patternFlags = timetable.patternFlags.buffer
         patternTrips = timetable.patternTrips.buffer
         self.query = query
-        active = (0..<timetable.serviceCount).map { timetable.serviceRuns($0, day: query.day) }
+        active = timetable.servicesRunning(on: query.day)
         edges = TransferEdges(timetable, minTransfer: query.minTransfer, walkMeters: query.walkMeters)
     }
 
@@ -396,8 +396,7 @@ final class TransferEdges {
         var known = Set<Int>()
         for y in pairs where known.insert(y).inserted {
             let rows = Self.candidates(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules)
-            let exact = rows.allSatisfy { t.transfers[$0].fromTrip < 0 && t.transfers[$0].toTrip < 0 && t.transfers[$0].fromRoute < 0 && t.transfers[$0].toRoute < 0 }
-            if let bound = Self.bound(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules, minTransfer: minTransfer) {
+            if let (bound, exact) = Self.bound(x, y, rows, t, minTransfer: minTransfer) {
                 out.append(Edge(to: Int32(y), lowerBound: bound, walkSeconds: -1, exact: exact))
             }
         }
@@ -427,17 +426,17 @@ final class TransferEdges {
         return rows + wildcard
     }
 
-    /// The least seconds any pair of trips could need at (x, y); nil when every pair is forbidden.
-    static func bound(_ x: Int, _ y: Int, _ t: Timetable, rulesByPair: [Int64: [Int]], wildcard: [Int], minTransfer: Int) -> Int32? {
-        let rows = candidates(x, y, t, rulesByPair: rulesByPair, wildcard: wildcard)
+    /// The least seconds any pair of trips could need at (x, y) under its candidate `rows`, and
+    /// whether that is exact (no row names a trip or a route); nil when every pair is forbidden.
+    static func bound(_ x: Int, _ y: Int, _ rows: [Int], _ t: Timetable, minTransfer: Int) -> (seconds: Int32, exact: Bool)? {
         if rows.allSatisfy({ t.transfers[$0].fromTrip < 0 && t.transfers[$0].toTrip < 0 && t.transfers[$0].fromRoute < 0 && t.transfers[$0].toRoute < 0 }) {
-            return decide(x, y, rows, t, fromTrip: -1, toTrip: -1, minTransfer: minTransfer).map { Int32($0) }
+            return decide(x, y, rows, t, fromTrip: -1, toTrip: -1, minTransfer: minTransfer).map { (Int32($0), true) }
         }
         var least = minTransfer
         for row in rows {
             if let seconds = seconds(of: t.transfers[row], minTransfer: minTransfer) { least = min(least, seconds) }
         }
-        return Int32(least)
+        return (Int32(least), false)
     }
 
     static func forbidden(_ x: Int, _ y: Int, _ t: Timetable, rulesByPair: [Int64: [Int]], wildcard: [Int]) -> Bool {

@@ -123,6 +123,9 @@ struct Timetable: Sendable {
         return serviceDays[word] & (1 << UInt64(offset % 64)) != 0
     }
 
+    /// For each service, whether it runs on the day numbered `day`.
+    func servicesRunning(on day: Int) -> [Bool] { (0..<serviceCount).map { serviceRuns($0, day: day) } }
+
     var zone: TimeZone { TimeZone(identifier: timeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current }
 
     var dateRange: (first: LocalDate, last: LocalDate) {
