@@ -8,11 +8,7 @@ public enum Help {
             return text
         }
         let width = (left.map(\.count).max() ?? 0) + 2
-        return zip(left, options).map { "  " + pad($0.0, width) + $0.1.fullHelp }
-    }
-
-    static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+        return zip(left, options).map { "  " + TextWidth.pad($0.0, to: width) + $0.1.fullHelp }
     }
 
     /// Each provider's environment: its base URLs and its key.
@@ -48,11 +44,11 @@ public enum Help {
             "Providers:",
         ]
         let width = (providers.map(\.name.count).max() ?? 0) + 2
-        lines += providers.map { "  " + pad($0.name, width) + $0.summary }
+        lines += providers.map { "  " + TextWidth.pad($0.name, to: width) + $0.summary }
         lines += ["", "Global options (before or after the command):"] + optionLines(GlobalOptions.specs)
         let environment = environmentLines(providers)
         let envWidth = (environment.map(\.0.count).max() ?? 0) + 2
-        lines += ["", "Environment:"] + environment.map { "  " + pad($0.0, envWidth) + $0.1 }
+        lines += ["", "Environment:"] + environment.map { "  " + TextWidth.pad($0.0, to: envWidth) + $0.1 }
         lines += [
             "",
             "Exit status: 0 success (an empty result too), 1 the work failed, 2 usage, 130 interrupted.",
@@ -66,7 +62,7 @@ public enum Help {
         lines += spec.commands.compactMap { $0.examples.first.map { "  " + $0 } }
         lines += ["", "Usage: transit \(spec.name) <command> [options]", "", "Commands:"]
         let width = (spec.commands.map(\.name.count).max() ?? 0) + 2
-        lines += spec.commands.map { "  " + pad($0.name, width) + $0.summary }
+        lines += spec.commands.map { "  " + TextWidth.pad($0.name, to: width) + $0.summary }
         lines += ["", "Run 'transit \(spec.name) <command> --help' for a command's options; 'transit --help' for global options."]
         return lines.joined(separator: "\n") + "\n"
     }
