@@ -17,7 +17,7 @@ enum FeedFiles {
         guard head.count == 4, head[0] == 0x50, head[1] == 0x4B else {
             throw .parse(what: path, reason: "not a zip file")
         }
-        return .zip(try ZipArchive(path: path))
+        return .zip(try ZipArchive(file: file))
     }
 
     /// A reader of `name`, or nil when the feed has no such file.

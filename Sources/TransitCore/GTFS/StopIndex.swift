@@ -5,14 +5,18 @@ import Foundation
 /// name, then inside one; a name several stops share means all of them.
 struct StopIndex {
     let t: Timetable
+    /// Each station's stops, worked out once for every name resolved.
+    let children: [[Int]]
 
     init(_ timetable: Timetable) {
         t = timetable
+        var children = [[Int]](repeating: [], count: timetable.stopCount)
+        for stop in 0..<timetable.stopCount where timetable.stopParent[stop] >= 0 { children[Int(timetable.stopParent[stop])].append(stop) }
+        self.children = children
     }
 
     func resolve(_ typed: String) throws(TransitError) -> [Int] {
         let text = typed.trimmingCharacters(in: .whitespaces)
-        let children = childrenByParent()
         func expand(_ stop: Int) -> [Int] { children[stop].isEmpty ? [stop] : children[stop] }
         if let stop = (0..<t.stopCount).first(where: { t.stopIDs[$0] == text }) { return expand(stop) }
         let coded = (0..<t.stopCount).filter { !t.stopCodes[$0].isEmpty && t.stopCodes[$0] == text }
@@ -30,12 +34,6 @@ struct StopIndex {
             return NameMatcher<[Int]>.Candidate(code: t.stopIDs[group.first], names: [t.stopNames[group.first]], value: Array(Set(group.stops)).sorted())
         }
         return try NameMatcher(kind: "stop", candidates: candidates).match(text)
-    }
-
-    func childrenByParent() -> [[Int]] {
-        var children = [[Int]](repeating: [], count: t.stopCount)
-        for stop in 0..<t.stopCount where t.stopParent[stop] >= 0 { children[Int(t.stopParent[stop])].append(stop) }
-        return children
     }
 
     /// The routes calling at each stop, a station gathering its stops' routes.

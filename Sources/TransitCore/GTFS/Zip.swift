@@ -19,7 +19,11 @@ struct ZipArchive {
     let entries: [Entry]
 
     init(path: String) throws(TransitError) {
-        file = try ReadOnlyFile(path)
+        try self.init(file: try ReadOnlyFile(path))
+    }
+
+    init(file: ReadOnlyFile) throws(TransitError) {
+        self.file = file
         entries = try Self.centralDirectory(file)
     }
 
