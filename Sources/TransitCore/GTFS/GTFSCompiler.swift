@@ -102,13 +102,14 @@ struct GTFSCompiler {
             if let parent, !r.isEmpty(parent) { parents.append((stops.count - 1, r.string(parent), r.line)) }
         }
         t.stopIDs = stops.keys
-        t.stopParent = [Int32](repeating: -1, count: stops.count)
+        var stopParent = [Int32](repeating: -1, count: stops.count)
         for link in parents {
             guard let p = stops.find(link.parent) else {
                 throw .parse(what: "stops.txt", reason: "line \(link.line): unknown parent_station '\(link.parent.prefix(60))'")
             }
-            t.stopParent[link.stop] = Int32(p)
+            stopParent[link.stop] = Int32(p)
         }
+        t.stopParent = Packed(stopParent)
     }
 
     mutating func readRoutes(_ r: CSVReader) throws(TransitError) {
@@ -143,11 +144,14 @@ struct GTFSCompiler {
     /// `YYYYMMDD` → day number.
     func day(_ r: CSVReader, _ column: Int, _ what: String) throws(TransitError) -> Int {
         let b = r.bytes(column)
-        guard b.count == 8, let n = FieldBytes.int(b),
-              let date = LocalDate(iso: String(format: "%04d-%02d-%02d", n / 10000, n / 100 % 100, n % 100)) else {
+        guard b.count == 8, let n = FieldBytes.int(b), n >= 0 else {
             throw fail(r, "\(what) '\(r.string(column).prefix(20))' is not a YYYYMMDD date")
         }
-        return date.dayNumber
+        let y = n / 10000, m = n / 100 % 100, d = n % 100
+        guard (1...12).contains(m), d >= 1, d <= LocalDate.daysIn(month: m, year: y) else {
+            throw fail(r, "\(what) '\(r.string(column).prefix(20))' is not a YYYYMMDD date")
+        }
+        return LocalDate(year: y, month: m, day: d).dayNumber
     }
 
     mutating func readCalendars(_ calendar: CSVReader?, _ dates: CSVReader?) throws(TransitError) {
@@ -188,12 +192,12 @@ struct GTFSCompiler {
         t.dayCount = Int32(last - first + 1)
         let words = (Int(t.dayCount) + 63) / 64
         t.serviceWords = Int32(words)
-        t.serviceDays = [UInt64](repeating: 0, count: services.count * words)
+        var serviceDays = [UInt64](repeating: 0, count: services.count * words)
         func set(_ service: Int, _ d: Int, _ on: Bool) {
             let offset = d - first
             guard offset >= 0, offset < Int(t.dayCount) else { return }
             let word = service * words + offset / 64, bit: UInt64 = 1 << UInt64(offset % 64)
-            if on { t.serviceDays[word] |= bit } else { t.serviceDays[word] &= ~bit }
+            if on { serviceDays[word] |= bit } else { serviceDays[word] &= ~bit }
         }
         for w in weekly {
             var d = max(w.start, first)
@@ -205,6 +209,7 @@ struct GTFSCompiler {
             }
         }
         for e in exceptions { set(e.service, e.day, e.add) }
+        t.serviceDays = Packed(serviceDays)
         t.serviceIDs = services.keys
     }
 
@@ -235,15 +240,23 @@ struct GTFSCompiler {
         var lastTrip = -1
         var finished = [Bool](repeating: false, count: grouped ? trips.count : 0)
         var count: Int64 = 0
-        // The stop after a stop is most often the one that came after it last time: that guess
-        // is checked before hashing (most rows then cost one short comparison).
-        var nextStop = [Int32](repeating: -1, count: stops.count)
+        // The stop after a stop is most often one of the last two that came after it (a local and
+        // an express pattern): those guesses are checked before hashing, so most rows cost one
+        // short comparison.
+        var nextStop = [Int32](repeating: -1, count: stops.count), otherNextStop = [Int32](repeating: -1, count: stops.count)
         var previousStop = -1, firstStop = -1
         while try r.next() {
             let tripKey = r.bytes(c[0])
             var trip = lastTrip
             if trip < 0 || !lastTripKey.withUnsafeBufferPointer({ FieldBytes.same($0, tripKey) }) {
-                guard let found = trips.find(tripKey) else { throw fail(r, "unknown trip_id '\(r.string(c[0]).prefix(60))'") }
+                // stop_times.txt most often lists trips in trips.txt's order: try the next one first.
+                let found: Int
+                if lastTrip + 1 < trips.count, trips.matches(lastTrip + 1, tripKey) {
+                    found = lastTrip + 1
+                } else {
+                    guard let known = trips.find(tripKey) else { throw fail(r, "unknown trip_id '\(r.string(c[0]).prefix(60))'") }
+                    found = known
+                }
                 if grouped {
                     if lastTrip >= 0 {
                         finishTrip(lastTrip, rows)
@@ -259,14 +272,24 @@ struct GTFSCompiler {
             }
             let stopKey = r.bytes(c[3])
             let guess = previousStop >= 0 ? Int(nextStop[previousStop]) : firstStop
+            let other = previousStop >= 0 ? Int(otherNextStop[previousStop]) : -1
             let stop: Int
             if guess >= 0, stops.matches(guess, stopKey) {
                 stop = guess
+            } else if other >= 0, stops.matches(other, stopKey) {
+                stop = other
             } else {
                 guard let found = stops.find(stopKey) else { throw fail(r, "unknown stop_id '\(r.string(c[3]).prefix(60))'") }
                 stop = found
             }
-            if previousStop >= 0 { nextStop[previousStop] = Int32(stop) } else { firstStop = stop }
+            if previousStop >= 0 {
+                if Int(nextStop[previousStop]) != stop {
+                    otherNextStop[previousStop] = nextStop[previousStop]
+                    nextStop[previousStop] = Int32(stop)
+                }
+            } else {
+                firstStop = stop
+            }
             previousStop = stop
             guard let sequence = FieldBytes.int(r.bytes(c[4])), sequence <= Int(Int32.max) else {
                 throw fail(r, "stop_sequence '\(r.string(c[4]).prefix(20))' is not a whole number")
@@ -414,7 +437,8 @@ struct GTFSCompiler {
         if untimedTrips > 0 { warnings.append("\(untimedTrips) trips with a single stop_times row were skipped") }
         patternOf = [:]
         // Each pattern's runs by first departure, split wherever one would overtake another.
-        var times: [Int32] = [], patternStops: [Int32] = [], patternFlags: [UInt8] = [], patternTrips: [Int32] = []
+        // The times go straight into the timetable's own buffer (40 MB for 5 million stop_times: no second copy).
+        var times = Packed<Int32>(), patternStops: [Int32] = [], patternFlags: [UInt8] = [], patternTrips: [Int32] = []
         times.reserveCapacity(zip(patternKeys, patternRuns).reduce(0) { $0 + $1.0.count * $1.1.count })
         var stopLists = [[Int32]](repeating: [], count: stops.count)
         for (p, key) in patternKeys.enumerated() {
@@ -452,7 +476,7 @@ struct GTFSCompiler {
                 for run in group {
                     patternTrips.append(run.trip)
                     if run.shift == 0 {
-                        times.append(contentsOf: timeStore[run.times..<(run.times + 2 * length)])
+                        timeStore.withUnsafeBufferPointer { times.append(contentsOf: UnsafeBufferPointer(rebasing: $0[run.times..<(run.times + 2 * length)])) }
                     } else {
                         for i in 0..<(2 * length) { times.append(timeStore[run.times + i] + run.shift) }
                     }
@@ -461,8 +485,8 @@ struct GTFSCompiler {
             }
         }
         timeStore = []
-        t.times = Packed(times)
-        times = []
+        t.times = times
+        times = Packed()
         t.patternStops = Packed(patternStops)
         t.patternFlags = Packed(patternFlags)
         t.patternTrips = Packed(patternTrips)

@@ -104,6 +104,7 @@ extension StringTable {
     /// The bytes of string `i`, without making a String.
     func withBytes<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let start = Int(offsets[i]), end = Int(offsets[i + 1])
+        guard start >= 0, start <= end, end <= bytes.count else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
         return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
     }
 }

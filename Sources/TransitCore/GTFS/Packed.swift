@@ -3,24 +3,40 @@ import Foundation
 import Glibc
 #endif
 
-/// A read-only array of plain values, either owned or lying in a mapped file: the big arrays of
-/// a compiled timetable are used where the file is, without copying them at load. Reading
-/// outside the bounds gives zero rather than a trap (every index is checked at load anyway).
-struct Packed<Element: FixedWidthInteger & BitwiseCopyable & Sendable>: RandomAccessCollection, Equatable, @unchecked Sendable {
-    private let owner: AnyObject?
-    private let base: UnsafePointer<Element>?
-    let count: Int
+/// Values a `Packed` array can hold: plain bits, with a zero to answer out-of-range reads.
+protocol PackedElement: BitwiseCopyable, Sendable, Equatable {
+    static var zero: Self { get }
+}
 
-    init(_ array: [Element] = []) {
-        let box = Box(array)
-        owner = box
-        base = box.pointer
-        count = array.count
+extension Int32: PackedElement {}
+extension Int64: PackedElement {}
+extension UInt8: PackedElement {}
+extension UInt64: PackedElement {}
+extension Double: PackedElement { static var zero: Double { 0 } }
+
+/// An array of plain values, either owned (and growable, while a timetable is compiled) or
+/// lying in a mapped file: a compiled timetable's arrays are used where the file is, without
+/// copying them at load. Reading outside the bounds gives zero rather than a trap (every index
+/// the router follows is checked at load anyway).
+struct Packed<Element: PackedElement>: RandomAccessCollection, Equatable, @unchecked Sendable {
+    /// Keeps mapped memory alive; nil when the values are owned.
+    private var mapping: AnyObject?
+    private var owned: Buffer?
+    private var base: UnsafePointer<Element>?
+    private(set) var count: Int
+
+    init() {
+        count = 0
+    }
+
+    init(_ values: [Element]) {
+        count = 0
+        values.withUnsafeBufferPointer { append(contentsOf: $0) }
     }
 
     /// `count` values at `pointer`, kept alive by `owner`.
     init(_ pointer: UnsafePointer<Element>, count: Int, owner: AnyObject) {
-        self.owner = owner
+        mapping = owner
         base = pointer
         self.count = count
     }
@@ -29,13 +45,14 @@ struct Packed<Element: FixedWidthInteger & BitwiseCopyable & Sendable>: RandomAc
     var endIndex: Int { count }
 
     subscript(i: Int) -> Element {
-        guard let base, i >= 0, i < count else { return 0 }
+        guard let base, i >= 0, i < count else { return .zero }
         return base[i]
     }
 
-    /// The values, for hot loops; valid while this value (or a copy) lives. Every index the
-    /// router reads through it was checked when the timetable was loaded.
+    /// The values, for hot loops; valid while this value (or a copy) lives.
     var buffer: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) -> R) -> R { body(buffer) }
 
     func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
         body(UnsafeRawBufferPointer(start: base.map(UnsafeRawPointer.init), count: count * MemoryLayout<Element>.stride))
@@ -43,20 +60,46 @@ struct Packed<Element: FixedWidthInteger & BitwiseCopyable & Sendable>: RandomAc
 
     static func == (a: Packed, b: Packed) -> Bool { a.elementsEqual(b) }
 
-    /// Owned values at a stable address.
-    final class Box {
-        let pointer: UnsafePointer<Element>?
-        private let storage: UnsafeMutablePointer<Element>?
+    mutating func append(_ value: Element) {
+        reserve(count + 1)
+        owned?.pointer[count] = value
+        count += 1
+    }
 
-        init(_ array: [Element]) {
-            guard !array.isEmpty else { storage = nil; pointer = nil; return }
-            let memory = UnsafeMutablePointer<Element>.allocate(capacity: array.count)
-            array.withUnsafeBufferPointer { if let source = $0.baseAddress { memory.initialize(from: source, count: array.count) } }
-            storage = memory
-            pointer = UnsafePointer(memory)
+    mutating func append<S: Sequence>(contentsOf values: S) where S.Element == Element {
+        for value in values { append(value) }
+    }
+
+    mutating func append(contentsOf values: UnsafeBufferPointer<Element>) {
+        guard let source = values.baseAddress, !values.isEmpty else { return }
+        reserve(count + values.count)
+        (owned?.pointer).map { ($0 + count).initialize(from: source, count: values.count) }
+        count += values.count
+    }
+
+    mutating func reserveCapacity(_ capacity: Int) { reserve(capacity) }
+
+    /// Room for `needed` values in a buffer of our own (copying mapped or shared values first).
+    private mutating func reserve(_ needed: Int) {
+        if isKnownUniquelyReferenced(&owned), (owned?.capacity ?? 0) >= needed { return }
+        let buffer = Buffer(capacity: Swift.max(needed, count * 2, 16))
+        if let base, count > 0 { buffer.pointer.initialize(from: base, count: count) }
+        owned = buffer
+        mapping = nil
+        base = UnsafePointer(buffer.pointer)
+    }
+
+    /// Values of our own, at a stable address.
+    final class Buffer {
+        let pointer: UnsafeMutablePointer<Element>
+        let capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            pointer = .allocate(capacity: capacity)
         }
 
-        deinit { storage?.deallocate() }
+        deinit { pointer.deallocate() }
     }
 }
 

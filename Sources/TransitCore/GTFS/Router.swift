@@ -50,6 +50,12 @@ struct Router {
     let patternStops: UnsafeBufferPointer<Int32>
     let patternFlags: UnsafeBufferPointer<UInt8>
     let patternTrips: UnsafeBufferPointer<Int32>
+    let stopStart: UnsafeBufferPointer<Int32>
+    let tripStart: UnsafeBufferPointer<Int32>
+    let timeStart: UnsafeBufferPointer<Int64>
+    let tripService: UnsafeBufferPointer<Int32>
+    let callStart: UnsafeBufferPointer<Int32>
+    let calls: UnsafeBufferPointer<Int32>
 
     init(_ timetable: Timetable, _ query: Query) {
         t = timetable
@@ -57,29 +63,37 @@ struct Router {
         patternStops = timetable.patternStops.buffer
         patternFlags = timetable.patternFlags.buffer
         patternTrips = timetable.patternTrips.buffer
+        stopStart = timetable.patternStopStart.buffer
+        tripStart = timetable.patternTripStart.buffer
+        timeStart = timetable.patternTimeStart.buffer
+        tripService = timetable.tripService.buffer
+        callStart = timetable.stopPatternStart.buffer
+        calls = timetable.stopPatterns.buffer
         self.query = query
         active = timetable.servicesRunning(on: query.day)
         edges = TransferEdges(timetable, minTransfer: query.minTransfer, walkMeters: query.walkMeters)
     }
 
+    @inline(__always) func length(_ q: Int) -> Int { Int(stopStart[q + 1] - stopStart[q]) }
+
     func tripRunsToday(_ trip: Int32) -> Bool {
-        let service = Int(t.tripService[Int(trip)])
+        let service = Int(tripService[Int(trip)])
         return service < active.count && active[service]
     }
 
     @inline(__always) func departure(_ q: Int, _ row: Int, _ i: Int) -> Int32 {
-        times[Int(t.patternTimeStart[q]) + (row * t.patternLength(q) + i) * 2 + 1]
+        times[Int(timeStart[q]) + (row * length(q) + i) * 2 + 1]
     }
 
     @inline(__always) func arrival(_ q: Int, _ row: Int, _ i: Int) -> Int32 {
-        times[Int(t.patternTimeStart[q]) + (row * t.patternLength(q) + i) * 2]
+        times[Int(timeStart[q]) + (row * length(q) + i) * 2]
     }
 
     /// The first row of pattern `q` leaving position `i` at or after `time`.
     func firstRow(_ q: Int, _ i: Int, atOrAfter time: Int32) -> Int {
-        var low = 0, high = Int(t.patternTripStart[q + 1] - t.patternTripStart[q])
+        var low = 0, high = Int(tripStart[q + 1] - tripStart[q])
         // Row r's departure at i is times[first + r * step].
-        let first = Int(t.patternTimeStart[q]) + i * 2 + 1, step = t.patternLength(q) * 2
+        let first = Int(timeStart[q]) + i * 2 + 1, step = length(q) * 2
         while low < high {
             let mid = (low + high) / 2
             if times[first + mid * step] < time { low = mid + 1 } else { high = mid }
@@ -93,9 +107,9 @@ struct Router {
         var byTime: [Int32: [(pattern: Int, position: Int)]] = [:]
         for o in query.origins {
             forEachCall(at: o) { q, i in
-                guard patternFlags[Int(t.patternStopStart[q]) + i] & 1 == 0, i < t.patternLength(q) - 1 else { return }
-                let rows = Int(t.patternTripStart[q + 1] - t.patternTripStart[q])
-                for row in 0..<rows where tripRunsToday(patternTrips[Int(t.patternTripStart[q]) + row]) {
+                guard patternFlags[Int(stopStart[q]) + i] & 1 == 0, i < length(q) - 1 else { return }
+                let rows = Int(tripStart[q + 1] - tripStart[q])
+                for row in 0..<rows where tripRunsToday(patternTrips[Int(tripStart[q]) + row]) {
                     let d = departure(q, row, i)
                     if let after = query.after, Int(d) < after { continue }
                     if let before = query.before, Int(d) > before { continue }
@@ -108,9 +122,9 @@ struct Router {
 
     func forEachCall(at stop: Int, _ body: (Int, Int) -> Void) {
         guard stop >= 0, stop < t.stopCount else { return }
-        var k = Int(t.stopPatternStart[stop])
-        while k + 1 < Int(t.stopPatternStart[stop + 1]) {
-            body(Int(t.stopPatterns[k]), Int(t.stopPatterns[k + 1]))
+        var k = Int(callStart[stop])
+        while k + 1 < Int(callStart[stop + 1]) {
+            body(Int(calls[k]), Int(calls[k + 1]))
             k += 2
         }
     }
@@ -127,11 +141,26 @@ struct Router {
     }
 
     func journeys() -> [Journey] {
-        let s = t.stopCount, rounds = query.maxTransfers + 1
-        var arrivals = [Int32](repeating: Self.unreached, count: (rounds + 1) * s)
+        let s = t.stopCount, rounds = query.maxTransfers + 1, stride = rounds + 1
+        // Per-round state lives in slots, one per stop the search reaches, `stride` entries each
+        // (round 0 to `rounds`): a query touches a few hundred stops of a feed's hundred thousand,
+        // and a process answers one query, so it should not pay to fill arrays for all of them.
+        guard s < Int(Int32.max) / (stride + 1) else { return [] }  // slots are Int32; no real feed comes near
+        var slotOf = [Int32](repeating: -1, count: s)
+        var arrivals: [Int32] = []
         // The earliest time each stop was ready for boarding, per round, over every departure so far.
-        var bestReady = [Int32](repeating: Self.unreached, count: (rounds + 1) * s)
-        var labels = [Label](repeating: Label(), count: (rounds + 1) * s)
+        var bestReady: [Int32] = []
+        var labels: [Label] = []
+        func slot(_ stop: Int) -> Int {
+            let known = Int(slotOf[stop])
+            if known >= 0 { return known }
+            let new = arrivals.count
+            slotOf[stop] = Int32(new)
+            arrivals.append(contentsOf: repeatElement(Self.unreached, count: stride))
+            bestReady.append(contentsOf: repeatElement(Self.unreached, count: stride))
+            labels.append(contentsOf: repeatElement(Label(), count: stride))
+            return new
+        }
         var isDestination = [Bool](repeating: false, count: s)
         for d in query.destinations where d >= 0 && d < s { isDestination[d] = true }
         var isOrigin = [Bool](repeating: false, count: s)
@@ -159,11 +188,13 @@ struct Router {
             var changed: [Int] = []           // stops whose label changed in the last round
             var destinationBound = Self.unreached
             for round in 1...rounds {
-                let base = round * s, below = (round - 1) * s
                 // Labels never get worse with another round.
-                for stop in changed where arrivals[below + stop] < arrivals[base + stop] {
-                    arrivals[base + stop] = arrivals[below + stop]
-                    labels[base + stop] = labels[below + stop]
+                for stop in changed {
+                    let k = Int(slotOf[stop]) + round
+                    if arrivals[k - 1] < arrivals[k] {
+                        arrivals[k] = arrivals[k - 1]
+                        labels[k] = labels[k - 1]
+                    }
                 }
                 stamp &+= 1
                 var nextChanged: [Int] = []
@@ -182,7 +213,7 @@ struct Router {
                     }
                 } else {
                     for x in rideMarked {
-                        let reached = arrivals[below + x]
+                        let reached = arrivals[Int(slotOf[x]) + round - 1]
                         for e in edges.edges(x) {
                             let y = Int(e.to)
                             let ready = Int64(reached) + Int64(e.lowerBound)
@@ -190,8 +221,9 @@ struct Router {
                             if e.exact {
                                 // Ready no earlier than a boarding already tried at y in this round
                                 // (now or for a later departure): nothing new can come of it.
-                                guard ready < Int64(bestReady[base + y]) else { continue }
-                                bestReady[base + y] = Int32(ready)
+                                let k = slot(y) + round
+                                guard ready < Int64(bestReady[k]) else { continue }
+                                bestReady[k] = Int32(ready)
                             }
                             add(y, x, Int32(ready), e.exact, &touched)
                         }
@@ -213,7 +245,7 @@ struct Router {
                 for q in queue {
                     let startPosition = Int(queued[q])
                     queued[q] = -1
-                    let length = t.patternLength(q), stopBase = Int(t.patternStopStart[q]), tripBase = Int(t.patternTripStart[q])
+                    let length = length(q), stopBase = Int(stopStart[q]), tripBase = Int(tripStart[q])
                     var current = -1
                     var boarded = Label()
                     for i in startPosition..<length {
@@ -221,11 +253,12 @@ struct Router {
                         let flags = patternFlags[stopBase + i]
                         if current >= 0 && flags & 2 == 0 {
                             let a = arrival(q, current, i)
-                            if a < arrivals[base + y] && a < destinationBound && !isOrigin[y] {
-                                arrivals[base + y] = a
+                            if a < destinationBound && !isOrigin[y] && (slotOf[y] < 0 || a < arrivals[Int(slotOf[y]) + round]) {
+                                let k = slot(y) + round
+                                arrivals[k] = a
                                 var label = boarded
                                 label.alightPosition = Int32(i)
-                                labels[base + y] = label
+                                labels[k] = label
                                 if markedStamp[y] != stamp { markedStamp[y] = stamp; marked.append(y) }
                                 if changedStamp[y] != stamp { changedStamp[y] = stamp; nextChanged.append(y) }
                                 if isDestination[y] { destinationBound = min(destinationBound, a) }
@@ -238,7 +271,8 @@ struct Router {
                             entry = Int(nextEntry[entry])
                             // A trip already ridden that leaves before this source is ready: nothing to gain.
                             if current >= 0 && source.ready > departure(q, current, i) { continue }
-                            let row = boardable(q, i, y, source, round: round, current: current, tripBase: tripBase, labels: labels, arrivals: arrivals, below: below)
+                            let row = boardable(q, i, y, source, round: round, current: current, tripBase: tripBase, labels: labels, arrivals: arrivals,
+                                                fromSlot: source.from >= 0 ? Int(slotOf[source.from]) : -1)
                             if let row, current < 0 || row < current {
                                 current = row
                                 boarded = Label(pattern: Int32(q), row: Int32(row), boardPosition: Int32(i), alightPosition: -1,
@@ -256,12 +290,12 @@ struct Router {
             var fewer = Self.unreached
             for round in 1...rounds {
                 var best = Self.unreached, at = -1
-                for d in query.destinations where d >= 0 && d < s && arrivals[round * s + d] < best {
-                    best = arrivals[round * s + d]
+                for d in query.destinations where d >= 0 && d < s && slotOf[d] >= 0 && arrivals[Int(slotOf[d]) + round] < best {
+                    best = arrivals[Int(slotOf[d]) + round]
                     at = d
                 }
-                if best < previousBest[round] && best < fewer && at >= 0, labels[round * s + at].legs == Int32(round) {
-                    if let journey = reconstruct(at, round: round, labels: labels, arrivals: arrivals, departure: tau) {
+                if best < previousBest[round] && best < fewer && at >= 0, labels[Int(slotOf[at]) + round].legs == Int32(round) {
+                    if let journey = reconstruct(at, round: round, labels: labels, arrivals: arrivals, slotOf: slotOf, departure: tau) {
                         found.append(journey)
                     }
                 }
@@ -275,8 +309,8 @@ struct Router {
     /// The earliest row of pattern `q` that can be boarded at position `i` of stop `y` from
     /// `source`: at exactly τ from the origin; otherwise after the change the rules ask for.
     func boardable(_ q: Int, _ i: Int, _ y: Int, _ source: (from: Int, ready: Int32, exact: Bool), round: Int, current: Int,
-                   tripBase: Int, labels: [Label], arrivals: [Int32], below: Int) -> Int? {
-        let rows = Int(t.patternTripStart[q + 1] - t.patternTripStart[q])
+                   tripBase: Int, labels: [Label], arrivals: [Int32], fromSlot: Int) -> Int? {
+        let rows = Int(tripStart[q + 1] - tripStart[q])
         var row = firstRow(q, i, atOrAfter: source.ready)
         if round == 1 {
             while row < rows && departure(q, row, i) == source.ready {
@@ -286,9 +320,10 @@ struct Router {
             return nil
         }
         let x = source.from
-        let arrivedBy = labels[below + x]
-        let fromTrip = arrivedBy.pattern >= 0 ? Int(patternTrips[Int(t.patternTripStart[Int(arrivedBy.pattern)]) + Int(arrivedBy.row)]) : -1
-        let reached = Int(arrivals[below + x])
+        guard fromSlot >= 0 else { return nil }
+        let arrivedBy = labels[fromSlot + round - 1]
+        let fromTrip = arrivedBy.pattern >= 0 ? Int(patternTrips[Int(tripStart[Int(arrivedBy.pattern)]) + Int(arrivedBy.row)]) : -1
+        let reached = Int(arrivals[fromSlot + round - 1])
         while row < rows {
             if current >= 0 && row >= current { return nil }
             let trip = patternTrips[tripBase + row]
@@ -304,34 +339,35 @@ struct Router {
         return nil
     }
 
-    func reconstruct(_ destination: Int, round: Int, labels: [Label], arrivals: [Int32], departure tau: Int32) -> Journey? {
+    func reconstruct(_ destination: Int, round: Int, labels: [Label], arrivals: [Int32], slotOf: [Int32], departure tau: Int32) -> Journey? {
         let s = t.stopCount
         var legs: [Leg] = []
         var stop = destination
-        var label = labels[round * s + stop]
+        guard stop >= 0, stop < s, slotOf[stop] >= 0 else { return nil }
+        var label = labels[Int(slotOf[stop]) + round]
         var guardCount = 0
         while label.legs > 0 && guardCount <= query.maxTransfers + 1 {
             guardCount += 1
             let q = Int(label.pattern), row = Int(label.row)
             guard q >= 0, q < t.patternCount else { return nil }
-            let stopBase = Int(t.patternStopStart[q])
+            let stopBase = Int(stopStart[q])
             let boardStop = Int(patternStops[stopBase + Int(label.boardPosition)])
-            let trip = Int(patternTrips[Int(t.patternTripStart[q]) + row])
+            let trip = Int(patternTrips[Int(tripStart[q]) + row])
             legs.append(.ride(trip: trip, pattern: q, from: boardStop, to: stop, fromPosition: Int(label.boardPosition),
                               toPosition: Int(label.alightPosition), departure: Int(departure(q, row, Int(label.boardPosition))),
                               arrival: Int(arrival(q, row, Int(label.alightPosition)))))
             let previous = Int(label.legs) - 1
             let from = Int(label.fromStop)
             if previous == 0 { break }
-            guard from >= 0, from < s else { return nil }
-            let reached = Int(arrivals[previous * s + from])
+            guard from >= 0, from < s, slotOf[from] >= 0 else { return nil }
+            let reached = Int(arrivals[Int(slotOf[from]) + previous])
             if from != boardStop {
                 let meters = edges.meters(from, boardStop, in: t)
                 let seconds = edges.seconds(from: from, to: boardStop, fromTrip: -1, toTrip: -1, in: t) ?? 0
                 legs.append(.walk(from: from, to: boardStop, departure: reached, arrival: reached + seconds, meters: meters))
             }
             stop = from
-            label = labels[previous * s + stop]
+            label = labels[Int(slotOf[stop]) + previous]
         }
         legs.reverse()
         let rides = legs.filter { if case .ride = $0 { return true } else { return false } }.count
@@ -364,7 +400,7 @@ final class TransferEdges {
     var wildcardRules: [Int] = []
     /// Stops named as a transfers.txt row's to_stop_id, by from stop (stations expanded).
     var listed: [Int: [Int]] = [:]
-    var children: [Int: [Int]] = [:]
+    let children: StationChildren
     var grid: Grid?
     private var cache: [Int: [Edge]] = [:]
 
@@ -372,13 +408,13 @@ final class TransferEdges {
         self.t = t
         self.minTransfer = minTransfer
         self.walkMeters = walkMeters
-        for stop in 0..<t.stopCount where t.stopParent[stop] >= 0 { children[Int(t.stopParent[stop]), default: []].append(stop) }
+        children = StationChildren(t)
         for (index, rule) in t.transfers.enumerated() {
             if rule.fromStop < 0 || rule.toStop < 0 { wildcardRules.append(index) } else {
                 rulesByPair[Self.key(Int(rule.fromStop), Int(rule.toStop)), default: []].append(index)
             }
         }
-        func expand(_ stop: Int) -> [Int] { children[stop] ?? [stop] }
+        let expand = children.expand
         for rule in t.transfers where rule.fromStop >= 0 && rule.toStop >= 0 {
             for x in expand(Int(rule.fromStop)) { listed[x, default: []] += expand(Int(rule.toStop)) }
         }
@@ -390,7 +426,7 @@ final class TransferEdges {
         if let known = cache[x] { return known }
         var pairs = [x]
         let parent = Int(t.stopParent[x])
-        if parent >= 0 { pairs += (children[parent] ?? []).filter { $0 != x } }
+        if parent >= 0 { pairs += children.of(parent).filter { $0 != x } }
         pairs += listed[x] ?? []
         var out: [Edge] = []
         var known = Set<Int>()

@@ -6,20 +6,18 @@ import Foundation
 struct StopIndex {
     let t: Timetable
     /// Each station's stops, worked out once for every name resolved.
-    let children: [[Int]]
+    let children: StationChildren
 
     init(_ timetable: Timetable) {
         t = timetable
-        var children = [[Int]](repeating: [], count: timetable.stopCount)
-        for stop in 0..<timetable.stopCount where timetable.stopParent[stop] >= 0 { children[Int(timetable.stopParent[stop])].append(stop) }
-        self.children = children
+        children = StationChildren(timetable)
     }
 
     func resolve(_ typed: String) throws(TransitError) -> [Int] {
         let text = typed.trimmingCharacters(in: .whitespaces)
-        func expand(_ stop: Int) -> [Int] { children[stop].isEmpty ? [stop] : children[stop] }
-        if let stop = (0..<t.stopCount).first(where: { t.stopIDs[$0] == text }) { return expand(stop) }
-        let coded = (0..<t.stopCount).filter { !t.stopCodes[$0].isEmpty && t.stopCodes[$0] == text }
+        let expand = children.expand
+        if let stop = t.stopIDs.indices(of: text).first { return expand(stop) }
+        let coded = text.isEmpty ? [] : t.stopCodes.indices(of: text)
         if !coded.isEmpty { return Array(Set(coded.flatMap(expand))).sorted() }
         // One candidate per distinct name: stations and the stops that stand alone.
         var byName: [String: (first: Int, stops: [Int])] = [:]

@@ -6,13 +6,14 @@ import Glibc
 /// Strings kept as one byte blob and offsets: thousands of names cost two arrays, not
 /// thousands of objects, and load with two copies.
 struct StringTable: Sendable, Equatable {
-    var offsets: [Int32] = [0]
-    var bytes: [UInt8] = []
+    var offsets = Packed<Int32>([0])
+    var bytes = Packed<UInt8>()
 
     var count: Int { offsets.count - 1 }
 
     mutating func append(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
         offsets.append(Int32(clamping: bytes.count))
     }
 
@@ -25,7 +26,59 @@ struct StringTable: Sendable, Equatable {
         guard i >= 0, i + 1 < offsets.count else { return "" }
         let start = Int(offsets[i]), end = Int(offsets[i + 1])
         guard start <= end, end <= bytes.count else { return "" }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes.buffer[start..<end]), as: UTF8.self)
+    }
+}
+
+extension StringTable {
+    /// The indices whose string is exactly `text`, compared as bytes (no String per entry).
+    func indices(of text: String) -> [Int] {
+        let key = Array(text.utf8)
+        let offsets = self.offsets.buffer, all = bytes.buffer
+        return key.withUnsafeBufferPointer { key -> [Int] in
+            var found: [Int] = []
+            for i in 0..<Swift.max(0, offsets.count - 1) {
+                let start = Int(offsets[i]), end = Int(offsets[i + 1])
+                guard end - start == key.count, start >= 0, end <= all.count else { continue }
+                guard let base = all.baseAddress, let wanted = key.baseAddress else { found.append(i); continue }  // both empty
+                if memcmp(base + start, wanted, key.count) == 0 { found.append(i) }
+            }
+            return found
+        }
+    }
+}
+
+/// Each station's child stops (location_type 0 or 1 stops naming it as parent_station), as
+/// offsets into one list: two passes over the stops, no dictionary.
+struct StationChildren {
+    private let start: [Int32]
+    private let list: [Int32]
+
+    init(_ t: Timetable) {
+        let parents = t.stopParent.buffer, n = parents.count
+        var start = [Int32](repeating: 0, count: n + 1)
+        for p in parents where p >= 0 && Int(p) < n { start[Int(p) + 1] += 1 }
+        for i in 0..<n { start[i + 1] += start[i] }
+        var fill = start
+        var list = [Int32](repeating: 0, count: Int(start[n]))
+        for (stop, p) in parents.enumerated() where p >= 0 && Int(p) < n {
+            list[Int(fill[Int(p)])] = Int32(stop)
+            fill[Int(p)] += 1
+        }
+        self.start = start
+        self.list = list
+    }
+
+    /// The stops of `station`; empty for a stop that is no station.
+    func of(_ station: Int) -> [Int] {
+        guard station >= 0, station + 1 < start.count else { return [] }
+        return list[Int(start[station])..<Int(start[station + 1])].map(Int.init)
+    }
+
+    /// A station's stops, or the stop itself.
+    func expand(_ stop: Int) -> [Int] {
+        let stops = of(stop)
+        return stops.isEmpty ? [stop] : stops
     }
 }
 
@@ -60,49 +113,49 @@ struct Timetable: Sendable {
     var stopIDs = StringTable()
     var stopCodes = StringTable()
     var stopNames = StringTable()
-    var stopLat: [Double] = []
-    var stopLon: [Double] = []
-    var stopParent: [Int32] = []
-    var stopLocationType: [UInt8] = []
+    var stopLat = Packed<Double>()
+    var stopLon = Packed<Double>()
+    var stopParent = Packed<Int32>()
+    var stopLocationType = Packed<UInt8>()
 
     // Routes
     var routeIDs = StringTable()
     var routeAgency = StringTable()
     var routeShortName = StringTable()
     var routeLongName = StringTable()
-    var routeType: [Int32] = []
+    var routeType = Packed<Int32>()
     var routeColor = StringTable()
 
     // Trips (a frequencies.txt window expands into one trip per departure)
     var tripIDs = StringTable()
-    var tripRoute: [Int32] = []
-    var tripService: [Int32] = []
+    var tripRoute = Packed<Int32>()
+    var tripService = Packed<Int32>()
     /// Each trip's headsign, as an index into `headsigns` (a few hundred distinct ones).
-    var tripHeadsign: [Int32] = []
+    var tripHeadsign = Packed<Int32>()
     var headsigns = StringTable()
 
     func headsign(_ trip: Int) -> String { trip >= 0 && trip < tripHeadsign.count ? headsigns[Int(tripHeadsign[trip])] : "" }
 
     // Patterns
-    var patternStopStart: [Int32] = [0]
+    var patternStopStart = Packed<Int32>([0])
     var patternStops = Packed<Int32>()
     /// Per pattern position: bit 0 no pickup, bit 1 no drop-off.
     var patternFlags = Packed<UInt8>()
-    var patternTripStart: [Int32] = [0]
+    var patternTripStart = Packed<Int32>([0])
     var patternTrips = Packed<Int32>()
     /// Where each pattern's times begin in `times`: trip j at position i is
     /// `times[timeStart + (j * length + i) * 2]` (arrival), `+ 1` (departure).
-    var patternTimeStart: [Int64] = []
+    var patternTimeStart = Packed<Int64>()
     var times = Packed<Int32>()
 
     // Stop → (pattern, position) pairs
-    var stopPatternStart: [Int32] = [0]
+    var stopPatternStart = Packed<Int32>([0])
     var stopPatterns = Packed<Int32>()
 
     // Services
     var serviceIDs = StringTable()
     var serviceWords: Int32 = 0
-    var serviceDays: [UInt64] = []
+    var serviceDays = Packed<UInt64>()
 
     var transfers: [TransferRule] = []
 
@@ -178,15 +231,16 @@ enum TimetableFile {
         t.agencies = try r.strings(); t.timeZone = try r.string(); t.firstDay = try r.scalar(); t.dayCount = try r.scalar()
         t.sourceStopTimes = try r.scalar()
         t.stopIDs = try r.strings(); t.stopCodes = try r.strings(); t.stopNames = try r.strings()
-        t.stopLat = try r.array(); t.stopLon = try r.array(); t.stopParent = try r.array(); t.stopLocationType = try r.array()
+        t.stopLat = try r.packed(); t.stopLon = try r.packed(); t.stopParent = try r.packed(); t.stopLocationType = try r.packed()
         t.routeIDs = try r.strings(); t.routeAgency = try r.strings(); t.routeShortName = try r.strings(); t.routeLongName = try r.strings()
-        t.routeType = try r.array(); t.routeColor = try r.strings()
-        t.tripIDs = try r.strings(); t.tripRoute = try r.array(); t.tripService = try r.array(); t.tripHeadsign = try r.array()
+        t.routeType = try r.packed(); t.routeColor = try r.strings()
+        t.tripIDs = try r.strings(); t.tripRoute = try r.packed(); t.tripService = try r.packed(); t.tripHeadsign = try r.packed()
         t.headsigns = try r.strings()
-        t.patternStopStart = try r.array(); t.patternStops = try r.packed(); t.patternFlags = try r.packed()
-        t.patternTripStart = try r.array(); t.patternTrips = try r.packed(); t.patternTimeStart = try r.array(); t.times = try r.packed()
-        t.stopPatternStart = try r.array(); t.stopPatterns = try r.packed()
-        t.serviceIDs = try r.strings(); t.serviceWords = try r.scalar(); t.serviceDays = try r.array()
+        t.patternStopStart = try r.packed(); t.patternStops = try r.packed(); t.patternFlags = try r.packed()
+        t.patternTripStart = try r.packed(); t.patternTrips = try r.packed(); t.patternTimeStart = try r.packed(); t.times = try r.packed()
+        t.stopPatternStart = try r.packed(); t.stopPatterns = try r.packed()
+        t.serviceIDs = try r.strings(); t.serviceWords = try r.scalar()
+        t.serviceDays = Packed(try r.array())  // small, and 4-byte aligned after serviceWords: copied
         t.transfers = try r.array()
         try validate(t, path: path)
         return t
@@ -200,28 +254,28 @@ enum TimetableFile {
         let s = t.stopCount, r = t.routeCount, n = t.tripCount, p = t.patternCount
         try check(t.stopLon.count == s && t.stopParent.count == s && t.stopLocationType.count == s
                   && t.stopIDs.count == s && t.stopNames.count == s && t.stopCodes.count == s, "stops")
-        try check(t.stopParent.allSatisfy { $0 >= -1 && Int($0) < s }, "parent stations")
+        try check(within(t.stopParent, -1, s), "parent stations")
         try check(t.routeIDs.count == r && t.routeShortName.count == r && t.routeLongName.count == r
                   && t.routeAgency.count == r && t.routeColor.count == r, "routes")
         try check(t.tripService.count == n && t.tripIDs.count == n && t.tripHeadsign.count == n
-                  && t.tripHeadsign.allSatisfy { $0 >= 0 && Int($0) < t.headsigns.count }
-                  && t.tripRoute.allSatisfy { $0 >= 0 && Int($0) < r }, "trips")
+                  && within(t.tripHeadsign, 0, t.headsigns.count) && within(t.tripRoute, 0, r), "trips")
         try check(p >= 0 && t.patternStopStart.count == p + 1 && t.patternTimeStart.count == p, "patterns")
         try check(monotone(t.patternStopStart, last: t.patternStops.count) && monotone(t.patternTripStart, last: t.patternTrips.count), "pattern offsets")
-        try check(t.patternFlags.count == t.patternStops.count && t.patternStops.allSatisfy { $0 >= 0 && Int($0) < s }, "pattern stops")
-        try check(t.patternTrips.allSatisfy { $0 >= 0 && Int($0) < n }, "pattern trips")
-        try check(t.tripService.allSatisfy { $0 >= 0 && Int($0) < max(1, t.serviceCount) }, "services")
+        try check(t.patternFlags.count == t.patternStops.count && within(t.patternStops, 0, s), "pattern stops")
+        try check(within(t.patternTrips, 0, n), "pattern trips")
+        try check(within(t.tripService, 0, max(1, t.serviceCount)), "services")
+        let stopStart = t.patternStopStart.buffer, tripStart = t.patternTripStart.buffer, timeStart = t.patternTimeStart.buffer
         for q in 0..<p {
-            let trips = Int64(t.patternTripStart[q + 1] - t.patternTripStart[q]), length = Int64(t.patternLength(q))
-            let start = t.patternTimeStart[q]
-            try check(start >= 0 && start + trips * length * 2 <= Int64(t.times.count), "times")
+            let trips = Int64(tripStart[q + 1] - tripStart[q]), length = Int64(stopStart[q + 1] - stopStart[q])
+            try check(timeStart[q] >= 0 && timeStart[q] + trips * length * 2 <= Int64(t.times.count), "times")
         }
         try check(t.stopPatternStart.count == s + 1 && monotone(t.stopPatternStart, last: t.stopPatterns.count)
                   && t.stopPatterns.count % 2 == 0, "stop patterns")
+        let pairs = t.stopPatterns.buffer
         var i = 0
-        while i + 1 < t.stopPatterns.count {
-            let q = Int(t.stopPatterns[i]), pos = Int(t.stopPatterns[i + 1])
-            try check(q >= 0 && q < p && pos >= 0 && pos < t.patternLength(q), "stop patterns")
+        while i + 1 < pairs.count {
+            let q = Int(pairs[i]), pos = Int(pairs[i + 1])
+            try check(q >= 0 && q < p && pos >= 0 && pos < Int(stopStart[q + 1] - stopStart[q]), "stop patterns")
             i += 2
         }
         try check(t.serviceWords >= 0 && t.serviceDays.count == t.serviceCount * Int(t.serviceWords) && t.dayCount >= 0
@@ -234,9 +288,22 @@ enum TimetableFile {
         try check(TimeZone(identifier: t.timeZone) != nil, "time zone \(t.timeZone)")
     }
 
-    static func monotone(_ offsets: [Int32], last: Int) -> Bool {
+    /// Offsets from 0 to `last`, never decreasing.
+    static func monotone(_ offsets: Packed<Int32>, last: Int) -> Bool {
         guard offsets.first == 0, Int(offsets.last ?? -1) == last else { return false }
-        return zip(offsets, offsets.dropFirst()).allSatisfy { $0 <= $1 }
+        let values = offsets.buffer
+        var ok = true
+        for k in values.indices.dropFirst() { ok = ok && values[k - 1] <= values[k] }
+        return ok
+    }
+
+    /// Every value in `low..<high` (a tight loop: this runs over millions of values at load).
+    static func within(_ values: Packed<Int32>, _ low: Int, _ high: Int) -> Bool {
+        guard high > low else { return values.isEmpty }
+        let lo = Int32(clamping: low), hi = Int32(clamping: high)
+        var ok = true
+        for v in values.buffer { ok = ok && v >= lo && v < hi }
+        return ok
     }
 }
 
@@ -383,9 +450,9 @@ struct BinaryReader {
     }
 
     mutating func strings() throws(TransitError) -> StringTable {
-        let table = StringTable(offsets: try array(), bytes: try array())
-        guard table.offsets.first == 0, Int(table.offsets.last ?? -1) == table.bytes.count,
-              zip(table.offsets, table.offsets.dropFirst()).allSatisfy({ $0 <= $1 }) else { throw damaged() }
+        let table = StringTable(offsets: try packed(), bytes: try packed())
+        // A table out of order reads as empty strings (the subscript checks each span), never a trap.
+        guard table.offsets.first == 0, Int(table.offsets.last ?? -1) == table.bytes.count else { throw damaged() }
         return table
     }
 }

@@ -33,9 +33,9 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     public var description: String { iso }
-    public var iso: String { String(format: "%04d-%02d-%02d", year, month, day) }
+    public var iso: String { ClockTime.pad(year, 4) + "-" + ClockTime.pad(month) + "-" + ClockTime.pad(day) }
     /// `MM/DD/YYYY`, as BART wants its `date` parameter.
-    public var usSlashed: String { String(format: "%02d/%02d/%04d", month, day, year) }
+    public var usSlashed: String { ClockTime.pad(month) + "/" + ClockTime.pad(day) + "/" + ClockTime.pad(year, 4) }
 
     /// Days since 1970-01-01 (proleptic Gregorian), for date arithmetic without a calendar.
     public var dayNumber: Int {
@@ -127,19 +127,32 @@ public enum ClockTime {
 
     /// `2026-11-23T18:04:00-08:00`: the instant in `zone`, with that zone's offset on that date.
     public static func iso8601(_ date: Date, zone: TimeZone) -> String {
-        let c = Calendar.gregorian(zone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         let offset = zone.secondsFromGMT(for: date)
-        let sign = offset < 0 ? "-" : "+"
+        let (day, second) = civil(date, offset: offset)
         let abs = Swift.abs(offset)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d%@%02d:%02d",
-                      c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0,
-                      sign, abs / 3600, (abs % 3600) / 60)
+        return day.iso + "T" + pad(second / 3600) + ":" + pad(second / 60 % 60) + ":" + pad(second % 60)
+            + (offset < 0 ? "-" : "+") + pad(abs / 3600) + ":" + pad(abs % 3600 / 60)
     }
 
     /// `18:04`, the local clock time in `zone`.
     public static func hhmm(_ date: Date, zone: TimeZone) -> String {
-        let c = Calendar.gregorian(zone).dateComponents([.hour, .minute], from: date)
-        return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
+        let second = civil(date, offset: zone.secondsFromGMT(for: date)).second
+        return pad(second / 3600) + ":" + pad(second / 60 % 60)
+    }
+
+    /// The local day and the second within it, by arithmetic (Calendar and String(format:) cost
+    /// more than the rest of a query's output). Instants beyond ±300,000 years are clamped.
+    static func civil(_ date: Date, offset: Int) -> (day: LocalDate, second: Int) {
+        let seconds = Int(min(max(date.timeIntervalSince1970.rounded(.down), -1e13), 1e13)) + offset
+        let day = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
+        return (LocalDate(dayNumber: day), seconds - day * 86_400)
+    }
+
+    /// Zero-padded to `width` digits.
+    static func pad(_ value: Int, _ width: Int = 2) -> String {
+        let digits = String(value.magnitude)
+        let padded = digits.count < width ? String(repeating: "0", count: width - digits.count) + digits : digits
+        return value < 0 ? "-" + padded : padded
     }
 
     /// Parses ISO 8601 with an offset or `Z` (`2026-11-22T12:00:00Z`), for `TRANSIT_NOW`.
