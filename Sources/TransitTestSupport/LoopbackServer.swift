@@ -32,6 +32,11 @@ public final class LoopbackServer: @unchecked Sendable {
         case garbage(Data)
         /// Close the connection without a byte.
         case close
+        /// Headers without a length, then `chunk` again and again (as fast as the client reads,
+        /// or every `every` seconds), until it hangs up or the server stops.
+        case endless(status: Int, headers: [String: String], chunk: Data, every: TimeInterval = 0)
+        /// A redirect to `location` (absolute, or a path on this server).
+        case redirect(status: Int, location: String)
 
         public static func ok(_ body: String, type: String = "text/xml; charset=utf-8", delay: TimeInterval = 0) -> Behavior {
             .respond(status: 200, headers: ["Content-Type": type], body: Data(body.utf8), delay: delay)
@@ -52,10 +57,15 @@ public final class LoopbackServer: @unchecked Sendable {
     private var open: Set<Int32> = []
     private var stopped = false
 
-    /// Starts listening on an ephemeral port of 127.0.0.1.
-    public init(extraDelay: TimeInterval = 0, handler: @escaping @Sendable (Request) -> Behavior) throws {
+    /// The loopback address listened on.
+    public let host: String
+
+    /// Starts listening on an ephemeral port of `host` (any address of 127.0.0.0/8 is this
+    /// machine on Linux: a second one stands for "another host").
+    public init(host: String = "127.0.0.1", extraDelay: TimeInterval = 0, handler: @escaping @Sendable (Request) -> Behavior) throws {
         self.handler = handler
         self.extraDelay = extraDelay
+        self.host = host
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServerError.socket(errno) }
         // No SO_REUSEADDR: port 0 then never hands out a port still in TIME_WAIT from an earlier
@@ -63,7 +73,7 @@ public final class LoopbackServer: @unchecked Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -87,31 +97,38 @@ public final class LoopbackServer: @unchecked Sendable {
     public enum ServerError: Error { case socket(Int32) }
 
     /// `http://127.0.0.1:PORT`
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://\(host):\(port)" }
 
     /// Every request received so far, in arrival order.
     public var requests: [Request] { lock.withLock { seen } }
 
     /// Stops accepting and closes every open connection (hung ones included).
+    /// Connections are only shut down here; each is closed by the thread serving it, so that
+    /// no thread ever writes to a descriptor number the system has already handed to another
+    /// file or socket.
     public func stop() {
-        let fds: [Int32] = lock.withLock {
-            guard !stopped else { return [] }
+        let fds: [Int32]? = lock.withLock {
+            guard !stopped else { return nil }
             stopped = true
-            return Array(open) + [listener]
+            return Array(open)
         }
-        for fd in fds {
-            shutdown(fd, Int32(SHUT_RDWR))
-            close(fd)
-        }
+        guard let fds else { return }  // stopped already: the listener may be closed and its number reused
+        for fd in fds { shutdown(fd, Int32(SHUT_RDWR)) }
+        shutdown(listener, Int32(SHUT_RDWR))  // ends accept(); the accepting thread closes it
     }
 
     private var isStopped: Bool { lock.withLock { stopped } }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while !isStopped {
             let client = accept(listener, nil, nil)
             if client < 0 {
                 if errno == EINTR { continue }
+                return
+            }
+            if isStopped {
+                close(client)
                 return
             }
             var one: Int32 = 1
@@ -124,8 +141,8 @@ public final class LoopbackServer: @unchecked Sendable {
 
     private func serve(_ fd: Int32) {
         defer {
-            let owned = lock.withLock { open.remove(fd) != nil }
-            if owned { close(fd) }
+            lock.withLock { _ = open.remove(fd) }
+            close(fd)
         }
         guard let request = readRequest(fd) else { return }
         lock.withLock { seen.append(request) }
@@ -149,6 +166,16 @@ public final class LoopbackServer: @unchecked Sendable {
             shutdown(fd, Int32(SHUT_RDWR))
         case .close:
             shutdown(fd, Int32(SHUT_RDWR))
+        case .endless(let status, let headers, let chunk, let every):
+            var text = "HTTP/1.1 \(status) OK\r\n"
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
+            guard send(fd, Data((text + "Connection: close\r\n\r\n").utf8)) else { return }
+            while !isStopped && send(fd, chunk) {
+                if every > 0 { Thread.sleep(forTimeInterval: every) }
+            }
+            shutdown(fd, Int32(SHUT_RDWR))
+        case .redirect(let status, let location):
+            send(fd, head(status: status, headers: ["Location": location], length: 0))
         }
     }
 
@@ -159,15 +186,18 @@ public final class LoopbackServer: @unchecked Sendable {
         return Data(text.utf8)
     }
 
-    private func send(_ fd: Int32, _ data: Data) {
+    /// Whether every byte went out.
+    @discardableResult
+    private func send(_ fd: Int32, _ data: Data) -> Bool {
         data.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
+            guard let base = raw.baseAddress else { return true }
             var sent = 0
             while sent < raw.count {
                 let n = Glibc.send(fd, base + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
-                if n <= 0 { return }
+                if n <= 0 { return false }
                 sent += n
             }
+            return true
         }
     }
 

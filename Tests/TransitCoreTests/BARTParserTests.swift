@@ -109,14 +109,14 @@ import Testing
         }
     }
 
-    @Test func schedulesOverTenMegabytesParse() throws {
+    @Test func schedulesOverTenMegabytesParse() async throws {
         // XMLParser(data:) fails above 10 MB on Linux; the stream form does not.
         let train = "<train index=\"1\">" + String(repeating: "<stop station=\"DALY\" load=\"1\" level=\"normal\" origTime=\"4:41 AM\" bikeflag=\"1\" />", count: 100) + "</train>"
         let count = 10_500_000 / train.utf8.count + 1
         let body = "<?xml version=\"1.0\" encoding=\"utf-8\"?><root><route>" + String(repeating: train, count: count) + "</route><message/></root>"
         #expect(body.utf8.count > 10_000_000)
-        let schedule = try BARTParser.routeSchedule(Data(body.utf8), route: 1)
-        #expect(schedule.trains.count == count)
+        let trains = try await offPool { try BARTParser.routeSchedule(Data(body.utf8), route: 1).trains.count }
+        #expect(trains == count)
     }
 
     @Test func serviceDayMinutesRollPastMidnight() {

@@ -130,10 +130,10 @@ func makeClient(cache: String? = nil, record: String? = nil, timeout: Double = 5
 /// cut connection) stall the requests of another for seconds (seen here).
 enum Sessions {
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var kept: [URLSession] = []
+    nonisolated(unsafe) private static var kept: [TransportSession] = []
 
-    static func fresh() -> URLSession {
-        let session = URLSessionTransport.makeSession()
+    static func fresh() -> TransportSession {
+        let session = TransportSession()
         lock.withLock { kept.append(session) }
         return session
     }
@@ -168,6 +168,19 @@ extension TransitError {
         case .parse: return "parse"
         case .missingKey: return "missingKey"
         case .noRecording: return "noRecording"
+        case .refused: return "refused"
         }
+    }
+}
+
+/// Runs seconds of blocking work (a debug-built parser over megabytes, the fuzz loop) on a
+/// thread of its own: Swift Testing runs tests on the cooperative pool, two threads here, and
+/// a test that holds one for seconds delays every in-process network test beside it into
+/// false timeouts.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Result { try body() }) }
+        thread.stackSize = 8 << 20
+        thread.start()
     }
 }

@@ -53,7 +53,8 @@ struct GTFSCommands {
             base.path = ""
             base.query = nil
             let request = HTTPRequest(provider: "gtfs", baseURL: base.string ?? source, path: String(url.path.drop { $0 == "/" }),
-                                      query: (url.queryItems ?? []).map { .init($0.name, $0.value ?? "") }, expects: .zip, label: "the feed from \(host)")
+                                      query: (url.queryItems ?? []).map { .init($0.name, $0.value ?? "") }, expects: .zip, label: "the feed from \(host)",
+                                      maxBodyBytes: GTFSCommandLine.maxFeedBytes)
             let body = try await context.http.get(request) { $0.body }
             let file = NSTemporaryDirectory() + "transit-feed-\(UUID().uuidString).zip"
             do { try body.write(to: URL(fileURLWithPath: file)) } catch {

@@ -35,6 +35,8 @@ public final class HTTPClient: Sendable {
         public var log: (@Sendable (String) -> Void)?
         /// Progress for people: what is being fetched (a spinner on a terminal).
         public var progress: (@Sendable (String) -> Void)?
+        /// Bytes of a labelled request so far, and the announced total (a progress bar).
+        public var transferred: (@Sendable (String, Int64, Int64?) -> Void)?
         public init() {}
     }
 
@@ -80,8 +82,13 @@ public final class HTTPClient: Sendable {
             let response: HTTPResponse
             do {
                 counter.withLock { $0 += 1 }
-                if let label = request.label { options.progress?("fetching " + label) }
-                response = try await transport.send(request, timeout: options.timeout)
+                var events = TransferEvents()
+                if let label = request.label {
+                    options.progress?("fetching " + label)
+                    if let transferred = options.transferred { events.progress = { transferred(label, $0, $1) } }
+                }
+                if let log = options.log { events.log = { log($0) } }
+                response = try await transport.send(request, timeout: options.timeout, events: events)
             } catch {
                 logFailure(request, error, started: started)
                 if case .network = error, attempt < options.retry.maxAttempts {

@@ -32,11 +32,16 @@ public struct HTTPRequest: Sendable {
     public var expects: BodyKind
     /// What is being fetched, in words, for the progress line (`BART stations`).
     public var label: String?
+    /// The largest body accepted, counted after decoding; past it the request fails.
+    public var maxBodyBytes: Int
+
+    public static let defaultMaxBodyBytes = 64 << 20
 
     public init(provider: String, baseURL: String, path: String, query: [QueryItem] = [],
                 headers: [String: String] = [:], secretNames: Set<String> = [], cacheTTL: TimeInterval? = nil,
-                expects: BodyKind = .xml, label: String? = nil) {
+                expects: BodyKind = .xml, label: String? = nil, maxBodyBytes: Int = HTTPRequest.defaultMaxBodyBytes) {
         self.expects = expects
+        self.maxBodyBytes = maxBodyBytes
         self.label = label
         self.provider = provider
         self.baseURL = baseURL
@@ -46,6 +51,9 @@ public struct HTTPRequest: Sendable {
         self.secretNames = secretNames
         self.cacheTTL = cacheTTL
     }
+
+    /// The variable that points this provider somewhere else.
+    public var baseURLVariable: String { "TRANSIT_\(provider.uppercased())_BASE_URL" }
 
     /// The URL actually requested, secrets included.
     public var url: String { compose(secrets: .keep) }

@@ -4,4 +4,12 @@ import Foundation
 /// recording directory with `--offline`, a stub in unit tests.
 public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest, timeout: TimeInterval) async throws(TransitError) -> HTTPResponse
+    /// The same, reporting bytes received and redirect hops as they happen.
+    func send(_ request: HTTPRequest, timeout: TimeInterval, events: TransferEvents) async throws(TransitError) -> HTTPResponse
+}
+
+extension HTTPTransport {
+    public func send(_ request: HTTPRequest, timeout: TimeInterval, events: TransferEvents) async throws(TransitError) -> HTTPResponse {
+        try await send(request, timeout: timeout)
+    }
 }

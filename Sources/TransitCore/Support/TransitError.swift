@@ -27,6 +27,8 @@ public enum TransitError: Error, Sendable, Equatable {
     case missingKey(variable: String, provider: String, whereToGet: String)
     /// `--offline` and no recording exists for the request.
     case noRecording(path: String, request: String)
+    /// An answer transit will not take: too large, or a redirect elsewhere. Never retried.
+    case refused(String, hint: String?)
 
     public var exitStatus: Int32 {
         switch self {
@@ -59,6 +61,7 @@ public enum TransitError: Error, Sendable, Equatable {
         case .parse(let what, let reason): return "could not read \(what): \(reason)"
         case .missingKey(let variable, let provider, _): return "\(provider) needs an API key: set \(variable)"
         case .noRecording(let path, let request): return "no recording for \(request) (looked for \(path))"
+        case .refused(let text, _): return text
         }
     }
 
@@ -66,6 +69,7 @@ public enum TransitError: Error, Sendable, Equatable {
     public var hint: String? {
         switch self {
         case .usage(_, let hint): return hint
+        case .refused(_, let hint): return hint
         case .timeout: return "try again, or raise --timeout"
         case .missingKey(_, _, let whereToGet): return whereToGet
         case .noRecording: return "record it first: transit --record DIR <the same command>"

@@ -1,0 +1,120 @@
+import CZlib
+import Foundation
+import Testing
+@testable import TransitCore
+import TransitTestSupport
+
+/// Servers that try to hurt the client: endless bodies, gzip bombs, redirects elsewhere or in
+/// a loop. Each ends in one failure, with the right error, and nothing leaks. One at a time:
+/// a server pumping bytes at full speed takes both cores of a small machine while it runs.
+@Suite(.serialized) struct HostileServerTests {
+    func request(_ server: LoopbackServer, path: String = "stn.aspx", limit: Int = HTTPRequest.defaultMaxBodyBytes) -> HTTPRequest {
+        HTTPRequest(provider: "bart", baseURL: server.baseURL, path: path, query: [.init("key", "SECRET-KEY")],
+                    headers: ["X-Token": "TOKEN-1"], secretNames: ["key", "X-Token"], maxBodyBytes: limit)
+    }
+
+    func failure(_ client: HTTPClient, _ request: HTTPRequest) async -> TransitError? {
+        do { _ = try await client.get(request) { $0.body }; return nil } catch { return error }
+    }
+
+    @Test func anEndlessBodyStopsAtTheLimit() async throws {
+        let server = try LoopbackServer { _ in .endless(status: 200, headers: ["Content-Type": "text/xml"], chunk: Data(repeating: 32, count: 65536)) }
+        defer { server.stop() }
+        let error = await failure(makeClient(timeout: 30), request(server, limit: 4 << 20))
+        #expect(error == .refused("the answer from \(server.baseURL)/stn.aspx?key=REDACTED is larger than 4 MB", hint: nil))
+        #expect(server.requests.count == 1)  // refused, not retried
+    }
+
+    @Test func theDeadlineEndsAFastEndlessBody() async throws {
+        // 32 MB/s, never a pause long enough for an idle timeout (the old way of ending a
+        // request); a limit nothing reaches: only the deadline can end it.
+        let server = try LoopbackServer { _ in .endless(status: 200, headers: [:], chunk: Data(repeating: 32, count: 65536), every: 0.002) }
+        defer { server.stop() }
+        let error = await failure(makeClient(timeout: 0.5), request(server, limit: Int.max))
+        #expect(error?.kind == "timeout")
+    }
+
+    @Test func aGzipBombIsCountedAfterDecoding() async throws {
+        let inflated = 32 << 20
+        let bomb = try #require(gzip(Data(repeating: 0x20, count: inflated)))
+        #expect(bomb.count < 100_000)
+        let server = try LoopbackServer { _ in .respond(status: 200, headers: ["Content-Encoding": "gzip", "Content-Type": "text/xml"], body: bomb, delay: 0) }
+        defer { server.stop() }
+        let error = await failure(makeClient(timeout: 30), request(server, limit: 8 << 20))
+        #expect(error?.kind == "refused" && error?.message.hasSuffix("is larger than 8 MB") == true)
+    }
+
+    @Test func aRedirectToAnotherHostIsRefusedAndCarriesNothing() async throws {
+        let other = try LoopbackServer(host: "127.0.0.2") { _ in .ok("<root/>") }
+        defer { other.stop() }
+        let server = try LoopbackServer { _ in .redirect(status: 302, location: other.baseURL + "/stn.aspx?key=SECRET-KEY") }
+        defer { server.stop() }
+        let error = await failure(makeClient(), request(server))
+        #expect(error == .refused("\(server.baseURL)/stn.aspx?key=REDACTED redirects to another host, 127.0.0.2; not followed",
+                                  hint: "to use that host, set TRANSIT_BART_BASE_URL"))
+        #expect(other.requests.isEmpty)
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func sameHostRedirectsAreFollowedWithTheirHeaders() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/final" ? .ok("<root/>") : .redirect(status: 301, location: "/final")
+        }
+        defer { server.stop() }
+        let body = try await makeClient().get(request(server)) { $0.body }
+        #expect(String(decoding: body, as: UTF8.self) == "<root/>")
+        #expect(server.requests.map(\.path) == ["/stn.aspx", "/final"])
+        #expect(server.requests.last?.headers["x-token"] == "TOKEN-1")
+    }
+
+    @Test func aRedirectLoopIsOneFailure() async throws {
+        let server = try LoopbackServer { _ in .redirect(status: 302, location: "/stn.aspx") }
+        defer { server.stop() }
+        let error = await failure(makeClient(), request(server))
+        #expect(error?.kind == "refused" && error?.message.contains("redirected more than 5 times") == true)
+        #expect(server.requests.count == 1 + URLSessionTransport.maxRedirects)
+    }
+
+    /// Through the binary: exit 1, one line naming the host and the variable; `-v` shows the hop.
+    @Test func theBinaryRefusesACrossHostRedirect() async throws {
+        let other = try LoopbackServer(host: "127.0.0.2") { _ in .ok("<root/>") }
+        defer { other.stop() }
+        let server = try LoopbackServer { _ in .redirect(status: 302, location: other.baseURL + "/stn.aspx") }
+        defer { server.stop() }
+        let run = try await Run.transit(["-v", "bart", "stations"], env: Run.environment(["TRANSIT_BART_BASE_URL": server.baseURL]))
+        #expect(run.status == 1)
+        #expect(run.stderrLines.contains { $0.hasPrefix("transit: redirect 302 from \(server.baseURL)/stn.aspx?") && $0.hasSuffix("to \(other.baseURL)/stn.aspx") })
+        #expect(run.stderrLines.contains { $0.hasPrefix("transit: \(server.baseURL)/stn.aspx?") && $0.hasSuffix("redirects to another host, 127.0.0.2; not followed") })
+        #expect(run.stderr.contains("set TRANSIT_BART_BASE_URL"))
+        #expect(!run.stderr.contains("MW9S-E7SL-26DU-VV8V"))
+        #expect(other.requests.isEmpty)
+    }
+
+    @Test func theBinaryStopsAnEndlessBodyAt64MB() async throws {
+        let server = try LoopbackServer { _ in .endless(status: 200, headers: ["Content-Type": "text/xml"], chunk: Data(repeating: 32, count: 1 << 18)) }
+        defer { server.stop() }
+        let run = try await Run.transit(["--timeout", "20", "bart", "stations"], env: Run.environment(["TRANSIT_BART_BASE_URL": server.baseURL]))
+        #expect(run.status == 1)
+        #expect(run.stderrLines.count == 1 && run.stderrLines.first?.hasSuffix("is larger than 64 MB") == true, "\(run.stderr)")
+    }
+
+    /// gzip of `data` (zlib's deflate with a gzip wrapper).
+    func gzip(_ data: Data) -> Data? {
+        var stream = z_stream()
+        guard deflateInit2_(&stream, 9, Z_DEFLATED, MAX_WBITS + 16, 9, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { deflateEnd(&stream) }
+        var input = [UInt8](data)
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))))
+        let status: Int32 = input.withUnsafeMutableBufferPointer { inBuffer in
+            output.withUnsafeMutableBufferPointer { outBuffer in
+                stream.next_in = inBuffer.baseAddress
+                stream.avail_in = UInt32(inBuffer.count)
+                stream.next_out = outBuffer.baseAddress
+                stream.avail_out = UInt32(outBuffer.count)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END else { return nil }
+        return Data(output.prefix(Int(stream.total_out)))
+    }
+}
