@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TransitCore
+import TransitTestSupport
 
 /// `transit gtfs …` through the built binary, as scripts see it.
 @Suite struct GTFSEndToEndTests {
@@ -47,6 +48,39 @@ import Testing
         #expect(feeds.stdoutLines.first?.hasPrefix("caltrain_20160406\tCaltrain\tAmerica/Los_Angeles\t2014-03-23\t2019-03-31") == true)
         // TRANSIT_NOW is 2026-11-22: outside the feed's dates.
         #expect(feeds.stderr.contains("caltrain_20160406 covers 2014-03-23 to 2019-03-31; today is 2026-11-22"))
+    }
+
+    /// A URL goes through the HTTP path: fetched, recorded with --record, replayed with
+    /// --offline; a cut body or a 404 is exit 1 and the feed imported before stays.
+    @Test func importFromAURLRecordsAndReplays() async throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: zip))
+        let server = try LoopbackServer { request in
+            switch request.path {
+            case "/feeds/caltrain.zip": return .respond(status: 200, headers: ["Content-Type": "application/zip"], body: bytes, delay: 0)
+            case "/feeds/cut.zip": return .truncate(status: 200, body: bytes, bytes: bytes.count / 2)
+            default: return .status(404, "no such feed")
+            }
+        }
+        defer { server.stop() }
+        let cache = Paths.temporary(), record = Paths.temporary()
+        let url = server.baseURL + "/feeds/caltrain.zip"
+        let imported = try await Run.transit(["--record", record, "gtfs", "import", url, "--format", "json"], env: env(cache))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])
+        #expect(summary["name"] as? String == "caltrain" && summary["stop_times"] as? Int == 3103)
+        #expect(server.requests.map(\.path) == ["/feeds/caltrain.zip"])
+
+        let replayed = try await Run.transit(["--offline", "--fixtures", record, "gtfs", "import", url, "--name", "again"], env: env(cache))
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(server.requests.count == 1)
+
+        for (path, message) in [("/feeds/cut.zip", "could not reach"), ("/feeds/none.zip", "HTTP 404")] {
+            let failed = try await Run.transit(["gtfs", "import", server.baseURL + path, "--name", "caltrain"], env: env(cache))
+            #expect(failed.status == 1 && failed.stderrLines.count == 1 && failed.stderr.contains(message), "\(failed.stderr)")
+        }
+        let trips = try await Run.transit(["gtfs", "trips", "--feed", "caltrain", "--from", "San Francisco", "--to", "Palo Alto",
+                                           "--date", "2016-04-06", "--after", "08:00", "--before", "09:00"], env: env(cache))
+        #expect(trips.status == 0 && !trips.stdoutLines.isEmpty)
     }
 
     @Test func aFailedImportLeavesTheOldFeed() async throws {

@@ -36,4 +36,12 @@ final class Captured: @unchecked Sendable {
         #expect(text.contains("fetching BART stations") && text.contains("3 departures so far"))
         #expect(text.hasSuffix("\r\u{1B}[K"))  // the line is cleared, stdout starts clean
     }
+
+    @Test func progressBarWithAndWithoutATotal() {
+        #expect(ProgressBar.text(0, of: 4 << 20) == "[--------------------] 0% 0.0 of 4.0 MB")
+        #expect(ProgressBar.text(3 << 20, of: 4 << 20) == "[###############-----] 75% 3.0 of 4.0 MB")
+        #expect(ProgressBar.text(5 << 20, of: 4 << 20) == "[####################] 100% 5.0 of 4.0 MB")
+        #expect(ProgressBar.text(1_572_864, of: nil) == "1.5 MB")
+        #expect(ProgressBar.text(10, of: 0) == "0.0 MB")
+    }
 }

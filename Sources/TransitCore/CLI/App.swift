@@ -101,6 +101,7 @@ public struct App: Sendable {
             options.log = { write("transit: " + $0 + "\n") }
         }
         options.progress = spinner.show
+        options.transferred = { label, received, total in spinner.show("fetching \(label) " + ProgressBar.text(received, of: total)) }
         let transport: HTTPTransport = settings.offline ? ReplayTransport(directory: settings.fixtures) : URLSessionTransport()
         return HTTPClient(transport: transport, options: options)
     }

@@ -61,3 +61,16 @@ public final class Spinner: Sendable {
         }
     }
 }
+
+/// A download's progress in a line: a bar and a percentage when the size is announced, the
+/// megabytes so far when it is not.
+public enum ProgressBar {
+    public static func text(_ received: Int64, of total: Int64?, width: Int = 20) -> String {
+        let mb = { (bytes: Int64) in String(format: "%.1f", Double(bytes) / 1_048_576) }
+        guard let total, total > 0 else { return mb(received) + " MB" }
+        let fraction = min(1, max(0, Double(received) / Double(total)))
+        let filled = Int((fraction * Double(width)).rounded(.down))
+        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
+            + String(Int((fraction * 100).rounded(.down))) + "% " + mb(received) + " of " + mb(total) + " MB"
+    }
+}

@@ -96,11 +96,12 @@ public enum XMLTree {
         let body = trimLeadingWhitespace(data)
         guard !body.isEmpty else { throw .parse(what: what, reason: "the body is empty") }
         // Foundation traps on a name or value that is not UTF-8 (it force-unwraps the decoded
-        // string); libxml2 converts declared non-UTF-8 encodings itself, so check the rest.
+        // string). libxml2 converts Latin-1 itself; any other declaration (a misspelt or an
+        // unknown encoding passes the bytes through unconverted) must be valid UTF-8.
         guard declarationIsASCII(body) else {
             throw .parse(what: what, reason: "the XML declaration is not plain ASCII")
         }
-        if declaresUTF8(body) && !isUTF8(body) {
+        if !declaresLatin1(body) && !isUTF8(body) {
             throw .parse(what: what, reason: "the body is not valid UTF-8")
         }
         let parser = XMLParser(stream: InputStream(data: body))
@@ -128,12 +129,12 @@ public enum XMLTree {
         return true
     }
 
-    /// True unless the XML declaration names an encoding other than UTF-8.
-    static func declaresUTF8(_ data: Data) -> Bool {
+    /// Does the XML declaration name ISO-8859-1, which libxml2 turns into UTF-8 itself?
+    static func declaresLatin1(_ data: Data) -> Bool {
         let head = String(decoding: data.prefix(100), as: UTF8.self).lowercased()
-        guard head.hasPrefix("<?xml"), let range = head.range(of: "encoding=") else { return true }
+        guard head.hasPrefix("<?xml"), let range = head.range(of: "encoding=") else { return false }
         let rest = head[range.upperBound...].drop { $0 == "\"" || $0 == "'" }
-        return rest.hasPrefix("utf-8") || rest.hasPrefix("utf8") || rest.hasPrefix("us-ascii")
+        return ["iso-8859-1\"", "iso-8859-1'", "latin1\"", "latin1'", "iso8859-1\"", "iso8859-1'"].contains { rest.hasPrefix($0) }
     }
 
     /// Valid UTF-8? All-ASCII bodies (BART's schedules) are checked eight bytes at a time.

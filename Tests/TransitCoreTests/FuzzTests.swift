@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+@testable import TransitCore
+
+/// Every parser against mutated real samples, with a fixed seed: byte flips, truncation, chunk
+/// deletion and duplication, huge numbers, wrong JSON types, deep nesting, invalid UTF-8. Each
+/// input must end in a value or a thrown `TransitError` (the parsers' typed throws allow
+/// nothing else), never a trap: a trap ends this process, and the run fails.
+///
+/// CI runs a few thousand inputs. `scripts/fuzz` runs 100,000 in batches, one process each,
+/// and counts the batches that died (`TRANSIT_FUZZ_SEED`, `TRANSIT_FUZZ_INPUTS`).
+@Suite struct FuzzTests {
+    static let environment = ProcessInfo.processInfo.environment
+    static let seed = UInt64(environment["TRANSIT_FUZZ_SEED"] ?? "") ?? 20261123
+    static let inputs = Int(environment["TRANSIT_FUZZ_INPUTS"] ?? "") ?? 3000
+
+    /// The samples of one family and what parses them.
+    struct Family: Sendable {
+        var name: String
+        var samples: [Data]
+        var parse: @Sendable (Data) -> Void
+    }
+
+    static func samples(_ folder: String, _ suffixes: [String]) -> [Data] {
+        let dir = Paths.samples.appendingPathComponent(folder).path
+        let names = ((try? FileManager.default.subpathsOfDirectory(atPath: dir)) ?? []).filter { name in suffixes.contains { name.hasSuffix($0) } }.sorted()
+        return names.compactMap { FileManager.default.contents(atPath: dir + "/" + $0) }
+    }
+
+    /// Bodies of recordings under Fixtures/`folder` (12306 has no other real samples here).
+    static func recorded(_ folder: String) -> [Data] {
+        let dir = Paths.fixtures + "/" + folder
+        let names = ((try? FileManager.default.subpathsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".http") }.sorted()
+        return names.compactMap { FileManager.default.contents(atPath: dir + "/" + $0) }.compactMap { Recording.decode($0, source: .recording)?.response.body }
+    }
+
+    static let families: [Family] = [
+        Family(name: "bart", samples: samples("bart", [".xml"]), parse: { data in
+            _ = try? BARTParser.stations(data); _ = try? BARTParser.routes(data); _ = try? BARTParser.routeSchedule(data, route: 1)
+            _ = try? BARTParser.plannedTrips(data); _ = try? BARTParser.departures(data); _ = try? BARTParser.advisories(data)
+        }),
+        Family(name: "bustime", samples: samples("bustime", [".json", ".xml"]), parse: { data in
+            for agency in BusTimeAgency.all {
+                _ = try? BusTimeParser.routes(data, agency: agency); _ = try? BusTimeParser.directions(data, agency: agency)
+                _ = try? BusTimeParser.stops(data, agency: agency); _ = try? BusTimeParser.patterns(data, agency: agency)
+                _ = try? BusTimeParser.predictions(data, agency: agency); _ = try? BusTimeParser.bulletins(data, agency: agency)
+                _ = try? BusTimeParser.vehicles(data, agency: agency)
+            }
+        }),
+        Family(name: "busbud", samples: samples("busbud", [".json"]), parse: { data in _ = try? BusbudParser.response(data) }),
+        Family(name: "rail12306", samples: recorded("rail12306"), parse: { data in
+            _ = try? Rail12306Parser.stations(data); _ = try? Rail12306Parser.trains(data)
+            _ = try? Rail12306Parser.timetable(data, date: LocalDate(year: 2026, month: 11, day: 23))
+        }),
+        Family(name: "weather", samples: samples("openweathermap", [".xml", ".json"]), parse: { data in _ = try? WeatherParser.current(data) }),
+        Family(name: "gtfs csv", samples: gtfsSamples(), parse: { data in compileStopTimes(data) }),
+    ]
+
+    /// stop_times.txt of the real feeds: the file every import reads most of.
+    static func gtfsSamples() -> [Data] {
+        let root = Paths.samples.appendingPathComponent("gtfs").path
+        let dirs = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted()
+        return dirs.compactMap { FileManager.default.contents(atPath: root + "/" + $0 + "/stop_times.txt") }.filter { $0.count < 300_000 }
+    }
+
+    /// A small feed around a mutated stop_times.txt, compiled.
+    static func compileStopTimes(_ stopTimes: Data) {
+        let dir = Paths.temporary()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let files: [String: String] = [
+            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA,A,http://a,America/Los_Angeles\n",
+            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nS,1,1,1,1,1,1,1,20260101,20261231\n",
+            "routes.txt": "route_id,route_short_name,route_long_name,route_type\nR,R,R,3\n",
+        ]
+        for (name, text) in files { _ = FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(text.utf8)) }
+        // Stops and trips named by the mutated file itself, so that most rows resolve.
+        let text = String(decoding: stopTimes.prefix(200_000), as: UTF8.self)
+        var stops = Set<String>(), trips = Set<String>()
+        for line in text.split(separator: "\n").dropFirst().prefix(5000) {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            if fields.count > 3 { trips.insert(String(fields[0]).replacingOccurrences(of: "\"", with: "")); stops.insert(String(fields[3]).replacingOccurrences(of: "\"", with: "")) }
+        }
+        let stopRows = stops.filter { !$0.isEmpty && !$0.contains("\r") }.map { "\($0),\($0),37.0,-122.0" }.joined(separator: "\n")
+        let tripRows = trips.filter { !$0.isEmpty && !$0.contains("\r") }.map { "R,S,\($0)" }.joined(separator: "\n")
+        _ = FileManager.default.createFile(atPath: dir + "/stops.txt", contents: Data(("stop_id,stop_name,stop_lat,stop_lon\n" + stopRows + "\n").utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/trips.txt", contents: Data(("route_id,service_id,trip_id\n" + tripRows + "\n").utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/stop_times.txt", contents: stopTimes)
+        if let files = try? FeedFiles.open(dir), let compiled = try? GTFSCompiler.compile(files) {
+            _ = Router(compiled.0, Router.Query(origins: [0], destinations: [min(1, max(0, compiled.0.stopCount - 1))], day: LocalDate(year: 2026, month: 3, day: 4).dayNumber,
+                                                after: nil, before: nil, maxTransfers: 2, minTransfer: 120)).journeys()
+        }
+    }
+
+    @Test func everyParserTakesMutatedSamples() async throws {
+        let counts = try await offPool { () -> [String: Int] in
+            var generator = SplitMix(seed: Self.seed)
+            var counts: [String: Int] = [:]
+            let families = Self.families.filter { !$0.samples.isEmpty }
+            // GTFS inputs each compile a feed on disk: a tenth of the share of the others.
+            let weights = families.map { $0.name == "gtfs csv" ? 1 : 10 }
+            let total = weights.reduce(0, +)
+            for family in families {
+                let share = Self.inputs * (family.name == "gtfs csv" ? 1 : 10) / total
+                for _ in 0..<share {
+                    let sample = family.samples[Int(generator.next() % UInt64(family.samples.count))]
+                    let input = Mutator.mutate(sample, &generator)
+                    // scripts/fuzz keeps the input in hand, to save the one that crashes.
+                    if let dump = Self.environment["TRANSIT_FUZZ_DUMP"] { _ = FileManager.default.createFile(atPath: dump, contents: input) }
+                    family.parse(input)
+                    counts[family.name, default: 0] += 1
+                }
+            }
+            return counts
+        }
+        #expect(counts.count == 6, "\(counts)")  // every family had samples and ran
+        #expect(counts.values.reduce(0, +) >= Self.inputs * 9 / 10)
+    }
+
+    /// What the 100,000-input run found (3 crashes before the fix): a misspelt encoding makes
+    /// libxml2 pass bytes through unconverted, and Foundation traps on a name that is not UTF-8.
+    @Test func aMisspeltEncodingWithBytesThatAreNotUTF8IsAnError() {
+        for encoding in ["utf-(", "x-unknown", "UTF-16"] {
+            var body = Data("<?xml version=\"1.0\" encoding=\"\(encoding)\"?><root><st".utf8)
+            body += Data([0xFF, 0xC0]) + Data(#"n a="1"/></root>"#.utf8)
+            #expect(throws: TransitError.parse(what: "x", reason: "the body is not valid UTF-8")) { try XMLTree.parse(body, what: "x") }
+        }
+        let latin1 = Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><root name=\"M".utf8) + Data([0xFC]) + Data("nchen\"/>".utf8)
+        #expect((try? XMLTree.parse(latin1, what: "x"))?.attributes["name"] == "München")
+    }
+
+    @Test func theMutatorsDoWhatTheySay() {
+        var generator = SplitMix(seed: 1)
+        let json = Data(#"{"a":"text","b":12,"c":[1,2]}"#.utf8)
+        var seen = Set<String>()
+        for _ in 0..<400 {
+            let (kind, out) = Mutator.mutateNamed(json, &generator)
+            seen.insert(kind)
+            #expect(out != json, "\(kind)")
+        }
+        #expect(seen == Set(Mutator.kinds), "\(seen)")
+        #expect(Mutator.nest(Data("{}".utf8), depth: 3, json: true) == Data("[[[{}]]]".utf8))
+    }
+}
+
+/// The mutations, each from a real sample.
+enum Mutator {
+    static let kinds = ["flip", "truncate", "delete", "duplicate", "huge-number", "wrong-type", "nest", "invalid-utf8"]
+
+    static func mutate(_ data: Data, _ g: inout SplitMix) -> Data { mutateNamed(data, &g).1 }
+
+    static func mutateNamed(_ data: Data, _ g: inout SplitMix) -> (String, Data) {
+        let kind = kinds[Int(g.next() % UInt64(kinds.count))]
+        var bytes = [UInt8](data)
+        guard !bytes.isEmpty else { return (kind, Data([0xFF])) }
+        func at() -> Int { Int(g.next() % UInt64(bytes.count)) }
+        switch kind {
+        case "flip":
+            for _ in 0..<(1 + Int(g.next() % 8)) { bytes[at()] ^= UInt8(1 << (g.next() % 8)) }
+            if bytes == [UInt8](data) { bytes[0] ^= 0x80 }
+        case "truncate":
+            bytes = Array(bytes.prefix(at()))
+        case "delete":
+            let start = at(), length = 1 + Int(g.next() % UInt64(max(1, bytes.count / 8)))
+            bytes.removeSubrange(start..<min(bytes.count, start + length))
+        case "duplicate":
+            let start = at(), length = 1 + Int(g.next() % UInt64(max(1, bytes.count / 8)))
+            let chunk = bytes[start..<min(bytes.count, start + length)]
+            bytes.insert(contentsOf: chunk, at: at())
+        case "huge-number":
+            let huge = Array(["99999999999999999999999999", "-9223372036854775809", "1e400", "NaN", "18446744073709551616"][Int(g.next() % 5)].utf8)
+            if let digit = bytes.indices.dropFirst(at()).first(where: { (48...57).contains(bytes[$0]) }) ?? bytes.firstIndex(where: { (48...57).contains($0) }) {
+                var end = digit
+                while end < bytes.count && (48...57).contains(bytes[end]) { end += 1 }
+                bytes.replaceSubrange(digit..<end, with: huge)
+            } else {
+                bytes.insert(contentsOf: huge, at: at())
+            }
+        case "wrong-type":
+            let replacement = Array(["{}", "[]", "null", "true", "123", "\"x\"", "[{\"a\":[]}]"][Int(g.next() % 7)].utf8)
+            // Replace a quoted value (or a number) after a colon; else after a `>`.
+            let colons = bytes.indices.filter { bytes[$0] == 58 || bytes[$0] == 62 }
+            if let colon = colons.isEmpty ? nil : colons[Int(g.next() % UInt64(colons.count))], colon + 1 < bytes.count {
+                var end = colon + 1
+                if bytes[end] == 34 {
+                    end += 1
+                    while end < bytes.count && bytes[end] != 34 { end += 1 }
+                    end = min(bytes.count, end + 1)
+                } else {
+                    while end < bytes.count && ![44, 125, 93, 60].contains(bytes[end]) { end += 1 }
+                }
+                bytes.replaceSubrange((colon + 1)..<end, with: replacement)
+            } else {
+                bytes.insert(contentsOf: replacement, at: at())
+            }
+        case "nest":
+            let json = bytes.first == 123 || bytes.first == 91
+            return (kind, nest(Data(bytes), depth: 300 + Int(g.next() % 5000), json: json))
+        default:  // invalid UTF-8
+            let bad: [[UInt8]] = [[0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82]]
+            bytes.insert(contentsOf: bad[Int(g.next() % UInt64(bad.count))], at: at())
+        }
+        return (kind, Data(bytes))
+    }
+
+    /// `data` inside `depth` arrays (JSON) or elements (XML, after any declaration).
+    static func nest(_ data: Data, depth: Int, json: Bool) -> Data {
+        if json { return Data(repeating: 91, count: depth) + data + Data(repeating: 93, count: depth) }
+        var text = String(decoding: data, as: UTF8.self)
+        var declaration = ""
+        if text.hasPrefix("<?xml"), let end = text.range(of: "?>") {
+            declaration = String(text[..<end.upperBound])
+            text = String(text[end.upperBound...])
+        }
+        return Data((declaration + String(repeating: "<a>", count: depth) + text + String(repeating: "</a>", count: depth)).utf8)
+    }
+}
