@@ -213,7 +213,7 @@ import TransitTestSupport
                               query: [.init("route", "6"), .init("date", "11/23/2026"), .init("cmd", "routesched"), .init("key", "K")],
                               secretNames: ["key"])
         #expect(Recording.path(for: req, in: "F") == "F/bart/sched.aspx/cmd=routesched&date=11-23-2026&route=6.http")
-        #expect(Recording.safe("北京 a/b?") == "%E5%8C%97%E4%BA%AC+a-b%3F")
+        #expect(Recording.safe("北京 a/b?") == "%E5%8C%97%E4%BA%AC%20a-b%3F")
         #expect(Recording.safe("..") == "_..")
     }
 
@@ -234,4 +234,39 @@ final class Clock: @unchecked Sendable {
     private var current = Date(timeIntervalSince1970: 1_800_000_000)
     var now: Date { lock.withLock { current } }
     func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
+}
+
+/// Issue 12 item 15: recording names never collide, old names still replay, and a killed
+/// write's leftovers are cleaned by a later run.
+@Suite struct RecordingNameTests {
+    func request(_ q: String) -> HTTPRequest {
+        HTTPRequest(provider: "weather", baseURL: "http://h", path: "weather", query: [.init("q", q)])
+    }
+
+    @Test func aSpaceAndAPlusAreTwoFiles() {
+        let space = Recording.path(for: request("New York"), in: "F"), plus = Recording.path(for: request("New+York"), in: "F")
+        #expect(space == "F/weather/weather/q=New%20York.http")
+        #expect(plus == "F/weather/weather/q=New%2BYork.http")
+        #expect(Recording.path(for: request("New York"), in: "F", legacy: true) == "F/weather/weather/q=New+York.http")
+    }
+
+    @Test func replayReadsTheOldNameToo() async throws {
+        let dir = Paths.temporary()
+        let legacy = Recording.path(for: request("New York"), in: dir, legacy: true)
+        try AtomicFile.write(Data("status: 200\n\n<x/>".utf8), to: legacy)
+        let response = try await ReplayTransport(directory: dir).send(request("New York"), timeout: 1)
+        #expect(String(decoding: response.body, as: UTF8.self) == "<x/>")
+    }
+
+    @Test func leftoversOfKilledWritesAreSweptAfterAnHour() throws {
+        let dir = Paths.temporary()
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let old = [dir + "/.dat.nosyncA1b2", dir + "/.q=x.http" + AtomicFile.marker + "123-1"], fresh = dir + "/.dat.nosyncC3d4"
+        for file in old + [fresh] { #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8))) }
+        for file in old { try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: file) }
+        try AtomicFile.write(Data("y".utf8), to: dir + "/q=y.http")
+        #expect(old.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
+        #expect(FileManager.default.fileExists(atPath: fresh))  // perhaps a write in progress
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == [".dat.nosyncC3d4", "q=y.http"])
+    }
 }

@@ -98,6 +98,28 @@ import TransitTestSupport
         #expect(run.stderrLines.count == 1 && run.stderrLines.first?.hasSuffix("is larger than 64 MB") == true, "\(run.stderr)")
     }
 
+    /// A server that echoes the key into its error (with HTTP 200, as BusTime does): the key
+    /// is printed nowhere and recorded nowhere.
+    @Test func anEchoedKeyIsNeitherPrintedNorRecorded() async throws {
+        let server = try LoopbackServer { request in
+            .ok(#"{"bustime-response":{"error":[{"msg":"Invalid API access key supplied: \#(request.value("key") ?? "")"}]}}"#, type: "application/json")
+        }
+        defer { server.stop() }
+        let record = Paths.temporary()
+        let run = try await Run.transit(["-v", "--record", record, "cta", "predictions", "--stop", "1836", "--route", "22"],
+                                        env: Run.environment(["TRANSIT_CTA_BASE_URL": server.baseURL, "TRANSIT_CTA_KEY": "KEY-SECRET-42"]))
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("Invalid API access key supplied: REDACTED"), "\(run.stderr)")
+        #expect(!run.stderr.contains("KEY-SECRET-42") && !run.stdout.contains("KEY-SECRET-42"))
+        #expect(server.requests.first?.value("key") == "KEY-SECRET-42")  // it was sent, just never shown
+        let files = (FileManager.default.enumerator(atPath: record)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".http") }
+        #expect(!files.isEmpty)
+        for file in files {
+            let text = try String(contentsOfFile: record + "/" + file, encoding: .utf8)
+            #expect(!text.contains("KEY-SECRET-42") && text.contains("Invalid API access key supplied: REDACTED"), "\(file)")
+        }
+    }
+
     /// gzip of `data` (zlib's deflate with a gzip wrapper).
     func gzip(_ data: Data) -> Data? {
         var stream = z_stream()

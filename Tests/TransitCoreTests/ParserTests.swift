@@ -235,4 +235,16 @@ import Testing
             try command(["cta", "routes", "--watch", "10"])
         }
     }
+
+    @Test func tableWidthComesFromColumnsOnATerminalOnly() throws {
+        func width(_ columns: String, terminal: Bool) throws -> Int?? {
+            let invocation = try CommandLineParser.parse(["bart", "stations"], environment: ["HOME": "/h", "COLUMNS": columns],
+                                                         terminal: Terminal(stdout: terminal, stderr: terminal))
+            guard case .run(let settings, _) = invocation else { return nil }
+            return .some(settings.tableWidth)
+        }
+        #expect(try width("50", terminal: true) == .some(50))
+        #expect(try width("50", terminal: false) == .some(nil))  // piped: never cut
+        #expect(try width("abc", terminal: true) != .some(50))
+    }
 }

@@ -110,3 +110,38 @@ import Testing
         #expect(throws: TransitError.usage("--format geojson is only for commands that return places (stops, vehicles)")) { try Renderer(format: .geojson).render(output) }
     }
 }
+
+/// Issue 12 item 14: a table wider than the terminal shrinks its widest text column with an
+/// ellipsis; times and numbers never; piped output is never cut.
+@Suite struct TableWidthTests {
+    struct Row { var name: String; var time: Date; var count: Int }
+    static let zone = TimeZone(identifier: "America/Los_Angeles") ?? .current
+    // 17:01 and 17:07 in Pacific time on 2026-11-23.
+    let output = Output([Row(name: "Millbrae via San Francisco International Airport", time: Date(timeIntervalSince1970: 1_795_482_060), count: 12),
+                         Row(name: "Richmond", time: Date(timeIntervalSince1970: 1_795_482_420), count: 3)],
+                        data: [Column("name") { .string($0.name) }],
+                        table: [Column("time") { .time($0.time, Self.zone) }, Column("count") { .int($0.count) }, Column("toward") { .string($0.name) }])
+
+    @Test func theWidestTextColumnShrinksWithAnEllipsis() throws {
+        let fitted = try Renderer(format: .table, width: 30).render(output)
+        #expect(fitted == """
+        TIME   COUNT  TOWARD
+        17:01     12  Millbrae via Sa…
+        17:07      3  Richmond
+
+        """)
+        #expect(fitted.split(separator: "\n").allSatisfy { TextWidth.of(String($0)) <= 30 })
+        // Wide enough, or no width (piped): nothing is cut.
+        #expect(try Renderer(format: .table, width: 200).render(output) == Renderer(format: .table).render(output))
+        #expect(try Renderer(format: .table).render(output).contains("Millbrae via San Francisco International Airport"))
+        // Too narrow even for the floor: the text column stops at its floor, the numbers stay whole.
+        let narrow = try Renderer(format: .table, width: 5).render(output)
+        #expect(narrow.contains("17:01     12  Millb…"))
+    }
+
+    @Test func truncationCountsTerminalCells() {
+        #expect(TextWidth.truncate("北京南站到上海", to: 5) == "北京…")
+        #expect(TextWidth.truncate("short", to: 5) == "short")
+        #expect(TextWidth.truncate("longer", to: 1) == "…")
+    }
+}

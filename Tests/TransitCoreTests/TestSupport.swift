@@ -179,7 +179,9 @@ extension TransitError {
 /// false timeouts.
 func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try body() }) }
+        let thread = Thread {
+            continuation.resume(with: Result { try body() })
+        }
         thread.stackSize = 8 << 20
         thread.start()
     }

@@ -9,8 +9,10 @@ public struct App: Sendable {
 
     public init(terminal: Terminal, writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void) {
         self.terminal = terminal
-        self.writeOut = writeOut
-        self.writeErr = writeErr
+        // Every byte transit prints passes here: no configured secret gets out, even one a
+        // server echoed into an error or a field.
+        self.writeOut = { writeOut(Redaction.scrub($0)) }
+        self.writeErr = { writeErr(Redaction.scrub($0)) }
     }
 
     public func run(_ args: [String], environment: [String: String]) async -> Int32 {
@@ -53,7 +55,7 @@ public struct App: Sendable {
         defer { spinner.stop() }
         let output = try await Providers.run(command, Context(settings: settings, http: http, progress: spinner.show))
         spinner.stop()
-        let text = prefix + (try Renderer(format: settings.format, header: settings.header, color: settings.color).render(output))
+        let text = prefix + (try Renderer(format: settings.format, header: settings.header, color: settings.color, width: settings.tableWidth).render(output))
         if !text.isEmpty { writeOut(text) }
         if !settings.quiet {
             for notice in output.notices { writeErr(Sanitize.text(notice).replacingOccurrences(of: "\n", with: " ") + "\n") }

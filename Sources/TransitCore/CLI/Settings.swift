@@ -55,6 +55,8 @@ public struct Settings: Sendable, Equatable {
     public var credentials: Credentials?
     /// The provider's own variables (`TRANSIT_GTFS_FEED`), when set.
     public var variables: [String: String] = [:]
+    /// The width a table must fit: `COLUMNS`, else the terminal's; nil when stdout is piped.
+    public var tableWidth: Int? = nil
 
     /// `TRANSIT_<NAME>_BASE_URL`, else `fallback`.
     public func baseURL(_ name: String, default fallback: String) -> String {
@@ -134,13 +136,26 @@ public struct Settings: Sendable, Equatable {
                         value: ([key.variable] + key.aliases).lazy.compactMap { nonEmpty(env[$0]?.trimmingCharacters(in: .whitespaces)) }.first
                             ?? key.publicDefault)
         }
+        var tableWidth: Int?
+        if terminal.stdout {
+            tableWidth = nonEmpty(env["COLUMNS"]).flatMap { Int($0) }.flatMap { (10...10_000).contains($0) ? $0 : nil } ?? Self.terminalWidth()
+        }
+        if let secret = credentials?.value { Redaction.register(secret) }
+        for url in baseURLs.values { if let password = Redaction.password(inURL: url) { Redaction.register(password) } }
         var variables: [String: String] = [:]
         for (variable, _) in provider.variables { variables[variable] = nonEmpty(env[variable]) }
         return Settings(format: format, header: header, offline: offline, fixtures: fixtures, record: values["record"],
                         noCache: flags.contains("no-cache"), timeout: timeout, verbose: flags.contains("verbose"),
                         quiet: flags.contains("quiet"), color: color, stderrIsTerminal: terminal.stderr, cacheDirectory: cache,
                         now: now, clockPinned: pinned != nil, watch: try watch(values, env: env), retryDelay: retryDelay,
-                        baseURLs: baseURLs, credentials: credentials, variables: variables)
+                        baseURLs: baseURLs, credentials: credentials, variables: variables, tableWidth: tableWidth)
+    }
+
+    /// The terminal's columns (TIOCGWINSZ on stdout), when it says.
+    static func terminalWidth() -> Int? {
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 10 else { return nil }
+        return Int(size.ws_col)
     }
 
     /// A base URL from the environment: http(s), a host, a port in range.

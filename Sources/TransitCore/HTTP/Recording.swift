@@ -70,10 +70,11 @@ public struct Recording: Sendable {
     /// Where a request's recording lives under a fixtures directory:
     /// `<dir>/<provider>/<path>/<sorted query without secrets>.http`, e.g.
     /// `Fixtures/bart/sched.aspx/cmd=routesched&date=11-23-2026&route=1.http`.
-    public static func path(for request: HTTPRequest, in directory: String) -> String {
+    /// `legacy`: the name an older transit gave it (a space written `+`, like a `+` itself).
+    public static func path(for request: HTTPRequest, in directory: String, legacy: Bool = false) -> String {
         var components = [directory, safe(request.provider)]
         components += request.path.split(separator: "/").map { safe(String($0)) }
-        var name = request.identifyingQuery.map { safe($0.name) + "=" + safe($0.value) }.joined(separator: "&")
+        var name = request.identifyingQuery.map { safe($0.name, legacy: legacy) + "=" + safe($0.value, legacy: legacy) }.joined(separator: "&")
         if name.isEmpty { name = "_" }
         if name.utf8.count > 180 {
             name = String(name.prefix(120)) + "~" + FNV1a.hex(name)
@@ -81,14 +82,16 @@ public struct Recording: Sendable {
         return (components + [name + ".http"]).joined(separator: "/")
     }
 
-    /// A file-name-safe form: `/` becomes `-`, space `+`, other unsafe bytes are %-encoded.
-    static func safe(_ text: String) -> String {
+    /// A file-name-safe form: `/` becomes `-`, other unsafe bytes (a space, a `+`) are
+    /// %-encoded, so that two different queries never share a file.
+    static func safe(_ text: String, legacy: Bool = false) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "/": out += "-"
-            case " ": out += "+"
-            case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".", ",", "+", "@", ":":
+            case " " where legacy: out += "+"
+            case "+" where legacy: out += "+"
+            case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".", ",", "@", ":":
                 out.unicodeScalars.append(scalar)
             default:
                 for byte in String(scalar).utf8 { out += String(format: "%%%02X", byte) }
@@ -111,10 +114,42 @@ enum FNV1a {
 }
 
 /// Writes files atomically (temporary file, then rename), creating directories as needed.
+/// Our own temporary name (`.NAME.transit-tmp-PID-N`), not Foundation's `.dat.nosync…`: a
+/// process killed mid-write leaves a file a later run recognises and removes (after an hour,
+/// so that a write in progress elsewhere is never touched).
 enum AtomicFile {
+    static let marker = ".transit-tmp-"
+    private static let counter = Locked(0)
+    private static let swept = Locked(Set<String>())
+
     static func write(_ data: Data, to path: String) throws {
         let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: url, options: .atomic)
+        let directory = url.deletingLastPathComponent().path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        sweep(directory)
+        let n = counter.withLock { $0 += 1; return $0 }
+        let temporary = directory + "/." + url.lastPathComponent + marker + "\(getpid())-\(n)"
+        do {
+            try data.write(to: URL(fileURLWithPath: temporary))
+            guard rename(temporary, path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+            }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Leftovers of killed writes in `directory` (ours and Foundation's), once per process.
+    static func sweep(_ directory: String) {
+        guard swept.withLock({ $0.insert(directory).inserted }) else { return }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let hourAgo = Date().addingTimeInterval(-3600)
+        for name in names where name.hasPrefix(".") && (name.contains(marker) || name.hasPrefix(".dat.nosync")) {
+            let file = directory + "/" + name
+            if let modified = (try? FileManager.default.attributesOfItem(atPath: file))?[.modificationDate] as? Date, modified < hourAgo {
+                unlink(file)
+            }
+        }
     }
 }

@@ -10,7 +10,9 @@ public struct ReplayTransport: HTTPTransport {
 
     public func send(_ request: HTTPRequest, timeout: TimeInterval) async throws(TransitError) -> HTTPResponse {
         let path = Recording.path(for: request, in: directory)
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // Recordings made before spaces were %-encoded wrote them as `+`.
+        let legacy = Recording.path(for: request, in: directory, legacy: true)
+        guard let data = FileManager.default.contents(atPath: path) ?? FileManager.default.contents(atPath: legacy) else {
             throw .noRecording(path: path, request: request.redactedURL)
         }
         guard let recording = Recording.decode(data, source: .recording) else {

@@ -73,6 +73,11 @@ public struct URLSessionTransport: HTTPTransport {
         let finish: @Sendable (Result<HTTPResponse, TransitError>) -> Void
         let state = Locked(State())
 
+        /// Deadlines and cancels run on a serial queue of their own: it targets libdispatch's
+        /// overcommitting pool, which adds a thread when its threads are busy, where the global
+        /// concurrent queue (as many threads as cores) can leave a deadline waiting for seconds.
+        static let timers = DispatchQueue(label: "transit.http.deadlines")
+
         init(request: HTTPRequest, shown: String, host: String, port: Int?, headers: [String: String], timeout: TimeInterval,
              events: TransferEvents, finish: @escaping @Sendable (Result<HTTPResponse, TransitError>) -> Void) {
             self.request = request
@@ -87,7 +92,7 @@ public struct URLSessionTransport: HTTPTransport {
 
         func start(_ task: URLSessionDataTask) {
             state.withLock { $0.task = task }
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
+            Self.timers.asyncAfter(deadline: .now() + timeout) { [self] in
                 let pending: URLSessionDataTask? = state.withLock {
                     guard !$0.finished, let task = $0.task else { return nil }
                     $0.expired = true
@@ -127,7 +132,7 @@ public struct URLSessionTransport: HTTPTransport {
             // cancelling from inside a delegate callback can stall FoundationNetworking for
             // over a minute (seen here, about one run in five).
             resolve(.failure(failure))
-            if let task { DispatchQueue.global().async { task.cancel() } }
+            if let task { Self.timers.async { task.cancel() } }
         }
 
         func received(_ response: URLResponse) -> Bool {

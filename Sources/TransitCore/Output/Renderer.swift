@@ -10,11 +10,14 @@ public struct Renderer: Sendable {
     /// Header row for tsv/csv; nil means the format's default (tsv none, csv one).
     public var header: Bool?
     public var color: Bool
+    /// The terminal's width, to fit a table into; nil (piped output) never cuts.
+    public var width: Int?
 
-    public init(format: OutputFormat, header: Bool? = nil, color: Bool = false) {
+    public init(format: OutputFormat, header: Bool? = nil, color: Bool = false, width: Int? = nil) {
         self.format = format
         self.header = header
         self.color = color
+        self.width = width
     }
 
     public func render(_ output: Output) throws(TransitError) -> String {
@@ -45,10 +48,19 @@ public struct Renderer: Sendable {
             for row in cells {
                 for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], TextWidth.of(cell)) }
             }
+            // Text columns may shrink (the widest first, with an ellipsis); times and numbers never.
+            let text = grid.headers.indices.map { i in
+                !numeric[i] && grid.rows.allSatisfy { row in
+                    guard i < row.count else { return true }
+                    switch row[i] { case .string, .null: return true; default: return false }
+                }
+            }
+            if let width { Self.fit(&widths, into: width, shrinkable: text, headers: grid.headers) }
             func line(_ row: [String]) -> String {
                 var parts: [String] = []
                 for (i, cell) in row.enumerated() where i < widths.count {
                     let last = i == row.count - 1
+                    let cell = TextWidth.truncate(cell, to: widths[i])
                     if numeric[i] {
                         parts.append(TextWidth.pad(cell, to: widths[i], right: true))
                     } else {
@@ -63,6 +75,19 @@ public struct Renderer: Sendable {
         }
         lines += output.tableAfter
         return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Narrows the widest shrinkable column until the table fits `width` (two spaces between
+    /// columns), a column keeping at least its header's width up to 8 cells.
+    static func fit(_ widths: inout [Int], into width: Int, shrinkable: [Bool], headers: [String]) {
+        var total = widths.reduce(0, +) + 2 * max(0, widths.count - 1)
+        while total > width {
+            let floor = { (i: Int) in min(max(3, TextWidth.of(headers[i])), 8) }
+            guard let i = widths.indices.filter({ shrinkable[$0] && widths[$0] > floor($0) }).max(by: { widths[$0] < widths[$1] }) else { return }
+            let target = max(floor(i), widths[i] - (total - width))
+            total -= widths[i] - target
+            widths[i] = target
+        }
     }
 
     /// Table cells: local `HH:MM` for times, lists joined with commas.

@@ -1,5 +1,52 @@
+import Foundation
+
 /// Secrets out of text that transit prints or records.
 public enum Redaction {
+    /// The configured secrets of this process (keys, tokens, URL passwords), as given and
+    /// percent-encoded: whatever a server echoes back, none of them is printed or recorded.
+    private static let secrets = Locked([String]())
+
+    /// Remembers `secret` (four characters or more: shorter ones would blank ordinary text).
+    public static func register(_ secret: String) {
+        guard secret.count >= 4 else { return }
+        let forms = Set([secret, HTTPRequest.encode(secret)])
+        secrets.withLock { list in
+            for form in forms where !list.contains(form) { list.append(form) }
+            list.sort { $0.count > $1.count }
+        }
+    }
+
+    /// `text` with every registered secret replaced by `REDACTED`.
+    public static func scrub(_ text: String) -> String {
+        let all = secrets.current
+        guard !all.isEmpty else { return text }
+        var out = text
+        for secret in all where out.contains(secret) { out = out.replacingOccurrences(of: secret, with: "REDACTED") }
+        return out
+    }
+
+    /// `data` with every registered secret replaced by `REDACTED`, byte for byte elsewhere.
+    public static func scrub(_ data: Data) -> Data {
+        let all = secrets.current
+        guard !all.isEmpty else { return data }
+        var out = data
+        for secret in all {
+            let needle = Data(secret.utf8), replacement = Data("REDACTED".utf8)
+            var searchStart = out.startIndex
+            while let found = out.range(of: needle, in: searchStart..<out.endIndex) {
+                out.replaceSubrange(found, with: replacement)
+                searchStart = found.lowerBound + replacement.count
+            }
+        }
+        return out
+    }
+
+    /// The password of `user:password@` in a URL, if any.
+    public static func password(inURL text: String) -> String? {
+        guard let parts = URLComponents(string: text), let password = parts.password, !password.isEmpty else { return nil }
+        return password
+    }
+
     /// `https://user:secret@host/…` → `https://user:REDACTED@host/…`; other text unchanged.
     public static func url(_ text: String) -> String {
         guard let scheme = text.range(of: "://") else { return text }

@@ -25,6 +25,20 @@ public enum TextWidth {
     }
 
     /// `text` padded with spaces to `width` display cells.
+    /// `text` cut to at most `width` terminal cells, ending in `…` when cut.
+    public static func truncate(_ text: String, to width: Int) -> String {
+        guard of(text) > width else { return text }
+        guard width > 1 else { return width == 1 ? "…" : "" }
+        var out = String.UnicodeScalarView(), used = 0
+        for scalar in text.unicodeScalars {
+            let w = cells(scalar)
+            if used + w > width - 1 { break }
+            out.append(scalar)
+            used += w
+        }
+        return String(out) + "…"
+    }
+
     public static func pad(_ text: String, to width: Int, right: Bool = false) -> String {
         let gap = max(0, width - of(text))
         let spaces = String(repeating: " ", count: gap)
