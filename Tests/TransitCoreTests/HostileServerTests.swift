@@ -120,6 +120,17 @@ import TransitTestSupport
         }
     }
 
+    /// Issue 12 item 8: an empty answer, in any of its shapes, is exit 0 with a notice.
+    @Test func anEmptyAnswerIsNeverSilent() async throws {
+        for body in [#"{"bustime-response":{}}"#, #"{"bustime-response":{"routes":null}}"#, #"{"bustime-response":{"routes":{}}}"#] {
+            let server = try LoopbackServer { _ in .ok(body, type: "application/json") }
+            defer { server.stop() }
+            let run = try await Run.transit(["cta", "routes"], env: Run.environment(["TRANSIT_CTA_BASE_URL": server.baseURL, "TRANSIT_CTA_KEY": "K-1234"]))
+            #expect(run.status == 0 && run.stdout == "", "\(body): \(run.stderr)")
+            #expect(run.stderrLines.count == 1 && run.stderr.lowercased().contains("no route"), "\(body): \(run.stderr)")
+        }
+    }
+
     /// gzip of `data` (zlib's deflate with a gzip wrapper).
     func gzip(_ data: Data) -> Data? {
         var stream = z_stream()

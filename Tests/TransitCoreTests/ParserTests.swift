@@ -236,6 +236,24 @@ import Testing
         }
     }
 
+    /// Issue 12 item 3: the environment is input too. `inf` trapped and `1e12` slept past the
+    /// deadline; each is now a usage error naming the variable.
+    @Test func anAbsurdRetryDelayIsRefused() throws {
+        func retryDelay(_ text: String) -> Result<Double?, TransitError> {
+            do {
+                let invocation = try CommandLineParser.parse(["bart", "stations"], environment: ["HOME": "/h", "TRANSIT_RETRY_DELAY_MS": text],
+                                                             terminal: Terminal(stdout: false, stderr: false))
+                guard case .run(let settings, _) = invocation else { return .success(nil) }
+                return .success(settings.retryDelay)
+            } catch { return .failure(error) }
+        }
+        for bad in ["inf", "-inf", "nan", "1e12", "-5", "60001", "abc"] {
+            guard case .failure(let error) = retryDelay(bad) else { Issue.record("\(bad) was accepted"); continue }
+            #expect(error == .usage("TRANSIT_RETRY_DELAY_MS takes milliseconds from 0 to 60000, not '\(bad)'"))
+        }
+        #expect(try retryDelay("250").get() == 0.25)
+    }
+
     @Test func tableWidthComesFromColumnsOnATerminalOnly() throws {
         func width(_ columns: String, terminal: Bool) throws -> Int?? {
             let invocation = try CommandLineParser.parse(["bart", "stations"], environment: ["HOME": "/h", "COLUMNS": columns],
