@@ -13,24 +13,7 @@ enum ZipBuilder {
         var descriptor = false
     }
 
-    static func deflated(_ data: Data) -> Data {
-        var stream = z_stream()
-        _ = deflateInit2_(&stream, 6, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-        var out = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(data.count))) + 64)
-        var input = [UInt8](data)
-        let produced: Int = input.withUnsafeMutableBufferPointer { inBuffer in
-            out.withUnsafeMutableBufferPointer { outBuffer in
-                stream.next_in = inBuffer.baseAddress
-                stream.avail_in = uInt(inBuffer.count)
-                stream.next_out = outBuffer.baseAddress
-                stream.avail_out = uInt(outBuffer.count)
-                _ = deflate(&stream, Z_FINISH)
-                return outBuffer.count - Int(stream.avail_out)
-            }
-        }
-        deflateEnd(&stream)
-        return Data(out.prefix(produced))
-    }
+    static func deflated(_ data: Data) -> Data { compress(data, format: .raw) ?? Data() }
 
     static func build(_ entries: [Entry]) -> Data {
         var file = Data(), directory = Data()

@@ -1,4 +1,3 @@
-import CZlib
 import Foundation
 import Testing
 @testable import TransitCore
@@ -131,23 +130,5 @@ import TransitTestSupport
         }
     }
 
-    /// gzip of `data` (zlib's deflate with a gzip wrapper).
-    func gzip(_ data: Data) -> Data? {
-        var stream = z_stream()
-        guard deflateInit2_(&stream, 9, Z_DEFLATED, MAX_WBITS + 16, 9, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
-        defer { deflateEnd(&stream) }
-        var input = [UInt8](data)
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))))
-        let status: Int32 = input.withUnsafeMutableBufferPointer { inBuffer in
-            output.withUnsafeMutableBufferPointer { outBuffer in
-                stream.next_in = inBuffer.baseAddress
-                stream.avail_in = UInt32(inBuffer.count)
-                stream.next_out = outBuffer.baseAddress
-                stream.avail_out = UInt32(outBuffer.count)
-                return deflate(&stream, Z_FINISH)
-            }
-        }
-        guard status == Z_STREAM_END else { return nil }
-        return Data(output.prefix(Int(stream.total_out)))
-    }
+    func gzip(_ data: Data) -> Data? { compress(data, format: .gzip) }
 }

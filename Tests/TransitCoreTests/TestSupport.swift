@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -185,4 +186,28 @@ func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
         thread.stackSize = 8 << 20
         thread.start()
     }
+}
+
+/// zlib's deflate over `data` in one call: `.raw` as zip entries hold it, `.gzip` as an HTTP
+/// body with `Content-Encoding: gzip` does.
+enum DeflateFormat { case raw, gzip }
+
+func compress(_ data: Data, format: DeflateFormat) -> Data? {
+    var stream = z_stream()
+    let windowBits = format == .raw ? -MAX_WBITS : MAX_WBITS + 16
+    guard deflateInit2_(&stream, 9, Z_DEFLATED, windowBits, 9, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+    defer { deflateEnd(&stream) }
+    var input = [UInt8](data)
+    var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 64)
+    let status: Int32 = input.withUnsafeMutableBufferPointer { inBuffer in
+        output.withUnsafeMutableBufferPointer { outBuffer in
+            stream.next_in = inBuffer.baseAddress
+            stream.avail_in = uInt(inBuffer.count)
+            stream.next_out = outBuffer.baseAddress
+            stream.avail_out = uInt(outBuffer.count)
+            return deflate(&stream, Z_FINISH)
+        }
+    }
+    guard status == Z_STREAM_END else { return nil }
+    return Data(output.prefix(Int(stream.total_out)))
 }
