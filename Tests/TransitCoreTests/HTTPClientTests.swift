@@ -83,15 +83,16 @@ import TransitTestSupport
             try await makeClient(timeout: 0.5).get(request(server), decode: body)
         }
         let elapsed = Date().timeIntervalSince(started)
-        // Under 5 s: the deadline fired, not URLSession's own idle timeout (timeout + 5 s).
-        #expect(elapsed >= 0.45 && elapsed < 5)
+        // The deadline fired, not URLSession's own idle timeout (the backstop at timeout + 60 s);
+        // the bound leaves room for a busy 2-core machine to resume the test late.
+        #expect(elapsed >= 0.45 && elapsed < 30)
         #expect(server.requests.count == 1)  // a timeout is not retried
     }
 
     @Test func aSlowAnswerWithinTheTimeoutArrives() async throws {
         let server = try LoopbackServer { _ in .ok("<root/>", delay: 0.3) }
         defer { server.stop() }
-        #expect(try await makeClient(timeout: 2).get(request(server), decode: body) == "<root/>")
+        #expect(try await makeClient(timeout: 10).get(request(server), decode: body) == "<root/>")
     }
 
     @Test func aBodyCutShortIsANetworkError() async throws {

@@ -34,8 +34,9 @@ public struct URLSessionTransport: HTTPTransport {
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = "GET"
         // URLSession on Linux rounds this idle timeout down to whole seconds (0.5 s fails at
-        // once); the deadline below is the real one.
-        urlRequest.timeoutInterval = timeout + 5
+        // once); the deadline below is the real one, and this only a backstop a minute later
+        // (far enough that a test can tell the two apart on a busy machine).
+        urlRequest.timeoutInterval = timeout + 60
         for (name, value) in headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let shown = request.redactedURL
         let session = self.session ?? TransportSession.shared
@@ -260,15 +261,17 @@ public final class TransportSession: NSObject, URLSessionDataDelegate, @unchecke
     public static let shared = TransportSession()
 
     private let exchanges = Locked([Int: URLSessionTransport.Exchange]())
-    private let queue: OperationQueue = {
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        return queue
-    }()
+    private let queue = OperationQueue()
+    /// A serial dispatch queue of our own under the delegate queue (held here: the operation
+    /// queue does not own it): the global concurrent pool, as many threads as cores, can leave
+    /// callbacks waiting for seconds on a busy machine.
+    private let dispatchQueue = DispatchQueue(label: "transit.http.delegate")
     private var session: URLSession?
 
     public override init() {
         super.init()
+        queue.maxConcurrentOperationCount = 1
+        queue.underlyingQueue = dispatchQueue
         let config = URLSessionConfiguration.ephemeral
         config.requestCachePolicy = .reloadIgnoringLocalCacheData
         config.urlCache = nil
