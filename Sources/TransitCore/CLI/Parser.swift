@@ -28,6 +28,10 @@ public enum CommandLineParser {
         var words = raw.words
         let wantsHelp = raw.flags.contains("help") || words.first == "help"
         if words.first == "help" { words.removeFirst() }
+        if raw.flags.contains("man") {
+            guard wantsHelp && words.isEmpty else { throw .usage("--man goes with help alone: transit help --man") }
+            return .help(ManPage.roff(providers.map(\.spec)))
+        }
         if wantsHelp { return .help(try helpText(for: words, providers: providers)) }
 
         guard let providerName = words.first else {

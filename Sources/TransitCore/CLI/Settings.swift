@@ -15,6 +15,7 @@ public enum GlobalOptions {
         OptionSpec("verbose", short: "v", "one line per HTTP request on stderr"),
         OptionSpec("quiet", short: "q", "no progress indicator and no notices on stderr"),
         OptionSpec("help", short: "h", "show help for the level it follows"),
+        OptionSpec("man", "with help: the whole manual page in roff (transit help --man | man -l -)"),
         OptionSpec("version", "print the version"),
     ]
 }
