@@ -23,10 +23,7 @@ import Testing
     }
 
     @Test func groffRendersItWithoutAWarning() async throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else {
-            Issue.record("groff is missing: scripts/setup installs it")
-            return
-        }
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/groff"), "groff is missing: scripts/setup installs groff-base")
         let page = try await Run.transit(["help", "--man"])
         #expect(page.status == 0 && page.stdout.hasPrefix(".TH TRANSIT 1"))
         let file = Paths.temporary() + ".1"
