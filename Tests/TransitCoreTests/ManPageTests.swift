@@ -11,6 +11,7 @@ import Testing
         }
         for provider in Providers.all.map(\.spec) {
             #expect(page.contains(".SS \"\(ManPage.escape(provider.name))\""))
+            for (path, _) in provider.files { #expect(page.contains(ManPage.escape(path)), "\(path)") }
             for command in provider.commands {
                 #expect(page.contains(".SS \"\(ManPage.escape(provider.name + " " + command.name))\""), "\(command.name)")
                 for option in command.options { #expect(page.contains(#"\fB\-\-"# + ManPage.escape(option.name) + #"\fR"#), "\(option.name)") }

@@ -35,9 +35,14 @@ public enum ManPage {
         out += [
             ".SH FILES",
             ".TP", #"\fI$TRANSIT_CACHE_DIR\fR (default \fI$XDG_CACHE_HOME/transit\fR, else \fI~/.cache/transit\fR)"#,
-            text("Answers cached by request, and imported GTFS feeds compiled under gtfs/NAME.timetable."),
+            text("Answers cached by request, and what providers keep there."),
             ".TP", #"\fIDIR\fB/\fIprovider\fB/\fIpath\fB/\fIquery\fB.http\fR"#,
             text("Recordings written by --record DIR and served by --offline --fixtures DIR: notes, a status, a blank line, then the body byte for byte."),
+        ]
+        for provider in providers {
+            for (path, help) in provider.files { out += [".TP", #"\fI\#(escape(path))\fR"#, text(help)] }
+        }
+        out += [
             ".SH EXIT STATUS",
             ".TP", "0", text("Success, an empty result included (with a notice on stderr)."),
             ".TP", "1", text("The work failed: network, timeout, an HTTP or API error, a body that cannot be read, no recording offline."),

@@ -95,13 +95,16 @@ public struct ProviderSpec: Sendable {
     public var key: KeySpec?
     /// Other environment variables the provider reads, with what they mean.
     public var variables: [(variable: String, help: String)]
+    /// Files of its own it keeps, with what they are (the man page's FILES).
+    public var files: [(path: String, help: String)]
     /// The name shown in messages, which may differ from the command-line name.
     public var displayName: String
 
     public init(name: String, displayName: String, summary: String, zoneName: String, commands: [CommandSpec],
                 defaultCommand: String? = nil, baseURLs: [(variable: String, url: String)] = [], key: KeySpec? = nil,
-                variables: [(variable: String, help: String)] = []) {
+                variables: [(variable: String, help: String)] = [], files: [(path: String, help: String)] = []) {
         self.variables = variables
+        self.files = files
         self.name = name
         self.displayName = displayName
         self.summary = summary

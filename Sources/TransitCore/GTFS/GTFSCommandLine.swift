@@ -99,7 +99,8 @@ enum GTFSCommandLine {
                         examples: ["transit gtfs feeds"],
                         notes: ["Fields: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, source. A notice says when today is outside a feed's dates."]),
         ],
-        variables: [("TRANSIT_GTFS_FEED", "the default --feed of gtfs (an imported feed's name, or a path)")])
+        variables: [("TRANSIT_GTFS_FEED", "the default --feed of gtfs (an imported feed's name, or a path)")],
+        files: [("$TRANSIT_CACHE_DIR/gtfs/NAME.timetable", "an imported GTFS feed, compiled for routing; replaced atomically by a new import")])
 
     static func parse(_ args: Arguments) throws(TransitError) -> GTFSCommand {
         let feed = args.string("feed")
