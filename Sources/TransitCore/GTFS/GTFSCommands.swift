@@ -229,7 +229,7 @@ struct GTFSCommands {
         context.progress("finding journeys")
         let query = Router.Query(origins: origins, destinations: destinations, day: day.dayNumber, after: request.after, before: request.before,
                                  maxTransfers: request.transfers, minTransfer: request.minTransfer, walkMeters: request.walkMeters)
-        var journeys = Router(t, query).journeys()
+        var journeys = Router(t, query, children: index.children).journeys()
         if let limit = request.limit { journeys = Array(journeys.prefix(limit)) }
         var notices = feed.notices
         if journeys.isEmpty {

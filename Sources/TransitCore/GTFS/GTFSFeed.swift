@@ -16,6 +16,6 @@ public struct GTFSFeed: Sendable {
         let index = StopIndex(timetable)
         let query = Router.Query(origins: try index.resolve(from), destinations: try index.resolve(to), day: date.dayNumber,
                                  after: after, before: before, maxTransfers: transfers, minTransfer: minTransferMinutes * 60)
-        return Router(timetable, query).journeys().map { ($0.departure, $0.arrival, $0.transfers) }
+        return Router(timetable, query, children: index.children).journeys().map { ($0.departure, $0.arrival, $0.transfers) }
     }
 }

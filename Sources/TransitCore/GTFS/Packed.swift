@@ -66,10 +66,6 @@ struct Packed<Element: PackedElement>: RandomAccessCollection, Equatable, @unche
         count += 1
     }
 
-    mutating func append<S: Sequence>(contentsOf values: S) where S.Element == Element {
-        for value in values { append(value) }
-    }
-
     mutating func append(contentsOf values: UnsafeBufferPointer<Element>) {
         guard let source = values.baseAddress, !values.isEmpty else { return }
         reserve(count + values.count)

@@ -57,7 +57,8 @@ struct Router {
     let callStart: UnsafeBufferPointer<Int32>
     let calls: UnsafeBufferPointer<Int32>
 
-    init(_ timetable: Timetable, _ query: Query) {
+    /// `children`: the feed's stations, when the caller already worked them out (a StopIndex has).
+    init(_ timetable: Timetable, _ query: Query, children: StationChildren? = nil) {
         t = timetable
         times = timetable.times.buffer
         patternStops = timetable.patternStops.buffer
@@ -71,7 +72,8 @@ struct Router {
         calls = timetable.stopPatterns.buffer
         self.query = query
         active = timetable.servicesRunning(on: query.day)
-        edges = TransferEdges(timetable, minTransfer: query.minTransfer, walkMeters: query.walkMeters)
+        edges = TransferEdges(timetable, minTransfer: query.minTransfer, walkMeters: query.walkMeters,
+                              children: children ?? StationChildren(timetable))
     }
 
     @inline(__always) func length(_ q: Int) -> Int { Int(stopStart[q + 1] - stopStart[q]) }
@@ -404,11 +406,11 @@ final class TransferEdges {
     var grid: Grid?
     private var cache: [Int: [Edge]] = [:]
 
-    init(_ t: Timetable, minTransfer: Int, walkMeters: Double?) {
+    init(_ t: Timetable, minTransfer: Int, walkMeters: Double?, children: StationChildren) {
         self.t = t
         self.minTransfer = minTransfer
         self.walkMeters = walkMeters
-        children = StationChildren(t)
+        self.children = children
         for (index, rule) in t.transfers.enumerated() {
             if rule.fromStop < 0 || rule.toStop < 0 { wildcardRules.append(index) } else {
                 rulesByPair[Self.key(Int(rule.fromStop), Int(rule.toStop)), default: []].append(index)

@@ -33,18 +33,8 @@ struct StringTable: Sendable, Equatable {
 extension StringTable {
     /// The indices whose string is exactly `text`, compared as bytes (no String per entry).
     func indices(of text: String) -> [Int] {
-        let key = Array(text.utf8)
-        let offsets = self.offsets.buffer, all = bytes.buffer
-        return key.withUnsafeBufferPointer { key -> [Int] in
-            var found: [Int] = []
-            for i in 0..<Swift.max(0, offsets.count - 1) {
-                let start = Int(offsets[i]), end = Int(offsets[i + 1])
-                guard end - start == key.count, start >= 0, end <= all.count else { continue }
-                guard let base = all.baseAddress, let wanted = key.baseAddress else { found.append(i); continue }  // both empty
-                if memcmp(base + start, wanted, key.count) == 0 { found.append(i) }
-            }
-            return found
-        }
+        var text = text
+        return text.withUTF8 { key in (0..<count).filter { i in withBytes(i) { FieldBytes.same($0, key) } } }
     }
 }
 
