@@ -55,7 +55,6 @@ public struct URLSessionTransport: HTTPTransport {
             var body = Data()
             var response: HTTPURLResponse?
             var failure: TransitError?
-            var expired = false
             var hops = 0
             var finished = false
             /// The caller has its outcome (it may come before the task ends: a deadline or a
@@ -94,11 +93,7 @@ public struct URLSessionTransport: HTTPTransport {
         func start(_ task: URLSessionDataTask) {
             state.withLock { $0.task = task }
             Self.timers.asyncAfter(deadline: .now() + timeout) { [self] in
-                let pending: URLSessionDataTask? = state.withLock {
-                    guard !$0.finished, let task = $0.task else { return nil }
-                    $0.expired = true
-                    return task
-                }
+                let pending: URLSessionDataTask? = state.withLock { $0.finished ? nil : $0.task }
                 guard let pending else { return }
                 pending.cancel()
                 resolve(.failure(.timeout(url: shown, seconds: timeout)))
@@ -150,7 +145,7 @@ public struct URLSessionTransport: HTTPTransport {
 
         func received(_ data: Data) {
             let (total, over, expected): (Int, Bool, Int64?) = state.withLock {
-                guard $0.failure == nil, !$0.resolved, !$0.expired else { return (0, false, nil) }
+                guard $0.failure == nil, !$0.resolved else { return (0, false, nil) }
                 if $0.body.count + data.count > request.maxBodyBytes { return ($0.body.count, true, nil) }
                 $0.body.append(data)
                 let announced = $0.response?.expectedContentLength ?? -1
@@ -208,8 +203,6 @@ public struct URLSessionTransport: HTTPTransport {
             let result: Result<HTTPResponse, TransitError>
             if let failure = s.failure {
                 result = .failure(failure)
-            } else if s.expired {
-                result = .failure(.timeout(url: shown, seconds: timeout))
             } else if let error = error as? URLError {
                 result = .failure(error.code == .timedOut ? .timeout(url: shown, seconds: timeout)
                                                           : .network(url: shown, reason: URLSessionTransport.describe(error)))
