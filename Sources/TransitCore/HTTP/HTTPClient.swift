@@ -70,7 +70,7 @@ public final class HTTPClient: Sendable {
             let expires = options.now().addingTimeInterval(ttl).timeIntervalSince1970
             let recording = Recording(notes: ["GET " + request.redactedURL], response: response,
                                       extra: [("x-cache-key", cacheKey(request)), ("x-expires", String(Int(expires)))])
-            try? AtomicFile.write(Redaction.scrub(recording.encoded()), to: cachePath)
+            try? AtomicFile.write(recording.encoded(), to: cachePath)
         }
         return value
     }
@@ -172,8 +172,7 @@ public final class HTTPClient: Sendable {
                                           "recorded by transit \(TransitVersion.current) at \(ClockTime.iso8601(options.now(), zone: TimeZone(identifier: "UTC") ?? .current))"],
                                   response: response)
         do {
-            // A server may echo the key into its body: the file never holds a configured secret.
-            try AtomicFile.write(Redaction.scrub(recording.encoded()), to: path)
+            try AtomicFile.write(recording.encoded(), to: path)
         } catch {
             options.log?("could not record \(path): \(error.localizedDescription)")
         }
