@@ -81,8 +81,8 @@ public struct Renderer: Sendable {
     /// columns), a column keeping at least its header's width up to 8 cells.
     static func fit(_ widths: inout [Int], into width: Int, shrinkable: [Bool], headers: [String]) {
         var total = widths.reduce(0, +) + 2 * max(0, widths.count - 1)
+        let floor = { (i: Int) in min(max(3, TextWidth.of(headers[i])), 8) }
         while total > width {
-            let floor = { (i: Int) in min(max(3, TextWidth.of(headers[i])), 8) }
             guard let i = widths.indices.filter({ shrinkable[$0] && widths[$0] > floor($0) }).max(by: { widths[$0] < widths[$1] }) else { return }
             let target = max(floor(i), widths[i] - (total - width))
             total -= widths[i] - target

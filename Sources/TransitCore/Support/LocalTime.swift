@@ -24,8 +24,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// The calendar date of `instant` in `zone`.
     public init(_ instant: Date, in zone: TimeZone) {
-        let c = Calendar.gregorian(zone).dateComponents([.year, .month, .day], from: instant)
-        self.init(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1)
+        self = ClockTime.civil(instant, offset: zone.secondsFromGMT(for: instant)).day
     }
 
     public static func < (a: LocalDate, b: LocalDate) -> Bool {
