@@ -13,7 +13,9 @@ let package = Package(
         // The system zlib (scripts/setup installs zlib1g-dev): inflates GTFS zips.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "TransitCore", dependencies: ["CZlib"]),
-        .executableTarget(name: "TransitCLI", dependencies: ["TransitCore"]),
+        // Writes the git commit into the binary for `transit --version` (Plugins/BuildCommit).
+        .plugin(name: "BuildCommit", capability: .buildTool()),
+        .executableTarget(name: "TransitCLI", dependencies: ["TransitCore"], plugins: ["BuildCommit"]),
         // The loopback HTTP server (POSIX sockets) that tests and the benchmark talk to.
         .target(name: "TransitTestSupport", dependencies: ["TransitCore"]),
         // Run on purpose, not in CI: `swift run -c release transit-bench`.

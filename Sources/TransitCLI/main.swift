@@ -48,7 +48,7 @@ func writeAll(_ fd: Int32, _ text: String) -> Int32 {
 // Output goes through write(2), never FileHandle (whose write traps on a closed or full
 // stdout): a reader that went away (EPIPE) ends transit quietly with 141, as SIGPIPE would;
 // any other failure is one line on stderr and exit 1, or a quiet exit 1 when stderr is gone too.
-let app = App(terminal: Terminal(stdout: isatty(1) != 0, stderr: isatty(2) != 0),
+let app = App(terminal: Terminal(stdout: isatty(1) != 0, stderr: isatty(2) != 0), commit: buildCommit,
               writeOut: { text in
                   let failure = stdoutClosed ? EBADF : writeAll(1, text)
                   guard failure != 0 else { return }
@@ -57,5 +57,12 @@ let app = App(terminal: Terminal(stdout: isatty(1) != 0, stderr: isatty(2) != 0)
                   _exit(1)
               },
               writeErr: { if !stderrClosed { _ = writeAll(2, $0) } })
-let status = await app.run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
-exit(status)
+// Help, --version, a completion script and usage errors are answered here, synchronously:
+// no task, no thread pool. Only a command starts the async machinery.
+switch app.prepare(Array(CommandLine.arguments.dropFirst()), environment: .process) {
+case .exit(let status):
+    exit(status)
+case let step:
+    Task { exit(await app.finish(step)) }
+    dispatchMain()
+}

@@ -15,9 +15,13 @@ public enum Command: Sendable, Equatable {
 public struct Provider: Sendable {
     public let spec: ProviderSpec
     let parse: @Sendable (Arguments) throws(TransitError) -> Command
+    /// Values of its `.cached` options for shell completion, from the cache only; none on any failure.
+    let values: (@Sendable (Completion.Query, Context) async -> [String])?
 
-    init(_ spec: ProviderSpec, parse: @escaping @Sendable (Arguments) throws(TransitError) -> Command) {
+    init(_ spec: ProviderSpec, values: (@Sendable (Completion.Query, Context) async -> [String])? = nil,
+         parse: @escaping @Sendable (Arguments) throws(TransitError) -> Command) {
         self.spec = spec
+        self.values = values
         self.parse = parse
     }
 }
@@ -26,14 +30,14 @@ public enum Providers {
     /// Every provider, in the order help lists them. A new provider adds its folder, a case
     /// of `Command`, a line here and its case in `run`.
     public static let all: [Provider] = [
-        Provider(BARTCommandLine.spec) { args throws(TransitError) in .bart(try BARTCommandLine.parse(args)) },
+        Provider(BARTCommandLine.spec, values: BARTCommands.completionValues) { args throws(TransitError) in .bart(try BARTCommandLine.parse(args)) },
     ] + BusTimeAgency.all.map { agency in
         Provider(BusTimeCommandLine.spec(agency)) { args throws(TransitError) in .busTime(agency, try BusTimeCommandLine.parse(args)) }
     } + [
         Provider(BusbudCommandLine.spec) { args throws(TransitError) in .busbud(try BusbudCommandLine.parse(args)) },
         Provider(RailCommandLine.spec) { args throws(TransitError) in .rail12306(try RailCommandLine.parse(args)) },
         Provider(WeatherCommandLine.spec) { args throws(TransitError) in .weather(try WeatherCommandLine.parse(args)) },
-        Provider(GTFSCommandLine.spec) { args throws(TransitError) in .gtfs(try GTFSCommandLine.parse(args)) },
+        Provider(GTFSCommandLine.spec, values: GTFSCommands.completionValues) { args throws(TransitError) in .gtfs(try GTFSCommandLine.parse(args)) },
     ]
 
     static func run(_ command: Command, _ context: Context) async throws(TransitError) -> Output {

@@ -247,7 +247,15 @@ import TransitTestSupport
         #expect(help.status == 0 && help.stderr == "")
         #expect(help.stdout.hasPrefix("transit bart trips: every train between two stations on a service day\n\nExamples:\n  transit bart trips --from 24TH"))
         let version = try await Run.transit(["--version"], env: env(nil))
-        #expect(version.status == 0 && version.stdout == "transit \(TransitVersion.current)\n")
+        #expect(version.status == 0 && version.stderr == "")
+        // Built in a git checkout (this one), the binary names its commit (Plugins/BuildCommit).
+        let head = try await Run.transitLike(["/usr/bin/git", "-C", Paths.root.path, "rev-parse", "--short=12", "HEAD"], env: Run.environment())
+        if head.status == 0, let commit = head.stdoutLines.first {
+            #expect(version.stdout.hasPrefix("transit \(TransitVersion.current) (commit \(commit)"), "\(version.stdout)")
+            #expect(version.stdout == "transit \(TransitVersion.current) (commit \(commit))\n" || version.stdout == "transit \(TransitVersion.current) (commit \(commit)-dirty)\n")
+        } else {
+            #expect(version.stdout == "transit \(TransitVersion.current)\n")
+        }
     }
 
     @Test func ctrlCEndsWith130() async throws {

@@ -95,6 +95,18 @@ import Testing
         #expect(try CommandLineParser.parse(["--version"], environment: env, terminal: piped) == .version)
     }
 
+    /// Start-up: `--version` needs global options only, so the providers' specs are never built;
+    /// a command builds them once.
+    @Test func versionNeverBuildsTheProviders() throws {
+        let built = Locked(0)
+        func providers() -> [Provider] { built.withLock { $0 += 1 }; return Providers.all }
+        #expect(try CommandLineParser.parse(["--version"], environment: Environment(env), terminal: piped, providers: providers()) == .version)
+        #expect(try CommandLineParser.parse(["-q", "--version"], environment: Environment(env), terminal: piped, providers: providers()) == .version)
+        #expect(built.current == 0)
+        _ = try CommandLineParser.parse(["bart", "stations"], environment: Environment(env), terminal: piped, providers: providers())
+        #expect(built.current == 1)
+    }
+
     @Test func usageErrors() {
         #expect(usageError([]) == "missing provider")
         #expect(usageError(["bart"])?.hasPrefix("missing command for bart") == true)

@@ -53,8 +53,8 @@ enum BARTCommandLine {
                                    "transit bart trips --from \"24th St Mission\" --to millbrae --after 17:00 --limit 5",
                                    "transit bart trips --from 24TH --to FRMT --transfers 1 --format json"],
                         options: [
-                            OptionSpec("from", value: "STN", "origin: a code in any case (24th) or a name (\"24th St Mission\")", required: true),
-                            OptionSpec("to", value: "STN", "destination, as --from", required: true),
+                            OptionSpec("from", value: "STN", "origin: a code in any case (24th) or a name (\"24th St Mission\")", required: true, source: .cached),
+                            OptionSpec("to", value: "STN", "destination, as --from", required: true, source: .cached),
                             date,
                             OptionSpec("after", value: "T", "only trips leaving at or after T (HH:MM or h:mm am|pm)"),
                             OptionSpec("before", value: "T", "only trips leaving at or before T; times before 03:00 are the end of the service day"),
@@ -67,8 +67,8 @@ enum BARTCommandLine {
                         examples: ["transit bart trip --from 24TH --to SFIA --time 8:15am",
                                    "transit bart trip --from embarcadero --to ashby --date tomorrow --time 17:30 --format json"],
                         options: [
-                            OptionSpec("from", value: "STN", "origin station (code or name)", required: true),
-                            OptionSpec("to", value: "STN", "destination station (code or name)", required: true),
+                            OptionSpec("from", value: "STN", "origin station (code or name)", required: true, source: .cached),
+                            OptionSpec("to", value: "STN", "destination station (code or name)", required: true, source: .cached),
                             OptionSpec("time", value: "T", "departure time, HH:MM or h:mm am|pm", required: true),
                             OptionSpec("date", value: "DATE", "YYYY-MM-DD, today or tomorrow; BART plans 10 days back to 8 weeks ahead", default: "today"),
                         ],
@@ -76,7 +76,7 @@ enum BARTCommandLine {
             CommandSpec(provider: "bart", name: "departures", summary: "live departures from a station",
                         examples: ["transit bart departures --station 24TH", "transit bart departures --station powell --direction s --format json"],
                         options: [
-                            OptionSpec("station", value: "STN", "station code or name", required: true),
+                            OptionSpec("station", value: "STN", "station code or name", required: true, source: .cached),
                             OptionSpec("platform", value: "N", "only platform N (1-4)"),
                             OptionSpec("direction", value: "n|s", "only northbound (n) or southbound (s) trains", choices: ["n", "s"]),
                         ],

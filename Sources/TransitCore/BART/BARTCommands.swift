@@ -22,6 +22,13 @@ struct BARTCommands {
         }
     }
 
+    /// Shell completion of a station: codes and names from the cached station list (the
+    /// recordings with `--offline`); nothing when it was never fetched.
+    static func completionValues(_ query: Completion.Query, _ context: Context) async -> [String] {
+        guard let commands = try? BARTCommands(context), let stations = try? await commands.client.stations() else { return [] }
+        return stations.map(\.abbr) + stations.map(\.name)
+    }
+
     /// Resolves what the user typed against the station list: code, name, or a did-you-mean.
     static func matcher(_ stations: [Station]) -> NameMatcher<Station> {
         NameMatcher(kind: BARTCommandLine.stationWord, candidates: stations.map { .init(code: $0.abbr, names: [$0.name], value: $0) })

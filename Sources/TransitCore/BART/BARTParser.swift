@@ -123,7 +123,7 @@ public enum BARTParser {
 
     /// `01/02/2018 ` (trailing space and all) → a date.
     static func usDate(_ text: String) -> LocalDate? {
-        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "/")
+        let parts = text.trimmedSpace().split(separator: "/")
         guard parts.count == 3, let m = Int(parts[0]), let d = Int(parts[1]), let y = Int(parts[2]),
               (1...12).contains(m), (1...31).contains(d), (1900...2200).contains(y) else { return nil }
         return LocalDate(year: y, month: m, day: d)
@@ -220,7 +220,7 @@ final class RouteScheduleDelegate: NSObject, XMLParserDelegate {
         depth += 1
         if inTrain && name == "stop" {
             guard var station = attributes["station"] else { return }
-            if station.utf8.first == 32 || station.utf8.last == 32 { station = station.trimmingCharacters(in: .whitespaces) }
+            if station.utf8.first == 32 || station.utf8.last == 32 { station = station.trimmedSpace() }
             var minutes: Int?
             if let time = attributes["origTime"] { minutes = BARTParser.clock(time) }
             stops.append(ScheduledTrain.Stop(station: station, minutes: minutes))
@@ -230,7 +230,7 @@ final class RouteScheduleDelegate: NSObject, XMLParserDelegate {
         switch name {
         case "train":
             inTrain = true
-            trainIndex = attributes["index"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? (trains.count + 1)
+            trainIndex = attributes["index"].flatMap { Int($0.trimmedSpace()) } ?? (trains.count + 1)
             stops = []
             stops.reserveCapacity(32)
         case "route": sawRoute = true
@@ -252,7 +252,7 @@ final class RouteScheduleDelegate: NSObject, XMLParserDelegate {
             trains.append(ScheduledTrain(index: trainIndex, stops: stops))
         case "error": inError = false
         case "text" where capture == name, "details" where capture == name:
-            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = text.trimmedSpace()
             if name == "text" { errorText = value } else { errorDetails = value }
             capture = nil
         default: break

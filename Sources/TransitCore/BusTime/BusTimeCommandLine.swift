@@ -27,7 +27,7 @@ enum BusTimeCommandLine {
         let watch = [OptionSpec("watch", value: "SECONDS", "refresh every SECONDS (10 or more): redrawn on a terminal, one block per fetch when piped"),
                      OptionSpec("count", value: "N", "with --watch: stop after N refreshes")]
         return ProviderSpec(
-            name: p, displayName: agency.name, summary: "\(agency.name) (BusTime; needs \(agency.keyVariable))", zoneName: agency.zone.identifier,
+            name: p, displayName: agency.name, summary: "\(agency.name) (BusTime; needs \(agency.keyVariable))", zoneName: agency.zoneIdentifier,
             commands: [
                 CommandSpec(provider: p, name: "predictions", summary: "when the next buses reach stops, with alerts",
                             examples: ["transit \(p) predictions --route \(rt) --stop \(stop)",

@@ -6,7 +6,10 @@ public struct BusTimeAgency: Sendable, Equatable {
     /// Provider id on the command line and in fixtures: `cta`, `mbus`.
     public var id: String
     public var name: String
-    public var zone: TimeZone
+    /// The agency's zone (`America/Chicago`); `zone` reads it when a time needs it, not when
+    /// the command line is built.
+    public var zoneIdentifier: String
+    public var zone: TimeZone { TimeZone(identifier: zoneIdentifier) ?? .gmt }
     public var defaultBaseURL: String
     /// Where a key comes from, said when `TRANSIT_<ID>_KEY` is missing.
     public var keyHelp: String
@@ -18,13 +21,13 @@ public struct BusTimeAgency: Sendable, Equatable {
     public var keyVariable: String { "TRANSIT_\(id.uppercased())_KEY" }
 
     public static let cta = BusTimeAgency(
-        id: "cta", name: "CTA Bus Tracker", zone: TimeZone(identifier: "America/Chicago") ?? .current,
+        id: "cta", name: "CTA Bus Tracker", zoneIdentifier: "America/Chicago",
         defaultBaseURL: "https://www.ctabustracker.com/bustime/api/v3",
         keyHelp: "get a key at ctabustracker.com: sign in, then My Account → Developer API",
         exampleRoute: "22", exampleStop: "1836", exampleDirection: "Northbound")
 
     public static let mbus = BusTimeAgency(
-        id: "mbus", name: "Magic Bus", zone: TimeZone(identifier: "America/Detroit") ?? .current,
+        id: "mbus", name: "Magic Bus", zoneIdentifier: "America/Detroit",
         defaultBaseURL: "https://mbus.ltp.umich.edu/bustime/api/v3",
         keyHelp: "ask U-M Logistics, Transportation & Parking (mbus.ltp.umich.edu) for a BusTime developer key",
         exampleRoute: "CN", exampleStop: "C250", exampleDirection: "NORTHBOUND")

@@ -6,30 +6,68 @@ public struct App: Sendable {
     public var writeOut: @Sendable (String) -> Void
     public var writeErr: @Sendable (String) -> Void
     public var terminal: Terminal
+    /// The git commit the binary was built from, when it was built in a checkout.
+    public var commit: String?
 
-    public init(terminal: Terminal, writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void) {
+    public init(terminal: Terminal, commit: String? = nil, writeOut: @escaping @Sendable (String) -> Void,
+                writeErr: @escaping @Sendable (String) -> Void) {
         self.terminal = terminal
+        self.commit = commit
         // Every byte transit prints passes here: no configured secret gets out, even one a
         // server echoed into an error or a field.
         self.writeOut = { writeOut(Redaction.scrub($0)) }
         self.writeErr = { writeErr(Redaction.scrub($0)) }
     }
 
+    /// What `prepare` leaves to do: nothing but exit, or a command to run.
+    public enum Step: Sendable {
+        case exit(Int32)
+        case run(Settings, Command)
+        case complete(Completion.Query)
+    }
+
     public func run(_ args: [String], environment: [String: String]) async -> Int32 {
+        let environment = Environment(environment)
+        return await finish(prepare(args, environment: environment), environment: environment)
+    }
+
+    /// The synchronous part: parse, and answer help, `--version`, a completion script or a
+    /// usage error at once, before any thread or task exists.
+    public func prepare(_ args: [String], environment: Environment) -> Step {
         do {
             switch try CommandLineParser.parse(args, environment: environment, terminal: terminal) {
             case .help(let text):
                 writeOut(text)
-                return 0
+                return .exit(0)
             case .version:
-                writeOut("transit \(TransitVersion.current)\n")
-                return 0
+                writeOut("transit \(TransitVersion.current)" + (commit.map { " (commit \($0))" } ?? "") + "\n")
+                return .exit(0)
+            case .completionValues(let query):
+                return .complete(query)
             case .run(let settings, let command):
-                return try await execute(settings, command)
+                return .run(settings, command)
             }
         } catch {
             report(error)
-            return error.exitStatus
+            return .exit(error.exitStatus)
+        }
+    }
+
+    /// The rest of `prepare`'s work; the exit status.
+    public func finish(_ step: Step, environment: Environment = .process) async -> Int32 {
+        switch step {
+        case .exit(let status):
+            return status
+        case .complete(let query):
+            if let text = await Completion.values(query, environment: environment) { writeOut(text) }
+            return 0
+        case .run(let settings, let command):
+            do {
+                return try await execute(settings, command)
+            } catch {
+                report(error)
+                return error.exitStatus
+            }
         }
     }
 

@@ -39,7 +39,8 @@ public enum Help {
         lines += [
             "",
             "Usage: transit [global options] <provider> <command> [options]",
-            "       transit help [<provider> [<command>]]",
+            "       transit help [<provider> [<command>]] [--man]",
+            "       transit completion bash|zsh|fish",
             "",
             "Providers:",
         ]

@@ -12,6 +12,9 @@ public enum ManPage {
             ".br",
             ".B transit help",
             #"[\fIprovider\fR [\fIcommand\fR]] [\fB\-\-man\fR]"#,
+            ".br",
+            ".B transit completion",
+            #"\fBbash\fR|\fBzsh\fR|\fBfish\fR"#,
             ".SH DESCRIPTION",
             text("transit finds trips, departures and arrivals for several transit providers and prints them as a table on a terminal, "
                  + "as tab-separated lines when piped, or as CSV, JSON or GeoJSON. Every time is read in the agency's own zone and "

@@ -2,8 +2,11 @@ import Foundation
 
 /// What to do, decided from argv alone.
 public enum Invocation: Sendable, Equatable {
+    /// Text to print as it is: help, the man page, a completion script.
     case help(String)
     case version
+    /// `transit completion values …`: what the completion scripts ask at Tab time.
+    case completionValues(Completion.Query)
     case run(Settings, Command)
 }
 
@@ -19,9 +22,25 @@ public enum CommandLineParser {
     }
 
     public static func parse(_ args: [String], environment env: [String: String], terminal: Terminal,
-                             now: Date = Date(), providers: [Provider] = Providers.all) throws(TransitError) -> Invocation {
-        let known = GlobalOptions.specs + providers.flatMap { $0.spec.commands.flatMap(\.options) }
-        let raw = try scan(args, known: known)
+                             now: Date = Date(), providers: @autoclosure () -> [Provider] = Providers.all) throws(TransitError) -> Invocation {
+        try parse(args, environment: Environment(env), terminal: terminal, now: now, providers: providers())
+    }
+
+    /// As above; the providers' specs are built only once the line names more than global
+    /// options (`--version` and `--help` alone never build them).
+    public static func parse(_ args: [String], environment env: Environment, terminal: Terminal,
+                             now: Date = Date(), providers all: @autoclosure () -> [Provider] = Providers.all) throws(TransitError) -> Invocation {
+        lazy var providers = all()
+        if args.first == "completion" { return try completion(Array(args.dropFirst()), providers: providers) }
+        let raw = try scan(args) { name in
+            if let global = GlobalOptions.specs.first(where: { $0.name == name }) { return global }
+            for provider in providers {
+                for command in provider.spec.commands {
+                    if let option = command.option(name) { return option }
+                }
+            }
+            return nil
+        }
         if raw.flags.contains("version") && raw.words.isEmpty { return .version }
 
         // Help: `transit help [p [c]]`, or --help at any level.
@@ -67,9 +86,38 @@ public enum CommandLineParser {
         return .run(settings, try provider.parse(arguments))
     }
 
-    /// Splits argv into words, `--name value` / `--name=value` options and flags; `known`
-    /// says which names take a value.
-    static func scan(_ args: [String], known: [OptionSpec]) throws(TransitError) -> Raw {
+    /// `transit completion SHELL`, its help, and the hidden `completion values` the scripts call.
+    static func completion(_ args: [String], providers: [Provider]) throws(TransitError) -> Invocation {
+        let usage = TransitError.usage("transit completion needs a shell: bash, zsh or fish", hint: "run 'transit completion --help'")
+        guard let first = args.first else { throw usage }
+        if ["--help", "-h", "help"].contains(first) { return .help(Completion.help) }
+        if first == "values" {
+            // PROVIDER COMMAND OPTION PREFIX [-- WORDS…]: anything amiss answers nothing.
+            let fields = Array(args.dropFirst().prefix { $0 != "--" })
+            var words = Array(args.drop { $0 != "--" }.dropFirst())
+            // bash splits `--feed=x` into `--feed`, `=`, `x`: put them back together.
+            while let eq = words.firstIndex(of: "="), eq > 0, eq + 1 < words.count {
+                words[eq - 1] += "=" + words[eq + 1]
+                words.removeSubrange(eq...(eq + 1))
+            }
+            let known = GlobalOptions.specs + providers.flatMap { $0.spec.commands.flatMap(\.options) }
+            // The words end with the option being completed, which has no value yet.
+            func lenient(_ words: [String]) -> Raw? { try? scan(words) { name in known.first { $0.name == name } } }
+            let raw = lenient(words) ?? lenient(words.dropLast()) ?? Raw()
+            return .completionValues(Completion.Query(provider: fields.count > 0 ? fields[0] : "", command: fields.count > 1 ? fields[1] : "",
+                                                      option: fields.count > 2 ? fields[2] : "", prefix: fields.count > 3 ? fields[3] : "",
+                                                      typed: raw.values, flags: raw.flags))
+        }
+        guard args.count == 1, let shell = Completion.Shell(rawValue: first) else {
+            if let shell = Completion.Shell(rawValue: first) { throw .usage("unexpected argument '\(args[1])' after 'transit completion \(shell.rawValue)'") }
+            throw .usage("unknown shell '\(first)' for transit completion: bash, zsh or fish", hint: "run 'transit completion --help'")
+        }
+        return .help(Completion.script(shell, providers: providers.map(\.spec)))
+    }
+
+    /// Splits argv into words, `--name value` / `--name=value` options and flags; `option`
+    /// gives the spec of a name, whose placeholder says whether it takes a value.
+    static func scan(_ args: [String], option: (String) -> OptionSpec?) throws(TransitError) -> Raw {
         var raw = Raw()
         var i = 0
         var onlyWords = false
@@ -99,7 +147,7 @@ public enum CommandLineParser {
             }
             for (name, inline) in names {
                 guard !name.isEmpty else { throw .usage("empty option name in '\(arg)'") }
-                let spec = known.first { $0.name == name }
+                let spec = option(name)
                 if let placeholder = spec?.value {
                     var value = inline
                     if value == nil {
@@ -121,6 +169,7 @@ public enum CommandLineParser {
 
     static func helpText(for words: [String], providers: [Provider]) throws(TransitError) -> String {
         guard let name = words.first else { return Help.top(providers.map(\.spec)) }
+        if name == "completion" && words.count == 1 { return Completion.help }
         let provider = try find(name, in: providers).spec
         guard words.count > 1 else {
             if let fallback = provider.defaultCommand, let command = provider.command(fallback) { return Help.command(command) }

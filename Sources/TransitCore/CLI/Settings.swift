@@ -8,8 +8,10 @@ public enum GlobalOptions {
         OptionSpec("header", "print a header row in tsv/csv (csv has one by default)"),
         OptionSpec("no-header", "no header row in tsv/csv"),
         OptionSpec("offline", "answer from recorded responses, never the network (also TRANSIT_OFFLINE=1)"),
-        OptionSpec("fixtures", value: "DIR", "recorded responses for --offline (default $TRANSIT_FIXTURES, else ./Fixtures)"),
-        OptionSpec("record", value: "DIR", "save every live response under DIR, replayable with --offline --fixtures DIR"),
+        OptionSpec("fixtures", value: "DIR", "recorded responses for --offline (default $TRANSIT_FIXTURES, else ./Fixtures)",
+                   source: .directories),
+        OptionSpec("record", value: "DIR", "save every live response under DIR, replayable with --offline --fixtures DIR",
+                   source: .directories),
         OptionSpec("no-cache", "neither read nor write the on-disk cache"),
         OptionSpec("timeout", value: "SECONDS", "per-request timeout", default: "15"),
         OptionSpec("verbose", short: "v", "one line per HTTP request on stderr"),
@@ -80,7 +82,7 @@ public struct Settings: Sendable, Equatable {
         return policy
     }
 
-    static func resolve(values: [String: String], flags: Set<String>, environment env: [String: String], terminal: Terminal,
+    static func resolve(values: [String: String], flags: Set<String>, environment env: Environment, terminal: Terminal,
                         now clock: Date, command spec: CommandSpec, provider: ProviderSpec) throws(TransitError) -> Settings {
         var format: OutputFormat = terminal.stdout ? .table : .tsv
         if let text = values["format"] {
@@ -171,7 +173,7 @@ public struct Settings: Sendable, Equatable {
         return text
     }
 
-    static func watch(_ values: [String: String], env: [String: String]) throws(TransitError) -> Watch? {
+    static func watch(_ values: [String: String], env: Environment) throws(TransitError) -> Watch? {
         guard let text = values["watch"] else {
             if values["count"] != nil { throw .usage("--count goes with --watch") }
             return nil

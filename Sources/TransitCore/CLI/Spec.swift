@@ -1,3 +1,13 @@
+/// Where shell completion finds an option's values, beyond a closed list of `choices`.
+public enum ValueSource: Sendable, Equatable {
+    /// Nothing to offer: a time, a number, free text.
+    case free
+    case files
+    case directories
+    /// Asked of the provider (`transit completion values …`), which answers from its cache only.
+    case cached
+}
+
 /// What the command line accepts: providers, commands, options, their defaults and help.
 /// The parser, `--help`, the usage lines and the README's command reference are all read from
 /// here; each provider folder declares its own in its `…CommandLine.swift`.
@@ -13,9 +23,12 @@ public struct OptionSpec: Sendable {
     public var choices: [String]
     /// Must be given (shown without brackets in the usage line).
     public var required: Bool
+    /// Where completion finds values when there are no `choices`.
+    public var source: ValueSource
 
     public init(_ name: String, short: Character? = nil, value: String? = nil, _ help: String,
-                default defaultValue: String? = nil, choices: [String] = [], required: Bool = false) {
+                default defaultValue: String? = nil, choices: [String] = [], required: Bool = false, source: ValueSource = .free) {
+        self.source = source
         self.name = name
         self.short = short
         self.value = value
@@ -43,9 +56,12 @@ public struct CommandSpec: Sendable {
     public var geoJSON: Bool
     /// A positional argument's placeholder (`TRAIN`), if the command takes one.
     public var positional: String?
+    /// Where completion finds the positional argument.
+    public var positionalSource: ValueSource
 
     public init(provider: String, name: String, summary: String, examples: [String], options: [OptionSpec] = [],
-                notes: [String] = [], geoJSON: Bool = false, positional: String? = nil) {
+                notes: [String] = [], geoJSON: Bool = false, positional: String? = nil, positionalSource: ValueSource = .free) {
+        self.positionalSource = positionalSource
         self.provider = provider
         self.name = name
         self.summary = summary

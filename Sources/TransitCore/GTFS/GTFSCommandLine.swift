@@ -42,7 +42,7 @@ enum GTFSCommandLine {
     static let maxFeedBytes = 512 << 20
 
     static let serviceDayCutoff = 3 * 60
-    static let feed = OptionSpec("feed", value: "NAME|PATH", "an imported feed, or a GTFS zip or directory (compiled on first use); default $TRANSIT_GTFS_FEED, else the one imported feed")
+    static let feed = OptionSpec("feed", value: "NAME|PATH", "an imported feed, or a GTFS zip or directory (compiled on first use); default $TRANSIT_GTFS_FEED, else the one imported feed", source: .cached)
     static let date = OptionSpec("date", value: "DATE", "service day: YYYY-MM-DD, today or tomorrow in the feed's zone; before 03:00 the day in progress is yesterday's")
 
     static let spec = ProviderSpec(
@@ -54,8 +54,8 @@ enum GTFSCommandLine {
                                    "transit gtfs trips --from 70011 --to 70171 --date 2016-04-06 --after 17:00 --before 19:00 --format json",
                                    "transit gtfs trips --feed ./feed.zip --from A --to B --transfers 1 --walk 300"],
                         options: [
-                            OptionSpec("from", value: "STOP", "origin: a stop_id, a stop_code or a name (a station or a shared name means all its stops)", required: true),
-                            OptionSpec("to", value: "STOP", "destination, as --from", required: true),
+                            OptionSpec("from", value: "STOP", "origin: a stop_id, a stop_code or a name (a station or a shared name means all its stops)", required: true, source: .cached),
+                            OptionSpec("to", value: "STOP", "destination, as --from", required: true, source: .cached),
                             date,
                             OptionSpec("after", value: "T", "only journeys leaving at or after T (HH:MM, up to 47:59; before 03:00 is the night after)"),
                             OptionSpec("before", value: "T", "only journeys leaving at or before T"),
@@ -69,7 +69,7 @@ enum GTFSCommandLine {
             CommandSpec(provider: "gtfs", name: "departures", summary: "a station board: the trips leaving a stop on a service day",
                         examples: ["transit gtfs departures --stop \"San Francisco\" --date 2016-04-06 --after 08:00 --limit 10"],
                         options: [
-                            OptionSpec("stop", value: "STOP", "a stop_id, a stop_code or a name", required: true),
+                            OptionSpec("stop", value: "STOP", "a stop_id, a stop_code or a name", required: true, source: .cached),
                             date,
                             OptionSpec("after", value: "T", "only departures at or after T"),
                             OptionSpec("limit", value: "N", "keep the first N"),
@@ -94,7 +94,7 @@ enum GTFSCommandLine {
                                    "transit gtfs import ./unzipped-feed --name metro", "transit gtfs import https://example.org/gtfs.zip --name city"],
                         options: [OptionSpec("name", value: "NAME", "the feed's name (default: the file name without .zip)")],
                         notes: ["SOURCE is a .zip, an unzipped directory or an http(s) URL (fetched through the HTTP path: --timeout, retries, --record, --offline). The compiled feed goes to $TRANSIT_CACHE_DIR/gtfs/NAME.timetable; importing again replaces it atomically, and a failed import leaves the old one. Prints: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, patterns, compiled_bytes, compile_ms."],
-                        positional: "SOURCE"),
+                        positional: "SOURCE", positionalSource: .files),
             CommandSpec(provider: "gtfs", name: "feeds", summary: "the imported feeds and the dates they cover",
                         examples: ["transit gtfs feeds"],
                         notes: ["Fields: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, source. A notice says when today is outside a feed's dates."]),

@@ -21,6 +21,31 @@ struct GTFSCommands {
         }
     }
 
+    /// Shell completion: imported feed names for `--feed`; for a stop, the names of the
+    /// feed's stations and lone stops, and stop codes and ids once something is typed. Only a
+    /// feed already imported is read: completion never compiles one.
+    static func completionValues(_ query: Completion.Query, _ context: Context) async -> [String] {
+        let store = FeedStore(cacheDirectory: context.settings.cacheDirectory)
+        if query.option == "feed" { return store.feeds().map(\.name) }
+        let given = query.typed["feed"] ?? context.settings.variables["TRANSIT_GTFS_FEED"]
+        if let given, !(FeedStore.validName(given) && FileManager.default.fileExists(atPath: store.path(of: given))) { return [] }
+        guard let (_, t, _) = try? store.resolve(given) else { return [] }
+        let prefix = query.prefix.lowercased()
+        func wanted(_ text: String) -> Bool { !text.isEmpty && (prefix.isEmpty || text.lowercased().hasPrefix(prefix)) }
+        var names = Set<String>()
+        for stop in 0..<t.stopCount where t.stopParent[stop] < 0 {
+            let name = t.stopNames[stop]
+            if wanted(name) { names.insert(name) }
+        }
+        var values = names.sorted()
+        if !prefix.isEmpty {
+            for stop in 0..<t.stopCount where values.count < Completion.maximumValues {
+                for text in [t.stopCodes[stop], t.stopIDs[stop]] where wanted(text) { values.append(text) }
+            }
+        }
+        return values
+    }
+
     struct Feed {
         var summary: FeedStore.Summary
         var timetable: Timetable

@@ -30,6 +30,8 @@ public final class HTTPClient: Sendable {
         public var cacheDirectory: String?
         /// `--record DIR`.
         public var recordDirectory: String?
+        /// Serve a cached answer however old it is (completion: stale names beat none).
+        public var staleCache = false
         public var now: @Sendable () -> Date = { Date() }
         /// `--verbose`: one line per request.
         public var log: (@Sendable (String) -> Void)?
@@ -158,7 +160,7 @@ public final class HTTPClient: Sendable {
               let recording = Recording.decode(data, source: .cache),
               recording.field("x-cache-key") == cacheKey(request),
               let expires = recording.field("x-expires").flatMap(TimeInterval.init),
-              expires > options.now().timeIntervalSince1970,
+              options.staleCache || expires > options.now().timeIntervalSince1970,
               (200..<300).contains(recording.response.status) else { return nil }
         return recording.response
     }

@@ -13,3 +13,12 @@ extension HTTPTransport {
         try await send(request, timeout: timeout)
     }
 }
+
+/// A transport that never sends: what is not in the cache is not known (shell completion).
+public struct CacheOnlyTransport: HTTPTransport {
+    public init() {}
+
+    public func send(_ request: HTTPRequest, timeout: TimeInterval) async throws(TransitError) -> HTTPResponse {
+        throw .network(url: request.redactedURL, reason: "not in the cache, and completion never asks the network")
+    }
+}

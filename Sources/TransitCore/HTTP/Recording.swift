@@ -43,12 +43,12 @@ public struct Recording: Sendable {
         var index = data.startIndex
         while index < data.endIndex {
             guard let newline = data[index...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-            let line = String(decoding: data[index..<newline], as: UTF8.self)
-                .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+            var line = String(decoding: data[index..<newline], as: UTF8.self)
+            if line.utf8.last == UInt8(ascii: "\r") { line.removeLast() }
             index = data.index(after: newline)
             if line.isEmpty {
                 guard let statusText = fields.first(where: { $0.0 == "status" })?.1,
-                      let status = Int(statusText.trimmingCharacters(in: .whitespaces)) else { return nil }
+                      let status = Int(statusText.trimmedSpace()) else { return nil }
                 var headers: [String: String] = [:]
                 for (name, value) in fields where name != "status" { headers[name] = value }
                 let response = HTTPResponse(status: status, headers: headers, body: Data(data[index...]), source: source)
@@ -57,10 +57,10 @@ public struct Recording: Sendable {
                 return recording
             }
             if line.hasPrefix("#") {
-                notes.append(String(line.dropFirst()).trimmingCharacters(in: .whitespaces))
+                notes.append(line.dropFirst().trimmedSpace())
             } else if let colon = line.firstIndex(of: ":") {
-                let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                let name = line[..<colon].trimmedSpace().lowercased()
+                let value = line[line.index(after: colon)...].trimmedSpace()
                 fields.append((name, value))
             } else {
                 return nil

@@ -133,13 +133,21 @@ public struct Renderer: Sendable {
         }
     }
 
+    /// Printable ASCII and no separator: most cells, told from their bytes without walking
+    /// Characters.
+    static func plain(_ text: String, csv: Bool = false) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && !(csv && ($0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\""))) }
+    }
+
     static func tsvClean(_ text: String) -> String {
+        if plain(text) { return text }
         guard text.contains(where: { $0 == "\t" || $0.isNewline }) else { return text }
         return String(text.map { $0 == "\t" || $0.isNewline ? " " : $0 })
     }
 
     /// RFC 4180: quote fields holding a comma, quote, CR or LF; double the quotes.
     static func csvQuote(_ text: String) -> String {
+        if plain(text, csv: true) { return text }
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

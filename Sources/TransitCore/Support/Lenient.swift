@@ -27,13 +27,9 @@ public struct Text: Decodable, Sendable {
 }
 
 extension Text {
-    /// `s` without surrounding white space, nil when blank. Most values have none: the check
-    /// looks at the two ends before Foundation's trimming is paid for.
+    /// `s` without surrounding white space, nil when blank.
     static func trimmed(_ s: String) -> String? {
-        guard let first = s.utf8.first, let last = s.utf8.last else { return nil }
-        func space(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b >= 0x80 }
-        guard space(first) || space(last) else { return s }
-        let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        let t = s.trimmedSpace()
         return t.isEmpty ? nil : t
     }
 }

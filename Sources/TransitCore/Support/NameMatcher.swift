@@ -27,6 +27,31 @@ public struct NameMatcher<Value: Sendable>: Sendable {
 
     /// Lower case, accents folded, punctuation as spaces, spaces collapsed.
     public static func normalize(_ text: String) -> String {
+        // ASCII (every BART name, most stop names) folds by lowering its letters; Foundation's
+        // folding, with its locale, is kept for the rest.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            var out: [UInt8] = []
+            out.reserveCapacity(text.utf8.count)
+            var pendingSpace = false
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    if pendingSpace && !out.isEmpty { out.append(UInt8(ascii: " ")) }
+                    pendingSpace = false
+                    out.append(byte | (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? 0x20 : 0))
+                case UInt8(ascii: "'"):
+                    continue
+                default:
+                    pendingSpace = true
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+        return unicodeNormalize(text)
+    }
+
+    /// `normalize` through Foundation's folding, for any text.
+    static func unicodeNormalize(_ text: String) -> String {
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: "en_US_POSIX"))
         var out = ""
         var pendingSpace = false
@@ -47,8 +72,9 @@ public struct NameMatcher<Value: Sendable>: Sendable {
     /// The one candidate `query` names: code, then exact name, then a unique prefix, then a
     /// unique substring. Throws `.notFound` with up to three suggestions, or `.ambiguous`.
     public func match(_ query: String) throws(TransitError) -> Value {
-        let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let hit = candidates.first(where: { $0.code.caseInsensitiveCompare(trimmed) == .orderedSame }) {
+        let trimmed = query.trimmedSpace()
+        let code = trimmed.lowercased()
+        if let hit = candidates.first(where: { $0.code.lowercased() == code }) {
             return hit.value
         }
         let q = Self.normalize(trimmed)

@@ -21,7 +21,10 @@ public enum Redaction {
         let all = secrets.current
         guard !all.isEmpty else { return text }
         var out = text
-        for secret in all where out.contains(secret) { out = out.replacingOccurrences(of: secret, with: "REDACTED") }
+        // The byte search first: most text holds no secret, and Foundation's `contains` is slow.
+        for secret in all where out.utf8.firstRange(of: secret.utf8) != nil {
+            out = out.replacingOccurrences(of: secret, with: "REDACTED")
+        }
         return out
     }
 
@@ -66,6 +69,7 @@ public enum Sanitize {
     /// `text` without C0 controls (but tab and line feed, which each format handles) and
     /// without DEL and C1 controls: no escape sequence survives (`ESC]0;…BEL`, `ESC[2J`).
     public static func text(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars where !isControl(scalar) { out.append(scalar) }

@@ -22,7 +22,7 @@ public enum XMLTree {
         }
 
         /// The element's own text (CDATA included), trimmed: upstream values carry stray spaces.
-        public var text: String { rawText.trimmingCharacters(in: .whitespacesAndNewlines) }
+        public var text: String { rawText.trimmedSpace() }
         public func child(_ name: String) -> Element? { children.first { $0.name == name } }
         public func all(_ name: String) -> [Element] { children.filter { $0.name == name } }
         /// Trimmed text of the first child called `name`; nil when absent or empty.
@@ -32,7 +32,7 @@ public enum XMLTree {
         }
         /// A trimmed attribute; nil when absent or empty.
         public func attribute(_ name: String) -> String? {
-            guard let v = attributes[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !v.isEmpty else { return nil }
+            guard let v = attributes[name]?.trimmedSpace(), !v.isEmpty else { return nil }
             return v
         }
         /// Follows a path of child names.

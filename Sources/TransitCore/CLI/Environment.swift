@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The environment as transit reads it: one variable at a time, by name. The process's is read
+/// with getenv(3) when a name is asked for, so start-up copies no environment it does not use;
+/// tests hand in a dictionary.
+public struct Environment: Sendable, ExpressibleByDictionaryLiteral {
+    private let lookup: @Sendable (String) -> String?
+
+    public init(_ variables: [String: String]) { lookup = { variables[$0] } }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+
+    /// The running process's environment.
+    public static let process = Environment(lookup: { name in getenv(name).map { String(cString: $0) } })
+
+    private init(lookup: @escaping @Sendable (String) -> String?) { self.lookup = lookup }
+
+    public subscript(_ name: String) -> String? { lookup(name) }
+}
