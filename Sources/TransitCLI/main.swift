@@ -61,8 +61,12 @@ let app = App(terminal: Terminal(stdout: isatty(1) != 0, stderr: isatty(2) != 0)
 // no task, no thread pool. Only a command starts the async machinery.
 switch app.prepare(Array(CommandLine.arguments.dropFirst()), environment: .process) {
 case .exit(let status):
-    exit(status)
+    _exit(status)
 case let step:
-    Task { exit(await app.finish(step)) }
+    // Detached: the status is handed over where the command finished, with no hop back to the
+    // main thread. _exit, not exit: every byte went out through write(2) already, and the
+    // atexit and static destructors of the runtime and the libraries cost a millisecond.
+    let runner = app
+    Task.detached { _exit(await runner.finish(step)) }
     dispatchMain()
 }
