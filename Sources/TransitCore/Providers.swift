@@ -13,16 +13,35 @@ public enum Command: Sendable, Equatable {
 
 /// One provider on the command line: its spec and how its arguments become a `Command`.
 public struct Provider: Sendable {
-    public let spec: ProviderSpec
+    /// Its name on the command line.
+    public let name: String
+    private let built: Built
     let parse: @Sendable (Arguments) throws(TransitError) -> Command
     /// Values of its `.cached` options for shell completion, from the cache only; none on any failure.
     let values: (@Sendable (Completion.Query, Context) async -> [String])?
 
-    init(_ spec: ProviderSpec, values: (@Sendable (Completion.Query, Context) async -> [String])? = nil,
+    /// Its commands and options, built on first use: a command line that names one provider
+    /// builds that one's spec only.
+    public var spec: ProviderSpec { built.spec }
+
+    init(_ name: String, _ spec: @escaping @Sendable () -> ProviderSpec, values: (@Sendable (Completion.Query, Context) async -> [String])? = nil,
          parse: @escaping @Sendable (Arguments) throws(TransitError) -> Command) {
-        self.spec = spec
+        self.name = name
+        built = Built(spec)
         self.values = values
         self.parse = parse
+    }
+
+    private final class Built: Sendable {
+        let make: @Sendable () -> ProviderSpec
+        let cache = Locked<ProviderSpec?>(nil)
+        init(_ make: @escaping @Sendable () -> ProviderSpec) { self.make = make }
+        var spec: ProviderSpec {
+            if let spec = cache.current { return spec }
+            let spec = make()
+            cache.withLock { $0 = spec }
+            return spec
+        }
     }
 }
 
@@ -30,14 +49,14 @@ public enum Providers {
     /// Every provider, in the order help lists them. A new provider adds its folder, a case
     /// of `Command`, a line here and its case in `run`.
     public static let all: [Provider] = [
-        Provider(BARTCommandLine.spec, values: BARTCommands.completionValues) { args throws(TransitError) in .bart(try BARTCommandLine.parse(args)) },
+        Provider("bart", { BARTCommandLine.spec }, values: BARTCommands.completionValues) { args throws(TransitError) in .bart(try BARTCommandLine.parse(args)) },
     ] + BusTimeAgency.all.map { agency in
-        Provider(BusTimeCommandLine.spec(agency)) { args throws(TransitError) in .busTime(agency, try BusTimeCommandLine.parse(args)) }
+        Provider(agency.id, { BusTimeCommandLine.spec(agency) }) { args throws(TransitError) in .busTime(agency, try BusTimeCommandLine.parse(args)) }
     } + [
-        Provider(BusbudCommandLine.spec) { args throws(TransitError) in .busbud(try BusbudCommandLine.parse(args)) },
-        Provider(RailCommandLine.spec) { args throws(TransitError) in .rail12306(try RailCommandLine.parse(args)) },
-        Provider(WeatherCommandLine.spec) { args throws(TransitError) in .weather(try WeatherCommandLine.parse(args)) },
-        Provider(GTFSCommandLine.spec, values: GTFSCommands.completionValues) { args throws(TransitError) in .gtfs(try GTFSCommandLine.parse(args)) },
+        Provider("busbud", { BusbudCommandLine.spec }) { args throws(TransitError) in .busbud(try BusbudCommandLine.parse(args)) },
+        Provider("rail12306", { RailCommandLine.spec }) { args throws(TransitError) in .rail12306(try RailCommandLine.parse(args)) },
+        Provider("weather", { WeatherCommandLine.spec }) { args throws(TransitError) in .weather(try WeatherCommandLine.parse(args)) },
+        Provider("gtfs", { GTFSCommandLine.spec }, values: GTFSCommands.completionValues) { args throws(TransitError) in .gtfs(try GTFSCommandLine.parse(args)) },
     ]
 
     static func run(_ command: Command, _ context: Context) async throws(TransitError) -> Output {

@@ -68,7 +68,7 @@ public enum Completion {
     /// `transit completion values …`: the provider's answer from its cache (from the
     /// recordings with `--offline`), never the network; nil when there is nothing to say.
     static func values(_ query: Query, environment: Environment) async -> String? {
-        guard let provider = Providers.all.first(where: { $0.spec.name == query.provider }), let values = provider.values,
+        guard let provider = Providers.all.first(where: { $0.name == query.provider }), let values = provider.values,
               let command = provider.spec.command(query.command), command.option(query.option)?.source == .cached else { return nil }
         // Only what says where to look: the command's own options, the fixtures and the two flags.
         let own = Set(command.options.map(\.name) + ["fixtures"])

@@ -32,8 +32,17 @@ public enum CommandLineParser {
                              now: Date = Date(), providers all: @autoclosure () -> [Provider] = Providers.all) throws(TransitError) -> Invocation {
         lazy var providers = all()
         if args.first == "completion" { return try completion(Array(args.dropFirst()), providers: providers) }
+        // An option that is not global is looked up in the provider the line names first, then
+        // in all: only the named provider's spec is built for a well-formed line.
+        lazy var named: Provider? = {
+            for word in args { if let provider = providers.first(where: { $0.name == word }) { return provider } }
+            return nil
+        }()
         let raw = try scan(args) { name in
             if let global = GlobalOptions.specs.first(where: { $0.name == name }) { return global }
+            for command in named?.spec.commands ?? [] {
+                if let option = command.option(name) { return option }
+            }
             for provider in providers {
                 for command in provider.spec.commands {
                     if let option = command.option(name) { return option }
@@ -179,8 +188,8 @@ public enum CommandLineParser {
     }
 
     static func find(_ name: String, in providers: [Provider]) throws(TransitError) -> Provider {
-        guard let provider = providers.first(where: { $0.spec.name == name }) else {
-            let suggestion = closest(name.lowercased(), among: providers.map(\.spec.name))
+        guard let provider = providers.first(where: { $0.name == name }) else {
+            let suggestion = closest(name.lowercased(), among: providers.map(\.name))
             throw .usage("unknown provider '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""),
                          hint: "run 'transit --help' for the list")
         }
