@@ -20,7 +20,22 @@ enum Paths {
     }
 
     /// A fresh empty directory.
+    /// Test runs leave their directories for a look after a failure; the ones older than an
+    /// hour go when the next run makes its first.
+    static let sweptOldRuns: Bool = {
+        let base = NSTemporaryDirectory()
+        let old = Date().addingTimeInterval(-3600)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where name.hasPrefix("transit-tests-") {
+            let path = base + name
+            if let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date, modified < old {
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
+        return true
+    }()
+
     static func temporary() -> String {
+        _ = sweptOldRuns
         let path = NSTemporaryDirectory() + "transit-tests-" + UUID().uuidString
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
