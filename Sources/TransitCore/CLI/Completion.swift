@@ -105,6 +105,21 @@ public enum Completion {
             var seen = Set<String>()
             valueOptions = (globals + commands.flatMap(\.spec.options)).filter { $0.value != nil && seen.insert($0.name).inserted }.map { "--" + $0.name }
         }
+
+        /// The `case "$provider $command $opt"` arms (bash and zsh): each option's value action,
+        /// a command's own before the global ones'.
+        func valueCases(_ action: (ValueRule) -> String?) -> [String] {
+            var arms: [String] = []
+            for command in commands {
+                for option in command.spec.options {
+                    if let text = action(ValueRule(option)) { arms.append("        '\(command.key) --\(option.name)') \(text) ;;") }
+                }
+            }
+            for option in globals {
+                if let text = action(ValueRule(option)) { arms.append("        *' --\(option.name)') \(text) ;;") }
+            }
+            return arms
+        }
     }
 
     /// How a value is completed, the same in every shell.
@@ -149,15 +164,7 @@ public enum Completion {
             case .nothing: return nil
             }
         }
-        var values: [String] = []
-        for command in m.commands {
-            for option in command.spec.options {
-                if let action = valueCase(ValueRule(option)) { values.append("        '\(command.key) --\(option.name)') \(action) ;;") }
-            }
-        }
-        for option in m.globals {
-            if let action = valueCase(ValueRule(option)) { values.append("        *' --\(option.name)') \(action) ;;") }
-        }
+        let values = m.valueCases(valueCase)
         var options: [String] = []
         for command in m.commands {
             options.append("        '\(command.key)') opts=\(quoted(command.spec.options.map { "--" + $0.name })) ;;")
@@ -265,15 +272,7 @@ public enum Completion {
             case .nothing: return nil
             }
         }
-        var values: [String] = []
-        for command in m.commands {
-            for option in command.spec.options {
-                if let action = valueAction(ValueRule(option)) { values.append("        '\(command.key) --\(option.name)') \(action) ;;") }
-            }
-        }
-        for option in m.globals {
-            if let action = valueAction(ValueRule(option)) { values.append("        *' --\(option.name)') \(action) ;;") }
-        }
+        let values = m.valueCases(valueAction)
         let options = m.commands.map { "        '\($0.key)') opts=(\(optionItems($0.spec.options))) ;;" }
         let providers = m.providers.map { described($0.name, $0.summary) } + [described("help", "help for a provider or command"),
                                                                                described("completion", "a completion script for bash, zsh or fish")]

@@ -90,30 +90,13 @@ public enum Rail12306Parser {
         for s in stations {
             if s.name == q || s.pinyin == q || s.initials == q || s.telecode == upper {
                 exact.append(s)
-            } else if s.pinyin.hasPrefix(q) || s.initials.hasPrefix(q) || contains(s.name, needle) {
+            } else if s.pinyin.hasPrefix(q) || s.initials.hasPrefix(q) || s.name.containsBytes(needle) {
                 partial.append(s)
             }
         }
         return exact + partial
     }
 
-    /// Byte-wise substring test (Foundation's `contains` is slow on Linux).
-    static func contains(_ text: String, _ needle: [UInt8]) -> Bool {
-        var text = text
-        return text.withUTF8 { hay in
-            guard needle.count <= hay.count, let first = needle.first else { return needle.isEmpty }
-            var i = 0
-            while i + needle.count <= hay.count {
-                if hay[i] == first {
-                    var j = 1
-                    while j < needle.count && hay[i + j] == needle[j] { j += 1 }
-                    if j == needle.count { return true }
-                }
-                i += 1
-            }
-            return false
-        }
-    }
 
     struct RawSearch: Decodable {
         var data: Items<RawTrain>?
