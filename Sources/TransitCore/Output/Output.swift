@@ -2,11 +2,25 @@
 /// Only the renderer writes stdout.
 public struct Output: Sendable {
     /// The JSON form: one record per row, every data column in order.
-    public var records: [Record]
+    public var records: [Record] {
+        get { recordsForm.value }
+        set { recordsForm = Deferred(value: newValue) }
+    }
     /// tsv and csv: keys and rows of the data columns used flat.
-    public var flat: Grid
+    public var flat: Grid {
+        get { flatForm.value }
+        set { flatForm = Deferred(value: newValue) }
+    }
     /// The terminal table.
-    public var table: Grid
+    public var table: Grid {
+        get { tableForm.value }
+        set { tableForm = Deferred(value: newValue) }
+    }
+    // Each form is worked out when a format reads it: tsv never pays for JSON records or the
+    // table's cells.
+    private var recordsForm: Deferred<[Record]>
+    private var flatForm: Deferred<Grid>
+    private var tableForm: Deferred<Grid>
     /// For commands whose JSON is not a plain array (`{"predictions": [...], "alerts": [...]}`).
     public var json: Value?
     /// Lines printed on stderr as notices (unless `--quiet`); for an empty result, say why.
@@ -19,15 +33,41 @@ public struct Output: Sendable {
 
     /// Rows through their data columns (JSON, tsv/csv) and table columns.
     public init<Row>(_ rows: [Row], data: [Column<Row>], table: [Column<Row>], notices: [String] = []) {
-        records = rows.map { row in Record(data.filter { $0.use.contains(.json) }.map { ($0.key, $0.value(row)) }) }
+        let jsonColumns = data.filter { $0.use.contains(.json) }
+        recordsForm = Deferred { rows.map { row in Record(jsonColumns.map { ($0.key, $0.value(row)) }) } }
         let flatColumns = data.filter { $0.use.contains(.flat) }
-        flat = Grid(headers: flatColumns.map(\.key), rows: rows.map { row in flatColumns.map { $0.value(row) } })
-        self.table = Grid(rows, table)
+        flatForm = Deferred { Grid(headers: flatColumns.map(\.key), rows: rows.map { row in flatColumns.map { $0.value(row) } }) }
+        tableForm = Deferred { Grid(rows, table) }
         self.notices = notices
     }
 
     /// Nothing to show, and why.
     public static func empty(_ notices: [String]) -> Output {
         Output([Never](), data: [], table: [], notices: notices)
+    }
+}
+
+/// A value worked out on first use, once, under a lock.
+final class Deferred<Value>: @unchecked Sendable {
+    private enum State {
+        case pending(() -> Value)
+        case done(Value)
+    }
+    private let state: Locked<State>
+
+    init(_ make: @escaping () -> Value) { state = Locked(.pending(make)) }
+    init(value: Value) { state = Locked(.done(value)) }
+
+    var value: Value {
+        state.withLock { state in
+            switch state {
+            case .done(let value):
+                return value
+            case .pending(let make):
+                let value = make()
+                state = .done(value)
+                return value
+            }
+        }
     }
 }
