@@ -27,4 +27,28 @@ import Testing
         }
         #expect(NameMatcher<Int>.normalize("Montréal–Trudeau") == "montreal trudeau")
     }
+
+    /// `LocalDate.instant(minutes:in:)` is arithmetic now; Calendar is the reference it must
+    /// agree with, minute by minute through days when clocks change, and across the year.
+    @Test func instantsAgreeWithCalendar() throws {
+        for id in ["America/Los_Angeles", "Europe/Berlin", "Australia/Lord_Howe", "Asia/Shanghai", "America/Santiago", "Pacific/Apia"] {
+            let zone = try #require(TimeZone(identifier: id))
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            func reference(_ date: LocalDate, _ minutes: Int) -> Date? {
+                let days = minutes >= 0 ? minutes / 1440 : -((-minutes + 1439) / 1440)
+                let day = date.adding(days: days), rest = minutes - days * 1440
+                return calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: rest / 60, minute: rest % 60))
+            }
+            let start = LocalDate(year: 2026, month: 1, day: 1)
+            for day in 0..<366 {
+                let date = start.adding(days: day)
+                // Every minute of a day whose offset changes; a few minutes of the others.
+                let changes = zone.secondsFromGMT(for: date.instant(minutes: 0, in: zone)) != zone.secondsFromGMT(for: date.instant(minutes: 1440, in: zone))
+                for minutes in changes ? Array(stride(from: -60, through: 1500, by: 1)) : [0, 179, 600, 1439, 1500] {
+                    #expect(date.instant(minutes: minutes, in: zone) == reference(date, minutes), "\(id) \(date.iso) +\(minutes) min")
+                }
+            }
+        }
+    }
 }

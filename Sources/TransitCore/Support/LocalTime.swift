@@ -70,13 +70,29 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// The instant at `minutes` after the start of this date in `zone`; minutes may pass 24 h
     /// (a service day that runs past midnight).
+    ///
+    /// By arithmetic and the zone's offsets a day either side, as Calendar would answer (a
+    /// Calendar per call cost more than the trips it dated): a clock time the zone repeats
+    /// (the hour when clocks go back) is its first instant; one the zone skips (clocks go
+    /// forward) is read with the offset before the change, so 02:30 becomes 03:30.
     public func instant(minutes: Int, in zone: TimeZone) -> Date {
-        let dayOffset = minutes >= 0 ? minutes / 1440 : -((-minutes + 1439) / 1440)
-        let rest = minutes - dayOffset * 1440
-        let date = adding(days: dayOffset)
-        let comps = DateComponents(year: date.year, month: date.month, day: date.day,
-                                   hour: rest / 60, minute: rest % 60)
-        return Calendar.gregorian(zone).date(from: comps) ?? Date(timeIntervalSince1970: 0)
+        // Wall-clock seconds since the epoch, as if the zone were UTC (clamped like `civil`).
+        let days = max(-4_000_000, min(4_000_000, dayNumber))
+        let local = days * 86_400 + max(-1_000_000_000, min(1_000_000_000, minutes)) * 60
+        func offset(_ seconds: Int) -> Int { zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))) }
+        let before = offset(local - 86_400), after = offset(local + 86_400)
+        let early = local - max(before, after), late = local - min(before, after)
+        let instant: Int
+        if before == after {
+            instant = local - before
+        } else if offset(early) == local - early {
+            instant = early
+        } else if offset(late) == local - late {
+            instant = late
+        } else {
+            instant = local - before
+        }
+        return Date(timeIntervalSince1970: TimeInterval(instant))
     }
 
     static func daysIn(month: Int, year: Int) -> Int {
@@ -85,15 +101,6 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-}
-
-extension Calendar {
-    /// A Gregorian calendar in `zone`; never the host's zone.
-    static func gregorian(_ zone: TimeZone) -> Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        return calendar
     }
 }
 
