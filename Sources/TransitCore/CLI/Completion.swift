@@ -32,7 +32,7 @@ public enum Completion {
 
         Prints a completion script for the shell, generated from the same specs as --help: providers,
         commands, options and their closed values. Station and stop names complete from what transit has
-        already cached (BART stations, imported GTFS feeds), never from the network.
+        already cached (station lists, imported feeds), never from the network.
 
         Load it for this shell:     source <(transit completion bash)
                                     source <(transit completion zsh)

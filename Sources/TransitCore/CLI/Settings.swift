@@ -56,7 +56,7 @@ public struct Settings: Sendable, Equatable {
     /// `TRANSIT_<P>_BASE_URL` values of the command's provider, by variable name.
     public var baseURLs: [String: String]
     public var credentials: Credentials?
-    /// The provider's own variables (`TRANSIT_GTFS_FEED`), when set.
+    /// The provider's own variables (its `variables` in the spec), when set.
     public var variables: [String: String] = [:]
     /// The width a table must fit: `COLUMNS`, else the terminal's; nil when stdout is piped.
     public var tableWidth: Int? = nil
