@@ -15,33 +15,21 @@ public enum Command: Sendable, Equatable {
 public struct Provider: Sendable {
     /// Its name on the command line.
     public let name: String
-    private let built: Built
+    private let built: Deferred<ProviderSpec>
     let parse: @Sendable (Arguments) throws(TransitError) -> Command
     /// Values of its `.cached` options for shell completion, from the cache only; none on any failure.
     let values: (@Sendable (Completion.Query, Context) async -> [String])?
 
     /// Its commands and options, built on first use: a command line that names one provider
     /// builds that one's spec only.
-    public var spec: ProviderSpec { built.spec }
+    public var spec: ProviderSpec { built.value }
 
     init(_ name: String, _ spec: @escaping @Sendable () -> ProviderSpec, values: (@Sendable (Completion.Query, Context) async -> [String])? = nil,
          parse: @escaping @Sendable (Arguments) throws(TransitError) -> Command) {
         self.name = name
-        built = Built(spec)
+        built = Deferred(spec)
         self.values = values
         self.parse = parse
-    }
-
-    private final class Built: Sendable {
-        let make: @Sendable () -> ProviderSpec
-        let cache = Locked<ProviderSpec?>(nil)
-        init(_ make: @escaping @Sendable () -> ProviderSpec) { self.make = make }
-        var spec: ProviderSpec {
-            if let spec = cache.current { return spec }
-            let spec = make()
-            cache.withLock { $0 = spec }
-            return spec
-        }
     }
 }
 

@@ -73,9 +73,8 @@ public struct App: Sendable {
 
     func report(_ error: TransitError) {
         // One line each, whatever a server put in the message.
-        func line(_ s: String) -> String { Sanitize.text(s).replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ") }
-        var text = "transit: \(line(error.message))\n"
-        if let hint = error.hint { text += line(hint) + "\n" }
+        var text = "transit: \(Sanitize.line(error.message))\n"
+        if let hint = error.hint { text += Sanitize.line(hint) + "\n" }
         writeErr(text)
     }
 
@@ -132,7 +131,7 @@ public struct App: Sendable {
         var options = HTTPClient.Options()
         options.timeout = settings.timeout
         options.retry = settings.offline ? .none : settings.retry
-        options.cacheDirectory = settings.offline || settings.noCache ? nil : settings.cacheDirectory
+        options.cacheDirectory = settings.httpCacheDirectory
         options.recordDirectory = settings.record
         let now = settings.now
         if settings.clockPinned { options.now = { now } }
@@ -142,8 +141,7 @@ public struct App: Sendable {
         }
         options.progress = spinner.show
         options.transferred = { label, received, total in spinner.show("fetching \(label) " + ProgressBar.text(received, of: total)) }
-        let transport: HTTPTransport = settings.offline ? ReplayTransport(directory: settings.fixtures) : URLSessionTransport()
-        return HTTPClient(transport: transport, options: options)
+        return HTTPClient(transport: settings.transport(network: URLSessionTransport()), options: options)
     }
 }
 

@@ -57,7 +57,7 @@ public enum Completion {
         var seen = Set<String>()
         var out: [String] = []
         for value in values {
-            let clean = Sanitize.text(value).replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ")
+            let clean = Sanitize.line(value)
             guard !clean.isEmpty, wanted.isEmpty || clean.lowercased().hasPrefix(wanted), seen.insert(clean).inserted else { continue }
             out.append(clean)
             if out.count == maximumValues { break }
@@ -77,10 +77,10 @@ public enum Completion {
                                                    command: command, provider: provider.spec) else { return nil }
         var options = HTTPClient.Options()
         options.retry = .none
-        options.cacheDirectory = settings.offline || settings.noCache ? nil : settings.cacheDirectory
+        options.cacheDirectory = settings.httpCacheDirectory
         options.staleCache = true
-        let transport: HTTPTransport = settings.offline ? ReplayTransport(directory: settings.fixtures) : CacheOnlyTransport()
-        let context = Context(settings: settings, http: HTTPClient(transport: transport, options: options), progress: { _ in })
+        let http = HTTPClient(transport: settings.transport(network: CacheOnlyTransport()), options: options)
+        let context = Context(settings: settings, http: http, progress: { _ in })
         return lines(await values(query, context), prefix: query.prefix)
     }
 
@@ -137,11 +137,6 @@ public enum Completion {
             case .cached: self = .cached
             }
         }
-    }
-
-    /// One line of text for a shell's single-quoted string.
-    static func oneLine(_ text: String) -> String {
-        Sanitize.text(text).replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ")
     }
 
     static func header(_ shell: Shell, load: String) -> String {
@@ -257,7 +252,7 @@ public enum Completion {
 
     static func zsh(_ m: Model) -> String {
         func described(_ name: String, _ help: String) -> String {
-            let text = name.replacingOccurrences(of: ":", with: "\\:") + ":" + oneLine(help)
+            let text = name.replacingOccurrences(of: ":", with: "\\:") + ":" + Sanitize.line(help)
             return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }
         func optionItems(_ specs: [OptionSpec]) -> String {
@@ -364,7 +359,7 @@ public enum Completion {
 
     static func fish(_ m: Model) -> String {
         func quoted(_ text: String) -> String {
-            "'" + oneLine(text).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+            "'" + Sanitize.line(text).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
         }
         func optionLine(_ option: OptionSpec, condition: String?, command: Model.Command?) -> String {
             var line = "complete -c transit"

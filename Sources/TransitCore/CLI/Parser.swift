@@ -38,18 +38,7 @@ public enum CommandLineParser {
             for word in args { if let provider = providers.first(where: { $0.name == word }) { return provider } }
             return nil
         }()
-        let raw = try scan(args) { name in
-            if let global = GlobalOptions.specs.first(where: { $0.name == name }) { return global }
-            for command in named?.spec.commands ?? [] {
-                if let option = command.option(name) { return option }
-            }
-            for provider in providers {
-                for command in provider.spec.commands {
-                    if let option = command.option(name) { return option }
-                }
-            }
-            return nil
-        }
+        let raw = try scan(args) { name in option(name, in: providers, first: named) }
         if raw.flags.contains("version") && raw.words.isEmpty { return .version }
 
         // Help: `transit help [p [c]]`, or --help at any level.
@@ -109,9 +98,8 @@ public enum CommandLineParser {
                 words[eq - 1] += "=" + words[eq + 1]
                 words.removeSubrange(eq...(eq + 1))
             }
-            let known = GlobalOptions.specs + providers.flatMap { $0.spec.commands.flatMap(\.options) }
             // The words end with the option being completed, which has no value yet.
-            func lenient(_ words: [String]) -> Raw? { try? scan(words) { name in known.first { $0.name == name } } }
+            func lenient(_ words: [String]) -> Raw? { try? scan(words) { name in option(name, in: providers) } }
             let raw = lenient(words) ?? lenient(words.dropLast()) ?? Raw()
             return .completionValues(Completion.Query(provider: fields.count > 0 ? fields[0] : "", command: fields.count > 1 ? fields[1] : "",
                                                       option: fields.count > 2 ? fields[2] : "", prefix: fields.count > 3 ? fields[3] : "",
@@ -122,6 +110,19 @@ public enum CommandLineParser {
             throw .usage("unknown shell '\(first)' for transit completion: bash, zsh or fish", hint: "run 'transit completion --help'")
         }
         return .help(Completion.script(shell, providers: providers.map(\.spec)))
+    }
+
+    /// The spec of option `name`: a global one, else the first command's option of that name,
+    /// looked for in `first` (the provider the line names) before all. The providers are asked
+    /// for only when the name is not global.
+    static func option(_ name: String, in providers: @autoclosure () -> [Provider], first: @autoclosure () -> Provider? = nil) -> OptionSpec? {
+        if let global = GlobalOptions.specs.first(where: { $0.name == name }) { return global }
+        for provider in (first().map { [$0] } ?? []) + providers() {
+            for command in provider.spec.commands {
+                if let option = command.option(name) { return option }
+            }
+        }
+        return nil
     }
 
     /// Splits argv into words, `--name value` / `--name=value` options and flags; `option`

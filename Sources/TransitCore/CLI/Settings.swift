@@ -66,6 +66,14 @@ public struct Settings: Sendable, Equatable {
         baseURLs["TRANSIT_\(name.uppercased())_BASE_URL"] ?? fallback
     }
 
+    /// Where answers are cached: nowhere with `--offline` or `--no-cache`.
+    public var httpCacheDirectory: String? { offline || noCache ? nil : cacheDirectory }
+
+    /// What requests go through: the recordings with `--offline`, else `network`.
+    public func transport(network: @autoclosure () -> HTTPTransport) -> HTTPTransport {
+        offline ? ReplayTransport(directory: fixtures) : network()
+    }
+
     /// The provider's key. Missing is an error, except offline, where recordings are found
     /// without it. The one place the missing-key message is written.
     public func key() throws(TransitError) -> String {

@@ -46,28 +46,3 @@ public struct Output: Sendable {
         Output([Never](), data: [], table: [], notices: notices)
     }
 }
-
-/// A value worked out on first use, once, under a lock.
-final class Deferred<Value>: @unchecked Sendable {
-    private enum State {
-        case pending(() -> Value)
-        case done(Value)
-    }
-    private let state: Locked<State>
-
-    init(_ make: @escaping () -> Value) { state = Locked(.pending(make)) }
-    init(value: Value) { state = Locked(.done(value)) }
-
-    var value: Value {
-        state.withLock { state in
-            switch state {
-            case .done(let value):
-                return value
-            case .pending(let make):
-                let value = make()
-                state = .done(value)
-                return value
-            }
-        }
-    }
-}

@@ -20,3 +20,28 @@ public final class Locked<Value>: @unchecked Sendable {
     /// A copy of the value.
     public var current: Value { withLock { $0 } }
 }
+
+/// A value worked out on first use, once, under a lock.
+public final class Deferred<Value>: @unchecked Sendable {
+    private enum State {
+        case pending(() -> Value)
+        case done(Value)
+    }
+    private let state: Locked<State>
+
+    public init(_ make: @escaping () -> Value) { state = Locked(.pending(make)) }
+    public init(value: Value) { state = Locked(.done(value)) }
+
+    public var value: Value {
+        state.withLock { state in
+            switch state {
+            case .done(let value):
+                return value
+            case .pending(let make):
+                let value = make()
+                state = .done(value)
+                return value
+            }
+        }
+    }
+}

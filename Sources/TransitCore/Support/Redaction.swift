@@ -76,6 +76,11 @@ public enum Sanitize {
         return String(out)
     }
 
+    /// `text` as one line of a line-based output: controls stripped, newlines and tabs as spaces.
+    public static func line(_ text: String) -> String {
+        Self.text(text).replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ")
+    }
+
     static func isControl(_ s: Unicode.Scalar) -> Bool {
         let v = s.value
         return (v < 0x20 && v != 0x09 && v != 0x0A) || (0x7F...0x9F).contains(v)
