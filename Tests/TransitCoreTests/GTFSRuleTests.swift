@@ -91,6 +91,45 @@ import Testing
         }
     }
 
+    @Test func aJourneyRidesTwoRunsOfOneTemplateAroundALoop() throws {
+        // The loop A, X, D, B, X calls at X twice, every 10 minutes from 08:00. From B to D: run
+        // 08:00 from B (08:20) to X (08:25), then a later run from X to D. Runs are trips of their
+        // own: riding one never stands for having ridden the next.
+        for exact in ["0", "1"] {
+            let feed = try TestFeed([
+                "stops.txt": TestFeed.stops(["A", "X", "D", "B"]),
+                "trips.txt": "route_id,service_id,trip_id\nR,S,loop\n",
+                "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nloop,08:00:00,08:00:00,A,1\nloop,08:05:00,08:05:00,X,2\n"
+                    + "loop,08:10:00,08:10:00,D,3\nloop,08:20:00,08:20:00,B,4\nloop,08:25:00,08:25:00,X,5\n",
+                "frequencies.txt": "trip_id,start_time,end_time,headway_secs,exact_times\nloop,08:00:00,09:00:00,600,\(exact)\n",
+            ]).timetable()
+            // 08:25 at X; the run leaving X at 08:35 (started 08:30) reaches D at 08:40 with a 2-minute change.
+            #expect(try journeys(feed, from: ["B"], to: ["D"], before: "08:30").map(\.description) == ["08:20-08:40 x1 loop>loop", "08:30-08:50 x1 loop>loop"])
+            // With no change time, the run started 08:20 leaves X at 08:25, the moment the first arrives.
+            #expect(try journeys(feed, from: ["B"], to: ["D"], before: "08:20", minTransfer: 0).map(\.description) == ["08:20-08:30 x1 loop>loop"])
+            // Without a change the answer is none: one run never goes from B back to D.
+            #expect(try journeys(feed, from: ["B"], to: ["D"], transfers: 0).isEmpty)
+        }
+    }
+
+    @Test func anExpressOvertakingALocalIsFound() throws {
+        // One stop list, two trips: the local leaves A first, the express overtakes it before M.
+        // The compiler splits them into two patterns, so that the first trip found is the first to leave.
+        let t = try TestFeed([
+            "stops.txt": TestFeed.stops(["A", "M", "B", "C"]),
+            "trips.txt": "route_id,service_id,trip_id\nR,S,local\nR,S,express\nQ,S,feeder\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+                + "local,08:00:00,08:00:00,A,1\nlocal,08:20:00,08:20:00,M,2\nlocal,08:40:00,08:40:00,B,3\n"
+                + "express,08:05:00,08:05:00,A,1\nexpress,08:15:00,08:15:00,M,2\nexpress,08:25:00,08:25:00,B,3\n"
+                + "feeder,08:00:00,08:00:00,C,1\nfeeder,08:12:00,08:12:00,M,2\n",
+        ]).timetable()
+        #expect(t.patternCount == 3)
+        #expect(try journeys(t, from: ["A"], to: ["B"]).map(\.description) == ["08:05-08:25 x0 express"])
+        #expect(try journeys(t, from: ["M"], to: ["B"]).map(\.description) == ["08:15-08:25 x0 express", "08:20-08:40 x0 local"])
+        // Changing at M (08:12, 2 minutes): the express at 08:15, not the local that left A first.
+        #expect(try journeys(t, from: ["C"], to: ["B"]).map(\.description) == ["08:00-08:25 x1 feeder>express"])
+    }
+
     // MARK: untimed stops
 
     @Test func untimedStopsByDistanceOrByCountHalfUp() throws {
@@ -233,13 +272,15 @@ import Testing
     }
 
     @Test func walkingAddsPairsButNeverOverridesTypeThree() throws {
-        // X and Y are 0.01° of latitude apart (1,112 m): 927 s at 1.2 m/s.
+        // X and Y are 0.01° of latitude apart (1,112 m): 927 s at 1.2 m/s, and a walking change
+        // needs --min-transfer (120 s) on top, as a change at one stop does.
         #expect(try changes(changeFeed(leave: "08:30:00")).isEmpty)
         #expect(try changes(changeFeed(leave: "08:30:00"), walk: 1000).isEmpty)
-        // 08:10:00 + 927 s = 08:25:27: one second earlier is too early.
-        #expect(try changes(changeFeed(leave: "08:25:26"), walk: 1200).isEmpty)
-        #expect(try changes(changeFeed(leave: "08:25:27"), walk: 1200) == ["08:00-09:00 x1 t1>walk:Y>t2"])
-        let t = try changeFeed(leave: "08:25:27")
+        // 08:10:00 + 120 s + 927 s = 08:27:27: one second earlier is too early.
+        #expect(try changes(changeFeed(leave: "08:27:26"), walk: 1200).isEmpty)
+        #expect(try changes(changeFeed(leave: "08:27:27"), walk: 1200) == ["08:00-09:00 x1 t1>walk:Y>t2"])
+        #expect(try changes(changeFeed(leave: "08:25:27"), minTransfer: 0, walk: 1200) == ["08:00-09:00 x1 t1>walk:Y>t2"])
+        let t = try changeFeed(leave: "08:27:27")
         let day = try #require(LocalDate(iso: "2026-11-23")).dayNumber
         let found = Router(t, Router.Query(origins: [0], destinations: [1], day: day, maxTransfers: 2, minTransfer: 120, walkMeters: 1200)).journeys()
         let leg = try #require(found.first?.legs[1])

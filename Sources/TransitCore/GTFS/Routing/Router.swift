@@ -325,11 +325,13 @@ struct Router {
         guard fromSlot >= 0 else { return nil }
         let arrivedBy = labels[fromSlot + round - 1]
         let fromTrip = arrivedBy.pattern >= 0 ? Int(patternTrips[Int(tripStart[Int(arrivedBy.pattern)]) + Int(arrivedBy.row)]) : -1
+        // The run arrived on: a frequencies.txt window's runs share a trip but are runs of their own.
+        let sameRun = arrivedBy.pattern == Int32(q) ? Int(arrivedBy.row) : -1
         let reached = Int(arrivals[fromSlot + round - 1])
         while row < rows {
             if current >= 0 && row >= current { return nil }
             let trip = patternTrips[tripBase + row]
-            if tripRunsToday(trip) && Int(trip) != fromTrip {
+            if tripRunsToday(trip) && row != sameRun {
                 // `ready` already holds the exact change time when no row depends on the trips.
                 if source.exact { return row }
                 if let needed = edges.seconds(from: x, to: y, fromTrip: fromTrip, toTrip: Int(trip), in: t) {
@@ -365,7 +367,9 @@ struct Router {
             let reached = Int(arrivals[Int(slotOf[from]) + previous])
             if from != boardStop {
                 let meters = edges.meters(from, boardStop, in: t)
-                let seconds = edges.seconds(from: from, to: boardStop, fromTrip: -1, toTrip: -1, in: t) ?? 0
+                // A walk shows the walk; a change by the rules shows the time the rules ask.
+                let walk = edges.edges(from).first { Int($0.to) == boardStop && $0.walkSeconds >= 0 }
+                let seconds = walk.map { Int($0.walkSeconds) } ?? edges.seconds(from: from, to: boardStop, fromTrip: -1, toTrip: -1, in: t) ?? 0
                 legs.append(.walk(from: from, to: boardStop, departure: reached, arrival: reached + seconds, meters: meters))
             }
             stop = from
@@ -379,202 +383,3 @@ struct Router {
     }
 }
 
-/// The changes allowed between stops, with the seconds each needs: the same stop, stops of one
-/// parent station, pairs transfers.txt lists (a station standing for its stops), and, with
-/// `--walk`, stops within walking distance. Each edge has a lower bound over every pair of
-/// trips; rows that name trips or routes are decided exactly at boarding. A stop's edges are
-/// worked out the first time a search reaches it, so a query pays only for the stops it touches.
-final class TransferEdges {
-    struct Edge {
-        var to: Int32
-        var lowerBound: Int32
-        /// Walking seconds for a pair allowed only by distance; -1 for the others.
-        var walkSeconds: Int32
-        /// The bound is the exact time for every pair of trips (no row names a trip or route).
-        var exact: Bool
-    }
-
-    let t: Timetable
-    let minTransfer: Int
-    let walkMeters: Double?
-    /// transfers.txt rows by (from stop, to stop) key, stations included.
-    var rulesByPair: [Int64: [Int]] = [:]
-    var wildcardRules: [Int] = []
-    /// Stops named as a transfers.txt row's to_stop_id, by from stop (stations expanded).
-    var listed: [Int: [Int]] = [:]
-    let children: StationChildren
-    var grid: Grid?
-    private var cache: [Int: [Edge]] = [:]
-
-    init(_ t: Timetable, minTransfer: Int, walkMeters: Double?, children: StationChildren) {
-        self.t = t
-        self.minTransfer = minTransfer
-        self.walkMeters = walkMeters
-        self.children = children
-        for (index, rule) in t.transfers.enumerated() {
-            if rule.fromStop < 0 || rule.toStop < 0 { wildcardRules.append(index) } else {
-                rulesByPair[Self.key(Int(rule.fromStop), Int(rule.toStop)), default: []].append(index)
-            }
-        }
-        let expand = children.expand
-        for rule in t.transfers where rule.fromStop >= 0 && rule.toStop >= 0 {
-            for x in expand(Int(rule.fromStop)) { listed[x, default: []] += expand(Int(rule.toStop)) }
-        }
-        if let walkMeters, walkMeters > 0 { grid = Grid(t, cell: walkMeters) }
-    }
-
-    /// The changes out of stop `x`.
-    func edges(_ x: Int) -> [Edge] {
-        if let known = cache[x] { return known }
-        var pairs = [x]
-        let parent = Int(t.stopParent[x])
-        if parent >= 0 { pairs += children.of(parent).filter { $0 != x } }
-        pairs += listed[x] ?? []
-        var out: [Edge] = []
-        var known = Set<Int>()
-        for y in pairs where known.insert(y).inserted {
-            let rows = Self.candidates(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules)
-            if let (bound, exact) = Self.bound(x, y, rows, t, minTransfer: minTransfer) {
-                out.append(Edge(to: Int32(y), lowerBound: bound, walkSeconds: -1, exact: exact))
-            }
-        }
-        if let grid, let walkMeters, !t.stopLat[x].isNaN {
-            let here = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x])
-            for y in grid.near(x, t) where !known.contains(y) {
-                let meters = here.meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))
-                guard meters <= walkMeters, !Self.forbidden(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules) else { continue }
-                known.insert(y)
-                let seconds = Int32((meters / Router.walkingSpeed).rounded(.up))
-                out.append(Edge(to: Int32(y), lowerBound: seconds, walkSeconds: seconds, exact: true))
-            }
-        }
-        cache[x] = out
-        return out
-    }
-
-    static func key(_ a: Int, _ b: Int) -> Int64 { Int64(a) << 32 | Int64(b) }
-
-    /// Candidate rows for (x, y): exact stops, their stations, and rows without stops.
-    static func candidates(_ x: Int, _ y: Int, _ t: Timetable, rulesByPair: [Int64: [Int]], wildcard: [Int]) -> [Int] {
-        let px = Int(t.stopParent[x]), py = Int(t.stopParent[y])
-        var rows: [Int] = []
-        for a in [x, px] where a >= 0 {
-            for b in [y, py] where b >= 0 { rows += rulesByPair[key(a, b)] ?? [] }
-        }
-        return rows + wildcard
-    }
-
-    /// The least seconds any pair of trips could need at (x, y) under its candidate `rows`, and
-    /// whether that is exact (no row names a trip or a route); nil when every pair is forbidden.
-    static func bound(_ x: Int, _ y: Int, _ rows: [Int], _ t: Timetable, minTransfer: Int) -> (seconds: Int32, exact: Bool)? {
-        if rows.allSatisfy({ t.transfers[$0].fromTrip < 0 && t.transfers[$0].toTrip < 0 && t.transfers[$0].fromRoute < 0 && t.transfers[$0].toRoute < 0 }) {
-            return decide(x, y, rows, t, fromTrip: -1, toTrip: -1, minTransfer: minTransfer).map { (Int32($0), true) }
-        }
-        var least = minTransfer
-        for row in rows {
-            if let seconds = seconds(of: t.transfers[row], minTransfer: minTransfer) { least = min(least, seconds) }
-        }
-        return (Int32(least), false)
-    }
-
-    static func forbidden(_ x: Int, _ y: Int, _ t: Timetable, rulesByPair: [Int64: [Int]], wildcard: [Int]) -> Bool {
-        candidates(x, y, t, rulesByPair: rulesByPair, wildcard: wildcard).contains { t.transfers[$0].type == 3 }
-    }
-
-    /// What a row asks for: nil for type 3 (forbidden).
-    static func seconds(of rule: TransferRule, minTransfer: Int) -> Int? {
-        switch rule.type {
-        case 3: return nil
-        case 2: return max(0, Int(rule.minTime))
-        case 1: return 0
-        default: return minTransfer
-        }
-    }
-
-    /// The deciding row among `rows` for trips (s, t), in GTFS's order of specificity: both
-    /// trips; a trip and a route; one trip; both routes; one route; stops only. Exact stops beat
-    /// stations; on a tie the most restrictive row wins. nil: forbidden.
-    static func decide(_ x: Int, _ y: Int, _ rows: [Int], _ t: Timetable, fromTrip: Int, toTrip: Int, minTransfer: Int) -> Int? {
-        let fromRoute = fromTrip >= 0 ? Int(t.tripRoute[fromTrip]) : -2, toRoute = toTrip >= 0 ? Int(t.tripRoute[toTrip]) : -2
-        var best: (rank: Int, exact: Int, seconds: Int?)?
-        for index in rows {
-            let r = t.transfers[index]
-            if r.fromTrip >= 0 && Int(r.fromTrip) != fromTrip { continue }
-            if r.toTrip >= 0 && Int(r.toTrip) != toTrip { continue }
-            if r.fromRoute >= 0 && Int(r.fromRoute) != fromRoute { continue }
-            if r.toRoute >= 0 && Int(r.toRoute) != toRoute { continue }
-            let trips = (r.fromTrip >= 0 ? 1 : 0) + (r.toTrip >= 0 ? 1 : 0)
-            let routes = (r.fromRoute >= 0 ? 1 : 0) + (r.toRoute >= 0 ? 1 : 0)
-            let rank: Int
-            switch (trips, routes) {
-            case (2, _): rank = 1
-            case (1, 1...): rank = 2
-            case (1, _): rank = 3
-            case (0, 2): rank = 4
-            case (0, 1): rank = 5
-            default: rank = 6
-            }
-            let exact = (Int(r.fromStop) == x ? 1 : 0) + (Int(r.toStop) == y ? 1 : 0)
-            let seconds = self.seconds(of: r, minTransfer: minTransfer)
-            if let current = best {
-                if rank > current.rank { continue }
-                if rank == current.rank && exact < current.exact { continue }
-                if rank == current.rank && exact == current.exact {
-                    // The more restrictive: forbidden, else the longer.
-                    guard let new = seconds else { best = (rank, exact, nil); continue }
-                    guard let old = current.seconds, new > old else { continue }
-                }
-            }
-            best = (rank, exact, seconds)
-        }
-        guard let best else { return minTransfer }
-        return best.seconds
-    }
-
-    /// Seconds a change from `x` to `y` needs between these trips (-1: any); nil if forbidden.
-    func seconds(from x: Int, to y: Int, fromTrip: Int, toTrip: Int, in t: Timetable) -> Int? {
-        for e in edges(x) where Int(e.to) == y {
-            if e.walkSeconds >= 0 { return Int(e.walkSeconds) }
-            let rows = Self.candidates(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules)
-            if rows.isEmpty { return minTransfer }
-            return Self.decide(x, y, rows, t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
-        }
-        return nil
-    }
-
-    func meters(_ x: Int, _ y: Int, in t: Timetable) -> Double {
-        let a = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x]), b = Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y])
-        let m = a.meters(to: b)
-        return m.isFinite ? m : 0
-    }
-
-    /// Stops bucketed by a square grid of `cell` meters, for the walking pairs.
-    struct Grid {
-        var cells: [Int64: [Int]] = [:]
-        let latStep: Double
-        let lonStep: Double
-
-        init(_ t: Timetable, cell: Double) {
-            latStep = max(cell / 111_000, 1e-6)
-            let maxLat = t.stopLat.filter { !$0.isNaN }.map(abs).max() ?? 0
-            lonStep = latStep / max(cos(min(maxLat, 85) * .pi / 180), 0.05)
-            for stop in 0..<t.stopCount where !t.stopLat[stop].isNaN && !t.stopLon[stop].isNaN {
-                cells[key(t.stopLat[stop], t.stopLon[stop]), default: []].append(stop)
-            }
-        }
-
-        func key(_ lat: Double, _ lon: Double) -> Int64 {
-            let a = Int64(clamping: Int((lat / latStep).rounded(.down))), b = Int64(clamping: Int((lon / lonStep).rounded(.down)))
-            return a &* 1_000_003 &+ b
-        }
-
-        func near(_ stop: Int, _ t: Timetable) -> [Int] {
-            let lat = t.stopLat[stop], lon = t.stopLon[stop]
-            var out: [Int] = []
-            for dy in -1...1 {
-                for dx in -1...1 { out += cells[key(lat + Double(dy) * latStep, lon + Double(dx) * lonStep)] ?? [] }
-            }
-            return out
-        }
-    }
-}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import TransitCore
+
+/// The router against the brute-force reference (Tests/TransitCoreTests/Reference) on random
+/// feeds: the same Pareto set of (departure, arrival, changes), and every journey rideable.
+/// CI asks 300 queries from a fixed seed; `scripts/differential N [SEED]` asks more, with
+/// TRANSIT_DIFFERENTIAL_QUERIES and TRANSIT_DIFFERENTIAL_SEED.
+@Suite struct GTFSDifferentialTests {
+    static let queriesPerFeed = 5
+
+    @Test func theRouterFindsWhatTheReferenceFinds() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let queries = environment["TRANSIT_DIFFERENTIAL_QUERIES"].flatMap(Int.init) ?? 300
+        let firstSeed = environment["TRANSIT_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 20_261_123
+        var differences: [String] = []
+        var asked = 0, journeys = 0
+        var feedSeed = firstSeed
+        while asked < queries {
+            let test = try DifferentialCase(seed: feedSeed)
+            var g = SeededGenerator(seed: feedSeed &* 31)
+            for _ in 0..<Self.queriesPerFeed where asked < queries {
+                let q = test.query(&g)
+                asked += 1
+                let expected = ReferenceRouter(test.feed, q).journeys()
+                let (got, problems) = test.routed(q)
+                journeys += expected.count
+                if got != expected || !problems.isEmpty {
+                    let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
+                    differences.append("seed \(feedSeed) query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
+                    // The feed, for a look with the binary: `transit gtfs trips --feed DIR/seed-N …`.
+                    if let dump = environment["TRANSIT_DIFFERENTIAL_DUMP"] {
+                        let directory = dump + "/seed-\(feedSeed)"
+                        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                        try test.feed.write(to: directory)
+                    }
+                }
+            }
+            feedSeed += 1
+        }
+        if !differences.isEmpty {
+            print("differential: \(differences.count) of \(asked) queries differ; seeds \(firstSeed)..<\(feedSeed)")
+            for line in differences.prefix(20) { print("differential: " + line) }
+        } else {
+            print("differential: \(asked) queries on seeds \(firstSeed)..<\(feedSeed), \(journeys) journeys, no difference")
+        }
+        #expect(differences.isEmpty, "\(differences.count) of \(asked) queries differ: \(differences.prefix(3))")
+        // The queries must find journeys, or the comparison says little.
+        #expect(queries < 100 || journeys > queries / 2)
+    }
+
+    @Test func theReferenceKnowsTheRules() throws {
+        // One case worked by hand: A→X on t1 (08:00–08:10), X→B on t2 (08:12–08:20) with a
+        // 2-minute change, or t3 direct at 08:05–08:40.
+        var feed = RandomFeed(seed: 1)
+        feed.stops = ["A", "X", "B"].enumerated().map { .init(id: $1, parent: nil, isStation: false, latitude: 37 + Double($0) * 0.01, longitude: -122) }
+        feed.routes = ["R"]
+        feed.services = [.init(id: "S", weekdays: Array(repeating: true, count: 7), start: 0, end: 100_000, added: [], removed: [])]
+        func call(_ stop: Int, _ minutes: Int) -> RandomFeed.Call {
+            .init(stop: stop, arrival: minutes * 60, departure: minutes * 60, untimed: false, noPickup: false, noDropOff: false)
+        }
+        feed.trips = [.init(id: "t1", route: 0, service: 0, calls: [call(0, 480), call(1, 490)], windows: []),
+                      .init(id: "t2", route: 0, service: 0, calls: [call(1, 492), call(2, 500)], windows: []),
+                      .init(id: "t3", route: 0, service: 0, calls: [call(0, 485), call(2, 520)], windows: [])]
+        feed.transfers = []
+        func answer(_ minTransfer: Int, transfers: Int = 2) -> [String] {
+            ReferenceRouter(feed, .init(origins: [0], destinations: [2], day: RandomFeed.days[0], maxTransfers: transfers, minTransfer: minTransfer))
+                .journeys().map(\.description)
+        }
+        #expect(answer(120) == ["08:00-08:20 x1", "08:05-08:40 x0"])
+        #expect(answer(121) == ["08:05-08:40 x0"])
+        #expect(answer(0, transfers: 0) == ["08:05-08:40 x0"])
+        // A forbidding row by trips beats the stops-only row.
+        feed.transfers = [.init(fromStop: 1, toStop: 1, type: 1), .init(fromStop: 1, toStop: 1, fromTrip: 0, toTrip: 1, type: 3)]
+        #expect(answer(0) == ["08:05-08:40 x0"])
+        // A frequency window: runs every 10 minutes from 09:00, the template itself not running.
+        feed.trips[2].windows = [.init(start: 9 * 3600, end: 9 * 3600 + 1200, headway: 600, exact: 1)]
+        #expect(answer(0) == ["09:00-09:35 x0", "09:10-09:45 x0"])
+    }
+}
+
+extension ReferenceRouter.Query {
+    func describe(_ feed: RandomFeed) -> String {
+        let names = { (s: Set<Int>) in s.sorted().map { feed.stops[$0].id }.joined(separator: "+") }
+        return "\(names(origins))→\(names(destinations)) day \(LocalDate(dayNumber: day).iso) after \(after.map(Trip.clock) ?? "-") "
+            + "before \(before.map(Trip.clock) ?? "-") K\(maxTransfers) min \(minTransfer) walk \(walkMeters.map { String(Int($0)) } ?? "-")"
+    }
+}
+
+extension RandomFeed.Transfer {
+    init(fromStop: Int?, toStop: Int?, fromTrip: Int? = nil, toTrip: Int? = nil, type: Int) {
+        self.init(fromStop: fromStop, toStop: toStop, fromRoute: nil, toRoute: nil, fromTrip: fromTrip, toTrip: toTrip, type: type, minTime: nil)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+@testable import TransitCore
+
+/// One random feed, compiled, and queries asked of both the router and the reference.
+struct DifferentialCase {
+    let seed: UInt64
+    let feed: RandomFeed
+    let timetable: Timetable
+
+    init(seed: UInt64) throws {
+        self.seed = seed
+        feed = RandomFeed(seed: seed)
+        let directory = Paths.temporary()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try feed.write(to: directory)
+        timetable = try GTFSCompiler.compile(try FeedFiles.open(directory)).0
+    }
+
+    /// A random query on this feed: a stop or a station at each end, a day, sometimes a window,
+    /// a change limit, a change time and walking.
+    func query(_ g: inout SeededGenerator) -> ReferenceRouter.Query {
+        func place() -> Set<Int> {
+            let stop = g.int(0...feed.stops.count - 1)
+            return feed.stops[stop].isStation ? Set(feed.children(stop)) : [stop]
+        }
+        let origins = place()
+        var destinations = place()
+        var tries = 0
+        while !destinations.isDisjoint(with: origins) && tries < 20 { destinations = place(); tries += 1 }
+        var after: Int?, before: Int?
+        if g.chance(0.4) { after = g.int(5 * 12...24 * 12) * 300 }
+        if g.chance(0.3) { before = (after ?? 5 * 3600) + g.int(1...12) * 1800 }
+        return ReferenceRouter.Query(origins: origins, destinations: destinations.subtracting(origins),
+                                     day: RandomFeed.days[g.int(0...RandomFeed.days.count - 1)], after: after, before: before,
+                                     maxTransfers: g.int(0...3), minTransfer: [0, 60, 120, 300][g.int(0...3)],
+                                     walkMeters: g.chance(0.35) ? Double(g.int(1...8) * 200) : nil)
+    }
+
+    func stopIndex(_ id: String) -> Int? { (0..<timetable.stopCount).first { timetable.stopIDs[$0] == id } }
+
+    /// The router's answer as triples, and every way a journey it gave breaks the rules.
+    func routed(_ q: ReferenceRouter.Query) -> (triples: [ReferenceRouter.Triple], problems: [String]) {
+        let origins = q.origins.compactMap { stopIndex(feed.stops[$0].id) }, destinations = q.destinations.compactMap { stopIndex(feed.stops[$0].id) }
+        let query = Router.Query(origins: origins.sorted(), destinations: destinations.sorted(), day: q.day, after: q.after, before: q.before,
+                                 maxTransfers: q.maxTransfers, minTransfer: q.minTransfer, walkMeters: q.walkMeters)
+        let found = Router(timetable, query).journeys()
+        let reference = ReferenceRouter(feed, q)
+        var problems: [String] = []
+        var triples: [ReferenceRouter.Triple] = []
+        for journey in found {
+            triples.append(.init(departure: journey.departure, arrival: journey.arrival, transfers: journey.transfers))
+            if let problem = check(journey, reference) { problems.append("\(triples.last.map(\.description) ?? ""): \(problem)") }
+        }
+        return (triples, problems)
+    }
+
+    /// Whether a journey the router gave can be ridden under the reference's rules.
+    func check(_ journey: Router.Journey, _ reference: ReferenceRouter) -> String? {
+        let t = timetable, q = reference.query
+        func stop(_ index: Int) -> Int? { feed.stops.firstIndex { $0.id == t.stopIDs[index] } }
+        var rides: [(run: Int, from: Int, to: Int, departure: Int, arrival: Int)] = []
+        for leg in journey.legs {
+            guard case .ride(let trip, _, let fromIndex, let toIndex, _, _, let departure, let arrival) = leg else { continue }
+            guard let from = stop(fromIndex), let to = stop(toIndex), let tripIndex = feed.trips.firstIndex(where: { $0.id == t.tripIDs[trip] }) else {
+                return "a leg names what the feed does not have"
+            }
+            let run = reference.runs.indices.first { r in
+                let calls = reference.runs[r].calls
+                guard reference.runs[r].trip == tripIndex else { return false }
+                for b in calls.indices where calls[b].stop == from && calls[b].departure == departure && !calls[b].noPickup {
+                    if calls[(b + 1)...].contains(where: { $0.stop == to && $0.arrival == arrival && !$0.noDropOff }) { return true }
+                }
+                return false
+            }
+            guard let run else { return "no run of \(t.tripIDs[trip]) goes \(t.stopIDs[fromIndex]) \(departure) → \(t.stopIDs[toIndex]) \(arrival)" }
+            rides.append((run, from, to, departure, arrival))
+        }
+        guard let first = rides.first, let last = rides.last else { return "no ride" }
+        guard q.origins.contains(first.from), reference.inWindow(first.departure) else { return "does not leave an origin in the window" }
+        guard q.destinations.contains(last.to) else { return "does not reach a destination" }
+        guard journey.departure == first.departure, journey.arrival == last.arrival, journey.transfers == rides.count - 1,
+              rides.count <= q.maxTransfers + 1 else { return "its times or changes are not its legs'" }
+        for (a, b) in zip(rides, rides.dropFirst()) {
+            guard a.run != b.run else { return "stays on one run" }
+            guard let need = reference.change(a.to, b.from, from: reference.runs[a.run].trip, to: reference.runs[b.run].trip) else {
+                return "the change \(feed.stops[a.to].id) → \(feed.stops[b.from].id) is not allowed"
+            }
+            guard b.departure >= a.arrival + need else { return "the change at \(feed.stops[a.to].id) needs \(need) s" }
+        }
+        return nil
+    }
+}

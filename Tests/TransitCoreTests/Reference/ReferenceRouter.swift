@@ -1,0 +1,216 @@
+import Foundation
+@testable import TransitCore
+
+/// Every Pareto-optimal journey, found the slow and obvious way, on a `RandomFeed`'s own model.
+/// It shares no code with the router: runs are expanded, changes decided and journeys
+/// enumerated here from the rules as README states them.
+///
+/// For each departure time τ at the origin, rounds of rides: round k holds, for every run, the
+/// earliest call at which it can be boarded by a journey of k rides leaving at τ (any later
+/// call with drop-off allowed can end the ride); the earliest arrival at a destination after
+/// exactly k rides is R(τ, k). Every journey (τ, a, k − 1 changes) is matched or beaten by the
+/// candidate (τ, R(τ, k), k − 1), so the Pareto set of all journeys is the Pareto set of those
+/// candidates. A journey leaves its origin once: it never alights at an origin stop.
+struct ReferenceRouter {
+    struct Run {
+        var trip: Int
+        var calls: [RandomFeed.Call]
+    }
+
+    struct Query {
+        var origins: Set<Int>
+        var destinations: Set<Int>
+        var day: Int
+        var after: Int?
+        var before: Int?
+        var maxTransfers: Int
+        var minTransfer: Int
+        var walkMeters: Double?
+    }
+
+    struct Triple: Hashable, Comparable, CustomStringConvertible {
+        var departure: Int
+        var arrival: Int
+        var transfers: Int
+
+        static func < (a: Triple, b: Triple) -> Bool { (a.departure, a.arrival, a.transfers) < (b.departure, b.arrival, b.transfers) }
+        var description: String { "\(Trip.clock(departure))-\(Trip.clock(arrival)) x\(transfers)" }
+    }
+
+    let feed: RandomFeed
+    let query: Query
+    var runs: [Run] = []
+    /// Each station's platforms, and the changes already decided: saved work, not other answers.
+    let stations: [[Int]]
+    final class Memo { var changes: [Int: Int?] = [:] }
+    let memo = Memo()
+
+    init(_ feed: RandomFeed, _ query: Query) {
+        self.feed = feed
+        self.query = query
+        stations = feed.stops.indices.map { feed.children($0) }
+        for (index, trip) in feed.trips.enumerated() where runsOn(feed.services[trip.service], query.day) {
+            if trip.windows.isEmpty {
+                runs.append(Run(trip: index, calls: trip.calls))
+            }
+            for window in trip.windows {
+                var start = window.start
+                while start < window.end {
+                    let shift = start - trip.calls[0].departure
+                    runs.append(Run(trip: index, calls: trip.calls.map { call in
+                        var c = call
+                        c.arrival += shift
+                        c.departure += shift
+                        return c
+                    }))
+                    start += window.headway
+                }
+            }
+        }
+    }
+
+    func runsOn(_ s: RandomFeed.Service, _ day: Int) -> Bool {
+        if s.removed.contains(day) { return false }
+        if s.added.contains(day) { return true }
+        guard let weekdays = s.weekdays, day >= s.start, day <= s.end else { return false }
+        // 1970-01-01 was a Thursday; index 0 is Monday.
+        return weekdays[((day % 7) + 10) % 7]
+    }
+
+    // MARK: changes
+
+    func parent(_ stop: Int) -> Int? { feed.stops[stop].parent }
+
+    /// A transfers.txt stop field names `stop`: the stop itself, or its station.
+    func names(_ field: Int?, _ stop: Int) -> Bool { field == nil || field == stop || (field != nil && field == parent(stop)) }
+
+    /// A row with both stops lists the pair (a station standing for its platforms).
+    func lists(_ r: RandomFeed.Transfer, _ x: Int, _ y: Int) -> Bool {
+        guard let from = r.fromStop, let to = r.toStop else { return false }
+        func covers(_ field: Int, _ stop: Int) -> Bool { stations[field].isEmpty ? field == stop : parent(stop) == field }
+        return covers(from, x) && covers(to, y)
+    }
+
+    func meters(_ x: Int, _ y: Int) -> Double {
+        let a = feed.stops[x], b = feed.stops[y]
+        let rad = Double.pi / 180
+        let h = pow(sin((b.latitude - a.latitude) * rad / 2), 2)
+            + cos(a.latitude * rad) * cos(b.latitude * rad) * pow(sin((b.longitude - a.longitude) * rad / 2), 2)
+        return 2 * 6_371_000 * asin(min(1, sqrt(h)))
+    }
+
+    /// Seconds a change from `x` (off trip `a`) to `y` (onto trip `b`) needs; nil: not allowed.
+    func change(_ x: Int, _ y: Int, from a: Int, to b: Int) -> Int? {
+        let key = ((x * 256 + y) * 65_536 + a) * 65_536 + b
+        if let known = memo.changes[key] { return known }
+        let seconds = decideChange(x, y, from: a, to: b)
+        memo.changes[key] = .some(seconds)
+        return seconds
+    }
+
+    func decideChange(_ x: Int, _ y: Int, from a: Int, to b: Int) -> Int? {
+        let sameStation = parent(x) != nil && parent(x) == parent(y)
+        if x == y || sameStation || feed.transfers.contains(where: { lists($0, x, y) }) {
+            return decided(x, y, from: a, to: b)
+        }
+        if let walk = query.walkMeters, meters(x, y) <= walk,
+           !feed.transfers.contains(where: { $0.type == 3 && names($0.fromStop, x) && names($0.toStop, y) }) {
+            return query.minTransfer + Int((meters(x, y) / 1.2).rounded(.up))
+        }
+        return nil
+    }
+
+    /// The most specific applying transfers.txt row decides: both trips; a trip and a route;
+    /// one trip; both routes; one route; stops only. Then exact stops over stations; then the
+    /// most restrictive (forbidden, else the longest). No row: `--min-transfer`.
+    func decided(_ x: Int, _ y: Int, from a: Int, to b: Int) -> Int? {
+        let routeA = feed.trips[a].route, routeB = feed.trips[b].route
+        let applying = feed.transfers.filter { r in
+            names(r.fromStop, x) && names(r.toStop, y)
+                && (r.fromTrip == nil || r.fromTrip == a) && (r.toTrip == nil || r.toTrip == b)
+                && (r.fromRoute == nil || r.fromRoute == routeA) && (r.toRoute == nil || r.toRoute == routeB)
+        }
+        func seconds(_ r: RandomFeed.Transfer) -> Int? {
+            switch r.type {
+            case 3: return nil
+            case 2: return r.minTime ?? 0
+            case 1: return 0
+            default: return query.minTransfer
+            }
+        }
+        func rank(_ r: RandomFeed.Transfer) -> Int {
+            let trips = [r.fromTrip, r.toTrip].compactMap { $0 }.count, routes = [r.fromRoute, r.toRoute].compactMap { $0 }.count
+            if trips == 2 { return 1 }
+            if trips == 1 { return routes > 0 ? 2 : 3 }
+            return routes == 2 ? 4 : routes == 1 ? 5 : 6
+        }
+        func exact(_ r: RandomFeed.Transfer) -> Int { (r.fromStop == x ? 1 : 0) + (r.toStop == y ? 1 : 0) }
+        func restriction(_ r: RandomFeed.Transfer) -> Int { seconds(r) ?? Int.max }
+        guard let best = applying.min(by: { p, q in
+            (rank(p), -exact(p), -restriction(p)) < (rank(q), -exact(q), -restriction(q))
+        }) else { return query.minTransfer }
+        return seconds(best)
+    }
+
+    // MARK: journeys
+
+    func inWindow(_ t: Int) -> Bool { (query.after.map { t >= $0 } ?? true) && (query.before.map { t <= $0 } ?? true) }
+
+    func journeys() -> [Triple] {
+        var departures = Set<Int>()
+        for run in runs {
+            for call in run.calls.dropLast() where query.origins.contains(call.stop) && !call.noPickup && inWindow(call.departure) {
+                departures.insert(call.departure)
+            }
+        }
+        // Every call a run can be boarded at (not its last).
+        let boardings = runs.indices.flatMap { r in runs[r].calls.indices.dropLast().filter { !runs[r].calls[$0].noPickup }.map { (r, $0) } }
+        var candidates: [Triple] = []
+        for tau in departures {
+            // Round 1: the runs leaving an origin at τ.
+            var boarded: [Int: Int] = [:]
+            for (r, run) in runs.enumerated() {
+                for (b, call) in run.calls.enumerated().dropLast()
+                where query.origins.contains(call.stop) && !call.noPickup && call.departure == tau {
+                    boarded[r] = min(boarded[r] ?? b, b)
+                }
+            }
+            for k in 1...(query.maxTransfers + 1) {
+                // Alight anywhere after the boarding: the earliest arrival per (stop, run).
+                var alighted: [Int: [Int: Int]] = [:]  // stop → run → arrival
+                for (r, b) in boarded {
+                    // A journey leaves its origin once: alighting at an origin stop to leave it
+                    // again would be a later departure, so no change starts there.
+                    for call in runs[r].calls[(b + 1)...] where !call.noDropOff && !query.origins.contains(call.stop) {
+                        alighted[call.stop, default: [:]][r] = min(alighted[call.stop]?[r] ?? Int.max, call.arrival)
+                    }
+                }
+                let best = query.destinations.compactMap { alighted[$0]?.values.min() }.min()
+                if let best { candidates.append(Triple(departure: tau, arrival: best, transfers: k - 1)) }
+                if k == query.maxTransfers + 1 { break }
+                // Change, then board another run.
+                var next: [Int: Int] = [:]
+                for (x, byRun) in alighted {
+                    for (r, arrived) in byRun {
+                        for (r2, b) in boardings where r2 != r && (next[r2] ?? Int.max) > b {
+                            let call = runs[r2].calls[b]
+                            guard call.departure >= arrived, let need = change(x, call.stop, from: runs[r].trip, to: runs[r2].trip),
+                                  call.departure >= arrived + need else { continue }
+                            next[r2] = b
+                        }
+                    }
+                }
+                boarded = next
+                if boarded.isEmpty { break }
+            }
+        }
+        return Self.pareto(candidates)
+    }
+
+    static func pareto(_ all: [Triple]) -> [Triple] {
+        let unique = Array(Set(all))
+        return unique.filter { c in
+            !unique.contains { o in o != c && o.departure >= c.departure && o.arrival <= c.arrival && o.transfers <= c.transfers }
+        }.sorted()
+    }
+}
