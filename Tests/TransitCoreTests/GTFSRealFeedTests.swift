@@ -50,7 +50,8 @@ import Testing
                              destinations: [try #require((0..<t.stopCount).first { t.stopIDs[$0] == "2e46" })],
                              day: try #require(LocalDate(iso: "2014-01-01")).dayNumber, after: 60, maxTransfers: 2, minTransfer: 0)
         let journey = try #require(Router(t, q).journeys().first)
-        guard case .ride(_, _, _, let to, _, _, _, _) = journey.legs[0] else { Issue.record("not a ride"); return }
+        let to = journey.legs[0].to
+        guard journey.legs[0].isRide else { Issue.record("not a ride"); return }
         #expect(t.stopIDs[to] == "2e43")
     }
 

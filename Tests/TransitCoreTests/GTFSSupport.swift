@@ -63,12 +63,7 @@ func journeys(_ t: Timetable, from: [String], to: [String], day: String = "2026-
                              after: seconds(after), before: seconds(before), maxTransfers: transfers, minTransfer: minTransfer, walkMeters: walk)
     return Router(t, query).journeys().map { j in
         Trip(departure: Trip.clock(j.departure), arrival: Trip.clock(j.arrival), transfers: j.transfers,
-             trips: j.legs.compactMap { leg in
-                 switch leg {
-                 case .ride(let trip, _, _, _, _, _, _, _): return t.tripIDs[trip]
-                 case .walk(_, let to, _, _, _): return "walk:" + t.stopIDs[to]
-                 }
-             })
+             trips: j.legs.map { leg in leg.trip.map { t.tripIDs[$0] } ?? "walk:" + t.stopIDs[leg.to] })
     }
 }
 

@@ -60,7 +60,8 @@ struct DifferentialCase {
         func stop(_ index: Int) -> Int? { feed.stops.firstIndex { $0.id == t.stopIDs[index] } }
         var rides: [(run: Int, from: Int, to: Int, departure: Int, arrival: Int)] = []
         for leg in journey.legs {
-            guard case .ride(let trip, _, let fromIndex, let toIndex, _, _, let departure, let arrival) = leg else { continue }
+            guard let trip = leg.trip else { continue }
+            let fromIndex = leg.from, toIndex = leg.to, departure = leg.departure.planned, arrival = leg.arrival.planned
             guard let from = stop(fromIndex), let to = stop(toIndex), let tripIndex = feed.trips.firstIndex(where: { $0.id == t.tripIDs[trip] }) else {
                 return "a leg names what the feed does not have"
             }

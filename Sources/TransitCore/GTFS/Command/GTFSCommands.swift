@@ -211,16 +211,12 @@ struct GTFSCommands {
         for (offset, serviceDay) in [(0, day), (-1, day.adding(days: -1))] {
             let active = t.servicesRunning(on: serviceDay.dayNumber)
             for stop in stops {
-                var k = Int(t.stopPatternStart[stop])
-                while k + 1 < Int(t.stopPatternStart[stop + 1]) {
-                    let q = Int(t.stopPatterns[k]), i = Int(t.stopPatterns[k + 1])
-                    k += 2
-                    let length = t.patternLength(q)
-                    guard i < length - 1, t.patternFlags[Int(t.patternStopStart[q]) + i] & 1 == 0 else { continue }
-                    for row in 0..<Int(t.patternTripStart[q + 1] - t.patternTripStart[q]) {
-                        let trip = Int(t.patternTrips[Int(t.patternTripStart[q]) + row])
+                t.forEachCall(at: stop) { q, i in
+                    guard i < t.patternLength(q) - 1, t.canBoard(pattern: q, position: i) else { return }
+                    for row in 0..<t.rowCount(pattern: q) {
+                        let trip = t.trip(pattern: q, row: row)
                         guard active[Int(t.tripService[trip])] else { continue }
-                        let seconds = Int(t.times[Int(t.patternTimeStart[q]) + (row * length + i) * 2 + 1]) + offset * 86_400
+                        let seconds = t.departure(pattern: q, row: row, position: i) + offset * 86_400
                         guard seconds >= 0 else { continue }
                         if let after = request.after, seconds < after { continue }
                         calls.append(Call(trip: trip, stop: stop, seconds: seconds, dayOffset: offset))

@@ -301,8 +301,8 @@ struct GTFSCompiler {
                 return Int32(seconds)
             }
             var flags: UInt8 = 0
-            if let pickup, FieldBytes.int(r.bytes(pickup)) == 1 { flags |= 1 }
-            if let dropOff, FieldBytes.int(r.bytes(dropOff)) == 1 { flags |= 2 }
+            if let pickup, FieldBytes.int(r.bytes(pickup)) == 1 { flags |= Timetable.noPickup }
+            if let dropOff, FieldBytes.int(r.bytes(dropOff)) == 1 { flags |= Timetable.noDropOff }
             rows.append(Row(trip: Int32(trip), sequence: Int32(sequence), stop: Int32(stop), arrival: try time(c[1], "arrival_time"),
                             departure: try time(c[2], "departure_time"), flags: flags,
                             distance: distance.flatMap { FieldBytes.double(r.bytes($0)) }.map { Float($0) } ?? .nan))
@@ -401,11 +401,14 @@ struct GTFSCompiler {
             return
         }
         let times = timeStore[base...]
-        var values = [Int32](repeating: 0, count: n * 2)
+        // Stops, their pickup/drop-off flags, and the route: a pattern is one route's, so that a
+        // transfers.txt row by route decides alike for all its runs (R5's TripPattern is too).
+        var values = [Int32](repeating: 0, count: n * 2 + 1)
         for (k, row) in rows.enumerated() {
             values[k] = row.stop
             values[n + k] = Int32(row.flags)
         }
+        values[2 * n] = t.tripRoute[trip]
         let key = PatternKey(values)
         let p: Int
         if let known = patternOf[key] { p = known } else {
@@ -442,7 +445,7 @@ struct GTFSCompiler {
         times.reserveCapacity(zip(patternKeys, patternRuns).reduce(0) { $0 + $1.0.count * $1.1.count })
         var stopLists = [[Int32]](repeating: [], count: stops.count)
         for (p, key) in patternKeys.enumerated() {
-            let length = key.count / 2
+            let length = key.count / 2  // stops, flags, then one route
             let runs = patternRuns[p].sorted {
                 let a = timeStore[$0.times + 1] + $0.shift, b = timeStore[$1.times + 1] + $1.shift
                 return a != b ? a < b : $0.trip < $1.trip

@@ -157,6 +157,35 @@ struct Timetable: Sendable {
 
     func patternLength(_ p: Int) -> Int { Int(patternStopStart[p + 1] - patternStopStart[p]) }
 
+    // The layout of a pattern's calls, written once: every reader goes through these.
+
+    /// Where a call's arrival lies in `times` (its departure is the next value): the pattern's
+    /// rows one after another, each row its calls in order, each call (arrival, departure).
+    @inline(__always) func timeIndex(pattern q: Int, row: Int, position i: Int) -> Int {
+        Int(patternTimeStart[q]) + (row * patternLength(q) + i) * 2
+    }
+
+    func arrival(pattern q: Int, row: Int, position i: Int) -> Int { Int(times[timeIndex(pattern: q, row: row, position: i)]) }
+    func departure(pattern q: Int, row: Int, position i: Int) -> Int { Int(times[timeIndex(pattern: q, row: row, position: i) + 1]) }
+    func trip(pattern q: Int, row: Int) -> Int { Int(patternTrips[Int(patternTripStart[q]) + row]) }
+    func rowCount(pattern q: Int) -> Int { Int(patternTripStart[q + 1] - patternTripStart[q]) }
+
+    /// `patternFlags` per call: bit 0 no pickup, bit 1 no drop-off.
+    static let noPickup: UInt8 = 1, noDropOff: UInt8 = 2
+    @inline(__always) static func canBoard(_ flags: UInt8) -> Bool { flags & noPickup == 0 }
+    @inline(__always) static func canAlight(_ flags: UInt8) -> Bool { flags & noDropOff == 0 }
+    func canBoard(pattern q: Int, position i: Int) -> Bool { Self.canBoard(patternFlags[Int(patternStopStart[q]) + i]) }
+
+    /// Each (pattern, position) calling at `stop`.
+    func forEachCall(at stop: Int, _ body: (_ pattern: Int, _ position: Int) -> Void) {
+        guard stop >= 0, stop < stopCount else { return }
+        var k = Int(stopPatternStart[stop])
+        while k + 1 < Int(stopPatternStart[stop + 1]) {
+            body(Int(stopPatterns[k]), Int(stopPatterns[k + 1]))
+            k += 2
+        }
+    }
+
     /// Is `service` running on the day numbered `day`?
     func serviceRuns(_ service: Int, day: Int) -> Bool {
         let offset = day - Int(firstDay)
@@ -182,7 +211,7 @@ struct Timetable: Sendable {
 /// in a fixed order. Written to a temporary file and renamed over the old one.
 enum TimetableFile {
     /// 16 bytes, so that what follows stays 8-byte aligned.
-    static let magic = Array("transit-gtfs 03\n".utf8)
+    static let magic = Array("transit-gtfs 04\n".utf8)
 
     static func encode(_ t: Timetable) -> Data {
         var w = BinaryWriter()

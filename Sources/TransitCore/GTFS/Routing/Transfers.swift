@@ -13,6 +13,11 @@ final class TransferEdges {
         var walkSeconds: Int32
         /// The bound is the exact time for every pair of trips (no row names a trip or route).
         var exact: Bool
+        /// The transfers.txt rows that may decide the pair, as an index into `pairRows` (-1: none).
+        var rows: Int32 = -1
+        /// Some row names a to_trip_id: the time may differ between runs of one pattern (a
+        /// pattern is one route's, so rows by route decide alike for all its runs).
+        var namesToTrip = false
     }
 
     let t: Timetable
@@ -25,13 +30,17 @@ final class TransferEdges {
     var listed: [Int: [Int]] = [:]
     let children: StationChildren
     var grid: Grid?
-    private var cache: [Int: [Edge]] = [:]
+    /// Each stop's edges once worked out (nil: not yet).
+    private var cache: [[Edge]?]
+    /// Candidate rows per edge, found once.
+    private(set) var pairRows: [[Int]] = []
 
     init(_ t: Timetable, minTransfer: Int, walkMeters: Double?, children: StationChildren) {
         self.t = t
         self.minTransfer = minTransfer
         self.walkMeters = walkMeters
         self.children = children
+        cache = [[Edge]?](repeating: nil, count: t.stopCount)
         for (index, rule) in t.transfers.enumerated() {
             // A row applies where each stop it names matches: both, one (the other any), or none.
             switch (rule.fromStop >= 0, rule.toStop >= 0) {
@@ -50,6 +59,7 @@ final class TransferEdges {
 
     /// The changes out of stop `x`.
     func edges(_ x: Int) -> [Edge] {
+        guard x >= 0, x < cache.count else { return [] }
         if let known = cache[x] { return known }
         var pairs = [x]
         let parent = Int(t.stopParent[x])
@@ -60,7 +70,13 @@ final class TransferEdges {
         for y in pairs where known.insert(y).inserted {
             let rows = Self.candidates(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules)
             if let (bound, exact) = Self.bound(x, y, rows, t, minTransfer: minTransfer) {
-                out.append(Edge(to: Int32(y), lowerBound: bound, walkSeconds: -1, exact: exact))
+                var edge = Edge(to: Int32(y), lowerBound: bound, walkSeconds: -1, exact: exact)
+                if !exact {
+                    edge.rows = Int32(pairRows.count)
+                    edge.namesToTrip = rows.contains { t.transfers[$0].toTrip >= 0 }
+                    pairRows.append(rows)
+                }
+                out.append(edge)
             }
         }
         if let grid, let walkMeters, !t.stopLat[x].isNaN {
@@ -159,6 +175,12 @@ final class TransferEdges {
         }
         guard let best else { return minTransfer }
         return best.seconds
+    }
+
+    /// Seconds a change along `edge` (out of `x`) needs between these trips; nil if forbidden.
+    func seconds(_ edge: Edge, from x: Int, fromTrip: Int, toTrip: Int) -> Int? {
+        if edge.walkSeconds >= 0 || edge.exact || edge.rows < 0 || Int(edge.rows) >= pairRows.count { return Int(edge.lowerBound) }
+        return Self.decide(x, Int(edge.to), pairRows[Int(edge.rows)], t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
     }
 
     /// Seconds a change from `x` to `y` needs between these trips (-1: any); nil if forbidden.

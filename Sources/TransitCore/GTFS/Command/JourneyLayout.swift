@@ -1,0 +1,68 @@
+import Foundation
+
+/// Journeys as columns: JSON with every leg, tsv/csv with the routes joined by `>`, and a
+/// table row per journey with its changes written out.
+struct JourneyLayout {
+    let t: Timetable
+    let clock: ServiceClock
+
+    init(_ timetable: Timetable, clock: ServiceClock) {
+        t = timetable
+        self.clock = clock
+    }
+
+    func time(_ seconds: Int) -> Value { .time(clock.instant(seconds), t.zone) }
+
+    func legRecord(_ leg: Router.Leg) -> Record {
+        let ends: [(String, Value)] = [("from", .string(t.stopIDs[leg.from])), ("to", .string(t.stopIDs[leg.to])),
+                                       ("departure", time(leg.departure.predicted)), ("arrival", time(leg.arrival.predicted))]
+        switch leg.mode {
+        case .ride(let trip, _, _, _, _):
+            let route = Int(t.tripRoute[trip])
+            return Record([("route", .string(StopIndex.routeName(t, route))), ("route_id", .string(t.routeIDs[route])),
+                           ("trip_id", .string(t.tripIDs[trip])), ("headsign", .string(t.headsign(trip)))] + ends)
+        case .walk(let meters):
+            return Record([("route", .null), ("route_id", .null), ("trip_id", .null), ("headsign", .null)] + ends
+                          + [("walk_meters", .int(Int(meters.rounded())))])
+        }
+    }
+
+    func routes(_ journey: Router.Journey) -> String {
+        journey.legs.compactMap { leg in leg.trip.map { StopIndex.routeName(t, Int(t.tripRoute[$0])) } }.joined(separator: " > ")
+    }
+
+    /// `Local toward San Jose, change at Millbrae 08:12 to Bullet toward …`.
+    func description(_ journey: Router.Journey) -> String {
+        var parts: [String] = []
+        for leg in journey.legs {
+            switch leg.mode {
+            case .ride(let trip, _, _, _, _):
+                let ride = StopIndex.routeName(t, Int(t.tripRoute[trip])) + (t.headsign(trip).isEmpty ? "" : " toward \(t.headsign(trip))")
+                let when = ClockTime.hhmm(clock.instant(leg.departure.predicted), zone: t.zone)
+                parts.append(parts.isEmpty ? ride : "change at \(t.stopNames[leg.from]) \(when) to \(ride)")
+            case .walk(let meters):
+                parts.append("walk \(Int(meters.rounded())) m to \(t.stopNames[leg.to])")
+            }
+        }
+        return parts.joined(separator: ", ")
+    }
+
+    func output(_ journeys: [Router.Journey], notices: [String]) -> Output {
+        @Sendable func stop(_ leg: Router.Leg?, first: Bool) -> Value {
+            guard let leg else { return .null }
+            return .string(t.stopIDs[first ? leg.from : leg.to])
+        }
+        let departure = Column<Router.Journey>("departure", "DEPART") { time($0.departure) }
+        let arrival = Column<Router.Journey>("arrival", "ARRIVE") { time($0.arrival) }
+        let duration = Column<Router.Journey>("duration_minutes", "MIN") { .int(($0.arrival - $0.departure) / 60) }
+        let transfers = Column<Router.Journey>("transfers", "CHG") { .int($0.transfers) }
+        let data: [Column<Router.Journey>] = [
+            Column("origin") { stop($0.legs.first, first: true) }, Column("destination") { stop($0.legs.last, first: false) },
+            departure, arrival, duration, transfers,
+            Column("legs", in: .json) { .list($0.legs.map { .object(legRecord($0)) }) },
+            Column("routes", in: .flat) { .string(routes($0)) },
+        ]
+        let journey = Column<Router.Journey>("journey", "JOURNEY") { .string(description($0)) }
+        return Output(journeys, data: data, table: [departure, arrival, duration, transfers, journey], notices: notices)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// What the router reads of a timetable: for one service day, each pattern's stops, whether a
+/// call may board or alight, and the runs of that day in order (no run overtakes another), with
+/// their times in seconds of the service day. The router reads nothing else, so a realtime
+/// overlay is a second implementation of this seam, with the compiled file untouched (as
+/// nigiri's `rt_timetable` sits beside its static timetable, and R5's `TransitDataProvider`).
+protocol Schedule {
+    var stopCount: Int { get }
+    var patternCount: Int { get }
+    /// Stops in the pattern.
+    func length(_ pattern: Int) -> Int
+    func stop(_ pattern: Int, _ position: Int) -> Int
+    func canBoard(_ pattern: Int, _ position: Int) -> Bool
+    func canAlight(_ pattern: Int, _ position: Int) -> Bool
+    /// Runs of the pattern on the day; a run is a row (0 ..< runCount), earliest first.
+    func runCount(_ pattern: Int) -> Int
+    func departure(_ pattern: Int, _ run: Int, _ position: Int) -> Int32
+    func arrival(_ pattern: Int, _ run: Int, _ position: Int) -> Int32
+    /// The feed's trip a run belongs to (a frequencies.txt window's runs share one).
+    func trip(_ pattern: Int, _ run: Int) -> Int
+    /// The (pattern, position) pairs that call at `stop`.
+    func forEachCall(at stop: Int, _ body: (_ pattern: Int, _ position: Int) -> Void)
+}
+
+extension Schedule {
+    /// The first run of `pattern` leaving `position` at or after `time`, among runs
+    /// `low ..< high` (those below `low` are known to leave earlier; `high` when none does).
+    func firstRun(_ pattern: Int, _ position: Int, atOrAfter time: Int32, low: Int = 0, high: Int) -> Int {
+        var low = low, high = high
+        while low < high {
+            let mid = (low + high) / 2
+            if departure(pattern, mid, position) < time { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The same, searched outward from `hint` (a run found nearby before): steps that double,
+    /// then halving, so that a nearby answer costs a few reads instead of a search of all runs.
+    func firstRun(_ pattern: Int, _ position: Int, atOrAfter time: Int32, below: Int, near hint: Int) -> Int {
+        guard below > 0 else { return 0 }
+        let h = min(max(hint, 0), below - 1)
+        var step = 1
+        if departure(pattern, h, position) >= time {
+            // The answer is at or below h.
+            var high = h, low = h - 1
+            while low >= 0 && departure(pattern, low, position) >= time {
+                high = low
+                step *= 2
+                low = high - step
+            }
+            return firstRun(pattern, position, atOrAfter: time, low: max(low + 1, 0), high: high)
+        }
+        // The answer is above h.
+        var low = h + 1, high = h + 1
+        while high < below && departure(pattern, high, position) < time {
+            low = high + 1
+            step *= 2
+            high = min(below, high + step)
+        }
+        return firstRun(pattern, position, atOrAfter: time, low: low, high: min(high, below))
+    }
+}
+
+/// The static timetable seen on one service day: each pattern's runs that day (trips of the
+/// other days are left out once here, instead of being stepped over at every boarding).
+struct DaySchedule: Schedule {
+    let t: Timetable
+    /// Where each pattern's runs of the day begin in `runTimes` and `runTrips`.
+    private let runStart: [Int32]
+    /// Each run's offset in the timetable's `times` (its first arrival), and its trip.
+    private let runTimes: [Int]
+    private let runTrips: [Int32]
+    // The timetable's arrays the hot loops read, as plain buffers (they live as long as `t`).
+    private let times: UnsafeBufferPointer<Int32>
+    private let patternStops: UnsafeBufferPointer<Int32>
+    private let patternFlags: UnsafeBufferPointer<UInt8>
+    private let stopStart: UnsafeBufferPointer<Int32>
+    private let callStart: UnsafeBufferPointer<Int32>
+    private let calls: UnsafeBufferPointer<Int32>
+
+    init(_ timetable: Timetable, day: Int) {
+        t = timetable
+        times = timetable.times.buffer
+        patternStops = timetable.patternStops.buffer
+        patternFlags = timetable.patternFlags.buffer
+        stopStart = timetable.patternStopStart.buffer
+        callStart = timetable.stopPatternStart.buffer
+        calls = timetable.stopPatterns.buffer
+        let running = timetable.servicesRunning(on: day)
+        let tripService = timetable.tripService.buffer, patternTrips = timetable.patternTrips.buffer
+        let tripStart = timetable.patternTripStart.buffer
+        var runStart = [Int32](repeating: 0, count: timetable.patternCount + 1)
+        var runTimes: [Int] = [], runTrips: [Int32] = []
+        for q in 0..<timetable.patternCount {
+            for row in Int(tripStart[q])..<Int(tripStart[q + 1]) {
+                let trip = patternTrips[row], service = Int(tripService[Int(trip)])
+                guard service < running.count, running[service] else { continue }
+                runTimes.append(timetable.timeIndex(pattern: q, row: row - Int(tripStart[q]), position: 0))
+                runTrips.append(trip)
+            }
+            runStart[q + 1] = Int32(runTimes.count)
+        }
+        self.runStart = runStart
+        self.runTimes = runTimes
+        self.runTrips = runTrips
+    }
+
+    var stopCount: Int { t.stopCount }
+    var patternCount: Int { runStart.count - 1 }
+    @inline(__always) func length(_ q: Int) -> Int { Int(stopStart[q + 1] - stopStart[q]) }
+    @inline(__always) func stop(_ q: Int, _ i: Int) -> Int { Int(patternStops[Int(stopStart[q]) + i]) }
+    @inline(__always) func canBoard(_ q: Int, _ i: Int) -> Bool { Timetable.canBoard(patternFlags[Int(stopStart[q]) + i]) }
+    @inline(__always) func canAlight(_ q: Int, _ i: Int) -> Bool { Timetable.canAlight(patternFlags[Int(stopStart[q]) + i]) }
+    @inline(__always) func runCount(_ q: Int) -> Int { Int(runStart[q + 1] - runStart[q]) }
+    @inline(__always) func departure(_ q: Int, _ run: Int, _ i: Int) -> Int32 { times[runTimes[Int(runStart[q]) + run] + 2 * i + 1] }
+    @inline(__always) func arrival(_ q: Int, _ run: Int, _ i: Int) -> Int32 { times[runTimes[Int(runStart[q]) + run] + 2 * i] }
+    @inline(__always) func trip(_ q: Int, _ run: Int) -> Int { Int(runTrips[Int(runStart[q]) + run]) }
+
+    func forEachCall(at stop: Int, _ body: (Int, Int) -> Void) {
+        guard stop >= 0, stop < t.stopCount else { return }
+        var k = Int(callStart[stop])
+        while k + 1 < Int(callStart[stop + 1]) {
+            body(Int(calls[k]), Int(calls[k + 1]))
+            k += 2
+        }
+    }
+}
