@@ -135,7 +135,8 @@ enum BARTCommandLine {
             case (nil, .some(let d)): return .departures(station: station, filter: .direction(d))
             case (nil, nil): return .departures(station: station, filter: nil)
             }
-        default: return .advisories
+        case "advisories": return .advisories
+        default: throw args.unknownCommand()
         }
     }
 }

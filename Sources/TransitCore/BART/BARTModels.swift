@@ -8,7 +8,7 @@ public enum BART {
     public static let publicKey = "MW9S-E7SL-26DU-VV8V"
     /// Times before this many minutes after midnight belong to the previous service day
     /// (BART's day ends around 2:27 am and starts again after 4 am).
-    public static let serviceDayCutoff = 3 * 60
+    public static let serviceDayCutoff = ServiceClock.cutoffMinutes
 }
 
 public struct Station: Sendable, Equatable {

@@ -92,12 +92,13 @@ enum BusTimeCommandLine {
         case "vehicles":
             _ = try args.required("route")
             return .vehicles(routes: try args.list("route", max: BusTimeClient.maxIDs, why: why))
-        default:
+        case "eta":
             guard let method = try args.choice("method", ETA.Method.self) else { throw args.missing("method") }
             guard let dwell = try args.double("dwell", in: 0...600, what: "seconds") else { throw args.missing("dwell") }
             let model = ETA.Model(speedMPH: try ETA.speedMPH(try args.required("speed")), dwellSeconds: dwell)
             return .eta(ETAOptions(stop: try args.required("stop"), routes: try args.list("route", max: BusTimeClient.maxIDs, why: why),
                                    method: method, model: model, calibrate: args.flag("calibrate")))
+        default: throw args.unknownCommand()
         }
     }
 }

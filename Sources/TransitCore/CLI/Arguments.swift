@@ -51,6 +51,12 @@ public struct Arguments: Sendable {
         return n
     }
 
+    /// A command the provider's spec lists but its parser does not know: a programming error,
+    /// never a fallback to another command (each parser names every command it runs).
+    public func unknownCommand() -> TransitError {
+        .usage("'transit \(spec.provider) \(spec.name)' is not a command this version knows")
+    }
+
     /// The usage error for an option that must be given.
     public func missing(_ name: String) -> TransitError {
         .usage("'transit \(spec.provider) \(spec.name)' needs --\(name)", hint: "usage: \(spec.usage)")

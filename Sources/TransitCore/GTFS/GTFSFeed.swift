@@ -1,21 +1,64 @@
 import Foundation
 
-/// A compiled GTFS feed for library users: open an imported feed, ask for journeys.
+/// A compiled GTFS feed for library users, and the one sequence `transit gtfs trips` runs too:
+/// resolve the stops, pick the service day, ask the router.
 public struct GTFSFeed: Sendable {
     let timetable: Timetable
+
+    init(timetable: Timetable) {
+        self.timetable = timetable
+    }
 
     /// A feed imported under `cacheDirectory` (`transit gtfs import … --name NAME`).
     public static func imported(_ name: String, cacheDirectory: String) throws(TransitError) -> GTFSFeed {
         GTFSFeed(timetable: try FeedStore.load(FeedStore(cacheDirectory: cacheDirectory).path(of: name)).1)
     }
 
-    /// Every Pareto-optimal journey of service day `date` between two stops (ids, codes or
-    /// names), as (departure, arrival, transfers) in seconds of the service day.
+    /// What a journey search asks: stops as a user types them (ids, codes or names), the
+    /// service day, a window in seconds of that day, and the rules of changing.
+    public struct TripQuery: Sendable {
+        public var from: String
+        public var to: String
+        public var date: LocalDate
+        public var after: Int?
+        public var before: Int?
+        public var transfers: Int
+        public var minTransferSeconds: Int
+        public var walkMeters: Double?
+
+        public init(from: String, to: String, date: LocalDate, after: Int? = nil, before: Int? = nil, transfers: Int = 2,
+                    minTransferSeconds: Int = 120, walkMeters: Double? = nil) {
+            self.from = from
+            self.to = to
+            self.date = date
+            self.after = after
+            self.before = before
+            self.transfers = transfers
+            self.minTransferSeconds = minTransferSeconds
+            self.walkMeters = walkMeters
+        }
+    }
+
+    /// Every Pareto-optimal journey of the query, with its legs.
+    func plan(_ q: TripQuery) throws(TransitError) -> [Router.Journey] {
+        let index = StopIndex(timetable)
+        let origins = try index.resolve(q.from), destinations = try index.resolve(q.to)
+        if Set(origins) == Set(destinations) { throw .usage("--from and --to are the same stops") }
+        let query = Router.Query(origins: origins, destinations: destinations, day: q.date.dayNumber, after: q.after, before: q.before,
+                                 maxTransfers: q.transfers, minTransfer: q.minTransferSeconds, walkMeters: q.walkMeters)
+        return Router(timetable, query, children: index.children).journeys()
+    }
+
+    /// Every Pareto-optimal journey of the query, as (departure, arrival, transfers) in seconds
+    /// of the service day.
+    public func journeys(_ q: TripQuery) throws(TransitError) -> [(departure: Int, arrival: Int, transfers: Int)] {
+        try plan(q).map { ($0.departure, $0.arrival, $0.transfers) }
+    }
+
+    /// The same, with the defaults of `transit gtfs trips`.
     public func journeys(from: String, to: String, date: LocalDate, transfers: Int = 2, minTransferMinutes: Int = 2,
                          after: Int? = nil, before: Int? = nil) throws(TransitError) -> [(departure: Int, arrival: Int, transfers: Int)] {
-        let index = StopIndex(timetable)
-        let query = Router.Query(origins: try index.resolve(from), destinations: try index.resolve(to), day: date.dayNumber,
-                                 after: after, before: before, maxTransfers: transfers, minTransfer: minTransferMinutes * 60)
-        return Router(timetable, query, children: index.children).journeys().map { ($0.departure, $0.arrival, $0.transfers) }
+        try journeys(TripQuery(from: from, to: to, date: date, after: after, before: before, transfers: transfers,
+                               minTransferSeconds: minTransferMinutes * 60))
     }
 }

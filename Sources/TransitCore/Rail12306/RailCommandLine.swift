@@ -34,13 +34,14 @@ enum RailCommandLine {
         switch args.spec.name {
         case "stations": return .stations(search: args.string("search"))
         case "trains": return .trains(keyword: try args.required("search").uppercased(), date: day)
-        default:
+        case "schedule":
             let typed = args.positional ?? ""
             let train = typed.trimmingCharacters(in: .whitespaces).uppercased()
             guard !train.isEmpty, train.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
                 throw .usage("TRAIN is a train number like G1 or K1511, not '\(typed)'")
             }
             return .schedule(train: train, date: day)
+        default: throw args.unknownCommand()
         }
     }
 }

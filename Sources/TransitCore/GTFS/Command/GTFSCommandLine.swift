@@ -36,12 +36,12 @@ public struct GTFSTripsRequest: Sendable, Equatable {
 }
 
 enum GTFSCommandLine {
-    /// Before 03:00 the service day in progress is yesterday's, as for BART.
     /// A downloaded feed is held in memory before it is compiled: the largest accepted (the
     /// biggest published feeds, whole countries, are a few hundred MB zipped).
     static let maxFeedBytes = 512 << 20
 
-    static let serviceDayCutoff = 3 * 60
+    /// Before 03:00 the service day in progress is yesterday's, as for BART.
+    static let serviceDayCutoff = ServiceClock.cutoffMinutes
     static let feed = OptionSpec("feed", value: "NAME|PATH", "an imported feed, or a GTFS zip or directory (compiled on first use); default $TRANSIT_GTFS_FEED, else the one imported feed", source: .cached)
     static let date = OptionSpec("date", value: "DATE", "service day: YYYY-MM-DD, today or tomorrow in the feed's zone; before 03:00 the day in progress is yesterday's")
 
@@ -123,7 +123,7 @@ enum GTFSCommandLine {
             let after = try args.serviceTime("after", cutoff: serviceDayCutoff, past24: true)
             return .departures(GTFSDeparturesRequest(feed: feed, stop: try args.required("stop"), date: try checkedDate(args),
                                                      after: after.map { $0 * 60 }, limit: try args.int("limit", in: 1...100_000)))
-        default:
+        case "trips":
             let (from, to) = try args.distinctPair(what: "stop")
             let window = try args.serviceWindow(cutoff: serviceDayCutoff, past24: true)
             return .trips(GTFSTripsRequest(feed: feed, from: from, to: to, date: try checkedDate(args),
@@ -132,6 +132,7 @@ enum GTFSCommandLine {
                                            minTransfer: try args.intValue("min-transfer", in: 0...60) * 60,
                                            walkMeters: try args.double("walk", in: 0...5000, what: "meters"),
                                            limit: try args.int("limit", in: 1...100_000)))
+        default: throw args.unknownCommand()
         }
     }
 

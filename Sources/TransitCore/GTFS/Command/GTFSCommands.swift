@@ -62,7 +62,7 @@ struct GTFSCommands {
     func serviceDay(_ text: String?, _ feed: Feed) throws(TransitError) -> LocalDate {
         let zone = feed.timetable.zone
         if let text { return try Arguments.date(text, zone: zone, now: context.settings.now) }
-        return LocalDate.serviceDay(at: context.settings.now, in: zone, cutoff: GTFSCommandLine.serviceDayCutoff)
+        return ServiceClock.inProgress(at: context.settings.now, in: zone).day
     }
 
     // MARK: import and feeds
@@ -243,14 +243,11 @@ struct GTFSCommands {
 
     func trips(_ feed: Feed, _ request: GTFSTripsRequest) throws(TransitError) -> Output {
         let t = feed.timetable
-        let index = StopIndex(t)
-        let origins = try index.resolve(request.from), destinations = try index.resolve(request.to)
-        if Set(origins) == Set(destinations) { throw .usage("--from and --to are the same stops") }
         let day = try serviceDay(request.date, feed)
         context.progress("finding journeys")
-        let query = Router.Query(origins: origins, destinations: destinations, day: day.dayNumber, after: request.after, before: request.before,
-                                 maxTransfers: request.transfers, minTransfer: request.minTransfer, walkMeters: request.walkMeters)
-        var journeys = Router(t, query, children: index.children).journeys()
+        var journeys = try GTFSFeed(timetable: t).plan(GTFSFeed.TripQuery(
+            from: request.from, to: request.to, date: day, after: request.after, before: request.before, transfers: request.transfers,
+            minTransferSeconds: request.minTransfer, walkMeters: request.walkMeters))
         if let limit = request.limit { journeys = Array(journeys.prefix(limit)) }
         var notices = feed.notices
         if journeys.isEmpty {
@@ -262,16 +259,4 @@ struct GTFSCommands {
         }
         return JourneyLayout(t, clock: ServiceClock(day: day, zone: t.zone)).output(journeys, notices: notices)
     }
-}
-
-/// Seconds of a service day as instants: counted from "noon minus 12 h" in the feed's zone,
-/// which is midnight except on the days clocks change.
-struct ServiceClock {
-    let origin: Date
-
-    init(day: LocalDate, zone: TimeZone) {
-        origin = day.instant(minutes: 12 * 60, in: zone).addingTimeInterval(-12 * 3600)
-    }
-
-    func instant(_ seconds: Int) -> Date { origin.addingTimeInterval(TimeInterval(seconds)) }
 }
