@@ -261,7 +261,9 @@ if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "gtfs" {
     let a = CommandLine.arguments
     do {
         guard a.count >= 7 else { throw BenchError.noFixture("usage: transit-bench gtfs CACHE FEED FROM TO DATE") }
-        try gtfsQuery(cache: a[2], feed: a[3], from: a[4], to: a[5], date: a[6])
+        // TRANSIT_BENCH_RUNS=1 for one run (under valgrind --tool=callgrind, say).
+        let runs = ProcessInfo.processInfo.environment["TRANSIT_BENCH_RUNS"].flatMap(Int.init) ?? 10
+        try gtfsQuery(cache: a[2], feed: a[3], from: a[4], to: a[5], date: a[6], runs: max(1, runs))
     } catch {
         FileHandle.standardError.write(Data("transit-bench: \(error)\n".utf8))
         exit(1)

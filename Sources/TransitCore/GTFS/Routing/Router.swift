@@ -82,9 +82,15 @@ struct Router {
 
 /// Per round and stop, the arrival by vehicle and the leg that made it, in slots for the stops a
 /// search reaches: a query touches a few hundred stops of a feed's hundred thousand, and a
-/// process answers one query, so it should not pay to fill arrays for all of them. Labels are
-/// never reset between departures: what a later departure reaches, an earlier one reaches too.
-struct SearchState {
+/// process answers one query, so it should not pay to fill arrays for all of them (the slot
+/// memory is reserved for every stop but written, and so paged in, only as slots are made).
+/// Labels are never reset between departures: what a later departure reaches, an earlier one
+/// reaches too. The search's per-stop and per-pattern scratch lives here as well.
+///
+/// A class of fixed buffers, not arrays in a struct: the hot loops write them millions of
+/// times, and an array in a struct pays a uniqueness check (and risks a copy) at each write.
+/// Every index is a stop or pattern of the validated timetable, or a slot made here.
+final class SearchState {
     /// The leg that set a label: the run, where it was boarded, and the stop it came from.
     struct Label {
         var pattern: Int32 = -1
@@ -100,26 +106,66 @@ struct SearchState {
 
     /// Entries per slot: rounds 0 ... rounds.
     let stride: Int
-    var slotOf: [Int32]
-    var arrivals: [Int32] = []
+    let slotOf: UnsafeMutableBufferPointer<Int32>
+    private var slotCount = 0
+    let arrivals: UnsafeMutableBufferPointer<Int32>
     /// The earliest time each stop was ready for boarding, per round, over every departure so far.
-    var bestReady: [Int32] = []
-    var labels: [Label] = []
+    let bestReady: UnsafeMutableBufferPointer<Int32>
+    let labels: UnsafeMutableBufferPointer<Label>
 
-    init(stops: Int, rounds: Int) {
+    // Per stop: where its boardings of this round start (linked entries, -1: none) and its one
+    // exact-change entry; stamps that keep the marked lists free of repeats; the query's ends.
+    let head: UnsafeMutableBufferPointer<Int32>
+    let exactEntryAt: UnsafeMutableBufferPointer<Int32>
+    let markedStamp: UnsafeMutableBufferPointer<Int32>
+    let changedStamp: UnsafeMutableBufferPointer<Int32>
+    let isOrigin: UnsafeMutableBufferPointer<Bool>
+    let isDestination: UnsafeMutableBufferPointer<Bool>
+    // Per pattern: queued from this position (-1: not queued), and its last position with a boarding.
+    let queued: UnsafeMutableBufferPointer<Int32>
+    let queuedLast: UnsafeMutableBufferPointer<Int32>
+
+    init(stops: Int, patterns: Int, rounds: Int) {
         stride = rounds + 1
-        slotOf = [Int32](repeating: -1, count: stops)
+        func filled<T>(_ count: Int, _ value: T) -> UnsafeMutableBufferPointer<T> {
+            let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, count))
+            buffer.initialize(repeating: value)
+            return buffer
+        }
+        slotOf = filled(stops, -1)
+        // Reserved, not written: `slot` writes a stop's entries when it is first reached.
+        arrivals = .allocate(capacity: max(1, stops * stride))
+        bestReady = .allocate(capacity: max(1, stops * stride))
+        labels = .allocate(capacity: max(1, stops * stride))
+        head = filled(stops, -1)
+        exactEntryAt = filled(stops, -1)
+        markedStamp = filled(stops, -1)
+        changedStamp = filled(stops, -1)
+        isOrigin = filled(stops, false)
+        isDestination = filled(stops, false)
+        queued = filled(patterns, -1)
+        queuedLast = filled(patterns, -1)
+    }
+
+    deinit {
+        for buffer in [slotOf, arrivals, bestReady, head, exactEntryAt, markedStamp, changedStamp, queued, queuedLast] { buffer.deallocate() }
+        labels.deallocate()
+        isOrigin.deallocate()
+        isDestination.deallocate()
     }
 
     /// The first entry of `stop`'s slot, made on first use.
-    mutating func slot(_ stop: Int) -> Int {
+    func slot(_ stop: Int) -> Int {
         let known = Int(slotOf[stop])
         if known >= 0 { return known }
-        let new = arrivals.count
+        let new = slotCount * stride
+        slotCount += 1
         slotOf[stop] = Int32(new)
-        arrivals.append(contentsOf: repeatElement(Self.unreached, count: stride))
-        bestReady.append(contentsOf: repeatElement(Self.unreached, count: stride))
-        labels.append(contentsOf: repeatElement(Label(), count: stride))
+        for k in new..<(new + stride) {
+            arrivals.initializeElement(at: k, to: Self.unreached)
+            bestReady.initializeElement(at: k, to: Self.unreached)
+            labels.initializeElement(at: k, to: Label())
+        }
         return new
     }
 
@@ -127,6 +173,22 @@ struct SearchState {
         let s = Int(slotOf[stop])
         return s < 0 ? Self.unreached : arrivals[s + round]
     }
+}
+
+/// Per call of every pattern, a run index (see `RangeSearch.runHint`).
+final class RunHints {
+    let start: [Int]
+    let runs: UnsafeMutableBufferPointer<Int32>
+
+    init<S: Schedule>(_ schedule: S) {
+        var start = [Int](repeating: 0, count: schedule.patternCount + 1)
+        for q in 0..<schedule.patternCount { start[q + 1] = start[q] + schedule.length(q) }
+        self.start = start
+        runs = .allocate(capacity: max(1, start[schedule.patternCount]))
+        runs.initialize(repeating: -1)
+    }
+
+    deinit { runs.deallocate() }
 }
 
 /// The range search itself, its steps named as in the RAPTOR paper and in nigiri's `raptor.h`
@@ -141,27 +203,24 @@ struct RangeSearch<S: Schedule> {
     let edges: TransferEdges
     let t: Timetable
     let rounds: Int
-    var state: SearchState
-
-    var isDestination: [Bool]
-    var isOrigin: [Bool]
+    let state: SearchState
     /// Each round's best arrival at a destination, over the departures already processed.
     var previousBest: [Int32]
     var found: [Router.Journey] = []
 
     // Where each stop may be boarded this round: a list per stop, linked through flat arrays
-    // (head per stop, then next/from/ready/edge per entry).
-    var head: [Int32]
+    // (`state.head` per stop, then next/from/ready/edge per entry).
     var nextEntry: [Int32] = [], fromStop: [Int32] = [], readyAt: [Int32] = [], entryEdge: [TransferEdges.Edge] = []
     var touched: [Int] = []
-    // Patterns to scan this round, each from its earliest position with a boarding.
-    var queued: [Int32]
+    // Patterns to scan this round, each from its earliest position with a boarding
+    // (`state.queued`) to its last (`state.queuedLast`: past it, a run that can no longer
+    // improve anything ends the scan).
     var queue: [Int] = []
-    /// Per pattern, the run last found for a boarding: the next search starts there (the
-    /// departures before and after at the origin board runs close to it).
-    var runHint: [Int32]
-    // Per-stop stamps that keep the marked lists free of repeats without sets.
-    var markedStamp: [Int32], changedStamp: [Int32]
+    /// Per call (a pattern's position), the run last found for a boarding there: the next search
+    /// starts from it (the departure before at the origin boards the same run or one close). A
+    /// class, so that the searches that read and set it need no `mutating` (which copied this
+    /// whole struct on every boarding).
+    let runHint: RunHints
     var stamp: Int32 = 0
     /// Stops reached by a ride in the last round, and stops whose label changed in it.
     var rideMarked: [Int] = []
@@ -176,17 +235,11 @@ struct RangeSearch<S: Schedule> {
         self.t = t
         let s = schedule.stopCount
         rounds = query.maxTransfers + 1
-        state = SearchState(stops: s, rounds: rounds)
-        isDestination = [Bool](repeating: false, count: s)
-        for d in query.destinations where d >= 0 && d < s { isDestination[d] = true }
-        isOrigin = [Bool](repeating: false, count: s)
-        for o in query.origins where o >= 0 && o < s { isOrigin[o] = true }
+        state = SearchState(stops: s, patterns: schedule.patternCount, rounds: rounds)
+        for d in query.destinations where d >= 0 && d < s { state.isDestination[d] = true }
+        for o in query.origins where o >= 0 && o < s { state.isOrigin[o] = true }
         previousBest = [Int32](repeating: SearchState.unreached, count: rounds + 1)
-        head = [Int32](repeating: -1, count: s)
-        queued = [Int32](repeating: -1, count: schedule.patternCount)
-        runHint = [Int32](repeating: -1, count: schedule.patternCount)
-        markedStamp = [Int32](repeating: -1, count: s)
-        changedStamp = [Int32](repeating: -1, count: s)
+        runHint = RunHints(schedule)
     }
 
     mutating func run() -> [Router.Journey] {
@@ -198,6 +251,7 @@ struct RangeSearch<S: Schedule> {
             destinationBound = SearchState.unreached
             for round in 1...rounds {
                 carryOver(round)
+                tightenBound(round)
                 collectBoardings(round, tau: tau)
                 if touched.isEmpty { break }
                 queuePatterns(round, departing: departing)
@@ -215,8 +269,9 @@ struct RangeSearch<S: Schedule> {
     func originDepartures() -> [(time: Int32, calls: [(pattern: Int, position: Int)])] {
         var byTime: [Int32: [(pattern: Int, position: Int)]] = [:]
         for o in query.origins {
-            schedule.forEachCall(at: o) { q, i in
-                guard schedule.canBoard(q, i), i < schedule.length(q) - 1 else { return }
+            for k in schedule.calls(at: o) {
+                let (q, i) = schedule.call(k)
+                guard schedule.canBoard(q, i), i < schedule.length(q) - 1 else { continue }
                 for run in 0..<schedule.runCount(q) {
                     let d = schedule.departure(q, run, i)
                     if let after = query.after, Int(d) < after { continue }
@@ -239,17 +294,26 @@ struct RangeSearch<S: Schedule> {
         }
         stamp &+= 1
         var next: [Int] = []
-        for stop in changed where changedStamp[stop] != stamp {
-            changedStamp[stop] = stamp
+        for stop in changed where state.changedStamp[stop] != stamp {
+            state.changedStamp[stop] = stamp
             next.append(stop)
         }
         changed = next
     }
 
+    /// Target pruning: a journey of this round arriving no earlier than the destination's label
+    /// (a later departure's, with as many rides or fewer) is beaten, and so is every stop reached
+    /// at or after that time.
+    mutating func tightenBound(_ round: Int) {
+        for d in query.destinations where d >= 0 && d < schedule.stopCount {
+            destinationBound = min(destinationBound, state.arrival(d, round))
+        }
+    }
+
     /// Where trips may be boarded this round, and from when: the origins at exactly τ in round
     /// 1; afterwards the changes out of the stops the last round reached by a ride.
     mutating func collectBoardings(_ round: Int, tau: Int32) {
-        for y in touched { head[y] = -1 }
+        for y in touched { state.head[y] = -1; state.exactEntryAt[y] = -1 }
         nextEntry.removeAll(keepingCapacity: true); fromStop.removeAll(keepingCapacity: true)
         readyAt.removeAll(keepingCapacity: true); entryEdge.removeAll(keepingCapacity: true)
         touched.removeAll(keepingCapacity: true)
@@ -280,20 +344,43 @@ struct RangeSearch<S: Schedule> {
         }
     }
 
+    /// A boarding at `y`. Of the changes whose time is exact, only the earliest ready is kept:
+    /// it catches every run a later one could (but the run it arrived on, which the earlier
+    /// rounds already rode to every stop after), so one search per stop serves them all.
     mutating func addBoarding(at y: Int, from x: Int, ready: Int32, edge: TransferEdges.Edge) {
-        if head[y] < 0 { touched.append(y) }
-        nextEntry.append(head[y]); fromStop.append(Int32(x)); readyAt.append(ready); entryEdge.append(edge)
-        head[y] = Int32(nextEntry.count - 1)
+        if state.head[y] < 0 { touched.append(y) }
+        if edge.exact {
+            let known = Int(state.exactEntryAt[y])
+            if known >= 0 {
+                if ready < readyAt[known] { fromStop[known] = Int32(x); readyAt[known] = ready; entryEdge[known] = edge }
+                return
+            }
+            state.exactEntryAt[y] = Int32(nextEntry.count)
+        }
+        nextEntry.append(state.head[y]); fromStop.append(Int32(x)); readyAt.append(ready); entryEdge.append(edge)
+        state.head[y] = Int32(nextEntry.count - 1)
     }
 
     mutating func queuePatterns(_ round: Int, departing: [(pattern: Int, position: Int)]) {
         func add(_ q: Int, _ i: Int) {
-            if queued[q] < 0 { queue.append(q); queued[q] = Int32(i) } else if Int32(i) < queued[q] { queued[q] = Int32(i) }
+            if state.queued[q] < 0 {
+                queue.append(q)
+                state.queued[q] = Int32(i)
+                state.queuedLast[q] = Int32(i)
+            } else {
+                state.queued[q] = min(state.queued[q], Int32(i))
+                state.queuedLast[q] = max(state.queuedLast[q], Int32(i))
+            }
         }
         if round == 1 {
             for (q, i) in departing { add(q, i) }
         } else {
-            for y in touched { schedule.forEachCall(at: y) { q, i in add(q, i) } }
+            for y in touched {
+                for k in schedule.calls(at: y) {
+                    let (q, i) = schedule.call(k)
+                    add(q, i)
+                }
+            }
         }
     }
 
@@ -302,28 +389,32 @@ struct RangeSearch<S: Schedule> {
     mutating func scanPatterns(_ round: Int) {
         var marked: [Int] = []
         for q in queue {
-            let startPosition = Int(queued[q])
-            queued[q] = -1
+            let startPosition = Int(state.queued[q]), lastBoarding = Int(state.queuedLast[q])
+            state.queued[q] = -1
             let length = schedule.length(q)
             var current = -1
             var boarded = SearchState.Label()
             for i in startPosition..<length {
                 let y = schedule.stop(q, i)
+                if i > lastBoarding {
+                    // No boarding ahead: the run ridden is all there is, and arrivals only grow.
+                    if current < 0 || schedule.arrival(q, current, i) >= destinationBound { break }
+                }
                 if current >= 0 && schedule.canAlight(q, i) {
                     let a = schedule.arrival(q, current, i)
-                    if a < destinationBound && !isOrigin[y] && a < state.arrival(y, round) {
+                    if a < destinationBound && !state.isOrigin[y] && a < state.arrival(y, round) {
                         let k = state.slot(y) + round
                         state.arrivals[k] = a
                         var label = boarded
                         label.alightPosition = Int32(i)
                         state.labels[k] = label
-                        if markedStamp[y] != stamp { markedStamp[y] = stamp; marked.append(y) }
-                        if changedStamp[y] != stamp { changedStamp[y] = stamp; changed.append(y) }
-                        if isDestination[y] { destinationBound = min(destinationBound, a) }
+                        if state.markedStamp[y] != stamp { state.markedStamp[y] = stamp; marked.append(y) }
+                        if state.changedStamp[y] != stamp { state.changedStamp[y] = stamp; changed.append(y) }
+                        if state.isDestination[y] { destinationBound = min(destinationBound, a) }
                     }
                 }
-                guard schedule.canBoard(q, i), i < length - 1, head[y] >= 0 else { continue }
-                var entry = Int(head[y])
+                guard schedule.canBoard(q, i), i < length - 1, state.head[y] >= 0 else { continue }
+                var entry = Int(state.head[y])
                 while entry >= 0 {
                     let source = Source(from: Int(fromStop[entry]), ready: readyAt[entry], edge: entryEdge[entry])
                     entry = Int(nextEntry[entry])
@@ -351,19 +442,20 @@ struct RangeSearch<S: Schedule> {
     /// The first run of `q` leaving position `i` at or after `time`, below `below`. The run
     /// boarded before is the place to start (most often the one just under it is too early);
     /// otherwise the runs are halved.
-    mutating func firstRun(_ q: Int, _ i: Int, atOrAfter time: Int32, below: Int) -> Int {
+    func firstRun(_ q: Int, _ i: Int, atOrAfter time: Int32, below: Int) -> Int {
         if below > 0 && below < schedule.runCount(q) && schedule.departure(q, below - 1, i) < time { return below }
-        let hint = Int(runHint[q])
+        let call = runHint.start[q] + i
+        let hint = Int(runHint.runs[call])
         let run = hint >= 0 ? schedule.firstRun(q, i, atOrAfter: time, below: below, near: hint)
                             : schedule.firstRun(q, i, atOrAfter: time, high: below)
-        if run < below { runHint[q] = Int32(run) }
+        if run < below { runHint.runs[call] = Int32(run) }
         return run
     }
 
     /// The earliest run of pattern `q` that can be boarded at position `i` of stop `y` from
     /// `source`: at exactly τ from the origin; otherwise after the change the rules ask for,
     /// never the run arrived on. Runs from `current` on gain nothing.
-    mutating func boardable(_ q: Int, _ i: Int, _ y: Int, _ source: Source, round: Int, current: Int) -> Int? {
+    func boardable(_ q: Int, _ i: Int, _ y: Int, _ source: Source, round: Int, current: Int) -> Int? {
         let below = current >= 0 ? current : schedule.runCount(q)
         if round == 1 {
             let run = firstRun(q, i, atOrAfter: source.ready, below: below)

@@ -19,8 +19,10 @@ protocol Schedule {
     func arrival(_ pattern: Int, _ run: Int, _ position: Int) -> Int32
     /// The feed's trip a run belongs to (a frequencies.txt window's runs share one).
     func trip(_ pattern: Int, _ run: Int) -> Int
-    /// The (pattern, position) pairs that call at `stop`.
-    func forEachCall(at stop: Int, _ body: (_ pattern: Int, _ position: Int) -> Void)
+    /// The calls at `stop`, as indices for `call(_:)`: a range, not a closure, so that a caller
+    /// changing its own state while it walks them needs no copy of the schedule.
+    func calls(at stop: Int) -> Range<Int>
+    func call(_ index: Int) -> (pattern: Int, position: Int)
 }
 
 extension Schedule {
@@ -117,12 +119,10 @@ struct DaySchedule: Schedule {
     @inline(__always) func arrival(_ q: Int, _ run: Int, _ i: Int) -> Int32 { times[runTimes[Int(runStart[q]) + run] + 2 * i] }
     @inline(__always) func trip(_ q: Int, _ run: Int) -> Int { Int(runTrips[Int(runStart[q]) + run]) }
 
-    func forEachCall(at stop: Int, _ body: (Int, Int) -> Void) {
-        guard stop >= 0, stop < t.stopCount else { return }
-        var k = Int(callStart[stop])
-        while k + 1 < Int(callStart[stop + 1]) {
-            body(Int(calls[k]), Int(calls[k + 1]))
-            k += 2
-        }
+    @inline(__always) func calls(at stop: Int) -> Range<Int> {
+        guard stop >= 0, stop < t.stopCount else { return 0..<0 }
+        return Int(callStart[stop]) / 2..<Int(callStart[stop + 1]) / 2
     }
+
+    @inline(__always) func call(_ index: Int) -> (pattern: Int, position: Int) { (Int(calls[2 * index]), Int(calls[2 * index + 1])) }
 }
