@@ -61,7 +61,7 @@ enum GTFSCommandLine {
                             OptionSpec("before", value: "T", "only journeys leaving at or before T"),
                             OptionSpec("transfers", value: "K", "at most K changes", default: "2"),
                             OptionSpec("min-transfer", value: "MIN", "minutes a change needs where transfers.txt does not say", default: "2"),
-                            OptionSpec("walk", value: "METERS", "also change between stops this close, walking at 1.2 m/s"),
+                            OptionSpec("walk", value: "METERS", "also change between stops this close: --min-transfer plus the walk at 1.2 m/s"),
                             OptionSpec("limit", value: "N", "keep the first N journeys"),
                             feed,
                         ],

@@ -257,6 +257,6 @@ struct GTFSCommands {
             if day < range.first || day > range.last { notice += " (the feed covers \(range.first.iso) to \(range.last.iso))" }
             notices.append(notice)
         }
-        return JourneyLayout(t, clock: ServiceClock(day: day, zone: t.zone)).output(journeys, notices: notices)
+        return JourneyLayout(t, clock: ServiceClock(day: day, zone: t.zone), journeys: journeys).output(journeys, notices: notices)
     }
 }

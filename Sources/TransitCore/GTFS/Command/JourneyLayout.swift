@@ -6,10 +6,24 @@ struct JourneyLayout {
     let t: Timetable
     let clock: ServiceClock
 
-    init(_ timetable: Timetable, clock: ServiceClock) {
+    /// The display names of the routes the journeys ride, worked out once each (thousands of
+    /// journeys name a dozen routes, and a feed may have thousands).
+    let names: [Int: String]
+
+    init(_ timetable: Timetable, clock: ServiceClock, journeys: [Router.Journey] = []) {
         t = timetable
         self.clock = clock
+        var names: [Int: String] = [:]
+        for journey in journeys {
+            for trip in journey.legs.compactMap(\.trip) {
+                let route = Int(timetable.tripRoute[trip])
+                if names[route] == nil { names[route] = StopIndex.routeName(timetable, route) }
+            }
+        }
+        self.names = names
     }
+
+    func routeName(_ route: Int) -> String { names[route] ?? StopIndex.routeName(t, route) }
 
     func time(_ seconds: Int) -> Value { .time(clock.instant(seconds), t.zone) }
 
@@ -19,7 +33,7 @@ struct JourneyLayout {
         switch leg.mode {
         case .ride(let trip, _, _, _, _):
             let route = Int(t.tripRoute[trip])
-            return Record([("route", .string(StopIndex.routeName(t, route))), ("route_id", .string(t.routeIDs[route])),
+            return Record([("route", .string(routeName(route))), ("route_id", .string(t.routeIDs[route])),
                            ("trip_id", .string(t.tripIDs[trip])), ("headsign", .string(t.headsign(trip)))] + ends)
         case .walk(let meters):
             return Record([("route", .null), ("route_id", .null), ("trip_id", .null), ("headsign", .null)] + ends
@@ -28,7 +42,7 @@ struct JourneyLayout {
     }
 
     func routes(_ journey: Router.Journey) -> String {
-        journey.legs.compactMap { leg in leg.trip.map { StopIndex.routeName(t, Int(t.tripRoute[$0])) } }.joined(separator: " > ")
+        journey.legs.compactMap { leg in leg.trip.map { routeName(Int(t.tripRoute[$0])) } }.joined(separator: " > ")
     }
 
     /// `Local toward San Jose, change at Millbrae 08:12 to Bullet toward …`.
@@ -37,7 +51,7 @@ struct JourneyLayout {
         for leg in journey.legs {
             switch leg.mode {
             case .ride(let trip, _, _, _, _):
-                let ride = StopIndex.routeName(t, Int(t.tripRoute[trip])) + (t.headsign(trip).isEmpty ? "" : " toward \(t.headsign(trip))")
+                let ride = routeName(Int(t.tripRoute[trip])) + (t.headsign(trip).isEmpty ? "" : " toward \(t.headsign(trip))")
                 let when = ClockTime.hhmm(clock.instant(leg.departure.predicted), zone: t.zone)
                 parts.append(parts.isEmpty ? ride : "change at \(t.stopNames[leg.from]) \(when) to \(ride)")
             case .walk(let meters):

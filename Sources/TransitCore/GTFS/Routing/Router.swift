@@ -391,17 +391,19 @@ struct RangeSearch<S: Schedule> {
         for q in queue {
             let startPosition = Int(state.queued[q]), lastBoarding = Int(state.queuedLast[q])
             state.queued[q] = -1
-            let length = schedule.length(q)
+            let stops = schedule.stops(of: q), flags = schedule.flags(of: q), length = stops.count
             var current = -1
+            // The ridden run's (arrival, departure) pairs, read in place.
+            var ridden = UnsafeBufferPointer<Int32>(start: nil, count: 0)
             var boarded = SearchState.Label()
             for i in startPosition..<length {
-                let y = schedule.stop(q, i)
+                let y = Int(stops[i])
                 if i > lastBoarding {
                     // No boarding ahead: the run ridden is all there is, and arrivals only grow.
-                    if current < 0 || schedule.arrival(q, current, i) >= destinationBound { break }
+                    if current < 0 || ridden[2 * i] >= destinationBound { break }
                 }
-                if current >= 0 && schedule.canAlight(q, i) {
-                    let a = schedule.arrival(q, current, i)
+                if current >= 0 && Timetable.canAlight(flags[i]) {
+                    let a = ridden[2 * i]
                     if a < destinationBound && !state.isOrigin[y] && a < state.arrival(y, round) {
                         let k = state.slot(y) + round
                         state.arrivals[k] = a
@@ -413,15 +415,16 @@ struct RangeSearch<S: Schedule> {
                         if state.isDestination[y] { destinationBound = min(destinationBound, a) }
                     }
                 }
-                guard schedule.canBoard(q, i), i < length - 1, state.head[y] >= 0 else { continue }
+                guard Timetable.canBoard(flags[i]), i < length - 1, state.head[y] >= 0 else { continue }
                 var entry = Int(state.head[y])
                 while entry >= 0 {
                     let source = Source(from: Int(fromStop[entry]), ready: readyAt[entry], edge: entryEdge[entry])
                     entry = Int(nextEntry[entry])
                     // A run already ridden that leaves before this source is ready: nothing to gain.
-                    if current >= 0 && source.ready > schedule.departure(q, current, i) { continue }
+                    if current >= 0 && source.ready > ridden[2 * i + 1] { continue }
                     if let run = boardable(q, i, y, source, round: round, current: current), current < 0 || run < current {
                         current = run
+                        ridden = schedule.times(of: q, run)
                         boarded = SearchState.Label(pattern: Int32(q), run: Int32(run), boardPosition: Int32(i), alightPosition: -1,
                                                     fromStop: Int32(source.from), legs: Int32(round))
                     }

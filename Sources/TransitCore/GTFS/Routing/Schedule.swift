@@ -19,6 +19,11 @@ protocol Schedule {
     func arrival(_ pattern: Int, _ run: Int, _ position: Int) -> Int32
     /// The feed's trip a run belongs to (a frequencies.txt window's runs share one).
     func trip(_ pattern: Int, _ run: Int) -> Int
+    /// A pattern's stops and pickup/drop-off flags, and a run's (arrival, departure) pairs, one
+    /// per position: the views a pattern scan walks (the accessors above, read in place).
+    func stops(of pattern: Int) -> UnsafeBufferPointer<Int32>
+    func flags(of pattern: Int) -> UnsafeBufferPointer<UInt8>
+    func times(of pattern: Int, _ run: Int) -> UnsafeBufferPointer<Int32>
     /// The calls at `stop`, as indices for `call(_:)`: a range, not a closure, so that a caller
     /// changing its own state while it walks them needs no copy of the schedule.
     func calls(at stop: Int) -> Range<Int>
@@ -118,6 +123,19 @@ struct DaySchedule: Schedule {
     @inline(__always) func departure(_ q: Int, _ run: Int, _ i: Int) -> Int32 { times[runTimes[Int(runStart[q]) + run] + 2 * i + 1] }
     @inline(__always) func arrival(_ q: Int, _ run: Int, _ i: Int) -> Int32 { times[runTimes[Int(runStart[q]) + run] + 2 * i] }
     @inline(__always) func trip(_ q: Int, _ run: Int) -> Int { Int(runTrips[Int(runStart[q]) + run]) }
+
+    @inline(__always) func stops(of q: Int) -> UnsafeBufferPointer<Int32> {
+        UnsafeBufferPointer(rebasing: patternStops[Int(stopStart[q])..<Int(stopStart[q + 1])])
+    }
+
+    @inline(__always) func flags(of q: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: patternFlags[Int(stopStart[q])..<Int(stopStart[q + 1])])
+    }
+
+    @inline(__always) func times(of q: Int, _ run: Int) -> UnsafeBufferPointer<Int32> {
+        let start = runTimes[Int(runStart[q]) + run]
+        return UnsafeBufferPointer(rebasing: times[start..<(start + 2 * length(q))])
+    }
 
     @inline(__always) func calls(at stop: Int) -> Range<Int> {
         guard stop >= 0, stop < t.stopCount else { return 0..<0 }
