@@ -49,6 +49,23 @@ import Testing
         #expect(queries < 100 || journeys > queries / 2)
     }
 
+    @Test func theTripIndexListsEveryRunOnceUnderItsTrip() throws {
+        for seed in UInt64(1)...40 {
+            let t = try DifferentialCase(seed: seed).timetable
+            var seen = Set<[Int]>()
+            for trip in 0..<t.tripCount {
+                let runs = t.runs(ofTrip: trip)
+                for run in runs {
+                    #expect(t.trip(pattern: run.pattern, row: run.row) == trip, "seed \(seed)")
+                    #expect(seen.insert([run.pattern, run.row]).inserted, "seed \(seed)")
+                }
+                let starts = runs.map { t.runStart(pattern: $0.pattern, row: $0.row) }
+                #expect(starts == starts.sorted(), "seed \(seed)")
+            }
+            #expect(seen.count == t.patternTrips.count, "seed \(seed): every run once")
+        }
+    }
+
     @Test func theReferenceKnowsTheRules() throws {
         // One case worked by hand: A→X on t1 (08:00–08:10), X→B on t2 (08:12–08:20) with a
         // 2-minute change, or t3 direct at 08:05–08:40.

@@ -109,6 +109,18 @@ import Testing
             #expect(try journeys(feed, from: ["B"], to: ["D"], before: "08:20", minTransfer: 0).map(\.description) == ["08:20-08:30 x1 loop>loop"])
             // Without a change the answer is none: one run never goes from B back to D.
             #expect(try journeys(feed, from: ["B"], to: ["D"], transfers: 0).isEmpty)
+            // The trip index (what realtime looks a TripUpdate up in): six runs, told apart by start.
+            let loop = try #require((0..<feed.tripCount).first { feed.tripIDs[$0] == "loop" })
+            #expect(feed.runs(ofTrip: loop).map { Trip.clock(feed.runStart(pattern: $0.pattern, row: $0.row)) }
+                    == ["08:00", "08:10", "08:20", "08:30", "08:40", "08:50"])
+            #expect(feed.tripIsFrequency[loop] == 1)
+            // Each leg names its run: trip_id and trip_start.
+            let query = Router.Query(origins: [3], destinations: [2], day: try #require(LocalDate(iso: "2026-11-23")).dayNumber,
+                                     before: 8 * 3600 + 20 * 60, maxTransfers: 2, minTransfer: 120)
+            let journey = try #require(Router(feed, query).journeys().first)
+            let clock = ServiceClock(day: try #require(LocalDate(iso: "2026-11-23")), zone: feed.zone)
+            let legs = JourneyLayout(feed, clock: clock, journeys: [journey]).output([journey], notices: []).records.first.map { JSONWriter.write(.object($0)) } ?? ""
+            #expect(legs.contains("\"trip_start\": \"08:00:00\"") && legs.contains("\"trip_start\": \"08:30:00\""), "\(legs)")
         }
     }
 

@@ -140,6 +140,12 @@ public enum ClockTime {
             + (offset < 0 ? "-" : "+") + pad(abs / 3600) + ":" + pad(abs % 3600 / 60)
     }
 
+    /// `25:10:00`: seconds of a service day as GTFS writes them (hours may pass 24).
+    static func gtfs(_ seconds: Int) -> String {
+        let s = max(0, seconds)
+        return pad(s / 3600) + ":" + pad(s / 60 % 60) + ":" + pad(s % 60)
+    }
+
     /// `18:04`, the local clock time in `zone`.
     public static func hhmm(_ date: Date, zone: TimeZone) -> String {
         let second = civil(date, offset: zone.secondsFromGMT(for: date)).second

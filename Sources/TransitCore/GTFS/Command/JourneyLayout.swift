@@ -33,8 +33,11 @@ struct JourneyLayout {
         switch leg.mode {
         case .ride(let trip, _, _, _, _):
             let route = Int(t.tripRoute[trip])
+            // A frequencies.txt trip runs many times: its start time says which run (as
+            // GTFS-Realtime's trip descriptor does), in the feed's HH:MM:SS.
+            let run: [(String, Value)] = t.tripIsFrequency[trip] != 0 ? [("trip_start", .string(ClockTime.gtfs(leg.runStart)))] : []
             return Record([("route", .string(routeName(route))), ("route_id", .string(t.routeIDs[route])),
-                           ("trip_id", .string(t.tripIDs[trip])), ("headsign", .string(t.headsign(trip)))] + ends)
+                           ("trip_id", .string(t.tripIDs[trip])), ("headsign", .string(t.headsign(trip)))] + run + ends)
         case .walk(let meters):
             return Record([("route", .null), ("route_id", .null), ("trip_id", .null), ("headsign", .null)] + ends
                           + [("walk_meters", .int(Int(meters.rounded())))])

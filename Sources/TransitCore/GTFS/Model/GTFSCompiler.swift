@@ -444,6 +444,8 @@ struct GTFSCompiler {
         var times = Packed<Int32>(), patternStops: [Int32] = [], patternFlags: [UInt8] = [], patternTrips: [Int32] = []
         times.reserveCapacity(zip(patternKeys, patternRuns).reduce(0) { $0 + $1.0.count * $1.1.count })
         var stopLists = [[Int32]](repeating: [], count: stops.count)
+        // Every run's trip, (pattern, row) and start, for the index from trip to runs.
+        var runTrip: [Int32] = [], runPlace: [Int32] = [], runStartTime: [Int32] = []
         for (p, key) in patternKeys.enumerated() {
             let length = key.count / 2  // stops, flags, then one route
             let runs = patternRuns[p].sorted {
@@ -476,7 +478,11 @@ struct GTFSCompiler {
                     stopLists[Int(key[i])].append(Int32(i))
                 }
                 t.patternStopStart.append(Int32(patternStops.count))
-                for run in group {
+                for (row, run) in group.enumerated() {
+                    runTrip.append(run.trip)
+                    runPlace.append(Int32(q))
+                    runPlace.append(Int32(row))
+                    runStartTime.append(timeStore[run.times + 1] + run.shift)
                     patternTrips.append(run.trip)
                     if run.shift == 0 {
                         timeStore.withUnsafeBufferPointer { times.append(contentsOf: UnsafeBufferPointer(rebasing: $0[run.times..<(run.times + 2 * length)])) }
@@ -487,6 +493,7 @@ struct GTFSCompiler {
                 t.patternTripStart.append(Int32(patternTrips.count))
             }
         }
+        indexTripRuns(runTrip, runPlace, runStartTime)
         timeStore = []
         t.times = times
         times = Packed()
@@ -501,6 +508,32 @@ struct GTFSCompiler {
         t.stopPatterns = Packed(stopPatterns)
         patternKeys = []
         patternRuns = []
+    }
+
+    /// The index from each trip to its runs, earliest start first: a counting sort by trip.
+    mutating func indexTripRuns(_ runTrip: [Int32], _ runPlace: [Int32], _ runStartTime: [Int32]) {
+        let tripCount = trips.count
+        var start = [Int32](repeating: 0, count: tripCount + 1)
+        for trip in runTrip { start[Int(trip) + 1] += 1 }
+        for k in 0..<tripCount { start[k + 1] += start[k] }
+        var fill = start
+        var order = [Int](repeating: 0, count: runTrip.count)
+        for (run, trip) in runTrip.enumerated() {
+            order[Int(fill[Int(trip)])] = run
+            fill[Int(trip)] += 1
+        }
+        var places = [Int32](repeating: 0, count: runPlace.count)
+        for trip in 0..<tripCount {
+            var runs = Array(order[Int(start[trip])..<Int(start[trip + 1])])
+            if runs.count > 1 { runs.sort { (runStartTime[$0], $0) < (runStartTime[$1], $1) } }
+            for (j, run) in runs.enumerated() {
+                places[2 * (Int(start[trip]) + j)] = runPlace[2 * run]
+                places[2 * (Int(start[trip]) + j) + 1] = runPlace[2 * run + 1]
+            }
+        }
+        t.tripRunStart = Packed(start)
+        t.tripRuns = Packed(places)
+        t.tripIsFrequency = Packed((0..<tripCount).map { frequencies[$0] == nil ? 0 : 1 })
     }
 
     /// A trip's (arrival, departure) pairs with untimed calls filled in: by shape_dist_traveled

@@ -142,6 +142,14 @@ struct Timetable: Sendable {
     var stopPatternStart = Packed<Int32>([0])
     var stopPatterns = Packed<Int32>()
 
+    // Trip → its runs: for trip k, `tripRuns[2 * j]` (pattern) and `[2 * j + 1]` (row) for j in
+    // `tripRunStart[k] ..< tripRunStart[k + 1]`, earliest first. What realtime needs to find a
+    // TripUpdate's trip; a frequencies.txt trip has a run per departure, told apart by its start
+    // time (`runStart`), and is marked in `tripIsFrequency`.
+    var tripRunStart = Packed<Int32>([0])
+    var tripRuns = Packed<Int32>()
+    var tripIsFrequency = Packed<UInt8>()
+
     // Services
     var serviceIDs = StringTable()
     var serviceWords: Int32 = 0
@@ -176,6 +184,16 @@ struct Timetable: Sendable {
     @inline(__always) static func canAlight(_ flags: UInt8) -> Bool { flags & noDropOff == 0 }
     func canBoard(pattern q: Int, position i: Int) -> Bool { Self.canBoard(patternFlags[Int(patternStopStart[q]) + i]) }
 
+    /// A trip's runs as (pattern, row), earliest first.
+    func runs(ofTrip trip: Int) -> [(pattern: Int, row: Int)] {
+        guard trip >= 0, trip + 1 < tripRunStart.count else { return [] }
+        return (Int(tripRunStart[trip])..<Int(tripRunStart[trip + 1])).map { (Int(tripRuns[2 * $0]), Int(tripRuns[2 * $0 + 1])) }
+    }
+
+    /// A run's start: its first departure, in seconds of the service day (GTFS-Realtime's
+    /// `start_time` for a frequencies.txt run).
+    func runStart(pattern q: Int, row: Int) -> Int { departure(pattern: q, row: row, position: 0) }
+
     /// Each (pattern, position) calling at `stop`.
     func forEachCall(at stop: Int, _ body: (_ pattern: Int, _ position: Int) -> Void) {
         guard stop >= 0, stop < stopCount else { return }
@@ -207,11 +225,58 @@ struct Timetable: Sendable {
 
 // MARK: the file
 
-/// The compiled file: a magic line, then every array as a length-prefixed little-endian block,
-/// in a fixed order. Written to a temporary file and renamed over the old one.
+/// The compiled file: a magic line naming the version, then every section as a length-prefixed
+/// little-endian block, in the order of `sections`, the one list that writing and reading
+/// follow. Written to a temporary file and renamed over the old one.
 enum TimetableFile {
+    /// Bumped whenever a section, its order or its meaning changes: an older file is refused
+    /// ("import the feed again"), never misread.
+    static let version = 5
     /// 16 bytes, so that what follows stays 8-byte aligned.
-    static let magic = Array("transit-gtfs 04\n".utf8)
+    static let magic = Array("transit-gtfs \(version < 10 ? "0" : "")\(version)\n".utf8)
+
+    /// One section: how it is written and read back. The big arrays are read where they lie.
+    struct Section {
+        let name: String
+        let write: (Timetable, inout BinaryWriter) -> Void
+        let read: (inout Timetable, inout BinaryReader) throws(TransitError) -> Void
+
+        static func strings(_ name: String, _ key: WritableKeyPath<Timetable, StringTable>) -> Section {
+            Section(name: name, write: { t, w in w.strings(t[keyPath: key]) }, read: { (t, r) throws(TransitError) in t[keyPath: key] = try r.strings() })
+        }
+
+        static func packed<T: PackedElement>(_ name: String, _ key: WritableKeyPath<Timetable, Packed<T>>) -> Section {
+            Section(name: name, write: { t, w in w.array(t[keyPath: key]) }, read: { (t, r) throws(TransitError) in t[keyPath: key] = try r.packed() })
+        }
+
+        static func scalar<T: FixedWidthInteger>(_ name: String, _ key: WritableKeyPath<Timetable, T>) -> Section {
+            Section(name: name, write: { t, w in w.scalar(t[keyPath: key]) }, read: { (t, r) throws(TransitError) in t[keyPath: key] = try r.scalar() })
+        }
+    }
+
+    /// A constant list read by every thread; key paths are not `Sendable` in Swift 6, hence the
+    /// `nonisolated(unsafe)` on a value that is never written after it is made.
+    nonisolated(unsafe) static let sections: [Section] = [
+        .strings("agencies", \.agencies),
+        Section(name: "timeZone", write: { t, w in w.string(t.timeZone) }, read: { (t, r) throws(TransitError) in t.timeZone = try r.string() }),
+        .scalar("firstDay", \.firstDay), .scalar("dayCount", \.dayCount), .scalar("sourceStopTimes", \.sourceStopTimes),
+        .strings("stopIDs", \.stopIDs), .strings("stopCodes", \.stopCodes), .strings("stopNames", \.stopNames),
+        .packed("stopLat", \.stopLat), .packed("stopLon", \.stopLon), .packed("stopParent", \.stopParent),
+        .packed("stopLocationType", \.stopLocationType),
+        .strings("routeIDs", \.routeIDs), .strings("routeAgency", \.routeAgency), .strings("routeShortName", \.routeShortName),
+        .strings("routeLongName", \.routeLongName), .packed("routeType", \.routeType), .strings("routeColor", \.routeColor),
+        .strings("tripIDs", \.tripIDs), .packed("tripRoute", \.tripRoute), .packed("tripService", \.tripService),
+        .packed("tripHeadsign", \.tripHeadsign), .strings("headsigns", \.headsigns),
+        .packed("patternStopStart", \.patternStopStart), .packed("patternStops", \.patternStops), .packed("patternFlags", \.patternFlags),
+        .packed("patternTripStart", \.patternTripStart), .packed("patternTrips", \.patternTrips),
+        .packed("patternTimeStart", \.patternTimeStart), .packed("times", \.times),
+        .packed("stopPatternStart", \.stopPatternStart), .packed("stopPatterns", \.stopPatterns),
+        .packed("tripRunStart", \.tripRunStart), .packed("tripRuns", \.tripRuns), .packed("tripIsFrequency", \.tripIsFrequency),
+        .strings("serviceIDs", \.serviceIDs), .scalar("serviceWords", \.serviceWords),
+        // Small, and 4-byte aligned after serviceWords: copied.
+        Section(name: "serviceDays", write: { t, w in w.array(t.serviceDays) }, read: { (t, r) throws(TransitError) in t.serviceDays = Packed(try r.array()) }),
+        Section(name: "transfers", write: { t, w in w.array(t.transfers) }, read: { (t, r) throws(TransitError) in t.transfers = try r.array() }),
+    ]
 
     static func encode(_ t: Timetable) -> Data {
         var w = BinaryWriter()
@@ -221,17 +286,7 @@ enum TimetableFile {
 
     static func write(_ t: Timetable, to w: inout BinaryWriter) {
         w.raw(magic)
-        w.strings(t.agencies); w.string(t.timeZone); w.scalar(t.firstDay); w.scalar(t.dayCount); w.scalar(t.sourceStopTimes)
-        w.strings(t.stopIDs); w.strings(t.stopCodes); w.strings(t.stopNames)
-        w.array(t.stopLat); w.array(t.stopLon); w.array(t.stopParent); w.array(t.stopLocationType)
-        w.strings(t.routeIDs); w.strings(t.routeAgency); w.strings(t.routeShortName); w.strings(t.routeLongName)
-        w.array(t.routeType); w.strings(t.routeColor)
-        w.strings(t.tripIDs); w.array(t.tripRoute); w.array(t.tripService); w.array(t.tripHeadsign); w.strings(t.headsigns)
-        w.array(t.patternStopStart); w.array(t.patternStops); w.array(t.patternFlags)
-        w.array(t.patternTripStart); w.array(t.patternTrips); w.array(t.patternTimeStart); w.array(t.times)
-        w.array(t.stopPatternStart); w.array(t.stopPatterns)
-        w.strings(t.serviceIDs); w.scalar(t.serviceWords); w.array(t.serviceDays)
-        w.array(t.transfers)
+        for section in sections { section.write(t, &w) }
     }
 
     static func decode(_ data: Data, path: String) throws(TransitError) -> Timetable {
@@ -247,20 +302,7 @@ enum TimetableFile {
             throw .parse(what: path, reason: "not a compiled timetable of this version; import the feed again")
         }
         var t = Timetable()
-        t.agencies = try r.strings(); t.timeZone = try r.string(); t.firstDay = try r.scalar(); t.dayCount = try r.scalar()
-        t.sourceStopTimes = try r.scalar()
-        t.stopIDs = try r.strings(); t.stopCodes = try r.strings(); t.stopNames = try r.strings()
-        t.stopLat = try r.packed(); t.stopLon = try r.packed(); t.stopParent = try r.packed(); t.stopLocationType = try r.packed()
-        t.routeIDs = try r.strings(); t.routeAgency = try r.strings(); t.routeShortName = try r.strings(); t.routeLongName = try r.strings()
-        t.routeType = try r.packed(); t.routeColor = try r.strings()
-        t.tripIDs = try r.strings(); t.tripRoute = try r.packed(); t.tripService = try r.packed(); t.tripHeadsign = try r.packed()
-        t.headsigns = try r.strings()
-        t.patternStopStart = try r.packed(); t.patternStops = try r.packed(); t.patternFlags = try r.packed()
-        t.patternTripStart = try r.packed(); t.patternTrips = try r.packed(); t.patternTimeStart = try r.packed(); t.times = try r.packed()
-        t.stopPatternStart = try r.packed(); t.stopPatterns = try r.packed()
-        t.serviceIDs = try r.strings(); t.serviceWords = try r.scalar()
-        t.serviceDays = Packed(try r.array())  // small, and 4-byte aligned after serviceWords: copied
-        t.transfers = try r.array()
+        for section in sections { try section.read(&t, &r) }
         try validate(t, path: path)
         return t
     }
@@ -296,6 +338,15 @@ enum TimetableFile {
             let q = Int(pairs[i]), pos = Int(pairs[i + 1])
             try check(q >= 0 && q < p && pos >= 0 && pos < Int(stopStart[q + 1] - stopStart[q]), "stop patterns")
             i += 2
+        }
+        try check(t.tripRunStart.count == n + 1 && monotone(t.tripRunStart, last: t.tripRuns.count / 2) && t.tripRuns.count % 2 == 0
+                  && t.tripIsFrequency.count == n, "trip runs")
+        let runs = t.tripRuns.buffer
+        var j = 0
+        while j + 1 < runs.count {
+            let q = Int(runs[j]), row = Int(runs[j + 1])
+            try check(q >= 0 && q < p && row >= 0 && row < Int(tripStart[q + 1] - tripStart[q]), "trip runs")
+            j += 2
         }
         try check(t.serviceWords >= 0 && t.serviceDays.count == t.serviceCount * Int(t.serviceWords) && t.dayCount >= 0
                   && Int(t.dayCount) <= Int(t.serviceWords) * 64, "calendar")

@@ -45,6 +45,9 @@ struct Router {
         var to: Int
         var departure: LegTime
         var arrival: LegTime
+        /// A ride's run, told apart from the other runs of its trip (frequencies.txt) by its first
+        /// departure, in seconds of the service day; 0 for a walk.
+        var runStart = 0
 
         var trip: Int? { if case .ride(let trip, _, _, _, _) = mode { trip } else { nil } }
         var isRide: Bool { trip != nil }
@@ -526,7 +529,7 @@ struct RangeSearch<S: Schedule> {
             let boardStop = schedule.stop(q, board)
             legs.append(Router.Leg(mode: .ride(trip: schedule.trip(q, run), pattern: q, run: run, fromPosition: board, toPosition: alight),
                                    from: boardStop, to: stop, departure: LegTime(Int(schedule.departure(q, run, board))),
-                                   arrival: LegTime(Int(schedule.arrival(q, run, alight)))))
+                                   arrival: LegTime(Int(schedule.arrival(q, run, alight))), runStart: Int(schedule.departure(q, run, 0))))
             let previous = Int(label.legs) - 1
             let from = Int(label.fromStop)
             if previous == 0 { break }

@@ -54,7 +54,8 @@ struct FeedStore {
     }
 
     /// 16 bytes; the summary after it is padded to 8, so the timetable's arrays stay aligned.
-    static let magic = Array("transit-feed 03\n".utf8)
+    /// The container's version is the timetable's: one constant (`TimetableFile.version`).
+    static let magic = Array("transit-feed \(TimetableFile.version < 10 ? "0" : "")\(TimetableFile.version)\n".utf8)
 
     /// Streams the summary and the timetable to a temporary file beside `path`, then renames it
     /// over `path`; on any failure the temporary file goes and `path` stays as it was.
