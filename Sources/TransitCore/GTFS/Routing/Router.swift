@@ -211,9 +211,15 @@ struct RangeSearch<S: Schedule> {
     var previousBest: [Int32]
     var found: [Router.Journey] = []
 
-    // Where each stop may be boarded this round: a list per stop, linked through flat arrays
-    // (`state.head` per stop, then next/from/ready/edge per entry).
-    var nextEntry: [Int32] = [], fromStop: [Int32] = [], readyAt: [Int32] = [], entryEdge: [TransferEdges.Edge] = []
+    // Where each stop may be boarded this round: a list per stop (`state.head`), linked through
+    // one flat array of entries.
+    var entries: [Entry] = []
+
+    /// A way to board at a stop this round: the next entry of the same stop (-1: none) and the source.
+    struct Entry {
+        var next: Int32
+        var source: Source
+    }
     var touched: [Int] = []
     // Patterns to scan this round, each from its earliest position with a boarding
     // (`state.queued`) to its last (`state.queuedLast`: past it, a run that can no longer
@@ -317,8 +323,7 @@ struct RangeSearch<S: Schedule> {
     /// 1; afterwards the changes out of the stops the last round reached by a ride.
     mutating func collectBoardings(_ round: Int, tau: Int32) {
         for y in touched { state.head[y] = -1; state.exactEntryAt[y] = -1 }
-        nextEntry.removeAll(keepingCapacity: true); fromStop.removeAll(keepingCapacity: true)
-        readyAt.removeAll(keepingCapacity: true); entryEdge.removeAll(keepingCapacity: true)
+        entries.removeAll(keepingCapacity: true)
         touched.removeAll(keepingCapacity: true)
         if round == 1 {
             let start = TransferEdges.Edge(to: -1, lowerBound: 0, walkSeconds: -1, exact: true)
@@ -355,13 +360,13 @@ struct RangeSearch<S: Schedule> {
         if edge.exact {
             let known = Int(state.exactEntryAt[y])
             if known >= 0 {
-                if ready < readyAt[known] { fromStop[known] = Int32(x); readyAt[known] = ready; entryEdge[known] = edge }
+                if ready < entries[known].source.ready { entries[known].source = Source(from: x, ready: ready, edge: edge) }
                 return
             }
-            state.exactEntryAt[y] = Int32(nextEntry.count)
+            state.exactEntryAt[y] = Int32(entries.count)
         }
-        nextEntry.append(state.head[y]); fromStop.append(Int32(x)); readyAt.append(ready); entryEdge.append(edge)
-        state.head[y] = Int32(nextEntry.count - 1)
+        entries.append(Entry(next: state.head[y], source: Source(from: x, ready: ready, edge: edge)))
+        state.head[y] = Int32(entries.count - 1)
     }
 
     mutating func queuePatterns(_ round: Int, departing: [(pattern: Int, position: Int)]) {
@@ -421,8 +426,8 @@ struct RangeSearch<S: Schedule> {
                 guard Timetable.canBoard(flags[i]), i < length - 1, state.head[y] >= 0 else { continue }
                 var entry = Int(state.head[y])
                 while entry >= 0 {
-                    let source = Source(from: Int(fromStop[entry]), ready: readyAt[entry], edge: entryEdge[entry])
-                    entry = Int(nextEntry[entry])
+                    let source = entries[entry].source
+                    entry = Int(entries[entry].next)
                     // A run already ridden that leaves before this source is ready: nothing to gain.
                     if current >= 0 && source.ready > ridden[2 * i + 1] { continue }
                     if let run = boardable(q, i, y, source, round: round, current: current), current < 0 || run < current {
@@ -463,6 +468,9 @@ struct RangeSearch<S: Schedule> {
     /// never the run arrived on. Runs from `current` on gain nothing.
     func boardable(_ q: Int, _ i: Int, _ y: Int, _ source: Source, round: Int, current: Int) -> Int? {
         let below = current >= 0 ? current : schedule.runCount(q)
+        // Most sources cannot catch even the run before the one ridden (`ready` is a lower
+        // bound): one read answers them, before any label is looked at.
+        if below == 0 || (current > 0 && schedule.departure(q, current - 1, i) < source.ready) { return nil }
         if round == 1 {
             let run = firstRun(q, i, atOrAfter: source.ready, below: below)
             return run < below && schedule.departure(q, run, i) == source.ready ? run : nil

@@ -34,6 +34,9 @@ final class TransferEdges {
     private var cache: [[Edge]?]
     /// Candidate rows per edge, found once.
     private(set) var pairRows: [[Int]] = []
+    private var fromTripNamed: [Bool] = []
+    /// Decided changes by (edge rows, from route, to route), for rows that name no trip.
+    private var byRoutes: [Int64: Int32] = [:]
 
     init(_ t: Timetable, minTransfer: Int, walkMeters: Double?, children: StationChildren) {
         self.t = t
@@ -178,9 +181,30 @@ final class TransferEdges {
     }
 
     /// Seconds a change along `edge` (out of `x`) needs between these trips; nil if forbidden.
+    /// Where no row names a trip the answer depends on the two routes only, and is kept.
     func seconds(_ edge: Edge, from x: Int, fromTrip: Int, toTrip: Int) -> Int? {
         if edge.walkSeconds >= 0 || edge.exact || edge.rows < 0 || Int(edge.rows) >= pairRows.count { return Int(edge.lowerBound) }
-        return Self.decide(x, Int(edge.to), pairRows[Int(edge.rows)], t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
+        let rows = pairRows[Int(edge.rows)]
+        let fromRoute = fromTrip >= 0 ? Int64(t.tripRoute[fromTrip]) : -1, toRoute = toTrip >= 0 ? Int64(t.tripRoute[toTrip]) : -1
+        let fits = (0..<(1 << 21)).contains(fromRoute) && (0..<(1 << 21)).contains(toRoute) && edge.rows < 1 << 21  // the key's fields
+        guard fits, !edge.namesToTrip, !namesFromTrip(edge) else {
+            return Self.decide(x, Int(edge.to), rows, t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
+        }
+        let key = Int64(edge.rows) << 42 | fromRoute << 21 | toRoute
+        if let known = byRoutes[key] { return known < 0 ? nil : Int(known) }
+        let seconds = Self.decide(x, Int(edge.to), rows, t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
+        byRoutes[key] = Int32(seconds ?? -1)
+        return seconds
+    }
+
+    /// Some row of the edge names a from_trip_id (kept per edge, found once).
+    private func namesFromTrip(_ edge: Edge) -> Bool {
+        let index = Int(edge.rows)
+        if index < fromTripNamed.count { return fromTripNamed[index] }
+        while fromTripNamed.count < pairRows.count {
+            fromTripNamed.append(pairRows[fromTripNamed.count].contains { t.transfers[$0].fromTrip >= 0 })
+        }
+        return index < fromTripNamed.count && fromTripNamed[index]
     }
 
     /// Seconds a change from `x` to `y` needs between these trips (-1: any); nil if forbidden.
