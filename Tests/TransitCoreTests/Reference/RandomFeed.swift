@@ -204,11 +204,11 @@ struct RandomFeed {
     }
 
     mutating func makeTransfers(_ g: inout SeededGenerator) {
-        for _ in 0..<g.int(0...4) {
+        for _ in 0..<g.int(0...5) {
             func stop() -> Int? { g.chance(0.1) ? nil : g.int(0...stops.count - 1) }
             var rule = Transfer(fromStop: stop(), toStop: stop(), fromRoute: nil, toRoute: nil, fromTrip: nil, toTrip: nil,
                                 type: g.int(0...3), minTime: nil)
-            if g.chance(0.25) { rule.fromRoute = g.int(0...routes.count - 1) }
+            if g.chance(0.35) { rule.fromRoute = g.int(0...routes.count - 1) }
             if g.chance(0.25) { rule.toRoute = g.int(0...routes.count - 1) }
             if !trips.isEmpty && g.chance(0.2) { rule.fromTrip = g.int(0...trips.count - 1) }
             if !trips.isEmpty && g.chance(0.2) { rule.toTrip = g.int(0...trips.count - 1) }

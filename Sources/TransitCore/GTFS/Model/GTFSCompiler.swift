@@ -21,6 +21,8 @@ struct GTFSCompiler {
     var skippedTrips: [String] = []
     var untimedTrips = 0
     var frequencies: [Int: [Frequency]] = [:]
+    /// Trips that a transfers.txt row names as from_trip_id.
+    var tripsNamedFrom = Set<Int32>()
     /// The largest calendar this compiles: ten years of days.
     static let maxDays = 3660
 
@@ -41,6 +43,9 @@ struct GTFSCompiler {
         try readTrips(try required(files, "trips.txt"))
         try readCalendars(calendar, dates)
         frequencies = try readFrequencies(try files.reader("frequencies.txt"))
+        // Before stop_times: a trip that a row names as from_trip_id gets a pattern of its own.
+        try readTransfers(try files.reader("transfers.txt"))
+        for rule in t.transfers where rule.fromTrip >= 0 { tripsNamedFrom.insert(rule.fromTrip) }
         // stop_times.txt is read trip by trip when its rows are grouped by trip (as feeds
         // write them); otherwise it is read again whole and grouped here.
         if try !readStopTimes(try required(files, "stop_times.txt"), grouped: true) {
@@ -48,7 +53,6 @@ struct GTFSCompiler {
             _ = try readStopTimes(try required(files, "stop_times.txt"), grouped: false)
         }
         layOutPatterns()
-        try readTransfers(try files.reader("transfers.txt"))
     }
 
     func required(_ files: FeedFiles, _ name: String) throws(TransitError) -> CSVReader {
@@ -401,14 +405,18 @@ struct GTFSCompiler {
             return
         }
         let times = timeStore[base...]
-        // Stops, their pickup/drop-off flags, and the route: a pattern is one route's, so that a
-        // transfers.txt row by route decides alike for all its runs (R5's TripPattern is too).
-        var values = [Int32](repeating: 0, count: n * 2 + 1)
+        // Stops, their pickup/drop-off flags, the route, and the trip itself when a transfers.txt
+        // row names it as from_trip_id. A pattern scan rides the earliest run it can catch, which
+        // is right only when its later runs change no better: so a pattern is one route's (a row
+        // by route decides alike for all its runs; R5's TripPattern is per route too), and a trip
+        // with rules of its own is a pattern of its own.
+        var values = [Int32](repeating: 0, count: n * 2 + 2)
         for (k, row) in rows.enumerated() {
             values[k] = row.stop
             values[n + k] = Int32(row.flags)
         }
         values[2 * n] = t.tripRoute[trip]
+        values[2 * n + 1] = tripsNamedFrom.contains(Int32(trip)) ? Int32(trip) : -1
         let key = PatternKey(values)
         let p: Int
         if let known = patternOf[key] { p = known } else {
@@ -447,7 +455,7 @@ struct GTFSCompiler {
         // Every run's trip, (pattern, row) and start, for the index from trip to runs.
         var runTrip: [Int32] = [], runPlace: [Int32] = [], runStartTime: [Int32] = []
         for (p, key) in patternKeys.enumerated() {
-            let length = key.count / 2  // stops, flags, then one route
+            let length = (key.count - 2) / 2  // stops, flags, then the route and the named trip
             let runs = patternRuns[p].sorted {
                 let a = timeStore[$0.times + 1] + $0.shift, b = timeStore[$1.times + 1] + $1.shift
                 return a != b ? a < b : $0.trip < $1.trip

@@ -103,6 +103,9 @@ final class SearchState {
         var fromStop: Int32 = -1
         /// Rides in the journey this label ends (0: the origin).
         var legs: Int32 = 0
+        /// The class arrival at `fromStop` it boarded from (see `RangeSearch.Arrival`); -1: the
+        /// stop's label itself.
+        var fromArrival: Int32 = -1
     }
 
     static let unreached = Int32.max
@@ -234,6 +237,10 @@ struct RangeSearch<S: Schedule> {
     /// Stops reached by a ride in the last round, and stops whose label changed in it.
     var rideMarked: [Int] = []
     var changed: [Int] = []
+    /// Class arrivals, listed per stop from `arrivalHead`, and those the last round improved.
+    var arrivals: [Arrival] = []
+    var arrivalHead: [Int: Int32] = [:]
+    var arrivalsMarked: [Int] = []
     /// The earliest arrival at a destination in this departure's rounds so far.
     var destinationBound = SearchState.unreached
 
@@ -257,6 +264,7 @@ struct RangeSearch<S: Schedule> {
         for (tau, departing) in originDepartures() {
             rideMarked = []
             changed = []
+            arrivalsMarked = []
             destinationBound = SearchState.unreached
             for round in 1...rounds {
                 carryOver(round)
@@ -265,7 +273,7 @@ struct RangeSearch<S: Schedule> {
                 if touched.isEmpty { break }
                 queuePatterns(round, departing: departing)
                 scanPatterns(round)
-                if rideMarked.isEmpty && round > 1 { break }
+                if rideMarked.isEmpty && arrivalsMarked.isEmpty && round > 1 { break }
             }
             collectJourneys(tau)
         }
@@ -350,14 +358,24 @@ struct RangeSearch<S: Schedule> {
                 addBoarding(at: y, from: x, ready: Int32(ready), edge: e)
             }
         }
+        // Class arrivals the last round improved: only the changes whose time depends on the
+        // trip (an exact change is no sooner from a later arrival than from the stop's label).
+        for index in arrivalsMarked {
+            let arrival = arrivals[index], x = Int(arrival.stop)
+            for e in edges.edges(x) where !e.exact {
+                let ready = Int64(arrival.time) + Int64(e.lowerBound)
+                guard ready < Int64(destinationBound) else { continue }
+                addBoarding(at: Int(e.to), from: x, ready: Int32(ready), edge: e, arrival: Int32(index))
+            }
+        }
     }
 
     /// A boarding at `y`. Of the changes whose time is exact, only the earliest ready is kept:
     /// it catches every run a later one could (but the run it arrived on, which the earlier
     /// rounds already rode to every stop after), so one search per stop serves them all.
-    mutating func addBoarding(at y: Int, from x: Int, ready: Int32, edge: TransferEdges.Edge) {
+    mutating func addBoarding(at y: Int, from x: Int, ready: Int32, edge: TransferEdges.Edge, arrival: Int32 = -1) {
         if state.head[y] < 0 { touched.append(y) }
-        if edge.exact {
+        if edge.exact && arrival < 0 {
             let known = Int(state.exactEntryAt[y])
             if known >= 0 {
                 if ready < entries[known].source.ready { entries[known].source = Source(from: x, ready: ready, edge: edge) }
@@ -365,7 +383,7 @@ struct RangeSearch<S: Schedule> {
             }
             state.exactEntryAt[y] = Int32(entries.count)
         }
-        entries.append(Entry(next: state.head[y], source: Source(from: x, ready: ready, edge: edge)))
+        entries.append(Entry(next: state.head[y], source: Source(from: x, ready: ready, edge: edge, arrival: arrival)))
         state.head[y] = Int32(entries.count - 1)
     }
 
@@ -412,6 +430,11 @@ struct RangeSearch<S: Schedule> {
                 }
                 if current >= 0 && Timetable.canAlight(flags[i]) {
                     let a = ridden[2 * i]
+                    if a < destinationBound && !state.isOrigin[y] && edges.hasFromRules(y) {
+                        var label = boarded
+                        label.alightPosition = Int32(i)
+                        keepClassArrival(at: y, round: round, time: a, trip: schedule.trip(q, current), label: label)
+                    }
                     if a < destinationBound && !state.isOrigin[y] && a < state.arrival(y, round) {
                         let k = state.slot(y) + round
                         state.arrivals[k] = a
@@ -434,13 +457,43 @@ struct RangeSearch<S: Schedule> {
                         current = run
                         ridden = schedule.times(of: q, run)
                         boarded = SearchState.Label(pattern: Int32(q), run: Int32(run), boardPosition: Int32(i), alightPosition: -1,
-                                                    fromStop: Int32(source.from), legs: Int32(round))
+                                                    fromStop: Int32(source.from), legs: Int32(round), fromArrival: source.arrival)
                     }
                 }
             }
         }
         queue.removeAll(keepingCapacity: true)
         rideMarked = marked
+        arrivalsMarked = classMarked
+        classMarked = []
+    }
+
+    /// The class arrivals improved in the scan under way.
+    var classMarked: [Int] = []
+
+    /// Keeps `time` as the arrival at `y` of the class of `trip`, when it is the earliest of
+    /// that class in this round (over every departure so far, as the stop labels are).
+    mutating func keepClassArrival(at y: Int, round: Int, time: Int32, trip: Int, label: SearchState.Label) {
+        let arrivalClass = edges.arrivalClass(y, trip: trip)
+        var index = Int(arrivalHead[y] ?? -1)
+        while index >= 0 {
+            if arrivals[index].round == Int32(round) && arrivals[index].arrivalClass == arrivalClass { break }
+            index = Int(arrivals[index].next)
+        }
+        if index >= 0 {
+            guard time < arrivals[index].time else { return }
+            arrivals[index].time = time
+            arrivals[index].label = label
+        } else {
+            index = arrivals.count
+            arrivals.append(Arrival(stop: Int32(y), round: Int32(round), arrivalClass: arrivalClass, time: time, label: label,
+                                    stamp: -1, next: arrivalHead[y] ?? -1))
+            arrivalHead[y] = Int32(index)
+        }
+        if arrivals[index].stamp != stamp {
+            arrivals[index].stamp = stamp
+            classMarked.append(index)
+        }
     }
 
     /// Where a boarding comes from: the stop, the earliest it may board, and the change taken.
@@ -448,6 +501,24 @@ struct RangeSearch<S: Schedule> {
         var from: Int
         var ready: Int32
         var edge: TransferEdges.Edge
+        /// Which arrival at `from` it changes from: -1 the stop's label, else a class arrival.
+        var arrival: Int32 = -1
+    }
+
+    /// An arrival at a stop whose changes depend on the trip arrived on (transfers.txt rows
+    /// by from_trip_id or from_route_id): there the earliest arrival does not dominate a later
+    /// one by another trip, which may change where the first may not, or sooner. So such a stop
+    /// keeps, per round, the earliest arrival of each class of trips its rules tell apart.
+    struct Arrival {
+        var stop: Int32
+        var round: Int32
+        var arrivalClass: Int64
+        var time: Int32
+        var label: SearchState.Label
+        /// The stamp of the scan that last improved it.
+        var stamp: Int32
+        /// The next class arrival of the same stop (-1: none).
+        var next: Int32
     }
 
     /// The first run of `q` leaving position `i` at or after `time`, below `below`. The run
@@ -478,11 +549,12 @@ struct RangeSearch<S: Schedule> {
         let x = source.from
         let fromSlot = x >= 0 ? Int(state.slotOf[x]) : -1
         guard fromSlot >= 0 else { return nil }
-        let arrivedBy = state.labels[fromSlot + round - 1]
+        let byClass = source.arrival >= 0 && Int(source.arrival) < arrivals.count
+        let arrivedBy = byClass ? arrivals[Int(source.arrival)].label : state.labels[fromSlot + round - 1]
         // The run arrived on: a frequencies.txt window's runs share a trip but are runs of their own.
         let sameRun = arrivedBy.pattern == Int32(q) ? Int(arrivedBy.run) : -1
         let fromTrip = arrivedBy.pattern >= 0 ? schedule.trip(Int(arrivedBy.pattern), Int(arrivedBy.run)) : -1
-        let reached = Int(state.arrivals[fromSlot + round - 1])
+        let reached = byClass ? Int(arrivals[Int(source.arrival)].time) : Int(state.arrivals[fromSlot + round - 1])
         var ready = source.ready
         if !source.edge.exact && !source.edge.namesToTrip && below > 0 {
             // Rows by stop and route decide alike for every run of the pattern (one route's).
@@ -542,7 +614,8 @@ struct RangeSearch<S: Schedule> {
             let from = Int(label.fromStop)
             if previous == 0 { break }
             guard from >= 0, from < s, state.slotOf[from] >= 0 else { return nil }
-            let reached = Int(state.arrivals[Int(state.slotOf[from]) + previous])
+            let byClass = label.fromArrival >= 0 && Int(label.fromArrival) < arrivals.count
+            let reached = byClass ? Int(arrivals[Int(label.fromArrival)].time) : Int(state.arrivals[Int(state.slotOf[from]) + previous])
             if from != boardStop {
                 // A walk shows the walk; a change by the rules shows the time the rules ask.
                 let walk = edges.edges(from).first { Int($0.to) == boardStop && $0.walkSeconds >= 0 }
@@ -551,7 +624,7 @@ struct RangeSearch<S: Schedule> {
                                        departure: LegTime(reached), arrival: LegTime(reached + seconds)))
             }
             stop = from
-            label = state.labels[Int(state.slotOf[stop]) + previous]
+            label = byClass ? arrivals[Int(label.fromArrival)].label : state.labels[Int(state.slotOf[stop]) + previous]
         }
         legs.reverse()
         let rides = legs.filter(\.isRide)

@@ -180,6 +180,51 @@ final class TransferEdges {
         return best.seconds
     }
 
+    /// What of an arriving trip the changes out of `x` depend on: the trips and routes that
+    /// transfers.txt rows applying there name as from_trip_id or from_route_id (empty where
+    /// no row does: then the earliest arrival at `x` is the only one worth keeping).
+    struct FromRules {
+        var trips: Set<Int> = []
+        var routes: Set<Int> = []
+        var isEmpty: Bool { trips.isEmpty && routes.isEmpty }
+    }
+
+    private var fromRulesCache: [Int: FromRules] = [:]
+    /// Per stop: 0 not known yet, 1 no from-rules, 2 from-rules.
+    private lazy var hasRules = [UInt8](repeating: 0, count: t.stopCount)
+
+    func fromRules(_ x: Int) -> FromRules {
+        if let known = fromRulesCache[x] { return known }
+        var rules = FromRules()
+        for e in edges(x) where !e.exact && e.rows >= 0 && Int(e.rows) < pairRows.count {
+            for row in pairRows[Int(e.rows)] {
+                let r = t.transfers[row]
+                if r.fromTrip >= 0 { rules.trips.insert(Int(r.fromTrip)) }
+                if r.fromRoute >= 0 { rules.routes.insert(Int(r.fromRoute)) }
+            }
+        }
+        fromRulesCache[x] = rules
+        return rules
+    }
+
+    /// Whether the changes out of `x` depend on the trip arrived on (a stop-indexed cache: this
+    /// is asked at every alighting).
+    func hasFromRules(_ x: Int) -> Bool {
+        guard x >= 0, x < hasRules.count else { return false }
+        if hasRules[x] == 0 { hasRules[x] = fromRules(x).isEmpty ? 1 : 2 }
+        return hasRules[x] == 2
+    }
+
+    /// The class of an arrival at `x` by `trip` under those rules: arrivals of one class change
+    /// alike, so the earliest of each class is kept (-1: x's rules do not look at the trip).
+    func arrivalClass(_ x: Int, trip: Int) -> Int64 {
+        let rules = fromRules(x)
+        if rules.isEmpty { return -1 }
+        let named = rules.trips.contains(trip) ? Int64(trip) : -1
+        let route = Int(t.tripRoute[trip])
+        return (named + 1) << 32 | Int64(rules.routes.contains(route) ? route + 1 : 0)
+    }
+
     /// Seconds a change along `edge` (out of `x`) needs between these trips; nil if forbidden.
     /// Where no row names a trip the answer depends on the two routes only, and is kept.
     func seconds(_ edge: Edge, from x: Int, fromTrip: Int, toTrip: Int) -> Int? {
