@@ -130,6 +130,10 @@ final class SearchState {
     // Per pattern: queued from this position (-1: not queued), and its last position with a boarding.
     let queued: UnsafeMutableBufferPointer<Int32>
     let queuedLast: UnsafeMutableBufferPointer<Int32>
+    /// Per stop: its first class arrival (-1: none), and whether its changes depend on the trip
+    /// arrived on (0 not known yet, 1 no, 2 yes).
+    let arrivalHead: UnsafeMutableBufferPointer<Int32>
+    let fromRules: UnsafeMutableBufferPointer<UInt8>
 
     init(stops: Int, patterns: Int, rounds: Int) {
         stride = rounds + 1
@@ -151,10 +155,13 @@ final class SearchState {
         isDestination = filled(stops, false)
         queued = filled(patterns, -1)
         queuedLast = filled(patterns, -1)
+        arrivalHead = filled(stops, -1)
+        fromRules = filled(stops, 0)
     }
 
     deinit {
-        for buffer in [slotOf, arrivals, bestReady, head, exactEntryAt, markedStamp, changedStamp, queued, queuedLast] { buffer.deallocate() }
+        for buffer in [slotOf, arrivals, bestReady, head, exactEntryAt, markedStamp, changedStamp, queued, queuedLast, arrivalHead] { buffer.deallocate() }
+        fromRules.deallocate()
         labels.deallocate()
         isOrigin.deallocate()
         isDestination.deallocate()
@@ -239,7 +246,6 @@ struct RangeSearch<S: Schedule> {
     var changed: [Int] = []
     /// Class arrivals, listed per stop from `arrivalHead`, and those the last round improved.
     var arrivals: [Arrival] = []
-    var arrivalHead: [Int: Int32] = [:]
     var arrivalsMarked: [Int] = []
     /// The earliest arrival at a destination in this departure's rounds so far.
     var destinationBound = SearchState.unreached
@@ -362,6 +368,12 @@ struct RangeSearch<S: Schedule> {
         // trip (an exact change is no sooner from a later arrival than from the stop's label).
         for index in arrivalsMarked {
             let arrival = arrivals[index], x = Int(arrival.stop)
+            // The arrival that is the stop's label was relaxed above.
+            let slot = Int(state.slotOf[x])
+            if slot >= 0 && state.markedStamp[x] == stamp - 1 && state.arrivals[slot + round - 1] == arrival.time
+                && state.labels[slot + round - 1].pattern == arrival.label.pattern && state.labels[slot + round - 1].run == arrival.label.run {
+                continue
+            }
             for e in edges.edges(x) where !e.exact {
                 let ready = Int64(arrival.time) + Int64(e.lowerBound)
                 guard ready < Int64(destinationBound) else { continue }
@@ -430,7 +442,7 @@ struct RangeSearch<S: Schedule> {
                 }
                 if current >= 0 && Timetable.canAlight(flags[i]) {
                     let a = ridden[2 * i]
-                    if a < destinationBound && !state.isOrigin[y] && edges.hasFromRules(y) {
+                    if a < destinationBound && !state.isOrigin[y] && hasFromRules(y) {
                         var label = boarded
                         label.alightPosition = Int32(i)
                         keepClassArrival(at: y, round: round, time: a, trip: schedule.trip(q, current), label: label)
@@ -471,11 +483,20 @@ struct RangeSearch<S: Schedule> {
     /// The class arrivals improved in the scan under way.
     var classMarked: [Int] = []
 
+    /// Whether the changes out of `y` depend on the trip arrived on, worked out once per stop.
+    @inline(__always) func hasFromRules(_ y: Int) -> Bool {
+        let known = state.fromRules[y]
+        if known != 0 { return known == 2 }
+        let has = !edges.fromRules(y).isEmpty
+        state.fromRules[y] = has ? 2 : 1
+        return has
+    }
+
     /// Keeps `time` as the arrival at `y` of the class of `trip`, when it is the earliest of
     /// that class in this round (over every departure so far, as the stop labels are).
     mutating func keepClassArrival(at y: Int, round: Int, time: Int32, trip: Int, label: SearchState.Label) {
         let arrivalClass = edges.arrivalClass(y, trip: trip)
-        var index = Int(arrivalHead[y] ?? -1)
+        var index = Int(state.arrivalHead[y])
         while index >= 0 {
             if arrivals[index].round == Int32(round) && arrivals[index].arrivalClass == arrivalClass { break }
             index = Int(arrivals[index].next)
@@ -487,8 +508,8 @@ struct RangeSearch<S: Schedule> {
         } else {
             index = arrivals.count
             arrivals.append(Arrival(stop: Int32(y), round: Int32(round), arrivalClass: arrivalClass, time: time, label: label,
-                                    stamp: -1, next: arrivalHead[y] ?? -1))
-            arrivalHead[y] = Int32(index)
+                                    stamp: -1, next: state.arrivalHead[y]))
+            state.arrivalHead[y] = Int32(index)
         }
         if arrivals[index].stamp != stamp {
             arrivals[index].stamp = stamp

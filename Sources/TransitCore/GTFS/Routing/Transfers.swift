@@ -190,8 +190,6 @@ final class TransferEdges {
     }
 
     private var fromRulesCache: [Int: FromRules] = [:]
-    /// Per stop: 0 not known yet, 1 no from-rules, 2 from-rules.
-    private lazy var hasRules = [UInt8](repeating: 0, count: t.stopCount)
 
     func fromRules(_ x: Int) -> FromRules {
         if let known = fromRulesCache[x] { return known }
@@ -205,14 +203,6 @@ final class TransferEdges {
         }
         fromRulesCache[x] = rules
         return rules
-    }
-
-    /// Whether the changes out of `x` depend on the trip arrived on (a stop-indexed cache: this
-    /// is asked at every alighting).
-    func hasFromRules(_ x: Int) -> Bool {
-        guard x >= 0, x < hasRules.count else { return false }
-        if hasRules[x] == 0 { hasRules[x] = fromRules(x).isEmpty ? 1 : 2 }
-        return hasRules[x] == 2
     }
 
     /// The class of an arrival at `x` by `trip` under those rules: arrivals of one class change
