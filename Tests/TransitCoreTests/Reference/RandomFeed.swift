@@ -1,20 +1,11 @@
 import Foundation
 @testable import TransitCore
 
-/// A deterministic generator (SplitMix64): the same seed writes the same feed on every machine.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
+/// The random feeds' generator: the tests' SplitMix64 (BARTParserTests), so the same seed
+/// writes the same feed on every machine.
+typealias SeededGenerator = SplitMix
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix {
     mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
     mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
 }

@@ -332,22 +332,20 @@ enum TimetableFile {
         }
         try check(t.stopPatternStart.count == s + 1 && monotone(t.stopPatternStart, last: t.stopPatterns.count)
                   && t.stopPatterns.count % 2 == 0, "stop patterns")
-        let pairs = t.stopPatterns.buffer
-        var i = 0
-        while i + 1 < pairs.count {
-            let q = Int(pairs[i]), pos = Int(pairs[i + 1])
-            try check(q >= 0 && q < p && pos >= 0 && pos < Int(stopStart[q + 1] - stopStart[q]), "stop patterns")
-            i += 2
+        /// (pattern, index) pairs, each index below what `limit` allows for its pattern.
+        func checkPairs(_ values: Packed<Int32>, _ what: String, limit: (Int) -> Int) throws(TransitError) {
+            let pairs = values.buffer
+            var i = 0
+            while i + 1 < pairs.count {
+                let q = Int(pairs[i]), index = Int(pairs[i + 1])
+                try check(q >= 0 && q < p && index >= 0 && index < limit(q), what)
+                i += 2
+            }
         }
+        try checkPairs(t.stopPatterns, "stop patterns") { Int(stopStart[$0 + 1] - stopStart[$0]) }
         try check(t.tripRunStart.count == n + 1 && monotone(t.tripRunStart, last: t.tripRuns.count / 2) && t.tripRuns.count % 2 == 0
                   && t.tripIsFrequency.count == n, "trip runs")
-        let runs = t.tripRuns.buffer
-        var j = 0
-        while j + 1 < runs.count {
-            let q = Int(runs[j]), row = Int(runs[j + 1])
-            try check(q >= 0 && q < p && row >= 0 && row < Int(tripStart[q + 1] - tripStart[q]), "trip runs")
-            j += 2
-        }
+        try checkPairs(t.tripRuns, "trip runs") { Int(tripStart[$0 + 1] - tripStart[$0]) }
         try check(t.serviceWords >= 0 && t.serviceDays.count == t.serviceCount * Int(t.serviceWords) && t.dayCount >= 0
                   && Int(t.dayCount) <= Int(t.serviceWords) * 64, "calendar")
         for rule in t.transfers {
