@@ -25,9 +25,13 @@ public struct GTFSFeed: Sendable {
         public var transfers: Int
         public var minTransferSeconds: Int
         public var walkMeters: Double?
+        /// Only the first `limit` journeys by departure (the search then covers only as much of
+        /// the window as makes them certain).
+        public var limit: Int?
 
         public init(from: String, to: String, date: LocalDate, after: Int? = nil, before: Int? = nil, transfers: Int = 2,
-                    minTransferSeconds: Int = 120, walkMeters: Double? = nil) {
+                    minTransferSeconds: Int = 120, walkMeters: Double? = nil, limit: Int? = nil) {
+            self.limit = limit
             self.from = from
             self.to = to
             self.date = date
@@ -46,7 +50,8 @@ public struct GTFSFeed: Sendable {
         if Set(origins) == Set(destinations) { throw .usage("--from and --to are the same stops") }
         let query = Router.Query(origins: origins, destinations: destinations, day: q.date.dayNumber, after: q.after, before: q.before,
                                  maxTransfers: q.transfers, minTransfer: q.minTransferSeconds, walkMeters: q.walkMeters)
-        return Router(timetable, query, children: index.children).journeys()
+        let router = Router(timetable, query, children: index.children)
+        return q.limit.map { router.journeys(limit: $0) } ?? router.journeys()
     }
 
     /// Every Pareto-optimal journey of the query, as (departure, arrival, transfers) in seconds

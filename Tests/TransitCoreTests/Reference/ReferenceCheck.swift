@@ -43,9 +43,16 @@ struct DifferentialCase {
         let origins = q.origins.compactMap { stopIndex(feed.stops[$0].id) }, destinations = q.destinations.compactMap { stopIndex(feed.stops[$0].id) }
         let query = Router.Query(origins: origins.sorted(), destinations: destinations.sorted(), day: q.day, after: q.after, before: q.before,
                                  maxTransfers: q.maxTransfers, minTransfer: q.minTransfer, walkMeters: q.walkMeters)
-        let found = Router(timetable, query).journeys()
-        let reference = ReferenceRouter(feed, q)
+        let router = Router(timetable, query)
+        let found = router.journeys()
         var problems: [String] = []
+        // The first N alone, searched as far as makes them certain, are the first N of the whole.
+        // (Compared as triples: an equally good journey may take other legs.)
+        func triples(_ journeys: [Router.Journey]) -> [[Int]] { journeys.map { [$0.departure, $0.arrival, $0.transfers] } }
+        for limit in [1, 3] where triples(router.journeys(limit: limit)) != triples(Array(found.prefix(limit))) {
+            problems.append("--limit \(limit) differs from the first \(limit) of the whole answer")
+        }
+        let reference = ReferenceRouter(feed, q)
         var triples: [ReferenceRouter.Triple] = []
         for journey in found {
             triples.append(.init(departure: journey.departure, arrival: journey.arrival, transfers: journey.transfers))

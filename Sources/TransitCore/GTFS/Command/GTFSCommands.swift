@@ -245,10 +245,9 @@ struct GTFSCommands {
         let t = feed.timetable
         let day = try serviceDay(request.date, feed)
         context.progress("finding journeys")
-        var journeys = try GTFSFeed(timetable: t).plan(GTFSFeed.TripQuery(
+        let journeys = try GTFSFeed(timetable: t).plan(GTFSFeed.TripQuery(
             from: request.from, to: request.to, date: day, after: request.after, before: request.before, transfers: request.transfers,
-            minTransferSeconds: request.minTransfer, walkMeters: request.walkMeters))
-        if let limit = request.limit { journeys = Array(journeys.prefix(limit)) }
+            minTransferSeconds: request.minTransfer, walkMeters: request.walkMeters, limit: request.limit))
         var notices = feed.notices
         if journeys.isEmpty {
             let range = t.dateRange

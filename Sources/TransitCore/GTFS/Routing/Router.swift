@@ -81,6 +81,27 @@ struct Router {
         var search = RangeSearch(schedule: schedule, query: query, edges: edges, t: t)
         return search.run()
     }
+
+    /// The first `limit` journeys of the window (by departure), searching only as much of it as
+    /// makes them certain. A journey (τ, a) can be beaten only by one leaving in (τ, a], so the
+    /// answer for departures up to `until` is right for every journey arriving by `until`: when
+    /// the first `limit` of that answer all do, they are the first `limit` of the whole window.
+    /// Otherwise the searched span doubles (an hour, then two, …) and the search runs again.
+    func journeys(limit: Int) -> [Journey] {
+        let start = query.after ?? 0
+        var span = 3600
+        while true {
+            let end = start + span
+            var part = query
+            let whole = span >= 7 * 86_400 || (query.before.map { end >= $0 } ?? false)
+            if !whole { part.before = end }
+            var search = RangeSearch(schedule: schedule, query: part, edges: edges, t: t)
+            let found = search.run()
+            let first = Array(found.prefix(limit))
+            if whole || (first.count == limit && first.allSatisfy { $0.arrival <= end }) { return first }
+            span *= 2
+        }
+    }
 }
 
 /// Per round and stop, the arrival by vehicle and the leg that made it, in slots for the stops a
