@@ -11,6 +11,31 @@ import TransitTestSupport
         Run.environment(["TRANSIT_CACHE_DIR": cache].merging(extra) { $1 })
     }
 
+    @Test func aFrequencyRunIsNamedByItsStartOnTheBoardAndInLegs() async throws {
+        // Every 10 minutes from 08:00 on the loop A, X, D, B, X; one trip that runs once.
+        let feed = TestFeed([
+            "stops.txt": TestFeed.stops(["A", "X", "D", "B"]),
+            "trips.txt": "route_id,service_id,trip_id\nR,S,loop\nQ,S,once\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nloop,08:00:00,08:00:00,A,1\nloop,08:05:00,08:05:00,X,2\n"
+                + "loop,08:10:00,08:10:00,D,3\nloop,08:20:00,08:20:00,B,4\nloop,08:25:00,08:25:00,X,5\nonce,09:15:00,09:15:00,B,1\nonce,09:45:00,09:45:00,D,2\n",
+            "frequencies.txt": "trip_id,start_time,end_time,headway_secs\nloop,08:00:00,09:00:00,600\n",
+        ])
+        let cache = Paths.temporary()
+        let board = try await Run.transit(["--format", "json", "gtfs", "departures", "--feed", feed.directory, "--stop", "B",
+                                           "--date", "2026-11-23", "--limit", "3"], env: env(cache))
+        #expect(board.status == 0, "\(board.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(board.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.map { $0["trip_start"] as? String } == ["08:00:00", "08:10:00", "08:20:00"])
+        let later = try await Run.transit(["--format", "json", "gtfs", "departures", "--feed", feed.directory, "--stop", "B",
+                                           "--date", "2026-11-23", "--after", "09:11"], env: env(cache))
+        let once = try #require((try JSONSerialization.jsonObject(with: Data(later.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(once["trip_id"] as? String == "once" && once["trip_start"] is NSNull)
+        let trips = try await Run.transit(["--format", "json", "gtfs", "trips", "--feed", feed.directory, "--from", "B", "--to", "D",
+                                           "--date", "2026-11-23", "--limit", "1"], env: env(cache))
+        let legs = try #require((try JSONSerialization.jsonObject(with: Data(trips.stdout.utf8)) as? [[String: Any]])?.first?["legs"] as? [[String: Any]])
+        #expect(legs.map { $0["trip_start"] as? String } == ["08:00:00", "08:30:00"])
+    }
+
     @Test func importStopsDeparturesAndTripsInJSONAndTSV() async throws {
         let cache = Paths.temporary()
         let imported = try await Run.transit(["gtfs", "import", zip, "--format", "json"], env: env(cache))

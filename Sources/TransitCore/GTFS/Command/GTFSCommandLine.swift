@@ -65,7 +65,7 @@ enum GTFSCommandLine {
                             OptionSpec("limit", value: "N", "keep the first N journeys"),
                             feed,
                         ],
-                        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, route_id, trip_id, headsign, from, to, departure, arrival; walk_meters for a walk). tsv/csv add routes (joined with >). Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes."]),
+                        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, route_id, trip_id, headsign, from, to, departure, arrival; trip_start for a frequencies.txt run; walk_meters for a walk). tsv/csv add routes (joined with >). Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes."]),
             CommandSpec(provider: "gtfs", name: "departures", summary: "a station board: the trips leaving a stop on a service day",
                         examples: ["transit gtfs departures --stop \"San Francisco\" --date 2016-04-06 --after 08:00 --limit 10"],
                         options: [
@@ -75,7 +75,7 @@ enum GTFSCommandLine {
                             OptionSpec("limit", value: "N", "keep the first N"),
                             feed,
                         ],
-                        notes: ["Fields: time, route, headsign, trip_id, platform (the stop id), service_day (the day the trip belongs to: calls past 24:00 of the day before appear in the morning)."]),
+                        notes: ["Fields: time, route, headsign, trip_id, platform (the stop id), service_day (the day the trip belongs to: calls past 24:00 of the day before appear in the morning); JSON also trip_start (a frequencies.txt run's start, HH:MM:SS; null for other trips)."]),
             CommandSpec(provider: "gtfs", name: "stops", summary: "the feed's stops, by name or near a place",
                         examples: ["transit gtfs stops --name \"palo alto\"", "transit gtfs stops --near 37.7764,-122.3949 --radius 500 --format geojson"],
                         options: [

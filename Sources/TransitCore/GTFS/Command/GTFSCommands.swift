@@ -201,6 +201,8 @@ struct GTFSCommands {
         var seconds: Int
         /// 0: the requested day; -1: the day before (a call past 24:00).
         var dayOffset: Int
+        /// The run's first departure (what tells the runs of a frequencies.txt trip apart).
+        var runStart: Int
     }
 
     func departures(_ feed: Feed, _ request: GTFSDeparturesRequest) throws(TransitError) -> Output {
@@ -219,7 +221,7 @@ struct GTFSCommands {
                         let seconds = t.departure(pattern: q, row: row, position: i) + offset * 86_400
                         guard seconds >= 0 else { continue }
                         if let after = request.after, seconds < after { continue }
-                        calls.append(Call(trip: trip, stop: stop, seconds: seconds, dayOffset: offset))
+                        calls.append(Call(trip: trip, stop: stop, seconds: seconds, dayOffset: offset, runStart: t.runStart(pattern: q, row: row)))
                     }
                 }
             }
@@ -233,6 +235,9 @@ struct GTFSCommands {
             Column("headsign", "TOWARD") { .string(t.headsign($0.trip)) }, Column("trip_id", "TRIP") { .string(t.tripIDs[$0.trip]) },
             Column("platform", "STOP") { .string(t.stopIDs[$0.stop]) },
             Column("service_day", "DAY") { .string(day.adding(days: $0.dayOffset).iso) },
+            // A frequencies.txt trip runs many times: its start (HH:MM:SS of its service day, as
+            // GTFS-Realtime's trip descriptor says it) tells which; null for a trip that runs once.
+            Column("trip_start", in: .json) { t.tripIsFrequency[$0.trip] != 0 ? .string(ClockTime.gtfs($0.runStart)) : .null },
         ]
         var notices = feed.notices
         if calls.isEmpty { notices.append("No departures from \(request.stop) on \(day.iso)" + (request.after == nil ? "" : " in that window")) }
