@@ -211,17 +211,18 @@ struct GTFSCommands {
         let day = try serviceDay(request.date, feed)
         var calls: [Call] = []
         for (offset, serviceDay) in [(0, day), (-1, day.adding(days: -1))] {
-            let active = t.servicesRunning(on: serviceDay.dayNumber)
+            // The board reads the day's runs through the router's seam, as a realtime overlay will.
+            let schedule = DaySchedule(t, day: serviceDay.dayNumber)
             for stop in stops {
-                t.forEachCall(at: stop) { q, i in
-                    guard i < t.patternLength(q) - 1, t.canBoard(pattern: q, position: i) else { return }
-                    for row in 0..<t.rowCount(pattern: q) {
-                        let trip = t.trip(pattern: q, row: row)
-                        guard active[Int(t.tripService[trip])] else { continue }
-                        let seconds = t.departure(pattern: q, row: row, position: i) + offset * 86_400
+                for k in schedule.calls(at: stop) {
+                    let (q, i) = schedule.call(k)
+                    guard i < schedule.length(q) - 1, schedule.canBoard(q, i) else { continue }
+                    for run in 0..<schedule.runCount(q) {
+                        let seconds = Int(schedule.departure(q, run, i)) + offset * 86_400
                         guard seconds >= 0 else { continue }
                         if let after = request.after, seconds < after { continue }
-                        calls.append(Call(trip: trip, stop: stop, seconds: seconds, dayOffset: offset, runStart: t.runStart(pattern: q, row: row)))
+                        calls.append(Call(trip: schedule.trip(q, run), stop: stop, seconds: seconds, dayOffset: offset,
+                                          runStart: Int(schedule.departure(q, run, 0))))
                     }
                 }
             }

@@ -173,16 +173,13 @@ struct Timetable: Sendable {
         Int(patternTimeStart[q]) + (row * patternLength(q) + i) * 2
     }
 
-    func arrival(pattern q: Int, row: Int, position i: Int) -> Int { Int(times[timeIndex(pattern: q, row: row, position: i)]) }
     func departure(pattern q: Int, row: Int, position i: Int) -> Int { Int(times[timeIndex(pattern: q, row: row, position: i) + 1]) }
     func trip(pattern q: Int, row: Int) -> Int { Int(patternTrips[Int(patternTripStart[q]) + row]) }
-    func rowCount(pattern q: Int) -> Int { Int(patternTripStart[q + 1] - patternTripStart[q]) }
 
     /// `patternFlags` per call: bit 0 no pickup, bit 1 no drop-off.
     static let noPickup: UInt8 = 1, noDropOff: UInt8 = 2
     @inline(__always) static func canBoard(_ flags: UInt8) -> Bool { flags & noPickup == 0 }
     @inline(__always) static func canAlight(_ flags: UInt8) -> Bool { flags & noDropOff == 0 }
-    func canBoard(pattern q: Int, position i: Int) -> Bool { Self.canBoard(patternFlags[Int(patternStopStart[q]) + i]) }
 
     /// A trip's runs as (pattern, row), earliest first.
     func runs(ofTrip trip: Int) -> [(pattern: Int, row: Int)] {
@@ -193,16 +190,6 @@ struct Timetable: Sendable {
     /// A run's start: its first departure, in seconds of the service day (GTFS-Realtime's
     /// `start_time` for a frequencies.txt run).
     func runStart(pattern q: Int, row: Int) -> Int { departure(pattern: q, row: row, position: 0) }
-
-    /// Each (pattern, position) calling at `stop`.
-    func forEachCall(at stop: Int, _ body: (_ pattern: Int, _ position: Int) -> Void) {
-        guard stop >= 0, stop < stopCount else { return }
-        var k = Int(stopPatternStart[stop])
-        while k + 1 < Int(stopPatternStart[stop + 1]) {
-            body(Int(stopPatterns[k]), Int(stopPatterns[k + 1]))
-            k += 2
-        }
-    }
 
     /// Is `service` running on the day numbered `day`?
     func serviceRuns(_ service: Int, day: Int) -> Bool {

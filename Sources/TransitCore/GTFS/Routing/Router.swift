@@ -589,14 +589,10 @@ struct RangeSearch<S: Schedule> {
             return run < below && schedule.departure(q, run, i) == source.ready ? run : nil
         }
         let x = source.from
-        let fromSlot = x >= 0 ? Int(state.slotOf[x]) : -1
-        guard fromSlot >= 0 else { return nil }
-        let byClass = source.arrival >= 0 && Int(source.arrival) < arrivals.count
-        let arrivedBy = byClass ? arrivals[Int(source.arrival)].label : state.labels[fromSlot + round - 1]
+        guard let (reached, arrivedBy) = arrival(at: x, round: round - 1, byClass: source.arrival) else { return nil }
         // The run arrived on: a frequencies.txt window's runs share a trip but are runs of their own.
         let sameRun = arrivedBy.pattern == Int32(q) ? Int(arrivedBy.run) : -1
         let fromTrip = arrivedBy.pattern >= 0 ? schedule.trip(Int(arrivedBy.pattern), Int(arrivedBy.run)) : -1
-        let reached = byClass ? Int(arrivals[Int(source.arrival)].time) : Int(state.arrivals[fromSlot + round - 1])
         var ready = source.ready
         if !source.edge.exact && !source.edge.namesToTrip && below > 0 {
             // Rows by stop and route decide alike for every run of the pattern (one route's).
@@ -616,6 +612,15 @@ struct RangeSearch<S: Schedule> {
             run += 1
         }
         return nil
+    }
+
+    /// The arrival at `x` after `round` rides that a change starts from, and the label that
+    /// made it: the stop's own, or one of its class arrivals (`byClass` ≥ 0).
+    func arrival(at x: Int, round: Int, byClass: Int32) -> (time: Int, label: SearchState.Label)? {
+        guard x >= 0, state.slotOf[x] >= 0 else { return nil }
+        if byClass >= 0 && Int(byClass) < arrivals.count { return (Int(arrivals[Int(byClass)].time), arrivals[Int(byClass)].label) }
+        let k = Int(state.slotOf[x]) + round
+        return (Int(state.arrivals[k]), state.labels[k])
     }
 
     /// Keep each round's arrival that beats both the later departures and fewer changes.
@@ -655,9 +660,7 @@ struct RangeSearch<S: Schedule> {
             let previous = Int(label.legs) - 1
             let from = Int(label.fromStop)
             if previous == 0 { break }
-            guard from >= 0, from < s, state.slotOf[from] >= 0 else { return nil }
-            let byClass = label.fromArrival >= 0 && Int(label.fromArrival) < arrivals.count
-            let reached = byClass ? Int(arrivals[Int(label.fromArrival)].time) : Int(state.arrivals[Int(state.slotOf[from]) + previous])
+            guard from < s, let (reached, before) = arrival(at: from, round: previous, byClass: label.fromArrival) else { return nil }
             if from != boardStop {
                 // A walk shows the walk; a change by the rules shows the time the rules ask.
                 let walk = edges.edges(from).first { Int($0.to) == boardStop && $0.walkSeconds >= 0 }
@@ -666,7 +669,7 @@ struct RangeSearch<S: Schedule> {
                                        departure: LegTime(reached), arrival: LegTime(reached + seconds)))
             }
             stop = from
-            label = byClass ? arrivals[Int(label.fromArrival)].label : state.labels[Int(state.slotOf[stop]) + previous]
+            label = before
         }
         legs.reverse()
         let rides = legs.filter(\.isRide)
