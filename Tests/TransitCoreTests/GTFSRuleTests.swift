@@ -276,24 +276,24 @@ import Testing
         // Both leave A at 08:00; R reaches X at 08:10, Q at 08:12. From R, a change at X needs
         // 10 minutes (transfers.txt by route); from Q the default minute. Only Q makes the 08:13
         // to B: the earliest arrival at X is not the one that matters, so X keeps both.
-        let t = try TestFeed([
-            "stops.txt": TestFeed.stops(["A", "X", "B"]),
-            "trips.txt": "route_id,service_id,trip_id\nR,S,fast\nQ,S,slow\nR,S,onward\n",
-            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
-                + "fast,08:00:00,08:00:00,A,1\nfast,08:10:00,08:10:00,X,2\nslow,08:00:00,08:00:00,A,1\nslow,08:12:00,08:12:00,X,2\n"
-                + "onward,08:13:00,08:13:00,X,1\nonward,08:30:00,08:30:00,B,2\n",
-            "transfers.txt": "from_stop_id,to_stop_id,from_route_id,transfer_type,min_transfer_time\nX,X,R,2,600\n",
-        ]).timetable()
+        /// `fast` reaches X at 08:10 and `slow` at 08:12 (both from A at 08:00); `onward` leaves X for B.
+        func feed(slowRoute: String, onwardLeaves: String, transfers: String) throws -> Timetable {
+            try TestFeed([
+                "stops.txt": TestFeed.stops(["A", "X", "B"]),
+                "trips.txt": "route_id,service_id,trip_id\nR,S,fast\n\(slowRoute),S,slow\nR,S,onward\n",
+                "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+                    + "fast,08:00:00,08:00:00,A,1\nfast,08:10:00,08:10:00,X,2\nslow,08:00:00,08:00:00,A,1\nslow,08:12:00,08:12:00,X,2\n"
+                    + "onward,\(onwardLeaves),\(onwardLeaves),X,1\nonward,08:30:00,08:30:00,B,2\n",
+                "transfers.txt": transfers,
+            ]).timetable()
+        }
+        let t = try feed(slowRoute: "Q", onwardLeaves: "08:13:00",
+                         transfers: "from_stop_id,to_stop_id,from_route_id,transfer_type,min_transfer_time\nX,X,R,2,600\n")
         #expect(try journeys(t, from: ["A"], to: ["B"], minTransfer: 60).map(\.description) == ["08:00-08:30 x1 slow>onward"])
-        // A rule forbidding the change from one trip works the same way.
-        let forbidden = try TestFeed([
-            "stops.txt": TestFeed.stops(["A", "X", "B"]),
-            "trips.txt": "route_id,service_id,trip_id\nR,S,fast\nR,S,slow\nR,S,onward\n",
-            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
-                + "fast,08:00:00,08:00:00,A,1\nfast,08:10:00,08:10:00,X,2\nslow,08:00:00,08:00:00,A,1\nslow,08:12:00,08:12:00,X,2\n"
-                + "onward,08:20:00,08:20:00,X,1\nonward,08:30:00,08:30:00,B,2\n",
-            "transfers.txt": "from_stop_id,to_stop_id,from_trip_id,transfer_type\nX,X,fast,3\n",
-        ]).timetable()
+        // A rule forbidding the change from one trip works the same way (one route: the scan of
+        // the pattern would ride only the earlier run).
+        let forbidden = try feed(slowRoute: "R", onwardLeaves: "08:20:00",
+                                 transfers: "from_stop_id,to_stop_id,from_trip_id,transfer_type\nX,X,fast,3\n")
         #expect(try journeys(forbidden, from: ["A"], to: ["B"], minTransfer: 60).map(\.description) == ["08:00-08:30 x1 slow>onward"])
     }
 
