@@ -289,9 +289,10 @@ struct RangeSearch<S: Schedule> {
         // Slots are Int32: no real feed comes near.
         guard schedule.stopCount < Int(Int32.max) / (rounds + 2) else { return [] }
         for (tau, departing) in originDepartures() {
-            rideMarked = []
-            changed = []
-            arrivalsMarked = []
+            // Emptied, not replaced: the lists keep their memory from one departure to the next.
+            rideMarked.removeAll(keepingCapacity: true)
+            changed.removeAll(keepingCapacity: true)
+            arrivalsMarked.removeAll(keepingCapacity: true)
             destinationBound = SearchState.unreached
             for round in 1...rounds {
                 carryOver(round)
@@ -337,12 +338,15 @@ struct RangeSearch<S: Schedule> {
             }
         }
         stamp &+= 1
-        var next: [Int] = []
-        for stop in changed where state.changedStamp[stop] != stamp {
+        var kept = 0
+        for index in changed.indices {
+            let stop = changed[index]
+            guard state.changedStamp[stop] != stamp else { continue }
             state.changedStamp[stop] = stamp
-            next.append(stop)
+            changed[kept] = stop
+            kept += 1
         }
-        changed = next
+        changed.removeLast(changed.count - kept)
     }
 
     /// Target pruning: a journey of this round arriving no earlier than the destination's label
@@ -362,7 +366,9 @@ struct RangeSearch<S: Schedule> {
         touched.removeAll(keepingCapacity: true)
         if round == 1 {
             let start = TransferEdges.Edge(to: -1, lowerBound: 0, walkSeconds: -1, exact: true)
-            for o in query.origins where o >= 0 && o < schedule.stopCount { addBoarding(at: o, from: -1, ready: tau, edge: start) }
+            for o in query.origins where o >= 0 && o < schedule.stopCount {
+                addBoarding(at: o, Source(from: -1, ready: tau, edge: start, reached: tau, arrivedBy: SearchState.Label(), fromTrip: -1))
+            }
         } else {
             relaxTransfers(round)
         }
@@ -370,7 +376,8 @@ struct RangeSearch<S: Schedule> {
 
     mutating func relaxTransfers(_ round: Int) {
         for x in rideMarked {
-            let reached = state.arrivals[Int(state.slotOf[x]) + round - 1]
+            let reached = state.arrivals[Int(state.slotOf[x]) + round - 1], arrivedBy = state.labels[Int(state.slotOf[x]) + round - 1]
+            let fromTrip = tripOf(arrivedBy)
             for e in edges.edges(x) {
                 let y = Int(e.to)
                 let ready = Int64(reached) + Int64(e.lowerBound)
@@ -382,7 +389,7 @@ struct RangeSearch<S: Schedule> {
                     guard ready < Int64(state.bestReady[k]) else { continue }
                     state.bestReady[k] = Int32(ready)
                 }
-                addBoarding(at: y, from: x, ready: Int32(ready), edge: e)
+                addBoarding(at: y, Source(from: x, ready: Int32(ready), edge: e, reached: reached, arrivedBy: arrivedBy, fromTrip: fromTrip))
             }
         }
         // Class arrivals the last round improved: only the changes whose time depends on the
@@ -395,10 +402,12 @@ struct RangeSearch<S: Schedule> {
                 && state.labels[slot + round - 1].pattern == arrival.label.pattern && state.labels[slot + round - 1].run == arrival.label.run {
                 continue
             }
+            let fromTrip = tripOf(arrival.label)
             for e in edges.edges(x) where !e.exact {
                 let ready = Int64(arrival.time) + Int64(e.lowerBound)
                 guard ready < Int64(destinationBound) else { continue }
-                addBoarding(at: Int(e.to), from: x, ready: Int32(ready), edge: e, arrival: Int32(index))
+                addBoarding(at: Int(e.to), Source(from: x, ready: Int32(ready), edge: e, arrival: Int32(index),
+                                                  reached: arrival.time, arrivedBy: arrival.label, fromTrip: fromTrip))
             }
         }
     }
@@ -406,17 +415,17 @@ struct RangeSearch<S: Schedule> {
     /// A boarding at `y`. Of the changes whose time is exact, only the earliest ready is kept:
     /// it catches every run a later one could (but the run it arrived on, which the earlier
     /// rounds already rode to every stop after), so one search per stop serves them all.
-    mutating func addBoarding(at y: Int, from x: Int, ready: Int32, edge: TransferEdges.Edge, arrival: Int32 = -1) {
+    mutating func addBoarding(at y: Int, _ source: Source) {
         if state.head[y] < 0 { touched.append(y) }
-        if edge.exact && arrival < 0 {
+        if source.edge.exact && source.arrival < 0 {
             let known = Int(state.exactEntryAt[y])
             if known >= 0 {
-                if ready < entries[known].source.ready { entries[known].source = Source(from: x, ready: ready, edge: edge) }
+                if source.ready < entries[known].source.ready { entries[known].source = source }
                 return
             }
             state.exactEntryAt[y] = Int32(entries.count)
         }
-        entries.append(Entry(next: state.head[y], source: Source(from: x, ready: ready, edge: edge, arrival: arrival)))
+        entries.append(Entry(next: state.head[y], source: source))
         state.head[y] = Int32(entries.count - 1)
     }
 
@@ -446,7 +455,9 @@ struct RangeSearch<S: Schedule> {
     /// Ride each queued pattern from its first position with a boarding: alight where that
     /// improves a stop, and at each boarding switch to an earlier run when one can be caught.
     mutating func scanPatterns(_ round: Int) {
-        var marked: [Int] = []
+        // The last round's ride-marked stops were relaxed already: this scan's take their place.
+        rideMarked.removeAll(keepingCapacity: true)
+        classMarked.removeAll(keepingCapacity: true)
         for q in queue {
             let startPosition = Int(state.queued[q]), lastBoarding = Int(state.queuedLast[q])
             state.queued[q] = -1
@@ -474,7 +485,7 @@ struct RangeSearch<S: Schedule> {
                         var label = boarded
                         label.alightPosition = Int32(i)
                         state.labels[k] = label
-                        if state.markedStamp[y] != stamp { state.markedStamp[y] = stamp; marked.append(y) }
+                        if state.markedStamp[y] != stamp { state.markedStamp[y] = stamp; rideMarked.append(y) }
                         if state.changedStamp[y] != stamp { state.changedStamp[y] = stamp; changed.append(y) }
                         if state.isDestination[y] { destinationBound = min(destinationBound, a) }
                     }
@@ -496,9 +507,7 @@ struct RangeSearch<S: Schedule> {
             }
         }
         queue.removeAll(keepingCapacity: true)
-        rideMarked = marked
-        arrivalsMarked = classMarked
-        classMarked = []
+        swap(&arrivalsMarked, &classMarked)
     }
 
     /// The class arrivals improved in the scan under way.
@@ -545,6 +554,16 @@ struct RangeSearch<S: Schedule> {
         var edge: TransferEdges.Edge
         /// Which arrival at `from` it changes from: -1 the stop's label, else a class arrival.
         var arrival: Int32 = -1
+        /// That arrival, the leg that made it and its trip (-1: the origin), copied here once
+        /// instead of looked up at each pattern the boarding is tried on.
+        var reached: Int32
+        var arrivedBy: SearchState.Label
+        var fromTrip: Int32
+    }
+
+    /// The trip of the run a label rode (-1: the origin).
+    func tripOf(_ label: SearchState.Label) -> Int32 {
+        label.pattern >= 0 ? Int32(schedule.trip(Int(label.pattern), Int(label.run))) : -1
     }
 
     /// An arrival at a stop whose changes depend on the trip arrived on (transfers.txt rows
@@ -588,11 +607,9 @@ struct RangeSearch<S: Schedule> {
             let run = firstRun(q, i, atOrAfter: source.ready, below: below)
             return run < below && schedule.departure(q, run, i) == source.ready ? run : nil
         }
-        let x = source.from
-        guard let (reached, arrivedBy) = arrival(at: x, round: round - 1, byClass: source.arrival) else { return nil }
+        let x = source.from, reached = Int(source.reached), fromTrip = Int(source.fromTrip)
         // The run arrived on: a frequencies.txt window's runs share a trip but are runs of their own.
-        let sameRun = arrivedBy.pattern == Int32(q) ? Int(arrivedBy.run) : -1
-        let fromTrip = arrivedBy.pattern >= 0 ? schedule.trip(Int(arrivedBy.pattern), Int(arrivedBy.run)) : -1
+        let sameRun = source.arrivedBy.pattern == Int32(q) ? Int(source.arrivedBy.run) : -1
         var ready = source.ready
         if !source.edge.exact && !source.edge.namesToTrip && below > 0 {
             // Rows by stop and route decide alike for every run of the pattern (one route's).

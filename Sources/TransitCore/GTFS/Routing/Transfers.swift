@@ -18,6 +18,8 @@ final class TransferEdges {
         /// Some row names a to_trip_id: the time may differ between runs of one pattern (a
         /// pattern is one route's, so rows by route decide alike for all its runs).
         var namesToTrip = false
+        /// Some row names a from_trip_id: the time may differ between runs arrived on.
+        var namesFromTrip = false
     }
 
     let t: Timetable
@@ -34,9 +36,12 @@ final class TransferEdges {
     private var cache: [[Edge]?]
     /// Candidate rows per edge, found once.
     private(set) var pairRows: [[Int]] = []
-    private var fromTripNamed: [Bool] = []
-    /// Decided changes by (edge rows, from route, to route), for rows that name no trip.
-    private var byRoutes: [Int64: Int32] = [:]
+    /// Decided changes by (edge rows, from route, to route), for rows that name no trip: a
+    /// direct-mapped cache (a key and its seconds, -1 forbidden), asked at most boardings of a
+    /// feed whose transfers.txt names routes, where a dictionary's hashing was a tenth of a query.
+    private static let routeCacheBits = 12
+    private let routeKeys: UnsafeMutableBufferPointer<Int64>
+    private let routeSeconds: UnsafeMutableBufferPointer<Int32>
 
     init(_ t: Timetable, minTransfer: Int, walkMeters: Double?, children: StationChildren) {
         self.t = t
@@ -44,6 +49,10 @@ final class TransferEdges {
         self.walkMeters = walkMeters
         self.children = children
         cache = [[Edge]?](repeating: nil, count: t.stopCount)
+        routeKeys = .allocate(capacity: 1 << Self.routeCacheBits)
+        routeKeys.initialize(repeating: -1)
+        routeSeconds = .allocate(capacity: 1 << Self.routeCacheBits)
+        routeSeconds.initialize(repeating: -1)
         for (index, rule) in t.transfers.enumerated() {
             // A row applies where each stop it names matches: both, one (the other any), or none.
             switch (rule.fromStop >= 0, rule.toStop >= 0) {
@@ -58,6 +67,11 @@ final class TransferEdges {
             for x in expand(Int(rule.fromStop)) { listed[x, default: []] += expand(Int(rule.toStop)) }
         }
         if let walkMeters, walkMeters > 0 { grid = Grid(t, cell: walkMeters) }
+    }
+
+    deinit {
+        routeKeys.deallocate()
+        routeSeconds.deallocate()
     }
 
     /// The changes out of stop `x`.
@@ -77,6 +91,7 @@ final class TransferEdges {
                 if !exact {
                     edge.rows = Int32(pairRows.count)
                     edge.namesToTrip = rows.contains { t.transfers[$0].toTrip >= 0 }
+                    edge.namesFromTrip = rows.contains { t.transfers[$0].fromTrip >= 0 }
                     pairRows.append(rows)
                 }
                 out.append(edge)
@@ -219,27 +234,21 @@ final class TransferEdges {
     /// Where no row names a trip the answer depends on the two routes only, and is kept.
     func seconds(_ edge: Edge, from x: Int, fromTrip: Int, toTrip: Int) -> Int? {
         if edge.walkSeconds >= 0 || edge.exact || edge.rows < 0 || Int(edge.rows) >= pairRows.count { return Int(edge.lowerBound) }
-        let rows = pairRows[Int(edge.rows)]
         let fromRoute = fromTrip >= 0 ? Int64(t.tripRoute[fromTrip]) : -1, toRoute = toTrip >= 0 ? Int64(t.tripRoute[toTrip]) : -1
         let fits = (0..<(1 << 21)).contains(fromRoute) && (0..<(1 << 21)).contains(toRoute) && edge.rows < 1 << 21  // the key's fields
-        guard fits, !edge.namesToTrip, !namesFromTrip(edge) else {
-            return Self.decide(x, Int(edge.to), rows, t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
+        guard fits, !edge.namesToTrip, !edge.namesFromTrip else {
+            return Self.decide(x, Int(edge.to), pairRows[Int(edge.rows)], t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
         }
         let key = Int64(edge.rows) << 42 | fromRoute << 21 | toRoute
-        if let known = byRoutes[key] { return known < 0 ? nil : Int(known) }
-        let seconds = Self.decide(x, Int(edge.to), rows, t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
-        byRoutes[key] = Int32(seconds ?? -1)
-        return seconds
-    }
-
-    /// Some row of the edge names a from_trip_id (kept per edge, found once).
-    private func namesFromTrip(_ edge: Edge) -> Bool {
-        let index = Int(edge.rows)
-        if index < fromTripNamed.count { return fromTripNamed[index] }
-        while fromTripNamed.count < pairRows.count {
-            fromTripNamed.append(pairRows[fromTripNamed.count].contains { t.transfers[$0].fromTrip >= 0 })
+        let slot = Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - Self.routeCacheBits))
+        if routeKeys[slot] == key {
+            let known = routeSeconds[slot]
+            return known < 0 ? nil : Int(known)
         }
-        return index < fromTripNamed.count && fromTripNamed[index]
+        let seconds = Self.decide(x, Int(edge.to), pairRows[Int(edge.rows)], t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
+        routeKeys[slot] = key
+        routeSeconds[slot] = Int32(clamping: seconds ?? -1)
+        return seconds
     }
 
     /// Seconds a change from `x` to `y` needs between these trips (-1: any); nil if forbidden.
