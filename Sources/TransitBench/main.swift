@@ -128,7 +128,9 @@ struct BarePoint: Decodable { let seq: Int; let lat: Double; let lon: Double; le
 func jsonRatio() throws {
     var patterns: [Any] = []
     for name in ["cta-v2-getpatterns-rt1.json", "cta-v2-getpatterns-rt20.json"] {
-        let path = "Tests/TransitCoreTests/Samples/bustime/" + name
+        // The reference pack's real captures, read where they live (as the tests do).
+        let pack = ProcessInfo.processInfo.environment["TRANSIT_REFERENCE"].flatMap { $0.isEmpty ? nil : $0 } ?? "../shared/reference"
+        let path = pack + "/bustime/samples/" + name
         guard let data = FileManager.default.contents(atPath: path),
               let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
               let list = (root["bustime-response"] as? [String: Any])?["ptr"] as? [Any] else { throw BenchError.noFixture(path) }

@@ -5,7 +5,7 @@ import Testing
 /// Every BusTime sample, JSON and XML, v2 and v3, through the one parser.
 @Suite struct BusTimeParserTests {
     let cta = BusTimeAgency.cta
-    func sample(_ name: String) throws -> Data { try Paths.sample("bustime/" + name) }
+    func sample(_ name: String) throws -> Data { try Reference.data("bustime/samples/" + name) }
     func json(_ text: String) -> Data { Data(text.utf8) }
     /// An excerpt's lines wrapped into a response: `{"bustime-response": {"<key>": [ … ]}}`.
     func wrap(_ excerpt: String, key: String) throws -> Data {
@@ -14,7 +14,7 @@ import Testing
         return json("{\"bustime-response\": {\"\(key)\": [\(body)]}}")
     }
 
-    @Test func routesInV2XMLAndV3JSON() throws {
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func routesInV2XMLAndV3JSON() throws {
         let v2 = try BusTimeParser.routes(try sample("cta-v2-getroutes.xml"), agency: cta)
         #expect(v2.items.count == 127 && v2.messages.isEmpty)
         #expect(v2.items.first?.designator == nil)
@@ -27,7 +27,7 @@ import Testing
         #expect(v3.items.first == BusRoute(id: "1", name: "Bronzeville/Union Station", color: "#336633", designator: "1"))
     }
 
-    @Test func directionsV2AndV3() throws {
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func directionsV2AndV3() throws {
         let v2xml = try BusTimeParser.directions(try sample("cta-v2-getdirections-rt22.xml"), agency: cta)
         #expect(v2xml.items == [BusDirection(id: "Northbound", name: "Northbound"), BusDirection(id: "Southbound", name: "Southbound")])
         let excerpt = String(decoding: try sample("cta-v3-era-errors-and-directions-excerpt.txt"), as: UTF8.self)
@@ -40,7 +40,7 @@ import Testing
         #expect(v3.items == [BusDirection(id: "NORTHBOUND", name: "Northbound")])
     }
 
-    @Test func stopsFromEveryCapture() throws {
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func stopsFromEveryCapture() throws {
         let rt20 = try BusTimeParser.stops(try sample("cta-v2-getstops-rt20-eastbound.json"), agency: cta)
         #expect(rt20.items.count > 50 && rt20.items.allSatisfy { $0.latitude != nil && !$0.name.hasSuffix(" ") })
         #expect(try BusTimeParser.stops(try sample("cta-v2-getstops-rt4-northbound.json"), agency: cta).items.count > 50)
@@ -49,7 +49,7 @@ import Testing
         #expect(try BusTimeParser.stops(try sample("cta-v3-getstops-rt9-reformatted.json"), agency: cta).items.count > 50)
     }
 
-    @Test func patternsWithStopsAndWaypoints() throws {
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func patternsWithStopsAndWaypoints() throws {
         for name in ["cta-v2-getpatterns-rt1.json", "cta-v2-getpatterns-rt20.json", "cta-v2-getpatterns-rt22.xml"] {
             let patterns = try BusTimeParser.patterns(try sample(name), agency: cta).items
             #expect(!patterns.isEmpty, "\(name)")
@@ -61,7 +61,7 @@ import Testing
         }
     }
 
-    @Test func predictionsFromEveryCapture() throws {
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func predictionsFromEveryCapture() throws {
         let rt22 = try BusTimeParser.predictions(try sample("cta-v2-getpredictions-rt22-stpid15895.xml"), agency: cta).items
         let first = try #require(rt22.first)
         #expect(first.stopName == "Clark & Harrison" && first.stopID == "15895" && first.vehicle == "4336")
@@ -83,7 +83,7 @@ import Testing
         #expect(items[1].due && items[1].vehicle == "12")
     }
 
-    @Test func bulletinsWithHTMLAndSystemWide() throws {
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func bulletinsWithHTMLAndSystemWide() throws {
         let rt8 = try BusTimeParser.bulletins(try sample("cta-v2-getservicebulletins-rt8.xml"), agency: cta).items
         let first = try #require(rt8.first)
         #expect(first.priority == .medium && first.subject == "#8 Halsted reroute Halsted/35th")
@@ -94,7 +94,7 @@ import Testing
         #expect(!fairfax.isEmpty && fairfax.allSatisfy { [.high, .medium, .low].contains($0.priority) })
     }
 
-    @Test func vehiclesV2XMLAndV3Strings() throws {
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func vehiclesV2XMLAndV3Strings() throws {
         let rt22 = try BusTimeParser.vehicles(try sample("cta-v2-getvehicles-rt22.xml"), agency: cta).items
         #expect(rt22.count > 5)
         #expect(rt22.first == Vehicle(id: "4394", route: "22", latitude: 41.873779296875, longitude: -87.63054656982422, heading: 178,
@@ -106,7 +106,7 @@ import Testing
         #expect(v3.timestamp.map { ClockTime.iso8601($0, zone: cta.zone) } == "2025-01-07T18:09:32-06:00")
     }
 
-    @Test func emptyResultsAreNotFailures() throws {
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func emptyResultsAreNotFailures() throws {
         let none = try BusTimeParser.predictions(try sample("cta-v2-error-no-arrival-times.json"), agency: cta)
         #expect(none.items.isEmpty)
         #expect(none.messages == [BusTimeMessage(message: "No arrival times", subject: "stop 70")])
@@ -117,7 +117,7 @@ import Testing
         #expect(noService.messages.first?.notice == "No service scheduled for stop 6601")
     }
 
-    @Test func keyAndQuotaErrorsFail() {
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func keyAndQuotaErrorsFail() {
         #expect(throws: TransitError.api(provider: "Magic Bus", message: "No API access key supplied", details: nil)) {
             try BusTimeParser.vehicles(try sample("mbus-v3-error-no-key-probe-quote.xml"), agency: .mbus)
         }
@@ -157,7 +157,7 @@ import Testing
         }
     }
 
-    @Test func routeOrderFollowsThePattern() throws {
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func routeOrderFollowsThePattern() throws {
         let stops = try BusTimeParser.stops(try sample("cta-v2-getstops-rt22-northbound.xml"), agency: cta).items
         let patterns = try BusTimeParser.patterns(try sample("cta-v2-getpatterns-rt22.xml"), agency: cta).items
         let ordered = BusTimeCommands.routeOrder(stops, patterns: patterns, direction: BusDirection(id: "Northbound", name: "Northbound"))

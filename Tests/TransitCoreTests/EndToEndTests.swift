@@ -123,8 +123,8 @@ import TransitTestSupport
         #expect(server.requests.count == 3)
     }
 
-    @Test func apiErrorsWithHTTP200ExitOne() async throws {
-        let body = try Paths.sample("bart/error-invalid-key.xml")
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func apiErrorsWithHTTP200ExitOne() async throws {
+        let body = try Reference.data("bart/samples/error-invalid-key.xml")
         let server = try LoopbackServer { _ in .respond(status: 200, headers: ["Content-Type": "text/xml"], body: body, delay: 0) }
         defer { server.stop() }
         let run = try await Run.transit(["bart", "stations"], env: env(server, ["TRANSIT_BART_KEY": "MY-OWN-KEY"]))

@@ -2,12 +2,12 @@ import Foundation
 import Testing
 @testable import TransitCore
 
-/// The real feeds and the peers' published journey-planner cases in ../shared/reference/gtfs
-/// (copied under Samples/gtfs with their sources). Each EXPECTED.txt says how the peer's query
-/// reads in transit's terms.
-@Suite struct GTFSRealFeedTests {
+/// The real feeds and the peers' published journey-planner cases of the reference pack
+/// (gtfs/feeds, with their sources in gtfs/SOURCES.md), read where they live. Each feed's
+/// EXPECTED.txt says how the peer's query reads in transit's terms.
+@Suite(.enabled(if: Reference.isPresent, Reference.absent)) struct GTFSRealFeedTests {
     func feed(_ name: String) throws -> Timetable {
-        try GTFSCompiler.compile(try FeedFiles.open(Paths.gtfs(name))).0
+        try GTFSCompiler.compile(try FeedFiles.open(Reference.feed(name))).0
     }
 
     /// The peers' single answer: the earliest arrival among the journeys leaving at or after
@@ -131,14 +131,14 @@ import Testing
     }
 
     @Test func caltrainSanFranciscoToPaloAltoMatchesAPlainScan() throws {
-        let t = try GTFSCompiler.compile(try FeedFiles.open(Paths.gtfs("caltrain_20160406.zip"))).0
+        let t = try GTFSCompiler.compile(try FeedFiles.open(Reference.feed("caltrain-20160406/caltrain_20160406.zip"))).0
         let day = try #require(LocalDate(iso: "2016-04-06"))
         let origins = try StopIndex(t).resolve("San Francisco"), destinations = try StopIndex(t).resolve("Palo Alto")
         #expect(origins.map { t.stopIDs[$0] }.sorted() == ["70011", "70012"])
         #expect(destinations.map { t.stopIDs[$0] }.sorted() == ["70171", "70172"])
         let routed = Router(t, Router.Query(origins: origins, destinations: destinations, day: day.dayNumber, maxTransfers: 0, minTransfer: 120))
             .journeys().map { "\($0.departure)-\($0.arrival)" }
-        let scanned = try directByScan(Paths.samples.appendingPathComponent("gtfs/caltrain-dir").path, from: ["70011", "70012"], to: ["70171", "70172"], day: day)
+        let scanned = try directByScan(Reference.feed("caltrain-20160406"), from: ["70011", "70012"], to: ["70171", "70172"], day: day)
         #expect(routed.count == 43)
         #expect(routed == scanned)
         // With changes allowed, the direct trips stay, and nothing dominated is added.

@@ -67,6 +67,7 @@ func journeys(_ t: Timetable, from: [String], to: [String], day: String = "2026-
     }
 }
 
-extension Paths {
-    static func gtfs(_ name: String) -> String { samples.appendingPathComponent("gtfs/" + name).path }
+extension Reference {
+    /// A real feed of the pack, by its path under gtfs/feeds (a folder, or a zip in one).
+    static func feed(_ name: String) -> String { path("gtfs/feeds/" + name) }
 }

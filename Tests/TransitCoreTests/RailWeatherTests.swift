@@ -4,9 +4,9 @@ import Testing
 import TransitTestSupport
 
 @Suite struct Rail12306ParserTests {
-    func sample(_ name: String) throws -> Data { try Paths.sample("rail12306/" + name) }
+    func sample(_ name: String) throws -> Data { try Reference.data("rail12306/samples/" + name) }
 
-    @Test func bothStationListForms() throws {
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func bothStationListForms() throws {
         let old = try Rail12306Parser.stations(try sample("station_name_2018-09_6-fields.gpx0214.js"))
         #expect(old.count == 2750 && old.allSatisfy { $0.city == nil })
         let new = try Rail12306Parser.stations(try sample("station_name_2026-04_11-fields.lonely1888.js"))
@@ -20,7 +20,7 @@ import TransitTestSupport
         #expect(new.first { $0.pinyin == "hkwestkowloon" }?.city == "香港")
     }
 
-    @Test func searchByNamePinyinInitialsAndTelecode() throws {
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func searchByNamePinyinInitialsAndTelecode() throws {
         let all = try Rail12306Parser.stations(try sample("station_name_2026-04_11-fields.lonely1888.js"))
         #expect(Rail12306Parser.search(all, "上海虹桥").first?.telecode == "AOH")
         #expect(Rail12306Parser.search(all, "shanghai").first?.name == "上海")
@@ -31,7 +31,7 @@ import TransitTestSupport
         #expect(Rail12306Parser.search(all, "zzzzqq").isEmpty)
     }
 
-    @Test func realTimetables() throws {
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func realTimetables() throws {
         let day = LocalDate(year: 2026, month: 11, day: 23)
         let g129 = try Rail12306Parser.timetable(try sample("queryByTrainNo_G129_compact.unattributed-literal.json"), date: day)
         #expect(g129.count == 10 && g129.allSatisfy { $0.day == 1 })
@@ -71,17 +71,17 @@ import TransitTestSupport
         }
     }
 
-    @Test func weatherStationCity() throws {
-        let all = try Rail12306Parser.stations(try Paths.sample("rail12306/station_name_2026-04_11-fields.lonely1888.js"))
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func weatherStationCity() throws {
+        let all = try Rail12306Parser.stations(try Reference.data("rail12306/samples/station_name_2026-04_11-fields.lonely1888.js"))
         #expect(try WeatherCommands.cityPinyin(for: "上海虹桥", in: all) == "shanghai")
         #expect(try WeatherCommands.cityPinyin(for: "VNP", in: all) == "beijing")
-        let old = try Rail12306Parser.stations(try Paths.sample("rail12306/station_name_2018-09_6-fields.gpx0214.js"))
+        let old = try Rail12306Parser.stations(try Reference.data("rail12306/samples/station_name_2018-09_6-fields.gpx0214.js"))
         #expect(try WeatherCommands.cityPinyin(for: "北京南", in: old) == "beijing")  // by name prefix: no city field
     }
 }
 
-@Suite struct WeatherParserTests {
-    func sample(_ name: String) throws -> Data { try Paths.sample("openweathermap/" + name) }
+@Suite(.enabled(if: Reference.isPresent, Reference.absent)) struct WeatherParserTests {
+    func sample(_ name: String) throws -> Data { try Reference.data("openweathermap/samples/" + name) }
 
     @Test func kelvinWithEmptyVisibilityAndNoZone() throws {
         let w = try WeatherParser.current(try sample("current_xml_london_kelvin_2015-10.onimurasame.xml"))

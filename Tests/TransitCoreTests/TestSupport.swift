@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -9,15 +10,35 @@ import Glibc
 import TransitCore
 import TransitTestSupport
 
+/// The reference pack: real API captures, real feeds and peers' cases with their answers, written
+/// by other people and read where they live, never copied into this repository:
+/// `$TRANSIT_REFERENCE` if set, else `../shared/reference` beside the checkout. A test that
+/// reads it carries `.enabled(if: Reference.isPresent, Reference.absent)`, so that without the
+/// pack it is reported as skipped, with the reason, rather than passed.
+/// Which file each test reads: Tests/TransitCoreTests/REFERENCE.md.
+enum Reference {
+    static let root: URL = {
+        if let set = ProcessInfo.processInfo.environment["TRANSIT_REFERENCE"], !set.isEmpty { return URL(fileURLWithPath: set) }
+        return Paths.root.deletingLastPathComponent().appendingPathComponent("shared/reference")
+    }()
+
+    static let isPresent: Bool = {
+        var directory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: root.path, isDirectory: &directory) && directory.boolValue
+    }()
+
+    static let absent: Comment = "reads the reference pack, absent here: set TRANSIT_REFERENCE or put ../shared/reference beside the checkout"
+
+    /// A file or folder of the pack, by its path there (`bart/samples/bsa-delay-2013.xml`).
+    static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+    static func data(_ relative: String) throws -> Data { try Data(contentsOf: root.appendingPathComponent(relative)) }
+}
+
 enum Paths {
     /// The package root, from this file's place in it.
     static let root: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let fixtures = root.appendingPathComponent("Fixtures").path
-    static let samples = root.appendingPathComponent("Tests/TransitCoreTests/Samples")
-
-    static func sample(_ name: String) throws -> Data {
-        try Data(contentsOf: samples.appendingPathComponent(name))
-    }
 
     /// A fresh empty directory.
     /// Test runs leave their directories for a look after a failure; the ones older than an

@@ -50,8 +50,8 @@ enum GTFSCommandLine {
         zoneName: "the feed's agency_timezone",
         commands: [
             CommandSpec(provider: "gtfs", name: "trips", summary: "every Pareto-optimal journey of a service day between two stops, with changes",
-                        examples: ["transit gtfs trips --from \"San Francisco\" --to \"Palo Alto\" --date 2016-04-06",
-                                   "transit gtfs trips --from 70011 --to 70171 --date 2016-04-06 --after 17:00 --before 19:00 --format json",
+                        examples: ["transit gtfs trips --from Harbor --to Stadium --date 2026-11-23",
+                                   "transit gtfs trips --from HBR --to M_STA --date 2026-11-23 --after 17:00 --before 19:00 --format json",
                                    "transit gtfs trips --feed ./feed.zip --from A --to B --transfers 1 --walk 300"],
                         options: [
                             OptionSpec("from", value: "STOP", "origin: a stop_id, a stop_code or a name (a station or a shared name means all its stops)", required: true, source: .cached),
@@ -67,7 +67,7 @@ enum GTFSCommandLine {
                         ],
                         notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, route_id, trip_id, headsign, from, to, departure, arrival; trip_start for a frequencies.txt run; walk_meters for a walk). tsv/csv add routes (joined with >). Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes."]),
             CommandSpec(provider: "gtfs", name: "departures", summary: "a station board: the trips leaving a stop on a service day",
-                        examples: ["transit gtfs departures --stop \"San Francisco\" --date 2016-04-06 --after 08:00 --limit 10"],
+                        examples: ["transit gtfs departures --stop \"Old Town\" --date 2026-11-23 --after 08:00 --limit 10"],
                         options: [
                             OptionSpec("stop", value: "STOP", "a stop_id, a stop_code or a name", required: true, source: .cached),
                             date,
@@ -77,7 +77,7 @@ enum GTFSCommandLine {
                         ],
                         notes: ["Fields: time, route, headsign, trip_id, platform (the stop id), service_day (the day the trip belongs to: calls past 24:00 of the day before appear in the morning); JSON also trip_start (a frequencies.txt run's start, HH:MM:SS; null for other trips)."]),
             CommandSpec(provider: "gtfs", name: "stops", summary: "the feed's stops, by name or near a place",
-                        examples: ["transit gtfs stops --name \"palo alto\"", "transit gtfs stops --near 37.7764,-122.3949 --radius 500 --format geojson"],
+                        examples: ["transit gtfs stops --name market", "transit gtfs stops --near 41.8631,-87.6244 --radius 500 --format geojson"],
                         options: [
                             OptionSpec("name", value: "TEXT", "stops whose name holds TEXT (any case, accents ignored)"),
                             OptionSpec("near", value: "LAT,LON", "stops within --radius, nearest first"),
@@ -90,7 +90,7 @@ enum GTFSCommandLine {
                         examples: ["transit gtfs routes"], options: [feed],
                         notes: ["Fields: id, agency, short_name, long_name, type (tram, subway, rail, bus, ferry, …), color."]),
             CommandSpec(provider: "gtfs", name: "import", summary: "check a feed and compile it for offline queries",
-                        examples: ["transit gtfs import Fixtures/gtfs/caltrain_20160406.zip",
+                        examples: ["transit gtfs import Fixtures/gtfs/lakeport",
                                    "transit gtfs import ./unzipped-feed --name metro", "transit gtfs import https://example.org/gtfs.zip --name city"],
                         options: [OptionSpec("name", value: "NAME", "the feed's name (default: the file name without .zip)")],
                         notes: ["SOURCE is a .zip, an unzipped directory or an http(s) URL (fetched through the HTTP path: --timeout, retries, --record, --offline). The compiled feed goes to $TRANSIT_CACHE_DIR/gtfs/NAME.timetable; importing again replaces it atomically, and a failed import leaves the old one. Prints: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, patterns, compiled_bytes, compile_ms."],

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+@testable import TransitCore
+
+/// What the repository bundles is ours: written by our scripts, equal to what they write, and
+/// never a copy of a file of the reference pack.
+@Suite struct FixtureTests {
+    static let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Runs a generator of scripts/ into a fresh directory and returns it.
+    static func generate(_ script: String) async throws -> String {
+        let out = Paths.temporary()
+        let run = try await Run.transitLike([try #require(python), Paths.root.appendingPathComponent("scripts/" + script).path, out],
+                                            env: ["PATH": "/usr/bin:/bin"])
+        #expect(run.status == 0, "\(script): \(run.stderr)")
+        return out
+    }
+
+    /// Every file under `directory`, relative to it, sorted.
+    static func files(_ directory: String) -> [String] {
+        ((try? FileManager.default.subpathsOfDirectory(atPath: directory)) ?? []).filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: directory + "/" + path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }.sorted()
+    }
+
+    @Test(.enabled(if: python != nil, "needs python3 (scripts/setup)"))
+    func theBundledFeedIsWhatItsScriptWrites() async throws {
+        let written = try await Self.generate("make-gtfs-fixture.py")
+        let bundled = Paths.fixtures + "/gtfs/lakeport"
+        #expect(Self.files(written) == Self.files(bundled))
+        #expect(Self.files(bundled).count >= 10)
+        for name in Self.files(bundled) {
+            let mine = FileManager.default.contents(atPath: written + "/" + name)
+            #expect(mine != nil && mine == FileManager.default.contents(atPath: bundled + "/" + name), "\(name) differs: run scripts/make-gtfs-fixture.py")
+        }
+    }
+
+    /// The repository's files (build output and git's own files aside) against every file of
+    /// the pack, by size and then by bytes.
+    @Test(.enabled(if: Reference.isPresent, Reference.absent))
+    func noFileOfTheRepositoryIsACopyOfAFileOfThePack() throws {
+        var packBySize: [Int: [String]] = [:]
+        for path in Self.files(Reference.root.path) {
+            let full = Reference.root.path + "/" + path
+            guard let size = (try? FileManager.default.attributesOfItem(atPath: full))?[.size] as? Int, size > 0 else { continue }
+            packBySize[size, default: []].append(full)
+        }
+        #expect(packBySize.count > 100)
+        let root = Paths.root.path
+        let ours = Self.files(root).filter { path in
+            !path.hasPrefix(".build/") && !path.hasPrefix(".git/") && !path.hasPrefix(".swiftpm/") && path != ".git"
+        }
+        #expect(ours.count > 50)
+        var copies: [String] = []
+        for path in ours {
+            guard let data = FileManager.default.contents(atPath: root + "/" + path), !data.isEmpty,
+                  let candidates = packBySize[data.count] else { continue }
+            if let twin = candidates.first(where: { FileManager.default.contents(atPath: $0) == data }) {
+                copies.append("\(path) = \(twin.dropFirst(Reference.root.path.count + 1))")
+            }
+        }
+        #expect(copies.isEmpty, "copies of the reference pack: \(copies)")
+    }
+
+    /// The bundled feed through the binary: a change at a station between a rail platform and
+    /// a frequencies.txt metro, a holiday's timetable, and a night bus past 24:00.
+    @Test func theBundledFeedShowsWhatTheGTFSProviderDoes() async throws {
+        let cache = Paths.temporary()
+        let env = Run.environment(["TRANSIT_CACHE_DIR": cache])
+        let imported = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport", "--format", "json"], env: env)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])
+        #expect(summary["name"] as? String == "lakeport" && summary["time_zone"] as? String == "America/Chicago")
+
+        let trips = try await Run.transit(["gtfs", "trips", "--from", "Harbor", "--to", "Stadium", "--date", "2026-11-23", "--after", "07:00",
+                                           "--limit", "1", "--format", "json"], env: env)
+        #expect(trips.status == 0, "\(trips.stderr)")
+        let journey = try #require((try JSONSerialization.jsonObject(with: Data(trips.stdout.utf8)) as? [[String: Any]])?.first)
+        let legs = try #require(journey["legs"] as? [[String: Any]])
+        #expect(journey["departure"] as? String == "2026-11-23T07:00:00-06:00" && journey["transfers"] as? Int == 1)
+        #expect(legs.map { $0["route"] as? String } == ["SL", nil, "M1"])
+        #expect(legs.map { $0["from"] as? String } == ["HBR2", "MKT2", "M_MKT"])
+        // A timed change (transfers.txt type 1) needs no time: the 07:06 run of the M1 is caught.
+        #expect(legs.last?["trip_start"] as? String == "07:06:00" && legs.last?["to"] as? String == "M_STA")
+
+        // Thanksgiving, a Thursday: the weekend timetable.
+        let holiday = try await Run.transit(["gtfs", "departures", "--stop", "Harbor", "--date", "2026-11-26", "--limit", "1"], env: env)
+        #expect(holiday.stdoutLines == ["2026-11-26T07:00:00-06:00\tSL\tRiverside\tSL-WE-N01\tHBR2\t2026-11-26"])
+        let weekday = try await Run.transit(["gtfs", "departures", "--stop", "Harbor", "--date", "2026-11-25", "--limit", "1"], env: env)
+        #expect(weekday.stdoutLines == ["2026-11-25T06:00:00-06:00\tSL\tRiverside\tSL-WK-N01\tHBR2\t2026-11-25"])
+
+        // The night bus's last runs belong to the service day before.
+        let night = try await Run.transit(["gtfs", "departures", "--stop", "Harbor Terminal", "--date", "2026-11-23", "--after", "23:00"], env: env)
+        #expect(night.stdoutLines.map { $0.split(separator: "\t").first.map(String.init) }
+                == ["2026-11-23T23:10:00-06:00", "2026-11-24T00:10:00-06:00", "2026-11-24T01:10:00-06:00"])
+    }
+}
