@@ -2,21 +2,21 @@ import Foundation
 import Testing
 @testable import TransitCore
 
-/// The specs are the one source of the parser, `--help` and the README's command reference.
+/// The specs are the one source of the parser, `--help` and the command reference (docs/reference.md).
 @Suite struct CommandLineSpecTests {
-    @Test func readmeReference() throws {
-        let path = Paths.root.appendingPathComponent("README.md").path
-        let readme = try String(contentsOfFile: path, encoding: .utf8)
+    @Test func theCommandReferenceIsTheSpecs() throws {
+        let path = Paths.root.appendingPathComponent("docs/reference.md").path
+        let page = try String(contentsOfFile: path, encoding: .utf8)
         let start = "<!-- reference:start -->\n", end = "<!-- reference:end -->"
-        let head = try #require(readme.range(of: start)), tail = try #require(readme.range(of: end))
+        let head = try #require(page.range(of: start)), tail = try #require(page.range(of: end))
         let generated = Help.reference(Providers.all.map(\.spec))
-        if ProcessInfo.processInfo.environment["TRANSIT_UPDATE_README"] == "1" {
-            let updated = String(readme[..<head.upperBound]) + generated + "\n" + String(readme[tail.lowerBound...])
+        if ProcessInfo.processInfo.environment["TRANSIT_UPDATE_REFERENCE"] == "1" {
+            let updated = String(page[..<head.upperBound]) + generated + "\n" + String(page[tail.lowerBound...])
             try updated.write(toFile: path, atomically: true, encoding: .utf8)
             return
         }
-        #expect(String(readme[head.upperBound..<tail.lowerBound]) == generated + "\n",
-                "README's command reference differs from the specs: TRANSIT_UPDATE_README=1 swift test --filter readmeReference")
+        #expect(String(page[head.upperBound..<tail.lowerBound]) == generated + "\n",
+                "docs/reference.md differs from the specs: TRANSIT_UPDATE_REFERENCE=1 swift test --filter theCommandReferenceIsTheSpecs")
     }
 
     @Test func usageLinesAreGeneratedFromTheOptions() throws {

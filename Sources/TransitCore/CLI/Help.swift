@@ -78,13 +78,13 @@ public enum Help {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The README's command reference: every command's usage, options and notes, in Markdown.
+    /// The command reference of docs/reference.md: every command's usage, options and notes, in Markdown.
     public static func reference(_ providers: [ProviderSpec]) -> String {
         var lines: [String] = []
         for provider in providers {
-            lines += ["### \(provider.name)", "", "\(provider.summary). Times are \(provider.zoneName).", ""]
+            lines += ["## \(provider.name)", "", "\(provider.summary). Times are \(provider.zoneName).", ""]
             for command in provider.commands {
-                lines += ["#### `transit \(provider.name) \(command.name)`", "", command.summary + ".", "", "```", command.usage, "```", ""]
+                lines += ["### `transit \(provider.name) \(command.name)`", "", command.summary + ".", "", "```", command.usage, "```", ""]
                 for option in command.options {
                     let value = option.value.map { " " + $0 } ?? ""
                     lines.append("- `--\(option.name)\(value)`: \(option.fullHelp)")
