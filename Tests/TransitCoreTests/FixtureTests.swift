@@ -7,13 +7,26 @@ import Testing
 @Suite struct FixtureTests {
     static let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    /// Runs a generator of scripts/ into a fresh directory and returns it.
+    /// Runs a generator of scripts/ into a fresh directory and returns it. Generators that read
+    /// facts from the reference pack are told where it is.
     static func generate(_ script: String) async throws -> String {
         let out = Paths.temporary()
         let run = try await Run.transitLike([try #require(python), Paths.root.appendingPathComponent("scripts/" + script).path, out],
-                                            env: ["PATH": "/usr/bin:/bin"])
+                                            env: ["PATH": "/usr/bin:/bin", "TRANSIT_REFERENCE": Reference.root.path])
         #expect(run.status == 0, "\(script): \(run.stderr)")
         return out
+    }
+
+    /// The files `script` writes are those under Fixtures/`folder`, byte for byte.
+    static func expectSameFiles(_ script: String, _ folder: String) async throws {
+        let written = try await generate(script)
+        let bundled = Paths.fixtures + "/" + folder
+        #expect(files(written) == files(bundled), "\(script)")
+        #expect(!files(bundled).isEmpty)
+        for name in files(bundled) {
+            let mine = FileManager.default.contents(atPath: written + "/" + name)
+            #expect(mine != nil && mine == FileManager.default.contents(atPath: bundled + "/" + name), "\(folder)/\(name) differs: run scripts/\(script)")
+        }
     }
 
     /// Every file under `directory`, relative to it, sorted.
@@ -26,14 +39,15 @@ import Testing
 
     @Test(.enabled(if: python != nil, "needs python3 (scripts/setup)"))
     func theBundledFeedIsWhatItsScriptWrites() async throws {
-        let written = try await Self.generate("make-gtfs-fixture.py")
-        let bundled = Paths.fixtures + "/gtfs/lakeport"
-        #expect(Self.files(written) == Self.files(bundled))
-        #expect(Self.files(bundled).count >= 10)
-        for name in Self.files(bundled) {
-            let mine = FileManager.default.contents(atPath: written + "/" + name)
-            #expect(mine != nil && mine == FileManager.default.contents(atPath: bundled + "/" + name), "\(name) differs: run scripts/make-gtfs-fixture.py")
-        }
+        try await Self.expectSameFiles("make-gtfs-fixture.py", "gtfs/lakeport")
+        #expect(Self.files(Paths.fixtures + "/gtfs/lakeport").count >= 10)
+    }
+
+    /// The recordings, written from facts of the pack (names, codes, coordinates, times).
+    @Test(.enabled(if: python != nil, "needs python3 (scripts/setup)"), .enabled(if: Reference.isPresent, Reference.absent),
+          arguments: [("make-bart-fixtures.py", "bart")])
+    func theRecordingsAreWhatTheirScriptsWrite(script: String, folder: String) async throws {
+        try await Self.expectSameFiles(script, folder)
     }
 
     /// The repository's files (build output and git's own files aside) against every file of
