@@ -10,12 +10,13 @@ bundled date are made here from the route configurations and station coordinates
 Deterministic: running it twice writes the same bytes (a test compares them with Fixtures/).
 
 usage: python3 scripts/make-bart-fixtures.py [OUT_DIR] [path/to/shared/reference/bart/samples]
+       (OUT_DIR holds bart/; default Fixtures)
 """
 import math, os, re, sys, xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "Fixtures", "bart")
+OUT = os.path.join(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "Fixtures"), "bart")
 SAMPLES = (sys.argv[2] if len(sys.argv) > 2 else
            os.environ.get("TRANSIT_REFERENCE", os.path.join(ROOT, "..", "shared", "reference")) + "/bart/samples")
 DATE = (11, 23, 2026)  # the bundled service day (a Monday)
@@ -141,7 +142,7 @@ def main():
            "written by scripts/make-bart-fixtures.py: the trains listed at Powell St. on 2018-11-20 at 8:23 PM (destinations, minutes, platforms, cars, delays)"])
 
     # Our own advisory, in the form of BART's 2013 answers: a leading newline and ISO-8859-1.
-    bsa = document("http://api.bart.gov/api/bsa.aspx?cmd=bsa&date=today", [
+    bsa = document("http://api.bart.gov/api/bsa.aspx?cmd=bsa&orig=ALL", [
         xml("date", "11/23/2026", depth=1), xml("time", "05:40:00 PM PST", depth=1),
         xml("bsa", [xml("station", "BART", depth=2), xml("type", "DELAY", depth=2),
                     "    <description><![CDATA[Trains run at reduced speed between Concord and Pittsburg/Bay Point while it is above 95 \u00b0F: expect up to 10 minutes of delay toward Antioch.]]></description>",

@@ -7,13 +7,19 @@ BusTime's JSON shape, with the value types FORMAT.md §2 records (prd: strings b
 and dly bool; vehicle: lat/lon/hdg strings, pid/pdist/spd ints; stops and patterns: numbers).
 No real Magic Bus BusTime capture exists, so its vehicles are hand-made in the same shape
 from the real positions of the 2010 legacy location feed (../shared/reference/mbus).
-Deterministic: re-running rewrites the same bytes.
+The facts (routes, stops, patterns, predictions, vehicles) are written by json.dumps in
+BusTime's JSON shape, never a capture's bytes. Deterministic: running it twice writes the same
+bytes (a test compares them with Fixtures/).
+
+usage: python3 scripts/make-bustime-fixtures.py [OUT_DIR] [path/to/shared/reference]
+       (OUT_DIR holds cta/ and mbus/; default Fixtures)
 """
 import json, os, sys, xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-SHARED = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "reference")
+OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "Fixtures")
+SHARED = sys.argv[2] if len(sys.argv) > 2 else os.environ.get("TRANSIT_REFERENCE", os.path.join(ROOT, "..", "shared", "reference"))
 BT = os.path.join(SHARED, "bustime", "samples")
 MB = os.path.join(SHARED, "mbus", "samples")
 
@@ -57,7 +63,7 @@ def from_xml(name):
 
 def write(provider, function, query, body, notes):
     parts = "&".join("%s=%s" % (k, v) for k, v in sorted(query.items()))
-    path = os.path.join(ROOT, "Fixtures", provider, function, parts + ".http")
+    path = os.path.join(OUT, provider, function, parts + ".http")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     q = "&".join(["key=REDACTED", "format=json"] + ["%s=%s" % kv for kv in query.items() if kv[0] != "format"])
     base = {"cta": "https://www.ctabustracker.com/bustime/api/v3", "mbus": "https://mbus.ltp.umich.edu/bustime/api/v3"}[provider]

@@ -17,11 +17,10 @@ import Testing
         return out
     }
 
-    /// The files `script` writes are those under Fixtures/`folder`, byte for byte.
-    static func expectSameFiles(_ script: String, _ folder: String) async throws {
-        let written = try await generate(script)
+    /// `written` holds the same files as Fixtures/`folder`, byte for byte.
+    static func expectSameFiles(_ written: String, _ folder: String, by script: String) {
         let bundled = Paths.fixtures + "/" + folder
-        #expect(files(written) == files(bundled), "\(script)")
+        #expect(files(written) == files(bundled), "\(folder): run scripts/\(script)")
         #expect(!files(bundled).isEmpty)
         for name in files(bundled) {
             let mine = FileManager.default.contents(atPath: written + "/" + name)
@@ -39,15 +38,18 @@ import Testing
 
     @Test(.enabled(if: python != nil, "needs python3 (scripts/setup)"))
     func theBundledFeedIsWhatItsScriptWrites() async throws {
-        try await Self.expectSameFiles("make-gtfs-fixture.py", "gtfs/lakeport")
+        Self.expectSameFiles(try await Self.generate("make-gtfs-fixture.py"), "gtfs/lakeport", by: "make-gtfs-fixture.py")
         #expect(Self.files(Paths.fixtures + "/gtfs/lakeport").count >= 10)
     }
 
     /// The recordings, written from facts of the pack (names, codes, coordinates, times).
     @Test(.enabled(if: python != nil, "needs python3 (scripts/setup)"), .enabled(if: Reference.isPresent, Reference.absent),
-          arguments: [("make-bart-fixtures.py", "bart")])
-    func theRecordingsAreWhatTheirScriptsWrite(script: String, folder: String) async throws {
-        try await Self.expectSameFiles(script, folder)
+          arguments: [("make-bart-fixtures.py", ["bart"]), ("make-busbud-fixtures.py", ["busbud"]),
+                      ("make-bustime-fixtures.py", ["cta", "mbus"]), ("make-rail-weather-fixtures.py", ["rail12306", "weather"])])
+    func theRecordingsAreWhatTheirScriptsWrite(script: String, folders: [String]) async throws {
+        let written = try await Self.generate(script)
+        #expect(Self.files(written).map { String($0.prefix { $0 != "/" }) }.uniqued() == folders.sorted(), "\(script) writes only its folders")
+        for folder in folders { Self.expectSameFiles(written + "/" + folder, folder, by: script) }
     }
 
     /// The repository's files (build output and git's own files aside) against every file of
@@ -108,5 +110,13 @@ import Testing
         let night = try await Run.transit(["gtfs", "departures", "--stop", "Harbor Terminal", "--date", "2026-11-23", "--after", "23:00"], env: env)
         #expect(night.stdoutLines.map { $0.split(separator: "\t").first.map(String.init) }
                 == ["2026-11-23T23:10:00-06:00", "2026-11-24T00:10:00-06:00", "2026-11-24T01:10:00-06:00"])
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements in order, each once.
+    func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
     }
 }
