@@ -4,6 +4,8 @@ import PackageDescription
 // Foundation only: no package dependencies (the user's requirement).
 let package = Package(
     name: "transit",
+    // Built and tested on Linux (CI: Debian with Swift 6). The system calls are imported from
+    // Glibc or Darwin, so a macOS build is meant to work, but nothing here checks one.
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "transit", targets: ["TransitCLI"]),

@@ -2,6 +2,8 @@ import Foundation
 import TransitCore
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 // Ctrl-C: end at once with 130, also mid-request or mid-watch; clear a spinner line first.

@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A small HTTP/1.1 server on 127.0.0.1 over POSIX sockets, for tests and the benchmark.

@@ -10,7 +10,7 @@ import Testing
         let stations = try BARTParser.stations(try sample("derived/stns-2021.from-json.xml"))
         #expect(stations.count == 50)
         let first = try #require(stations.first)
-        #expect(first == Station(abbr: "12TH", name: "12th St. Oakland City Center", city: "Oakland",
+        #expect(first == BARTStation(abbr: "12TH", name: "12th St. Oakland City Center", city: "Oakland",
                                  latitude: 37.803768, longitude: -122.271450))
         #expect(stations.contains { $0.abbr == "24TH" && $0.name == "24th St. Mission" })
     }
@@ -62,7 +62,7 @@ import Testing
     @Test(.enabled(if: Reference.isPresent, Reference.absent)) func departuresWithLeavingAndDelay() throws {
         let plat2 = try BARTParser.departures(try sample("etd-rich-plat2-2017.xml"))
         #expect(plat2.count == 6)
-        #expect(plat2.first == Departure(station: "RICH", destination: "Fremont", destinationCode: "FRMT", minutes: 0,
+        #expect(plat2.first == BARTDeparture(station: "RICH", destination: "Fremont", destinationCode: "FRMT", minutes: 0,
                                          platform: 2, direction: "South", cars: 4, line: "ORANGE", hexColor: "#ff9933",
                                          delaySeconds: 0, cancelled: false, bikes: true))
         let powl = try BARTParser.departures(try sample("derived/etd-powl-2018.from-json.xml"))
@@ -80,7 +80,7 @@ import Testing
         #expect(delay.first?.id == "112978" && delay.first?.type == "DELAY" && delay.first?.station == "BART")
         #expect(delay.first?.description.hasPrefix("BART is running round-the-clock service") == true)
         let quiet = try BARTParser.advisories(try sample("bsa-no-delay-2015.xml"))
-        #expect(quiet == [Advisory(id: nil, station: nil, type: nil, description: "No delays reported.", posted: nil, expires: nil)])
+        #expect(quiet == [BARTAdvisory(id: nil, station: nil, type: nil, description: "No delays reported.", posted: nil, expires: nil)])
     }
 
     @Test(.enabled(if: Reference.isPresent, Reference.absent)) func tripPlannerWithFaresAndTransfers() throws {

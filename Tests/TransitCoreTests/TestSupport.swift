@@ -6,6 +6,8 @@ import FoundationNetworking
 #endif
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import TransitCore
 import TransitTestSupport

@@ -6,10 +6,10 @@ import Testing
 @Suite struct TripFinderTests {
     let day = LocalDate(year: 2026, month: 11, day: 23)
 
-    var routes: [Route] { get throws { try BARTParser.routes(try Reference.data("bart/samples/derived/routeinfo-all-2018.from-json.xml")) } }
+    var routes: [BARTRoute] { get throws { try BARTParser.routes(try Reference.data("bart/samples/derived/routeinfo-all-2018.from-json.xml")) } }
 
     /// A routesched document: each train is a list of (station, origTime or nil) in config order.
-    func schedule(_ route: Int, _ trains: [[(String, String?)]]) throws -> RouteSchedule {
+    func schedule(_ route: Int, _ trains: [[(String, String?)]]) throws -> BARTRouteSchedule {
         var xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<root><uri><![CDATA[http://api.bart.gov/api/sched.aspx?cmd=routesched&route=\(route)]]></uri><date>11/23/2026</date><route>"
         for (i, train) in trains.enumerated() {
             xml += "<train index=\"\(i + 1)\">"
@@ -48,7 +48,7 @@ import Testing
         let trip = try #require(trips.first)
         #expect(trip.departure == pacific(day, 18, 4) && trip.arrival == pacific(day, 18, 30))
         #expect(trip.durationMinutes == 26 && trip.transfers == 0)
-        #expect(trip.legs == [Leg(route: 7, line: "Red", origin: "24TH", destination: "MLBR",
+        #expect(trip.legs == [BARTLeg(route: 7, line: "Red", origin: "24TH", destination: "MLBR",
                                   departure: pacific(day, 18, 4), arrival: pacific(day, 18, 30), headStation: "MLBR")])
     }
 
@@ -105,12 +105,12 @@ import Testing
     }
 
     /// A hand-made network where 24TH → FRMT has no direct route: Red to 12TH, Orange on.
-    var network: [Route] {
-        [Route(number: 7, routeID: "ROUTE 7", name: "", abbr: "", color: "RED", hexColor: nil, origin: "MLBR", destination: "RICH",
+    var network: [BARTRoute] {
+        [BARTRoute(number: 7, routeID: "ROUTE 7", name: "", abbr: "", color: "RED", hexColor: nil, origin: "MLBR", destination: "RICH",
                direction: nil, stations: ["MLBR", "24TH", "16TH", "WOAK", "12TH", "19TH", "RICH"]),
-         Route(number: 4, routeID: "ROUTE 4", name: "", abbr: "", color: "ORANGE", hexColor: nil, origin: "RICH", destination: "FRMT",
+         BARTRoute(number: 4, routeID: "ROUTE 4", name: "", abbr: "", color: "ORANGE", hexColor: nil, origin: "RICH", destination: "FRMT",
                direction: nil, stations: ["RICH", "19TH", "12TH", "LAKE", "BAYF", "FRMT"]),
-         Route(number: 3, routeID: "ROUTE 3", name: "", abbr: "", color: "ORANGE", hexColor: nil, origin: "FRMT", destination: "RICH",
+         BARTRoute(number: 3, routeID: "ROUTE 3", name: "", abbr: "", color: "ORANGE", hexColor: nil, origin: "FRMT", destination: "RICH",
                direction: nil, stations: ["FRMT", "BAYF", "LAKE", "12TH", "19TH", "RICH"])]
     }
 
@@ -168,13 +168,13 @@ import Testing
     @Test func aTrainCallingTwiceArrivesAtItsFirstCallAndLeavesFromItsLast() {
         // The 2022 Red line: SBRN → MLBR (arrives 6:07) → MLBR (leaves 6:09, reversing) → SFIA.
         let stops = [("24TH", 5 * 60 + 40), ("SBRN", 6 * 60), ("MLBR", 6 * 60 + 7), ("MLBR", 6 * 60 + 9), ("SFIA", 6 * 60 + 15)]
-        let train = ScheduledTrain(index: 1, stops: stops.map { ScheduledTrain.Stop(station: $0.0, minutes: $0.1) })
+        let train = BARTScheduledTrain(index: 1, stops: stops.map { BARTScheduledTrain.Stop(station: $0.0, minutes: $0.1) })
         let toMillbrae = TripFinder.ride(train, route: 1, from: "24TH", to: "MLBR")
         #expect(toMillbrae?.depart == 340 && toMillbrae?.arrive == 367)
         let fromMillbrae = TripFinder.ride(train, route: 1, from: "MLBR", to: "SFIA")
         #expect(fromMillbrae?.depart == 369 && fromMillbrae?.arrive == 375)
         // Without a time at the station there is no ride.
-        let skipping = ScheduledTrain(index: 2, stops: [.init(station: "24TH", minutes: nil), .init(station: "MLBR", minutes: 400)])
+        let skipping = BARTScheduledTrain(index: 2, stops: [.init(station: "24TH", minutes: nil), .init(station: "MLBR", minutes: 400)])
         #expect(TripFinder.ride(skipping, route: 1, from: "24TH", to: "MLBR") == nil)
     }
 }

@@ -23,7 +23,7 @@ public struct BARTClient: Sendable {
                            secretNames: ["key"], cacheTTL: ttl, expects: .xml, label: "BART " + label)
     }
 
-    public func stations() async throws(TransitError) -> [Station] {
+    public func stations() async throws(TransitError) -> [BARTStation] {
         try await http.get(request("stn.aspx", [("cmd", "stns")], ttl: Self.day, label: "stations")) { response throws(TransitError) in
             let list = try BARTParser.stations(response.body)
             guard !list.isEmpty else { throw .parse(what: "BART's station list", reason: "it lists no stations") }
@@ -32,7 +32,7 @@ public struct BARTClient: Sendable {
     }
 
     /// Every route with its ordered station list, as in force on `date` (today when nil).
-    public func routes(date: LocalDate?) async throws(TransitError) -> [Route] {
+    public func routes(date: LocalDate?) async throws(TransitError) -> [BARTRoute] {
         var items = [("cmd", "routeinfo"), ("route", "all")]
         if let date { items.append(("date", date.usSlashed)) }
         return try await http.get(request("route.aspx", items, ttl: Self.day, label: "routes")) { response throws(TransitError) in
@@ -42,7 +42,7 @@ public struct BARTClient: Sendable {
         }
     }
 
-    public func schedule(route: Int, date: LocalDate) async throws(TransitError) -> RouteSchedule {
+    public func schedule(route: Int, date: LocalDate) async throws(TransitError) -> BARTRouteSchedule {
         let req = request("sched.aspx", [("cmd", "routesched"), ("route", String(route)), ("date", date.usSlashed)], ttl: Self.day,
                           label: "schedule of route \(route)")
         return try await http.get(req) { response throws(TransitError) in
@@ -51,18 +51,18 @@ public struct BARTClient: Sendable {
     }
 
     /// The schedules of `routes`, fetched all at once: one network round however many routes.
-    public func schedules(routes: [Int], date: LocalDate) async throws(TransitError) -> [Int: RouteSchedule] {
+    public func schedules(routes: [Int], date: LocalDate) async throws(TransitError) -> [Int: BARTRouteSchedule] {
         let list = try await concurrently(routes) { route throws(TransitError) in try await self.schedule(route: route, date: date) }
         return Dictionary(list.map { ($0.route, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// All trips of the service day: route info, then every needed schedule in parallel.
-    public func trips(_ query: TripFinder.Query) async throws(TransitError) -> [Trip] {
+    public func trips(_ query: TripFinder.Query) async throws(TransitError) -> [BARTTrip] {
         try await trips(query, routes: try await self.routes(date: query.date))
     }
 
     /// All trips of the service day over route info already in hand.
-    public func trips(_ query: TripFinder.Query, routes: [Route]) async throws(TransitError) -> [Trip] {
+    public func trips(_ query: TripFinder.Query, routes: [BARTRoute]) async throws(TransitError) -> [BARTTrip] {
         let needed = TripFinder.neededRoutes(routes, query: query)
         guard !needed.isEmpty else { return [] }
         let schedules = try await self.schedules(routes: needed, date: query.date)
@@ -71,7 +71,7 @@ public struct BARTClient: Sendable {
 
     /// BART's trip planner: the trip leaving at `minutes` after midnight on `date`.
     public func plan(from origin: String, to destination: String, date: LocalDate, minutes: Int,
-                     before: Int = 0, after: Int = 1) async throws(TransitError) -> [PlannedTrip] {
+                     before: Int = 0, after: Int = 1) async throws(TransitError) -> [BARTPlannedTrip] {
         let hour12 = (minutes / 60) % 12 == 0 ? 12 : (minutes / 60) % 12
         let time = String(format: "%d:%02d%@", hour12, minutes % 60, (minutes / 60) % 24 < 12 ? "am" : "pm")
         let req = request("sched.aspx", [("cmd", "depart"), ("orig", origin), ("dest", destination),
@@ -81,7 +81,7 @@ public struct BARTClient: Sendable {
     }
 
     /// Live departures, narrowed by one platform or one direction.
-    public func departures(station: String, filter: BARTDepartureFilter? = nil) async throws(TransitError) -> [Departure] {
+    public func departures(station: String, filter: BARTDepartureFilter? = nil) async throws(TransitError) -> [BARTDeparture] {
         var items = [("cmd", "etd"), ("orig", station)]
         switch filter {
         case .platform(let platform): items.append(("plat", String(platform)))
@@ -93,7 +93,7 @@ public struct BARTClient: Sendable {
         }
     }
 
-    public func advisories() async throws(TransitError) -> [Advisory] {
+    public func advisories() async throws(TransitError) -> [BARTAdvisory] {
         try await http.get(request("bsa.aspx", [("cmd", "bsa")], ttl: nil, label: "advisories")) { response throws(TransitError) in
             try BARTParser.advisories(response.body)
         }

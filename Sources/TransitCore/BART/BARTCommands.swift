@@ -30,12 +30,12 @@ struct BARTCommands {
     }
 
     /// Resolves what the user typed against the station list: code, name, or a did-you-mean.
-    static func matcher(_ stations: [Station]) -> NameMatcher<Station> {
+    static func matcher(_ stations: [BARTStation]) -> NameMatcher<BARTStation> {
         NameMatcher(kind: BARTCommandLine.stationWord, candidates: stations.map { .init(code: $0.abbr, names: [$0.name], value: $0) })
     }
 
     /// `--from` and `--to` resolved; the same station twice is a usage error.
-    static func pair(_ stations: [Station], _ from: String, _ to: String) throws(TransitError) -> (Station, Station) {
+    static func pair(_ stations: [BARTStation], _ from: String, _ to: String) throws(TransitError) -> (BARTStation, BARTStation) {
         let matcher = matcher(stations)
         let origin = try matcher.match(from), destination = try matcher.match(to)
         if origin.abbr == destination.abbr { throw .usage("--from and --to are both \(origin.abbr) (\(origin.name))") }
@@ -45,7 +45,7 @@ struct BARTCommands {
     // MARK: stations
 
     struct NearStation {
-        var station: Station
+        var station: BARTStation
         var meters: Double?
     }
 
@@ -77,13 +77,13 @@ struct BARTCommands {
 
     func routes(_ date: LocalDate?) async throws(TransitError) -> Output {
         let routes = try await client.routes(date: date)
-        let data: [Column<Route>] = [
+        let data: [Column<BARTRoute>] = [
             Column("number") { .int($0.number) }, Column("name") { .string($0.name) }, Column("abbr") { .string($0.abbr) },
             Column("color") { .string($0.lineName) }, Column("hex_color") { .optional($0.hexColor) },
             Column("origin") { .string($0.origin) }, Column("destination") { .string($0.destination) },
             Column("direction") { .optional($0.direction) }, Column("stations") { .list($0.stations.map(Value.string)) },
         ]
-        let table: [Column<Route>] = [
+        let table: [Column<BARTRoute>] = [
             data[0].titled("ROUTE"), data[3].titled("LINE"), data[1], data[5].titled("FROM"), data[6].titled("TO"),
             Column("stops", "STOPS") { .int($0.stations.count) },
         ]
@@ -95,7 +95,7 @@ struct BARTCommands {
     func trips(_ request: BARTTripsRequest) async throws(TransitError) -> Output {
         // Stations (to read the names) and route info in one network round; schedules in the next.
         let client = self.client
-        async let routeList = Result.catching { () async throws(TransitError) -> [Route] in try await client.routes(date: request.date) }
+        async let routeList = Result.catching { () async throws(TransitError) -> [BARTRoute] in try await client.routes(date: request.date) }
         let stations = try await client.stations()
         let (origin, destination) = try Self.pair(stations, request.from, request.to)
         let routes = try await routeList.get()
@@ -110,18 +110,18 @@ struct BARTCommands {
             notices.append(notice)
         }
         let zone = BART.zone
-        let leg: [Column<Leg>] = [
+        let leg: [Column<BARTLeg>] = [
             Column("route") { .int($0.route) }, Column("line") { .string($0.line) },
             Column("origin") { .string($0.origin) }, Column("destination") { .string($0.destination) },
             Column("departure") { .time($0.departure, zone) }, Column("arrival") { .time($0.arrival, zone) },
             Column("head_station") { .string($0.headStation) },
         ]
-        let lines = Column<Trip>("line", in: .flat) { .string($0.legs.map(\.line).joined(separator: " > ")) }
-        let toward = Column<Trip>("toward", in: .flat) { .string($0.legs.map { names[$0.headStation] ?? $0.headStation }.joined(separator: " > ")) }
-        let change = Column<Trip>("change_at", "CHANGE AT", in: .flat) { .string($0.legs.dropFirst().map(\.origin).joined(separator: ",")) }
-        let departure = Column<Trip>("departure") { .time($0.departure, zone) }, arrival = Column<Trip>("arrival") { .time($0.arrival, zone) }
-        let duration = Column<Trip>("duration_minutes") { .int($0.durationMinutes) }
-        var data: [Column<Trip>] = [
+        let lines = Column<BARTTrip>("line", in: .flat) { .string($0.legs.map(\.line).joined(separator: " > ")) }
+        let toward = Column<BARTTrip>("toward", in: .flat) { .string($0.legs.map { names[$0.headStation] ?? $0.headStation }.joined(separator: " > ")) }
+        let change = Column<BARTTrip>("change_at", "CHANGE AT", in: .flat) { .string($0.legs.dropFirst().map(\.origin).joined(separator: ",")) }
+        let departure = Column<BARTTrip>("departure") { .time($0.departure, zone) }, arrival = Column<BARTTrip>("arrival") { .time($0.arrival, zone) }
+        let duration = Column<BARTTrip>("duration_minutes") { .int($0.durationMinutes) }
+        var data: [Column<BARTTrip>] = [
             Column("origin") { .string($0.origin) }, Column("destination") { .string($0.destination) },
             departure, arrival, duration, Column("transfers") { .int($0.transfers) },
             Column("legs", in: .json) { trip in .list(trip.legs.map { .object(Record(leg, $0)) }) },
@@ -141,16 +141,16 @@ struct BARTCommands {
         let (origin, destination) = try Self.pair(try await client.stations(), request.from, request.to)
         let planned = try await client.plan(from: origin.abbr, to: destination.abbr, date: request.date, minutes: request.minutes)
         let zone = BART.zone
-        let fare: [Column<PlannedTrip.Fare>] = [
+        let fare: [Column<BARTPlannedTrip.Fare>] = [
             Column("name") { .string($0.name) }, Column("class") { .string($0.fareClass) }, Column("amount") { .double($0.amount) },
         ]
-        let leg: [Column<PlannedTrip.PlannedLeg>] = [
+        let leg: [Column<BARTPlannedTrip.PlannedLeg>] = [
             Column("order") { .int($0.order) }, Column("route", "ROUTE") { .optional(Self.routeNumber($0.line)) },
             Column("origin", "FROM") { .string($0.origin) }, Column("destination", "TO") { .string($0.destination) },
             Column("departure", "DEPART") { .time($0.departure, zone) }, Column("arrival", "ARRIVE") { .time($0.arrival, zone) },
             Column("train_head_station", "TOWARD") { .string($0.trainHeadStation) }, Column("bikes") { $0.bikes.map(Value.bool) ?? .null },
         ]
-        let data: [Column<PlannedTrip>] = [
+        let data: [Column<BARTPlannedTrip>] = [
             Column("origin") { .string($0.origin) }, Column("destination") { .string($0.destination) },
             Column("departure") { .time($0.departure, zone) }, Column("arrival") { .time($0.arrival, zone) },
             Column("duration_minutes") { .int($0.tripMinutes ?? Int(($0.arrival.timeIntervalSince($0.departure) / 60).rounded())) },
@@ -161,7 +161,7 @@ struct BARTCommands {
         var output = Output(planned, data: data, table: [])
         // The terminal shows one row per leg, numbered by trip, fares under it.
         let legRows = planned.enumerated().flatMap { number, trip in trip.legs.map { (trip: number + 1, leg: $0) } }
-        let tripColumn = Column<(trip: Int, leg: PlannedTrip.PlannedLeg)>("trip") { .int($0.trip) }
+        let tripColumn = Column<(trip: Int, leg: BARTPlannedTrip.PlannedLeg)>("trip") { .int($0.trip) }
         output.table = Grid(legRows, [tripColumn] + [leg[4], leg[2], leg[5], leg[3], leg[1], leg[6]].map { column in
             Column(column.key, column.header) { column.value($0.leg) }
         })
@@ -183,7 +183,7 @@ struct BARTCommands {
         let station = try Self.matcher(try await client.stations()).match(query)
         let list = try await client.departures(station: station.abbr, filter: filter)
             .sorted { ($0.minutes, $0.destination) < ($1.minutes, $1.destination) }
-        let data: [Column<Departure>] = [
+        let data: [Column<BARTDeparture>] = [
             Column("station") { .string($0.station) }, Column("destination") { .string($0.destination) },
             Column("destination_code") { .string($0.destinationCode) }, Column("minutes", "MIN") { .int($0.minutes) },
             Column("platform", "PLAT") { .optional($0.platform) }, Column("direction", "DIR") { .string($0.direction) },
@@ -191,7 +191,7 @@ struct BARTCommands {
             Column("hex_color") { .optional($0.hexColor) }, Column("delay_seconds") { .int($0.delaySeconds) },
             Column("cancelled") { .bool($0.cancelled) }, Column("bikes") { $0.bikes.map(Value.bool) ?? .null },
         ]
-        let delay = Column<Departure>("delay", "DELAY") { $0.delaySeconds > 0 ? .string("+\(($0.delaySeconds + 59) / 60) min") : .string("") }
+        let delay = Column<BARTDeparture>("delay", "DELAY") { $0.delaySeconds > 0 ? .string("+\(($0.delaySeconds + 59) / 60) min") : .string("") }
         let notices = list.isEmpty ? ["No departures from \(station.abbr) (\(station.name)) right now"] : []
         return Output(list, data: data, table: [data[3], data[1], data[4], data[5], data[6], data[7], delay], notices: notices)
     }
@@ -200,7 +200,7 @@ struct BARTCommands {
         let list = try await client.advisories()
         // BART says "No delays reported." as an advisory with no type or station.
         let real = list.filter { !($0.type == nil && ($0.station ?? "").isEmpty && $0.description.lowercased().hasPrefix("no delays")) }
-        let data: [Column<Advisory>] = [
+        let data: [Column<BARTAdvisory>] = [
             Column("id") { .optional($0.id) }, Column("station") { .optional($0.station) }, Column("type") { .optional($0.type) },
             Column("description") { .string($0.description) }, Column("posted") { .optional($0.posted) }, Column("expires") { .optional($0.expires) },
         ]

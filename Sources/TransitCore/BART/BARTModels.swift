@@ -11,7 +11,7 @@ public enum BART {
     public static let serviceDayCutoff = ServiceClock.cutoffMinutes
 }
 
-public struct Station: Sendable, Equatable {
+public struct BARTStation: Sendable, Equatable {
     public var abbr: String
     public var name: String
     public var city: String
@@ -19,7 +19,7 @@ public struct Station: Sendable, Equatable {
     public var longitude: Double?
 }
 
-public struct Route: Sendable, Equatable {
+public struct BARTRoute: Sendable, Equatable {
     public var number: Int
     public var routeID: String
     public var name: String
@@ -39,7 +39,7 @@ public struct Route: Sendable, Equatable {
 
 /// One train of a route's day: a time (minutes after the service day's midnight, past 1440
 /// after midnight) at each station it serves, in route order.
-public struct ScheduledTrain: Sendable, Equatable {
+public struct BARTScheduledTrain: Sendable, Equatable {
     public var index: Int
     public var stops: [Stop]
 
@@ -53,12 +53,12 @@ public struct ScheduledTrain: Sendable, Equatable {
     public var headStation: String? { stops.last { $0.minutes != nil }?.station }
 }
 
-public struct RouteSchedule: Sendable, Equatable {
+public struct BARTRouteSchedule: Sendable, Equatable {
     public var route: Int
-    public var trains: [ScheduledTrain]
+    public var trains: [BARTScheduledTrain]
 }
 
-public struct Leg: Sendable, Equatable {
+public struct BARTLeg: Sendable, Equatable {
     public var route: Int
     public var line: String
     public var origin: String
@@ -68,8 +68,8 @@ public struct Leg: Sendable, Equatable {
     public var headStation: String
 }
 
-public struct Trip: Sendable, Equatable {
-    public var legs: [Leg]
+public struct BARTTrip: Sendable, Equatable {
+    public var legs: [BARTLeg]
     public var origin: String { legs.first?.origin ?? "" }
     public var destination: String { legs.last?.destination ?? "" }
     public var departure: Date { legs.first?.departure ?? .distantPast }
@@ -79,7 +79,7 @@ public struct Trip: Sendable, Equatable {
 }
 
 /// A trip from BART's trip planner (`sched.aspx?cmd=depart`), with its fares.
-public struct PlannedTrip: Sendable, Equatable {
+public struct BARTPlannedTrip: Sendable, Equatable {
     public struct PlannedLeg: Sendable, Equatable {
         public var order: Int
         public var origin: String
@@ -107,7 +107,7 @@ public struct PlannedTrip: Sendable, Equatable {
 }
 
 /// One real-time estimate at a station (`etd.aspx?cmd=etd`).
-public struct Departure: Sendable, Equatable {
+public struct BARTDeparture: Sendable, Equatable {
     public var station: String
     public var destination: String
     public var destinationCode: String
@@ -123,7 +123,7 @@ public struct Departure: Sendable, Equatable {
     public var bikes: Bool?
 }
 
-public struct Advisory: Sendable, Equatable {
+public struct BARTAdvisory: Sendable, Equatable {
     public var id: String?
     public var station: String?
     public var type: String?

@@ -14,14 +14,14 @@ public enum BARTParser {
         return root
     }
 
-    public static func stations(_ data: Data) throws(TransitError) -> [Station] {
+    public static func stations(_ data: Data) throws(TransitError) -> [BARTStation] {
         let root = try document(data, what: "BART's station list")
         guard let list = root.child("stations") else {
             throw .parse(what: "BART's station list", reason: "no <stations> element")
         }
         return list.all("station").compactMap { node in
             guard let abbr = node.value("abbr")?.uppercased() else { return nil }
-            return Station(abbr: abbr, name: node.value("name") ?? abbr, city: node.value("city") ?? "",
+            return BARTStation(abbr: abbr, name: node.value("name") ?? abbr, city: node.value("city") ?? "",
                            latitude: node.value("gtfs_latitude").flatMap(Double.init),
                            longitude: node.value("gtfs_longitude").flatMap(Double.init))
         }
@@ -32,7 +32,7 @@ public enum BARTParser {
         "#0099cc": "BLUE", "#d5cfa3": "BEIGE", "#a8a9a9": "GREY",
     ]
 
-    public static func routes(_ data: Data) throws(TransitError) -> [Route] {
+    public static func routes(_ data: Data) throws(TransitError) -> [BARTRoute] {
         let root = try document(data, what: "BART's route info")
         guard let list = root.child("routes") else {
             throw .parse(what: "BART's route info", reason: "no <routes> element")
@@ -45,7 +45,7 @@ public enum BARTParser {
             var color = rawColor.flatMap { $0.hasPrefix("#") ? nil : $0.uppercased() }
             if color == nil, let hex { color = colorNames[hex.lowercased()] }
             let stations = node.child("config")?.all("station").map { $0.text.uppercased() }.filter { !$0.isEmpty } ?? []
-            return Route(number: number, routeID: node.value("routeID") ?? "ROUTE \(number)",
+            return BARTRoute(number: number, routeID: node.value("routeID") ?? "ROUTE \(number)",
                          name: node.value("name") ?? "", abbr: node.value("abbr") ?? "",
                          color: color ?? (hex ?? "?"), hexColor: hex,
                          origin: node.value("origin")?.uppercased() ?? stations.first ?? "",
@@ -55,7 +55,7 @@ public enum BARTParser {
     }
 
     /// A route's schedule for one day, streamed: routesched bodies run to megabytes.
-    public static func routeSchedule(_ data: Data, route: Int) throws(TransitError) -> RouteSchedule {
+    public static func routeSchedule(_ data: Data, route: Int) throws(TransitError) -> BARTRouteSchedule {
         let delegate = RouteScheduleDelegate()
         let what = "BART's schedule of route \(route)"
         try XMLTree.run(delegate, on: data, what: what)
@@ -68,19 +68,19 @@ public enum BARTParser {
         guard delegate.sawRoute else {
             throw .parse(what: what, reason: "no <route> element")
         }
-        return RouteSchedule(route: route, trains: delegate.trains)
+        return BARTRouteSchedule(route: route, trains: delegate.trains)
     }
 
     /// Puts a train's clock times on one service-day axis: times before the cut-off at the
     /// start, and any time earlier than the one before it, are on the next calendar day.
     static func serviceDayMinutes(_ raw: [Int?]) -> [Int?] {
-        var stops = raw.map { ScheduledTrain.Stop(station: "", minutes: $0) }
+        var stops = raw.map { BARTScheduledTrain.Stop(station: "", minutes: $0) }
         placeOnServiceDay(&stops)
         return stops.map(\.minutes)
     }
 
     /// `serviceDayMinutes` in place, over a train's stops.
-    static func placeOnServiceDay(_ stops: inout [ScheduledTrain.Stop]) {
+    static func placeOnServiceDay(_ stops: inout [BARTScheduledTrain.Stop]) {
         var rollover: DayRollover?
         for i in stops.indices {
             guard let value = stops[i].minutes else { continue }
@@ -129,7 +129,7 @@ public enum BARTParser {
         return LocalDate(year: y, month: m, day: d)
     }
 
-    public static func plannedTrips(_ data: Data) throws(TransitError) -> [PlannedTrip] {
+    public static func plannedTrips(_ data: Data) throws(TransitError) -> [BARTPlannedTrip] {
         let what = "BART's trip planner answer"
         let root = try document(data, what: what)
         guard let request = root.at("schedule", "request") else {
@@ -143,21 +143,21 @@ public enum BARTParser {
         return request.all("trip").compactMap { trip in
             guard let departure = instant(trip, "origTimeMin", "origTimeDate"),
                   let arrival = instant(trip, "destTimeMin", "destTimeDate") else { return nil }
-            let fares = trip.child("fares")?.all("fare").compactMap { fare -> PlannedTrip.Fare? in
+            let fares = trip.child("fares")?.all("fare").compactMap { fare -> BARTPlannedTrip.Fare? in
                 guard let amount = fare.attribute("amount").flatMap(Double.init) else { return nil }
-                return PlannedTrip.Fare(name: fare.attribute("name") ?? fare.attribute("class") ?? "fare",
+                return BARTPlannedTrip.Fare(name: fare.attribute("name") ?? fare.attribute("class") ?? "fare",
                                         fareClass: fare.attribute("class") ?? "", amount: amount)
             } ?? []
-            let legs = trip.all("leg").compactMap { leg -> PlannedTrip.PlannedLeg? in
+            let legs = trip.all("leg").compactMap { leg -> BARTPlannedTrip.PlannedLeg? in
                 guard let dep = instant(leg, "origTimeMin", "origTimeDate"),
                       let arr = instant(leg, "destTimeMin", "destTimeDate") else { return nil }
-                return PlannedTrip.PlannedLeg(order: leg.attribute("order").flatMap(Int.init) ?? 0,
+                return BARTPlannedTrip.PlannedLeg(order: leg.attribute("order").flatMap(Int.init) ?? 0,
                                               origin: leg.attribute("origin") ?? "", destination: leg.attribute("destination") ?? "",
                                               departure: dep, arrival: arr, line: leg.attribute("line") ?? "",
                                               trainHeadStation: leg.attribute("trainHeadStation") ?? "",
                                               bikes: leg.attribute("bikeflag").map { $0 == "1" })
             }.sorted { $0.order < $1.order }
-            return PlannedTrip(origin: trip.attribute("origin") ?? legs.first?.origin ?? "",
+            return BARTPlannedTrip(origin: trip.attribute("origin") ?? legs.first?.origin ?? "",
                                destination: trip.attribute("destination") ?? legs.last?.destination ?? "",
                                departure: departure, arrival: arrival,
                                fare: trip.attribute("fare").flatMap(Double.init),
@@ -165,9 +165,9 @@ public enum BARTParser {
         }
     }
 
-    public static func departures(_ data: Data) throws(TransitError) -> [Departure] {
+    public static func departures(_ data: Data) throws(TransitError) -> [BARTDeparture] {
         let root = try document(data, what: "BART's departures")
-        var result: [Departure] = []
+        var result: [BARTDeparture] = []
         for station in root.all("station") {
             let code = station.value("abbr")?.uppercased() ?? ""
             for etd in station.all("etd") {
@@ -175,7 +175,7 @@ public enum BARTParser {
                     let minutesText = estimate.value("minutes") ?? ""
                     let minutes = Int(minutesText) ?? (minutesText.lowercased() == "leaving" ? 0 : nil)
                     guard let minutes else { continue }
-                    result.append(Departure(
+                    result.append(BARTDeparture(
                         station: code, destination: etd.value("destination") ?? "",
                         destinationCode: etd.value("abbreviation")?.uppercased() ?? "", minutes: minutes,
                         platform: estimate.value("platform").flatMap(Int.init), direction: estimate.value("direction") ?? "",
@@ -188,11 +188,11 @@ public enum BARTParser {
         return result
     }
 
-    public static func advisories(_ data: Data) throws(TransitError) -> [Advisory] {
+    public static func advisories(_ data: Data) throws(TransitError) -> [BARTAdvisory] {
         let root = try document(data, what: "BART's advisories")
         return root.all("bsa").compactMap { node in
             guard let description = node.value("description") ?? node.value("sms_text") else { return nil }
-            return Advisory(id: node.attribute("id"), station: node.value("station"), type: node.value("type"),
+            return BARTAdvisory(id: node.attribute("id"), station: node.value("station"), type: node.value("type"),
                             description: description, posted: node.value("posted"), expires: node.value("expires"))
         }
     }
@@ -201,7 +201,7 @@ public enum BARTParser {
 /// Streams `<train>`/`<stop>` elements into trains, and picks up `<message><error>`.
 /// Kept lean: it runs once per stop, hundreds of thousands of times for a full day.
 final class RouteScheduleDelegate: NSObject, XMLParserDelegate {
-    var trains: [ScheduledTrain] = []
+    var trains: [BARTScheduledTrain] = []
     var depth = 0
     var sawRoot = false
     var sawRoute = false
@@ -209,7 +209,7 @@ final class RouteScheduleDelegate: NSObject, XMLParserDelegate {
     var errorDetails: String?
 
     private var trainIndex = 0
-    private var stops: [ScheduledTrain.Stop] = []
+    private var stops: [BARTScheduledTrain.Stop] = []
     private var inTrain = false
     private var inError = false
     private var capture: String?
@@ -223,7 +223,7 @@ final class RouteScheduleDelegate: NSObject, XMLParserDelegate {
             if station.utf8.first == 32 || station.utf8.last == 32 { station = station.trimmedSpace() }
             var minutes: Int?
             if let time = attributes["origTime"] { minutes = BARTParser.clock(time) }
-            stops.append(ScheduledTrain.Stop(station: station, minutes: minutes))
+            stops.append(BARTScheduledTrain.Stop(station: station, minutes: minutes))
             return
         }
         sawRoot = true
@@ -249,7 +249,7 @@ final class RouteScheduleDelegate: NSObject, XMLParserDelegate {
         case "train" where inTrain:
             inTrain = false
             BARTParser.placeOnServiceDay(&stops)
-            trains.append(ScheduledTrain(index: trainIndex, stops: stops))
+            trains.append(BARTScheduledTrain(index: trainIndex, stops: stops))
         case "error": inError = false
         case "text" where capture == name, "details" where capture == name:
             let value = text.trimmedSpace()

@@ -51,7 +51,7 @@ public enum TripFinder {
     }
 
     /// Routes whose station list has `origin` before `destination`.
-    public static func directRoutes(_ routes: [Route], from origin: String, to destination: String) -> [Route] {
+    public static func directRoutes(_ routes: [BARTRoute], from origin: String, to destination: String) -> [BARTRoute] {
         routes.filter { route in
             guard let i = route.stations.firstIndex(of: origin), let j = route.stations.lastIndex(of: destination) else { return false }
             return i < j
@@ -60,7 +60,7 @@ public enum TripFinder {
 
     /// Route pairs with a shared station after the origin on the first and before the
     /// destination on the second.
-    public static func connections(_ routes: [Route], from origin: String, to destination: String) -> [Connection] {
+    public static func connections(_ routes: [BARTRoute], from origin: String, to destination: String) -> [Connection] {
         var result: [Connection] = []
         for first in routes {
             guard let i = first.stations.firstIndex(of: origin) else { continue }
@@ -75,7 +75,7 @@ public enum TripFinder {
     }
 
     /// The route numbers whose schedules `query` needs.
-    public static func neededRoutes(_ routes: [Route], query: Query) -> [Int] {
+    public static func neededRoutes(_ routes: [BARTRoute], query: Query) -> [Int] {
         var needed = Set(directRoutes(routes, from: query.origin, to: query.destination).map(\.number))
         if query.transfers > 0 {
             for c in connections(routes, from: query.origin, to: query.destination) {
@@ -100,7 +100,7 @@ public enum TripFinder {
     /// A train's ride from `a` to `b`. A train may call at a station twice (reversing at a
     /// terminal): the arrival is its first call at `b` after boarding, the departure its last
     /// call at `a` before that.
-    static func ride(_ train: ScheduledTrain, route: Int, from a: String, to b: String) -> Ride? {
+    static func ride(_ train: BARTScheduledTrain, route: Int, from a: String, to b: String) -> Ride? {
         let stops = train.stops
         guard let boarding = stops.firstIndex(where: { $0.station == a && $0.minutes != nil }),
               let j = stops[(boarding + 1)...].firstIndex(where: { $0.station == b && $0.minutes != nil }),
@@ -109,7 +109,7 @@ public enum TripFinder {
         return Ride(route: route, from: a, to: b, train: train.index, depart: dep, arrive: arr, head: train.headStation ?? b)
     }
 
-    public static func trips(query: Query, routes: [Route], schedules: [Int: RouteSchedule]) -> [Trip] {
+    public static func trips(query: Query, routes: [BARTRoute], schedules: [Int: BARTRouteSchedule]) -> [BARTTrip] {
         let byNumber = Dictionary(routes.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
         var candidates: [[Ride]] = []
         for route in directRoutes(routes, from: query.origin, to: query.destination) {
@@ -134,8 +134,8 @@ public enum TripFinder {
         }
         if let limit = query.limit { candidates = Array(candidates.prefix(max(0, limit))) }
         return candidates.map { rides in
-            Trip(legs: rides.map { r in
-                Leg(route: r.route, line: byNumber[r.route]?.lineName ?? "Route \(r.route)",
+            BARTTrip(legs: rides.map { r in
+                BARTLeg(route: r.route, line: byNumber[r.route]?.lineName ?? "Route \(r.route)",
                     origin: r.from, destination: r.to,
                     departure: query.date.instant(minutes: r.depart, in: BART.zone),
                     arrival: query.date.instant(minutes: r.arrive, in: BART.zone), headStation: r.head)
@@ -145,7 +145,7 @@ public enum TripFinder {
 
     /// One-transfer trips: for each first-leg train, the best connecting train at each shared
     /// station (earliest arrival among those leaving at least `minTransfer` later).
-    static func transferRides(query: Query, routes: [Route], schedules: [Int: RouteSchedule]) -> [[Ride]] {
+    static func transferRides(query: Query, routes: [BARTRoute], schedules: [Int: BARTRouteSchedule]) -> [[Ride]] {
         var result: [[Ride]] = []
         var seen = Set<[Int]>()
         for c in connections(routes, from: query.origin, to: query.destination) {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// One agency that speaks Clever Devices BusTime. Adding a third is one more value here and
-/// its name in `Specs`.
+/// One agency that speaks Clever Devices BusTime. Adding a third is one more value here, listed
+/// in `all` (Providers.swift makes a provider of each).
 public struct BusTimeAgency: Sendable, Equatable {
     /// Provider id on the command line and in fixtures: `cta`, `mbus`.
     public var id: String

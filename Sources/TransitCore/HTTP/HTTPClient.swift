@@ -44,7 +44,6 @@ public final class HTTPClient: Sendable {
 
     public let transport: HTTPTransport
     public let options: Options
-    private let counter = Locked(0)
 
     public init(transport: HTTPTransport, options: Options = Options()) {
         self.transport = transport
@@ -52,7 +51,6 @@ public final class HTTPClient: Sendable {
     }
 
     /// Requests that went to the transport (network or recording), not the cache.
-    public var transportRequestCount: Int { counter.current }
 
     /// Fetches `request` and decodes it. `interpretError` may turn a non-2xx answer into a
     /// provider-specific error; otherwise it becomes `.http`.
@@ -83,7 +81,6 @@ public final class HTTPClient: Sendable {
             let started = DispatchTime.now().uptimeNanoseconds
             let response: HTTPResponse
             do {
-                counter.withLock { $0 += 1 }
                 var events = TransferEvents()
                 if let label = request.label {
                     options.progress?("fetching " + label)

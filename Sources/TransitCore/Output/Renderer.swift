@@ -4,7 +4,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     case table, tsv, csv, json, geojson
 }
 
-/// Records in, text out: `table`, `tsv`, `csv`, `json`, as ../shared/CLI-CONTRACT.md says.
+/// Records in, text out: `table`, `tsv`, `csv`, `json`, as the command line promises (docs/cli.md, Output).
 public struct Renderer: Sendable {
     public var format: OutputFormat
     /// Header row for tsv/csv; nil means the format's default (tsv none, csv one).

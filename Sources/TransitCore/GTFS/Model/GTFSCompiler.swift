@@ -92,7 +92,7 @@ struct GTFSCompiler {
     mutating func readStops(_ r: CSVReader) throws(TransitError) {
         let id = try columns(r, ["stop_id"])[0]
         let code = r.column("stop_code"), name = r.column("stop_name"), lat = r.column("stop_lat"), lon = r.column("stop_lon")
-        let parent = r.column("parent_station"), type = r.column("location_type")
+        let parent = r.column("parent_station")
         var parents: [(stop: Int, parent: String, line: Int)] = []
         while try r.next() {
             let key = r.bytes(id)
@@ -102,7 +102,6 @@ struct GTFSCompiler {
             t.stopNames.append(name.map { r.string($0) } ?? "")
             t.stopLat.append(lat.flatMap { FieldBytes.double(r.bytes($0)) } ?? .nan)
             t.stopLon.append(lon.flatMap { FieldBytes.double(r.bytes($0)) } ?? .nan)
-            t.stopLocationType.append(UInt8(clamping: type.flatMap { FieldBytes.int(r.bytes($0)) } ?? 0))
             if let parent, !r.isEmpty(parent) { parents.append((stops.count - 1, r.string(parent), r.line)) }
         }
         t.stopIDs = stops.keys
@@ -544,10 +543,10 @@ struct GTFSCompiler {
         t.tripIsFrequency = Packed((0..<tripCount).map { frequencies[$0] == nil ? 0 : 1 })
     }
 
-    /// A trip's (arrival, departure) pairs with untimed calls filled in: by shape_dist_traveled
-    /// when every call has it, else by stop count; rounded to the nearest second, half up. False
-    /// (and a warning) when its times go backwards or its ends have no time.
-    /// Appends the trip's (arrival, departure) pairs to `store`; the reason when it cannot run.
+    /// Appends a trip's (arrival, departure) pairs to `store`, with untimed calls filled in: by
+    /// shape_dist_traveled when every call has it, else by stop count; rounded to the nearest
+    /// second, half up. Returns the reason the trip cannot run (its times go backwards, or its
+    /// ends have no time), which the caller turns into a warning; nil when it can.
     static func interpolate(_ rows: [Row], into store: inout [Int32]) -> String? {
         let o = store.count
         var untimed = false

@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Strings kept as one byte blob and offsets: thousands of names cost two arrays, not
@@ -88,7 +90,7 @@ struct TransferRule: Sendable, Equatable {
 /// A GTFS feed compiled for routing: stops, routes, trips grouped into patterns (trips with
 /// the same stops and pickup/drop-off rules, split so that no trip overtakes another), their
 /// times as seconds from "noon minus 12 h" of the service day, the service calendar as one bit
-/// per day, and transfers.txt. About 8 bytes per stop_time.
+/// per day, and transfers.txt. About 16 bytes per stop_time (docs/performance.md).
 struct Timetable: Sendable {
     // The feed
     var agencies = StringTable()
@@ -106,7 +108,6 @@ struct Timetable: Sendable {
     var stopLat = Packed<Double>()
     var stopLon = Packed<Double>()
     var stopParent = Packed<Int32>()
-    var stopLocationType = Packed<UInt8>()
 
     // Routes
     var routeIDs = StringTable()
@@ -218,7 +219,7 @@ struct Timetable: Sendable {
 enum TimetableFile {
     /// Bumped whenever a section, its order or its meaning changes: an older file is refused
     /// ("import the feed again"), never misread.
-    static let version = 5
+    static let version = 6
     /// 16 bytes, so that what follows stays 8-byte aligned.
     static let magic = Array("transit-gtfs \(version < 10 ? "0" : "")\(version)\n".utf8)
 
@@ -249,7 +250,6 @@ enum TimetableFile {
         .scalar("firstDay", \.firstDay), .scalar("dayCount", \.dayCount), .scalar("sourceStopTimes", \.sourceStopTimes),
         .strings("stopIDs", \.stopIDs), .strings("stopCodes", \.stopCodes), .strings("stopNames", \.stopNames),
         .packed("stopLat", \.stopLat), .packed("stopLon", \.stopLon), .packed("stopParent", \.stopParent),
-        .packed("stopLocationType", \.stopLocationType),
         .strings("routeIDs", \.routeIDs), .strings("routeAgency", \.routeAgency), .strings("routeShortName", \.routeShortName),
         .strings("routeLongName", \.routeLongName), .packed("routeType", \.routeType), .strings("routeColor", \.routeColor),
         .strings("tripIDs", \.tripIDs), .packed("tripRoute", \.tripRoute), .packed("tripService", \.tripService),
@@ -300,7 +300,7 @@ enum TimetableFile {
             if !ok { throw .parse(what: path, reason: "the compiled timetable is damaged (\(what)); import the feed again") }
         }
         let s = t.stopCount, r = t.routeCount, n = t.tripCount, p = t.patternCount
-        try check(t.stopLon.count == s && t.stopParent.count == s && t.stopLocationType.count == s
+        try check(t.stopLon.count == s && t.stopParent.count == s
                   && t.stopIDs.count == s && t.stopNames.count == s && t.stopCodes.count == s, "stops")
         try check(within(t.stopParent, -1, s), "parent stations")
         try check(t.routeIDs.count == r && t.routeShortName.count == r && t.routeLongName.count == r
@@ -380,7 +380,7 @@ struct BinaryWriter {
         guard failure == nil, var base = bytes.baseAddress else { return }
         var left = bytes.count
         while left > 0 {
-            let n = Glibc.write(descriptor, base, left)
+            let n = write(descriptor, base, left)
             if n < 0 {
                 if errno == EINTR { continue }
                 failure = errno

@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Bytes that arrive in chunks: a file, a zip entry. Readers never hold a whole file.

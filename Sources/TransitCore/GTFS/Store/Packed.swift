@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Values a `Packed` array can hold: plain bits, with a zero to answer out-of-range reads.
