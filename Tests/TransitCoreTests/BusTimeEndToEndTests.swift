@@ -9,8 +9,7 @@ import TransitTestSupport
     func env(_ server: LoopbackServer?, agency: String = "cta", _ extra: [String: String] = [:]) -> [String: String] {
         var vars = ["TRANSIT_\(agency.uppercased())_KEY": "TESTKEY123", "TRANSIT_NOW": "2015-02-14T18:20:00Z"]
         if let server { vars["TRANSIT_\(agency.uppercased())_BASE_URL"] = server.baseURL + "/bustime/api/v3" }
-        for (k, v) in extra { vars[k] = v }
-        return Run.environment(vars)
+        return Run.environment(vars, extra)
     }
 
     func fixtures(_ agency: String = "cta") throws -> LoopbackServer {

@@ -168,8 +168,7 @@ import TransitTestSupport
     func env(_ server: LoopbackServer?, _ extra: [String: String] = [:]) -> [String: String] {
         var vars = ["TRANSIT_BUSBUD_TOKEN": "TOKEN-1"]
         if let server { vars["TRANSIT_BUSBUD_BASE_URL"] = server.baseURL }
-        for (k, v) in extra { vars[k] = v }
-        return Run.environment(vars)
+        return Run.environment(vars, extra)
     }
 
     @Test func searchInTSVAndJSON() async throws {

@@ -7,9 +7,7 @@ import TransitTestSupport
 /// stdout, stderr and the exit status.
 @Suite struct EndToEndTests {
     func env(_ server: LoopbackServer?, _ extra: [String: String] = [:]) -> [String: String] {
-        var vars = extra
-        if let server { vars["TRANSIT_BART_BASE_URL"] = server.baseURL + "/api" }
-        return Run.environment(vars)
+        Run.environment(server.map { ["TRANSIT_BART_BASE_URL": $0.baseURL + "/api"] } ?? [:], extra)
     }
 
     @Test func stationsAsJSONFromAnyBARTServer() async throws {

@@ -8,7 +8,7 @@ import TransitTestSupport
     let zip = Reference.feed("caltrain-20160406/caltrain_20160406.zip")
 
     func env(_ cache: String, _ extra: [String: String] = [:]) -> [String: String] {
-        Run.environment(["TRANSIT_CACHE_DIR": cache].merging(extra) { $1 })
+        Run.environment(["TRANSIT_CACHE_DIR": cache], extra)
     }
 
     @Test func aFrequencyRunIsNamedByItsStartOnTheBoardAndInLegs() async throws {

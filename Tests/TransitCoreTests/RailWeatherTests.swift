@@ -114,10 +114,8 @@ import TransitTestSupport
 
 @Suite struct RailWeatherEndToEndTests {
     func env(_ server: LoopbackServer, _ extra: [String: String] = [:]) -> [String: String] {
-        var vars = ["TRANSIT_RAIL12306_BASE_URL": server.baseURL, "TRANSIT_RAIL12306_SEARCH_BASE_URL": server.baseURL,
-                    "TRANSIT_OWM_BASE_URL": server.baseURL + "/data/2.5", "TRANSIT_OWM_KEY": "OWMKEY"]
-        for (k, v) in extra { vars[k] = v }
-        return Run.environment(vars)
+        Run.environment(["TRANSIT_RAIL12306_BASE_URL": server.baseURL, "TRANSIT_RAIL12306_SEARCH_BASE_URL": server.baseURL,
+                         "TRANSIT_OWM_BASE_URL": server.baseURL + "/data/2.5", "TRANSIT_OWM_KEY": "OWMKEY"], extra)
     }
 
     func fixtures() throws -> LoopbackServer {

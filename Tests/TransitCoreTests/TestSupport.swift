@@ -91,6 +91,12 @@ struct Run {
         return env
     }
 
+    /// `environment()` with a provider's variables (a server's base URL, a key), then the test's
+    /// own on top: what each end-to-end suite runs the binary with.
+    static func environment(_ provider: [String: String], _ extra: [String: String]) -> [String: String] {
+        environment(provider.merging(extra) { $1 })
+    }
+
     /// Spawns with posix_spawn and reaps with waitpid: Foundation's Process can miss the
     /// child's exit when many run at once (a zombie and a hung waitUntilExit, seen here).
     /// Async, and the blocking spawn-and-wait runs on a thread of its own: Swift Testing runs

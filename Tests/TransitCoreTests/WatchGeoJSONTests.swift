@@ -5,10 +5,8 @@ import TransitTestSupport
 
 @Suite struct WatchAndGeoJSONTests {
     func env(_ server: LoopbackServer, _ extra: [String: String] = [:]) -> [String: String] {
-        var vars = ["TRANSIT_CTA_KEY": "K", "TRANSIT_CTA_BASE_URL": server.baseURL + "/bustime/api/v3",
-                    "TRANSIT_NOW": "2015-02-14T18:20:00Z", "TRANSIT_WATCH_UNIT_MS": "5"]
-        for (k, v) in extra { vars[k] = v }
-        return Run.environment(vars)
+        Run.environment(["TRANSIT_CTA_KEY": "K", "TRANSIT_CTA_BASE_URL": server.baseURL + "/bustime/api/v3",
+                         "TRANSIT_NOW": "2015-02-14T18:20:00Z", "TRANSIT_WATCH_UNIT_MS": "5"], extra)
     }
 
     @Test func watchWritesOneTimedBlockPerRefreshWhenPiped() async throws {
