@@ -21,7 +21,7 @@ import Testing
 
     @Test func usageLinesAreGeneratedFromTheOptions() throws {
         let trips = try #require(Providers.all.first { $0.spec.name == "bart" }?.spec.command("trips"))
-        #expect(trips.usage == "transit bart trips --from STN --to STN [--date DATE] [--after T] [--before T] [--limit N] [--transfers 0|1] [--min-transfer MIN]")
+        #expect(trips.usage == "transit bart trips --from STN --to STN [--date DATE] [--after T] [--before T] [--arrive-by T] [--limit N] [--transfers 0|1] [--min-transfer MIN]")
         let help = Help.command(trips)
         #expect(help.contains("Usage: " + trips.usage))
         #expect(help.contains("minutes needed to change trains (default 3)"))

@@ -52,7 +52,10 @@ import Testing
         let args = try CommandLineParser.parse(["gtfs", "trips", "--from", "A", "--to", "B", "--after", "00:30", "--before", "25:15"],
                                                environment: ["HOME": "/h"], terminal: Terminal(stdout: false, stderr: false))
         guard case .run(_, .gtfs(.trips(let request))) = args else { Issue.record("not trips"); return }
-        #expect(request.after == 24 * 3600 + 1800 && request.before == 25 * 3600 + 900)
+        #expect(request.window == ServiceWindow(after: .clock(minutes: 30), before: .asWritten(seconds: 25 * 3600 + 900)))
+        let clock = ServiceClock(day: LocalDate(year: 2026, month: 3, day: 4), zone: try #require(TimeZone(identifier: "America/Chicago")))
+        let window = try request.window.seconds(on: clock, now: Date(timeIntervalSince1970: 0))
+        #expect(window.after == 24 * 3600 + 1800 && window.before == 25 * 3600 + 900 && !window.startsNow)
     }
 
     @Test func aDSTDayCountsFromNoonMinusTwelveHours() throws {

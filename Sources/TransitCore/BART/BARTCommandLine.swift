@@ -56,8 +56,9 @@ enum BARTCommandLine {
                             OptionSpec("from", value: "STN", "origin: a code in any case (24th) or a name (\"24th St Mission\")", required: true, source: .cached),
                             OptionSpec("to", value: "STN", "destination, as --from", required: true, source: .cached),
                             date,
-                            OptionSpec("after", value: "T", "only trips leaving at or after T (HH:MM or h:mm am|pm)"),
+                            OptionSpec("after", value: "T", "only trips leaving at or after T: HH:MM, 5pm, 17, now or +30m; before 03:00 is the night after (default: now on today's service day, else the start of the day)"),
                             OptionSpec("before", value: "T", "only trips leaving at or before T; times before 03:00 are the end of the service day"),
+                            OptionSpec("arrive-by", value: "T", "only trips arriving at or before T, the latest to leave first"),
                             OptionSpec("limit", value: "N", "keep the first N trips"),
                             OptionSpec("transfers", value: "0|1", "1 adds trips with one change of train", default: "0", choices: ["0", "1"]),
                             OptionSpec("min-transfer", value: "MIN", "minutes needed to change trains", default: "3"),
@@ -109,10 +110,11 @@ enum BARTCommandLine {
         case "routes": return .routes(date: try args.date(zone: BART.zone))
         case "trips":
             let (from, to) = try args.distinctPair(what: "station")
-            let window = try args.serviceWindow(cutoff: BART.serviceDayCutoff)
             let date = try args.date(zone: BART.zone) ?? LocalDate.serviceDay(at: args.now, in: BART.zone, cutoff: BART.serviceDayCutoff)
+            let window = try args.serviceWindow(on: ServiceClock(day: date, zone: BART.zone))
             return .trips(BARTTripsRequest(from: from, to: to, window: TripFinder.Window(
-                date: date, after: window.after, before: window.before, limit: try args.int("limit", in: 1...10_000),
+                date: date, after: window.after.map { $0 / 60 }, before: window.before.map { $0 / 60 }, arriveBy: window.arriveBy.map { $0 / 60 },
+                limit: try args.int("limit", in: 1...10_000),
                 transfers: try args.intValue("transfers", in: 0...1), minTransfer: try args.intValue("min-transfer", in: 0...60))))
         case "trip":
             let (from, to) = try args.distinctPair(what: "station")

@@ -8,16 +8,19 @@ public enum TripFinder {
         /// Departure bounds in minutes of the service day (times after midnight count past 1440).
         public var after: Int?
         public var before: Int?
+        /// Only trips arriving by then (minutes of the service day), latest departure first.
+        public var arriveBy: Int?
         public var limit: Int?
         /// 0: direct trains only; 1: also trips with one transfer.
         public var transfers: Int
         /// Minutes needed to change trains.
         public var minTransfer: Int
 
-        public init(date: LocalDate, after: Int? = nil, before: Int? = nil, limit: Int? = nil, transfers: Int, minTransfer: Int) {
+        public init(date: LocalDate, after: Int? = nil, before: Int? = nil, arriveBy: Int? = nil, limit: Int? = nil, transfers: Int, minTransfer: Int) {
             self.date = date
             self.after = after
             self.before = before
+            self.arriveBy = arriveBy
             self.limit = limit
             self.transfers = transfers
             self.minTransfer = minTransfer
@@ -124,6 +127,7 @@ public enum TripFinder {
             guard let dep = rides.first?.depart else { return false }
             if let after = query.after, dep < after { return false }
             if let before = query.before, dep > before { return false }
+            if let by = query.arriveBy, let arrive = rides.last?.arrive, arrive > by { return false }
             return true
         }
         if query.transfers > 0 { candidates = dropDominated(candidates) }
@@ -132,6 +136,7 @@ public enum TripFinder {
             let kb = (b[0].depart, b[b.count - 1].arrive, b.count, b[0].route)
             return ka < kb
         }
+        if query.arriveBy != nil { candidates.reverse() }
         if let limit = query.limit { candidates = Array(candidates.prefix(max(0, limit))) }
         return candidates.map { rides in
             BARTTrip(legs: rides.map { r in

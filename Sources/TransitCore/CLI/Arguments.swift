@@ -123,26 +123,21 @@ public struct Arguments: Sendable {
         return m
     }
 
-    /// A time of the service day: before `cutoff` minutes it is the night after (`00:30` → 24:30).
-    /// With `past24`, `HH:MM` may also pass 24:00 (`25:30`, up to 47:59), as some feeds count.
-    public func serviceTime(_ name: String, cutoff: Int, past24: Bool = false) throws(TransitError) -> Int? {
+    /// A time of the service day as typed (see `ServiceTime`), resolved later.
+    public func serviceTime(_ name: String) throws(TransitError) -> ServiceTime? {
         guard let text = string(name) else { return nil }
-        if let m = ClockTime.minutes(text) { return m < cutoff ? m + 1440 : m }
-        let parts = text.split(separator: ":")
-        if past24, parts.count == 2, parts[0].count == 2, parts[1].count == 2, let h = Int(parts[0]), let m = Int(parts[1]),
-           (24...47).contains(h), (0..<60).contains(m) {
-            return h * 60 + m
-        }
-        throw .usage("--\(name) takes HH:MM\(past24 ? " (up to 47:59)" : "") or h:mm am|pm, not '\(text)'")
+        guard let time = ServiceTime.parse(text) else { throw .usage("--\(name) takes \(ServiceTime.spellings), not '\(text)'") }
+        return time
     }
 
-    /// `--after` and `--before` as service-day minutes, in order.
-    public func serviceWindow(cutoff: Int, past24: Bool = false) throws(TransitError) -> (after: Int?, before: Int?) {
-        let after = try serviceTime("after", cutoff: cutoff, past24: past24), before = try serviceTime("before", cutoff: cutoff, past24: past24)
-        if let after, let before, after > before {
-            throw .usage("--after \(string("after") ?? "") is later than --before \(string("before") ?? "")")
-        }
-        return (after, before)
+    /// `--after`, `--before` and `--arrive-by` as typed.
+    func serviceTimes() throws(TransitError) -> ServiceWindow {
+        ServiceWindow(after: try serviceTime("after"), before: try serviceTime("before"), arriveBy: try serviceTime("arrive-by"))
+    }
+
+    /// `--after`, `--before` and `--arrive-by` in seconds of `clock`'s service day.
+    func serviceWindow(on clock: ServiceClock) throws(TransitError) -> ServiceWindow.Seconds {
+        try serviceTimes().seconds(on: clock, now: now)
     }
 
     /// `--near LAT,LON`: decimal degrees.

@@ -30,3 +30,167 @@ struct ServiceClock: Sendable {
     /// Seconds of this service day at `instant` (negative before it began, past 86,400 after).
     func seconds(at instant: Date) -> Int { Int((instant.timeIntervalSince(origin)).rounded(.down)) }
 }
+
+/// A time of the service day as typed after `--after`, `--before` or `--arrive-by`, resolved
+/// once the service day and the agency's zone are known (for GTFS, once the feed is open).
+///
+/// - `17:05`, `5:30pm`, `5pm`, `17`: a clock time; before 03:00 it is the night after
+///   (`00:30` is 24:30), since a service day runs past midnight.
+/// - `0:00:00`, `25:30` (hours with seconds, or past 24): the feed's own hours, as timetables
+///   write them, never reinterpreted: `0:00:00` is the first second of the service day.
+/// - `now`, `+30m`, `+1h15m`: from the current instant; only on today's service day.
+public enum ServiceTime: Sendable, Equatable {
+    case clock(minutes: Int)
+    case asWritten(seconds: Int)
+    case now
+    case fromNow(seconds: Int)
+
+    /// What the option's help says it takes.
+    static let spellings = "HH:MM, 5pm, 5:30pm, 17, now, +30m or +1h15m (H:MM:SS, or hours past 24: as the feed writes them)"
+
+    public static func parse(_ raw: String) -> ServiceTime? {
+        let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        if text == "now" { return .now }
+        if text.hasPrefix("+") { return fromNow(text.dropFirst()) }
+        let digits = { (s: Substring) in !s.isEmpty && s.count <= 2 && s.allSatisfy { $0.isASCII && $0.isNumber } }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        // Hours as the feed writes them: with seconds, or past 24.
+        if parts.count == 3, digits(parts[0]), parts[1].count == 2, parts[2].count == 2, parts.allSatisfy(digits),
+           let h = Int(parts[0]), let m = Int(parts[1]), let s = Int(parts[2]), h < 48, m < 60, s < 60 {
+            return .asWritten(seconds: (h * 60 + m) * 60 + s)
+        }
+        guard parts.count < 3 else { return nil }
+        if parts.count == 2, digits(parts[0]), parts[1].count == 2, digits(parts[1]), let h = Int(parts[0]), let m = Int(parts[1]),
+           (24..<48).contains(h), m < 60 {
+            return .asWritten(seconds: (h * 60 + m) * 60)
+        }
+        // A bare hour: `17`, `5pm`, `5 pm`.
+        var hour = Substring(text), meridiem: Character?
+        for suffix in ["am", "pm"] where hour.hasSuffix(suffix) {
+            meridiem = suffix.first
+            hour = hour.dropLast(2)
+            while hour.last == " " { hour = hour.dropLast() }
+        }
+        if digits(hour), let h = Int(hour) {
+            if let meridiem {
+                guard (1...12).contains(h) else { return nil }
+                return .clock(minutes: ((h % 12) + (meridiem == "p" ? 12 : 0)) * 60)
+            }
+            return h < 24 ? .clock(minutes: h * 60) : nil
+        }
+        return ClockTime.minutes(raw).map { .clock(minutes: $0) }
+    }
+
+    /// `30m`, `1h`, `1h15m`, `90m`: up to a day.
+    private static func fromNow(_ text: Substring) -> ServiceTime? {
+        var seconds = 0, number = "", units = 0
+        for character in text {
+            if character.isASCII && character.isNumber {
+                number.append(character)
+                guard number.count <= 4 else { return nil }
+            } else if character == "h" || character == "m", let n = Int(number) {
+                seconds += n * (character == "h" ? 3600 : 60)
+                number = ""
+                units += 1
+            } else {
+                return nil
+            }
+        }
+        guard number.isEmpty, units > 0, seconds <= 86_400 else { return nil }
+        return .fromNow(seconds: seconds)
+    }
+
+    /// A clock time before 03:00, which this reading takes as the night after.
+    var isReadAsTheNightAfter: Bool {
+        if case .clock(let minutes) = self { return minutes < ServiceClock.cutoffMinutes }
+        return false
+    }
+
+    /// The other reading of a clock time before 03:00: the feed's hours as written.
+    var asTheFeedWritesIt: ServiceTime? {
+        if case .clock(let minutes) = self, minutes < ServiceClock.cutoffMinutes { return .asWritten(seconds: minutes * 60) }
+        return nil
+    }
+
+    /// The spelling that asks for this time as the feed writes it (`0:00:00`).
+    var feedSpelling: String? {
+        if case .asWritten(let seconds) = self { return String(format: "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60) }
+        return nil
+    }
+
+    /// Seconds of `clock`'s service day. `now` and `+N` need today's service day: `option` names
+    /// the flag in the usage error otherwise.
+    func seconds(on clock: ServiceClock, now: Date, option: String) throws(TransitError) -> Int {
+        switch self {
+        case .clock(let minutes): return (minutes < ServiceClock.cutoffMinutes ? minutes + 1440 : minutes) * 60
+        case .asWritten(let seconds): return seconds
+        case .now, .fromNow:
+            let today = ServiceClock.inProgress(at: now, in: clock.zone).day
+            guard today == clock.day else {
+                throw .usage("--\(option) now and +N count from now: they need today's service day (\(today.iso)), not --date \(clock.day.iso)")
+            }
+            if case .fromNow(let ahead) = self { return clock.seconds(at: now) + ahead }
+            return clock.seconds(at: now)
+        }
+    }
+}
+
+/// `--after`, `--before` and `--arrive-by` as typed.
+public struct ServiceWindow: Sendable, Equatable {
+    public var after: ServiceTime?
+    public var before: ServiceTime?
+    public var arriveBy: ServiceTime?
+
+    public init(after: ServiceTime? = nil, before: ServiceTime? = nil, arriveBy: ServiceTime? = nil) {
+        self.after = after
+        self.before = before
+        self.arriveBy = arriveBy
+    }
+
+    public var isEmpty: Bool { after == nil && before == nil && arriveBy == nil }
+
+    /// The window in seconds of one service day.
+    struct Seconds: Equatable {
+        var after: Int?
+        var before: Int?
+        var arriveBy: Int?
+        /// No time was given and the day is today's: the window starts now.
+        var startsNow = false
+    }
+
+    /// In seconds of `clock`'s service day. With no time given, a query for today's service day
+    /// starts now, and one for another day at the start of that day.
+    func seconds(on clock: ServiceClock, now: Date) throws(TransitError) -> Seconds {
+        var out = Seconds()
+        if let after { out.after = try after.seconds(on: clock, now: now, option: "after") }
+        if let before { out.before = try before.seconds(on: clock, now: now, option: "before") }
+        if let arriveBy { out.arriveBy = try arriveBy.seconds(on: clock, now: now, option: "arrive-by") }
+        if isEmpty && ServiceClock.inProgress(at: now, in: clock.zone).day == clock.day {
+            out.after = clock.seconds(at: now)
+            out.startsNow = true
+        }
+        if let a = out.after, let b = out.before, a > b { throw .usage("--after is later than --before") }
+        return out
+    }
+
+    /// The same window with each clock time before 03:00 read as the feed writes it (`00:00`
+    /// as `0:00:00`), or nil when no time was read as the night after.
+    var asTheFeedWritesIt: ServiceWindow? {
+        guard after?.isReadAsTheNightAfter == true || before?.isReadAsTheNightAfter == true || arriveBy?.isReadAsTheNightAfter == true else { return nil }
+        return ServiceWindow(after: after.map { $0.asTheFeedWritesIt ?? $0 }, before: before.map { $0.asTheFeedWritesIt ?? $0 },
+                             arriveBy: arriveBy.map { $0.asTheFeedWritesIt ?? $0 })
+    }
+
+    /// How to ask for that other reading: `--after 0:00:00 --before 2:00:00`.
+    var feedSpelling: String {
+        [("after", after), ("before", before), ("arrive-by", arriveBy)].compactMap { name, time in
+            (time?.asTheFeedWritesIt ?? time)?.feedSpelling.map { "--\(name) \($0)" }
+        }.joined(separator: " ")
+    }
+
+    /// Says that a clock time before 03:00 was read as the night after, and how to ask for
+    /// the `other` reading, the feed's own hours.
+    static func nightAfterHint(_ other: ServiceWindow) -> String {
+        "a time before 03:00 is read as the night after (00:30 is 24:30); for the feed's own hours ask \(other.feedSpelling)"
+    }
+}

@@ -15,8 +15,8 @@ public struct GTFSDeparturesRequest: Sendable, Equatable {
     public var stop: String
     /// As typed (`2016-04-06`, `today`): read in the feed's zone once the feed is open.
     public var date: String?
-    /// Seconds of the service day.
-    public var after: Int?
+    /// As typed; resolved on the service day (default: now, for today's service day).
+    public var after: ServiceTime?
     public var limit: Int?
 }
 
@@ -25,9 +25,8 @@ public struct GTFSTripsRequest: Sendable, Equatable {
     public var from: String
     public var to: String
     public var date: String?
-    /// Seconds of the service day, both inclusive.
-    public var after: Int?
-    public var before: Int?
+    /// `--after`, `--before` (both inclusive) and `--arrive-by`, as typed; resolved on the service day.
+    public var window: ServiceWindow
     public var transfers: Int
     /// Seconds.
     public var minTransfer: Int
@@ -57,8 +56,9 @@ enum GTFSCommandLine {
                             OptionSpec("from", value: "STOP", "origin: a stop_id, a stop_code or a name (a station or a shared name means all its stops)", required: true, source: .cached),
                             OptionSpec("to", value: "STOP", "destination, as --from", required: true, source: .cached),
                             date,
-                            OptionSpec("after", value: "T", "only journeys leaving at or after T (HH:MM, up to 47:59; before 03:00 is the night after)"),
+                            OptionSpec("after", value: "T", "only journeys leaving at or after T: HH:MM, 5pm, 17, now or +30m; before 03:00 is the night after, H:MM:SS the feed's own hours (default: now on today's service day, else the start of the day)"),
                             OptionSpec("before", value: "T", "only journeys leaving at or before T"),
+                            OptionSpec("arrive-by", value: "T", "only journeys arriving at or before T, the latest to leave first"),
                             OptionSpec("transfers", value: "K", "at most K changes", default: "2"),
                             OptionSpec("min-transfer", value: "MIN", "minutes a change needs where transfers.txt does not say", default: "2"),
                             OptionSpec("walk", value: "METERS", "also change between stops this close: --min-transfer plus the walk at 1.2 m/s"),
@@ -71,7 +71,7 @@ enum GTFSCommandLine {
                         options: [
                             OptionSpec("stop", value: "STOP", "a stop_id, a stop_code or a name", required: true, source: .cached),
                             date,
-                            OptionSpec("after", value: "T", "only departures at or after T"),
+                            OptionSpec("after", value: "T", "only departures at or after T: HH:MM, 5pm, 17, now or +30m; before 03:00 is the night after, H:MM:SS the feed's own hours (default: now on today's service day, else the start of the day)"),
                             OptionSpec("limit", value: "N", "keep the first N"),
                             feed,
                         ],
@@ -120,14 +120,11 @@ enum GTFSCommandLine {
             guard let radius = try args.double("radius", in: 1...100_000, what: "meters") else { throw args.missing("radius") }
             return .stops(feed: feed, name: args.string("name"), near: near, radius: radius)
         case "departures":
-            let after = try args.serviceTime("after", cutoff: serviceDayCutoff, past24: true)
             return .departures(GTFSDeparturesRequest(feed: feed, stop: try args.required("stop"), date: try checkedDate(args),
-                                                     after: after.map { $0 * 60 }, limit: try args.int("limit", in: 1...100_000)))
+                                                     after: try args.serviceTime("after"), limit: try args.int("limit", in: 1...100_000)))
         case "trips":
             let (from, to) = try args.distinctPair(what: "stop")
-            let window = try args.serviceWindow(cutoff: serviceDayCutoff, past24: true)
-            return .trips(GTFSTripsRequest(feed: feed, from: from, to: to, date: try checkedDate(args),
-                                           after: window.after.map { $0 * 60 }, before: window.before.map { $0 * 60 },
+            return .trips(GTFSTripsRequest(feed: feed, from: from, to: to, date: try checkedDate(args), window: try args.serviceTimes(),
                                            transfers: try args.intValue("transfers", in: 0...5),
                                            minTransfer: try args.intValue("min-transfer", in: 0...60) * 60,
                                            walkMeters: try args.double("walk", in: 0...5000, what: "meters"),

@@ -209,27 +209,10 @@ struct GTFSCommands {
         let t = feed.timetable
         let stops = try StopIndex(t).resolve(request.stop)
         let day = try serviceDay(request.date, feed)
-        var calls: [Call] = []
-        for (offset, serviceDay) in [(0, day), (-1, day.adding(days: -1))] {
-            // The board reads the day's runs through the router's seam, as a realtime overlay will.
-            let schedule = DaySchedule(t, day: serviceDay.dayNumber)
-            for stop in stops {
-                for k in schedule.calls(at: stop) {
-                    let (q, i) = schedule.call(k)
-                    guard i < schedule.length(q) - 1, schedule.canBoard(q, i) else { continue }
-                    for run in 0..<schedule.runCount(q) {
-                        let seconds = Int(schedule.departure(q, run, i)) + offset * 86_400
-                        guard seconds >= 0 else { continue }
-                        if let after = request.after, seconds < after { continue }
-                        calls.append(Call(trip: schedule.trip(q, run), stop: stop, seconds: seconds, dayOffset: offset,
-                                          runStart: Int(schedule.departure(q, run, 0))))
-                    }
-                }
-            }
-        }
-        calls.sort { ($0.seconds, $0.trip, $0.stop) < ($1.seconds, $1.trip, $1.stop) }
-        if let limit = request.limit { calls = Array(calls.prefix(limit)) }
         let clock = ServiceClock(day: day, zone: t.zone)
+        let window = try ServiceWindow(after: request.after).seconds(on: clock, now: context.settings.now)
+        var calls = board(t, stops, day: day, after: window.after)
+        if let limit = request.limit { calls = Array(calls.prefix(limit)) }
         let data: [Column<Call>] = [
             Column("time") { .time(clock.instant($0.seconds), t.zone) },
             Column("route") { .string(StopIndex.routeName(t, Int(t.tripRoute[$0.trip]))) },
@@ -241,8 +224,42 @@ struct GTFSCommands {
             Column("trip_start", in: .json) { t.tripIsFrequency[$0.trip] != 0 ? .string(ClockTime.gtfs($0.runStart)) : .null },
         ]
         var notices = feed.notices
-        if calls.isEmpty { notices.append("No departures from \(request.stop) on \(day.iso)" + (request.after == nil ? "" : " in that window")) }
+        if calls.isEmpty {
+            var notice = "No departures from \(request.stop) on \(day.iso)" + (request.after == nil && !window.startsNow ? "" : " in that window")
+            if window.startsNow { notice += " from now (\(ClockTime.hhmm(clock.instant(window.after ?? 0), zone: t.zone)))" }
+            // `--after 00:30` is the night after; the feed's own 00:30 may be what was meant.
+            if let other = ServiceWindow(after: request.after).asTheFeedWritesIt,
+               let seconds = try? other.seconds(on: clock, now: context.settings.now), !board(t, stops, day: day, after: seconds.after).isEmpty {
+                notice += "; " + ServiceWindow.nightAfterHint(other)
+            }
+            notices.append(notice)
+        }
         return Output(calls, data: data, table: data, notices: notices)
+    }
+
+    /// The calls at `stops` leaving on `day`'s service (and the day before's, past 24:00) from
+    /// `after` (seconds of the service day), in order.
+    func board(_ t: Timetable, _ stops: [Int], day: LocalDate, after: Int?) -> [Call] {
+        var calls: [Call] = []
+        for (offset, serviceDay) in [(0, day), (-1, day.adding(days: -1))] {
+            // The board reads the day's runs through the router's seam, as a realtime overlay will.
+            let schedule = DaySchedule(t, day: serviceDay.dayNumber)
+            for stop in stops {
+                for k in schedule.calls(at: stop) {
+                    let (q, i) = schedule.call(k)
+                    guard i < schedule.length(q) - 1, schedule.canBoard(q, i) else { continue }
+                    for run in 0..<schedule.runCount(q) {
+                        let seconds = Int(schedule.departure(q, run, i)) + offset * 86_400
+                        guard seconds >= 0 else { continue }
+                        if let after, seconds < after { continue }
+                        calls.append(Call(trip: schedule.trip(q, run), stop: stop, seconds: seconds, dayOffset: offset,
+                                          runStart: Int(schedule.departure(q, run, 0))))
+                    }
+                }
+            }
+        }
+        calls.sort { ($0.seconds, $0.trip, $0.stop) < ($1.seconds, $1.trip, $1.stop) }
+        return calls
     }
 
     // MARK: trips
@@ -250,18 +267,38 @@ struct GTFSCommands {
     func trips(_ feed: Feed, _ request: GTFSTripsRequest) throws(TransitError) -> Output {
         let t = feed.timetable
         let day = try serviceDay(request.date, feed)
+        let clock = ServiceClock(day: day, zone: t.zone)
         context.progress("finding journeys")
-        let journeys = try GTFSFeed(timetable: t).plan(GTFSFeed.TripQuery(
-            from: request.from, to: request.to, date: day, after: request.after, before: request.before, transfers: request.transfers,
-            minTransferSeconds: request.minTransfer, walkMeters: request.walkMeters, limit: request.limit))
+        let journeys = try plan(t, request, day: day, window: try request.window.seconds(on: clock, now: context.settings.now))
         var notices = feed.notices
         if journeys.isEmpty {
             let range = t.dateRange
             var notice = "No journey from \(request.from) to \(request.to) on \(day.iso)"
-            if request.after != nil || request.before != nil { notice += " in that window" }
+            let window = try request.window.seconds(on: clock, now: context.settings.now)
+            if !request.window.isEmpty { notice += " in that window" }
+            if window.startsNow { notice += " from now (\(ClockTime.hhmm(clock.instant(window.after ?? 0), zone: t.zone)))" }
             if day < range.first || day > range.last { notice += " (the feed covers \(range.first.iso) to \(range.last.iso))" }
+            // `--after 00:30` is the night after; the feed's own 00:30 may be what was meant.
+            if let other = request.window.asTheFeedWritesIt, let seconds = try? other.seconds(on: clock, now: context.settings.now),
+               let found = try? plan(t, request, day: day, window: seconds), !found.isEmpty {
+                notice += "; " + ServiceWindow.nightAfterHint(other)
+            }
             notices.append(notice)
         }
-        return JourneyLayout(t, clock: ServiceClock(day: day, zone: t.zone), journeys: journeys).output(journeys, notices: notices)
+        return JourneyLayout(t, clock: clock, journeys: journeys).output(journeys, notices: notices)
+    }
+
+    /// The journeys of `window`; with `--arrive-by`, those arriving by then, latest departure first.
+    func plan(_ t: Timetable, _ request: GTFSTripsRequest, day: LocalDate, window: ServiceWindow.Seconds) throws(TransitError) -> [Router.Journey] {
+        let byArrival = window.arriveBy != nil
+        var journeys = try GTFSFeed(timetable: t).plan(GTFSFeed.TripQuery(
+            from: request.from, to: request.to, date: day, after: window.after, before: window.before, transfers: request.transfers,
+            minTransferSeconds: request.minTransfer, walkMeters: request.walkMeters, limit: byArrival ? nil : request.limit))
+        if let by = window.arriveBy {
+            // A filter on the day's Pareto set: every journey arriving in time, the latest to leave first.
+            journeys = journeys.filter { $0.arrival <= by }.reversed()
+            if let limit = request.limit { journeys = Array(journeys.prefix(limit)) }
+        }
+        return journeys
     }
 }

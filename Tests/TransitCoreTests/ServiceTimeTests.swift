@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import TransitCore
+
+/// `--after`, `--before` and `--arrive-by`: the spellings people type, from now by default,
+/// and the two readings of a time before 03:00.
+@Suite struct ServiceTimeTests {
+    @Test func theSpellingsPeopleType() {
+        #expect(ServiceTime.parse("now") == .now)
+        #expect(ServiceTime.parse("+30m") == .fromNow(seconds: 1800))
+        #expect(ServiceTime.parse("+1h15m") == .fromNow(seconds: 4500))
+        #expect(ServiceTime.parse("+2h") == .fromNow(seconds: 7200))
+        #expect(ServiceTime.parse("5pm") == .clock(minutes: 17 * 60))
+        #expect(ServiceTime.parse("5 PM") == .clock(minutes: 17 * 60))
+        #expect(ServiceTime.parse("12am") == .clock(minutes: 0))
+        #expect(ServiceTime.parse("5:30pm") == .clock(minutes: 17 * 60 + 30))
+        #expect(ServiceTime.parse("17") == .clock(minutes: 17 * 60))
+        #expect(ServiceTime.parse("17:05") == .clock(minutes: 17 * 60 + 5))
+        #expect(ServiceTime.parse("00:00") == .clock(minutes: 0))
+        // The feed's own hours: with seconds, or past 24.
+        #expect(ServiceTime.parse("0:00:00") == .asWritten(seconds: 0))
+        #expect(ServiceTime.parse("25:30") == .asWritten(seconds: 25 * 3600 + 1800))
+        #expect(ServiceTime.parse("25:10:30") == .asWritten(seconds: 25 * 3600 + 630))
+        for bad in ["", "+", "+5x", "+30", "+99999m", "+2d", "24", "13pm", "0pm", "48:00", "47:60", "7:5", "noon", "17:05:7", "1:2:3:4", "１７"] {
+            #expect(ServiceTime.parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func nowAndFromNowNeedTodaysServiceDay() throws {
+        let zone = try #require(TimeZone(identifier: "America/Chicago"))
+        let now = try #require(ISO8601DateFormatter().date(from: "2026-11-23T20:00:00Z"))  // 14:00 in Chicago
+        let today = ServiceClock(day: LocalDate(year: 2026, month: 11, day: 23), zone: zone)
+        #expect(try ServiceTime.now.seconds(on: today, now: now, option: "after") == 14 * 3600)
+        #expect(try ServiceTime.fromNow(seconds: 1800).seconds(on: today, now: now, option: "after") == 14 * 3600 + 1800)
+        #expect(try ServiceTime.clock(minutes: 30).seconds(on: today, now: now, option: "after") == 24 * 3600 + 1800)
+        let tomorrow = ServiceClock(day: LocalDate(year: 2026, month: 11, day: 24), zone: zone)
+        #expect(throws: TransitError.self) { try ServiceTime.now.seconds(on: tomorrow, now: now, option: "after") }
+        // With no time given, today's window starts now and another day's at its start.
+        let window = try ServiceWindow().seconds(on: today, now: now)
+        #expect(window.after == 14 * 3600 && window.startsNow)
+        #expect(try ServiceWindow().seconds(on: tomorrow, now: now) == ServiceWindow.Seconds())
+        #expect(try ServiceWindow(before: .clock(minutes: 9 * 60)).seconds(on: today, now: now).after == nil)
+    }
+
+    func env(_ cache: String) -> [String: String] {
+        Run.environment(["TRANSIT_CACHE_DIR": cache, "TRANSIT_NOW": "2026-11-23T20:00:00Z"], [:])
+    }
+
+    @Test func boardsAndJourneysStartNowOnTodaysServiceDay() async throws {
+        let cache = Paths.temporary()
+        let imported = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env(cache))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        func firstDeparture(_ extra: [String]) async throws -> String? {
+            let run = try await Run.transit(["gtfs", "departures", "--stop", "Harbor", "--limit", "1"] + extra, env: env(cache))
+            #expect(run.status == 0, "\(extra): \(run.stderr)")
+            return run.stdoutLines.first.map { String($0.prefix(25)) }
+        }
+        // 14:00 in Chicago: the Shore Line leaves Harbor every 30 minutes.
+        #expect(try await firstDeparture([]) == "2026-11-23T14:00:00-06:00")
+        #expect(try await firstDeparture(["--after", "now"]) == "2026-11-23T14:00:00-06:00")
+        #expect(try await firstDeparture(["--after", "+30m"]) == "2026-11-23T14:30:00-06:00")
+        #expect(try await firstDeparture(["--after", "5pm"]) == "2026-11-23T17:00:00-06:00")
+        #expect(try await firstDeparture(["--after", "17"]) == "2026-11-23T17:00:00-06:00")
+        #expect(try await firstDeparture(["--date", "2026-11-24"]) == "2026-11-24T06:00:00-06:00")
+        let refused = try await Run.transit(["gtfs", "departures", "--stop", "Harbor", "--date", "2026-11-24", "--after", "+30m"], env: env(cache))
+        #expect(refused.status == 2 && refused.stdout.isEmpty)
+        #expect(refused.stderrLines == ["transit: --after now and +N count from now: they need today's service day (2026-11-23), not --date 2026-11-24"])
+
+        let trips = try await Run.transit(["gtfs", "trips", "--from", "Harbor", "--to", "Stadium", "--limit", "1"], env: env(cache))
+        #expect(trips.stdoutLines.first?.hasPrefix("HBR2\tM_STA\t2026-11-23T14:00:00-06:00") == true, "\(trips.stdout)")
+        // Arriving by 08:00: the latest to leave first.
+        let arriving = try await Run.transit(["gtfs", "trips", "--from", "Harbor", "--to", "Stadium", "--date", "2026-11-23",
+                                              "--arrive-by", "08:00", "--limit", "2"], env: env(cache))
+        #expect(arriving.stdoutLines.map { $0.split(separator: "\t")[2] } == ["2026-11-23T07:30:00-06:00", "2026-11-23T07:00:00-06:00"])
+    }
+
+    /// A feed whose service day starts at midnight: `--after 00:00` is the night after (nothing),
+    /// and the notice shows how to ask for the feed's own 00:00.
+    @Test func midnightAsTheFeedWritesIt() async throws {
+        let feed = TestFeed([
+            "stops.txt": TestFeed.stops(["A", "B"]),
+            "trips.txt": "route_id,service_id,trip_id\nR,S,early\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nearly,00:05:00,00:05:00,A,1\nearly,00:25:00,00:25:00,B,2\n",
+        ])
+        let cache = Paths.temporary()
+        let night = try await Run.transit(["gtfs", "departures", "--feed", feed.directory, "--stop", "A", "--date", "2026-11-24", "--after", "00:00"], env: env(cache))
+        #expect(night.status == 0 && night.stdout.isEmpty)
+        #expect(night.stderr.contains("a time before 03:00 is read as the night after (00:30 is 24:30); for the feed's own hours ask --after 0:00:00"), "\(night.stderr)")
+        let own = try await Run.transit(["gtfs", "departures", "--feed", feed.directory, "--stop", "A", "--date", "2026-11-24", "--after", "0:00:00"], env: env(cache))
+        #expect(own.stdoutLines.first?.hasPrefix("2026-11-24T00:05:00") == true, "\(own.stdout) \(own.stderr)")
+        let trips = try await Run.transit(["gtfs", "trips", "--feed", feed.directory, "--from", "A", "--to", "B", "--date", "2026-11-24",
+                                           "--after", "00:00"], env: env(cache))
+        #expect(trips.stdout.isEmpty && trips.stderr.contains("ask --after 0:00:00"), "\(trips.stderr)")
+        let ownTrips = try await Run.transit(["gtfs", "trips", "--feed", feed.directory, "--from", "A", "--to", "B", "--date", "2026-11-24",
+                                              "--after", "0:00:00"], env: env(cache))
+        #expect(ownTrips.stdoutLines.count == 1)
+    }
+
+    @Test func bartTripsStartNowAndArriveBy() async throws {
+        let env = Run.environment(["TRANSIT_NOW": "2026-11-23T20:00:00Z"], [:])  // 12:00 in the Bay Area
+        let now = try await Run.transit(["--offline", "bart", "trips", "--from", "24TH", "--to", "MLBR", "--limit", "1"], env: env)
+        #expect(now.status == 0, "\(now.stderr)")
+        #expect(now.stdoutLines.first?.split(separator: "\t")[2] == "2026-11-23T12:07:00-08:00")
+        let by = try await Run.transit(["--offline", "bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-23",
+                                        "--arrive-by", "8am", "--limit", "2"], env: env)
+        #expect(by.stdoutLines.map { $0.split(separator: "\t")[3] } == ["2026-11-23T07:52:00-08:00", "2026-11-23T07:48:00-08:00"])
+    }
+}
