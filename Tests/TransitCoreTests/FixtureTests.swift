@@ -97,6 +97,13 @@ import Testing
         #expect(journey["departure"] as? String == "2026-11-23T07:00:00-06:00" && journey["transfers"] as? Int == 1)
         #expect(legs.map { $0["route"] as? String } == ["SL", nil, "M1"])
         #expect(legs.map { $0["from"] as? String } == ["HBR2", "MKT2", "M_MKT"])
+        // Names and platforms for people: platform_code where the feed has one, else stop_code.
+        #expect(legs.map { $0["from_name"] as? String } == ["Harbor", "Market", "Market"])
+        #expect(legs.map { $0["from_platform"] as? String } == ["2", "2", "m_mkt"] && legs.last?["to_platform"] as? String == "m_sta")
+        let tsv = try await Run.transit(["gtfs", "trips", "--from", "University", "--to", "Westfield Mall", "--date", "2026-11-23",
+                                         "--after", "08:00", "--limit", "1", "--header"], env: env)
+        #expect(tsv.stdoutLines.first?.hasSuffix("\troutes\tchange_at") == true)
+        #expect(tsv.stdoutLines.dropFirst().first?.hasSuffix("\tSL > 10\tRiverside Bus Bay") == true, "\(tsv.stdout)")
         // A timed change (transfers.txt type 1) needs no time: the 07:06 run of the M1 is caught.
         #expect(legs.last?["trip_start"] as? String == "07:06:00" && legs.last?["to"] as? String == "M_STA")
 
@@ -110,6 +117,21 @@ import Testing
         let night = try await Run.transit(["gtfs", "departures", "--stop", "Harbor Terminal", "--date", "2026-11-23", "--after", "23:00"], env: env)
         #expect(night.stdoutLines.map { $0.split(separator: "\t").first.map(String.init) }
                 == ["2026-11-23T23:10:00-06:00", "2026-11-24T00:10:00-06:00", "2026-11-24T01:10:00-06:00"])
+    }
+
+    /// On an 80-column terminal the table says where and when to change before it says how:
+    /// the JOURNEY column is the one cut. (script(1) gives the binary a terminal.)
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a terminal"))
+    func theChangeShowsOnAnEightyColumnTerminal() async throws {
+        let cache = Paths.temporary()
+        let env = Run.environment(["TRANSIT_CACHE_DIR": cache, "COLUMNS": "80", "NO_COLOR": "1"], [:])
+        let feed = Paths.fixtures + "/gtfs/lakeport"
+        let command = "\(Run.binary) gtfs trips --feed \(feed) --from University --to 'Westfield Mall' --date 2026-11-23 --after 08:00 --limit 1"
+        let run = try await Run.transitLike(["/usr/bin/script", "-qec", command, "/dev/null"], env: env)
+        let lines = run.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("DEPART  ARRIVE  MIN  CHG  CHANGE AT") == true, "\(run.stdout)")
+        #expect(lines.dropFirst().first?.hasPrefix("08:07   08:42    35    1  Riverside Bus Bay 08:35  SL toward Riverside") == true, "\(run.stdout)")
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.count <= 80 }, "\(run.stdout)")
     }
 }
 

@@ -65,7 +65,7 @@ enum GTFSCommandLine {
                             OptionSpec("limit", value: "N", "keep the first N journeys"),
                             feed,
                         ],
-                        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, route_id, trip_id, headsign, from, to, departure, arrival; trip_start for a frequencies.txt run; walk_meters for a walk). tsv/csv add routes (joined with >). Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes."]),
+                        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, route_id, trip_id, headsign, from, from_name, from_platform, to, to_name, to_platform, departure, arrival; trip_start for a frequencies.txt run; walk_meters for a walk; a platform is the stop's platform_code, else its stop_code). tsv/csv add routes and change_at (the stations where each change boards, joined with >); the table shows CHANGE AT (station and time) before the JOURNEY. Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes."]),
             CommandSpec(provider: "gtfs", name: "departures", summary: "a station board: the trips leaving a stop on a service day",
                         examples: ["transit gtfs departures --stop \"Old Town\" --date 2026-11-23 --after 08:00 --limit 10"],
                         options: [

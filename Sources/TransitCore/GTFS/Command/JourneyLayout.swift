@@ -27,8 +27,16 @@ struct JourneyLayout {
 
     func time(_ seconds: Int) -> Value { .time(clock.instant(seconds), t.zone) }
 
+    /// Where a rider looks at a stop: its platform_code, else its stop_code; null without either.
+    func platform(_ stop: Int) -> Value {
+        let platform = t.stopPlatforms[stop], code = t.stopCodes[stop]
+        return !platform.isEmpty ? .string(platform) : !code.isEmpty ? .string(code) : .null
+    }
+
     func legRecord(_ leg: Router.Leg) -> Record {
-        let ends: [(String, Value)] = [("from", .string(t.stopIDs[leg.from])), ("to", .string(t.stopIDs[leg.to])),
+        let ends: [(String, Value)] = [("from", .string(t.stopIDs[leg.from])), ("from_name", .string(t.stopNames[leg.from])),
+                                       ("from_platform", platform(leg.from)),
+                                       ("to", .string(t.stopIDs[leg.to])), ("to_name", .string(t.stopNames[leg.to])), ("to_platform", platform(leg.to)),
                                        ("departure", time(leg.departure.predicted)), ("arrival", time(leg.arrival.predicted))]
         switch leg.mode {
         case .ride(let trip, _, _, _, _):
@@ -48,20 +56,30 @@ struct JourneyLayout {
         journey.legs.compactMap { leg in leg.trip.map { routeName(Int(t.tripRoute[$0])) } }.joined(separator: " > ")
     }
 
-    /// `Local toward San Jose, change at Millbrae 08:12 to Bullet toward …`.
+    /// `Local toward San Jose → walk 50 m → Bullet toward …`: the rides and walks in order.
     func description(_ journey: Router.Journey) -> String {
-        var parts: [String] = []
-        for leg in journey.legs {
+        journey.legs.map { leg in
             switch leg.mode {
             case .ride(let trip, _, _, _, _):
-                let ride = routeName(Int(t.tripRoute[trip])) + (t.headsign(trip).isEmpty ? "" : " toward \(t.headsign(trip))")
-                let when = ClockTime.hhmm(clock.instant(leg.departure.predicted), zone: t.zone)
-                parts.append(parts.isEmpty ? ride : "change at \(t.stopNames[leg.from]) \(when) to \(ride)")
+                return routeName(Int(t.tripRoute[trip])) + (t.headsign(trip).isEmpty ? "" : " toward \(t.headsign(trip))")
             case .walk(let meters):
-                parts.append("walk \(Int(meters.rounded())) m to \(t.stopNames[leg.to])")
+                return "walk \(Int(meters.rounded())) m"
             }
-        }
-        return parts.joined(separator: ", ")
+        }.joined(separator: " → ")
+    }
+
+    /// The rides after the first: where each is boarded (a station's name for its platforms).
+    func changes(_ journey: Router.Journey) -> [Router.Leg] { Array(journey.legs.filter(\.isRide).dropFirst()) }
+
+    func stationName(_ stop: Int) -> String {
+        let parent = Int(t.stopParent[stop])
+        return parent >= 0 ? t.stopNames[parent] : t.stopNames[stop]
+    }
+
+    /// `Market 07:06`: where and when each change boards, first thing a rider needs.
+    func changeAt(_ journey: Router.Journey) -> String {
+        changes(journey).map { "\(stationName($0.from)) \(ClockTime.hhmm(clock.instant($0.departure.predicted), zone: t.zone))" }
+            .joined(separator: ", ")
     }
 
     func output(_ journeys: [Router.Journey], notices: [String]) -> Output {
@@ -78,8 +96,10 @@ struct JourneyLayout {
             departure, arrival, duration, transfers,
             Column("legs", in: .json) { .list($0.legs.map { .object(legRecord($0)) }) },
             Column("routes", in: .flat) { .string(routes($0)) },
+            Column("change_at", in: .flat) { .string(changes($0).map { stationName($0.from) }.joined(separator: " > ")) },
         ]
+        let change = Column<Router.Journey>("change_at", "CHANGE AT") { .string(changeAt($0)) }
         let journey = Column<Router.Journey>("journey", "JOURNEY") { .string(description($0)) }
-        return Output(journeys, data: data, table: [departure, arrival, duration, transfers, journey], notices: notices)
+        return Output(journeys, data: data, table: [departure, arrival, duration, transfers, change, journey], notices: notices)
     }
 }

@@ -92,6 +92,7 @@ struct GTFSCompiler {
     mutating func readStops(_ r: CSVReader) throws(TransitError) {
         let id = try columns(r, ["stop_id"])[0]
         let code = r.column("stop_code"), name = r.column("stop_name"), lat = r.column("stop_lat"), lon = r.column("stop_lon")
+        let platform = r.column("platform_code")
         let parent = r.column("parent_station")
         var parents: [(stop: Int, parent: String, line: Int)] = []
         while try r.next() {
@@ -99,6 +100,7 @@ struct GTFSCompiler {
             guard !key.isEmpty else { throw fail(r, "empty stop_id") }
             guard stops.insert(key).added else { throw fail(r, "stop_id '\(r.string(id).prefix(60))' appears twice") }
             t.stopCodes.append(code.map { r.string($0) } ?? "")
+            t.stopPlatforms.append(platform.map { r.string($0) } ?? "")
             t.stopNames.append(name.map { r.string($0) } ?? "")
             t.stopLat.append(lat.flatMap { FieldBytes.double(r.bytes($0)) } ?? .nan)
             t.stopLon.append(lon.flatMap { FieldBytes.double(r.bytes($0)) } ?? .nan)

@@ -104,6 +104,8 @@ struct Timetable: Sendable {
     // Stops
     var stopIDs = StringTable()
     var stopCodes = StringTable()
+    /// platform_code: the platform a rider looks for at a station ("2"), empty where the feed has none.
+    var stopPlatforms = StringTable()
     var stopNames = StringTable()
     var stopLat = Packed<Double>()
     var stopLon = Packed<Double>()
@@ -219,7 +221,7 @@ struct Timetable: Sendable {
 enum TimetableFile {
     /// Bumped whenever a section, its order or its meaning changes: an older file is refused
     /// ("import the feed again"), never misread.
-    static let version = 6
+    static let version = 7
     /// 16 bytes, so that what follows stays 8-byte aligned.
     static let magic = Array("transit-gtfs \(version < 10 ? "0" : "")\(version)\n".utf8)
 
@@ -248,7 +250,7 @@ enum TimetableFile {
         .strings("agencies", \.agencies),
         Section(name: "timeZone", write: { t, w in w.string(t.timeZone) }, read: { (t, r) throws(TransitError) in t.timeZone = try r.string() }),
         .scalar("firstDay", \.firstDay), .scalar("dayCount", \.dayCount), .scalar("sourceStopTimes", \.sourceStopTimes),
-        .strings("stopIDs", \.stopIDs), .strings("stopCodes", \.stopCodes), .strings("stopNames", \.stopNames),
+        .strings("stopIDs", \.stopIDs), .strings("stopCodes", \.stopCodes), .strings("stopPlatforms", \.stopPlatforms), .strings("stopNames", \.stopNames),
         .packed("stopLat", \.stopLat), .packed("stopLon", \.stopLon), .packed("stopParent", \.stopParent),
         .strings("routeIDs", \.routeIDs), .strings("routeAgency", \.routeAgency), .strings("routeShortName", \.routeShortName),
         .strings("routeLongName", \.routeLongName), .packed("routeType", \.routeType), .strings("routeColor", \.routeColor),
@@ -301,7 +303,7 @@ enum TimetableFile {
         }
         let s = t.stopCount, r = t.routeCount, n = t.tripCount, p = t.patternCount
         try check(t.stopLon.count == s && t.stopParent.count == s
-                  && t.stopIDs.count == s && t.stopNames.count == s && t.stopCodes.count == s, "stops")
+                  && t.stopIDs.count == s && t.stopNames.count == s && t.stopCodes.count == s && t.stopPlatforms.count == s, "stops")
         try check(within(t.stopParent, -1, s), "parent stations")
         try check(t.routeIDs.count == r && t.routeShortName.count == r && t.routeLongName.count == r
                   && t.routeAgency.count == r && t.routeColor.count == r, "routes")
