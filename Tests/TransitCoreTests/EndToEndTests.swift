@@ -223,6 +223,16 @@ import TransitTestSupport
         #expect(quiet.status == 0 && quiet.stderr == "")
     }
 
+    /// The table names the station to change at and when the next train leaves; tsv keeps codes.
+    @Test func aChangeShowsTheStationNameAndTime() async throws {
+        let args = ["--offline", "bart", "trips", "--from", "WDUB", "--to", "RICH", "--date", "2026-11-23", "--after", "12:10", "--limit", "1", "--transfers", "1"]
+        let table = try await Run.transit(args + ["--format", "table"], env: env(nil))
+        #expect(table.stdoutLines == ["DEPART  ARRIVE  MIN  CHANGE AT           LINE        TOWARD",
+                                      "12:12   13:40    88  West Oakland 13:07  Blue > Red  Daly City > Richmond"], "\(table.stdout)")
+        let tsv = try await Run.transit(args, env: env(nil))
+        #expect(tsv.stdoutLines.first?.hasSuffix("\tBlue > Red\tDaly City > Richmond\tWOAK") == true, "\(tsv.stdout)")
+    }
+
     @Test func otherBARTCommandsOffline() async throws {
         let dep = try await Run.transit(["--offline", "bart", "departures", "--station", "powell"], env: env(nil))
         #expect(dep.status == 0)

@@ -127,9 +127,13 @@ struct BARTCommands {
             Column("legs", in: .json) { trip in .list(trip.legs.map { .object(Record(leg, $0)) }) },
             lines, toward,
         ]
+        // A person reads where and when to change: the station's name and the time the next train leaves.
+        let changeAt = Column<BARTTrip>("change_at", "CHANGE AT") { trip in
+            .string(trip.legs.dropFirst().map { "\(names[$0.origin] ?? $0.origin) \(ClockTime.hhmm($0.departure, zone: zone))" }.joined(separator: ", "))
+        }
         var table = [departure.titled("DEPART"), arrival.titled("ARRIVE"), duration.titled("MIN"), lines, toward]
         if request.transfers > 0 {
-            table.insert(change, at: 3)
+            table.insert(changeAt, at: 3)
             data.append(change)
         }
         return Output(trips, data: data, table: table, notices: notices)
