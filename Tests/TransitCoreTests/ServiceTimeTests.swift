@@ -105,4 +105,30 @@ import Testing
                                         "--arrive-by", "8am", "--limit", "2"], env: env)
         #expect(by.stdoutLines.map { $0.split(separator: "\t")[3] } == ["2026-11-23T07:52:00-08:00", "2026-11-23T07:48:00-08:00"])
     }
+
+    /// The table hides a journey that leaves at most 5 minutes after another and arrives at least
+    /// 10 minutes later with no fewer changes (a notice says so; `--all` and tsv show it);
+    /// `--fastest` keeps the Pareto set over departure and arrival only.
+    @Test func unlikelyJourneysAndTheFastest() async throws {
+        let feed = TestFeed([
+            "stops.txt": TestFeed.stops(["X", "M", "Y"]),
+            "trips.txt": "route_id,service_id,trip_id\nR,S,fast\nR,S,slow\nR,S,direct\nR,S,first\nR,S,second\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+                + "fast,07:00:00,07:00:00,X,1\nfast,07:30:00,07:30:00,Y,2\nslow,07:02:00,07:02:00,X,1\nslow,07:55:00,07:55:00,Y,2\n"
+                + "direct,06:00:00,06:00:00,X,1\ndirect,06:40:00,06:40:00,Y,2\n"
+                + "first,06:00:00,06:00:00,X,1\nfirst,06:10:00,06:10:00,M,2\nsecond,06:15:00,06:15:00,M,1\nsecond,06:30:00,06:30:00,Y,2\n",
+        ])
+        let cache = Paths.temporary()
+        let base = ["gtfs", "trips", "--feed", feed.directory, "--from", "X", "--to", "Y", "--date", "2026-11-24", "--min-transfer", "0"]
+        let tsv = try await Run.transit(base, env: env(cache))
+        #expect(tsv.stdoutLines.map { $0.split(separator: "\t")[2].dropFirst(11).prefix(5) } == ["06:00", "06:00", "07:00", "07:02"], "\(tsv.stdout)")
+        let table = try await Run.transit(base + ["--format", "table"], env: env(cache))
+        #expect(table.stdoutLines.count == 4 && !table.stdout.contains("07:02"), "\(table.stdout)")
+        #expect(table.stderrLines == ["1 journey hidden: another leaves at most 5 minutes earlier, arrives at least 10 minutes earlier and changes no more; --all shows them"],
+                "\(table.stderr)")
+        let all = try await Run.transit(base + ["--format", "table", "--all"], env: env(cache))
+        #expect(all.stdoutLines.count == 5 && all.stdout.contains("07:02") && all.stderr.isEmpty)
+        let fastest = try await Run.transit(base + ["--fastest"], env: env(cache))
+        #expect(fastest.stdoutLines.map { $0.split(separator: "\t")[3].dropFirst(11).prefix(5) } == ["06:30", "07:30", "07:55"], "\(fastest.stdout)")
+    }
 }

@@ -32,6 +32,10 @@ public struct GTFSTripsRequest: Sendable, Equatable {
     public var minTransfer: Int
     public var walkMeters: Double?
     public var limit: Int?
+    /// The Pareto set over departure and arrival only: a journey with fewer changes that arrives later goes.
+    public var fastest = false
+    /// Show in the table the journeys it hides (see `JourneyLayout.unlikely`).
+    public var all = false
 }
 
 enum GTFSCommandLine {
@@ -59,6 +63,8 @@ enum GTFSCommandLine {
                             OptionSpec("after", value: "T", "only journeys leaving at or after T: HH:MM, 5pm, 17, now or +30m; before 03:00 is the night after, H:MM:SS the feed's own hours (default: now on today's service day, else the start of the day)"),
                             OptionSpec("before", value: "T", "only journeys leaving at or before T"),
                             OptionSpec("arrive-by", value: "T", "only journeys arriving at or before T, the latest to leave first"),
+                            OptionSpec("fastest", "only the fastest: a journey goes when another leaves no earlier and arrives no later, whatever its changes"),
+                            OptionSpec("all", "the table shows every journey, also those another beats clearly (hidden by default; JSON and tsv always have them)"),
                             OptionSpec("transfers", value: "K", "at most K changes", default: "2"),
                             OptionSpec("min-transfer", value: "MIN", "minutes a change needs where transfers.txt does not say", default: "2"),
                             OptionSpec("walk", value: "METERS", "also change between stops this close: --min-transfer plus the walk at 1.2 m/s"),
@@ -128,7 +134,7 @@ enum GTFSCommandLine {
                                            transfers: try args.intValue("transfers", in: 0...5),
                                            minTransfer: try args.intValue("min-transfer", in: 0...60) * 60,
                                            walkMeters: try args.double("walk", in: 0...5000, what: "meters"),
-                                           limit: try args.int("limit", in: 1...100_000)))
+                                           limit: try args.int("limit", in: 1...100_000), fastest: args.flag("fastest"), all: args.flag("all")))
         default: throw args.unknownCommand()
         }
     }

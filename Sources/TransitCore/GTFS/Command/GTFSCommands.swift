@@ -269,8 +269,18 @@ struct GTFSCommands {
         let day = try serviceDay(request.date, feed)
         let clock = ServiceClock(day: day, zone: t.zone)
         context.progress("finding journeys")
-        let journeys = try plan(t, request, day: day, window: try request.window.seconds(on: clock, now: context.settings.now))
+        var journeys = try plan(t, request, day: day, window: try request.window.seconds(on: clock, now: context.settings.now))
         var notices = feed.notices
+        // The table leaves out what nobody takes; JSON and tsv keep the whole Pareto set.
+        if context.settings.format == .table && !request.all {
+            let kept = JourneyLayout.withoutUnlikely(journeys)
+            if kept.count < journeys.count {
+                let hidden = journeys.count - kept.count
+                notices.append("\(hidden) \(hidden == 1 ? "journey" : "journeys") hidden: another leaves at most \(JourneyLayout.unlikelyLeavesWithin / 60) minutes earlier, "
+                               + "arrives at least \(JourneyLayout.unlikelyArrivesBy / 60) minutes earlier and changes no more; --all shows them")
+                journeys = kept
+            }
+        }
         if journeys.isEmpty {
             let range = t.dateRange
             var notice = "No journey from \(request.from) to \(request.to) on \(day.iso)"
@@ -290,15 +300,18 @@ struct GTFSCommands {
 
     /// The journeys of `window`; with `--arrive-by`, those arriving by then, latest departure first.
     func plan(_ t: Timetable, _ request: GTFSTripsRequest, day: LocalDate, window: ServiceWindow.Seconds) throws(TransitError) -> [Router.Journey] {
-        let byArrival = window.arriveBy != nil
+        // `--limit` alone lets the router stop early; a filter after it needs the whole window.
+        let filtered = window.arriveBy != nil || request.fastest
         var journeys = try GTFSFeed(timetable: t).plan(GTFSFeed.TripQuery(
             from: request.from, to: request.to, date: day, after: window.after, before: window.before, transfers: request.transfers,
-            minTransferSeconds: request.minTransfer, walkMeters: request.walkMeters, limit: byArrival ? nil : request.limit))
+            minTransferSeconds: request.minTransfer, walkMeters: request.walkMeters, limit: filtered ? nil : request.limit))
+        guard filtered else { return journeys }
+        if request.fastest { journeys = JourneyLayout.fastest(journeys) }
         if let by = window.arriveBy {
             // A filter on the day's Pareto set: every journey arriving in time, the latest to leave first.
             journeys = journeys.filter { $0.arrival <= by }.reversed()
-            if let limit = request.limit { journeys = Array(journeys.prefix(limit)) }
         }
+        if let limit = request.limit { journeys = Array(journeys.prefix(limit)) }
         return journeys
     }
 }

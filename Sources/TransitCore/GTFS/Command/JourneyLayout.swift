@@ -25,6 +25,39 @@ struct JourneyLayout {
 
     func routeName(_ route: Int) -> String { names[route] ?? StopIndex.routeName(t, route) }
 
+    /// A journey nobody takes: another leaves at most this much earlier (seconds)…
+    static let unlikelyLeavesWithin = 5 * 60
+    /// …arrives at least this much earlier, with no more changes. It is correct (it leaves
+    /// later, so it is Pareto-optimal), and the table hides it unless `--all`.
+    static let unlikelyArrivesBy = 10 * 60
+
+    /// `journeys` (sorted by departure) without those another beats that clearly.
+    static func withoutUnlikely(_ journeys: [Router.Journey]) -> [Router.Journey] {
+        journeys.enumerated().filter { index, j in
+            // Only journeys leaving earlier, and at most five minutes earlier, can beat it.
+            var k = index - 1
+            while k >= 0 && journeys[k].departure >= j.departure - unlikelyLeavesWithin {
+                let other = journeys[k]
+                if other.departure < j.departure && other.arrival <= j.arrival - unlikelyArrivesBy && other.transfers <= j.transfers { return false }
+                k -= 1
+            }
+            return true
+        }.map(\.element)
+    }
+
+    /// The Pareto set over departure and arrival only (`--fastest`): a journey goes when another
+    /// leaves no earlier and arrives no later; of equal ones, the one with fewer changes stays.
+    static func fastest(_ journeys: [Router.Journey]) -> [Router.Journey] {
+        var kept: [Router.Journey] = []
+        var earliestLater = Int.max
+        // Latest departure first: a journey stays when it arrives before every later one does.
+        for j in journeys.sorted(by: { ($0.departure, -$0.arrival, -$0.transfers) > ($1.departure, -$1.arrival, -$1.transfers) }) where j.arrival < earliestLater {
+            kept.append(j)
+            earliestLater = j.arrival
+        }
+        return kept.reversed()
+    }
+
     func time(_ seconds: Int) -> Value { .time(clock.instant(seconds), t.zone) }
 
     /// Where a rider looks at a stop: its platform_code, else its stop_code; null without either.
