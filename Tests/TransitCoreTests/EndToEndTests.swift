@@ -223,6 +223,17 @@ import TransitTestSupport
         #expect(quiet.status == 0 && quiet.stderr == "")
     }
 
+    /// What people type from other tools gets a pointer; a repeated option is refused, not half-read.
+    @Test func usageErrorsThatPointTheWay() async throws {
+        for (args, line) in [(["-V"], "transit: unknown option '-V'; did you mean --version?"),
+                             (["version"], "transit: unknown provider 'version'; did you mean 'transit --version'?"),
+                             (["--offline", "bart", "trips", "--from", "24TH", "--from", "12TH", "--to", "MLBR"],
+                              "transit: --from is given twice ('24TH' and '12TH'); it takes one value")] {
+            let run = try await Run.transit(args, env: env(nil))
+            #expect(run.status == 2 && run.stdout.isEmpty && run.stderrLines.first == line, "\(args): \(run.stderr)")
+        }
+    }
+
     /// The table names the station to change at and when the next train leaves; tsv keeps codes.
     @Test func aChangeShowsTheStationNameAndTime() async throws {
         let args = ["--offline", "bart", "trips", "--from", "WDUB", "--to", "RICH", "--date", "2026-11-23", "--after", "12:10", "--limit", "1", "--transfers", "1"]

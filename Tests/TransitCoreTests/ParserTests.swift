@@ -133,6 +133,11 @@ import Testing
         #expect(usageError(["--header", "--no-header", "bart", "stations"])?.contains("contradict") == true)
         #expect(usageError(["--offline", "--record", "/tmp/x", "bart", "stations"])?.contains("record nothing") == true)
         #expect(usageError(["-x", "bart", "stations"]) == "unknown option '-x'")
+        #expect(usageError(["-V"]) == "unknown option '-V'; did you mean --version?")
+        #expect(usageError(["version"]) == "unknown provider 'version'; did you mean 'transit --version'?")
+        // One value per option: a second would silently win.
+        #expect(usageError(["bart", "trips", "--from", "24TH", "--from", "12TH", "--to", "MLBR"]) == "--from is given twice ('24TH' and '12TH'); it takes one value")
+        #expect(usageError(["gtfs", "trips", "--feed", "a", "--feed=b", "--from", "A", "--to", "B"]) == "--feed is given twice ('a' and 'b'); it takes one value")
         #expect(usageError(["--verbose=yes", "bart", "stations"]) == "--verbose takes no value")
         #expect(usageError(["bart", "departures", "--station", "24TH", "--platform", "1", "--direction", "s"])?.contains("not both") == true)
         #expect(usageError(["bart", "departures", "--station", "24TH", "--direction", "east"])?.contains("--direction takes") == true)

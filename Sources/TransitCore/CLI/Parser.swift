@@ -150,6 +150,8 @@ public enum CommandLineParser {
             } else {
                 for ch in arg.dropFirst() {
                     guard let spec = GlobalOptions.specs.first(where: { $0.short == ch }) else {
+                        // `-V` is the version elsewhere (python, curl); here `-v` is --verbose.
+                        if ch == "V" { throw .usage("unknown option '-V'; did you mean --version?") }
                         throw .usage("unknown option '-\(ch)'", hint: "run 'transit --help'")
                     }
                     names.append((spec.name, nil))
@@ -164,6 +166,10 @@ public enum CommandLineParser {
                         guard i < args.count else { throw .usage("--\(name) needs a value (\(placeholder))") }
                         value = args[i]
                         i += 1
+                    }
+                    // One value each: a second one would silently replace the first.
+                    if let earlier = raw.values[name], let value {
+                        throw .usage("--\(name) is given twice ('\(earlier)' and '\(value)'); it takes one value")
                     }
                     raw.values[name] = value
                 } else if inline != nil && spec != nil {
@@ -190,6 +196,8 @@ public enum CommandLineParser {
 
     static func find(_ name: String, in providers: [Provider]) throws(TransitError) -> Provider {
         guard let provider = providers.first(where: { $0.name == name }) else {
+            // What other tools call it: `git version`, `go version`.
+            if name == "version" { throw .usage("unknown provider 'version'; did you mean 'transit --version'?") }
             let suggestion = closest(name.lowercased(), among: providers.map(\.name))
             throw .usage("unknown provider '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""),
                          hint: "run 'transit --help' for the list")
