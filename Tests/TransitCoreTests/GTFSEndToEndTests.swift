@@ -36,6 +36,24 @@ import TransitTestSupport
         #expect(legs.map { $0["trip_start"] as? String } == ["08:00:00", "08:30:00"])
     }
 
+    /// Feeds you can manage: the import name drops `.gtfs` as well as `.zip`, the source is kept
+    /// as an absolute path, a feed's name given as a source says what it is, and `remove` forgets.
+    @Test func feedsYouCanManage() async throws {
+        let cache = Paths.temporary(), work = Paths.temporary()
+        try FileManager.default.copyItem(atPath: Paths.fixtures + "/gtfs/lakeport", toPath: work + "/city.gtfs")
+        let imported = try await Run.transit(["gtfs", "import", work + "/city.gtfs"], env: env(cache))
+        #expect(imported.status == 0 && imported.stdoutLines.first?.hasPrefix("city\t") == true, "\(imported.stdout) \(imported.stderr)")
+        let again = try await Run.transit(["gtfs", "import", "city"], env: env(cache))
+        #expect(again.status == 2 && again.stderrLines == ["transit: 'city' is the name of an imported feed (from \(work)/city.gtfs); import takes its source: a GTFS zip, a directory or an http(s) URL"])
+        let feeds = try await Run.transit(["gtfs", "feeds"], env: env(cache))
+        #expect(feeds.stdoutLines.first?.hasSuffix("\t\(work)/city.gtfs") == true, "\(feeds.stdout)")
+        let removed = try await Run.transit(["gtfs", "remove", "city"], env: env(cache))
+        #expect(removed.status == 0 && removed.stdoutLines == ["city"])
+        #expect(!FileManager.default.fileExists(atPath: cache + "/gtfs/city.timetable"))
+        let gone = try await Run.transit(["gtfs", "remove", "city"], env: env(cache))
+        #expect(gone.status == 2 && gone.stderrLines == ["transit: no imported feed named 'city'; none is imported"])
+    }
+
     @Test(.enabled(if: Reference.isPresent, Reference.absent)) func importStopsDeparturesAndTripsInJSONAndTSV() async throws {
         let cache = Paths.temporary()
         let imported = try await Run.transit(["gtfs", "import", zip, "--format", "json"], env: env(cache))

@@ -4,6 +4,7 @@ import Foundation
 public enum GTFSCommand: Sendable, Equatable {
     case importFeed(source: String, name: String?)
     case feeds
+    case remove(name: String)
     case stops(feed: String?, name: String?, near: Coordinate?, radius: Double)
     case routes(feed: String?)
     case departures(GTFSDeparturesRequest)
@@ -104,6 +105,10 @@ enum GTFSCommandLine {
             CommandSpec(provider: "gtfs", name: "feeds", summary: "the imported feeds and the dates they cover",
                         examples: ["transit gtfs feeds"],
                         notes: ["Fields: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, source. A notice says when today is outside a feed's dates."]),
+            CommandSpec(provider: "gtfs", name: "remove", summary: "forget an imported feed (its compiled file is deleted)",
+                        examples: ["transit gtfs remove lakeport"],
+                        notes: ["Prints the name removed. An unknown name exits 2 with the imported ones."],
+                        positional: "NAME", positionalSource: .cached),
         ],
         variables: [("TRANSIT_GTFS_FEED", "the default --feed of gtfs (an imported feed's name, or a path)")],
         files: [("$TRANSIT_CACHE_DIR/gtfs/NAME.timetable", "an imported GTFS feed, compiled for routing; replaced atomically by a new import")])
@@ -119,6 +124,10 @@ enum GTFSCommandLine {
             }
             return .importFeed(source: source, name: args.string("name"))
         case "feeds": return .feeds
+        case "remove":
+            let name = (args.positional ?? "").trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else { throw args.missing("NAME") }
+            return .remove(name: name)
         case "routes": return .routes(feed: feed)
         case "stops":
             let near = try args.coordinates("near")

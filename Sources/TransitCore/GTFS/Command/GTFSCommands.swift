@@ -14,6 +14,7 @@ struct GTFSCommands {
         switch command {
         case .importFeed(let source, let name): return try await importFeed(source, name: name)
         case .feeds: return feeds()
+        case .remove(let name): return try remove(name)
         case .stops(let feed, let name, let near, let radius): return try stops(try open(feed), name: name, near: near, radius: radius)
         case .routes(let feed): return try routes(try open(feed))
         case .departures(let request): return try departures(try open(request.feed), request)
@@ -88,10 +89,24 @@ struct GTFSCommands {
             temporary = file
             path = file
         }
-        let stem = ((source as NSString).lastPathComponent as NSString).deletingPathExtension
+        var stem = (source as NSString).lastPathComponent
+        // `city.gtfs.zip` and `city.zip` are both "city".
+        for suffix in [".zip", ".gtfs"] where stem.lowercased().hasSuffix(suffix) { stem = String(stem.dropLast(suffix.count)) }
         let name = given ?? (FeedStore.validName(stem) ? stem : "feed")
+        var stored = source
+        if temporary == nil {
+            guard FileManager.default.fileExists(atPath: path) else {
+                // A feed's name where a source belongs: say what it is, rather than "no feed".
+                if let known = store.feeds().first(where: { $0.name == source }) {
+                    throw .usage("'\(source)' is the name of an imported feed (from \(known.source)); import takes its source: a GTFS zip, a directory or an http(s) URL")
+                }
+                throw .usage("no feed at \(source): give a GTFS zip, an unzipped feed directory or an http(s) URL")
+            }
+            // Kept as an absolute path, so that it still names the file from another directory.
+            stored = URL(fileURLWithPath: path).standardizedFileURL.path
+        }
         context.progress("compiling \(name)")
-        let (summary, warnings) = try store.install(try FeedFiles.open(path), name: name, source: source)
+        let (summary, warnings) = try store.install(try FeedFiles.open(path), name: name, source: stored)
         let rows: [(String, Value)] = [
             ("name", .string(summary.name)), ("agencies", .list(summary.agencies.map(Value.string))), ("time_zone", .string(summary.timeZone)),
             ("first_date", .string(summary.firstDate)), ("last_date", .string(summary.lastDate)), ("stops", .int(summary.stops)),
@@ -104,6 +119,18 @@ struct GTFSCommands {
         // The table is a list: one field a line.
         output.table = Grid(rows, [Column("field", "IMPORTED") { .string($0.0) }, Column("value", "") { $0.1 }])
         return output
+    }
+
+    func remove(_ name: String) throws(TransitError) -> Output {
+        let names = store.feeds().map(\.name)
+        guard names.contains(name) else {
+            throw .usage("no imported feed named '\(name)'" + (names.isEmpty ? "; none is imported" : "; imported: \(names.joined(separator: ", "))"))
+        }
+        do { try FileManager.default.removeItem(atPath: store.path(of: name)) } catch {
+            throw .parse(what: store.path(of: name), reason: "cannot remove it: \(error.localizedDescription)")
+        }
+        let data = [Column<String>("removed", "REMOVED") { .string($0) }]
+        return Output([name], data: data, table: data)
     }
 
     func feeds() -> Output {
