@@ -17,8 +17,26 @@ struct GTFSCommands {
         case .remove(let name): return try remove(name)
         case .stops(let feed, let name, let near, let radius): return try stops(try open(feed), name: name, near: near, radius: radius)
         case .routes(let feed): return try routes(try open(feed))
-        case .departures(let request): return try departures(try open(request.feed), request)
-        case .trips(let request): return try trips(try open(request.feed), request)
+        case .departures(let request):
+            let feed = try open(request.feed)
+            return try withStopHelp(feed) { () throws(TransitError) in try departures(feed, request) }
+        case .trips(let request):
+            let feed = try open(request.feed)
+            return try withStopHelp(feed) { () throws(TransitError) in try trips(feed, request) }
+        }
+    }
+
+    /// An unknown stop with nothing close names the feed and how to look; coordinates given
+    /// as a stop say that a stop is wanted, and where to find the ones near them.
+    func withStopHelp(_ feed: Feed, _ body: () throws(TransitError) -> Output) throws(TransitError) -> Output {
+        do { return try body() } catch {
+            guard case .notFound("stop", let query, let suggestions) = error else { throw error }
+            let parts = query.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            if parts.count == 2, parts.allSatisfy({ $0 != nil }) {
+                throw .usage("'\(query)' looks like coordinates; a stop is wanted here (an id, a code or a name). The stops near it: transit gtfs stops --near \(query.replacingOccurrences(of: " ", with: ""))")
+            }
+            guard suggestions.isEmpty else { throw error }
+            throw .usage("unknown stop '\(query)' in feed \(feed.summary.name); look for it with: transit gtfs stops --name \"\(query.prefix(3))\"")
         }
     }
 
@@ -254,6 +272,8 @@ struct GTFSCommands {
         if calls.isEmpty {
             var notice = "No departures from \(request.stop) on \(day.iso)" + (request.after == nil && !window.startsNow ? "" : " in that window")
             if window.startsNow { notice += " from now (\(ClockTime.hhmm(clock.instant(window.after ?? 0), zone: t.zone)))" }
+            let range = t.dateRange
+            if day < range.first || day > range.last { notice += " (the feed covers \(range.first.iso) to \(range.last.iso))" }
             // `--after 00:30` is the night after; the feed's own 00:30 may be what was meant.
             if let other = ServiceWindow(after: request.after).asTheFeedWritesIt,
                let seconds = try? other.seconds(on: clock, now: context.settings.now), !board(t, stops, day: day, after: seconds.after).isEmpty {
