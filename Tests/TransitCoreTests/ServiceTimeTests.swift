@@ -131,4 +131,19 @@ import Testing
         let fastest = try await Run.transit(base + ["--fastest"], env: env(cache))
         #expect(fastest.stdoutLines.map { $0.split(separator: "\t")[3].dropFirst(11).prefix(5) } == ["06:30", "07:30", "07:55"], "\(fastest.stdout)")
     }
+
+    /// A table marks a time on the calendar day after the service day, as timetables do.
+    @Test func timesPastMidnightAreMarkedInTables() async throws {
+        let cache = Paths.temporary()
+        let night = try await Run.transit(["gtfs", "trips", "--feed", Paths.fixtures + "/gtfs/lakeport", "--from", "Harbor Terminal",
+                                           "--to", "Riverside Bus Bay", "--date", "2026-11-23", "--after", "23:00", "--format", "table"], env: env(cache))
+        #expect(night.stdoutLines == ["DEPART   ARRIVE   MIN  CHG  CHANGE AT  JOURNEY",
+                                      "23:10    23:40     30    0             N toward Riverside",
+                                      "00:10+1  00:40+1   30    0             N toward Riverside",
+                                      "01:10+1  01:40+1   30    0             N toward Riverside"], "\(night.stdout)")
+        let bart = try await Run.transit(["--offline", "bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-23",
+                                          "--after", "23:50", "--limit", "2", "--format", "table"], env: env(cache))
+        #expect(bart.stdoutLines == ["DEPART   ARRIVE   MIN  LINE    TOWARD", "23:51    00:23+1   32  Yellow  Millbrae",
+                                     "00:07+1  00:37+1   30  Red     Millbrae"], "\(bart.stdout)")
+    }
 }

@@ -131,7 +131,11 @@ struct BARTCommands {
         let changeAt = Column<BARTTrip>("change_at", "CHANGE AT") { trip in
             .string(trip.legs.dropFirst().map { "\(names[$0.origin] ?? $0.origin) \(ClockTime.hhmm($0.departure, zone: zone))" }.joined(separator: ", "))
         }
-        var table = [departure.titled("DEPART"), arrival.titled("ARRIVE"), duration.titled("MIN"), lines, toward]
+        // The table marks a time on a later calendar day than the service day (`00:40+1`).
+        let day = request.date
+        let depart = Column<BARTTrip>("departure", "DEPART") { .string(ClockTime.hhmm($0.departure, zone: zone, on: day)) }
+        let arrive = Column<BARTTrip>("arrival", "ARRIVE") { .string(ClockTime.hhmm($0.arrival, zone: zone, on: day)) }
+        var table = [depart, arrive, duration.titled("MIN"), lines, toward]
         if request.transfers > 0 {
             table.insert(changeAt, at: 3)
             data.append(change)

@@ -152,6 +152,14 @@ public enum ClockTime {
         return pad(second / 3600) + ":" + pad(second / 60 % 60)
     }
 
+    /// `09:20`, or `00:40+1` on the calendar day after `day`, as timetables mark a time past
+    /// midnight (`-1` the day before).
+    public static func hhmm(_ date: Date, zone: TimeZone, on day: LocalDate) -> String {
+        let (local, second) = civil(date, offset: zone.secondsFromGMT(for: date))
+        let shift = local.dayNumber - day.dayNumber
+        return pad(second / 3600) + ":" + pad(second / 60 % 60) + (shift == 0 ? "" : shift > 0 ? "+\(shift)" : "\(shift)")
+    }
+
     /// The local day and the second within it, by arithmetic (Calendar and String(format:) cost
     /// more than the rest of a query's output). Instants beyond ±300,000 years are clamped.
     static func civil(_ date: Date, offset: Int) -> (day: LocalDate, second: Int) {

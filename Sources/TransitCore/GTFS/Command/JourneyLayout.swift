@@ -133,6 +133,10 @@ struct JourneyLayout {
         ]
         let change = Column<Router.Journey>("change_at", "CHANGE AT") { .string(changeAt($0)) }
         let journey = Column<Router.Journey>("journey", "JOURNEY") { .string(description($0)) }
-        return Output(journeys, data: data, table: [departure, arrival, duration, transfers, change, journey], notices: notices)
+        // The table marks a time on a later calendar day than the service day (`00:40+1`).
+        let day = clock.day, zone = t.zone
+        let depart = Column<Router.Journey>("departure", "DEPART") { .string(ClockTime.hhmm(clock.instant($0.departure), zone: zone, on: day)) }
+        let arrive = Column<Router.Journey>("arrival", "ARRIVE") { .string(ClockTime.hhmm(clock.instant($0.arrival), zone: zone, on: day)) }
+        return Output(journeys, data: data, table: [depart, arrive, duration, transfers, change, journey], notices: notices)
     }
 }
