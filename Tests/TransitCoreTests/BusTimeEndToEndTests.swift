@@ -34,6 +34,20 @@ import TransitTestSupport
         #expect(server.requests.first { $0.path.hasSuffix("getpredictions") }?.value("stpid") == "15895")
     }
 
+    /// `--limit` as everywhere else, sent as BusTime's `top`; `--top` still works, out of sight.
+    @Test func limitIsBusTimesTop() async throws {
+        let server = try fixtures()
+        defer { server.stop() }
+        for option in ["--limit", "--top"] {
+            // The recordings hold no answer for top=1: what matters is the request.
+            let run = try await Run.transit(["cta", "predictions", "--route", "22", "--stop", "15895", option, "1"], env: env(server))
+            #expect(run.stderr.contains("top=1"), "\(run.stderr)")
+        }
+        #expect(server.requests.filter { $0.path.hasSuffix("getpredictions") }.map { $0.value("top") } == ["1", "1"])
+        let help = try await Run.transit(["cta", "predictions", "--help"], env: env(server))
+        #expect(help.stdout.contains("--limit N") && !help.stdout.contains("--top"))
+    }
+
     @Test func minutesAreTheAgencysNotTheLocalClocks() async throws {
         // Replayed years later: the minutes still count from each prediction's tmstmp.
         let server = try fixtures()

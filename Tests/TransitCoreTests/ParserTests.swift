@@ -190,8 +190,10 @@ import Testing
     }
 
     @Test func predictionsTakeListsOfStopsAndRoutes() throws {
-        #expect(try command(["cta", "predictions", "--stop", "1836, 1837", "--route", "22,36", "--top", "3"])
+        #expect(try command(["cta", "predictions", "--stop", "1836, 1837", "--route", "22,36", "--limit", "3"])
                 == .busTime(.cta, .predictions(stops: ["1836", "1837"], routes: ["22", "36"], top: 3)))
+        // --top, BusTime's own word, stays as a hidden alias of --limit.
+        #expect(try command(["cta", "predictions", "--stop", "1836", "--top", "3"]) == .busTime(.cta, .predictions(stops: ["1836"], routes: [], top: 3)))
         #expect(try command(["mbus", "vehicles", "--route", "BB"]) == .busTime(.mbus, .vehicles(routes: ["BB"])))
         #expect(try command(["cta", "stops", "--route", "22", "--direction", "Northbound"])
                 == .busTime(.cta, .stops(route: "22", direction: "Northbound")))
@@ -207,7 +209,8 @@ import Testing
                 == "--stop takes at most 10 values (BusTime's limit per request); 11 given")
         #expect(message(["cta", "vehicles", "--route", "1,2,3,4,5,6,7,8,9,10,11"])
                 == "--route takes at most 10 values (BusTime's limit per request); 11 given")
-        #expect(message(["cta", "predictions", "--stop", "1", "--top", "0"]) == "--top takes a whole number from 1 to 500, not '0'")
+        #expect(message(["cta", "predictions", "--stop", "1", "--limit", "0"]) == "--limit takes a whole number from 1 to 500, not '0'")
+        #expect(message(["cta", "predictions", "--stop", "1", "--top", "3", "--limit", "4"]) == "--limit is given twice (--top '3' and --limit '4'); it takes one value")
         #expect(message(["cta", "stops", "--route", "22"]) == "'transit cta stops' needs --direction")
         #expect(message(["--format", "geojson", "cta", "predictions", "--stop", "1"])
                 == "--format geojson is only for commands that return places (stops, vehicles)")

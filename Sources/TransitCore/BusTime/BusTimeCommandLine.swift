@@ -31,13 +31,14 @@ enum BusTimeCommandLine {
             commands: [
                 CommandSpec(provider: p, name: "predictions", summary: "when the next buses reach stops, with alerts",
                             examples: ["transit \(p) predictions --route \(rt) --stop \(stop)",
-                                       "transit \(p) predictions --stop \(stop) --top 3 --format json"],
+                                       "transit \(p) predictions --stop \(stop) --limit 3 --format json"],
                             options: [
                                 OptionSpec("stop", value: "STOP[,STOP…]", "up to 10 stop ids; a stop name works with --route", required: true),
                                 OptionSpec("route", value: "RT[,RT…]", "only these routes (up to 10; ids or names)"),
-                                OptionSpec("top", value: "N", "at most N predictions"),
+                                OptionSpec("limit", value: "N", "at most N predictions (BusTime's top)"),
                             ] + watch,
-                            notes: ["Fields: route, direction, stop_id, stop_name, destination, vehicle, predicted, minutes (DUE = 0, counted from the prediction's tmstmp, as BusTime's prdctdn), delayed, type (arrival|departure). Sorted by predicted time. JSON is {\"predictions\": [...], \"alerts\": [...]}; the table prints high-priority alerts above and the others below; tsv and csv carry predictions only. Never cached."]),
+                            notes: ["Fields: route, direction, stop_id, stop_name, destination, vehicle, predicted, minutes (DUE = 0, counted from the prediction's tmstmp, as BusTime's prdctdn), delayed, type (arrival|departure). Sorted by predicted time. JSON is {\"predictions\": [...], \"alerts\": [...]}; the table prints high-priority alerts above and the others below; tsv and csv carry predictions only. Never cached."],
+                            aliases: ["top": "limit"]),
                 CommandSpec(provider: p, name: "vehicles", summary: "where the buses of routes are now",
                             examples: ["transit \(p) vehicles --route \(rt)", "transit --format geojson \(p) vehicles --route \(rt) > buses.geojson"],
                             options: [OptionSpec("route", value: "RT[,RT…]", "up to 10 routes (ids or names)", required: true)] + watch,
@@ -87,7 +88,7 @@ enum BusTimeCommandLine {
             _ = try args.required("stop")
             return .predictions(stops: try args.list("stop", max: BusTimeClient.maxIDs, why: why),
                                 routes: try args.list("route", max: BusTimeClient.maxIDs, why: why),
-                                top: try args.int("top", in: 1...500))
+                                top: try args.int("limit", in: 1...500))
         case "alerts": return .alerts(route: try args.required("route"), stop: args.string("stop"))
         case "vehicles":
             _ = try args.required("route")

@@ -38,7 +38,7 @@ public enum CommandLineParser {
             for word in args { if let provider = providers.first(where: { $0.name == word }) { return provider } }
             return nil
         }()
-        let raw = try scan(args) { name in option(name, in: providers, first: named) }
+        var raw = try scan(args) { name in option(name, in: providers, first: named) }
         if raw.flags.contains("version") && raw.words.isEmpty { return .version }
 
         // Help: `transit help [p [c]]`, or --help at any level.
@@ -62,6 +62,14 @@ public enum CommandLineParser {
         }
         let spec = try command(words[1], of: provider.spec)
         let title = "'transit \(providerName) \(spec.name)'"
+        // An old spelling counts as the option it means (given both, the usual rule applies).
+        for (alias, meant) in spec.aliases {
+            if let value = raw.values.removeValue(forKey: alias) {
+                if let other = raw.values[meant] { throw .usage("--\(meant) is given twice (--\(alias) '\(value)' and --\(meant) '\(other)'); it takes one value") }
+                raw.values[meant] = value
+            }
+            raw.order = raw.order.map { $0 == alias ? meant : $0 }
+        }
         let allowed = Set((GlobalOptions.specs + spec.options).map(\.name))
         for name in raw.order where !allowed.contains(name) {
             // The closest option; on a tie the command's own before the global ones.

@@ -58,10 +58,15 @@ public struct CommandSpec: Sendable {
     public var positional: String?
     /// Where completion finds the positional argument.
     public var positionalSource: ValueSource
+    /// Old spellings still accepted, by the option they mean (`top` → `limit`): parsed as that
+    /// option, never shown in help, completion or the reference.
+    public var aliases: [String: String]
 
     public init(provider: String, name: String, summary: String, examples: [String], options: [OptionSpec] = [],
-                notes: [String] = [], geoJSON: Bool = false, positional: String? = nil, positionalSource: ValueSource = .free) {
+                notes: [String] = [], geoJSON: Bool = false, positional: String? = nil, positionalSource: ValueSource = .free,
+                aliases: [String: String] = [:]) {
         self.positionalSource = positionalSource
+        self.aliases = aliases
         self.provider = provider
         self.name = name
         self.summary = summary
@@ -84,7 +89,11 @@ public struct CommandSpec: Sendable {
         return parts.joined(separator: " ")
     }
 
-    public func option(_ name: String) -> OptionSpec? { options.first { $0.name == name } }
+    /// The option `name` means, an alias included.
+    public func option(_ name: String) -> OptionSpec? {
+        let meant = aliases[name] ?? name
+        return options.first { $0.name == meant }
+    }
 }
 
 /// Where a provider's key comes from, and what to say when it is missing.
