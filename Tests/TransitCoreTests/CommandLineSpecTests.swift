@@ -24,7 +24,7 @@ import Testing
         #expect(trips.usage == "transit bart trips --from STN --to STN [--date DATE] [--after T] [--before T] [--arrive-by T] [--limit N] [--transfers 0|1] [--min-transfer MIN]")
         let help = Help.command(trips)
         #expect(help.contains("Usage: " + trips.usage))
-        #expect(help.contains("minutes needed to change trains (default 3)"))
+        #expect(help.contains("minutes a change needs, as in gtfs trips; one more than gtfs trips' default (2): BART's API gives no transfer times to go by (default 3)"))
         let schedule = try #require(Providers.all.first { $0.spec.name == "rail12306" }?.spec.command("schedule"))
         #expect(schedule.usage == "transit rail12306 schedule TRAIN [--date DATE]")
     }

@@ -66,7 +66,7 @@ enum GTFSCommandLine {
                             OptionSpec("arrive-by", value: "T", "only journeys arriving at or before T, the latest to leave first"),
                             OptionSpec("fastest", "only the fastest: a journey goes when another leaves no earlier and arrives no later, whatever its changes"),
                             OptionSpec("all", "the table shows every journey, also those another beats clearly (hidden by default; JSON and tsv always have them)"),
-                            OptionSpec("transfers", value: "K", "at most K changes", default: "2"),
+                            OptionSpec("transfers", value: "K", "at most K changes (0 to 5)", default: "2"),
                             OptionSpec("min-transfer", value: "MIN", "minutes a change needs where transfers.txt does not say", default: "2"),
                             OptionSpec("walk", value: "METERS", "also change between stops this close: --min-transfer plus the walk at 1.2 m/s"),
                             OptionSpec("limit", value: "N", "keep the first N journeys"),
