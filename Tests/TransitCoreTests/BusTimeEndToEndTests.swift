@@ -34,6 +34,15 @@ import TransitTestSupport
         #expect(server.requests.first { $0.path.hasSuffix("getpredictions") }?.value("stpid") == "15895")
     }
 
+    /// Coordinates print to 6 decimals at most (the recorded Magic Bus positions have 13).
+    @Test func coordinatesToSixDecimals() async throws {
+        for format in ["json", "tsv", "geojson"] {
+            let run = try await Run.transit(["--offline", "--format", format, "mbus", "vehicles", "--route", "BB"], env: Run.environment())
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.contains("42.277336") && run.stdout.range(of: #"\d\.\d{7,}"#, options: .regularExpression) == nil, "\(format): \(run.stdout)")
+        }
+    }
+
     /// `--limit` as everywhere else, sent as BusTime's `top`; `--top` still works, out of sight.
     @Test func limitIsBusTimesTop() async throws {
         let server = try fixtures()

@@ -61,8 +61,8 @@ struct BARTCommands {
         }
         var data: [Column<NearStation>] = [
             Column("abbr") { .string($0.station.abbr) }, Column("name") { .string($0.station.name) },
-            Column("city") { .string($0.station.city) }, Column("latitude") { .optional($0.station.latitude) },
-            Column("longitude") { .optional($0.station.longitude) },
+            Column("city") { .string($0.station.city) }, Column("latitude") { .coordinate($0.station.latitude) },
+            Column("longitude") { .coordinate($0.station.longitude) },
         ]
         var table = data
         if near != nil {

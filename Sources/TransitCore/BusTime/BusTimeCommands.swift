@@ -130,7 +130,7 @@ struct BusTimeCommands {
         let rows = ordered.stops.enumerated().map { (seq: $0.offset + 1, stop: $0.element) }
         let data: [Column<(seq: Int, stop: BusStop)>] = [
             Column("seq") { .int($0.seq) }, Column("stop_id", "STOP") { .string($0.stop.id) }, Column("stop_name", "NAME") { .string($0.stop.name) },
-            Column("latitude") { .optional($0.stop.latitude) }, Column("longitude") { .optional($0.stop.longitude) },
+            Column("latitude") { .coordinate($0.stop.latitude) }, Column("longitude") { .coordinate($0.stop.longitude) },
         ]
         var output = Output(rows, data: data, table: data, notices: notices)
         let shape = patterns.first { $0.id == ordered.pattern }.map { pattern in
@@ -244,8 +244,8 @@ struct BusTimeCommands {
         let zone = agency.zone
         let list = result.items.sorted { ($0.route, $0.id) < ($1.route, $1.id) }
         let data: [Column<Vehicle>] = [
-            Column("vehicle", "BUS") { .string($0.id) }, Column("route") { .string($0.route) }, Column("latitude") { .optional($0.latitude) },
-            Column("longitude") { .optional($0.longitude) }, Column("heading", "HDG") { .optional($0.heading) },
+            Column("vehicle", "BUS") { .string($0.id) }, Column("route") { .string($0.route) }, Column("latitude") { .coordinate($0.latitude) },
+            Column("longitude") { .coordinate($0.longitude) }, Column("heading", "HDG") { .optional($0.heading) },
             Column("pattern_id") { .optional($0.patternID) }, Column("pattern_distance") { .optional($0.patternDistance) },
             Column("destination", "TO") { .string($0.destination) }, Column("delayed") { .bool($0.delayed) },
             Column("timestamp", "SEEN") { $0.timestamp.map { .time($0, zone) } ?? .null },
@@ -287,7 +287,7 @@ struct BusTimeCommands {
         let data: [Column<ETA.Estimate>] = [
             Column("vehicle", "BUS") { .string($0.candidate.vehicle.id) }, Column("route") { .string($0.candidate.vehicle.route) },
             Column("destination", "TO") { .string($0.candidate.vehicle.destination) }, Column("pattern_id") { .optional($0.candidate.patternID) },
-            Column("latitude", in: .json) { .optional($0.candidate.vehicle.latitude) }, Column("longitude", in: .json) { .optional($0.candidate.vehicle.longitude) },
+            Column("latitude", in: .json) { .coordinate($0.candidate.vehicle.latitude) }, Column("longitude", in: .json) { .coordinate($0.candidate.vehicle.longitude) },
             Column("distance_miles", "MILES") { .double(Numbers.round($0.distanceMiles, 2)) }, Column("distance_km") { .double(Numbers.round($0.distanceKm, 2)) },
             Column("stops_between", "STOPS") { .optional($0.candidate.stopsBetween) },
             Column("estimate_minutes", "EST MIN") { .double(Numbers.round($0.candidate.minutes, 1)) },

@@ -15,7 +15,7 @@ public enum GeoJSON {
             features.append(.object(Record([
                 ("type", .string("Feature")),
                 ("geometry", .object(Record([("type", .string("LineString")),
-                                             ("coordinates", .list(line.coordinates.map { .list([.double($0.1), .double($0.0)]) }))]))),
+                                             ("coordinates", .list(line.coordinates.map { .list([.coordinate($0.1), .coordinate($0.0)]) }))]))),
                 ("properties", .object(line.properties)),
             ])))
         }

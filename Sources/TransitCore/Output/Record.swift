@@ -14,6 +14,11 @@ public enum Value: Sendable, Equatable {
     public static func optional(_ text: String?) -> Value { text.map { .string($0) } ?? .null }
     public static func optional(_ number: Int?) -> Value { number.map { .int($0) } ?? .null }
     public static func optional(_ number: Double?) -> Value { number.map { .double($0) } ?? .null }
+    /// A latitude or longitude, to 6 decimals (about 10 cm): never a computed `-84.46905799999999`.
+    public static func coordinate(_ degrees: Double?) -> Value {
+        guard let degrees, degrees.isFinite else { return .null }
+        return .double((degrees * 1e6).rounded() / 1e6)
+    }
 
     var isNumeric: Bool {
         switch self {

@@ -190,8 +190,8 @@ struct GTFSCommands {
         var data: [Column<(stop: Int, meters: Double?)>] = [
             Column("id") { .string(t.stopIDs[$0.stop]) }, Column("code") { .string(t.stopCodes[$0.stop]) },
             Column("name") { .string(t.stopNames[$0.stop]) },
-            Column("latitude") { t.stopLat[$0.stop].isNaN ? .null : .double(t.stopLat[$0.stop]) },
-            Column("longitude") { t.stopLon[$0.stop].isNaN ? .null : .double(t.stopLon[$0.stop]) },
+            Column("latitude") { .coordinate(t.stopLat[$0.stop]) },
+            Column("longitude") { .coordinate(t.stopLon[$0.stop]) },
             Column("parent_station", "PARENT") { t.stopParent[$0.stop] >= 0 ? .string(t.stopIDs[Int(t.stopParent[$0.stop])]) : .null },
             Column("routes") { .list(served[$0.stop].map { .string(StopIndex.routeName(t, $0)) }) },
         ]
