@@ -34,6 +34,8 @@ import TransitTestSupport
             lines.append("t \(provider.name) ''")
             expected.append(provider.commands.map(\.name))
             for command in provider.commands {
+                lines.append("t \(provider.name) \(command.name) --format ''")
+                expected.append(OutputFormat.allCases.map(\.rawValue).filter { $0 != "geojson" || command.geoJSON })
                 lines.append("t \(provider.name) \(command.name) --")
                 expected.append(command.options.map { "--" + $0.name } + globals.filter { name in !command.options.contains { "--" + $0.name == name } })
                 for option in command.options where !option.choices.isEmpty {
@@ -131,11 +133,16 @@ import TransitTestSupport
             complete -C'transit b'; echo ==
             complete -C'transit bart trips --tr'; echo ==
             complete -C'transit bart trips --transfers '; echo ==
-            complete -C'transit --offline bart trips --from mil'
+            complete -C'transit --offline bart trips --from mil'; echo ==
+            complete -C'transit bart trips --format '; echo ==
+            complete -C'transit cta vehicles --format '
             """], env: Run.environment(["PATH": bin + ":/usr/bin:/bin"]))
         #expect(fish.status == 0, "\(fish.stderr)")
         let blocks = fish.stdout.components(separatedBy: "==\n").map { $0.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") } }
-        #expect(blocks.count == 4)
+        #expect(blocks.count == 6)
+        // geojson only where the command returns places.
+        #expect(blocks.dropFirst(4).first.map(Set.init) == ["table", "tsv", "csv", "json"])
+        #expect(blocks.dropFirst(5).first.map(Set.init) == ["table", "tsv", "csv", "json", "geojson"])
         #expect(blocks.first == ["bart", "busbud"])
         #expect(blocks.dropFirst().first == ["--transfers"])
         #expect(blocks.dropFirst(2).first == ["0", "1"])

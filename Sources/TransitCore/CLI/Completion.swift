@@ -98,6 +98,11 @@ public enum Completion {
         /// Every option name that takes a value, on any command: the parser reads a line the same way.
         var valueOptions: [String]
 
+        /// The formats `command` accepts.
+        static func formats(_ command: CommandSpec) -> [String] {
+            OutputFormat.allCases.map(\.rawValue).filter { $0 != "geojson" || command.geoJSON }
+        }
+
         init(_ providers: [ProviderSpec]) {
             self.providers = providers
             commands = providers.flatMap { p in p.commands.map { Command(provider: p.name, spec: $0) } }
@@ -114,6 +119,8 @@ public enum Completion {
                 for option in command.spec.options {
                     if let text = action(ValueRule(option)) { arms.append("        '\(command.key) --\(option.name)') \(text) ;;") }
                 }
+                // --format offers geojson only to the commands that return places.
+                if let text = action(.words(Self.formats(command.spec))) { arms.append("        '\(command.key) --format') \(text) ;;") }
             }
             for option in globals {
                 if let text = action(ValueRule(option)) { arms.append("        *' --\(option.name)') \(text) ;;") }
@@ -366,7 +373,10 @@ public enum Completion {
             if let condition { line += " -n " + quoted(condition) }
             if let short = option.short { line += " -s \(short)" }
             line += " -l \(option.name)"
-            if option.value != nil {
+            if option.name == "format" && command == nil {
+                // What the command on the line accepts: geojson only where it returns places.
+                line += " -x -a '(__transit_formats)'"
+            } else if option.value != nil {
                 switch ValueRule(option) {
                 case .words(let words): line += " -x -a " + quoted(words.joined(separator: " "))
                 case .files: line += " -r -F"
@@ -414,6 +424,13 @@ public enum Completion {
             "function __transit_in",
             "    set -l args (__transit_args)",
             "    test (count $args) -ge 2; and test \"$args[1]\" = $argv[1]; and test \"$args[2]\" = $argv[2]",
+            "end",
+            "",
+            "# The formats the command on the line accepts.",
+            "function __transit_formats",
+            "    set -l args (__transit_args)",
+            "    printf '%s\\n' table tsv csv json",
+            "    contains -- \"$args[1] $args[2]\" \(m.commands.filter(\.spec.geoJSON).map { "'\($0.key)'" }.joined(separator: " ")); and echo geojson",
             "end",
             "",
             "# Values the provider knows from its cache; never the network.",
