@@ -234,6 +234,15 @@ import TransitTestSupport
         }
     }
 
+    /// --offline without recordings says, in full, where it looked and how to say where they are.
+    @Test func offlineSaysWhereItLooked() async throws {
+        let empty = Paths.temporary()
+        let run = try await Run.transit(["--offline", "bart", "stations"], env: env(nil, ["TRANSIT_FIXTURES": empty]))
+        #expect(run.status == 1 && run.stderrLines == [
+            "transit: no recording for https://api.bart.gov/api/stn.aspx?cmd=stns&key=REDACTED (looked for \(empty)/bart/stn.aspx/cmd=stns.http)",
+            "record it first (transit --record DIR <the same command>), or say where recordings are: --fixtures DIR or TRANSIT_FIXTURES"], "\(run.stderr)")
+    }
+
     /// The table names the station to change at and when the next train leaves; tsv keeps codes.
     @Test func aChangeShowsTheStationNameAndTime() async throws {
         let args = ["--offline", "bart", "trips", "--from", "WDUB", "--to", "RICH", "--date", "2026-11-23", "--after", "12:10", "--limit", "1", "--transfers", "1"]

@@ -72,7 +72,7 @@ public enum TransitError: Error, Sendable, Equatable {
         case .refused(_, let hint): return hint
         case .timeout: return "try again, or raise --timeout"
         case .missingKey(_, _, let whereToGet): return whereToGet
-        case .noRecording: return "record it first: transit --record DIR <the same command>"
+        case .noRecording: return "record it first (transit --record DIR <the same command>), or say where recordings are: --fixtures DIR or TRANSIT_FIXTURES"
         case .unexpectedContent(_, _, let found) where found.contains("HTML"):
             return "the service may be down or throttling; try again later"
         default: return nil
