@@ -34,6 +34,15 @@ import TransitTestSupport
         #expect(server.requests.first { $0.path.hasSuffix("getpredictions") }?.value("stpid") == "15895")
     }
 
+    /// `eta` in tsv has every field its help lists, and BusTime's minutes count on BusTime's
+    /// clock (the prediction's tmstmp): a replay years later says 13 where the answer said 13.
+    @Test func etaAgreesWithItsHelpAndTheAgencysClock() async throws {
+        let run = try await Run.transit(["--offline", "mbus", "eta", "--stop", "C528", "--header"], env: Run.environment(["TRANSIT_NOW": "2026-11-23T20:00:00Z"]))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdoutLines.first == "vehicle\troute\tdestination\tpattern_id\tlatitude\tlongitude\tdistance_miles\tdistance_km\tstops_between\testimate_minutes\tbustime_minutes\tbustime_predicted\tdifference_minutes\tmethod")
+        #expect(run.stdoutLines.dropFirst().first?.split(separator: "\t").dropFirst(10).first == "13.1", "\(run.stdout)")
+    }
+
     /// Coordinates print to 6 decimals at most (the recorded Magic Bus positions have 13).
     @Test func coordinatesToSixDecimals() async throws {
         for format in ["json", "tsv", "geojson"] {

@@ -287,12 +287,12 @@ struct BusTimeCommands {
         let data: [Column<ETA.Estimate>] = [
             Column("vehicle", "BUS") { .string($0.candidate.vehicle.id) }, Column("route") { .string($0.candidate.vehicle.route) },
             Column("destination", "TO") { .string($0.candidate.vehicle.destination) }, Column("pattern_id") { .optional($0.candidate.patternID) },
-            Column("latitude", in: .json) { .coordinate($0.candidate.vehicle.latitude) }, Column("longitude", in: .json) { .coordinate($0.candidate.vehicle.longitude) },
+            Column("latitude") { .coordinate($0.candidate.vehicle.latitude) }, Column("longitude") { .coordinate($0.candidate.vehicle.longitude) },
             Column("distance_miles", "MILES") { .double(Numbers.round($0.distanceMiles, 2)) }, Column("distance_km") { .double(Numbers.round($0.distanceKm, 2)) },
             Column("stops_between", "STOPS") { .optional($0.candidate.stopsBetween) },
             Column("estimate_minutes", "EST MIN") { .double(Numbers.round($0.candidate.minutes, 1)) },
             Column("bustime_minutes") { $0.busTimeMinutes.map { .double(Numbers.round($0, 1)) } ?? .null },
-            Column("bustime_predicted", in: .json) { $0.prediction.map { .time($0.predicted, zone) } ?? .null },
+            Column("bustime_predicted") { $0.prediction.map { .time($0.predicted, zone) } ?? .null },
             Column("difference_minutes", "DIFF") { $0.differenceMinutes.map { .double(Numbers.round($0, 1)) } ?? .null },
             Column("method") { .string($0.method.rawValue) },
         ]

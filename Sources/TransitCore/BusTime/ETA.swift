@@ -181,7 +181,9 @@ public enum ETA {
         let estimates = candidates.map { c in
             let prediction = official(c.vehicle)
             return Estimate(candidate: c, prediction: prediction,
-                            busTimeMinutes: prediction.map { max(0, $0.predicted.timeIntervalSince(now) / 60) }, method: method)
+                            // BusTime's minutes on its own clock (from the prediction's tmstmp, as its
+                            // prdctdn counts), so that a replayed answer says what it said then.
+                            busTimeMinutes: prediction.map { max(0, $0.predicted.timeIntervalSince($0.generated ?? now) / 60) }, method: method)
         }
         return (estimates, notices)
     }
