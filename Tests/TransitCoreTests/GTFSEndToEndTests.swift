@@ -54,6 +54,23 @@ import TransitTestSupport
         #expect(gone.status == 2 && gone.stderrLines == ["transit: no imported feed named 'city'; none is imported"])
     }
 
+    /// Journeys on a map: one LineString each through the stops it calls at, its fields as properties.
+    @Test func tripsAsGeoJSON() async throws {
+        let run = try await Run.transit(["gtfs", "trips", "--feed", Paths.fixtures + "/gtfs/lakeport", "--from", "Harbor", "--to", "Stadium",
+                                         "--date", "2026-11-23", "--after", "07:00", "--limit", "2", "--format", "geojson"], env: env(Paths.temporary()))
+        #expect(run.status == 0, "\(run.stderr)")
+        let collection = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let features = try #require(collection["features"] as? [[String: Any]])
+        #expect(collection["type"] as? String == "FeatureCollection" && features.count == 2)
+        let geometry = try #require(features.first?["geometry"] as? [String: Any])
+        let line = try #require(geometry["coordinates"] as? [[Double]])
+        // Harbor, Market (rail), then the M1's Market, Old Town, Museum, Stadium: [longitude, latitude].
+        #expect(geometry["type"] as? String == "LineString" && line.count == 6)
+        #expect(line.first == [-87.6121, 41.8403] && line.last == [-87.5957, 41.8741])
+        let properties = try #require(features.first?["properties"] as? [String: Any])
+        #expect(properties["departure"] as? String == "2026-11-23T07:00:00-06:00" && (properties["legs"] as? [Any])?.count == 3)
+    }
+
     /// An unknown stop names the feed and how to look; coordinates are not a stop; a date the
     /// feed does not cover says what it covers.
     @Test func whatWentWrongAndWhereToLook() async throws {

@@ -137,6 +137,35 @@ struct JourneyLayout {
         let day = clock.day, zone = t.zone
         let depart = Column<Router.Journey>("departure", "DEPART") { .string(ClockTime.hhmm(clock.instant($0.departure), zone: zone, on: day)) }
         let arrive = Column<Router.Journey>("arrival", "ARRIVE") { .string(ClockTime.hhmm(clock.instant($0.arrival), zone: zone, on: day)) }
-        return Output(journeys, data: data, table: [depart, arrive, duration, transfers, change, journey], notices: notices)
+        var output = Output(journeys, data: data, table: [depart, arrive, duration, transfers, change, journey], notices: notices)
+        // A journey as a line through the stops it calls at, its fields and legs as properties.
+        let jsonColumns = data.filter { $0.use.contains(.json) }
+        output.geoJSON = GeoJSON.points([], lines: journeys.map { journey in
+            (properties: Record(jsonColumns.map { ($0.key, $0.value(journey)) }), coordinates: path(journey))
+        })
+        return output
+    }
+
+    /// (latitude, longitude) of every call of a journey's rides, and the two ends of its walks;
+    /// stops without coordinates are left out.
+    func path(_ journey: Router.Journey) -> [(Double, Double)] {
+        var stops: [Int] = []
+        for leg in journey.legs {
+            switch leg.mode {
+            case .ride(_, let pattern, _, let from, let to):
+                let start = Int(t.patternStopStart[pattern])
+                guard from <= to, start + to < Int(t.patternStopStart[pattern + 1]) else { continue }
+                stops += (from...to).map { Int(t.patternStops[start + $0]) }
+            case .walk:
+                stops += [leg.from, leg.to]
+            }
+        }
+        var points: [(Double, Double)] = []
+        for stop in stops where !t.stopLat[stop].isNaN && !t.stopLon[stop].isNaN {
+            let point = (t.stopLat[stop], t.stopLon[stop])
+            if let last = points.last, last == point { continue }
+            points.append(point)
+        }
+        return points
     }
 }
