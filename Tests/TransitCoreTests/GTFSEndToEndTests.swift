@@ -47,6 +47,19 @@ import TransitTestSupport
         #expect(again.status == 2 && again.stderrLines == ["transit: 'city' is the name of an imported feed (from \(work)/city.gtfs); import takes its source: a GTFS zip, a directory or an http(s) URL"])
         let feeds = try await Run.transit(["gtfs", "feeds"], env: env(cache))
         #expect(feeds.stdoutLines.first?.hasSuffix("\t\(work)/city.gtfs") == true, "\(feeds.stdout)")
+        // update: a file read again only when it changed, and what changed said.
+        let unchanged = try await Run.transit(["gtfs", "update", "city"], env: env(cache))
+        #expect(unchanged.status == 0 && unchanged.stdoutLines == ["city\tunchanged\t2026-01-01\t2026-12-31\t220\t959\t"], "\(unchanged.stdout) \(unchanged.stderr)")
+        let calendar = work + "/city.gtfs/calendar.txt"
+        let text = try String(contentsOfFile: calendar, encoding: .utf8)
+        // Edited in place, as an editor does: the directory's own time stays.
+        let handle = try #require(FileHandle(forWritingAtPath: calendar))
+        try handle.write(contentsOf: Data(text.replacingOccurrences(of: "20261231", with: "20270131").utf8))
+        try handle.close()
+        let updated = try await Run.transit(["gtfs", "update"], env: env(cache))
+        #expect(updated.stdoutLines == ["city\tupdated\t2026-01-01\t2027-01-31\t220\t959\tdates 2026-01-01…2026-12-31 → 2026-01-01…2027-01-31"], "\(updated.stdout) \(updated.stderr)")
+        let unknown = try await Run.transit(["gtfs", "update", "town"], env: env(cache))
+        #expect(unknown.status == 2 && unknown.stderrLines == ["transit: no imported feed named 'town'; imported: city"])
         let removed = try await Run.transit(["gtfs", "remove", "city"], env: env(cache))
         #expect(removed.status == 0 && removed.stdoutLines == ["city"])
         #expect(!FileManager.default.fileExists(atPath: cache + "/gtfs/city.timetable"))

@@ -79,8 +79,11 @@ public enum CommandLineParser {
         }
         var positional: String?
         if let placeholder = spec.positional {
-            guard words.count > 2 else { throw .usage("\(title) needs \(placeholder)", hint: "usage: \(spec.usage)") }
-            positional = words.remove(at: 2)
+            if words.count > 2 {
+                positional = words.remove(at: 2)
+            } else if !spec.positionalOptional {
+                throw .usage("\(title) needs \(placeholder)", hint: "usage: \(spec.usage)")
+            }
         }
         if words.count > 2 {
             throw .usage("unexpected argument '\(words[2])' for \(title)", hint: "run 'transit \(providerName) \(spec.name) --help'")

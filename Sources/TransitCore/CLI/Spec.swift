@@ -56,6 +56,8 @@ public struct CommandSpec: Sendable {
     public var geoJSON: Bool
     /// A positional argument's placeholder (`TRAIN`), if the command takes one.
     public var positional: String?
+    /// The positional argument may be left out (`[NAME]`).
+    public var positionalOptional = false
     /// Where completion finds the positional argument.
     public var positionalSource: ValueSource
     /// Old spellings still accepted, by the option they mean (`top` → `limit`): parsed as that
@@ -80,7 +82,7 @@ public struct CommandSpec: Sendable {
     /// `transit <provider> <command> --from STN [--date DATE] …`, generated from the options.
     public var usage: String {
         var parts = ["transit", provider, name]
-        if let positional { parts.append(positional) }
+        if let positional { parts.append(positionalOptional ? "[\(positional)]" : positional) }
         for option in options {
             var text = "--" + option.name
             if let value = option.value { text += " " + value }

@@ -5,6 +5,7 @@ public enum GTFSCommand: Sendable, Equatable {
     case importFeed(source: String, name: String?)
     case feeds
     case remove(name: String)
+    case update(name: String?)
     case stops(feed: String?, name: String?, near: Coordinate?, radius: Double)
     case routes(feed: String?)
     case departures(GTFSDeparturesRequest)
@@ -106,6 +107,14 @@ enum GTFSCommandLine {
             CommandSpec(provider: "gtfs", name: "feeds", summary: "the imported feeds and the dates they cover",
                         examples: ["transit gtfs feeds"],
                         notes: ["Fields: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, source. A notice says when today is outside a feed's dates."]),
+            {
+                var update = CommandSpec(provider: "gtfs", name: "update", summary: "import feeds again from their sources, where they changed",
+                                         examples: ["transit gtfs update", "transit gtfs update lakeport"],
+                                         notes: ["NAME: one imported feed (default: every one). A file or directory is read again when its size or time changed; a URL is fetched again. Fields: name, status (unchanged, updated), first_date, last_date, trips, stop_times, changes (what differs from before)."],
+                                         positional: "NAME", positionalSource: .cached)
+                update.positionalOptional = true
+                return update
+            }(),
             CommandSpec(provider: "gtfs", name: "remove", summary: "forget an imported feed (its compiled file is deleted)",
                         examples: ["transit gtfs remove lakeport"],
                         notes: ["Prints the name removed. An unknown name exits 2 with the imported ones."],
@@ -125,6 +134,7 @@ enum GTFSCommandLine {
             }
             return .importFeed(source: source, name: args.string("name"))
         case "feeds": return .feeds
+        case "update": return .update(name: args.positional.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 })
         case "remove":
             let name = (args.positional ?? "").trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty else { throw args.missing("NAME") }

@@ -15,6 +15,7 @@ struct GTFSCommands {
         case .importFeed(let source, let name): return try await importFeed(source, name: name)
         case .feeds: return feeds()
         case .remove(let name): return try remove(name)
+        case .update(let name): return try await update(name)
         case .stops(let feed, let name, let near, let radius): return try stops(try open(feed), name: name, near: near, radius: radius)
         case .routes(let feed): return try routes(try open(feed))
         case .departures(let request):
@@ -124,7 +125,9 @@ struct GTFSCommands {
             stored = URL(fileURLWithPath: path).standardizedFileURL.path
         }
         context.progress("compiling \(name)")
-        let (summary, warnings) = try store.install(try FeedFiles.open(path), name: name, source: stored)
+        // A file's size and time, kept so that `update` reads it again only when it changed.
+        let stamp = temporary == nil ? Self.stamp(path) : nil
+        let (summary, warnings) = try store.install(try FeedFiles.open(path), name: name, source: stored, sourceStamp: stamp)
         let rows: [(String, Value)] = [
             ("name", .string(summary.name)), ("agencies", .list(summary.agencies.map(Value.string))), ("time_zone", .string(summary.timeZone)),
             ("first_date", .string(summary.firstDate)), ("last_date", .string(summary.lastDate)), ("stops", .int(summary.stops)),
@@ -137,6 +140,76 @@ struct GTFSCommands {
         // The table is a list: one field a line.
         output.table = Grid(rows, [Column("field", "IMPORTED") { .string($0.0) }, Column("value", "") { $0.1 }])
         return output
+    }
+
+    /// A source's size and time; for a directory, its files' total size and latest time (a file
+    /// edited in place does not change the directory's own).
+    static func stamp(_ path: String) -> (size: Int, modified: Double)? {
+        let files = FileManager.default
+        guard let attributes = try? files.attributesOfItem(atPath: path) else { return nil }
+        func read(_ a: [FileAttributeKey: Any]) -> (Int, Double) {
+            ((a[.size] as? NSNumber)?.intValue ?? 0, (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
+        }
+        guard attributes[.type] as? FileAttributeType == .typeDirectory else { return read(attributes) }
+        var size = 0, modified = 0.0
+        for name in (try? files.contentsOfDirectory(atPath: path)) ?? [] {
+            guard let a = try? files.attributesOfItem(atPath: (path as NSString).appendingPathComponent(name)) else { continue }
+            let (s, m) = read(a)
+            size += s
+            modified = max(modified, m)
+        }
+        return (size, modified)
+    }
+
+    struct Update {
+        var before: FeedStore.Summary
+        var after: FeedStore.Summary
+        var updated: Bool
+    }
+
+    /// Each feed (or `name`) from its source again: a file when its size or time changed, a URL always.
+    func update(_ name: String?) async throws(TransitError) -> Output {
+        let all = store.feeds()
+        let feeds = name.map { n in all.filter { $0.name == n } } ?? all
+        if let name, feeds.isEmpty {
+            throw .usage("no imported feed named '\(name)'" + (all.isEmpty ? "; none is imported" : "; imported: \(all.map(\.name).joined(separator: ", "))"))
+        }
+        var rows: [Update] = []
+        var notices: [String] = []
+        for feed in feeds {
+            let source = feed.source, lowered = source.lowercased()
+            let remote = lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+            if !remote {
+                guard let stamp = Self.stamp(source) else { notices.append("\(feed.name): its source \(source) is gone; kept as it was"); continue }
+                if feed.sourceSize == stamp.size && feed.sourceModified == stamp.modified {
+                    rows.append(Update(before: feed, after: feed, updated: false))
+                    continue
+                }
+            }
+            let output = try await importFeed(source, name: feed.name)
+            notices += output.notices
+            guard let after = store.feeds().first(where: { $0.name == feed.name }) else { continue }
+            rows.append(Update(before: feed, after: after, updated: true))
+        }
+        if feeds.isEmpty { notices.append("No GTFS feed is imported; import one with: transit gtfs import FEED.zip") }
+        let data: [Column<Update>] = [
+            Column("name", "FEED") { .string($0.after.name) }, Column("status", "STATUS") { .string($0.updated ? "updated" : "unchanged") },
+            Column("first_date", "FROM") { .string($0.after.firstDate) }, Column("last_date", "TO") { .string($0.after.lastDate) },
+            Column("trips", "TRIPS") { .int($0.after.trips) }, Column("stop_times", "STOP TIMES") { .int(Int($0.after.stopTimes)) },
+            Column("changes", "CHANGES") { .string(Self.changes($0.before, $0.after)) },
+        ]
+        return Output(rows, data: data, table: data, notices: notices)
+    }
+
+    /// `dates 2026-01-01…2026-12-31 → 2026-02-01…2027-01-31, trips 220 → 230`; empty when nothing differs.
+    static func changes(_ a: FeedStore.Summary, _ b: FeedStore.Summary) -> String {
+        var parts: [String] = []
+        if (a.firstDate, a.lastDate) != (b.firstDate, b.lastDate) { parts.append("dates \(a.firstDate)…\(a.lastDate) → \(b.firstDate)…\(b.lastDate)") }
+        if a.stops != b.stops { parts.append("stops \(a.stops) → \(b.stops)") }
+        if a.routes != b.routes { parts.append("routes \(a.routes) → \(b.routes)") }
+        if a.trips != b.trips { parts.append("trips \(a.trips) → \(b.trips)") }
+        if a.stopTimes != b.stopTimes { parts.append("stop_times \(a.stopTimes) → \(b.stopTimes)") }
+        return parts.joined(separator: ", ")
     }
 
     func remove(_ name: String) throws(TransitError) -> Output {
