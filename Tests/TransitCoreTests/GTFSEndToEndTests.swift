@@ -67,6 +67,30 @@ import TransitTestSupport
         #expect(gone.status == 2 && gone.stderrLines == ["transit: no imported feed named 'city'; none is imported"])
     }
 
+    /// `update` asks a URL whether the feed changed (If-None-Match with the ETag of the import):
+    /// a 304 leaves it as it was; a new ETag imports it again.
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func updateAsksTheServerWhetherTheFeedChanged() async throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: zip))
+        let version = Locked("v1")
+        let server = try LoopbackServer { request in
+            let current = version.current
+            if request.headers["if-none-match"] == "\"\(current)\"" { return .status(304) }
+            return .respond(status: 200, headers: ["Content-Type": "application/zip", "ETag": "\"\(current)\""], body: bytes, delay: 0)
+        }
+        defer { server.stop() }
+        let cache = Paths.temporary()
+        let imported = try await Run.transit(["gtfs", "import", server.baseURL + "/feeds/caltrain.zip"], env: env(cache))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let same = try await Run.transit(["gtfs", "update", "caltrain"], env: env(cache))
+        #expect(same.status == 0 && same.stdoutLines.first?.hasPrefix("caltrain\tunchanged\t") == true, "\(same.stdout) \(same.stderr)")
+        #expect(server.requests.last?.headers["if-none-match"] == "\"v1\"")
+        version.withLock { $0 = "v2" }
+        let changed = try await Run.transit(["gtfs", "update", "caltrain"], env: env(cache))
+        #expect(changed.stdoutLines.first?.hasPrefix("caltrain\tupdated\t") == true, "\(changed.stdout) \(changed.stderr)")
+        let again = try await Run.transit(["gtfs", "update"], env: env(cache))
+        #expect(again.stdoutLines.first?.hasPrefix("caltrain\tunchanged\t") == true && server.requests.last?.headers["if-none-match"] == "\"v2\"")
+    }
+
     /// Journeys on a map: one LineString each through the stops it calls at, its fields as properties.
     @Test func tripsAsGeoJSON() async throws {
         let run = try await Run.transit(["gtfs", "trips", "--feed", Paths.fixtures + "/gtfs/lakeport", "--from", "Harbor", "--to", "Stadium",

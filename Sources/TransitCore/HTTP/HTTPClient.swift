@@ -101,7 +101,8 @@ public final class HTTPClient: Sendable {
             log(request, response, milliseconds: ms, note: response.source == .recording ? "recording" : "cache miss")
             record(request, response)
             let status = response.status
-            if (200..<300).contains(status) {
+            // 304 answers a conditional GET (If-None-Match, If-Modified-Since): nothing changed.
+            if (200..<300).contains(status) || (status == 304 && request.isConditional) {
                 if response.looksLikeHTML && request.expects != .html {
                     throw .unexpectedContent(url: request.redactedURL, expected: request.expects.rawValue, found: "an HTML page")
                 }

@@ -24,6 +24,8 @@ public struct HTTPRequest: Sendable {
     public var path: String
     public var query: [QueryItem]
     public var headers: [String: String]
+    /// It asks whether something changed since (If-None-Match, If-Modified-Since): a 304 answers.
+    public var isConditional: Bool { headers.keys.contains { ["if-none-match", "if-modified-since"].contains($0.lowercased()) } }
     /// Query parameters and headers whose values are secrets: never printed, recorded or cached.
     public var secretNames: Set<String>
     /// How long a good answer may be served from the on-disk cache; nil means never cached.

@@ -110,7 +110,7 @@ enum GTFSCommandLine {
             {
                 var update = CommandSpec(provider: "gtfs", name: "update", summary: "import feeds again from their sources, where they changed",
                                          examples: ["transit gtfs update", "transit gtfs update lakeport"],
-                                         notes: ["NAME: one imported feed (default: every one). A file or directory is read again when its size or time changed; a URL is fetched again. Fields: name, status (unchanged, updated), first_date, last_date, trips, stop_times, changes (what differs from before)."],
+                                         notes: ["NAME: one imported feed (default: every one). A file or directory is read again when its size or time changed; a URL is asked with the ETag and Last-Modified of the last import (a 304 leaves it). Fields: name, status (unchanged, updated), first_date, last_date, trips, stop_times, changes (what differs from before)."],
                                          positional: "NAME", positionalSource: .cached)
                 update.positionalOptional = true
                 return update

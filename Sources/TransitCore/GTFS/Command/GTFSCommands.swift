@@ -88,8 +88,16 @@ struct GTFSCommands {
     // MARK: import and feeds
 
     func importFeed(_ source: String, name given: String?) async throws(TransitError) -> Output {
+        // Nothing to ask about: never nil.
+        try await importFeed(source, name: given, ifChangedSince: nil) ?? Output([String](), data: [], table: [])
+    }
+
+    /// As above; with `ifChangedSince`, a URL is asked with that import's validators, and nil
+    /// says the server answered 304 (not modified).
+    func importFeed(_ source: String, name given: String?, ifChangedSince previous: FeedStore.Summary?) async throws(TransitError) -> Output? {
         var path = source
         var temporary: String?
+        var validators: (etag: String?, lastModified: String?)?
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
         let lowered = source.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
@@ -97,10 +105,16 @@ struct GTFSCommands {
             var base = url
             base.path = ""
             base.query = nil
+            var conditions: [String: String] = [:]
+            if let etag = previous?.etag { conditions["If-None-Match"] = etag }
+            if let date = previous?.lastModified { conditions["If-Modified-Since"] = date }
             let request = HTTPRequest(provider: "gtfs", baseURL: base.string ?? source, path: String(url.path.drop { $0 == "/" }),
-                                      query: (url.queryItems ?? []).map { .init($0.name, $0.value ?? "") }, expects: .zip, label: "the feed from \(host)",
-                                      maxBodyBytes: GTFSCommandLine.maxFeedBytes)
-            let body = try await context.http.get(request) { $0.body }
+                                      query: (url.queryItems ?? []).map { .init($0.name, $0.value ?? "") }, headers: conditions, expects: .zip,
+                                      label: "the feed from \(host)", maxBodyBytes: GTFSCommandLine.maxFeedBytes)
+            let response = try await context.http.get(request) { $0 }
+            if response.status == 304 { return nil }
+            let body = response.body
+            validators = (response.headers["etag"], response.headers["last-modified"])
             let file = NSTemporaryDirectory() + "transit-feed-\(UUID().uuidString).zip"
             do { try body.write(to: URL(fileURLWithPath: file)) } catch {
                 throw .parse(what: "the downloaded feed", reason: "cannot write \(file): \(error.localizedDescription)")
@@ -127,7 +141,7 @@ struct GTFSCommands {
         context.progress("compiling \(name)")
         // A file's size and time, kept so that `update` reads it again only when it changed.
         let stamp = temporary == nil ? Self.stamp(path) : nil
-        let (summary, warnings) = try store.install(try FeedFiles.open(path), name: name, source: stored, sourceStamp: stamp)
+        let (summary, warnings) = try store.install(try FeedFiles.open(path), name: name, source: stored, sourceStamp: stamp, validators: validators)
         let rows: [(String, Value)] = [
             ("name", .string(summary.name)), ("agencies", .list(summary.agencies.map(Value.string))), ("time_zone", .string(summary.timeZone)),
             ("first_date", .string(summary.firstDate)), ("last_date", .string(summary.lastDate)), ("stops", .int(summary.stops)),
@@ -186,7 +200,10 @@ struct GTFSCommands {
                     continue
                 }
             }
-            let output = try await importFeed(source, name: feed.name)
+            guard let output = try await importFeed(source, name: feed.name, ifChangedSince: feed) else {
+                rows.append(Update(before: feed, after: feed, updated: false))
+                continue
+            }
             notices += output.notices
             guard let after = store.feeds().first(where: { $0.name == feed.name }) else { continue }
             rows.append(Update(before: feed, after: after, updated: true))

@@ -28,6 +28,9 @@ struct FeedStore {
         /// For a feed given as a path: the source's size and modification time when compiled.
         var sourceSize: Int?
         var sourceModified: Double?
+        /// For a feed fetched from a URL: the server's validators, asked with again on `update`.
+        var etag: String?
+        var lastModified: String?
     }
 
     static func validName(_ name: String) -> Bool {
@@ -39,7 +42,7 @@ struct FeedStore {
 
     /// Compiles `files` and writes it as `name`; returns the summary and the compiler's warnings.
     func install(_ files: FeedFiles, name: String, source: String, at path: String? = nil,
-                 sourceStamp: (size: Int, modified: Double)? = nil) throws(TransitError) -> (Summary, [String]) {
+                 sourceStamp: (size: Int, modified: Double)? = nil, validators: (etag: String?, lastModified: String?)? = nil) throws(TransitError) -> (Summary, [String]) {
         let started = DispatchTime.now().uptimeNanoseconds
         let (timetable, warnings) = try GTFSCompiler.compile(files)
         let range = timetable.dateRange
@@ -48,7 +51,8 @@ struct FeedStore {
                               stops: timetable.stopCount, routes: timetable.routeCount, trips: timetable.tripCount,
                               stopTimes: timetable.sourceStopTimes, patterns: timetable.patternCount, compiledBytes: 0,
                               compileMilliseconds: Int((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000),
-                              sourceSize: sourceStamp?.size, sourceModified: sourceStamp?.modified)
+                              sourceSize: sourceStamp?.size, sourceModified: sourceStamp?.modified,
+                              etag: validators?.etag, lastModified: validators?.lastModified)
         summary.compiledBytes = try write(timetable, summary: summary, to: path ?? self.path(of: name))
         return (summary, warnings)
     }
