@@ -243,6 +243,12 @@ import TransitTestSupport
             "record it first (transit --record DIR <the same command>), or say where recordings are: --fixtures DIR or TRANSIT_FIXTURES"], "\(run.stderr)")
     }
 
+    /// --offline with recordings of the same endpoint for other dates says which it has.
+    @Test func offlineSaysWhatItHas() async throws {
+        let run = try await Run.transit(["--offline", "bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-25"], env: env(nil))
+        #expect(run.status == 1 && run.stderrLines.last?.hasPrefix("recorded there: date=11-23-2026; record it first") == true, "\(run.stderr)")
+    }
+
     /// The table names the station to change at and when the next train leaves; tsv keeps codes.
     @Test func aChangeShowsTheStationNameAndTime() async throws {
         let args = ["--offline", "bart", "trips", "--from", "WDUB", "--to", "RICH", "--date", "2026-11-23", "--after", "12:10", "--limit", "1", "--transfers", "1"]

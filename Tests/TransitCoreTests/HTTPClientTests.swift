@@ -204,7 +204,7 @@ import TransitTestSupport
         var other = request(server)
         other.query = [.init("cmd", "routes")]
         await #expect(throws: TransitError.noRecording(path: dir + "/bart/stn.aspx/cmd=routes.http",
-                                                       request: server.baseURL + "/api/stn.aspx?cmd=routes")) {
+                                                       request: server.baseURL + "/api/stn.aspx?cmd=routes", recorded: ["cmd=stns"])) {
             try await replay.get(other, decode: body)
         }
     }

@@ -26,7 +26,8 @@ public enum TransitError: Error, Sendable, Equatable {
     /// A key or token is required and not set.
     case missingKey(variable: String, provider: String, whereToGet: String)
     /// `--offline` and no recording exists for the request.
-    case noRecording(path: String, request: String)
+    /// `recorded`: what the same endpoint has recordings for (`date=11-23-2026`), to say.
+    case noRecording(path: String, request: String, recorded: [String] = [])
     /// An answer transit will not take: too large, or a redirect elsewhere. Never retried.
     case refused(String, hint: String?)
 
@@ -60,7 +61,7 @@ public enum TransitError: Error, Sendable, Equatable {
             return "\(provider): \(message)"
         case .parse(let what, let reason): return "could not read \(what): \(reason)"
         case .missingKey(let variable, let provider, _): return "\(provider) needs an API key: set \(variable)"
-        case .noRecording(let path, let request): return "no recording for \(request) (looked for \(path))"
+        case .noRecording(let path, let request, _): return "no recording for \(request) (looked for \(path))"
         case .refused(let text, _): return text
         }
     }
@@ -72,7 +73,9 @@ public enum TransitError: Error, Sendable, Equatable {
         case .refused(_, let hint): return hint
         case .timeout: return "try again, or raise --timeout"
         case .missingKey(_, _, let whereToGet): return whereToGet
-        case .noRecording: return "record it first (transit --record DIR <the same command>), or say where recordings are: --fixtures DIR or TRANSIT_FIXTURES"
+        case .noRecording(_, _, let recorded):
+            let have = recorded.isEmpty ? "" : "recorded there: \(recorded.joined(separator: ", ")); "
+            return have + "record it first (transit --record DIR <the same command>), or say where recordings are: --fixtures DIR or TRANSIT_FIXTURES"
         case .unexpectedContent(_, _, let found) where found.contains("HTML"):
             return "the service may be down or throttling; try again later"
         default: return nil
