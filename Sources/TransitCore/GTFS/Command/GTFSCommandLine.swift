@@ -44,9 +44,6 @@ enum GTFSCommandLine {
     /// A downloaded feed is held in memory before it is compiled: the largest accepted (the
     /// biggest published feeds, whole countries, are a few hundred MB zipped).
     static let maxFeedBytes = 512 << 20
-
-    /// Before 03:00 the service day in progress is yesterday's, as for BART.
-    static let serviceDayCutoff = ServiceClock.cutoffMinutes
     static let feed = OptionSpec("feed", value: "NAME|PATH", "an imported feed, or a GTFS zip or directory (compiled on first use); default $TRANSIT_GTFS_FEED, else the one imported feed", source: .cached)
     static let date = OptionSpec("date", value: "DATE", "service day: YYYY-MM-DD, today or tomorrow in the feed's zone; before 03:00 the day in progress is yesterday's")
 
