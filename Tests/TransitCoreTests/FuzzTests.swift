@@ -54,6 +54,8 @@ import Testing
         }),
         Family(name: "weather", samples: samples("openweathermap/samples", [".xml", ".json"]), parse: { data in _ = try? WeatherParser.current(data) }),
         Family(name: "gtfs csv", samples: gtfsSamples(), parse: { data in compileStopTimes(data) }),
+        // GTFS-Realtime captures (the larger ones left out: a mutation is as telling on 600 kB).
+        Family(name: "gtfs-rt", samples: samples("gtfs-rt/feeds", [".pb"]).filter { $0.count < 600_000 }, parse: { data in _ = try? FeedMessage.decode(data) }),
     ]
 
     /// stop_times.txt of the real feeds: the file every import reads most of.
@@ -112,7 +114,7 @@ import Testing
             }
             return counts
         }
-        #expect(counts.count == 6, "\(counts)")  // every family had samples and ran
+        #expect(counts.count == 7, "\(counts)")  // every family had samples and ran
         #expect(counts.values.reduce(0, +) >= Self.inputs * 9 / 10)
     }
 

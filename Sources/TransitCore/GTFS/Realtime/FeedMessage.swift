@@ -1,0 +1,398 @@
+import Foundation
+
+/// A GTFS-Realtime FeedMessage (proto2, package transit_realtime), decoded by `ProtobufReader`.
+/// Every field is optional with explicit presence: absent and "present with the default" differ
+/// (`stop_sequence: 0` is a real stop; absent `delay` is unknown, `delay: 0` on time), so fields
+/// are Optionals, and enums keep their raw number (a newer spec's value is not mapped to 0).
+/// Unknown fields (the extensions 1000–1999 and 9000–9999 real feeds carry) are skipped by wire
+/// type; a non-repeated message that occurs twice is merged, a scalar's last value wins.
+struct FeedMessage: Equatable {
+    var header: FeedHeader?
+    var entities: [FeedEntity] = []
+
+    struct FeedHeader: Equatable {
+        var version: String?
+        var incrementality: UInt64?
+        /// POSIX seconds, as sent (some feeds send milliseconds).
+        var timestamp: UInt64?
+        var feedVersion: String?
+    }
+
+    struct FeedEntity: Equatable {
+        var id: String?
+        var isDeleted: Bool?
+        var tripUpdate: TripUpdate?
+        var vehicle: VehiclePosition?
+        var alert: Alert?
+    }
+
+    struct TripDescriptor: Equatable {
+        var tripID: String?
+        var routeID: String?
+        var directionID: UInt64?
+        var startTime: String?
+        var startDate: String?
+        var scheduleRelationship: UInt64?
+    }
+
+    struct VehicleDescriptor: Equatable {
+        var id: String?
+        var label: String?
+        var licensePlate: String?
+    }
+
+    struct StopTimeEvent: Equatable {
+        var delay: Int32?
+        var time: Int64?
+        var uncertainty: Int32?
+    }
+
+    struct StopTimeUpdate: Equatable {
+        var stopSequence: UInt64?
+        var stopID: String?
+        var arrival: StopTimeEvent?
+        var departure: StopTimeEvent?
+        var scheduleRelationship: UInt64?
+    }
+
+    struct TripUpdate: Equatable {
+        var trip: TripDescriptor?
+        var vehicle: VehicleDescriptor?
+        var stopTimeUpdates: [StopTimeUpdate] = []
+        var timestamp: UInt64?
+        var delay: Int32?
+    }
+
+    struct Position: Equatable {
+        var latitude: Double?
+        var longitude: Double?
+        var bearing: Double?
+        var odometer: Double?
+        var speed: Double?
+    }
+
+    struct VehiclePosition: Equatable {
+        var trip: TripDescriptor?
+        var vehicle: VehicleDescriptor?
+        var position: Position?
+        var currentStopSequence: UInt64?
+        var stopID: String?
+        var currentStatus: UInt64?
+        var timestamp: UInt64?
+        var congestionLevel: UInt64?
+        var occupancyStatus: UInt64?
+    }
+
+    struct TimeRange: Equatable {
+        var start: UInt64?
+        var end: UInt64?
+    }
+
+    struct EntitySelector: Equatable {
+        var agencyID: String?
+        var routeID: String?
+        var routeType: Int32?
+        var trip: TripDescriptor?
+        var stopID: String?
+        var directionID: UInt64?
+    }
+
+    struct Alert: Equatable {
+        var activePeriods: [TimeRange] = []
+        var informedEntities: [EntitySelector] = []
+        var cause: UInt64?
+        var effect: UInt64?
+        var url: [Translation] = []
+        var header: [Translation] = []
+        var description: [Translation] = []
+        var severity: UInt64?
+    }
+
+    struct Translation: Equatable {
+        var text: String?
+        var language: String?
+    }
+
+    /// The message in `data`; a failure names the byte where the input stops making sense.
+    static func decode(_ data: Data) throws(ProtobufReader.Failure) -> FeedMessage {
+        do {
+            return try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws -> FeedMessage in
+                var message = FeedMessage()
+                try message.read(ProtobufReader(buffer))
+                return message
+            }
+        } catch let failure as ProtobufReader.Failure {
+            throw failure
+        } catch {
+            throw ProtobufReader.Failure(reason: "\(error)", offset: 0)
+        }
+    }
+
+    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
+        var r = reader
+        while let (field, value) = try r.next() {
+            switch (field, value) {
+            case (1, .bytes(let range)):
+                var h = header ?? FeedHeader()
+                try h.read(r.message(range))
+                header = h
+            case (2, .bytes(let range)):
+                var entity = FeedEntity()
+                try entity.read(r.message(range))
+                entities.append(entity)
+            default: continue
+            }
+        }
+    }
+}
+
+extension FeedMessage.FeedHeader {
+    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
+        var r = reader
+        while let (field, value) = try r.next() {
+            switch field {
+            case 1: if let range = value.range { version = r.string(range) }
+            case 2: incrementality = value.unsigned ?? incrementality
+            case 3: timestamp = value.unsigned ?? timestamp
+            case 4: if let range = value.range { feedVersion = r.string(range) }
+            default: continue
+            }
+        }
+    }
+}
+
+extension FeedMessage.FeedEntity {
+    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
+        var r = reader
+        while let (field, value) = try r.next() {
+            switch (field, value) {
+            case (1, .bytes(let range)): id = r.string(range)
+            case (2, _): isDeleted = value.bool ?? isDeleted
+            case (3, .bytes(let range)):
+                var update = tripUpdate ?? FeedMessage.TripUpdate()
+                try update.read(r.message(range))
+                tripUpdate = update
+            case (4, .bytes(let range)):
+                var position = vehicle ?? FeedMessage.VehiclePosition()
+                try position.read(r.message(range))
+                vehicle = position
+            case (5, .bytes(let range)):
+                var a = alert ?? FeedMessage.Alert()
+                try a.read(r.message(range))
+                alert = a
+            default: continue
+            }
+        }
+    }
+}
+
+extension FeedMessage.TripDescriptor {
+    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
+        var r = reader
+        while let (field, value) = try r.next() {
+            switch field {
+            case 1: if let range = value.range { tripID = r.string(range) }
+            case 2: if let range = value.range { startTime = r.string(range) }
+            case 3: if let range = value.range { startDate = r.string(range) }
+            case 4: scheduleRelationship = value.unsigned ?? scheduleRelationship
+            case 5: if let range = value.range { routeID = r.string(range) }
+            case 6: directionID = value.unsigned ?? directionID
+            default: continue
+            }
+        }
+    }
+}
+
+extension FeedMessage.VehicleDescriptor {
+    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
+        var r = reader
+        while let (field, value) = try r.next() {
+            guard let range = value.range else { continue }
+            switch field {
+            case 1: id = r.string(range)
+            case 2: label = r.string(range)
+            case 3: licensePlate = r.string(range)
+            default: continue
+            }
+        }
+    }
+}
+
+extension FeedMessage.StopTimeEvent {
+    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
+        var r = reader
+        while let (field, value) = try r.next() {
+            switch field {
+            case 1: delay = value.int32 ?? delay
+            case 2: time = value.int64 ?? time
+            case 3: uncertainty = value.int32 ?? uncertainty
+            default: continue
+            }
+        }
+    }
+}
+
+extension FeedMessage.StopTimeUpdate {
+    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
+        var r = reader
+        while let (field, value) = try r.next() {
+            switch (field, value) {
+            case (1, _): stopSequence = value.unsigned ?? stopSequence
+            case (2, .bytes(let range)):
+                var event = arrival ?? FeedMessage.StopTimeEvent()
+                try event.read(r.message(range))
+                arrival = event
+            case (3, .bytes(let range)):
+                var event = departure ?? FeedMessage.StopTimeEvent()
+                try event.read(r.message(range))
+                departure = event
+            case (4, .bytes(let range)): stopID = r.string(range)
+            case (5, _): scheduleRelationship = value.unsigned ?? scheduleRelationship
+            default: continue
+            }
+        }
+    }
+}
+
+extension FeedMessage.TripUpdate {
+    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
+        var r = reader
+        while let (field, value) = try r.next() {
+            switch (field, value) {
+            case (1, .bytes(let range)):
+                var descriptor = trip ?? FeedMessage.TripDescriptor()
+                try descriptor.read(r.message(range))
+                trip = descriptor
+            case (2, .bytes(let range)):
+                var update = FeedMessage.StopTimeUpdate()
+                try update.read(r.message(range))
+                stopTimeUpdates.append(update)
+            case (3, .bytes(let range)):
+                var descriptor = vehicle ?? FeedMessage.VehicleDescriptor()
+                try descriptor.read(r.message(range))
+                vehicle = descriptor
+            case (4, _): timestamp = value.unsigned ?? timestamp
+            case (5, _): delay = value.int32 ?? delay
+            default: continue
+            }
+        }
+    }
+}
+
+extension FeedMessage.Position {
+    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
+        var r = reader
+        while let (field, value) = try r.next() {
+            switch field {
+            case 1: latitude = value.float ?? latitude
+            case 2: longitude = value.float ?? longitude
+            case 3: bearing = value.float ?? bearing
+            case 4: odometer = value.double ?? odometer
+            case 5: speed = value.float ?? speed
+            default: continue
+            }
+        }
+    }
+}
+
+extension FeedMessage.VehiclePosition {
+    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
+        var r = reader
+        while let (field, value) = try r.next() {
+            switch (field, value) {
+            case (1, .bytes(let range)):
+                var descriptor = trip ?? FeedMessage.TripDescriptor()
+                try descriptor.read(r.message(range))
+                trip = descriptor
+            case (2, .bytes(let range)):
+                var p = position ?? FeedMessage.Position()
+                try p.read(r.message(range))
+                position = p
+            case (3, _): currentStopSequence = value.unsigned ?? currentStopSequence
+            case (4, _): currentStatus = value.unsigned ?? currentStatus
+            case (5, _): timestamp = value.unsigned ?? timestamp
+            case (6, _): congestionLevel = value.unsigned ?? congestionLevel
+            case (7, .bytes(let range)): stopID = r.string(range)
+            case (8, .bytes(let range)):
+                var descriptor = vehicle ?? FeedMessage.VehicleDescriptor()
+                try descriptor.read(r.message(range))
+                vehicle = descriptor
+            case (9, _): occupancyStatus = value.unsigned ?? occupancyStatus
+            default: continue
+            }
+        }
+    }
+}
+
+extension FeedMessage.TimeRange {
+    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
+        var r = reader
+        while let (field, value) = try r.next() {
+            switch field {
+            case 1: start = value.unsigned ?? start
+            case 2: end = value.unsigned ?? end
+            default: continue
+            }
+        }
+    }
+}
+
+extension FeedMessage.EntitySelector {
+    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
+        var r = reader
+        while let (field, value) = try r.next() {
+            switch (field, value) {
+            case (1, .bytes(let range)): agencyID = r.string(range)
+            case (2, .bytes(let range)): routeID = r.string(range)
+            case (3, _): routeType = value.int32 ?? routeType
+            case (4, .bytes(let range)):
+                var descriptor = trip ?? FeedMessage.TripDescriptor()
+                try descriptor.read(r.message(range))
+                trip = descriptor
+            case (5, .bytes(let range)): stopID = r.string(range)
+            case (6, _): directionID = value.unsigned ?? directionID
+            default: continue
+            }
+        }
+    }
+}
+
+extension FeedMessage.Alert {
+    /// A TranslatedString's translations, in wire order.
+    static func translations(_ reader: ProtobufReader) throws(ProtobufReader.Failure) -> [FeedMessage.Translation] {
+        var r = reader, out: [FeedMessage.Translation] = []
+        while let (field, value) = try r.next() {
+            guard field == 1, let range = value.range else { continue }
+            var t = FeedMessage.Translation(), inner = r.message(range)
+            while let (f, v) = try inner.next() {
+                guard let vr = v.range else { continue }
+                if f == 1 { t.text = inner.string(vr) } else if f == 2 { t.language = inner.string(vr) }
+            }
+            out.append(t)
+        }
+        return out
+    }
+
+    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
+        var r = reader
+        while let (field, value) = try r.next() {
+            switch (field, value) {
+            case (1, .bytes(let range)):
+                var period = FeedMessage.TimeRange()
+                try period.read(r.message(range))
+                activePeriods.append(period)
+            case (5, .bytes(let range)):
+                var selector = FeedMessage.EntitySelector()
+                try selector.read(r.message(range))
+                informedEntities.append(selector)
+            case (6, _): cause = value.unsigned ?? cause
+            case (7, _): effect = value.unsigned ?? effect
+            case (8, .bytes(let range)): url = try Self.translations(r.message(range))
+            case (10, .bytes(let range)): header = try Self.translations(r.message(range))
+            case (11, .bytes(let range)): description = try Self.translations(r.message(range))
+            case (14, _): severity = value.unsigned ?? severity
+            default: continue
+            }
+        }
+    }
+}
