@@ -94,4 +94,19 @@ import Testing
             #expect(throws: ProtobufReader.Failure(reason: reason, offset: offset), "\(bytes)") { try Self.decode(bytes) }
         }
     }
+
+    /// The public look at a feed: counts, and one parse error for what is not a FeedMessage.
+    @Test(.enabled(if: Reference.isPresent, Reference.absent))
+    func theSummaryCountsAndRefuses() throws {
+        let halifax = try RealtimeFeedSummary.of(try Reference.data("gtfs-rt/feeds/halifax-2025/TripUpdates.pb"), what: "Halifax")
+        #expect(halifax.entities == 511 && halifax.tripUpdates == 511 && halifax.stopTimeUpdates == 17_041 && halifax.vehicles == 0)
+        #expect(throws: TransitError.parse(what: "x", reason: "wire type 6, which does not exist at byte 0")) {
+            try RealtimeFeedSummary.of(try Reference.data("gtfs-rt/feeds/transitland-misc/invalid.pb"), what: "x")
+        }
+        // A JSON body (some servers answer ?format=json): '{' is field 15 of wire type 3, a group.
+        #expect(throws: TransitError.parse(what: "x", reason: "a group (wire type 3), which GTFS-Realtime does not use at byte 0")) {
+            try RealtimeFeedSummary.of(Data("{\"header\": {}}".utf8), what: "x")
+        }
+        #expect(throws: TransitError.parse(what: "x", reason: "no FeedHeader: not a GTFS-Realtime message")) { try RealtimeFeedSummary.of(Data(), what: "x") }
+    }
 }
