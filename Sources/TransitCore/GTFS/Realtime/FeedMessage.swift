@@ -1,12 +1,28 @@
 import Foundation
 
+/// A message type the decoder reads: made empty, then filled (or merged into) field by field.
+protocol ProtobufMessage {
+    init()
+    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure)
+}
+
+extension ProtobufReader {
+    /// `existing` (or an empty message) with the message at `range` read into it: a non-repeated
+    /// message that comes twice is merged, as protobuf says.
+    func merge<M: ProtobufMessage>(_ existing: M?, _ range: Range<Int>) throws(Failure) -> M {
+        var message = existing ?? M()
+        try message.read(self.message(range))
+        return message
+    }
+}
+
 /// A GTFS-Realtime FeedMessage (proto2, package transit_realtime), decoded by `ProtobufReader`.
 /// Every field is optional with explicit presence: absent and "present with the default" differ
 /// (`stop_sequence: 0` is a real stop; absent `delay` is unknown, `delay: 0` on time), so fields
 /// are Optionals, and enums keep their raw number (a newer spec's value is not mapped to 0).
 /// Unknown fields (the extensions 1000–1999 and 9000–9999 real feeds carry) are skipped by wire
 /// type; a non-repeated message that occurs twice is merged, a scalar's last value wins.
-struct FeedMessage: Equatable {
+struct FeedMessage: Equatable, ProtobufMessage {
     var header: FeedHeader?
     var entities: [FeedEntity] = []
 
@@ -132,21 +148,15 @@ struct FeedMessage: Equatable {
         var r = reader
         while let (field, value) = try r.next() {
             switch (field, value) {
-            case (1, .bytes(let range)):
-                var h = header ?? FeedHeader()
-                try h.read(r.message(range))
-                header = h
-            case (2, .bytes(let range)):
-                var entity = FeedEntity()
-                try entity.read(r.message(range))
-                entities.append(entity)
+            case (1, .bytes(let range)): header = try r.merge(header, range)
+            case (2, .bytes(let range)): entities.append(try r.merge(nil as FeedEntity?, range))
             default: continue
             }
         }
     }
 }
 
-extension FeedMessage.FeedHeader {
+extension FeedMessage.FeedHeader: ProtobufMessage {
     mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
         var r = reader
         while let (field, value) = try r.next() {
@@ -161,32 +171,23 @@ extension FeedMessage.FeedHeader {
     }
 }
 
-extension FeedMessage.FeedEntity {
+extension FeedMessage.FeedEntity: ProtobufMessage {
     mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
         var r = reader
         while let (field, value) = try r.next() {
             switch (field, value) {
             case (1, .bytes(let range)): id = r.string(range)
             case (2, _): isDeleted = value.bool ?? isDeleted
-            case (3, .bytes(let range)):
-                var update = tripUpdate ?? FeedMessage.TripUpdate()
-                try update.read(r.message(range))
-                tripUpdate = update
-            case (4, .bytes(let range)):
-                var position = vehicle ?? FeedMessage.VehiclePosition()
-                try position.read(r.message(range))
-                vehicle = position
-            case (5, .bytes(let range)):
-                var a = alert ?? FeedMessage.Alert()
-                try a.read(r.message(range))
-                alert = a
+            case (3, .bytes(let range)): tripUpdate = try r.merge(tripUpdate, range)
+            case (4, .bytes(let range)): vehicle = try r.merge(vehicle, range)
+            case (5, .bytes(let range)): alert = try r.merge(alert, range)
             default: continue
             }
         }
     }
 }
 
-extension FeedMessage.TripDescriptor {
+extension FeedMessage.TripDescriptor: ProtobufMessage {
     mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
         var r = reader
         while let (field, value) = try r.next() {
@@ -203,7 +204,7 @@ extension FeedMessage.TripDescriptor {
     }
 }
 
-extension FeedMessage.VehicleDescriptor {
+extension FeedMessage.VehicleDescriptor: ProtobufMessage {
     mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
         var r = reader
         while let (field, value) = try r.next() {
@@ -218,7 +219,7 @@ extension FeedMessage.VehicleDescriptor {
     }
 }
 
-extension FeedMessage.StopTimeEvent {
+extension FeedMessage.StopTimeEvent: ProtobufMessage {
     mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
         var r = reader
         while let (field, value) = try r.next() {
@@ -232,20 +233,14 @@ extension FeedMessage.StopTimeEvent {
     }
 }
 
-extension FeedMessage.StopTimeUpdate {
+extension FeedMessage.StopTimeUpdate: ProtobufMessage {
     mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
         var r = reader
         while let (field, value) = try r.next() {
             switch (field, value) {
             case (1, _): stopSequence = value.unsigned ?? stopSequence
-            case (2, .bytes(let range)):
-                var event = arrival ?? FeedMessage.StopTimeEvent()
-                try event.read(r.message(range))
-                arrival = event
-            case (3, .bytes(let range)):
-                var event = departure ?? FeedMessage.StopTimeEvent()
-                try event.read(r.message(range))
-                departure = event
+            case (2, .bytes(let range)): arrival = try r.merge(arrival, range)
+            case (3, .bytes(let range)): departure = try r.merge(departure, range)
             case (4, .bytes(let range)): stopID = r.string(range)
             case (5, _): scheduleRelationship = value.unsigned ?? scheduleRelationship
             default: continue
@@ -254,23 +249,14 @@ extension FeedMessage.StopTimeUpdate {
     }
 }
 
-extension FeedMessage.TripUpdate {
+extension FeedMessage.TripUpdate: ProtobufMessage {
     mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
         var r = reader
         while let (field, value) = try r.next() {
             switch (field, value) {
-            case (1, .bytes(let range)):
-                var descriptor = trip ?? FeedMessage.TripDescriptor()
-                try descriptor.read(r.message(range))
-                trip = descriptor
-            case (2, .bytes(let range)):
-                var update = FeedMessage.StopTimeUpdate()
-                try update.read(r.message(range))
-                stopTimeUpdates.append(update)
-            case (3, .bytes(let range)):
-                var descriptor = vehicle ?? FeedMessage.VehicleDescriptor()
-                try descriptor.read(r.message(range))
-                vehicle = descriptor
+            case (1, .bytes(let range)): trip = try r.merge(trip, range)
+            case (2, .bytes(let range)): stopTimeUpdates.append(try r.merge(nil as FeedMessage.StopTimeUpdate?, range))
+            case (3, .bytes(let range)): vehicle = try r.merge(vehicle, range)
             case (4, _): timestamp = value.unsigned ?? timestamp
             case (5, _): delay = value.int32 ?? delay
             default: continue
@@ -279,7 +265,7 @@ extension FeedMessage.TripUpdate {
     }
 }
 
-extension FeedMessage.Position {
+extension FeedMessage.Position: ProtobufMessage {
     mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
         var r = reader
         while let (field, value) = try r.next() {
@@ -295,28 +281,19 @@ extension FeedMessage.Position {
     }
 }
 
-extension FeedMessage.VehiclePosition {
+extension FeedMessage.VehiclePosition: ProtobufMessage {
     mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
         var r = reader
         while let (field, value) = try r.next() {
             switch (field, value) {
-            case (1, .bytes(let range)):
-                var descriptor = trip ?? FeedMessage.TripDescriptor()
-                try descriptor.read(r.message(range))
-                trip = descriptor
-            case (2, .bytes(let range)):
-                var p = position ?? FeedMessage.Position()
-                try p.read(r.message(range))
-                position = p
+            case (1, .bytes(let range)): trip = try r.merge(trip, range)
+            case (2, .bytes(let range)): position = try r.merge(position, range)
             case (3, _): currentStopSequence = value.unsigned ?? currentStopSequence
             case (4, _): currentStatus = value.unsigned ?? currentStatus
             case (5, _): timestamp = value.unsigned ?? timestamp
             case (6, _): congestionLevel = value.unsigned ?? congestionLevel
             case (7, .bytes(let range)): stopID = r.string(range)
-            case (8, .bytes(let range)):
-                var descriptor = vehicle ?? FeedMessage.VehicleDescriptor()
-                try descriptor.read(r.message(range))
-                vehicle = descriptor
+            case (8, .bytes(let range)): vehicle = try r.merge(vehicle, range)
             case (9, _): occupancyStatus = value.unsigned ?? occupancyStatus
             default: continue
             }
@@ -324,7 +301,7 @@ extension FeedMessage.VehiclePosition {
     }
 }
 
-extension FeedMessage.TimeRange {
+extension FeedMessage.TimeRange: ProtobufMessage {
     mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
         var r = reader
         while let (field, value) = try r.next() {
@@ -337,7 +314,7 @@ extension FeedMessage.TimeRange {
     }
 }
 
-extension FeedMessage.EntitySelector {
+extension FeedMessage.EntitySelector: ProtobufMessage {
     mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
         var r = reader
         while let (field, value) = try r.next() {
@@ -345,10 +322,7 @@ extension FeedMessage.EntitySelector {
             case (1, .bytes(let range)): agencyID = r.string(range)
             case (2, .bytes(let range)): routeID = r.string(range)
             case (3, _): routeType = value.int32 ?? routeType
-            case (4, .bytes(let range)):
-                var descriptor = trip ?? FeedMessage.TripDescriptor()
-                try descriptor.read(r.message(range))
-                trip = descriptor
+            case (4, .bytes(let range)): trip = try r.merge(trip, range)
             case (5, .bytes(let range)): stopID = r.string(range)
             case (6, _): directionID = value.unsigned ?? directionID
             default: continue
@@ -357,7 +331,7 @@ extension FeedMessage.EntitySelector {
     }
 }
 
-extension FeedMessage.Alert {
+extension FeedMessage.Alert: ProtobufMessage {
     /// A TranslatedString's translations, in wire order.
     static func translations(_ reader: ProtobufReader) throws(ProtobufReader.Failure) -> [FeedMessage.Translation] {
         var r = reader, out: [FeedMessage.Translation] = []
@@ -377,14 +351,8 @@ extension FeedMessage.Alert {
         var r = reader
         while let (field, value) = try r.next() {
             switch (field, value) {
-            case (1, .bytes(let range)):
-                var period = FeedMessage.TimeRange()
-                try period.read(r.message(range))
-                activePeriods.append(period)
-            case (5, .bytes(let range)):
-                var selector = FeedMessage.EntitySelector()
-                try selector.read(r.message(range))
-                informedEntities.append(selector)
+            case (1, .bytes(let range)): activePeriods.append(try r.merge(nil as FeedMessage.TimeRange?, range))
+            case (5, .bytes(let range)): informedEntities.append(try r.merge(nil as FeedMessage.EntitySelector?, range))
             case (6, _): cause = value.unsigned ?? cause
             case (7, _): effect = value.unsigned ?? effect
             case (8, .bytes(let range)): url = try Self.translations(r.message(range))
