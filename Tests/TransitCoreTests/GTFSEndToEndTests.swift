@@ -91,6 +91,32 @@ import TransitTestSupport
         #expect(again.stdoutLines.first?.hasPrefix("caltrain\tunchanged\t") == true && server.requests.last?.headers["if-none-match"] == "\"v2\"")
     }
 
+    /// One trip's calls: where a journey's intermediate stops are; a frequencies.txt run by --start.
+    @Test func oneTripsCalls() async throws {
+        let cache = Paths.temporary()
+        let feed = ["--feed", Paths.fixtures + "/gtfs/lakeport"]
+        let table = try await Run.transit(["gtfs", "trip", "SL-WK-N03", "--date", "2026-11-23", "--format", "table"] + feed, env: env(cache))
+        #expect(table.status == 0 && table.stdoutLines == [
+            "SEQ  STOP  NAME        ARRIVE  DEPART", "  1  HBR2  Harbor              07:00", "  2  MKT2  Market      07:03   07:03",
+            "  3  UNI2  University  07:07   07:07", "  4  APT2  Airport     07:12   07:13", "  5  NGT2  Northgate   07:17   07:17",
+            "  6  RVS2  Riverside   07:21"], "\(table.stdout)")
+        let run = try await Run.transit(["gtfs", "trip", "M1-WK-E", "--date", "2026-11-23", "--start", "08:00:00", "--format", "json"] + feed, env: env(cache))
+        let calls = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        #expect(calls.count == 5 && calls.first?["departure"] as? String == "2026-11-23T08:00:00-06:00" && calls.first?["arrival"] is NSNull)
+        #expect(calls.last?["stop_id"] as? String == "M_LKS" && calls.last?["status"] as? String == "scheduled" && calls.last?["realtime"] as? Bool == false)
+        // Without --start, the next run from now (14:00 here), and a notice of the others.
+        let next = try await Run.transit(["gtfs", "trip", "M1-WK-E", "--date", "2026-11-23"] + feed,
+                                         env: Run.environment(["TRANSIT_CACHE_DIR": cache, "TRANSIT_NOW": "2026-11-23T20:00:00Z"], [:]))
+        #expect(next.stdoutLines.first?.hasPrefix("1\tM_MKT\tMarket\tm_mkt\t\t2026-11-23T14:00:00-06:00") == true, "\(next.stdout)")
+        #expect(next.stderrLines == ["Trip M1-WK-E runs 164 times on 2026-11-23 (06:00:00, 06:06:00 … 23:50:00); this is the run of 14:00:00; --start HH:MM:SS picks another"])
+        let wrong = try await Run.transit(["gtfs", "trip", "M1-WK-E", "--date", "2026-11-23", "--start", "08:01:00"] + feed, env: env(cache))
+        #expect(wrong.status == 2 && wrong.stderr.contains("has no run starting at 08:01:00"))
+        let holiday = try await Run.transit(["gtfs", "trip", "SL-WK-N03", "--date", "2026-11-26"] + feed, env: env(cache))
+        #expect(holiday.status == 0 && holiday.stdout.isEmpty && holiday.stderrLines == ["Trip SL-WK-N03 does not run on 2026-11-26"])
+        let unknown = try await Run.transit(["gtfs", "trip", "nope"] + feed, env: env(cache))
+        #expect(unknown.status == 2 && unknown.stderr.hasPrefix("transit: unknown trip_id 'nope' in feed lakeport"))
+    }
+
     /// Journeys on a map: one LineString each through the stops it calls at, its fields as properties.
     @Test func tripsAsGeoJSON() async throws {
         let run = try await Run.transit(["gtfs", "trips", "--feed", Paths.fixtures + "/gtfs/lakeport", "--from", "Harbor", "--to", "Stadium",

@@ -67,7 +67,10 @@ public struct Renderer: Sendable {
                         parts.append(last ? cell : TextWidth.pad(cell, to: widths[i]))
                     }
                 }
-                return parts.joined(separator: "  ")
+                // An empty last cell leaves the padding before it: no line ends in spaces.
+                var text = parts.joined(separator: "  ")
+                while text.last == " " { text.removeLast() }
+                return text
             }
             let head = line(grid.headers)
             lines.append(color ? "\u{1B}[1m" + head + "\u{1B}[0m" : head)

@@ -10,6 +10,8 @@ public enum GTFSCommand: Sendable, Equatable {
     case routes(feed: String?)
     case departures(GTFSDeparturesRequest)
     case trips(GTFSTripsRequest)
+    /// One trip's calls on a service day; `start` (seconds) picks a frequencies.txt run.
+    case trip(feed: String?, tripID: String, date: String?, start: Int?)
 }
 
 public struct GTFSDeparturesRequest: Sendable, Equatable {
@@ -104,6 +106,13 @@ enum GTFSCommandLine {
             CommandSpec(provider: "gtfs", name: "feeds", summary: "the imported feeds and the dates they cover",
                         examples: ["transit gtfs feeds"],
                         notes: ["Fields: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, source. A notice says when today is outside a feed's dates."]),
+            CommandSpec(provider: "gtfs", name: "trip", summary: "one trip's calls on a service day: the stops between a journey's ends",
+                        examples: ["transit gtfs trip SL-WK-N03 --date 2026-11-23", "transit gtfs trip M1-WK-E --date 2026-11-23 --start 08:00:00 --format json"],
+                        options: [date,
+                                  OptionSpec("start", value: "HH:MM:SS", "which run of a frequencies.txt trip: its first departure, as trip_start says on boards and legs"),
+                                  feed],
+                        notes: ["Fields: sequence (the call's place in the trip, from 1), stop_id, stop_name, platform, arrival, departure, planned_arrival, planned_departure, delay_seconds (null: no real-time data), realtime, status (scheduled). A trip that runs several times a day (frequencies.txt) needs --start, or the next run from now is shown, with a notice."],
+                        positional: "TRIP_ID"),
             {
                 var update = CommandSpec(provider: "gtfs", name: "update", summary: "import feeds again from their sources, where they changed",
                                          examples: ["transit gtfs update", "transit gtfs update lakeport"],
@@ -131,6 +140,17 @@ enum GTFSCommandLine {
             }
             return .importFeed(source: source, name: args.string("name"))
         case "feeds": return .feeds
+        case "trip":
+            let id = (args.positional ?? "").trimmingCharacters(in: .whitespaces)
+            guard !id.isEmpty else { throw args.missing("TRIP_ID") }
+            var start: Int?
+            if let text = args.string("start") {
+                guard case .asWritten(let seconds)? = ServiceTime.parse(text), text.split(separator: ":").count == 3 else {
+                    throw .usage("--start takes a run's start as HH:MM:SS (08:00:00, or past 24 as 25:10:00), not '\(text)'")
+                }
+                start = seconds
+            }
+            return .trip(feed: feed, tripID: id, date: try checkedDate(args), start: start)
         case "update": return .update(name: args.positional.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 })
         case "remove":
             let name = (args.positional ?? "").trimmingCharacters(in: .whitespaces)

@@ -21,6 +21,7 @@ struct GTFSCommands {
         case .departures(let request):
             let feed = try open(request.feed)
             return try withStopHelp(feed) { () throws(TransitError) in try departures(feed, request) }
+        case .trip(let name, let tripID, let date, let start): return try trip(try open(name), tripID, date: date, start: start)
         case .trips(let request):
             let feed = try open(request.feed)
             return try withStopHelp(feed) { () throws(TransitError) in try trips(feed, request) }
@@ -397,6 +398,78 @@ struct GTFSCommands {
         }
         calls.sort { ($0.seconds, $0.trip, $0.stop) < ($1.seconds, $1.trip, $1.stop) }
         return calls
+    }
+
+    // MARK: one trip
+
+    /// A call of one trip's run.
+    struct TripCall {
+        var position: Int
+        var stop: Int
+        var arrival: Int
+        var departure: Int
+        var flags: UInt8
+    }
+
+    /// The calls of `tripID`'s run on the service day: planned times (no real-time data yet).
+    func trip(_ feed: Feed, _ tripID: String, date: String?, start: Int?) throws(TransitError) -> Output {
+        let t = feed.timetable
+        guard let trip = t.tripIDs.indices(of: tripID).first else {
+            throw .usage("unknown trip_id '\(tripID)' in feed \(feed.summary.name); the trip_id column of 'gtfs departures' and of trips' JSON legs names them")
+        }
+        let day = try serviceDay(date, feed)
+        let clock = ServiceClock(day: day, zone: t.zone)
+        var notices = feed.notices
+        let runs = t.runs(ofTrip: trip)
+        guard t.serviceRuns(Int(t.tripService[trip]), day: day.dayNumber), let first = runs.first else {
+            notices.append("Trip \(tripID) does not run on \(day.iso)")
+            return Output([TripCall](), data: [], table: [], notices: notices)
+        }
+        var chosen = first
+        if let start {
+            guard let run = runs.first(where: { t.runStart(pattern: $0.pattern, row: $0.row) == start }) else {
+                throw .usage("trip \(tripID) has no run starting at \(ClockTime.gtfs(start)) on \(day.iso); its runs start \(Self.starts(t, runs))")
+            }
+            chosen = run
+        } else if runs.count > 1 {
+            // The next run from now on today's service day, else the first; say how to pick another.
+            let now = ServiceClock.inProgress(at: context.settings.now, in: t.zone).day == day ? clock.seconds(at: context.settings.now) : Int.min
+            chosen = runs.first { t.runStart(pattern: $0.pattern, row: $0.row) >= now } ?? first
+            notices.append("Trip \(tripID) runs \(runs.count) times on \(day.iso) (\(Self.starts(t, runs))); this is the run of \(ClockTime.gtfs(t.runStart(pattern: chosen.pattern, row: chosen.row))); --start HH:MM:SS picks another")
+        }
+        let q = chosen.pattern, length = t.patternLength(q), stopStart = Int(t.patternStopStart[q])
+        let calls = (0..<length).map { i in
+            TripCall(position: i, stop: Int(t.patternStops[stopStart + i]), arrival: Int(t.times[t.timeIndex(pattern: q, row: chosen.row, position: i)]),
+                 departure: t.departure(pattern: q, row: chosen.row, position: i), flags: t.patternFlags[stopStart + i])
+        }
+        let layout = JourneyLayout(t, clock: clock)
+        let arrival = Column<TripCall>("arrival", "ARRIVE") { $0.position == 0 ? .null : .time(clock.instant($0.arrival), t.zone) }
+        let departure = Column<TripCall>("departure", "DEPART") { $0.position == length - 1 ? .null : .time(clock.instant($0.departure), t.zone) }
+        let data: [Column<TripCall>] = [
+            Column("sequence", "SEQ") { .int($0.position + 1) }, Column("stop_id", "STOP") { .string(t.stopIDs[$0.stop]) },
+            Column("stop_name", "NAME") { .string(t.stopNames[$0.stop]) }, Column("platform") { layout.platform($0.stop) },
+            arrival, departure,
+            Column("planned_arrival") { $0.position == 0 ? .null : .time(clock.instant($0.arrival), t.zone) },
+            Column("planned_departure") { $0.position == length - 1 ? .null : .time(clock.instant($0.departure), t.zone) },
+            Column("delay_seconds") { _ in .null }, Column("realtime") { _ in .bool(false) }, Column("status") { _ in .string("scheduled") },
+        ]
+        // Where a rider may not get on or off, the table says so.
+        let note = Column<TripCall>("note", "") { c in
+            .string([Timetable.canBoard(c.flags) || c.position == length - 1 ? nil : "no pickup",
+                     Timetable.canAlight(c.flags) || c.position == 0 ? nil : "no drop-off"].compactMap { $0 }.joined(separator: ", "))
+        }
+        let day0 = day
+        var table: [Column<TripCall>] = [data[0], data[1], data[2],
+                                     Column("arrival", "ARRIVE") { $0.position == 0 ? .string("") : .string(ClockTime.hhmm(clock.instant($0.arrival), zone: t.zone, on: day0)) },
+                                     Column("departure", "DEPART") { $0.position == length - 1 ? .string("") : .string(ClockTime.hhmm(clock.instant($0.departure), zone: t.zone, on: day0)) },
+                                     note]
+        if calls.allSatisfy({ note.value($0) == .string("") }) { table.removeLast() }
+        return Output(calls, data: data, table: table, notices: notices)
+    }
+
+    static func starts(_ t: Timetable, _ runs: [(pattern: Int, row: Int)]) -> String {
+        let starts = runs.map { ClockTime.gtfs(t.runStart(pattern: $0.pattern, row: $0.row)) }
+        return starts.count <= 4 ? starts.joined(separator: ", ") : "\(starts[0]), \(starts[1]) … \(starts[starts.count - 1])"
     }
 
     // MARK: trips
