@@ -61,6 +61,8 @@ public struct URLSessionTransport: HTTPTransport {
             /// refusal answers at once, whatever is still queued on the delegate's queue).
             var resolved = false
             var task: URLSessionDataTask?
+            /// When the task was started (uptime nanoseconds): past the deadline, a failure is a timeout.
+            var started: UInt64 = 0
         }
 
         let request: HTTPRequest
@@ -91,7 +93,10 @@ public struct URLSessionTransport: HTTPTransport {
         }
 
         func start(_ task: URLSessionDataTask) {
-            state.withLock { $0.task = task }
+            state.withLock {
+                $0.task = task
+                $0.started = DispatchTime.now().uptimeNanoseconds
+            }
             Self.timers.asyncAfter(deadline: .now() + timeout) { [self] in
                 let pending: URLSessionDataTask? = state.withLock { $0.finished ? nil : $0.task }
                 guard let pending else { return }
@@ -204,8 +209,11 @@ public struct URLSessionTransport: HTTPTransport {
             if let failure = s.failure {
                 result = .failure(failure)
             } else if let error = error as? URLError {
-                result = .failure(error.code == .timedOut ? .timeout(url: shown, seconds: timeout)
-                                                          : .network(url: shown, reason: URLSessionTransport.describe(error)))
+                // The deadline is the real one: a connection lost after it passed (its timer ran late
+                // on a busy machine, and the server gave up first) is a timeout, not a failure to retry.
+                let late = Double(DispatchTime.now().uptimeNanoseconds - s.started) / 1e9 >= timeout
+                result = .failure(error.code == .timedOut || late ? .timeout(url: shown, seconds: timeout)
+                                                                  : .network(url: shown, reason: URLSessionTransport.describe(error)))
             } else if let error {
                 result = .failure(.network(url: shown, reason: error.localizedDescription))
             } else if let http = s.response {
