@@ -101,6 +101,11 @@ import Testing
         let now = try await Run.transit(["--offline", "bart", "trips", "--from", "24TH", "--to", "MLBR", "--limit", "1"], env: env)
         #expect(now.status == 0, "\(now.stderr)")
         #expect(now.stdoutLines.first?.split(separator: "\t")[2] == "2026-11-23T12:07:00-08:00")
+        // At 01:45, after the service day's last train: say so, not "try --transfers 1".
+        let late = try await Run.transit(["--offline", "bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-23"],
+                                         env: Run.environment(["TRANSIT_NOW": "2026-11-24T09:45:00Z"]))
+        #expect(late.status == 0 && late.stdout.isEmpty
+                && late.stderrLines == ["No trains from 24TH to MLBR on 2026-11-23 from now (01:45); --after 5am shows the day's trains"], "\(late.stderr)")
         let by = try await Run.transit(["--offline", "bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-23",
                                         "--arrive-by", "8am", "--limit", "2"], env: env)
         #expect(by.stdoutLines.map { $0.split(separator: "\t")[3] } == ["2026-11-23T07:52:00-08:00", "2026-11-23T07:48:00-08:00"])

@@ -112,10 +112,12 @@ enum BARTCommandLine {
             let (from, to) = try args.distinctPair(what: "station")
             let date = try args.date(zone: BART.zone) ?? LocalDate.serviceDay(at: args.now, in: BART.zone, cutoff: BART.serviceDayCutoff)
             let window = try args.serviceWindow(on: ServiceClock(day: date, zone: BART.zone))
-            return .trips(BARTTripsRequest(from: from, to: to, window: TripFinder.Window(
+            var finder = TripFinder.Window(
                 date: date, after: window.after.map { $0 / 60 }, before: window.before.map { $0 / 60 }, arriveBy: window.arriveBy.map { $0 / 60 },
                 limit: try args.int("limit", in: 1...10_000),
-                transfers: try args.intValue("transfers", in: 0...1), minTransfer: try args.intValue("min-transfer", in: 0...60))))
+                transfers: try args.intValue("transfers", in: 0...1), minTransfer: try args.intValue("min-transfer", in: 0...60))
+            finder.startsNow = window.startsNow
+            return .trips(BARTTripsRequest(from: from, to: to, window: finder))
         case "trip":
             let (from, to) = try args.distinctPair(what: "station")
             guard let minutes = try args.time("time") else { throw args.missing("time") }

@@ -105,8 +105,13 @@ struct BARTCommands {
         var notices: [String] = []
         if trips.isEmpty {
             var notice = "No trains from \(origin.abbr) to \(destination.abbr) on \(request.date.iso)"
-            if request.after != nil || request.before != nil { notice += " in that time window" }
-            if request.transfers == 0 { notice += " without a change; try --transfers 1" }
+            if request.startsNow, let after = request.after {
+                // The day's last trains have left: say so, and how to see the day's trains.
+                notice += " from now (\(ClockTime.hhmm(request.date.instant(minutes: after, in: BART.zone), zone: BART.zone))); --after 5am shows the day's trains"
+            } else {
+                if request.after != nil || request.before != nil { notice += " in that time window" }
+                if request.transfers == 0 { notice += " without a change; try --transfers 1" }
+            }
             notices.append(notice)
         }
         let zone = BART.zone

@@ -10,6 +10,8 @@ public enum TripFinder {
         public var before: Int?
         /// Only trips arriving by then (minutes of the service day), latest departure first.
         public var arriveBy: Int?
+        /// No time was given and the day is today's: `after` is now.
+        public var startsNow = false
         public var limit: Int?
         /// 0: direct trains only; 1: also trips with one transfer.
         public var transfers: Int
