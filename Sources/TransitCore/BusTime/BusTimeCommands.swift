@@ -137,7 +137,7 @@ struct BusTimeCommands {
             [(properties: Record([("pattern_id", .int(pattern.id)), ("route", .string(route)), ("direction", .string(pattern.direction))]),
               coordinates: pattern.points.map { ($0.latitude, $0.longitude) })]
         } ?? []
-        output.geoJSON = GeoJSON.points(output.records, lines: shape)
+        output.geoJSON { GeoJSON.points($0, lines: shape) }
         return output
     }
 
@@ -253,7 +253,7 @@ struct BusTimeCommands {
         var notices = notices(result, "vehicles")
         if list.isEmpty && notices.isEmpty { notices.append("No vehicles on route \(routes.joined(separator: ","))") }
         var output = Output(list, data: data, table: [data[0], data[1], data[7], data[2], data[3], data[4], data[8], data[9]], notices: notices)
-        output.geoJSON = GeoJSON.points(output.records)
+        output.geoJSON { GeoJSON.points($0) }
         return output
     }
 
@@ -298,7 +298,7 @@ struct BusTimeCommands {
         ]
         let busTime = Column<ETA.Estimate>("bustime_minutes", "BUSTIME") { $0.busTimeMinutes.map { .double(Numbers.round($0, 1)) } ?? .string("none") }
         var output = Output(result.estimates, data: data, table: [data[0], data[1], data[2], data[6], data[8], data[9], busTime, data[12]], notices: notices)
-        output.geoJSON = GeoJSON.points(output.records)
+        output.geoJSON { GeoJSON.points($0) }
         return output
     }
 }

@@ -28,8 +28,19 @@ public struct Output: Sendable {
     /// Lines printed around the table only (alerts before and after a predictions table).
     public var tableBefore: [String] = []
     public var tableAfter: [String] = []
-    /// geojson, where the command returns places.
-    public var geoJSON: Value?
+    /// geojson, where the command returns places; like the other forms, worked out only when
+    /// that format is asked (`geoJSON(from:)`).
+    public var geoJSON: Value? {
+        get { geoJSONForm?.value }
+        set { geoJSONForm = newValue.map { Deferred(value: $0) } }
+    }
+    private var geoJSONForm: Deferred<Value>?
+
+    /// The geojson form, made from the JSON records when it is asked for (and only then).
+    public mutating func geoJSON(from make: @escaping ([Record]) -> Value) {
+        let records = recordsForm
+        geoJSONForm = Deferred { make(records.value) }
+    }
 
     /// Rows through their data columns (JSON, tsv/csv) and table columns.
     public init<Row>(_ rows: [Row], data: [Column<Row>], table: [Column<Row>], notices: [String] = []) {

@@ -295,7 +295,7 @@ struct GTFSCommands {
         var notices = feed.notices
         if rows.isEmpty { notices.append("No stop of \(feed.summary.name) matches") }
         var output = Output(rows, data: data, table: table, notices: notices)
-        output.geoJSON = GeoJSON.points(output.records)
+        output.geoJSON { GeoJSON.points($0) }
         return output
     }
 

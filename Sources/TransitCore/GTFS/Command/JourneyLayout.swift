@@ -138,11 +138,8 @@ struct JourneyLayout {
         let depart = Column<Router.Journey>("departure", "DEPART") { .string(ClockTime.hhmm(clock.instant($0.departure), zone: zone, on: day)) }
         let arrive = Column<Router.Journey>("arrival", "ARRIVE") { .string(ClockTime.hhmm(clock.instant($0.arrival), zone: zone, on: day)) }
         var output = Output(journeys, data: data, table: [depart, arrive, duration, transfers, change, journey], notices: notices)
-        // A journey as a line through the stops it calls at, its fields and legs as properties.
-        let jsonColumns = data.filter { $0.use.contains(.json) }
-        output.geoJSON = GeoJSON.points([], lines: journeys.map { journey in
-            (properties: Record(jsonColumns.map { ($0.key, $0.value(journey)) }), coordinates: path(journey))
-        })
+        // A journey as a line through the stops it calls at, its JSON record as properties.
+        output.geoJSON { records in GeoJSON.points([], lines: zip(records, journeys).map { (properties: $0, coordinates: path($1)) }) }
         return output
     }
 
