@@ -100,8 +100,7 @@ struct GTFSCommands {
         var temporary: String?
         var validators: (etag: String?, lastModified: String?)?
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
-        let lowered = source.lowercased()
-        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+        if Self.isURL(source) {
             guard let url = URLComponents(string: source), let host = url.host, !host.isEmpty else { throw .usage("'\(source)' is not a URL") }
             var base = url
             base.path = ""
@@ -184,17 +183,13 @@ struct GTFSCommands {
 
     /// Each feed (or `name`) from its source again: a file when its size or time changed, a URL always.
     func update(_ name: String?) async throws(TransitError) -> Output {
-        let all = store.feeds()
-        let feeds = name.map { n in all.filter { $0.name == n } } ?? all
-        if let name, feeds.isEmpty {
-            throw .usage("no imported feed named '\(name)'" + (all.isEmpty ? "; none is imported" : "; imported: \(all.map(\.name).joined(separator: ", "))"))
-        }
+        let feeds: [FeedStore.Summary]
+        if let name { feeds = [try importedFeed(name)] } else { feeds = store.feeds() }
         var rows: [Update] = []
         var notices: [String] = []
         for feed in feeds {
-            let source = feed.source, lowered = source.lowercased()
-            let remote = lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
-            if !remote {
+            let source = feed.source
+            if !Self.isURL(source) {
                 guard let stamp = Self.stamp(source) else { notices.append("\(feed.name): its source \(source) is gone; kept as it was"); continue }
                 if feed.sourceSize == stamp.size && feed.sourceModified == stamp.modified {
                     rows.append(Update(before: feed, after: feed, updated: false))
@@ -230,11 +225,22 @@ struct GTFSCommands {
         return parts.joined(separator: ", ")
     }
 
-    func remove(_ name: String) throws(TransitError) -> Output {
-        let names = store.feeds().map(\.name)
-        guard names.contains(name) else {
-            throw .usage("no imported feed named '\(name)'" + (names.isEmpty ? "; none is imported" : "; imported: \(names.joined(separator: ", "))"))
+    static func isURL(_ source: String) -> Bool {
+        let lowered = source.lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
+
+    /// The imported feed `name`; an unknown name is a usage error listing the imported ones.
+    func importedFeed(_ name: String) throws(TransitError) -> FeedStore.Summary {
+        let all = store.feeds()
+        guard let feed = all.first(where: { $0.name == name }) else {
+            throw .usage("no imported feed named '\(name)'" + (all.isEmpty ? "; none is imported" : "; imported: \(all.map(\.name).joined(separator: ", "))"))
         }
+        return feed
+    }
+
+    func remove(_ name: String) throws(TransitError) -> Output {
+        _ = try importedFeed(name)
         do { try FileManager.default.removeItem(atPath: store.path(of: name)) } catch {
             throw .parse(what: store.path(of: name), reason: "cannot remove it: \(error.localizedDescription)")
         }
@@ -361,18 +367,28 @@ struct GTFSCommands {
         ]
         var notices = feed.notices
         if calls.isEmpty {
-            var notice = "No departures from \(request.stop) on \(day.iso)" + (request.after == nil && !window.startsNow ? "" : " in that window")
-            if window.startsNow { notice += " from now (\(ClockTime.hhmm(clock.instant(window.after ?? 0), zone: t.zone)))" }
-            let range = t.dateRange
-            if day < range.first || day > range.last { notice += " (the feed covers \(range.first.iso) to \(range.last.iso))" }
-            // `--after 00:30` is the night after; the feed's own 00:30 may be what was meant.
-            if let other = ServiceWindow(after: request.after).asTheFeedWritesIt,
-               let seconds = try? other.seconds(on: clock, now: context.settings.now), !board(t, stops, day: day, after: seconds.after).isEmpty {
-                notice += "; " + ServiceWindow.nightAfterHint(other)
-            }
-            notices.append(notice)
+            notices.append(emptyNotice("No departures from \(request.stop)", t, clock: clock, typed: ServiceWindow(after: request.after), window: window) {
+                !board(t, stops, day: day, after: $0.after).isEmpty
+            })
         }
         return Output(calls, data: data, table: data, notices: notices)
+    }
+
+    /// Why an answer on `clock`'s day is empty: the window asked, or now; the feed's dates when
+    /// the day is outside them; and, where a time before 03:00 was read as the night after and
+    /// the feed's own hours find something (`findsWith`), how to ask for those.
+    func emptyNotice(_ start: String, _ t: Timetable, clock: ServiceClock, typed: ServiceWindow, window: ServiceWindow.Seconds,
+                     findsWith: (ServiceWindow.Seconds) -> Bool) -> String {
+        let day = clock.day
+        var notice = start + " on \(day.iso)"
+        if !typed.isEmpty { notice += " in that window" }
+        if window.startsNow { notice += " from now (\(ClockTime.hhmm(clock.instant(window.after ?? 0), zone: t.zone)))" }
+        let range = t.dateRange
+        if day < range.first || day > range.last { notice += " (the feed covers \(range.first.iso) to \(range.last.iso))" }
+        if let other = typed.asTheFeedWritesIt, let seconds = try? other.seconds(on: clock, now: context.settings.now), findsWith(seconds) {
+            notice += "; " + ServiceWindow.nightAfterHint(other)
+        }
+        return notice
     }
 
     /// The calls at `stops` leaving on `day`'s service (and the day before's, past 24:00) from
@@ -432,8 +448,8 @@ struct GTFSCommands {
             }
             chosen = run
         } else if runs.count > 1 {
-            // The next run from now on today's service day, else the first; say how to pick another.
-            let now = ServiceClock.inProgress(at: context.settings.now, in: t.zone).day == day ? clock.seconds(at: context.settings.now) : Int.min
+            // The next run from now on today's service day (when a window would start now), else the first.
+            let now = try ServiceWindow().seconds(on: clock, now: context.settings.now).after ?? Int.min
             chosen = runs.first { t.runStart(pattern: $0.pattern, row: $0.row) >= now } ?? first
             notices.append("Trip \(tripID) runs \(runs.count) times on \(day.iso) (\(Self.starts(t, runs))); this is the run of \(ClockTime.gtfs(t.runStart(pattern: chosen.pattern, row: chosen.row))); --start HH:MM:SS picks another")
         }
@@ -443,14 +459,14 @@ struct GTFSCommands {
                  departure: t.departure(pattern: q, row: chosen.row, position: i), flags: t.patternFlags[stopStart + i])
         }
         let layout = JourneyLayout(t, clock: clock)
-        let arrival = Column<TripCall>("arrival", "ARRIVE") { $0.position == 0 ? .null : .time(clock.instant($0.arrival), t.zone) }
-        let departure = Column<TripCall>("departure", "DEPART") { $0.position == length - 1 ? .null : .time(clock.instant($0.departure), t.zone) }
+        // No arrival at the first call, no departure from the last; planned until real-time data comes.
+        let arrival: @Sendable (TripCall) -> Value = { $0.position == 0 ? .null : .time(clock.instant($0.arrival), t.zone) }
+        let departure: @Sendable (TripCall) -> Value = { $0.position == length - 1 ? .null : .time(clock.instant($0.departure), t.zone) }
         let data: [Column<TripCall>] = [
             Column("sequence", "SEQ") { .int($0.position + 1) }, Column("stop_id", "STOP") { .string(t.stopIDs[$0.stop]) },
             Column("stop_name", "NAME") { .string(t.stopNames[$0.stop]) }, Column("platform") { layout.platform($0.stop) },
-            arrival, departure,
-            Column("planned_arrival") { $0.position == 0 ? .null : .time(clock.instant($0.arrival), t.zone) },
-            Column("planned_departure") { $0.position == length - 1 ? .null : .time(clock.instant($0.departure), t.zone) },
+            Column("arrival", "ARRIVE", arrival), Column("departure", "DEPART", departure),
+            Column("planned_arrival", nil, arrival), Column("planned_departure", nil, departure),
             Column("delay_seconds") { _ in .null }, Column("realtime") { _ in .bool(false) }, Column("status") { _ in .string("scheduled") },
         ]
         // Where a rider may not get on or off, the table says so.
@@ -458,10 +474,9 @@ struct GTFSCommands {
             .string([Timetable.canBoard(c.flags) || c.position == length - 1 ? nil : "no pickup",
                      Timetable.canAlight(c.flags) || c.position == 0 ? nil : "no drop-off"].compactMap { $0 }.joined(separator: ", "))
         }
-        let day0 = day
         var table: [Column<TripCall>] = [data[0], data[1], data[2],
-                                     Column("arrival", "ARRIVE") { $0.position == 0 ? .string("") : .string(ClockTime.hhmm(clock.instant($0.arrival), zone: t.zone, on: day0)) },
-                                     Column("departure", "DEPART") { $0.position == length - 1 ? .string("") : .string(ClockTime.hhmm(clock.instant($0.departure), zone: t.zone, on: day0)) },
+                                     Column("arrival", "ARRIVE") { $0.position == 0 ? .string("") : .string(ClockTime.hhmm(clock.instant($0.arrival), zone: t.zone, on: day)) },
+                                     Column("departure", "DEPART") { $0.position == length - 1 ? .string("") : .string(ClockTime.hhmm(clock.instant($0.departure), zone: t.zone, on: day)) },
                                      note]
         if calls.allSatisfy({ note.value($0) == .string("") }) { table.removeLast() }
         return Output(calls, data: data, table: table, notices: notices)
@@ -479,7 +494,8 @@ struct GTFSCommands {
         let day = try serviceDay(request.date, feed)
         let clock = ServiceClock(day: day, zone: t.zone)
         context.progress("finding journeys")
-        var journeys = try plan(t, request, day: day, window: try request.window.seconds(on: clock, now: context.settings.now))
+        let window = try request.window.seconds(on: clock, now: context.settings.now)
+        var journeys = try plan(t, request, day: day, window: window)
         var notices = feed.notices
         // The table leaves out what nobody takes; JSON and tsv keep the whole Pareto set.
         if context.settings.format == .table && !request.all {
@@ -492,18 +508,9 @@ struct GTFSCommands {
             }
         }
         if journeys.isEmpty {
-            let range = t.dateRange
-            var notice = "No journey from \(request.from) to \(request.to) on \(day.iso)"
-            let window = try request.window.seconds(on: clock, now: context.settings.now)
-            if !request.window.isEmpty { notice += " in that window" }
-            if window.startsNow { notice += " from now (\(ClockTime.hhmm(clock.instant(window.after ?? 0), zone: t.zone)))" }
-            if day < range.first || day > range.last { notice += " (the feed covers \(range.first.iso) to \(range.last.iso))" }
-            // `--after 00:30` is the night after; the feed's own 00:30 may be what was meant.
-            if let other = request.window.asTheFeedWritesIt, let seconds = try? other.seconds(on: clock, now: context.settings.now),
-               let found = try? plan(t, request, day: day, window: seconds), !found.isEmpty {
-                notice += "; " + ServiceWindow.nightAfterHint(other)
-            }
-            notices.append(notice)
+            notices.append(emptyNotice("No journey from \(request.from) to \(request.to)", t, clock: clock, typed: request.window, window: window) {
+                (try? plan(t, request, day: day, window: $0))?.isEmpty == false
+            })
         }
         return JourneyLayout(t, clock: clock, journeys: journeys).output(journeys, notices: notices)
     }
