@@ -91,6 +91,23 @@ import TransitTestSupport
         #expect(again.stdoutLines.first?.hasPrefix("caltrain\tunchanged\t") == true && server.requests.last?.headers["if-none-match"] == "\"v2\"")
     }
 
+    /// A feed given by path is compiled again when a file in its directory is edited in place
+    /// (the directory's own size and time do not change then).
+    @Test func aFeedDirectoryEditedInPlaceIsCompiledAgain() async throws {
+        let cache = Paths.temporary(), work = Paths.temporary()
+        try FileManager.default.copyItem(atPath: Paths.fixtures + "/gtfs/lakeport", toPath: work + "/feed")
+        let args = ["gtfs", "departures", "--feed", work + "/feed", "--stop", "Harbor", "--date", "2026-11-26", "--limit", "1"]
+        let holiday = try await Run.transit(args, env: env(cache))
+        #expect(holiday.stdoutLines.first?.hasPrefix("2026-11-26T07:00:00") == true, "\(holiday.stdout) \(holiday.stderr)")
+        // No more holiday: the weekday timetable, from 06:00.
+        let handle = try #require(FileHandle(forWritingAtPath: work + "/feed/calendar_dates.txt"))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data("service_id,date,exception_type\n".utf8))
+        try handle.close()
+        let weekday = try await Run.transit(args, env: env(cache))
+        #expect(weekday.stdoutLines.first?.hasPrefix("2026-11-26T06:00:00") == true, "\(weekday.stdout) \(weekday.stderr)")
+    }
+
     /// One trip's calls: where a journey's intermediate stops are; a frequencies.txt run by --start.
     @Test func oneTripsCalls() async throws {
         let cache = Paths.temporary()

@@ -140,7 +140,7 @@ struct GTFSCommands {
         }
         context.progress("compiling \(name)")
         // A file's size and time, kept so that `update` reads it again only when it changed.
-        let stamp = temporary == nil ? Self.stamp(path) : nil
+        let stamp = temporary == nil ? FeedStore.stamp(path) : nil
         let (summary, warnings) = try store.install(try FeedFiles.open(path), name: name, source: stored, sourceStamp: stamp, validators: validators)
         let rows: [(String, Value)] = [
             ("name", .string(summary.name)), ("agencies", .list(summary.agencies.map(Value.string))), ("time_zone", .string(summary.timeZone)),
@@ -154,25 +154,6 @@ struct GTFSCommands {
         // The table is a list: one field a line.
         output.table = Grid(rows, [Column("field", "IMPORTED") { .string($0.0) }, Column("value", "") { $0.1 }])
         return output
-    }
-
-    /// A source's size and time; for a directory, its files' total size and latest time (a file
-    /// edited in place does not change the directory's own).
-    static func stamp(_ path: String) -> (size: Int, modified: Double)? {
-        let files = FileManager.default
-        guard let attributes = try? files.attributesOfItem(atPath: path) else { return nil }
-        func read(_ a: [FileAttributeKey: Any]) -> (Int, Double) {
-            ((a[.size] as? NSNumber)?.intValue ?? 0, (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
-        }
-        guard attributes[.type] as? FileAttributeType == .typeDirectory else { return read(attributes) }
-        var size = 0, modified = 0.0
-        for name in (try? files.contentsOfDirectory(atPath: path)) ?? [] {
-            guard let a = try? files.attributesOfItem(atPath: (path as NSString).appendingPathComponent(name)) else { continue }
-            let (s, m) = read(a)
-            size += s
-            modified = max(modified, m)
-        }
-        return (size, modified)
     }
 
     struct Update {
@@ -190,7 +171,7 @@ struct GTFSCommands {
         for feed in feeds {
             let source = feed.source
             if !Self.isURL(source) {
-                guard let stamp = Self.stamp(source) else { notices.append("\(feed.name): its source \(source) is gone; kept as it was"); continue }
+                guard let stamp = FeedStore.stamp(source) else { notices.append("\(feed.name): its source \(source) is gone; kept as it was"); continue }
                 if feed.sourceSize == stamp.size && feed.sourceModified == stamp.modified {
                     rows.append(Update(before: feed, after: feed, updated: false))
                     continue

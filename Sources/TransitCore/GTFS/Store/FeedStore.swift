@@ -57,6 +57,25 @@ struct FeedStore {
         return (summary, warnings)
     }
 
+    /// A source's size and time; for a directory, its files' total size and latest time (a file
+    /// edited in place does not change the directory's own).
+    static func stamp(_ path: String) -> (size: Int, modified: Double)? {
+        let files = FileManager.default
+        guard let attributes = try? files.attributesOfItem(atPath: path) else { return nil }
+        func read(_ a: [FileAttributeKey: Any]) -> (Int, Double) {
+            ((a[.size] as? NSNumber)?.intValue ?? 0, (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
+        }
+        guard attributes[.type] as? FileAttributeType == .typeDirectory else { return read(attributes) }
+        var size = 0, modified = 0.0
+        for name in (try? files.contentsOfDirectory(atPath: path)) ?? [] {
+            guard let a = try? files.attributesOfItem(atPath: (path as NSString).appendingPathComponent(name)) else { continue }
+            let (s, m) = read(a)
+            size += s
+            modified = max(modified, m)
+        }
+        return (size, modified)
+    }
+
     /// 16 bytes; the summary after it is padded to 8, so the timetable's arrays stay aligned.
     /// The container's version is the timetable's: one constant (`TimetableFile.version`).
     static let magic = Array("transit-feed \(TimetableFile.version < 10 ? "0" : "")\(TimetableFile.version)\n".utf8)
@@ -146,9 +165,7 @@ struct FeedStore {
     /// A zip or directory given by path: compiled once, reused while its size and time stay.
     func compiledPath(_ given: String) throws(TransitError) -> (Summary, Timetable, warnings: [String]) {
         let absolute = URL(fileURLWithPath: given).standardizedFileURL.path
-        let attributes = try? FileManager.default.attributesOfItem(atPath: absolute)
-        let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
-        let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        let (size, modified) = Self.stamp(absolute) ?? (0, 0)
         let cached = (root as NSString).appendingPathComponent(".paths/\(FNV1a.hex(absolute)).timetable")
         if let summary = try? Self.summary(at: cached), summary.source == absolute, summary.sourceSize == size, summary.sourceModified == modified,
            let loaded = try? Self.load(cached) {
