@@ -64,21 +64,10 @@ public enum ServiceTime: Sendable, Equatable {
            (24..<48).contains(h), m < 60 {
             return .asWritten(seconds: (h * 60 + m) * 60)
         }
-        // A bare hour: `17`, `5pm`, `5 pm`.
-        var hour = Substring(text), meridiem: Character?
-        for suffix in ["am", "pm"] where hour.hasSuffix(suffix) {
-            meridiem = suffix.first
-            hour = hour.dropLast(2)
-            while hour.last == " " { hour = hour.dropLast() }
-        }
-        if digits(hour), let h = Int(hour) {
-            if let meridiem {
-                guard (1...12).contains(h) else { return nil }
-                return .clock(minutes: ((h % 12) + (meridiem == "p" ? 12 : 0)) * 60)
-            }
-            return h < 24 ? .clock(minutes: h * 60) : nil
-        }
-        return ClockTime.minutes(raw).map { .clock(minutes: $0) }
+        // A bare hour (`17`, `5pm`, `5 pm`) is read as ClockTime reads `17:00`, `5:00pm`.
+        let hour = text.prefix { $0.isASCII && $0.isNumber }
+        let clock = parts.count == 1 && digits(hour) ? hour + ":00" + text.dropFirst(hour.count) : text
+        return ClockTime.minutes(clock).map { .clock(minutes: $0) }
     }
 
     /// `30m`, `1h`, `1h15m`, `90m`: up to a day.
@@ -101,10 +90,7 @@ public enum ServiceTime: Sendable, Equatable {
     }
 
     /// A clock time before 03:00, which this reading takes as the night after.
-    var isReadAsTheNightAfter: Bool {
-        if case .clock(let minutes) = self { return minutes < ServiceClock.cutoffMinutes }
-        return false
-    }
+    var isReadAsTheNightAfter: Bool { asTheFeedWritesIt != nil }
 
     /// The other reading of a clock time before 03:00: the feed's hours as written.
     var asTheFeedWritesIt: ServiceTime? {
