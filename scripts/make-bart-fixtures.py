@@ -13,6 +13,7 @@ usage: python3 scripts/make-bart-fixtures.py [OUT_DIR] [path/to/shared/reference
        (OUT_DIR holds bart/; default Fixtures)
 """
 import math, os, re, sys, xml.etree.ElementTree as ET
+import recording
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -51,12 +52,7 @@ def document(uri, children, encoding="utf-8"):
 
 
 def write(rel, body, notes, content_type="text/xml; charset=utf-8"):
-    path = os.path.join(OUT, rel)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    head = "".join("# %s\n" % n for n in notes)
-    head += "status: 200\ncontent-type: %s\n\n" % content_type
-    with open(path, "wb") as f:
-        f.write(head.encode() + body)
+    recording.write(os.path.join(OUT, rel), body, notes, content_type)
 
 
 def clock(minutes):

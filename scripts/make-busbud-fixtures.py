@@ -15,6 +15,7 @@ usage: python3 scripts/make-busbud-fixtures.py [OUT_DIR] [path/to/shared/referen
        (OUT_DIR holds busbud/; default Fixtures)
 """
 import json, os, sys
+import recording
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -39,13 +40,9 @@ def write(route, date, query, body, notes, poll=None):
         path += "/poll"
         q["index"] = str(poll)
     name = "&".join("%s=%s" % kv for kv in sorted(q.items()))
-    target = os.path.join(OUT, path, name + ".http")
-    os.makedirs(os.path.dirname(target), exist_ok=True)
     shown = "&".join("%s=%s" % kv for kv in q.items())
-    head = "# GET https://napi.busbud.com/%s?%s (X-Busbud-Token not recorded)\n" % (path, shown)
-    head += "".join("# %s\n" % n for n in notes) + "status: 200\ncontent-type: application/json\n\n"
-    with open(target, "wb") as f:
-        f.write(head.encode() + body)
+    recording.write(os.path.join(OUT, path, name + ".http"), body,
+                    ["GET https://napi.busbud.com/%s?%s (X-Busbud-Token not recorded)" % (path, shown)] + notes, "application/json")
 
 
 def facts(name):

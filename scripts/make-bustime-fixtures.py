@@ -15,6 +15,7 @@ usage: python3 scripts/make-bustime-fixtures.py [OUT_DIR] [path/to/shared/refere
        (OUT_DIR holds cta/ and mbus/; default Fixtures)
 """
 import json, os, sys, xml.etree.ElementTree as ET
+import recording
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -63,14 +64,11 @@ def from_xml(name):
 
 def write(provider, function, query, body, notes):
     parts = "&".join("%s=%s" % (k, v) for k, v in sorted(query.items()))
-    path = os.path.join(OUT, provider, function, parts + ".http")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
     q = "&".join(["key=REDACTED", "format=json"] + ["%s=%s" % kv for kv in query.items() if kv[0] != "format"])
     base = {"cta": "https://www.ctabustracker.com/bustime/api/v3", "mbus": "https://mbus.ltp.umich.edu/bustime/api/v3"}[provider]
-    head = "# GET %s/%s?%s\n" % (base, function, q) + "".join("# %s\n" % n for n in notes)
-    head += "status: 200\ncontent-type: application/json; charset=utf-8\n\n"
-    with open(path, "wb") as f:
-        f.write(head.encode() + json.dumps(body, indent="\t", ensure_ascii=False).encode() + b"\n")
+    recording.write(os.path.join(OUT, provider, function, parts + ".http"),
+                    json.dumps(body, indent="\t", ensure_ascii=False).encode() + b"\n",
+                    ["GET %s/%s?%s" % (base, function, q)] + notes, "application/json; charset=utf-8")
 
 
 def main():

@@ -13,6 +13,7 @@ usage: python3 scripts/make-rail-weather-fixtures.py [OUT_DIR] [path/to/shared/r
        (OUT_DIR holds rail12306/ and weather/; default Fixtures)
 """
 import json, os, sys
+import recording
 import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -22,11 +23,7 @@ REF = sys.argv[2] if len(sys.argv) > 2 else os.environ.get("TRANSIT_REFERENCE", 
 
 
 def write(rel, body, notes, ctype):
-    path = os.path.join(OUT, rel)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    head = "".join("# %s\n" % n for n in notes) + "status: 200\ncontent-type: %s\n\n" % ctype
-    with open(path, "wb") as f:
-        f.write(head.encode() + body)
+    recording.write(os.path.join(OUT, rel), body, notes, ctype)
 
 
 def path(*parts):

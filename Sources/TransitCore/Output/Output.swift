@@ -30,10 +30,7 @@ public struct Output: Sendable {
     public var tableAfter: [String] = []
     /// geojson, where the command returns places; like the other forms, worked out only when
     /// that format is asked (`geoJSON(from:)`).
-    public var geoJSON: Value? {
-        get { geoJSONForm?.value }
-        set { geoJSONForm = newValue.map { Deferred(value: $0) } }
-    }
+    public var geoJSON: Value? { geoJSONForm?.value }
     private var geoJSONForm: Deferred<Value>?
 
     /// The geojson form, made from the JSON records when it is asked for (and only then).
