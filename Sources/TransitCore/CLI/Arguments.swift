@@ -143,11 +143,10 @@ public struct Arguments: Sendable {
     /// `--near LAT,LON`: decimal degrees.
     public func coordinates(_ name: String) throws(TransitError) -> Coordinate? {
         guard let text = string(name) else { return nil }
-        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) else {
+        guard let point = Coordinate(parsing: text) else {
             throw .usage("--\(name) takes LAT,LON in decimal degrees, like 37.7524,-122.4184, not '\(text)'")
         }
-        return Coordinate(latitude: lat, longitude: lon)
+        return point
     }
 
     /// `--from` and `--to` as typed, refused when they are the same name.

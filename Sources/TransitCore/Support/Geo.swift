@@ -10,6 +10,13 @@ public struct Coordinate: Sendable, Equatable {
         self.longitude = longitude
     }
 
+    /// `LAT,LON` in decimal degrees (spaces allowed around each); nil unless both are numbers in range.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) else { return nil }
+        self.init(latitude: lat, longitude: lon)
+    }
+
     /// Mean Earth radius, as the haversine formula uses it.
     public static let earthRadiusMeters = 6_371_000.0
     public static let metersPerFoot = 0.3048

@@ -33,8 +33,7 @@ struct GTFSCommands {
     func withStopHelp(_ feed: Feed, _ body: () throws(TransitError) -> Output) throws(TransitError) -> Output {
         do { return try body() } catch {
             guard case .notFound("stop", let query, let suggestions) = error else { throw error }
-            let parts = query.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            if parts.count == 2, parts.allSatisfy({ $0 != nil }) {
+            if Coordinate(parsing: query) != nil {
                 throw .usage("'\(query)' looks like coordinates; a stop is wanted here (an id, a code or a name). The stops near it: transit gtfs stops --near \(query.replacingOccurrences(of: " ", with: ""))")
             }
             guard suggestions.isEmpty else { throw error }
