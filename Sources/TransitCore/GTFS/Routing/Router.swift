@@ -376,7 +376,8 @@ struct RangeSearch<S: Schedule> {
 
     mutating func relaxTransfers(_ round: Int) {
         for x in rideMarked {
-            let reached = state.arrivals[Int(state.slotOf[x]) + round - 1], arrivedBy = state.labels[Int(state.slotOf[x]) + round - 1]
+            let label = Int(state.slotOf[x]) + round - 1
+            let reached = state.arrivals[label], arrivedBy = state.labels[label]
             let fromTrip = tripOf(arrivedBy)
             for e in edges.edges(x) {
                 let y = Int(e.to)
