@@ -6,6 +6,8 @@ public struct Arguments: Sendable {
     public let spec: CommandSpec
     var values: [String: String]
     var flags: Set<String>
+    /// Every value of a repeatable option (`OptionSpec.repeatable`), in order.
+    var lists: [String: [String]] = [:]
     /// The positional argument, where the spec has one.
     public let positional: String?
     /// The clock and mode the command runs with (dates like `today` need them).
@@ -28,6 +30,11 @@ public struct Arguments: Sendable {
     }
 
     public func given(_ name: String) -> Bool { values[name] != nil }
+
+    /// Every value of a repeatable option, blanks left out.
+    public func strings(_ name: String) -> [String] {
+        (lists[name] ?? []).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
 
     public func flag(_ name: String) -> Bool { flags.contains(name) }
 

@@ -17,6 +17,8 @@ public enum CommandLineParser {
     struct Raw {
         var words: [String] = []
         var values: [String: String] = [:]
+        /// Every value of an option that may be given more than once, in order.
+        var lists: [String: [String]] = [:]
         var flags: Set<String> = []
         var order: [String] = []
     }
@@ -90,8 +92,9 @@ public enum CommandLineParser {
         }
         let settings = try Settings.resolve(values: raw.values, flags: raw.flags, environment: env, terminal: terminal,
                                             now: now, command: spec, provider: provider.spec)
-        let arguments = Arguments(spec: spec, values: raw.values, flags: raw.flags, positional: positional,
+        var arguments = Arguments(spec: spec, values: raw.values, flags: raw.flags, positional: positional,
                                   now: settings.now, offline: settings.offline)
+        arguments.lists = raw.lists
         return .run(settings, try provider.parse(arguments))
     }
 
@@ -178,8 +181,9 @@ public enum CommandLineParser {
                         value = args[i]
                         i += 1
                     }
+                    if spec?.repeatable == true, let value { raw.lists[name, default: []].append(value) }
                     // One value each: a second one would silently replace the first.
-                    if let earlier = raw.values[name], let value {
+                    if spec?.repeatable != true, let earlier = raw.values[name], let value {
                         throw .usage("--\(name) is given twice ('\(earlier)' and '\(value)'); it takes one value")
                     }
                     raw.values[name] = value

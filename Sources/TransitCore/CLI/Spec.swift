@@ -25,10 +25,14 @@ public struct OptionSpec: Sendable {
     public var required: Bool
     /// Where completion finds values when there are no `choices`.
     public var source: ValueSource
+    /// May be given more than once (each value kept: `Arguments.strings`).
+    public var repeatable: Bool
 
     public init(_ name: String, short: Character? = nil, value: String? = nil, _ help: String,
-                default defaultValue: String? = nil, choices: [String] = [], required: Bool = false, source: ValueSource = .free) {
+                default defaultValue: String? = nil, choices: [String] = [], required: Bool = false, source: ValueSource = .free,
+                repeatable: Bool = false) {
         self.source = source
+        self.repeatable = repeatable
         self.name = name
         self.short = short
         self.value = value

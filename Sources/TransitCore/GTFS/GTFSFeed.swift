@@ -44,13 +44,13 @@ public struct GTFSFeed: Sendable {
     }
 
     /// Every Pareto-optimal journey of the query, with its legs.
-    func plan(_ q: TripQuery) throws(TransitError) -> [Router.Journey] {
+    func plan(_ q: TripQuery, updates: TripUpdates? = nil) throws(TransitError) -> [Router.Journey] {
         let index = StopIndex(timetable)
         let origins = try index.resolve(q.from), destinations = try index.resolve(q.to)
         if Set(origins) == Set(destinations) { throw .usage("--from and --to are the same stops") }
         let query = Router.Query(origins: origins, destinations: destinations, day: q.date.dayNumber, after: q.after, before: q.before,
                                  maxTransfers: q.transfers, minTransfer: q.minTransferSeconds, walkMeters: q.walkMeters)
-        let router = Router(timetable, query, children: index.children)
+        let router = Router(timetable, query, children: index.children, updates: updates)
         return q.limit.map { router.journeys(limit: $0) } ?? router.journeys()
     }
 

@@ -99,11 +99,12 @@ public final class HTTPClient: Sendable {
             }
             let ms = Int((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
             log(request, response, milliseconds: ms, note: response.source == .recording ? "recording" : "cache miss")
-            record(request, response)
+            try record(request, response)
             let status = response.status
             // 304 answers a conditional GET (If-None-Match, If-Modified-Since): nothing changed.
             if (200..<300).contains(status) || (status == 304 && request.isConditional) {
-                if response.looksLikeHTML && request.expects != .html {
+                let html = request.expects.isBinary ? response.body.first == UInt8(ascii: "<") : response.looksLikeHTML
+                if html && request.expects != .html {
                     throw .unexpectedContent(url: request.redactedURL, expected: request.expects.rawValue, found: "an HTML page")
                 }
                 return response
@@ -165,14 +166,20 @@ public final class HTTPClient: Sendable {
 
     // MARK: record and log
 
-    func record(_ request: HTTPRequest, _ response: HTTPResponse) {
+    /// Writes the exchange under `--record`. A binary body is kept byte for byte; one holding a
+    /// configured secret is refused, since scrubbing it would corrupt it.
+    func record(_ request: HTTPRequest, _ response: HTTPResponse) throws(TransitError) {
         guard let directory = options.recordDirectory, response.source == .network else { return }
         let path = Recording.path(for: request, in: directory)
+        if request.expects.isBinary && Redaction.contains(response.body) {
+            throw .refused("not recording \(request.redactedURL): its body holds a configured secret, which cannot be scrubbed from \(request.expects.rawValue) without corrupting it",
+                           hint: "record without the key set, or from a source that does not echo it")
+        }
         let recording = Recording(notes: ["GET " + request.redactedURL,
                                           "recorded by transit \(TransitVersion.current) at \(ClockTime.iso8601(options.now(), zone: TimeZone(identifier: "UTC") ?? .current))"],
                                   response: response)
         do {
-            try AtomicFile.write(recording.encoded(), to: path)
+            try AtomicFile.write(recording.encoded(binaryBody: request.expects.isBinary), to: path)
         } catch {
             options.log?("could not record \(path): \(error.localizedDescription)")
         }

@@ -3,6 +3,11 @@ import Foundation
 /// What a provider's answers are written in.
 public enum BodyKind: String, Sendable {
     case xml = "XML", json = "JSON", javaScript = "JavaScript", html = "HTML", zip = "a zip file"
+    case protobuf = "a GTFS-Realtime protobuf message"
+
+    /// A binary body: recorded byte for byte (a secret in it cannot be scrubbed without
+    /// corrupting it), and never searched for an HTML page beyond its first byte.
+    public var isBinary: Bool { self == .zip || self == .protobuf }
 }
 
 /// One GET to a provider, described independently of where the answer comes from

@@ -27,12 +27,14 @@ public struct Recording: Sendable {
     public func field(_ name: String) -> String? { fields.first { $0.0 == name }?.1 }
 
     /// The file's bytes. A server may echo the key into its body: no configured secret is
-    /// ever in them (recordings and cache entries alike).
-    public func encoded() -> Data {
+    /// ever in them (recordings and cache entries alike). A binary body (`binaryBody`) is
+    /// written as it came; the caller makes sure it holds no secret.
+    public func encoded(binaryBody: Bool = false) -> Data {
         var head = ""
         for note in notes { head += "# " + note.replacingOccurrences(of: "\n", with: " ") + "\n" }
         for (name, value) in fields { head += "\(name): \(value)\n" }
         head += "\n"
+        if binaryBody { return Redaction.scrub(Data(head.utf8)) + response.body }
         return Redaction.scrub(Data(head.utf8) + response.body)
     }
 

@@ -28,6 +28,11 @@ public enum Redaction {
         return out
     }
 
+    /// Does `data` hold a registered secret?
+    public static func contains(_ data: Data) -> Bool {
+        secrets.current.contains { data.range(of: Data($0.utf8)) != nil }
+    }
+
     /// `data` with every registered secret replaced by `REDACTED`, byte for byte elsewhere.
     public static func scrub(_ data: Data) -> Data {
         let all = secrets.current

@@ -39,11 +39,13 @@ struct DifferentialCase {
     func stopIndex(_ id: String) -> Int? { (0..<timetable.stopCount).first { timetable.stopIDs[$0] == id } }
 
     /// The router's answer as triples, and every way a journey it gave breaks the rules.
-    func routed(_ q: ReferenceRouter.Query) -> (triples: [ReferenceRouter.Triple], problems: [String]) {
+    /// With `updates`, the router plans on realtime data, and `reference` must be the reference
+    /// with the same changes made to its runs.
+    func routed(_ q: ReferenceRouter.Query, updates: TripUpdates? = nil, reference given: ReferenceRouter? = nil) -> (triples: [ReferenceRouter.Triple], problems: [String]) {
         let origins = q.origins.compactMap { stopIndex(feed.stops[$0].id) }, destinations = q.destinations.compactMap { stopIndex(feed.stops[$0].id) }
         let query = Router.Query(origins: origins.sorted(), destinations: destinations.sorted(), day: q.day, after: q.after, before: q.before,
                                  maxTransfers: q.maxTransfers, minTransfer: q.minTransfer, walkMeters: q.walkMeters)
-        let router = Router(timetable, query)
+        let router = Router(timetable, query, updates: updates)
         let found = router.journeys()
         var problems: [String] = []
         // The first N alone, searched as far as makes them certain, are the first N of the whole.
@@ -52,7 +54,7 @@ struct DifferentialCase {
         for limit in [1, 3] where triples(router.journeys(limit: limit)) != triples(Array(found.prefix(limit))) {
             problems.append("--limit \(limit) differs from the first \(limit) of the whole answer")
         }
-        let reference = ReferenceRouter(feed, q)
+        let reference = given ?? ReferenceRouter(feed, q)
         var triples: [ReferenceRouter.Triple] = []
         for journey in found {
             triples.append(.init(departure: journey.departure, arrival: journey.arrival, transfers: journey.transfers))
@@ -68,7 +70,7 @@ struct DifferentialCase {
         var rides: [(run: Int, from: Int, to: Int, departure: Int, arrival: Int)] = []
         for leg in journey.legs {
             guard let trip = leg.trip else { continue }
-            let fromIndex = leg.from, toIndex = leg.to, departure = leg.departure.planned, arrival = leg.arrival.planned
+            let fromIndex = leg.from, toIndex = leg.to, departure = leg.departure.predicted, arrival = leg.arrival.predicted
             guard let from = stop(fromIndex), let to = stop(toIndex), let tripIndex = feed.trips.firstIndex(where: { $0.id == t.tripIDs[trip] }) else {
                 return "a leg names what the feed does not have"
             }

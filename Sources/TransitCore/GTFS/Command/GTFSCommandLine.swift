@@ -11,7 +11,7 @@ public enum GTFSCommand: Sendable, Equatable {
     case departures(GTFSDeparturesRequest)
     case trips(GTFSTripsRequest)
     /// One trip's calls on a service day; `start` (seconds) picks a frequencies.txt run.
-    case trip(feed: String?, tripID: String, date: String?, start: Int?)
+    case trip(feed: String?, tripID: String, date: String?, start: Int?, realtime: [String])
 }
 
 public struct GTFSDeparturesRequest: Sendable, Equatable {
@@ -22,6 +22,8 @@ public struct GTFSDeparturesRequest: Sendable, Equatable {
     /// As typed; resolved on the service day (default: now, for today's service day).
     public var after: ServiceTime?
     public var limit: Int?
+    /// GTFS-Realtime sources: URLs or files.
+    public var realtime: [String] = []
 }
 
 public struct GTFSTripsRequest: Sendable, Equatable {
@@ -40,6 +42,8 @@ public struct GTFSTripsRequest: Sendable, Equatable {
     public var fastest = false
     /// Show in the table the journeys it hides (see `JourneyLayout.unlikely`).
     public var all = false
+    /// GTFS-Realtime sources: URLs or files.
+    public var realtime: [String] = []
 }
 
 enum GTFSCommandLine {
@@ -47,6 +51,7 @@ enum GTFSCommandLine {
     /// biggest published feeds, whole countries, are a few hundred MB zipped).
     static let maxFeedBytes = 512 << 20
     static let feed = OptionSpec("feed", value: "NAME|PATH", "an imported feed, or a GTFS zip or directory (compiled on first use); default $TRANSIT_GTFS_FEED, else the one imported feed", source: .cached)
+    static let realtime = OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime trip updates to apply: an http(s) URL or a .pb file (repeatable)", source: .files, repeatable: true)
     static let date = OptionSpec("date", value: "DATE", "service day: YYYY-MM-DD, today or tomorrow in the feed's zone; before 03:00 the day in progress is yesterday's")
 
     static let spec = ProviderSpec(
@@ -70,9 +75,9 @@ enum GTFSCommandLine {
                             OptionSpec("min-transfer", value: "MIN", "minutes a change needs where transfers.txt does not say", default: "2"),
                             OptionSpec("walk", value: "METERS", "also change between stops this close: --min-transfer plus the walk at 1.2 m/s"),
                             OptionSpec("limit", value: "N", "keep the first N journeys"),
-                            feed,
+                            realtime, feed,
                         ],
-                        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, route_id, trip_id, headsign, from, from_name, from_platform, to, to_name, to_platform, departure, arrival; trip_start for a frequencies.txt run; walk_meters for a walk; a platform is the stop's platform_code, else its stop_code). tsv/csv add routes and change_at (the stations where each change boards, joined with >); the table shows CHANGE AT (station and time) before the JOURNEY. Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes. --format geojson: a FeatureCollection, each journey a LineString through the stops it calls at (stop coordinates; shapes.txt is not read), its fields and legs as properties."],
+                        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, route_id, trip_id, headsign, from, from_name, from_platform, to, to_name, to_platform, departure, arrival (predicted with --realtime), planned_departure, planned_arrival, departure_delay_seconds, arrival_delay_seconds, realtime, status (scheduled, updated, added) for a ride; trip_start for a frequencies.txt run; walk_meters for a walk; a platform is the stop's platform_code, else its stop_code). tsv/csv add routes and change_at (the stations where each change boards, joined with >); the table shows CHANGE AT (station and time) before the JOURNEY. Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes. --format geojson: a FeatureCollection, each journey a LineString through the stops it calls at (stop coordinates; shapes.txt is not read), its fields and legs as properties."],
                         geoJSON: true),
             CommandSpec(provider: "gtfs", name: "departures", summary: "a station board: the trips leaving a stop on a service day",
                         examples: ["transit gtfs departures --stop \"Old Town\" --date 2026-11-23 --after 08:00 --limit 10"],
@@ -81,9 +86,9 @@ enum GTFSCommandLine {
                             date,
                             OptionSpec("after", value: "T", "only departures at or after T: HH:MM, 5pm, 17, now or +30m; before 03:00 is the night after, H:MM:SS the feed's own hours (default: now on today's service day, else the start of the day)"),
                             OptionSpec("limit", value: "N", "keep the first N"),
-                            feed,
+                            realtime, feed,
                         ],
-                        notes: ["Fields: time, route, headsign, trip_id, platform (the stop id), service_day (the day the trip belongs to: calls past 24:00 of the day before appear in the morning); JSON also trip_start (a frequencies.txt run's start, HH:MM:SS; null for other trips)."]),
+                        notes: ["Fields: time (the time to plan on: predicted with --realtime, else planned; null when canceled or skipped), route, headsign, trip_id, platform (the stop id), service_day (the day the trip belongs to: calls past 24:00 of the day before appear in the morning); JSON also trip_start (a frequencies.txt run's start, HH:MM:SS; null for other trips), planned_time, delay_seconds (null without real-time data for the trip), realtime, status (scheduled, updated, canceled, skipped, added); tsv/csv add those four with --realtime. The table shows planned and predicted side by side (16:02 → 16:05 +3) and a STATUS column with --realtime. Real-time rules: docs/realtime.md."]),
             CommandSpec(provider: "gtfs", name: "stops", summary: "the feed's stops, by name or near a place",
                         examples: ["transit gtfs stops --name market", "transit gtfs stops --near 41.8631,-87.6244 --radius 500 --format geojson"],
                         options: [
@@ -110,8 +115,8 @@ enum GTFSCommandLine {
                         examples: ["transit gtfs trip SL-WK-N03 --date 2026-11-23", "transit gtfs trip M1-WK-E --date 2026-11-23 --start 08:00:00 --format json"],
                         options: [date,
                                   OptionSpec("start", value: "HH:MM:SS", "which run of a frequencies.txt trip: its first departure, as trip_start says on boards and legs"),
-                                  feed],
-                        notes: ["Fields: sequence (the call's place in the trip, from 1), stop_id, stop_name, platform, arrival, departure, planned_arrival, planned_departure, delay_seconds (null: no real-time data), realtime, status (scheduled). A trip that runs several times a day (frequencies.txt) needs --start, or the next run from now is shown, with a notice."],
+                                  realtime, feed],
+                        notes: ["Fields: sequence (the call's place in the trip, from 1), stop_id, stop_name, platform, arrival, departure, planned_arrival, planned_departure, delay_seconds (null: no real-time data), realtime, status (scheduled, updated, skipped, canceled, added); arrival and departure are the predicted times with --realtime, null when skipped or canceled. A trip only the real-time data has (ADDED, NEW) is found by its trip_id too. A trip that runs several times a day (frequencies.txt) needs --start, or the next run from now is shown, with a notice."],
                         positional: "TRIP_ID"),
             {
                 var update = CommandSpec(provider: "gtfs", name: "update", summary: "import feeds again from their sources, where they changed",
@@ -150,7 +155,7 @@ enum GTFSCommandLine {
                 }
                 start = seconds
             }
-            return .trip(feed: feed, tripID: id, date: try checkedDate(args), start: start)
+            return .trip(feed: feed, tripID: id, date: try checkedDate(args), start: start, realtime: args.strings("realtime"))
         case "update": return .update(name: args.positional.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 })
         case "remove":
             let name = (args.positional ?? "").trimmingCharacters(in: .whitespaces)
@@ -164,14 +169,16 @@ enum GTFSCommandLine {
             return .stops(feed: feed, name: args.string("name"), near: near, radius: radius)
         case "departures":
             return .departures(GTFSDeparturesRequest(feed: feed, stop: try args.required("stop"), date: try checkedDate(args),
-                                                     after: try args.serviceTime("after"), limit: try args.int("limit", in: 1...100_000)))
+                                                     after: try args.serviceTime("after"), limit: try args.int("limit", in: 1...100_000),
+                                                     realtime: args.strings("realtime")))
         case "trips":
             let (from, to) = try args.distinctPair(what: "stop")
             return .trips(GTFSTripsRequest(feed: feed, from: from, to: to, date: try checkedDate(args), window: try args.serviceTimes(),
                                            transfers: try args.intValue("transfers", in: 0...5),
                                            minTransfer: try args.intValue("min-transfer", in: 0...60) * 60,
                                            walkMeters: try args.double("walk", in: 0...5000, what: "meters"),
-                                           limit: try args.int("limit", in: 1...100_000), fastest: args.flag("fastest"), all: args.flag("all")))
+                                           limit: try args.int("limit", in: 1...100_000), fastest: args.flag("fastest"), all: args.flag("all"),
+                                           realtime: args.strings("realtime")))
         default: throw args.unknownCommand()
         }
     }

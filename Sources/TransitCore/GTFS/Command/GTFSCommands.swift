@@ -20,11 +20,16 @@ struct GTFSCommands {
         case .routes(let feed): return try routes(try open(feed))
         case .departures(let request):
             let feed = try open(request.feed)
-            return try withStopHelp(feed) { () throws(TransitError) in try departures(feed, request) }
-        case .trip(let name, let tripID, let date, let start): return try trip(try open(name), tripID, date: date, start: start)
+            let updates = try await RealtimeSource(context: context).tripUpdates(request.realtime, feed.timetable)
+            return try withStopHelp(feed) { () throws(TransitError) in try departures(feed, request, updates: updates) }
+        case .trip(let name, let tripID, let date, let start, let realtime):
+            let feed = try open(name)
+            let updates = try await RealtimeSource(context: context).tripUpdates(realtime, feed.timetable)
+            return try trip(feed, tripID, date: date, start: start, updates: updates)
         case .trips(let request):
             let feed = try open(request.feed)
-            return try withStopHelp(feed) { () throws(TransitError) in try trips(feed, request) }
+            let updates = try await RealtimeSource(context: context).tripUpdates(request.realtime, feed.timetable)
+            return try withStopHelp(feed) { () throws(TransitError) in try trips(feed, request, updates: updates) }
         }
     }
 
@@ -320,38 +325,70 @@ struct GTFSCommands {
     struct Call {
         var trip: Int
         var stop: Int
-        var seconds: Int
+        /// Planned departure, in seconds of the requested day (nil for an added trip).
+        var planned: Int?
+        /// Predicted departure (the planned one without realtime data); nil when canceled or skipped.
+        var predicted: Int?
         /// 0: the requested day; -1: the day before (a call past 24:00).
         var dayOffset: Int
         /// The run's first departure (what tells the runs of a frequencies.txt trip apart).
         var runStart: Int
+        var status: String = "scheduled"
+        /// The trip's id where realtime data names it (an added trip), else the timetable's.
+        var tripID: String? = nil
+        var route: Int = -1
+        var headsign: String? = nil
+
+        /// Where it sorts and what a window compares: the time to plan on, else the planned one.
+        var seconds: Int { predicted ?? planned ?? 0 }
+        var delay: Int? { status == "updated" ? predicted.flatMap { p in planned.map { p - $0 } } : nil }
     }
 
-    func departures(_ feed: Feed, _ request: GTFSDeparturesRequest) throws(TransitError) -> Output {
+    func departures(_ feed: Feed, _ request: GTFSDeparturesRequest, updates: TripUpdates? = nil) throws(TransitError) -> Output {
         let t = feed.timetable
         let stops = try StopIndex(t).resolve(request.stop)
         let day = try serviceDay(request.date, feed)
         let clock = ServiceClock(day: day, zone: t.zone)
         let window = try ServiceWindow(after: request.after).seconds(on: clock, now: context.settings.now)
-        var calls = board(t, stops, day: day, after: window.after)
+        var calls = board(t, stops, day: day, after: window.after, updates: updates)
         if let limit = request.limit { calls = Array(calls.prefix(limit)) }
+        let zone = t.zone
+        @Sendable func time(_ seconds: Int?) -> Value { seconds.map { .time(clock.instant($0), zone) } ?? .null }
+        let realtimeUse: ColumnUse = updates == nil ? .json : .data
         let data: [Column<Call>] = [
-            Column("time") { .time(clock.instant($0.seconds), t.zone) },
-            Column("route") { .string(StopIndex.routeName(t, Int(t.tripRoute[$0.trip]))) },
-            Column("headsign", "TOWARD") { .string(t.headsign($0.trip)) }, Column("trip_id", "TRIP") { .string(t.tripIDs[$0.trip]) },
+            Column("time") { time($0.predicted) },
+            Column("route") { .string(StopIndex.routeName(t, $0.route)) },
+            Column("headsign", "TOWARD") { .string($0.headsign ?? t.headsign($0.trip)) },
+            Column("trip_id", "TRIP") { .string($0.tripID ?? t.tripIDs[$0.trip]) },
             Column("platform", "STOP") { .string(t.stopIDs[$0.stop]) },
             Column("service_day", "DAY") { .string(day.adding(days: $0.dayOffset).iso) },
             // A frequencies.txt trip runs many times: its start (HH:MM:SS of its service day, as
             // GTFS-Realtime's trip descriptor says it) tells which; null for a trip that runs once.
-            Column("trip_start", in: .json) { t.tripIsFrequency[$0.trip] != 0 ? .string(ClockTime.gtfs($0.runStart)) : .null },
+            Column("trip_start", in: .json) { $0.trip >= 0 && t.tripIsFrequency[$0.trip] != 0 ? .string(ClockTime.gtfs($0.runStart)) : .null },
+            // Realtime: what the time to plan on is made of (after the columns scripts cut by place).
+            // tsv and csv gain them with --realtime only: a script's columns stay put without it.
+            Column("planned_time", in: realtimeUse) { time($0.planned) },
+            Column("delay_seconds", in: realtimeUse) { $0.delay.map(Value.int) ?? .null },
+            Column("realtime", in: realtimeUse) { .bool($0.status != "scheduled") },
+            Column("status", in: realtimeUse) { .string($0.status) },
         ]
-        var notices = feed.notices
+        // The table: planned and predicted side by side (`16:02 → 16:05 +3`), and a status where there is one.
+        let shown = Column<Call>("time", "TIME") { c in
+            let planned = c.planned.map { ClockTime.hhmm(clock.instant($0), zone: zone, on: day) }
+            guard let predicted = c.predicted.map({ ClockTime.hhmm(clock.instant($0), zone: zone, on: day) }) else { return .string(planned ?? "") }
+            guard let planned, planned != predicted, let delay = c.delay else { return .string(predicted) }
+            let minutes = (delay >= 0 ? delay + 30 : delay - 30) / 60
+            return .string("\(planned) → \(predicted) \(minutes >= 0 ? "+" : "")\(minutes)")
+        }
+        var table = [shown] + data.filter { !["time", "planned_time", "delay_seconds", "realtime", "status"].contains($0.key) }
+        if updates != nil { table.insert(Column("status", "STATUS") { .string($0.status == "scheduled" || $0.status == "updated" ? "" : $0.status) }, at: 1) }
+        var notices = feed.notices + (updates?.notices ?? [])
         if calls.isEmpty {
             notices.append(emptyNotice("No departures from \(request.stop)", t, clock: clock, typed: ServiceWindow(after: request.after), window: window) {
-                !board(t, stops, day: day, after: $0.after).isEmpty
+                !board(t, stops, day: day, after: $0.after, updates: updates).isEmpty
             })
         }
-        return Output(calls, data: data, table: data, notices: notices)
+        return Output(calls, data: data, table: table, notices: notices)
     }
 
     /// Why an answer on `clock`'s day is empty: the window asked, or now; the feed's dates when
@@ -372,23 +409,52 @@ struct GTFSCommands {
     }
 
     /// The calls at `stops` leaving on `day`'s service (and the day before's, past 24:00) from
-    /// `after` (seconds of the service day), in order.
-    func board(_ t: Timetable, _ stops: [Int], day: LocalDate, after: Int?) -> [Call] {
+    /// `after` (seconds of the service day), in order of the time to plan on. With realtime
+    /// data: predicted times, canceled and skipped calls kept and marked, added trips in.
+    func board(_ t: Timetable, _ stops: [Int], day: LocalDate, after: Int?, updates: TripUpdates? = nil) -> [Call] {
         var calls: [Call] = []
+        let wanted = Set(stops)
         for (offset, serviceDay) in [(0, day), (-1, day.adding(days: -1))] {
-            // The board reads the day's runs through the router's seam, as a realtime overlay will.
+            let shift = offset * 86_400
+            // The board reads the day's runs through the router's seam.
             let schedule = DaySchedule(t, day: serviceDay.dayNumber)
             for stop in stops {
                 for k in schedule.calls(at: stop) {
                     let (q, i) = schedule.call(k)
                     guard i < schedule.length(q) - 1, schedule.canBoard(q, i) else { continue }
                     for run in 0..<schedule.runCount(q) {
-                        let seconds = Int(schedule.departure(q, run, i)) + offset * 86_400
-                        guard seconds >= 0 else { continue }
-                        if let after, seconds < after { continue }
-                        calls.append(Call(trip: schedule.trip(q, run), stop: stop, seconds: seconds, dayOffset: offset,
-                                          runStart: Int(schedule.departure(q, run, 0))))
+                        let trip = schedule.trip(q, run), start = Int(schedule.departure(q, run, 0))
+                        let planned = Int(schedule.departure(q, run, i)) + shift
+                        var call = Call(trip: trip, stop: stop, planned: planned, predicted: planned, dayOffset: offset, runStart: start,
+                                        route: Int(t.tripRoute[trip]))
+                        if let instance = updates?.instance(trip: trip, day: serviceDay.dayNumber, start: start) {
+                            switch instance.status {
+                            case .hidden, .added: continue
+                            case .canceled:
+                                call.predicted = nil
+                                call.status = "canceled"
+                            case .updated:
+                                guard i < instance.calls.count else { break }
+                                let rt = instance.calls[i]
+                                call.stop = rt.stop
+                                call.status = rt.status.rawValue
+                                call.predicted = rt.status == .skipped ? nil : rt.departure + shift
+                            }
+                        }
+                        guard call.seconds >= 0, call.seconds >= after ?? Int.min else { continue }
+                        calls.append(call)
                     }
+                }
+            }
+            // Trips only the realtime data has, boarding here.
+            for index in updates?.added(on: serviceDay.dayNumber) ?? [] {
+                guard let instance = updates?.instances[index] else { continue }
+                for (i, rt) in instance.calls.enumerated() where i < instance.calls.count - 1 && wanted.contains(rt.stop) && Timetable.canBoard(rt.flags) {
+                    let call = Call(trip: instance.trip, stop: rt.stop, planned: nil, predicted: rt.departure + shift, dayOffset: offset,
+                                    runStart: instance.calls.first?.departure ?? 0, status: "added", tripID: instance.tripID, route: instance.route,
+                                    headsign: instance.headsign)
+                    guard call.seconds >= 0, call.seconds >= after ?? Int.min else { continue }
+                    calls.append(call)
                 }
             }
         }
@@ -398,66 +464,119 @@ struct GTFSCommands {
 
     // MARK: one trip
 
-    /// A call of one trip's run.
+    /// A call of one trip's run: planned and predicted times (nil where there is none).
     struct TripCall {
         var position: Int
         var stop: Int
-        var arrival: Int
-        var departure: Int
+        var plannedArrival: Int?
+        var plannedDeparture: Int?
+        var arrival: Int?
+        var departure: Int?
         var flags: UInt8
+        var status: String
+        var delay: Int?
     }
 
-    /// The calls of `tripID`'s run on the service day: planned times (no real-time data yet).
-    func trip(_ feed: Feed, _ tripID: String, date: String?, start: Int?) throws(TransitError) -> Output {
+    /// The calls of `tripID`'s run on the service day, with realtime data where there is some.
+    func trip(_ feed: Feed, _ tripID: String, date: String?, start: Int?, updates: TripUpdates? = nil) throws(TransitError) -> Output {
         let t = feed.timetable
-        guard let trip = t.tripIDs.indices(of: tripID).first else {
-            throw .usage("unknown trip_id '\(tripID)' in feed \(feed.summary.name); the trip_id column of 'gtfs departures' and of trips' JSON legs names them")
-        }
         let day = try serviceDay(date, feed)
         let clock = ServiceClock(day: day, zone: t.zone)
-        var notices = feed.notices
-        let runs = t.runs(ofTrip: trip)
-        guard t.serviceRuns(Int(t.tripService[trip]), day: day.dayNumber), let first = runs.first else {
-            notices.append("Trip \(tripID) does not run on \(day.iso)")
-            return Output([TripCall](), data: [], table: [], notices: notices)
-        }
-        var chosen = first
-        if let start {
-            guard let run = runs.first(where: { t.runStart(pattern: $0.pattern, row: $0.row) == start }) else {
-                throw .usage("trip \(tripID) has no run starting at \(ClockTime.gtfs(start)) on \(day.iso); its runs start \(Self.starts(t, runs))")
+        var notices = feed.notices + (updates?.notices ?? [])
+        var calls: [TripCall] = []
+        if let trip = t.tripIDs.indices(of: tripID).first {
+            let runs = t.runs(ofTrip: trip)
+            guard t.serviceRuns(Int(t.tripService[trip]), day: day.dayNumber), let first = runs.first else {
+                notices.append("Trip \(tripID) does not run on \(day.iso)")
+                return Output([TripCall](), data: [], table: [], notices: notices)
             }
-            chosen = run
-        } else if runs.count > 1 {
-            // The next run from now on today's service day (when a window would start now), else the first.
-            let now = try ServiceWindow().seconds(on: clock, now: context.settings.now).after ?? Int.min
-            chosen = runs.first { t.runStart(pattern: $0.pattern, row: $0.row) >= now } ?? first
-            notices.append("Trip \(tripID) runs \(runs.count) times on \(day.iso) (\(Self.starts(t, runs))); this is the run of \(ClockTime.gtfs(t.runStart(pattern: chosen.pattern, row: chosen.row))); --start HH:MM:SS picks another")
+            var chosen = first
+            if let start {
+                guard let run = runs.first(where: { t.runStart(pattern: $0.pattern, row: $0.row) == start }) else {
+                    throw .usage("trip \(tripID) has no run starting at \(ClockTime.gtfs(start)) on \(day.iso); its runs start \(Self.starts(t, runs))")
+                }
+                chosen = run
+            } else if runs.count > 1 {
+                // The next run from now on today's service day (when a window would start now), else the first.
+                let now = try ServiceWindow().seconds(on: clock, now: context.settings.now).after ?? Int.min
+                chosen = runs.first { t.runStart(pattern: $0.pattern, row: $0.row) >= now } ?? first
+                notices.append("Trip \(tripID) runs \(runs.count) times on \(day.iso) (\(Self.starts(t, runs))); this is the run of \(ClockTime.gtfs(t.runStart(pattern: chosen.pattern, row: chosen.row))); --start HH:MM:SS picks another")
+            }
+            let q = chosen.pattern, length = t.patternLength(q), stopStart = Int(t.patternStopStart[q])
+            let instance = updates?.instance(trip: trip, day: day.dayNumber, start: t.runStart(pattern: q, row: chosen.row))
+            calls = (0..<length).map { i in
+                let index = t.timeIndex(pattern: q, row: chosen.row, position: i)
+                let a = Int(t.times[index]), d = Int(t.times[index + 1])
+                var call = TripCall(position: i, stop: Int(t.patternStops[stopStart + i]), plannedArrival: a, plannedDeparture: d,
+                                    arrival: a, departure: d, flags: t.patternFlags[stopStart + i], status: "scheduled")
+                switch instance?.status {
+                case .canceled?, .hidden?:
+                    call.arrival = nil
+                    call.departure = nil
+                    call.status = "canceled"
+                case .updated?:
+                    guard let rtCalls = instance?.calls, i < rtCalls.count else { break }
+                    let rt = rtCalls[i]
+                    call.stop = rt.stop
+                    call.status = rt.status.rawValue
+                    if rt.status == .skipped {
+                        call.arrival = nil
+                        call.departure = nil
+                    } else if rt.status == .updated {
+                        call.arrival = rt.arrival
+                        call.departure = rt.departure
+                        call.delay = rt.departure - d
+                    }
+                default: break
+                }
+                return call
+            }
+            if instance?.status == .hidden { notices.append("Trip \(tripID) is replaced on \(day.iso) by the realtime data") }
+        } else if let updates, let index = updates.instances.indices.first(where: {
+            updates.instances[$0].status == .added && updates.instances[$0].tripID == tripID && updates.instances[$0].day == day.dayNumber
+        }) {
+            // A trip only the realtime data has.
+            calls = updates.instances[index].calls.enumerated().map { i, rt in
+                TripCall(position: i, stop: rt.stop, plannedArrival: nil, plannedDeparture: nil, arrival: rt.status == .skipped ? nil : rt.arrival,
+                         departure: rt.status == .skipped ? nil : rt.departure, flags: rt.flags, status: rt.status == .skipped ? "skipped" : "added")
+            }
+        } else {
+            throw .usage("unknown trip_id '\(tripID)' in feed \(feed.summary.name); the trip_id column of 'gtfs departures' and of trips' JSON legs names them")
         }
-        let q = chosen.pattern, length = t.patternLength(q), stopStart = Int(t.patternStopStart[q])
-        let calls = (0..<length).map { i in
-            TripCall(position: i, stop: Int(t.patternStops[stopStart + i]), arrival: Int(t.times[t.timeIndex(pattern: q, row: chosen.row, position: i)]),
-                 departure: t.departure(pattern: q, row: chosen.row, position: i), flags: t.patternFlags[stopStart + i])
-        }
+        let length = calls.count
         let layout = JourneyLayout(t, clock: clock)
-        // No arrival at the first call, no departure from the last; planned until real-time data comes.
-        let arrival: @Sendable (TripCall) -> Value = { $0.position == 0 ? .null : .time(clock.instant($0.arrival), t.zone) }
-        let departure: @Sendable (TripCall) -> Value = { $0.position == length - 1 ? .null : .time(clock.instant($0.departure), t.zone) }
+        let zone = t.zone
+        // No arrival at the first call, no departure from the last.
+        @Sendable func time(_ seconds: Int?, _ c: TripCall, first: Bool) -> Value {
+            guard let seconds, c.position != (first ? 0 : length - 1) else { return .null }
+            return .time(clock.instant(seconds), zone)
+        }
         let data: [Column<TripCall>] = [
             Column("sequence", "SEQ") { .int($0.position + 1) }, Column("stop_id", "STOP") { .string(t.stopIDs[$0.stop]) },
             Column("stop_name", "NAME") { .string(t.stopNames[$0.stop]) }, Column("platform") { layout.platform($0.stop) },
-            Column("arrival", "ARRIVE", arrival), Column("departure", "DEPART", departure),
-            Column("planned_arrival", nil, arrival), Column("planned_departure", nil, departure),
-            Column("delay_seconds") { _ in .null }, Column("realtime") { _ in .bool(false) }, Column("status") { _ in .string("scheduled") },
+            Column("arrival", "ARRIVE") { time($0.arrival, $0, first: true) }, Column("departure", "DEPART") { time($0.departure, $0, first: false) },
+            Column("planned_arrival") { time($0.plannedArrival, $0, first: true) },
+            Column("planned_departure") { time($0.plannedDeparture, $0, first: false) },
+            Column("delay_seconds") { $0.delay.map(Value.int) ?? .null }, Column("realtime") { .bool($0.status != "scheduled") },
+            Column("status") { .string($0.status) },
         ]
-        // Where a rider may not get on or off, the table says so.
+        // Where a rider may not get on or off, the table says so; and how realtime data changed the call.
         let note = Column<TripCall>("note", "") { c in
-            .string([Timetable.canBoard(c.flags) || c.position == length - 1 ? nil : "no pickup",
-                     Timetable.canAlight(c.flags) || c.position == 0 ? nil : "no drop-off"].compactMap { $0 }.joined(separator: ", "))
+            .string(([Timetable.canBoard(c.flags) || c.position == length - 1 ? nil : "no pickup",
+                      Timetable.canAlight(c.flags) || c.position == 0 ? nil : "no drop-off"]
+                     + [c.status == "scheduled" || c.status == "updated" ? nil : c.status]).compactMap { $0 }.joined(separator: ", "))
+        }
+        @Sendable func shown(_ c: TripCall, arrival: Bool) -> Value {
+            let (planned, predicted) = arrival ? (c.plannedArrival, c.arrival) : (c.plannedDeparture, c.departure)
+            guard c.position != (arrival ? 0 : length - 1) else { return .string("") }
+            let p = planned.map { ClockTime.hhmm(clock.instant($0), zone: zone, on: day) }
+            guard let now = predicted.map({ ClockTime.hhmm(clock.instant($0), zone: zone, on: day) }) else { return .string(p ?? "") }
+            guard let p, p != now else { return .string(now) }
+            return .string("\(p) → \(now)")
         }
         var table: [Column<TripCall>] = [data[0], data[1], data[2],
-                                     Column("arrival", "ARRIVE") { $0.position == 0 ? .string("") : .string(ClockTime.hhmm(clock.instant($0.arrival), zone: t.zone, on: day)) },
-                                     Column("departure", "DEPART") { $0.position == length - 1 ? .string("") : .string(ClockTime.hhmm(clock.instant($0.departure), zone: t.zone, on: day)) },
-                                     note]
+                                         Column("arrival", "ARRIVE") { shown($0, arrival: true) },
+                                         Column("departure", "DEPART") { shown($0, arrival: false) }, note]
         if calls.allSatisfy({ note.value($0) == .string("") }) { table.removeLast() }
         return Output(calls, data: data, table: table, notices: notices)
     }
@@ -469,14 +588,14 @@ struct GTFSCommands {
 
     // MARK: trips
 
-    func trips(_ feed: Feed, _ request: GTFSTripsRequest) throws(TransitError) -> Output {
+    func trips(_ feed: Feed, _ request: GTFSTripsRequest, updates: TripUpdates? = nil) throws(TransitError) -> Output {
         let t = feed.timetable
         let day = try serviceDay(request.date, feed)
         let clock = ServiceClock(day: day, zone: t.zone)
         context.progress("finding journeys")
         let window = try request.window.seconds(on: clock, now: context.settings.now)
-        var journeys = try plan(t, request, day: day, window: window)
-        var notices = feed.notices
+        var journeys = try plan(t, request, day: day, window: window, updates: updates)
+        var notices = feed.notices + (updates?.notices ?? [])
         // The table leaves out what nobody takes; JSON and tsv keep the whole Pareto set.
         if context.settings.format == .table && !request.all {
             let kept = JourneyLayout.withoutUnlikely(journeys)
@@ -489,19 +608,20 @@ struct GTFSCommands {
         }
         if journeys.isEmpty {
             notices.append(emptyNotice("No journey from \(request.from) to \(request.to)", t, clock: clock, typed: request.window, window: window) {
-                (try? plan(t, request, day: day, window: $0))?.isEmpty == false
+                (try? plan(t, request, day: day, window: $0, updates: updates))?.isEmpty == false
             })
         }
-        return JourneyLayout(t, clock: clock, journeys: journeys).output(journeys, notices: notices)
+        return JourneyLayout(t, clock: clock, journeys: journeys, updates: updates).output(journeys, notices: notices)
     }
 
     /// The journeys of `window`; with `--arrive-by`, those arriving by then, latest departure first.
-    func plan(_ t: Timetable, _ request: GTFSTripsRequest, day: LocalDate, window: ServiceWindow.Seconds) throws(TransitError) -> [Router.Journey] {
+    func plan(_ t: Timetable, _ request: GTFSTripsRequest, day: LocalDate, window: ServiceWindow.Seconds,
+              updates: TripUpdates? = nil) throws(TransitError) -> [Router.Journey] {
         // `--limit` alone lets the router stop early; a filter after it needs the whole window.
         let filtered = window.arriveBy != nil || request.fastest
         var journeys = try GTFSFeed(timetable: t).plan(GTFSFeed.TripQuery(
             from: request.from, to: request.to, date: day, after: window.after, before: window.before, transfers: request.transfers,
-            minTransferSeconds: request.minTransfer, walkMeters: request.walkMeters, limit: filtered ? nil : request.limit))
+            minTransferSeconds: request.minTransfer, walkMeters: request.walkMeters, limit: filtered ? nil : request.limit), updates: updates)
         guard filtered else { return journeys }
         if request.fastest { journeys = JourneyLayout.fastest(journeys) }
         if let by = window.arriveBy {

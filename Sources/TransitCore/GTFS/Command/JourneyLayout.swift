@@ -5,25 +5,46 @@ import Foundation
 struct JourneyLayout {
     let t: Timetable
     let clock: ServiceClock
+    /// The realtime data the journeys were planned on, when there was any: an added trip's id,
+    /// route and headsign are there, not in the timetable.
+    let updates: TripUpdates?
 
     /// The display names of the routes the journeys ride, worked out once each (thousands of
     /// journeys name a dozen routes, and a feed may have thousands).
     let names: [Int: String]
 
-    init(_ timetable: Timetable, clock: ServiceClock, journeys: [Router.Journey] = []) {
+    init(_ timetable: Timetable, clock: ServiceClock, journeys: [Router.Journey] = [], updates: TripUpdates? = nil) {
         t = timetable
         self.clock = clock
+        self.updates = updates
         var names: [Int: String] = [:]
         for journey in journeys {
-            for trip in journey.legs.compactMap(\.trip) {
-                let route = Int(timetable.tripRoute[trip])
-                if names[route] == nil { names[route] = StopIndex.routeName(timetable, route) }
+            for leg in journey.legs where leg.isRide {
+                let route = Self.route(of: leg, timetable, updates)
+                if route >= 0 && names[route] == nil { names[route] = StopIndex.routeName(timetable, route) }
             }
         }
         self.names = names
     }
 
-    func routeName(_ route: Int) -> String { names[route] ?? StopIndex.routeName(t, route) }
+    func routeName(_ route: Int) -> String { route < 0 ? "unknown route" : names[route] ?? StopIndex.routeName(t, route) }
+
+    /// The realtime instance a ride's run stands for, if any.
+    func instance(_ leg: Router.Leg) -> TripUpdates.Instance? {
+        guard let updates, leg.instance >= 0, leg.instance < updates.instances.count else { return nil }
+        return updates.instances[leg.instance]
+    }
+
+    /// A ride's route (-1: an added trip on a route the feed does not have).
+    static func route(of leg: Router.Leg, _ t: Timetable, _ updates: TripUpdates?) -> Int {
+        if let updates, leg.instance >= 0, leg.instance < updates.instances.count { return updates.instances[leg.instance].route }
+        guard let trip = leg.trip, trip >= 0, trip < t.tripCount else { return -1 }
+        return Int(t.tripRoute[trip])
+    }
+
+    func route(_ leg: Router.Leg) -> Int { Self.route(of: leg, t, updates) }
+    func tripID(_ leg: Router.Leg) -> String { instance(leg)?.tripID ?? leg.trip.map { t.tripIDs[$0] } ?? "" }
+    func headsign(_ leg: Router.Leg) -> String { instance(leg)?.headsign ?? leg.trip.map { t.headsign($0) } ?? "" }
 
     /// A journey nobody takes: another leaves at most this much earlier (seconds)…
     static let unlikelyLeavesWithin = 5 * 60
@@ -73,12 +94,21 @@ struct JourneyLayout {
                                        ("departure", time(leg.departure.predicted)), ("arrival", time(leg.arrival.predicted))]
         switch leg.mode {
         case .ride(let trip, _, _, _, _):
-            let route = Int(t.tripRoute[trip])
+            let route = self.route(leg), instance = instance(leg)
             // A frequencies.txt trip runs many times: its start time says which run (as
             // GTFS-Realtime's trip descriptor does), in the feed's HH:MM:SS.
-            let run: [(String, Value)] = t.tripIsFrequency[trip] != 0 ? [("trip_start", .string(ClockTime.gtfs(leg.runStart)))] : []
-            return Record([("route", .string(routeName(route))), ("route_id", .string(t.routeIDs[route])),
-                           ("trip_id", .string(t.tripIDs[trip])), ("headsign", .string(t.headsign(trip)))] + run + ends)
+            let frequency = trip >= 0 && trip < t.tripCount && t.tripIsFrequency[trip] != 0
+            let run: [(String, Value)] = frequency ? [("trip_start", .string(ClockTime.gtfs(leg.runStart)))] : []
+            // Planned and predicted: an added trip has no plan; a run without realtime data, no delay.
+            let added = instance?.status == .added && instance?.trip ?? -1 < 0
+            let realtime: [(String, Value)] = [
+                ("planned_departure", added ? .null : time(leg.departure.planned)), ("planned_arrival", added ? .null : time(leg.arrival.planned)),
+                ("departure_delay_seconds", instance == nil || added ? .null : .int(leg.departure.delay)),
+                ("arrival_delay_seconds", instance == nil || added ? .null : .int(leg.arrival.delay)),
+                ("realtime", .bool(instance != nil)), ("status", .string(instance == nil ? "scheduled" : added ? "added" : "updated")),
+            ]
+            return Record([("route", .string(routeName(route))), ("route_id", route >= 0 ? .string(t.routeIDs[route]) : .null),
+                           ("trip_id", .string(tripID(leg))), ("headsign", .string(headsign(leg)))] + run + ends + realtime)
         case .walk(let meters):
             return Record([("route", .null), ("route_id", .null), ("trip_id", .null), ("headsign", .null)] + ends
                           + [("walk_meters", .int(Int(meters.rounded())))])
@@ -86,15 +116,16 @@ struct JourneyLayout {
     }
 
     func routes(_ journey: Router.Journey) -> String {
-        journey.legs.compactMap { leg in leg.trip.map { routeName(Int(t.tripRoute[$0])) } }.joined(separator: " > ")
+        journey.legs.filter(\.isRide).map { routeName(route($0)) }.joined(separator: " > ")
     }
 
     /// `Local toward San Jose → walk 50 m → Bullet toward …`: the rides and walks in order.
     func description(_ journey: Router.Journey) -> String {
         journey.legs.map { leg in
             switch leg.mode {
-            case .ride(let trip, _, _, _, _):
-                return routeName(Int(t.tripRoute[trip])) + (t.headsign(trip).isEmpty ? "" : " toward \(t.headsign(trip))")
+            case .ride:
+                let headsign = headsign(leg)
+                return routeName(route(leg)) + (headsign.isEmpty ? "" : " toward \(headsign)")
             case .walk(let meters):
                 return "walk \(Int(meters.rounded())) m"
             }
@@ -149,10 +180,8 @@ struct JourneyLayout {
         var stops: [Int] = []
         for leg in journey.legs {
             switch leg.mode {
-            case .ride(_, let pattern, _, let from, let to):
-                let start = Int(t.patternStopStart[pattern])
-                guard from <= to, start + to < Int(t.patternStopStart[pattern + 1]) else { continue }
-                stops += (from...to).map { Int(t.patternStops[start + $0]) }
+            case .ride:
+                stops += leg.calls
             case .walk:
                 stops += [leg.from, leg.to]
             }

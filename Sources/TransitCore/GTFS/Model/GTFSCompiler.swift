@@ -411,13 +411,16 @@ struct GTFSCompiler {
         // is right only when its later runs change no better: so a pattern is one route's (a row
         // by route decides alike for all its runs; R5's TripPattern is per route too), and a trip
         // with rules of its own is a pattern of its own.
-        var values = [Int32](repeating: 0, count: n * 2 + 2)
+        // Its stop_sequence values too: GTFS-Realtime names a call by them, and a pattern keeps one
+        // list (trips numbered alike, as nearly every feed numbers them, share it).
+        var values = [Int32](repeating: 0, count: n * 3 + 2)
         for (k, row) in rows.enumerated() {
             values[k] = row.stop
             values[n + k] = Int32(row.flags)
+            values[2 * n + k] = row.sequence
         }
-        values[2 * n] = t.tripRoute[trip]
-        values[2 * n + 1] = tripsNamedFrom.contains(Int32(trip)) ? Int32(trip) : -1
+        values[3 * n] = t.tripRoute[trip]
+        values[3 * n + 1] = tripsNamedFrom.contains(Int32(trip)) ? Int32(trip) : -1
         let key = PatternKey(values)
         let p: Int
         if let known = patternOf[key] { p = known } else {
@@ -451,12 +454,13 @@ struct GTFSCompiler {
         // Each pattern's runs by first departure, split wherever one would overtake another.
         // The times go straight into the timetable's own buffer (40 MB for 5 million stop_times: no second copy).
         var times = Packed<Int32>(), patternStops: [Int32] = [], patternFlags: [UInt8] = [], patternTrips: [Int32] = []
+        var patternSequences: [Int32] = []
         times.reserveCapacity(zip(patternKeys, patternRuns).reduce(0) { $0 + $1.0.count * $1.1.count })
         var stopLists = [[Int32]](repeating: [], count: stops.count)
         // Every run's trip, (pattern, row) and start, for the index from trip to runs.
         var runTrip: [Int32] = [], runPlace: [Int32] = [], runStartTime: [Int32] = []
         for (p, key) in patternKeys.enumerated() {
-            let length = (key.count - 2) / 2  // stops, flags, then the route and the named trip
+            let length = (key.count - 2) / 3  // stops, flags, stop_sequences, then the route and the named trip
             let runs = patternRuns[p].sorted {
                 let a = timeStore[$0.times + 1] + $0.shift, b = timeStore[$1.times + 1] + $1.shift
                 return a != b ? a < b : $0.trip < $1.trip
@@ -483,6 +487,7 @@ struct GTFSCompiler {
                 for i in 0..<length {
                     patternStops.append(key[i])
                     patternFlags.append(UInt8(key[length + i]))
+                    patternSequences.append(key[2 * length + i])
                     stopLists[Int(key[i])].append(Int32(q))
                     stopLists[Int(key[i])].append(Int32(i))
                 }
@@ -508,6 +513,7 @@ struct GTFSCompiler {
         times = Packed()
         t.patternStops = Packed(patternStops)
         t.patternFlags = Packed(patternFlags)
+        t.patternSequences = Packed(patternSequences)
         t.patternTrips = Packed(patternTrips)
         var stopPatterns: [Int32] = []
         for list in stopLists {

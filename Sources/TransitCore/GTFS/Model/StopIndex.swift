@@ -53,6 +53,7 @@ struct StopIndex {
 
     /// A route's short name, else its long name, else its id.
     static func routeName(_ t: Timetable, _ route: Int) -> String {
+        guard route >= 0, route < t.routeCount else { return "unknown route" }
         let short = t.routeShortName[route].trimmingCharacters(in: .whitespaces)
         if !short.isEmpty { return short }
         let long = t.routeLongName[route].trimmingCharacters(in: .whitespaces)

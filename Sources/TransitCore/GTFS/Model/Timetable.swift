@@ -134,6 +134,8 @@ struct Timetable: Sendable {
     var patternStops = Packed<Int32>()
     /// Per pattern position: bit 0 no pickup, bit 1 no drop-off.
     var patternFlags = Packed<UInt8>()
+    /// Per pattern position: the stop_sequence of stop_times.txt (how GTFS-Realtime names a call).
+    var patternSequences = Packed<Int32>()
     var patternTripStart = Packed<Int32>([0])
     var patternTrips = Packed<Int32>()
     /// Where each pattern's times begin in `times`: trip j at position i is
@@ -221,7 +223,7 @@ struct Timetable: Sendable {
 enum TimetableFile {
     /// Bumped whenever a section, its order or its meaning changes: an older file is refused
     /// ("import the feed again"), never misread.
-    static let version = 7
+    static let version = 8
     /// 16 bytes, so that what follows stays 8-byte aligned.
     static let magic = Array("transit-gtfs \(version < 10 ? "0" : "")\(version)\n".utf8)
 
@@ -257,6 +259,7 @@ enum TimetableFile {
         .strings("tripIDs", \.tripIDs), .packed("tripRoute", \.tripRoute), .packed("tripService", \.tripService),
         .packed("tripHeadsign", \.tripHeadsign), .strings("headsigns", \.headsigns),
         .packed("patternStopStart", \.patternStopStart), .packed("patternStops", \.patternStops), .packed("patternFlags", \.patternFlags),
+        .packed("patternSequences", \.patternSequences),
         .packed("patternTripStart", \.patternTripStart), .packed("patternTrips", \.patternTrips),
         .packed("patternTimeStart", \.patternTimeStart), .packed("times", \.times),
         .packed("stopPatternStart", \.stopPatternStart), .packed("stopPatterns", \.stopPatterns),
@@ -311,7 +314,7 @@ enum TimetableFile {
                   && within(t.tripHeadsign, 0, t.headsigns.count) && within(t.tripRoute, 0, r), "trips")
         try check(p >= 0 && t.patternStopStart.count == p + 1 && t.patternTimeStart.count == p, "patterns")
         try check(monotone(t.patternStopStart, last: t.patternStops.count) && monotone(t.patternTripStart, last: t.patternTrips.count), "pattern offsets")
-        try check(t.patternFlags.count == t.patternStops.count && within(t.patternStops, 0, s), "pattern stops")
+        try check(t.patternFlags.count == t.patternStops.count && t.patternSequences.count == t.patternStops.count && within(t.patternStops, 0, s), "pattern stops")
         try check(within(t.patternTrips, 0, n), "pattern trips")
         try check(within(t.tripService, 0, max(1, t.serviceCount)), "services")
         let stopStart = t.patternStopStart.buffer, tripStart = t.patternTripStart.buffer, timeStart = t.patternTimeStart.buffer

@@ -77,6 +77,14 @@ struct FeedMessage: Equatable, ProtobufMessage {
         var stopTimeUpdates: [StopTimeUpdate] = []
         var timestamp: UInt64?
         var delay: Int32?
+        var tripProperties: TripProperties?
+    }
+
+    /// What a DUPLICATED trip is: its own trip_id, start date and time (fields 1, 2, 3).
+    struct TripProperties: Equatable {
+        var tripID: String?
+        var startDate: String?
+        var startTime: String?
     }
 
     struct Position: Equatable {
@@ -259,6 +267,7 @@ extension FeedMessage.TripUpdate: ProtobufMessage {
             case (3, .bytes(let range)): vehicle = try r.merge(vehicle, range)
             case (4, _): timestamp = value.unsigned ?? timestamp
             case (5, _): delay = value.int32 ?? delay
+            case (6, .bytes(let range)): tripProperties = try r.merge(tripProperties, range)
             default: continue
             }
         }
@@ -295,6 +304,21 @@ extension FeedMessage.VehiclePosition: ProtobufMessage {
             case (7, .bytes(let range)): stopID = r.string(range)
             case (8, .bytes(let range)): vehicle = try r.merge(vehicle, range)
             case (9, _): occupancyStatus = value.unsigned ?? occupancyStatus
+            default: continue
+            }
+        }
+    }
+}
+
+extension FeedMessage.TripProperties: ProtobufMessage {
+    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
+        var r = reader
+        while let (field, value) = try r.next() {
+            guard let range = value.range else { continue }
+            switch field {
+            case 1: tripID = r.string(range)
+            case 2: startDate = r.string(range)
+            case 3: startTime = r.string(range)
             default: continue
             }
         }

@@ -48,6 +48,10 @@ struct Router {
         /// A ride's run, told apart from the other runs of its trip (frequencies.txt) by its first
         /// departure, in seconds of the service day; 0 for a walk.
         var runStart = 0
+        /// The realtime instance the ride's run stands for (`TripUpdates.instances`), -1: as planned.
+        var instance = -1
+        /// The stops a ride calls at, from boarding to alighting (both included).
+        var calls: [Int] = []
 
         var trip: Int? { if case .ride(let trip, _, _, _, _) = mode { trip } else { nil } }
         var isRide: Bool { trip != nil }
@@ -66,18 +70,29 @@ struct Router {
     let t: Timetable
     let query: Query
     let schedule: DaySchedule
+    /// The day with realtime trip updates laid over it, when there are any.
+    let realtime: RealtimeSchedule?
     let edges: TransferEdges
 
     /// `children`: the feed's stations, when the caller already worked them out (a StopIndex has).
-    init(_ timetable: Timetable, _ query: Query, children: StationChildren? = nil) {
+    init(_ timetable: Timetable, _ query: Query, children: StationChildren? = nil, updates: TripUpdates? = nil) {
         t = timetable
         self.query = query
         schedule = DaySchedule(timetable, day: query.day)
+        realtime = updates.map { RealtimeSchedule(timetable, day: query.day, updates: $0) }
         edges = TransferEdges(timetable, minTransfer: query.minTransfer, walkMeters: query.walkMeters,
                               children: children ?? StationChildren(timetable))
     }
 
-    func journeys() -> [Journey] {
+    func journeys() -> [Journey] { search(query) }
+
+    /// One search of `query`'s window, on the schedule as planned or as realtime data has it
+    /// (two concrete types, so each search is compiled for its own).
+    func search(_ query: Query) -> [Journey] {
+        if let realtime {
+            var search = RangeSearch(schedule: realtime, query: query, edges: edges, t: t)
+            return search.run()
+        }
         var search = RangeSearch(schedule: schedule, query: query, edges: edges, t: t)
         return search.run()
     }
@@ -95,8 +110,7 @@ struct Router {
             var part = query
             let whole = span >= 7 * 86_400 || (query.before.map { end >= $0 } ?? false)
             if !whole { part.before = end }
-            var search = RangeSearch(schedule: schedule, query: part, edges: edges, t: t)
-            let found = search.run()
+            let found = search(part)
             let first = Array(found.prefix(limit))
             if whole || (first.count == limit && first.allSatisfy { $0.arrival <= end }) { return first }
             span *= 2
@@ -672,9 +686,12 @@ struct RangeSearch<S: Schedule> {
             let q = Int(label.pattern), run = Int(label.run), board = Int(label.boardPosition), alight = Int(label.alightPosition)
             guard q >= 0, q < schedule.patternCount, run >= 0, run < schedule.runCount(q), board >= 0, alight > board, alight < schedule.length(q) else { return nil }
             let boardStop = schedule.stop(q, board)
+            let planned = (schedule.planned(q, run, board).departure, schedule.planned(q, run, alight).arrival)
             legs.append(Router.Leg(mode: .ride(trip: schedule.trip(q, run), pattern: q, run: run, fromPosition: board, toPosition: alight),
-                                   from: boardStop, to: stop, departure: LegTime(Int(schedule.departure(q, run, board))),
-                                   arrival: LegTime(Int(schedule.arrival(q, run, alight))), runStart: Int(schedule.departure(q, run, 0))))
+                                   from: boardStop, to: stop, departure: LegTime(Int(planned.0), predicted: Int(schedule.departure(q, run, board))),
+                                   arrival: LegTime(Int(planned.1), predicted: Int(schedule.arrival(q, run, alight))),
+                                   runStart: Int(schedule.planned(q, run, 0).departure), instance: schedule.instance(q, run),
+                                   calls: (board...alight).map { schedule.stop(q, $0) }))
             let previous = Int(label.legs) - 1
             let from = Int(label.fromStop)
             if previous == 0 { break }

@@ -28,9 +28,19 @@ protocol Schedule {
     /// changing its own state while it walks them needs no copy of the schedule.
     func calls(at stop: Int) -> Range<Int>
     func call(_ index: Int) -> (pattern: Int, position: Int)
+    /// A run's planned times at a position (its times, where no realtime data changed them).
+    func planned(_ pattern: Int, _ run: Int, _ position: Int) -> (arrival: Int32, departure: Int32)
+    /// The realtime instance a run stands for (`TripUpdates.instances`), or -1 for a run as planned.
+    func instance(_ pattern: Int, _ run: Int) -> Int
 }
 
 extension Schedule {
+    func planned(_ pattern: Int, _ run: Int, _ position: Int) -> (arrival: Int32, departure: Int32) {
+        (arrival(pattern, run, position), departure(pattern, run, position))
+    }
+
+    func instance(_ pattern: Int, _ run: Int) -> Int { -1 }
+
     /// The first run of `pattern` leaving `position` at or after `time`, among runs
     /// `low ..< high` (those below `low` are known to leave earlier; `high` when none does).
     func firstRun(_ pattern: Int, _ position: Int, atOrAfter time: Int32, low: Int = 0, high: Int) -> Int {

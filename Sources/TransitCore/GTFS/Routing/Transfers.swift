@@ -226,7 +226,8 @@ final class TransferEdges {
         let rules = fromRules(x)
         if rules.isEmpty { return -1 }
         let named = rules.trips.contains(trip) ? Int64(trip) : -1
-        let route = Int(t.tripRoute[trip])
+        // An added trip (GTFS-Realtime) has no trip of the feed, and so no route its rules name.
+        let route = trip >= 0 && trip < t.tripCount ? Int(t.tripRoute[trip]) : -1
         return (named + 1) << 32 | Int64(rules.routes.contains(route) ? route + 1 : 0)
     }
 

@@ -1,0 +1,105 @@
+import Foundation
+
+/// GTFS-Realtime data for one query: each source (an http(s) URL, fetched through the HTTP path
+/// with its timeout, retries, `--record` and `--offline`; or a file) read, decoded and applied
+/// to the timetable. A source that cannot be read or decoded fails the command (one line:
+/// which source, what is wrong, at which byte): an answer is never printed on the schedule as
+/// if it were real-time.
+struct RealtimeSource {
+    let context: Context
+
+    /// The largest message read (Budapest's whole network is 2.8 MB; this is 20 times that).
+    static let maxBytes = 64 << 20
+
+    /// A source's bytes, and whether it is a file (a recording: its own header is its clock).
+    func bytes(_ source: String) async throws(TransitError) -> (data: Data, isFile: Bool) {
+        if GTFSCommands.isURL(source) {
+            guard let url = URLComponents(string: source), let host = url.host, !host.isEmpty else { throw .usage("'\(source)' is not a URL") }
+            var base = url
+            base.path = ""
+            base.query = nil
+            let request = HTTPRequest(provider: "gtfs", baseURL: base.string ?? source, path: String(url.path.drop { $0 == "/" }),
+                                      query: (url.queryItems ?? []).map { .init($0.name, $0.value ?? "") }, expects: .protobuf,
+                                      label: "real-time data from \(host)", maxBodyBytes: Self.maxBytes)
+            return (try await context.http.get(request) { $0.body }, false)
+        }
+        guard let file = FileManager.default.attributesOfItemIfExists(source) else {
+            throw .usage("no real-time data at \(source): give an http(s) URL or a GTFS-Realtime file (.pb)")
+        }
+        guard file <= Self.maxBytes else { throw .parse(what: source, reason: "\(file) bytes, more than a GTFS-Realtime message of \(Self.maxBytes >> 20) MB") }
+        guard let data = FileManager.default.contents(atPath: source) else { throw .parse(what: source, reason: "cannot read the file") }
+        return (data, true)
+    }
+
+    /// The message in `data`; an empty body is a message with no data (nil).
+    static func decode(_ data: Data, source: String) throws(TransitError) -> FeedMessage? {
+        guard let first = data.first else { return nil }
+        // Text where protobuf belongs: name it, rather than report the byte it breaks at.
+        switch first {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            throw .parse(what: source, reason: "this is JSON; transit reads GTFS-Realtime as protobuf (the feed's binary form)")
+        case UInt8(ascii: "<"):
+            throw .parse(what: source, reason: "an HTML or XML page, not a GTFS-Realtime message")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            throw .parse(what: source, reason: "text (\(String(decoding: data.prefix(24), as: UTF8.self).split(separator: "\n").first ?? "")…), not a GTFS-Realtime protobuf message")
+        default: break
+        }
+        let message: FeedMessage
+        do { message = try FeedMessage.decode(data) } catch {
+            throw .parse(what: source, reason: "\(error.reason) at byte \(error.offset)")
+        }
+        guard message.header != nil else { throw .parse(what: source, reason: "no FeedHeader: not a GTFS-Realtime message") }
+        return message
+    }
+
+    /// Every source applied to `t`, in order (a later source's update of a trip replaces an earlier one's).
+    func tripUpdates(_ sources: [String], _ t: Timetable) async throws(TransitError) -> TripUpdates? {
+        guard !sources.isEmpty else { return nil }
+        var all = TripUpdates()
+        for source in sources {
+            context.progress("reading real-time data")
+            let (data, isFile) = try await bytes(source)
+            let name = Redaction.url(source)
+            guard let message = try Self.decode(data, source: name) else {
+                all.notices.append("\(name): empty, no real-time data")
+                continue
+            }
+            // A recording is read at its own time, unless the clock is pinned (rule 6).
+            var now = Int(context.settings.now.timeIntervalSince1970)
+            if isFile && !context.settings.clockPinned, let stamp = message.header?.timestamp {
+                now = Int(clamping: stamp > 10_000_000_000 ? stamp / 1000 : stamp)
+            }
+            all.merge(TripUpdateApplier.apply(message, to: t, now: now, source: name))
+        }
+        return all
+    }
+}
+
+extension TripUpdates {
+    /// `other`'s instances added; where both speak of one run, `other` wins.
+    mutating func merge(_ other: TripUpdates) {
+        var keyed = Set<Int>()
+        for (key, index) in other.byRun.sorted(by: { $0.value < $1.value }) {
+            keyed.insert(index)
+            if let mine = byRun[key] {
+                instances[mine] = other.instances[index]
+            } else {
+                byRun[key] = instances.count
+                instances.append(other.instances[index])
+            }
+        }
+        for (index, instance) in other.instances.enumerated() where !keyed.contains(index) { instances.append(instance) }
+        timestamp = timestamp ?? other.timestamp
+        notices += other.notices
+    }
+}
+
+extension FileManager {
+    /// The size of a regular file, or nil when there is none at `path`.
+    func attributesOfItemIfExists(_ path: String) -> Int? {
+        var isDirectory: ObjCBool = false
+        guard fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+              let size = (try? attributesOfItem(atPath: path))?[.size] as? NSNumber else { return nil }
+        return size.intValue
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+import Testing
+@testable import TransitCore
+import TransitTestSupport
+
+/// GTFS-Realtime applied to real timetables, through the binary: boards, trips and journeys as
+/// ../shared/reference/gtfs-rt/SEMANTICS.md says they come out, on the pack's paired captures
+/// (BART 2019, Caltrain 2023, Halifax 2025), the MMRI cases with their expected journeys, and
+/// nigiri's cases; then what a broken or stale source does.
+@Suite(.enabled(if: Reference.isPresent, Reference.absent)) struct RealtimeApplyTests {
+    static func feeds(_ relative: String) -> String { Reference.path("gtfs-rt/feeds/" + relative) }
+
+    /// The binary with the clock at `now` (nil: unpinned, so a recording is read at its own time).
+    static func transit(_ args: [String], now: String?) async throws -> Run {
+        var env = Run.environment()
+        env["TRANSIT_NOW"] = now
+        return try await Run.transit(args, env: env)
+    }
+
+    static func json(_ run: Run) throws -> [[String: Any]] {
+        try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], "\(run.stderr)")
+    }
+
+    /// One journey's first leg as the JSON says it.
+    static func firstLeg(_ run: Run) throws -> [String: Any] {
+        try #require((try json(run).first?["legs"] as? [[String: Any]])?.first, "\(run.stdout) \(run.stderr)")
+    }
+
+    // MARK: MMRI (OpenTripPlanner's cases; EXPECTED.md)
+
+    @Test func mmriCasesGiveTheirExpectedJourneys() async throws {
+        func first(_ c: String, from: String, to: String, after: String, realtime: Bool) async throws -> [String: Any] {
+            let run = try await Self.transit(["gtfs", "trips", "--feed", Self.feeds("otp-mmri/" + c), "--from", from, "--to", to, "--date", "2014-01-01",
+                                              "--after", after, "--min-transfer", "0", "--limit", "1", "--format", "json"]
+                                             + (realtime ? ["--realtime", Self.feeds("otp-mmri/" + c + ".pb")] : []), now: "2013-12-31T23:05:00Z")
+            #expect(run.status == 0, "\(run.stderr)")
+            return try Self.firstLeg(run)
+        }
+        // 3b: a departure delay of 600 at stop_sequence 0 (a present zero) carries to the next stop.
+        var leg = try await first("3b", from: "3b1", to: "3b2", after: "0:01:00", realtime: true)
+        #expect(leg["trip_id"] as? String == "3b|1" && leg["departure"] as? String == "2014-01-01T00:11:00+01:00"
+                && leg["arrival"] as? String == "2014-01-01T00:12:00+01:00" && leg["planned_departure"] as? String == "2014-01-01T00:01:00+01:00"
+                && leg["departure_delay_seconds"] as? Int == 600 && leg["status"] as? String == "updated")
+        leg = try await first("3b", from: "3b1", to: "3b2", after: "0:01:00", realtime: false)
+        #expect(leg["departure"] as? String == "2014-01-01T00:01:00+01:00" && leg["realtime"] as? Bool == false && leg["status"] as? String == "scheduled")
+        // 3c: an arrival delay of 120 and no departure: the departure takes it, and 3c|1 is caught at 3c2.
+        leg = try await first("3c", from: "3c2", to: "3c3", after: "0:04:00", realtime: true)
+        #expect(leg["trip_id"] as? String == "3c|1" && leg["departure"] as? String == "2014-01-01T00:04:00+01:00"
+                && leg["arrival"] as? String == "2014-01-01T00:05:00+01:00")
+        leg = try await first("3c", from: "3c2", to: "3c3", after: "0:04:00", realtime: false)
+        #expect(leg["trip_id"] as? String == "3c|2" && leg["departure"] as? String == "2014-01-01T00:05:00+01:00")
+        // 3e: 3e|1 canceled, 3e|2 is the next.
+        leg = try await first("3e", from: "3e1", to: "3e2", after: "0:01:00", realtime: true)
+        #expect(leg["trip_id"] as? String == "3e|2" && leg["departure"] as? String == "2014-01-01T00:03:00+01:00")
+        leg = try await first("3e", from: "3e1", to: "3e2", after: "0:01:00", realtime: false)
+        #expect(leg["trip_id"] as? String == "3e|1")
+    }
+
+    // MARK: BART 2019 (real: delay and time disagree, scrambled and repeated stop_sequence, ADDED)
+
+    @Test func bartBoardAndJourneyOnItsCapture() async throws {
+        let zip = Self.feeds("transitland-bart/bart-rt.zip"), pb = Self.feeds("transitland-bart/bart-trip-updates.pb")
+        let now = "2019-08-07T17:45:21Z"
+        let board = try await Self.transit(["gtfs", "departures", "--feed", zip, "--stop", "24TH", "--date", "2019-08-07", "--after", "10:40",
+                                            "--realtime", pb, "--format", "json"], now: now)
+        #expect(board.status == 0, "\(board.stderr)")
+        let rows = try Self.json(board)
+        // 5151022WKDY: its update names 24TH as stop_sequence 3 (24TH is 4 in the timetable): the
+        // stop_id decides; time 1565200027 (10:47:07) wins over delay 926.
+        let late = try #require(rows.first { $0["trip_id"] as? String == "5151022WKDY" })
+        #expect(late["time"] as? String == "2019-08-07T10:47:07-07:00" && late["planned_time"] as? String == "2019-08-07T10:31:00-07:00"
+                && late["delay_seconds"] as? Int == 967 && late["status"] as? String == "updated" && late["realtime"] as? Bool == true)
+        // Sorted by the time to plan on.
+        let times = rows.compactMap { $0["time"] as? String }
+        #expect(times == times.sorted() && times.count == rows.count)
+        // The ADDED trips are on the board, as added, with no plan.
+        let added = rows.filter { $0["status"] as? String == "added" }
+        #expect(!added.isEmpty && added.allSatisfy { $0["planned_time"] is NSNull && $0["route"] as? String == "unknown route" })
+        // 3711056WKDY's scrambled list is rejected: it keeps its schedule, said in one counted line.
+        let lines = board.stderr.split(separator: "\n")
+        #expect(lines.contains { $0.hasSuffix("18 of 91 trip updates matched no trip of the timetable (skipped)") }, "\(board.stderr)")
+        #expect(lines.contains { $0.hasSuffix("1 trip updates list their stops out of order (rejected; those trips keep their schedule)") })
+        let scrambled = try await Self.transit(["gtfs", "trip", "3711056WKDY", "--feed", zip, "--date", "2019-08-07", "--realtime", pb, "--format", "json"], now: now)
+        #expect(try Self.json(scrambled).allSatisfy { $0["status"] as? String == "scheduled" })
+        // A journey rides 5151022WKDY on its predicted times: 24TH 10:47:07 → 16TH 10:48:34 (1565200114)
+        // (in a window that leaves out 1171042WKDY, which leaves at 10:48:17 and arrives sooner).
+        let trips = try await Self.transit(["gtfs", "trips", "--feed", zip, "--from", "24TH", "--to", "16TH", "--date", "2019-08-07",
+                                            "--after", "10:47", "--before", "10:47:30", "--realtime", pb, "--format", "json"], now: now)
+        let journeys = try Self.json(trips)
+        let ride = try #require(journeys.compactMap { ($0["legs"] as? [[String: Any]])?.first }.first { $0["trip_id"] as? String == "5151022WKDY" })
+        #expect(ride["departure"] as? String == "2019-08-07T10:47:07-07:00" && ride["arrival"] as? String == "2019-08-07T10:48:34-07:00"
+                && ride["planned_arrival"] as? String == "2019-08-07T10:33:00-07:00" && ride["arrival_delay_seconds"] as? Int == 934)
+        // Without realtime, the same query rides the schedule.
+        let planned = try await Self.transit(["gtfs", "trips", "--feed", zip, "--from", "24TH", "--to", "16TH", "--date", "2019-08-07",
+                                              "--after", "10:47", "--format", "json"], now: now)
+        #expect(try Self.json(planned).allSatisfy { (($0["legs"] as? [[String: Any]]) ?? []).allSatisfy { $0["realtime"] as? Bool == false } })
+    }
+
+    // MARK: Caltrain 2023 (time only; the UTC date is the day after the service day)
+
+    @Test func caltrainTripOnItsCapture() async throws {
+        let zip = Self.feeds("transitland-ct/ct.zip"), pb = Self.feeds("transitland-ct/ct-trip-updates.pb")
+        let message = try FeedMessage.decode(try Reference.data("gtfs-rt/feeds/transitland-ct/ct-trip-updates.pb"))
+        let update = try #require(message.entities.compactMap(\.tripUpdate).first { $0.stopTimeUpdates.count >= 3 })
+        let id = try #require(update.trip?.tripID)
+        #expect(update.trip?.startDate == "20231107")
+        // Unpinned: a file is read at its header's time (17:05 PST), on service day 2023-11-07.
+        let run = try await Self.transit(["gtfs", "trip", id, "--feed", zip, "--date", "2023-11-07", "--realtime", pb, "--format", "json"], now: nil)
+        #expect(run.status == 0, "\(run.stderr)")
+        let calls = try Self.json(run)
+        let zone = try #require(TimeZone(identifier: "America/Los_Angeles"))
+        for stu in update.stopTimeUpdates {
+            guard let stop = stu.stopID, let time = stu.arrival?.time ?? stu.departure?.time else { continue }
+            let call = try #require(calls.first { $0["stop_id"] as? String == stop }, "\(stop)")
+            let expected = ClockTime.iso8601(Date(timeIntervalSince1970: TimeInterval(time)), zone: zone)
+            #expect((call["arrival"] as? String ?? call["departure"] as? String) == expected, "\(id) at \(stop)")
+            #expect(call["status"] as? String == "updated" && call["realtime"] as? Bool == true)
+        }
+    }
+
+    // MARK: Halifax 2025 (CANCELED with STUs, SKIPPED, NO_DATA, ADDED "_1" copies, an inserted stop)
+
+    @Test func halifaxBoardOnItsCapture() async throws {
+        let zip = Self.feeds("halifax-2025/google_transit.zip"), pb = Self.feeds("halifax-2025/TripUpdates.pb")
+        let message = try FeedMessage.decode(try Reference.data("gtfs-rt/feeds/halifax-2025/TripUpdates.pb"))
+        let updates = message.entities.compactMap(\.tripUpdate)
+        let canceled = try #require(updates.first { $0.trip?.scheduleRelationship == 3 }?.trip?.tripID)
+        let run = try await Self.transit(["gtfs", "trip", canceled, "--feed", zip, "--date", "2025-11-06", "--realtime", pb, "--format", "json"], now: nil)
+        #expect(run.status == 0, "\(run.stderr)")
+        // Canceled: every call canceled, no time to plan on, the plan kept.
+        let calls = try Self.json(run)
+        #expect(!calls.isEmpty && calls.allSatisfy { $0["status"] as? String == "canceled" && $0["departure"] is NSNull && $0["arrival"] is NSNull })
+        #expect(calls.dropLast().allSatisfy { $0["planned_departure"] is String })
+        // A SCHEDULED trip with SKIPPED calls: those calls skipped, with no time.
+        let skipping = try #require(updates.first { u in u.trip?.scheduleRelationship ?? 0 == 0 && u.stopTimeUpdates.contains { $0.scheduleRelationship == 1 }
+            && !u.stopTimeUpdates.allSatisfy { $0.scheduleRelationship == 1 } })
+        let skipRun = try await Self.transit(["gtfs", "trip", try #require(skipping.trip?.tripID), "--feed", zip, "--date", "2025-11-06",
+                                              "--realtime", pb, "--format", "json"], now: nil)
+        let skipCalls = try Self.json(skipRun)
+        let skippedStops = Set(skipping.stopTimeUpdates.filter { $0.scheduleRelationship == 1 }.compactMap(\.stopID))
+        for call in skipCalls where skippedStops.contains(call["stop_id"] as? String ?? "") {
+            #expect(call["status"] as? String == "skipped" && call["departure"] is NSNull)
+        }
+        // The counted notices: one line each, never one per entity.
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count <= 8, "\(run.stderr)")
+        #expect(lines.contains { $0.contains("trip updates repeat a trip instance") }, "\(run.stderr)")
+    }
+
+    // MARK: nigiri's cases
+
+    @Test func nigiriSkipCancelPlatformChangeAndNegativeDelays() async throws {
+        // Their header (2023-08-10) is unrelated to their trips: read unpinned, at that time.
+        func calls(_ folder: String, _ trip: String, _ date: String, _ pb: String) async throws -> [[String: Any]] {
+            let run = try await Self.transit(["gtfs", "trip", trip, "--feed", Self.feeds(folder + "/static"), "--date", date,
+                                              "--realtime", Self.feeds(folder + "/" + pb), "--format", "json"], now: nil)
+            #expect(run.status == 0, "\(run.stderr)")
+            return try Self.json(run)
+        }
+        // Four of six calls SKIPPED (A, B, D, F), as EXPECTED-expected.txt marks them; then CANCELED.
+        let skipped = try await calls("nigiri-gtfsrt-skip-cancel", "TRIP_1", "2023-11-26", "kTripUpdate.json.pb")
+        #expect(skipped.map { $0["status"] as? String ?? "" } == ["skipped", "skipped", "scheduled", "skipped", "scheduled", "skipped"])
+        let canceled = try await calls("nigiri-gtfsrt-skip-cancel", "TRIP_1", "2023-11-26", "kTripUpdateCanceled.json.pb")
+        #expect(canceled.allSatisfy { $0["status"] as? String == "canceled" })
+        // GRT 201: stop 10000 at stop_sequence 16 where 1992 is planned (a platform change within 100 m).
+        let moved = try await calls("nigiri-gtfsrt-rt", "3248651", "2023-08-10", "kTripUpdate.json.pb")
+        #expect(moved.first { $0["sequence"] as? Int == 16 }?["stop_id"] as? String == "10000")
+        #expect(!moved.contains { $0["stop_id"] as? String == "1992" })
+        // Negative delays of −90 min at C, −91/−92 min at E. Rule 15, not nigiri's clamp (it puts C at
+        // 11:00 local): C is 12:00 − 90 min = 10:30, never moved, and B, planned at 11:00 before it,
+        // is lowered to 10:30; D carries C's delay (11:30); E 12:29; F carries E's departure delay (13:28).
+        let early = try await calls("nigiri-gtfsrt-relative", "TRIP_1", "2023-11-26", "kTripUpdate.json.pb")
+        let arrivals = early.map { $0["arrival"] as? String ?? "-" }
+        #expect(Array(arrivals.dropFirst()) == ["2023-11-26T10:30:00+01:00", "2023-11-26T10:30:00+01:00", "2023-11-26T11:30:00+01:00",
+                                                "2023-11-26T12:29:00+01:00", "2023-11-26T13:28:00+01:00"], "\(arrivals)")
+        #expect(early.first?["status"] as? String == "scheduled" && early[1]["status"] as? String == "updated")
+    }
+
+    @Test func riptaAfterMidnightIsFoundBothWays() async throws {
+        for file in ["ripta-style-calendar-date.asciipb.pb", "spec-style-service-date.asciipb.pb"] {
+            let run = try await Self.transit(["gtfs", "trip", "3776558", "--feed", Self.feeds("nigiri-ripta/static"), "--date", "2024-05-11",
+                                              "--realtime", Self.feeds("nigiri-ripta/" + file), "--format", "json"], now: nil)
+            #expect(run.status == 0, "\(run.stderr)")
+            let calls = try Self.json(run)
+            // EXPECTED.md: 11240 departs 00:17 (no update), 72000 00:20 (24:18 + 120 s), 11880 arrives 00:21.
+            #expect(calls.map { $0["departure"] as? String ?? "-" }.prefix(2) == ["2024-05-12T00:17:00-04:00", "2024-05-12T00:20:00-04:00"], "\(file)")
+            #expect(calls.last?["arrival"] as? String == "2024-05-12T00:21:00-04:00", "\(file)")
+            #expect(calls.first?["status"] as? String == "scheduled" && calls.last?["status"] as? String == "updated", "\(file)")
+        }
+    }
+
+    // MARK: bad and stale sources
+
+    @Test func aBrokenSourceIsOneLineAndNoAnswer() async throws {
+        let zip = Self.feeds("transitland-bart/bart-rt.zip")
+        let dir = Paths.temporary()
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let good = try Reference.data("gtfs-rt/feeds/transitland-bart/bart-trip-updates.pb")
+        let cases: [(String, Data, String)] = [
+            ("invalid.pb", try Reference.data("gtfs-rt/feeds/transitland-misc/invalid.pb"), "not a GTFS-Realtime protobuf message"),
+            ("cut.pb", good.prefix(good.count / 2), "at byte"),
+            ("feed.json", Data(#"{"header":{"gtfs_realtime_version":"2.0"}}"#.utf8), "this is JSON"),
+            ("page.pb", Data("<!DOCTYPE html><html>502</html>".utf8), "HTML"),
+        ]
+        for (name, bytes, reason) in cases {
+            let path = dir + "/" + name
+            try bytes.write(to: URL(fileURLWithPath: path))
+            let run = try await Self.transit(["gtfs", "departures", "--feed", zip, "--stop", "24TH", "--date", "2019-08-07", "--realtime", path], now: "2019-08-07T17:45:21Z")
+            #expect(run.status == 1 && run.stdout.isEmpty, "\(name): \(run.status) \(run.stdout.prefix(80))")
+            #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains(reason) && run.stderr.contains(name), "\(name): \(run.stderr)")
+        }
+        // An empty body and a header-only feed: no real-time data, said, not "all on time".
+        let empty = dir + "/empty.pb"
+        try Data().write(to: URL(fileURLWithPath: empty))
+        for path in [empty, Self.feeds("transitland-ct/ct-service-alerts.pb")] {
+            let run = try await Self.transit(["gtfs", "departures", "--feed", zip, "--stop", "24TH", "--date", "2019-08-07", "--after", "10:40",
+                                              "--limit", "3", "--realtime", path, "--format", "json"], now: "2019-08-07T17:45:21Z")
+            let rows = try Self.json(run)
+            #expect(run.status == 0 && rows.allSatisfy { $0["status"] as? String == "scheduled" && $0["delay_seconds"] is NSNull }, "\(run.stderr)")
+        }
+    }
+
+    @Test func staleDataIsSaidAndOldDataIsNotApplied() async throws {
+        let zip = Self.feeds("transitland-bart/bart-rt.zip"), pb = Self.feeds("transitland-bart/bart-trip-updates.pb")
+        func board(_ now: String) async throws -> Run {
+            try await Self.transit(["gtfs", "departures", "--feed", zip, "--stop", "24TH", "--date", "2019-08-07", "--after", "10:40",
+                                    "--realtime", pb, "--format", "json"], now: now)
+        }
+        // Five minutes old: applied, with its age.
+        let aged = try await board("2019-08-07T17:50:21Z")
+        let agedRows = try Self.json(aged)
+        #expect(aged.stderr.contains("the data is 5 min old") && agedRows.contains { $0["status"] as? String == "updated" }, "\(aged.stderr)")
+        // Two hours old: not applied, and said why; every row is scheduled.
+        let old = try await board("2019-08-07T19:45:21Z")
+        #expect(old.status == 0 && old.stderr.contains("the data is 2 h 0 min old") && old.stderr.contains("not applied"), "\(old.stderr)")
+        let oldRows = try Self.json(old)
+        #expect(oldRows.allSatisfy { $0["status"] as? String == "scheduled" })
+    }
+}
+
+/// A real-time source over HTTP: through URLSession to our loopback server, recorded byte for
+/// byte with `--record`, replayed with `--offline`; an HTML page with status 200, an endless
+/// body and a hung server each fail the command in one line.
+@Suite(.enabled(if: Reference.isPresent, Reference.absent)) struct RealtimeHTTPTests {
+    @Test func aSourceIsFetchedRecordedAndReplayed() async throws {
+        let zip = RealtimeApplyTests.feeds("transitland-bart/bart-rt.zip")
+        let bytes = try Reference.data("gtfs-rt/feeds/transitland-bart/bart-trip-updates.pb")
+        let server = try LoopbackServer { request in
+            switch request.path {
+            case "/rt/trip-updates.pb": return .respond(status: 200, headers: ["Content-Type": "application/x-protobuf"], body: bytes, delay: 0)
+            case "/rt/page.pb": return .ok("<!DOCTYPE html><html><body>Service unavailable</body></html>", type: "text/html")
+            case "/rt/endless.pb": return .endless(status: 200, headers: [:], chunk: Data(repeating: 0x0A, count: 1 << 16))
+            case "/rt/hung.pb": return .hang
+            default: return .status(404, "no such feed")
+            }
+        }
+        defer { server.stop() }
+        let record = Paths.temporary()
+        var env = Run.environment()
+        env["TRANSIT_NOW"] = "2019-08-07T17:45:21Z"
+        let query = ["gtfs", "departures", "--feed", zip, "--stop", "24TH", "--date", "2019-08-07", "--after", "10:40", "--format", "json", "--realtime"]
+        let live = try await Run.transit(["--record", record] + query + [server.baseURL + "/rt/trip-updates.pb"], env: env)
+        #expect(live.status == 0, "\(live.stderr)")
+        #expect(live.stdout.contains("\"delay_seconds\" : 967") || live.stdout.contains("\"delay_seconds\": 967"), "\(live.stdout.prefix(300))")
+        // The recording holds the body byte for byte after its head.
+        let files = try FileManager.default.subpathsOfDirectory(atPath: record).filter { $0.hasSuffix(".http") }
+        let recorded = try Data(contentsOf: URL(fileURLWithPath: record + "/" + (try #require(files.first))))
+        #expect(files.count == 1 && recorded.suffix(bytes.count) == bytes)
+        let replayed = try await Run.transit(["--offline", "--fixtures", record] + query + [server.baseURL + "/rt/trip-updates.pb"], env: env)
+        #expect(replayed.status == 0 && replayed.stdout == live.stdout, "\(replayed.stderr)")
+        #expect(server.requests.count == 1)
+        env["TRANSIT_TIMEOUT"] = "2"
+        for (path, says) in [("/rt/page.pb", "HTML"), ("/rt/endless.pb", "MB"), ("/rt/hung.pb", "no answer"), ("/rt/none.pb", "404")] {
+            let run = try await Run.transit(["--timeout", "2"] + query + [server.baseURL + path], env: env)
+            // One line says what went wrong (a hint may follow it, as for every error).
+            #expect(run.status == 1 && run.stdout.isEmpty && run.stderrLines.first?.contains(says) == true && run.stderrLines.count <= 2,
+                    "\(path): \(run.status) \(run.stdout.prefix(100)) \(run.stderr)")
+        }
+    }
+}
