@@ -176,6 +176,47 @@ import TransitTestSupport
         #expect(early.first?["status"] as? String == "scheduled" && early[1]["status"] as? String == "updated")
     }
 
+    @Test func nigiriAddedNewReplacementAndDuplicatedTrips() async throws {
+        let folder = "nigiri-gtfsrt-added"
+        func run(_ trip: String, _ date: String, _ pb: String) async throws -> Run {
+            try await Self.transit(["gtfs", "trip", trip, "--feed", Self.feeds(folder + "/static"), "--date", date,
+                                    "--realtime", Self.feeds(folder + "/" + pb), "--format", "json"], now: nil)
+        }
+        func calls(_ trip: String, _ date: String, _ pb: String) async throws -> [[String: Any]] {
+            let r = try await run(trip, date, pb)
+            #expect(r.status == 0, "\(pb): \(r.stderr)")
+            return try Self.json(r)
+        }
+        func summary(_ rows: [[String: Any]]) -> [String] {
+            rows.map { "\($0["stop_id"] as? String ?? "?") \($0["status"] as? String ?? "?") \(($0["departure"] as? String ?? $0["arrival"] as? String ?? "-").suffix(14))" }
+        }
+        // NEW on ROUTE_1 (Europe/Berlin): E 11:15, D skipped, B 11:18, as expectedNew has them.
+        #expect(summary(try await calls("TRIP_NEW", "2023-08-10", "kTripNew.json.pb"))
+                == ["E added 11:15:00+02:00", "D skipped -", "B added 11:18:00+02:00"])
+        // Its first call takes no drop-off and its last no pickup (stop_time_properties): the board at E has it.
+        let board = try await Self.transit(["gtfs", "departures", "--stop", "E", "--feed", Self.feeds(folder + "/static"), "--date", "2023-08-10",
+                                            "--realtime", Self.feeds(folder + "/kTripNew.json.pb"), "--format", "json"], now: nil)
+        let added = try Self.json(board).filter { $0["trip_id"] as? String == "TRIP_NEW" }
+        #expect(added.count == 1 && added.first?["status"] as? String == "added" && added.first?["route"] as? String == "Route 1")
+        // REPLACEMENT: TRIP_1's calls are the update's; the planned run is hidden from the board.
+        #expect(summary(try await calls("TRIP_1", "2023-08-10", "kTripReplacement.json.pb"))
+                == ["E added 11:15:00+02:00", "D skipped -", "B added 11:18:00+02:00"])
+        // DUPLICATED: TRIP_1 again as TRIP_1_DUPL on 2023-08-11 from 10:10, every call shifted by 10 minutes.
+        let copy = try await calls("TRIP_1_DUPL", "2023-08-11", "kTripDuplicated.json.pb")
+        #expect(copy.map { ($0["departure"] as? String ?? $0["arrival"] as? String ?? "-").suffix(14) }
+                == ["10:10:00+02:00", "11:10:00+02:00", "12:10:00+02:00", "13:10:00+02:00", "14:10:00+02:00", "15:10:00+02:00"])
+        #expect(try await calls("TRIP_1", "2023-08-11", "kTripDuplicated.json.pb").allSatisfy { $0["status"] as? String == "scheduled" })
+        // NEW with a trip_id the feed has, and NEW whose stops are unknown: skipped and counted.
+        let same = try await run("TRIP_1", "2023-08-10", "kTripNewWithSameId.json.pb")
+        #expect(same.status == 0 && same.stderr.contains("1 added trips could not be built"), "\(same.stderr)")
+        #expect(try Self.json(same).allSatisfy { $0["status"] as? String == "scheduled" })
+        let unknown = try await Self.transit(["gtfs", "departures", "--stop", "E", "--feed", Self.feeds(folder + "/static"), "--date", "2023-08-10",
+                                              "--realtime", Self.feeds(folder + "/kTripNewNonExistingStops.json.pb"), "--format", "json"], now: nil)
+        #expect(unknown.status == 0 && unknown.stderr.contains("3 stop updates name no call of their trip (dropped)")
+                && unknown.stderr.contains("1 added trips could not be built"), "\(unknown.stderr)")
+        #expect(try Self.json(unknown).allSatisfy { $0["status"] as? String == "scheduled" })
+    }
+
     @Test func riptaAfterMidnightIsFoundBothWays() async throws {
         for file in ["ripta-style-calendar-date.asciipb.pb", "spec-style-service-date.asciipb.pb"] {
             let run = try await Self.transit(["gtfs", "trip", "3776558", "--feed", Self.feeds("nigiri-ripta/static"), "--date", "2024-05-11",

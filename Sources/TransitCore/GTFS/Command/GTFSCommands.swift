@@ -484,7 +484,16 @@ struct GTFSCommands {
         let clock = ServiceClock(day: day, zone: t.zone)
         var notices = feed.notices + (updates?.notices ?? [])
         var calls: [TripCall] = []
-        if let trip = t.tripIDs.indices(of: tripID).first {
+        // A trip the realtime data runs on the day (ADDED, NEW, DUPLICATED, or a REPLACEMENT of a planned one).
+        let added = updates.flatMap { u in u.instances.firstIndex { $0.status == .added && $0.tripID == tripID && $0.day == day.dayNumber }.map { u.instances[$0] } }
+        if let added {
+            calls = added.calls.enumerated().map { i, rt in
+                TripCall(position: i, stop: rt.stop, plannedArrival: rt.plannedArrival, plannedDeparture: rt.plannedDeparture,
+                         arrival: rt.status == .skipped ? nil : rt.arrival, departure: rt.status == .skipped ? nil : rt.departure,
+                         flags: rt.flags, status: rt.status == .skipped ? "skipped" : "added")
+            }
+            if added.trip >= 0 && added.tripID == t.tripIDs[added.trip] { notices.append("Trip \(tripID) runs as the real-time data replaces it on \(day.iso)") }
+        } else if let trip = t.tripIDs.indices(of: tripID).first {
             let runs = t.runs(ofTrip: trip)
             guard t.serviceRuns(Int(t.tripService[trip]), day: day.dayNumber), let first = runs.first else {
                 notices.append("Trip \(tripID) does not run on \(day.iso)")
@@ -530,15 +539,6 @@ struct GTFSCommands {
                 default: break
                 }
                 return call
-            }
-            if instance?.status == .hidden { notices.append("Trip \(tripID) is replaced on \(day.iso) by the realtime data") }
-        } else if let updates, let index = updates.instances.indices.first(where: {
-            updates.instances[$0].status == .added && updates.instances[$0].tripID == tripID && updates.instances[$0].day == day.dayNumber
-        }) {
-            // A trip only the realtime data has.
-            calls = updates.instances[index].calls.enumerated().map { i, rt in
-                TripCall(position: i, stop: rt.stop, plannedArrival: nil, plannedDeparture: nil, arrival: rt.status == .skipped ? nil : rt.arrival,
-                         departure: rt.status == .skipped ? nil : rt.departure, flags: rt.flags, status: rt.status == .skipped ? "skipped" : "added")
             }
         } else {
             throw .usage("unknown trip_id '\(tripID)' in feed \(feed.summary.name); the trip_id column of 'gtfs departures' and of trips' JSON legs names them")

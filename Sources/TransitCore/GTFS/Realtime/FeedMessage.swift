@@ -69,6 +69,11 @@ struct FeedMessage: Equatable, ProtobufMessage {
         var arrival: StopTimeEvent?
         var departure: StopTimeEvent?
         var scheduleRelationship: UInt64?
+        /// stop_time_properties (field 6): a stop assigned instead of the planned one, and
+        /// pickup/drop-off types (1: none) for a trip the timetable does not have.
+        var assignedStopID: String?
+        var pickupType: UInt64?
+        var dropOffType: UInt64?
     }
 
     struct TripUpdate: Equatable {
@@ -251,6 +256,16 @@ extension FeedMessage.StopTimeUpdate: ProtobufMessage {
             case (3, .bytes(let range)): departure = try r.merge(departure, range)
             case (4, .bytes(let range)): stopID = r.string(range)
             case (5, _): scheduleRelationship = value.unsigned ?? scheduleRelationship
+            case (6, .bytes(let range)):
+                var inner = r.message(range)
+                while let (f, v) = try inner.next() {
+                    switch f {
+                    case 1: if let vr = v.range { assignedStopID = inner.string(vr) }
+                    case 3: pickupType = v.unsigned ?? pickupType
+                    case 4: dropOffType = v.unsigned ?? dropOffType
+                    default: continue
+                    }
+                }
             default: continue
             }
         }

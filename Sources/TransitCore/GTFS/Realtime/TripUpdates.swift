@@ -336,7 +336,9 @@ struct TripUpdateApplier {
             } else if onTrip.count == 1, let only = onTrip.first {
                 found = (only, stops[only])
             }
-            guard let (position, stop) = found else { droppedStops += 1; continue }
+            guard var (position, stop) = found else { droppedStops += 1; continue }
+            // stop_time_properties.assigned_stop_id: the spec's own way to say a platform change.
+            if let assigned = u.assignedStopID.flatMap({ self.stop($0) }) { stop = assigned }
             if let last = out.last, last.position >= position {
                 rejectedOrder += 1
                 return nil
@@ -462,14 +464,15 @@ struct TripUpdateApplier {
         let clock = ServiceClock(day: LocalDate(dayNumber: day), zone: t.zone)
         var calls: [TripUpdates.Call] = []
         for u in update.stopTimeUpdates {
-            guard let id = u.stopID, let stop = stop(id) else { continue }
+            guard let id = u.assignedStopID ?? u.stopID, let stop = stop(id) else { droppedStops += 1; continue }
             let a = u.arrival?.time.map { clock.seconds(at: Date(timeIntervalSince1970: TimeInterval(seconds($0)))) }
             let dep = u.departure?.time.map { clock.seconds(at: Date(timeIntervalSince1970: TimeInterval(seconds($0)))) }
             guard let arrival = a ?? dep, let departure = dep ?? a else { continue }
             let skipped = u.scheduleRelationship == 1
             calls.append(TripUpdates.Call(stop: stop, plannedArrival: nil, plannedDeparture: nil, arrival: arrival, departure: max(arrival, departure),
                                           status: skipped ? .skipped : .updated,
-                                          flags: skipped ? Timetable.noPickup | Timetable.noDropOff : 0))
+                                          flags: skipped ? Timetable.noPickup | Timetable.noDropOff
+                                              : (u.pickupType == 1 ? Timetable.noPickup : 0) | (u.dropOffType == 1 ? Timetable.noDropOff : 0)))
         }
         var increasing = calls.count >= 2
         for k in calls.indices.dropFirst() where calls[k].arrival < calls[k - 1].departure { increasing = false }
