@@ -319,4 +319,49 @@ import TransitTestSupport
                     "\(path): \(run.status) \(run.stdout.prefix(100)) \(run.stderr)")
         }
     }
+
+    /// `import --realtime` remembers a feed's sources with `$NAME` in them: every query reads them
+    /// (the key read from the environment at each fetch, never printed or recorded), `--no-realtime`
+    /// ignores them, `gtfs feeds` lists them as typed, and a body that echoes the key is not recorded.
+    @Test func aFeedRemembersItsSourcesAndKeepsTheirKeysSecret() async throws {
+        let zip = RealtimeApplyTests.feeds("transitland-bart/bart-rt.zip")
+        let bytes = try Reference.data("gtfs-rt/feeds/transitland-bart/bart-trip-updates.pb")
+        let key = "k3y-9f8e7d6c5b4a", token = "t0ken-0a1b2c3d4e5f"
+        let server = try LoopbackServer { request in
+            guard request.value("key") == key else { return .status(403, "bad key") }
+            if request.path == "/echo.pb" { return .respond(status: 200, headers: [:], body: bytes + Data(key.utf8), delay: 0) }
+            guard request.headers["x-api-key"] == token else { return .status(403, "bad token") }
+            return .respond(status: 200, headers: ["Content-Type": "application/x-protobuf"], body: bytes, delay: 0)
+        }
+        defer { server.stop() }
+        var env = Run.environment()
+        env["TRANSIT_NOW"] = "2019-08-07T17:45:21Z"
+        env["RT_KEY"] = key
+        env["RT_TOKEN"] = token
+        let imported = try await Run.transit(["gtfs", "import", zip, "--name", "bart", "--realtime", server.baseURL + "/tu.pb?key=$RT_KEY",
+                                              "--realtime-header", "x-api-key: ${RT_TOKEN}", "--format", "json"], env: env)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let record = Paths.temporary()
+        let board = ["gtfs", "departures", "--stop", "24TH", "--date", "2019-08-07", "--after", "10:40", "--format", "json"]
+        let live = try await Run.transit(["--verbose", "--record", record] + board, env: env)
+        #expect(live.status == 0 && live.stdout.contains("\"updated\""), "\(live.stderr)")
+        let planned = try await Run.transit(board + ["--no-realtime"], env: env)
+        #expect(planned.status == 0 && !planned.stdout.contains("\"updated\"") && server.requests.count == 1)
+        let feeds = try await Run.transit(["gtfs", "feeds", "--format", "json"], env: env)
+        #expect(feeds.stdout.contains("/tu.pb?key=$RT_KEY"), "\(feeds.stdout)")
+        // The key is nowhere a user or a recording sees.
+        let recorded = try FileManager.default.subpathsOfDirectory(atPath: record).filter { $0.hasSuffix(".http") }.map { try String(decoding: Data(contentsOf: URL(fileURLWithPath: record + "/" + $0)), as: UTF8.self) }
+        for text in [imported.stdout, imported.stderr, live.stdout, live.stderr, feeds.stdout] + recorded {
+            #expect(!text.contains(key) && !text.contains(token))
+        }
+        #expect(live.stderr.contains("REDACTED"), "\(live.stderr)")
+        // Without the variable: one line naming it.
+        env["RT_KEY"] = nil
+        let missing = try await Run.transit(board, env: env)
+        #expect(missing.status == 2 && missing.stderrLines.first?.contains("needs $RT_KEY, which is not set") == true, "\(missing.stderr)")
+        // A body holding the key: recording it byte for byte would leak it, scrubbing would corrupt it.
+        env["RT_KEY"] = key
+        let echoed = try await Run.transit(["--record", Paths.temporary()] + board.dropLast(2) + ["--realtime", server.baseURL + "/echo.pb?key=$RT_KEY"], env: env)
+        #expect(echoed.status == 1 && echoed.stderrLines.first?.contains("holds a configured secret") == true && !echoed.stderr.contains(key), "\(echoed.stderr)")
+    }
 }

@@ -23,3 +23,15 @@ public struct Environment: Sendable, ExpressibleByDictionaryLiteral {
 
     public subscript(_ name: String) -> String? { lookup(name) }
 }
+
+/// The environment a command runs in, as `Settings` carries it: settings compare by what was
+/// resolved from it, so two of these are always equal (a closure has no equality of its own).
+public struct RunEnvironment: Sendable, Equatable {
+    public let variables: Environment
+
+    public init(_ variables: Environment) { self.variables = variables }
+
+    public subscript(_ name: String) -> String? { variables[name] }
+
+    public static func == (_: RunEnvironment, _: RunEnvironment) -> Bool { true }
+}

@@ -58,6 +58,8 @@ public struct Settings: Sendable, Equatable {
     public var credentials: Credentials?
     /// The provider's own variables (its `variables` in the spec), when set.
     public var variables: [String: String] = [:]
+    /// The whole environment, for variables named only at run time (`$KEY` in a real-time URL).
+    public var environment = RunEnvironment(.process)
     /// The width a table must fit: `COLUMNS`, else the terminal's; nil when stdout is piped.
     public var tableWidth: Int? = nil
 
@@ -155,11 +157,13 @@ public struct Settings: Sendable, Equatable {
         for url in baseURLs.values { if let password = Redaction.password(inURL: url) { Redaction.register(password) } }
         var variables: [String: String] = [:]
         for (variable, _) in provider.variables { variables[variable] = nonEmpty(env[variable]) }
-        return Settings(format: format, header: header, offline: offline, fixtures: fixtures, record: values["record"],
+        var settings = Settings(format: format, header: header, offline: offline, fixtures: fixtures, record: values["record"],
                         noCache: flags.contains("no-cache"), timeout: timeout, verbose: flags.contains("verbose"),
                         quiet: flags.contains("quiet"), color: color, stderrIsTerminal: terminal.stderr, cacheDirectory: cache,
                         now: now, clockPinned: pinned != nil, watch: try watch(values, env: env), retryDelay: retryDelay,
                         baseURLs: baseURLs, credentials: credentials, variables: variables, tableWidth: tableWidth)
+        settings.environment = RunEnvironment(env)
+        return settings
     }
 
     /// The terminal's columns (TIOCGWINSZ on stdout), when it says.

@@ -2,7 +2,8 @@ import Foundation
 
 /// `transit gtfs …`: any agency's static feed, imported once and queried offline.
 public enum GTFSCommand: Sendable, Equatable {
-    case importFeed(source: String, name: String?)
+    /// `realtime`: URLs remembered for every query of the feed, with `headers` (`Name: value`), as typed.
+    case importFeed(source: String, name: String?, realtime: [String], headers: [String])
     case feeds
     case remove(name: String)
     case update(name: String?)
@@ -11,7 +12,7 @@ public enum GTFSCommand: Sendable, Equatable {
     case departures(GTFSDeparturesRequest)
     case trips(GTFSTripsRequest)
     /// One trip's calls on a service day; `start` (seconds) picks a frequencies.txt run.
-    case trip(feed: String?, tripID: String, date: String?, start: Int?, realtime: [String])
+    case trip(feed: String?, tripID: String, date: String?, start: Int?, realtime: [String], noRealtime: Bool)
 }
 
 public struct GTFSDeparturesRequest: Sendable, Equatable {
@@ -24,6 +25,8 @@ public struct GTFSDeparturesRequest: Sendable, Equatable {
     public var limit: Int?
     /// GTFS-Realtime sources: URLs or files.
     public var realtime: [String] = []
+    /// `--no-realtime`: the feed's remembered sources are not read.
+    public var noRealtime = false
 }
 
 public struct GTFSTripsRequest: Sendable, Equatable {
@@ -44,6 +47,7 @@ public struct GTFSTripsRequest: Sendable, Equatable {
     public var all = false
     /// GTFS-Realtime sources: URLs or files.
     public var realtime: [String] = []
+    public var noRealtime = false
 }
 
 enum GTFSCommandLine {
@@ -51,7 +55,8 @@ enum GTFSCommandLine {
     /// biggest published feeds, whole countries, are a few hundred MB zipped).
     static let maxFeedBytes = 512 << 20
     static let feed = OptionSpec("feed", value: "NAME|PATH", "an imported feed, or a GTFS zip or directory (compiled on first use); default $TRANSIT_GTFS_FEED, else the one imported feed", source: .cached)
-    static let realtime = OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime trip updates to apply: an http(s) URL or a .pb file (repeatable)", source: .files, repeatable: true)
+    static let realtime = OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime trip updates to apply: an http(s) URL or a .pb file (repeatable; default the feed's remembered sources)", source: .files, repeatable: true)
+    static let noRealtime = OptionSpec("no-realtime", "ignore the feed's remembered real-time sources: the timetable as planned")
     static let date = OptionSpec("date", value: "DATE", "service day: YYYY-MM-DD, today or tomorrow in the feed's zone; before 03:00 the day in progress is yesterday's")
 
     static let spec = ProviderSpec(
@@ -75,7 +80,7 @@ enum GTFSCommandLine {
                             OptionSpec("min-transfer", value: "MIN", "minutes a change needs where transfers.txt does not say", default: "2"),
                             OptionSpec("walk", value: "METERS", "also change between stops this close: --min-transfer plus the walk at 1.2 m/s"),
                             OptionSpec("limit", value: "N", "keep the first N journeys"),
-                            realtime, feed,
+                            realtime, noRealtime, feed,
                         ],
                         notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, route_id, trip_id, headsign, from, from_name, from_platform, to, to_name, to_platform, departure, arrival (predicted with --realtime), planned_departure, planned_arrival, departure_delay_seconds, arrival_delay_seconds, realtime, status (scheduled, updated, added) for a ride; trip_start for a frequencies.txt run; walk_meters for a walk; a platform is the stop's platform_code, else its stop_code). tsv/csv add routes and change_at (the stations where each change boards, joined with >); the table shows CHANGE AT (station and time) before the JOURNEY. Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes. --format geojson: a FeatureCollection, each journey a LineString through the stops it calls at (stop coordinates; shapes.txt is not read), its fields and legs as properties."],
                         geoJSON: true),
@@ -86,7 +91,7 @@ enum GTFSCommandLine {
                             date,
                             OptionSpec("after", value: "T", "only departures at or after T: HH:MM, 5pm, 17, now or +30m; before 03:00 is the night after, H:MM:SS the feed's own hours (default: now on today's service day, else the start of the day)"),
                             OptionSpec("limit", value: "N", "keep the first N"),
-                            realtime, feed,
+                            realtime, noRealtime, feed,
                         ],
                         notes: ["Fields: time (the time to plan on: predicted with --realtime, else planned; null when canceled or skipped), route, headsign, trip_id, platform (the stop id), service_day (the day the trip belongs to: calls past 24:00 of the day before appear in the morning); JSON also trip_start (a frequencies.txt run's start, HH:MM:SS; null for other trips), planned_time, delay_seconds (null without real-time data for the trip), realtime, status (scheduled, updated, canceled, skipped, added); tsv/csv add those four with --realtime. The table shows planned and predicted side by side (16:02 → 16:05 +3) and a STATUS column with --realtime. Real-time rules: docs/realtime.md."]),
             CommandSpec(provider: "gtfs", name: "stops", summary: "the feed's stops, by name or near a place",
@@ -105,7 +110,9 @@ enum GTFSCommandLine {
             CommandSpec(provider: "gtfs", name: "import", summary: "check a feed and compile it for offline queries",
                         examples: ["transit gtfs import Fixtures/gtfs/lakeport",
                                    "transit gtfs import ./unzipped-feed --name metro", "transit gtfs import https://example.org/gtfs.zip --name city"],
-                        options: [OptionSpec("name", value: "NAME", "the feed's name (default: the file name without .zip)")],
+                        options: [OptionSpec("name", value: "NAME", "the feed's name (default: the file name without .zip)"),
+                                  OptionSpec("realtime", value: "URL", "a GTFS-Realtime URL every query of the feed reads (repeatable); $NAME or ${NAME} in it is read from the environment at each fetch, and kept as a name", repeatable: true),
+                                  OptionSpec("realtime-header", value: "\"NAME: VALUE\"", "a header sent with the real-time URLs (repeatable), e.g. \"x-api-key: $KEY\"", repeatable: true)],
                         notes: ["SOURCE is a .zip, an unzipped directory or an http(s) URL (fetched through the HTTP path: --timeout, retries, --record, --offline). The compiled feed goes to $TRANSIT_CACHE_DIR/gtfs/NAME.timetable; importing again replaces it atomically, and a failed import leaves the old one. Prints: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, patterns, compiled_bytes, compile_ms."],
                         positional: "SOURCE", positionalSource: .files),
             CommandSpec(provider: "gtfs", name: "feeds", summary: "the imported feeds and the dates they cover",
@@ -115,7 +122,7 @@ enum GTFSCommandLine {
                         examples: ["transit gtfs trip SL-WK-N03 --date 2026-11-23", "transit gtfs trip M1-WK-E --date 2026-11-23 --start 08:00:00 --format json"],
                         options: [date,
                                   OptionSpec("start", value: "HH:MM:SS", "which run of a frequencies.txt trip: its first departure, as trip_start says on boards and legs"),
-                                  realtime, feed],
+                                  realtime, noRealtime, feed],
                         notes: ["Fields: sequence (the call's place in the trip, from 1), stop_id, stop_name, platform, arrival, departure, planned_arrival, planned_departure, delay_seconds (null: no real-time data), realtime, status (scheduled, updated, skipped, canceled, added); arrival and departure are the predicted times with --realtime, null when skipped or canceled. A trip only the real-time data has (ADDED, NEW) is found by its trip_id too. A trip that runs several times a day (frequencies.txt) needs --start, or the next run from now is shown, with a notice."],
                         positional: "TRIP_ID"),
             {
@@ -143,7 +150,17 @@ enum GTFSCommandLine {
             if let name = args.string("name"), !FeedStore.validName(name) {
                 throw .usage("--name takes letters, digits, '.', '_' and '-' (not starting with '.'), not '\(name)'")
             }
-            return .importFeed(source: source, name: args.string("name"))
+            let realtime = args.strings("realtime"), headers = args.strings("realtime-header")
+            for url in realtime where !GTFSCommands.isURL(url) {
+                throw .usage("--realtime takes an http(s) URL to remember, not '\(url)' (a file is given to each query instead)")
+            }
+            for header in headers {
+                guard let colon = header.firstIndex(of: ":"), !header[..<colon].trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw .usage("--realtime-header takes \"Name: value\", not '\(header)'")
+                }
+            }
+            if !headers.isEmpty && realtime.isEmpty { throw .usage("--realtime-header goes with --realtime") }
+            return .importFeed(source: source, name: args.string("name"), realtime: realtime, headers: headers)
         case "feeds": return .feeds
         case "trip":
             let id = (args.positional ?? "").trimmingCharacters(in: .whitespaces)
@@ -155,7 +172,8 @@ enum GTFSCommandLine {
                 }
                 start = seconds
             }
-            return .trip(feed: feed, tripID: id, date: try checkedDate(args), start: start, realtime: args.strings("realtime"))
+            try checkRealtime(args)
+            return .trip(feed: feed, tripID: id, date: try checkedDate(args), start: start, realtime: args.strings("realtime"), noRealtime: args.flag("no-realtime"))
         case "update": return .update(name: args.positional.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 })
         case "remove":
             let name = (args.positional ?? "").trimmingCharacters(in: .whitespaces)
@@ -168,19 +186,25 @@ enum GTFSCommandLine {
             guard let radius = try args.double("radius", in: 1...100_000, what: "meters") else { throw args.missing("radius") }
             return .stops(feed: feed, name: args.string("name"), near: near, radius: radius)
         case "departures":
+            try checkRealtime(args)
             return .departures(GTFSDeparturesRequest(feed: feed, stop: try args.required("stop"), date: try checkedDate(args),
                                                      after: try args.serviceTime("after"), limit: try args.int("limit", in: 1...100_000),
-                                                     realtime: args.strings("realtime")))
+                                                     realtime: args.strings("realtime"), noRealtime: args.flag("no-realtime")))
         case "trips":
+            try checkRealtime(args)
             let (from, to) = try args.distinctPair(what: "stop")
             return .trips(GTFSTripsRequest(feed: feed, from: from, to: to, date: try checkedDate(args), window: try args.serviceTimes(),
                                            transfers: try args.intValue("transfers", in: 0...5),
                                            minTransfer: try args.intValue("min-transfer", in: 0...60) * 60,
                                            walkMeters: try args.double("walk", in: 0...5000, what: "meters"),
                                            limit: try args.int("limit", in: 1...100_000), fastest: args.flag("fastest"), all: args.flag("all"),
-                                           realtime: args.strings("realtime")))
+                                           realtime: args.strings("realtime"), noRealtime: args.flag("no-realtime")))
         default: throw args.unknownCommand()
         }
+    }
+
+    static func checkRealtime(_ args: Arguments) throws(TransitError) {
+        if args.flag("no-realtime") && !args.strings("realtime").isEmpty { throw .usage("--realtime and --no-realtime together say two things") }
     }
 
     /// The date as typed, checked now; read in the feed's zone once the feed is open.

@@ -12,7 +12,7 @@ struct GTFSCommands {
 
     func run(_ command: GTFSCommand) async throws(TransitError) -> Output {
         switch command {
-        case .importFeed(let source, let name): return try await importFeed(source, name: name)
+        case .importFeed(let source, let name, let realtime, let headers): return try await importFeed(source, name: name, realtime: (realtime, headers))
         case .feeds: return feeds()
         case .remove(let name): return try remove(name)
         case .update(let name): return try await update(name)
@@ -20,17 +20,25 @@ struct GTFSCommands {
         case .routes(let feed): return try routes(try open(feed))
         case .departures(let request):
             let feed = try open(request.feed)
-            let updates = try await RealtimeSource(context: context).tripUpdates(request.realtime, feed.timetable)
+            let updates = try await realtime(request.realtime, ignoring: request.noRealtime, feed)
             return try withStopHelp(feed) { () throws(TransitError) in try departures(feed, request, updates: updates) }
-        case .trip(let name, let tripID, let date, let start, let realtime):
+        case .trip(let name, let tripID, let date, let start, let sources, let noRealtime):
             let feed = try open(name)
-            let updates = try await RealtimeSource(context: context).tripUpdates(realtime, feed.timetable)
+            let updates = try await realtime(sources, ignoring: noRealtime, feed)
             return try trip(feed, tripID, date: date, start: start, updates: updates)
         case .trips(let request):
             let feed = try open(request.feed)
-            let updates = try await RealtimeSource(context: context).tripUpdates(request.realtime, feed.timetable)
+            let updates = try await realtime(request.realtime, ignoring: request.noRealtime, feed)
             return try withStopHelp(feed) { () throws(TransitError) in try trips(feed, request, updates: updates) }
         }
+    }
+
+    /// The real-time data of a query: the sources given, else (unless `--no-realtime`) the feed's remembered ones.
+    func realtime(_ given: [String], ignoring: Bool, _ feed: Feed) async throws(TransitError) -> TripUpdates? {
+        let reader = RealtimeSource(context: context)
+        if !given.isEmpty { return try await reader.tripUpdates(given, feed.timetable) }
+        guard !ignoring, let remembered = feed.summary.realtime, !remembered.isEmpty else { return nil }
+        return try await reader.tripUpdates(remembered, feed.timetable, headers: feed.summary.realtimeHeaders ?? [])
     }
 
     /// An unknown stop with nothing close names the feed and how to look; coordinates given
@@ -92,14 +100,15 @@ struct GTFSCommands {
 
     // MARK: import and feeds
 
-    func importFeed(_ source: String, name given: String?) async throws(TransitError) -> Output {
+    func importFeed(_ source: String, name given: String?, realtime: (sources: [String], headers: [String])) async throws(TransitError) -> Output {
         // Nothing to ask about: never nil.
-        try await importFeed(source, name: given, ifChangedSince: nil) ?? Output([String](), data: [], table: [])
+        try await importFeed(source, name: given, ifChangedSince: nil, realtime: realtime) ?? Output([String](), data: [], table: [])
     }
 
     /// As above; with `ifChangedSince`, a URL is asked with that import's validators, and nil
     /// says the server answered 304 (not modified).
-    func importFeed(_ source: String, name given: String?, ifChangedSince previous: FeedStore.Summary?) async throws(TransitError) -> Output? {
+    func importFeed(_ source: String, name given: String?, ifChangedSince previous: FeedStore.Summary?,
+                    realtime: (sources: [String], headers: [String])? = nil) async throws(TransitError) -> Output? {
         var path = source
         var temporary: String?
         var validators: (etag: String?, lastModified: String?)?
@@ -145,12 +154,16 @@ struct GTFSCommands {
         context.progress("compiling \(name)")
         // A file's size and time, kept so that `update` reads it again only when it changed.
         let stamp = temporary == nil ? FeedStore.stamp(path) : nil
-        let (summary, warnings) = try store.install(try FeedFiles.open(path), name: name, source: stored, sourceStamp: stamp, validators: validators)
+        // What real-time sources it had stay with it, unless new ones are given.
+        let remembered = realtime ?? previous.map { ($0.realtime ?? [], $0.realtimeHeaders ?? []) }
+        let (summary, warnings) = try store.install(try FeedFiles.open(path), name: name, source: stored, sourceStamp: stamp, validators: validators,
+                                                    realtime: remembered)
         let rows: [(String, Value)] = [
             ("name", .string(summary.name)), ("agencies", .list(summary.agencies.map(Value.string))), ("time_zone", .string(summary.timeZone)),
             ("first_date", .string(summary.firstDate)), ("last_date", .string(summary.lastDate)), ("stops", .int(summary.stops)),
             ("routes", .int(summary.routes)), ("trips", .int(summary.trips)), ("stop_times", .int(Int(summary.stopTimes))),
             ("patterns", .int(summary.patterns)), ("compiled_bytes", .int(summary.compiledBytes)), ("compile_ms", .int(summary.compileMilliseconds)),
+            ("realtime", .list((summary.realtime ?? []).map(Value.string))),
         ]
         let data = rows.map { pair in Column<FeedStore.Summary>(pair.0) { _ in pair.1 } }
         var output = Output([summary], data: data, table: [], notices: warnings.map { "GTFS: " + $0 })
@@ -249,6 +262,8 @@ struct GTFSCommands {
             Column("time_zone", "ZONE") { .string($0.timeZone) }, Column("first_date", "FROM") { .string($0.firstDate) },
             Column("last_date", "TO") { .string($0.lastDate) }, Column("stops") { .int($0.stops) }, Column("routes") { .int($0.routes) },
             Column("trips") { .int($0.trips) }, Column("stop_times") { .int(Int($0.stopTimes)) }, Column("source") { .string($0.source) },
+            // As typed: a key stays `$NAME`.
+            Column("realtime") { .list(($0.realtime ?? []).map(Value.string)) },
         ]
         return Output(list, data: data, table: Array(data.prefix(9)), notices: notices)
     }

@@ -11,15 +11,53 @@ struct RealtimeSource {
     /// The largest message read (Budapest's whole network is 2.8 MB; this is 20 times that).
     static let maxBytes = 64 << 20
 
+    /// `$NAME` and `${NAME}` in `text` replaced by the environment's values, each registered as a
+    /// secret (never printed, recorded or cached); a name that is not set is an error.
+    func expand(_ text: String) throws(TransitError) -> String {
+        var out = "", rest = Substring(text)
+        while let dollar = rest.firstIndex(of: "$") {
+            out += rest[..<dollar]
+            var after = rest[rest.index(after: dollar)...]
+            let braced = after.first == "{"
+            if braced { after = after.dropFirst() }
+            let name = after.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            guard let first = name.first, !first.isNumber, !braced || after.dropFirst(name.count).first == "}" else {
+                out += "$"
+                rest = rest[rest.index(after: dollar)...]
+                continue
+            }
+            guard let value = context.settings.environment[String(name)], !value.isEmpty else {
+                throw .usage("the real-time source \(text) needs $\(name), which is not set")
+            }
+            Redaction.register(value)
+            out += value
+            rest = after.dropFirst(name.count + (braced ? 1 : 0))
+        }
+        return out + rest
+    }
+
     /// A source's bytes, and whether it is a file (a recording: its own header is its clock).
-    func bytes(_ source: String) async throws(TransitError) -> (data: Data, isFile: Bool) {
+    /// `headers` are `Name: value` lines, `$NAME` expanded, sent with a URL.
+    func bytes(_ source: String, headers: [String] = []) async throws(TransitError) -> (data: Data, isFile: Bool) {
         if GTFSCommands.isURL(source) {
-            guard let url = URLComponents(string: source), let host = url.host, !host.isEmpty else { throw .usage("'\(source)' is not a URL") }
+            let expanded = try expand(source)
+            guard let url = URLComponents(string: expanded), let host = url.host, !host.isEmpty else { throw .usage("'\(Redaction.url(expanded))' is not a URL") }
             var base = url
             base.path = ""
             base.query = nil
-            let request = HTTPRequest(provider: "gtfs", baseURL: base.string ?? source, path: String(url.path.drop { $0 == "/" }),
-                                      query: (url.queryItems ?? []).map { .init($0.name, $0.value ?? "") }, expects: .protobuf,
+            // A query value that came from a variable is a secret: kept out of recordings' names and the cache.
+            let typed = URLComponents(string: source)?.queryItems ?? []
+            let secretNames = Set(typed.filter { ($0.value ?? "").contains("$") }.map(\.name))
+            var sent: [String: String] = [:], secretHeaders = Set<String>()
+            for header in headers {
+                guard let colon = header.firstIndex(of: ":") else { continue }
+                let name = header[..<colon].trimmingCharacters(in: .whitespaces), value = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                sent[name] = try expand(value)
+                if value.contains("$") { secretHeaders.insert(name) }
+            }
+            let request = HTTPRequest(provider: "gtfs", baseURL: base.string ?? expanded, path: String(url.path.drop { $0 == "/" }),
+                                      query: (url.queryItems ?? []).map { .init($0.name, $0.value ?? "") }, headers: sent,
+                                      secretNames: secretNames.union(secretHeaders), expects: .protobuf,
                                       label: "real-time data from \(host)", maxBodyBytes: Self.maxBytes)
             return (try await context.http.get(request) { $0.body }, false)
         }
@@ -53,12 +91,12 @@ struct RealtimeSource {
     }
 
     /// Every source applied to `t`, in order (a later source's update of a trip replaces an earlier one's).
-    func tripUpdates(_ sources: [String], _ t: Timetable) async throws(TransitError) -> TripUpdates? {
+    func tripUpdates(_ sources: [String], _ t: Timetable, headers: [String] = []) async throws(TransitError) -> TripUpdates? {
         guard !sources.isEmpty else { return nil }
         var all = TripUpdates()
         for source in sources {
             context.progress("reading real-time data")
-            let (data, isFile) = try await bytes(source)
+            let (data, isFile) = try await bytes(source, headers: headers)
             let name = Redaction.url(source)
             guard let message = try Self.decode(data, source: name) else {
                 all.notices.append("\(name): empty, no real-time data")

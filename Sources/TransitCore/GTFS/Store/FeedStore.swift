@@ -31,6 +31,11 @@ struct FeedStore {
         /// For a feed fetched from a URL: the server's validators, asked with again on `update`.
         var etag: String?
         var lastModified: String?
+        /// GTFS-Realtime URLs every query of the feed reads (`import --realtime`), as typed:
+        /// `$NAME` stays a name, expanded from the environment at each fetch.
+        var realtime: [String]?
+        /// `Name: value` headers sent with them (`import --realtime-header`), as typed.
+        var realtimeHeaders: [String]?
     }
 
     static func validName(_ name: String) -> Bool {
@@ -42,7 +47,8 @@ struct FeedStore {
 
     /// Compiles `files` and writes it as `name`; returns the summary and the compiler's warnings.
     func install(_ files: FeedFiles, name: String, source: String, at path: String? = nil,
-                 sourceStamp: (size: Int, modified: Double)? = nil, validators: (etag: String?, lastModified: String?)? = nil) throws(TransitError) -> (Summary, [String]) {
+                 sourceStamp: (size: Int, modified: Double)? = nil, validators: (etag: String?, lastModified: String?)? = nil,
+                 realtime: (sources: [String], headers: [String])? = nil) throws(TransitError) -> (Summary, [String]) {
         let started = DispatchTime.now().uptimeNanoseconds
         let (timetable, warnings) = try GTFSCompiler.compile(files)
         let range = timetable.dateRange
@@ -53,6 +59,10 @@ struct FeedStore {
                               compileMilliseconds: Int((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000),
                               sourceSize: sourceStamp?.size, sourceModified: sourceStamp?.modified,
                               etag: validators?.etag, lastModified: validators?.lastModified)
+        if let realtime, !realtime.sources.isEmpty {
+            summary.realtime = realtime.sources
+            summary.realtimeHeaders = realtime.headers.isEmpty ? nil : realtime.headers
+        }
         summary.compiledBytes = try write(timetable, summary: summary, to: path ?? self.path(of: name))
         return (summary, warnings)
     }
