@@ -230,6 +230,57 @@ import TransitTestSupport
         }
     }
 
+    // MARK: vehicles
+
+    @Test func vehiclesOnTheirTimetablesAndAsGeoJSON() async throws {
+        // Halifax: 291 positions, each 1–31 s old, occupancy on all; matched to trips for their route.
+        let halifax = ["gtfs", "vehicles", "--feed", Self.feeds("halifax-2025/google_transit.zip"), "--realtime", Self.feeds("halifax-2025/VehiclePositions.pb")]
+        let run = try await Self.transit(halifax + ["--format", "json"], now: nil)
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = try Self.json(run)
+        let message = try FeedMessage.decode(try Reference.data("gtfs-rt/feeds/halifax-2025/VehiclePositions.pb"))
+        #expect(rows.count == message.entities.count && rows.count == 291)
+        #expect(rows.allSatisfy { ($0["age_seconds"] as? Int).map { (0...120).contains($0) } == true && $0["occupancy"] is String })
+        #expect(rows.filter { $0["route"] is String }.count >= 287, "\(rows.filter { !($0["route"] is String) }.count) without a route")
+        // One of them, field by field against its entity.
+        let first = try #require(message.entities.first?.vehicle)
+        let row = try #require(rows.first { $0["id"] as? String == first.vehicle?.id })
+        #expect(row["trip_id"] as? String == first.trip?.tripID && (row["bearing"] as? Int) == first.position?.bearing.map { Int($0.rounded()) })
+        #expect(abs((row["latitude"] as? Double ?? 0) - (first.position?.latitude ?? 1)) < 1e-5)
+        // A route filter, and GeoJSON Points that any viewer opens: [longitude, latitude].
+        let route = try #require(rows.first?["route_id"] as? String)
+        let one = try Self.json(try await Self.transit(halifax + ["--route", route, "--format", "json"], now: nil))
+        #expect(!one.isEmpty && one.allSatisfy { $0["route_id"] as? String == route } && one.count < rows.count)
+        let geo = try await Self.transit(halifax + ["--format", "geojson"], now: nil)
+        let collection = try #require(try JSONSerialization.jsonObject(with: Data(geo.stdout.utf8)) as? [String: Any])
+        let features = try #require(collection["features"] as? [[String: Any]])
+        #expect(collection["type"] as? String == "FeatureCollection" && features.count == 291)
+        let point = try #require((features.first?["geometry"] as? [String: Any])?["coordinates"] as? [Double])
+        #expect(point.count == 2 && (-64.0 ... -63.0).contains(point[0]) && (44.0...45.5).contains(point[1]), "\(point)")
+        // Bull Runner: trips by route only, and an unknown extension in the header.
+        let bull = try await Self.transit(["gtfs", "vehicles", "--feed", Self.feeds("validator-bullrunner/bullrunner-gtfs.zip"),
+                                           "--realtime", Self.feeds("validator-bullrunner/bullrunner-vehicle-positions.pb"), "--format", "json"], now: nil)
+        let buses = try Self.json(bull)
+        #expect(buses.count == 10 && buses.allSatisfy { $0["route"] is String && $0["trip_id"] is NSNull }, "\(bull.stderr)")
+        #expect(buses.filter { $0["occupancy"] as? String == "empty" }.count >= 1)
+        // Without a source: a usage error that says where one comes from.
+        let none = try await Self.transit(["gtfs", "vehicles", "--feed", Self.feeds("validator-bullrunner/bullrunner-gtfs.zip")], now: nil)
+        #expect(none.status == 2 && none.stderr.contains("--realtime"))
+    }
+
+    @Test func watchRefreshesBoardsAndVehicles() async throws {
+        var env = Run.environment()
+        env["TRANSIT_NOW"] = "2019-08-07T17:45:21Z"
+        env["TRANSIT_WATCH_UNIT_MS"] = "1"
+        let board = try await Run.transit(["gtfs", "departures", "--feed", Self.feeds("transitland-bart/bart-rt.zip"), "--stop", "24TH", "--date", "2019-08-07",
+                                           "--after", "10:40", "--limit", "2", "--realtime", Self.feeds("transitland-bart/bart-trip-updates.pb"),
+                                           "--watch", "10", "--count", "2"], env: env)
+        #expect(board.status == 0 && board.stdoutLines.filter { $0.contains("\t24TH\t") }.count == 4, "\(board.stdout)")
+        let vehicles = try await Run.transit(["gtfs", "vehicles", "--feed", Self.feeds("transitland-ct/ct.zip"), "--realtime",
+                                              Self.feeds("transitland-ct/ct-vehicle-positions.pb"), "--watch", "10", "--count", "2"], env: env)
+        #expect(vehicles.status == 0 && vehicles.stdoutLines.count >= 28, "\(vehicles.stdout)")
+    }
+
     // MARK: bad and stale sources
 
     @Test func aBrokenSourceIsOneLineAndNoAnswer() async throws {

@@ -24,8 +24,7 @@ enum BusTimeCommandLine {
 
     static func spec(_ agency: BusTimeAgency) -> ProviderSpec {
         let p = agency.id, rt = agency.exampleRoute, stop = agency.exampleStop
-        let watch = [OptionSpec("watch", value: "SECONDS", "refresh every SECONDS (10 or more): redrawn on a terminal, one block per fetch when piped"),
-                     OptionSpec("count", value: "N", "with --watch: stop after N refreshes")]
+        let watch = OptionSpec.watch
         return ProviderSpec(
             name: p, displayName: agency.name, summary: "\(agency.name) (BusTime; needs \(agency.keyVariable))", zoneName: agency.zoneIdentifier,
             commands: [

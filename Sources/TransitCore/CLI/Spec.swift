@@ -42,6 +42,11 @@ public struct OptionSpec: Sendable {
         self.required = required
     }
 
+    /// `--watch SECONDS [--count N]`, for a command whose answer changes while one looks (the
+    /// app runs it again; see `Settings.watch`).
+    public static let watch = [OptionSpec("watch", value: "SECONDS", "refresh every SECONDS (10 or more): redrawn on a terminal, one block per fetch when piped"),
+                               OptionSpec("count", value: "N", "with --watch: stop after N refreshes")]
+
     /// The help text with its default, as `--help` shows it.
     public var fullHelp: String {
         guard let defaultValue else { return help }

@@ -13,6 +13,8 @@ public enum GTFSCommand: Sendable, Equatable {
     case trips(GTFSTripsRequest)
     /// One trip's calls on a service day; `start` (seconds) picks a frequencies.txt run.
     case trip(feed: String?, tripID: String, date: String?, start: Int?, realtime: [String], noRealtime: Bool)
+    /// Where the vehicles are (GTFS-Realtime VehiclePositions), on one route or all.
+    case vehicles(feed: String?, route: String?, realtime: [String])
 }
 
 public struct GTFSDeparturesRequest: Sendable, Equatable {
@@ -92,8 +94,16 @@ enum GTFSCommandLine {
                             OptionSpec("after", value: "T", "only departures at or after T: HH:MM, 5pm, 17, now or +30m; before 03:00 is the night after, H:MM:SS the feed's own hours (default: now on today's service day, else the start of the day)"),
                             OptionSpec("limit", value: "N", "keep the first N"),
                             realtime, noRealtime, feed,
-                        ],
+                        ] + OptionSpec.watch,
                         notes: ["Fields: time (the time to plan on: predicted with --realtime, else planned; null when canceled or skipped), route, headsign, trip_id, platform (the stop id), service_day (the day the trip belongs to: calls past 24:00 of the day before appear in the morning); JSON also trip_start (a frequencies.txt run's start, HH:MM:SS; null for other trips), planned_time, delay_seconds (null without real-time data for the trip), realtime, status (scheduled, updated, canceled, skipped, added); tsv/csv add those four with --realtime. The table shows planned and predicted side by side (16:02 → 16:05 +3) and a STATUS column with --realtime. Real-time rules: docs/realtime.md."]),
+            CommandSpec(provider: "gtfs", name: "vehicles", summary: "where the vehicles are now, from GTFS-Realtime vehicle positions",
+                        examples: ["transit gtfs vehicles --realtime https://example.org/gtfs-rt/vehicle-positions",
+                                   "transit gtfs vehicles --route SL --realtime positions.pb --format geojson > vehicles.geojson"],
+                        options: [OptionSpec("route", value: "ROUTE", "only this route: its route_id or name"),
+                                  OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime vehicle positions: an http(s) URL or a .pb file (repeatable; default the feed's remembered sources)", source: .files, repeatable: true),
+                                  feed] + OptionSpec.watch,
+                        notes: ["Fields: id, label, trip_id, route, route_id, latitude, longitude, bearing (degrees), speed (m/s), stop_id, stop_name (the stop it is at or heading to), status (incoming_at, stopped_at, in_transit_to; null without a stop), occupancy, timestamp, age_seconds. A position more than 5 minutes older than its feed is left out. --format geojson: a Point per vehicle with a position."],
+                        geoJSON: true),
             CommandSpec(provider: "gtfs", name: "stops", summary: "the feed's stops, by name or near a place",
                         examples: ["transit gtfs stops --name market", "transit gtfs stops --near 41.8631,-87.6244 --radius 500 --format geojson"],
                         options: [
@@ -180,6 +190,7 @@ enum GTFSCommandLine {
             guard !name.isEmpty else { throw args.missing("NAME") }
             return .remove(name: name)
         case "routes": return .routes(feed: feed)
+        case "vehicles": return .vehicles(feed: feed, route: args.string("route"), realtime: args.strings("realtime"))
         case "stops":
             let near = try args.coordinates("near")
             guard near != nil || !args.given("radius") else { throw .usage("--radius goes with --near") }

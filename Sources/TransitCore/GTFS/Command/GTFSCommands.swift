@@ -26,6 +26,9 @@ struct GTFSCommands {
             let feed = try open(name)
             let updates = try await realtime(sources, ignoring: noRealtime, feed)
             return try trip(feed, tripID, date: date, start: start, updates: updates)
+        case .vehicles(let name, let route, let sources):
+            let feed = try open(name)
+            return try await vehicles(feed, route: route, sources: sources)
         case .trips(let request):
             let feed = try open(request.feed)
             let updates = try await realtime(request.realtime, ignoring: request.noRealtime, feed)
@@ -39,6 +42,43 @@ struct GTFSCommands {
         if !given.isEmpty { return try await reader.tripUpdates(given, feed.timetable) }
         guard !ignoring, let remembered = feed.summary.realtime, !remembered.isEmpty else { return nil }
         return try await reader.tripUpdates(remembered, feed.timetable, headers: feed.summary.realtimeHeaders ?? [])
+    }
+
+    // MARK: vehicles
+
+    func vehicles(_ feed: Feed, route: String?, sources given: [String]) async throws(TransitError) -> Output {
+        let t = feed.timetable
+        let sources = given.isEmpty ? feed.summary.realtime ?? [] : given
+        guard !sources.isEmpty else {
+            throw .usage("gtfs vehicles reads GTFS-Realtime vehicle positions: give --realtime SOURCE, or import the feed with --realtime URL")
+        }
+        var routes: Set<Int>?
+        if let route {
+            let wanted = route.lowercased()
+            let found = (0..<t.routeCount).filter { r in [t.routeIDs[r], t.routeShortName[r], t.routeLongName[r]].contains { $0.lowercased() == wanted } }
+            guard !found.isEmpty else { throw .usage("no route '\(route)' in feed \(feed.summary.name); 'transit gtfs routes' lists them") }
+            routes = Set(found)
+        }
+        let (messages, readNotices) = try await RealtimeSource(context: context).messages(sources, headers: given.isEmpty ? feed.summary.realtimeHeaders ?? [] : [])
+        var (rows, notices) = VehiclePositions.rows(messages, t)
+        if let routes { rows = rows.filter { routes.contains($0.route) } }
+        rows.sort { (StopIndex.routeName(t, $0.route), $0.id) < (StopIndex.routeName(t, $1.route), $1.id) }
+        let zone = t.zone
+        let data: [Column<VehicleRow>] = [
+            Column("id", "VEHICLE") { .string($0.id) }, Column("label") { .optional($0.label) }, Column("trip_id", "TRIP") { .optional($0.tripID) },
+            Column("route") { $0.route >= 0 ? .string(StopIndex.routeName(t, $0.route)) : .null }, Column("route_id") { .optional($0.routeID) },
+            Column("latitude") { .coordinate($0.latitude) }, Column("longitude") { .coordinate($0.longitude) },
+            Column("bearing", "HDG") { $0.bearing.map { .int(Int($0.rounded())) } ?? .null }, Column("speed") { .optional($0.speed) },
+            Column("stop_id", "STOP") { .optional($0.stop.map { t.stopIDs[$0] }) }, Column("stop_name") { .optional($0.stop.map { t.stopNames[$0] }) },
+            Column("status") { .optional($0.status) }, Column("occupancy") { .optional($0.occupancy) },
+            Column("timestamp", "SEEN") { $0.timestamp.map { .time(Date(timeIntervalSince1970: TimeInterval($0)), zone) } ?? .null },
+            Column("age_seconds", "AGE") { .optional($0.age) },
+        ]
+        notices = feed.notices + readNotices + notices
+        if rows.isEmpty { notices.append("No vehicles" + (route.map { " on route \($0)" } ?? "") + " in " + sources.map(Redaction.url).joined(separator: ", ")) }
+        var output = Output(rows, data: data, table: [data[0], data[3], data[2], data[10], data[11], data[12], data[14]], notices: notices)
+        output.geoJSON { GeoJSON.points($0) }
+        return output
     }
 
     /// An unknown stop with nothing close names the feed and how to look; coordinates given

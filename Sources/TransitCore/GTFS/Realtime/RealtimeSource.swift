@@ -90,24 +90,48 @@ struct RealtimeSource {
         return message
     }
 
-    /// Every source applied to `t`, in order (a later source's update of a trip replaces an earlier one's).
-    func tripUpdates(_ sources: [String], _ t: Timetable, headers: [String] = []) async throws(TransitError) -> TripUpdates? {
-        guard !sources.isEmpty else { return nil }
-        var all = TripUpdates()
+    /// One source's message, with the clock it is read at (rule 6: a recording at its own time,
+    /// unless the clock is pinned).
+    struct Message {
+        var source: String
+        var message: FeedMessage
+        var now: Int
+    }
+
+    /// Every source read and decoded, in order; an empty one is said and left out.
+    func messages(_ sources: [String], headers: [String] = []) async throws(TransitError) -> (messages: [Message], notices: [String]) {
+        var out: [Message] = [], notices: [String] = []
         for source in sources {
             context.progress("reading real-time data")
             let (data, isFile) = try await bytes(source, headers: headers)
             let name = Redaction.url(source)
             guard let message = try Self.decode(data, source: name) else {
-                all.notices.append("\(name): empty, no real-time data")
+                notices.append("\(name): empty, no real-time data")
                 continue
             }
-            // A recording is read at its own time, unless the clock is pinned (rule 6).
             var now = Int(context.settings.now.timeIntervalSince1970)
             if isFile && !context.settings.clockPinned, let stamp = message.header?.timestamp {
                 now = Int(clamping: stamp > 10_000_000_000 ? stamp / 1000 : stamp)
             }
-            all.merge(TripUpdateApplier.apply(message, to: t, now: now, source: name))
+            out.append(Message(source: name, message: message, now: now))
+        }
+        return (out, notices)
+    }
+
+    /// Every source's trip updates applied to `t`, in order (a later source's update of a trip
+    /// replaces an earlier one's); nil without sources.
+    func tripUpdates(_ sources: [String], _ t: Timetable, headers: [String] = []) async throws(TransitError) -> TripUpdates? {
+        guard !sources.isEmpty else { return nil }
+        let (messages, notices) = try await self.messages(sources, headers: headers)
+        return Self.tripUpdates(messages, t, notices: notices)
+    }
+
+    static func tripUpdates(_ messages: [Message], _ t: Timetable, notices: [String] = []) -> TripUpdates {
+        var all = TripUpdates()
+        all.notices = notices
+        // A source of vehicles or alerts only has no trip updates to speak of.
+        for m in messages where m.message.entities.contains(where: { $0.tripUpdate != nil }) || messages.count == 1 {
+            all.merge(TripUpdateApplier.apply(m.message, to: t, now: m.now, source: m.source))
         }
         return all
     }
