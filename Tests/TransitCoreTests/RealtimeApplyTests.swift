@@ -281,6 +281,39 @@ import TransitTestSupport
         #expect(vehicles.status == 0 && vehicles.stdoutLines.count >= 28, "\(vehicles.stdout)")
     }
 
+    // MARK: alerts
+
+    @Test func alertsListedAndAttachedToBoardsAndLegs() async throws {
+        // Halifax: 46 alerts, each with one period, all in force at the feed's time (one ends in the year 3000).
+        let halifax = ["--feed", Self.feeds("halifax-2025/google_transit.zip")]
+        let alerts = Self.feeds("halifax-2025/Alerts.pb")
+        let listed = try Self.json(try await Self.transit(["gtfs", "alerts", "--realtime", alerts, "--format", "json"] + halifax, now: nil))
+        let message = try FeedMessage.decode(try Reference.data("gtfs-rt/feeds/halifax-2025/Alerts.pb"))
+        let stamp = try #require(message.header?.timestamp)
+        let inForce = message.entities.filter { e in e.alert?.activePeriods.contains { ($0.start ?? 0) <= stamp && stamp < ($0.end ?? .max) } == true }
+        #expect(listed.count == inForce.count && listed.count == 46)
+        // --route keeps those whose selectors name the route.
+        let detours = try Self.json(try await Self.transit(["gtfs", "alerts", "--route", "72", "--realtime", alerts, "--format", "json"] + halifax, now: nil))
+        #expect(!detours.isEmpty && detours.count < 46 && detours.allSatisfy { ($0["applies_to"] as? [String])?.contains { $0.hasPrefix("route 72 ") } == true })
+        // A board at a stop a route-72 detour names: its route-72 departures carry the alert's id.
+        let selector = try #require(message.entities.compactMap(\.alert).flatMap(\.informedEntities).first { $0.routeID == "72" && $0.stopID != nil })
+        let board = try await Self.transit(["gtfs", "departures", "--stop", try #require(selector.stopID), "--date", "2025-11-06", "--after", "17:00",
+                                            "--realtime", Self.feeds("halifax-2025/TripUpdates.pb"), "--realtime", alerts, "--format", "json"] + halifax, now: nil)
+        let rows = try Self.json(board)
+        let marked = rows.filter { !($0["alerts"] as? [String] ?? []).isEmpty }
+        #expect(!marked.isEmpty && marked.allSatisfy { $0["route"] as? String == "72" }, "\(board.stderr)")
+        #expect(board.stderr.contains("! alert "))
+        // BART's agency-wide alert applies to every BART departure.
+        let bart = try await Self.transit(["gtfs", "departures", "--feed", Self.feeds("transitland-bart/bart-rt.zip"), "--stop", "24TH", "--date", "2019-08-07",
+                                           "--after", "10:40", "--limit", "5", "--realtime", Self.feeds("transitland-bart/bart-trip-updates.pb"),
+                                           "--realtime", Self.feeds("transitland-bart/bart-alerts.pb"), "--format", "json"], now: "2019-08-07T17:45:42Z")
+        #expect(try Self.json(bart).allSatisfy { $0["alerts"] as? [String] == ["BSA_187874"] }, "\(bart.stderr)")
+        // MMRI 3i: the leg 00:01 → 00:02 carries "Unknown effect".
+        let leg = try Self.firstLeg(try await Self.transit(["gtfs", "trips", "--feed", Self.feeds("otp-mmri/3i"), "--from", "3i1", "--to", "3i2", "--date", "2014-01-01",
+                                                           "--after", "0:01:00", "--realtime", Self.feeds("otp-mmri/3i.pb"), "--format", "json"], now: "2013-12-31T23:05:00Z"))
+        #expect(leg["alerts"] as? [String] == ["3i"] && leg["departure"] as? String == "2014-01-01T00:01:00+01:00")
+    }
+
     // MARK: bad and stale sources
 
     @Test func aBrokenSourceIsOneLineAndNoAnswer() async throws {

@@ -134,4 +134,36 @@ import Testing
         (u, t) = try Self.apply([Self.trip(relationship: 7)])
         #expect(Self.calls(u, t) == ["hidden"])
     }
+
+    @Test func alertsInForceTheirLanguageAndWhatTheyApplyTo() throws {
+        let t = try Self.feed.timetable()
+        func translations(_ pairs: [(String, String?)]) -> [FeedMessage.Translation] { pairs.map { FeedMessage.Translation(text: $0.0, language: $0.1) } }
+        // Rule 24's order: the reader's language, English, the untagged text, the first.
+        let all = translations([("Bonjour", "fr-CA"), ("Hello", "en"), ("Plain", nil)])
+        #expect(ServiceAlert.text(all, language: ServiceAlert.language("fr_CA.UTF-8")) == "Bonjour")
+        #expect(ServiceAlert.text(all, language: ServiceAlert.language("de_DE.UTF-8")) == "Hello")
+        #expect(ServiceAlert.text(translations([("Hallo", "de"), ("Plain", nil)]), language: "es") == "Plain")
+        #expect(ServiceAlert.text(translations([("Hallo", "de"), ("Hej", "sv")]), language: "es") == "Hallo")
+        #expect(ServiceAlert.language(nil) == "en" && ServiceAlert.language("C") == "en" && ServiceAlert.language("POSIX") == "en")
+        // Periods [start, end); none: always. Selectors: AND within one, OR between them.
+        func alert(_ periods: [FeedMessage.TimeRange], _ selectors: [FeedMessage.EntitySelector]) -> ServiceAlert? {
+            let message = FeedMessage(header: FeedMessage.FeedHeader(version: "2.0", timestamp: UInt64(Self.now)),
+                                      entities: [FeedMessage.FeedEntity(id: "a", alert: FeedMessage.Alert(activePeriods: periods, informedEntities: selectors))])
+            return ServiceAlert.alerts([RealtimeSource.Message(source: "rt", message: message, now: Self.now)], language: "en").first
+        }
+        let now = UInt64(Self.now)
+        #expect(alert([], [])?.active == true)
+        #expect(alert([FeedMessage.TimeRange(start: now - 60, end: now + 60)], [])?.active == true)
+        #expect(alert([FeedMessage.TimeRange(start: now - 60, end: now)], [])?.active == false)
+        #expect(alert([FeedMessage.TimeRange(start: now + 1)], [])?.active == false)
+        #expect(alert([FeedMessage.TimeRange(start: now - 60, end: 32_503_694_400)], [])?.active == true)  // an end in the year 3000
+        let a = try #require(alert([], [FeedMessage.EntitySelector(routeID: "R", stopID: "B"), FeedMessage.EntitySelector(stopID: "D")]))
+        let stop = { (id: String) in t.stopIDs.indices(of: id).first }
+        let r = try #require(t.routeIDs.indices(of: "R").first), q = try #require(t.routeIDs.indices(of: "Q").first)
+        #expect(a.applies(t, route: r, trip: 0, stop: stop("B")) && a.applies(t, route: q, trip: -1, stop: stop("D")))
+        #expect(!a.applies(t, route: r, trip: 0, stop: stop("A")) && !a.applies(t, route: q, trip: -1, stop: stop("B")))
+        #expect(a.cause == "unknown_cause" && a.effect == "unknown_effect" && a.severity == "unknown_severity")
+        // An alert with no informed_entity applies to nothing (NYCT sends such), but is listed.
+        #expect(alert([], [])?.applies(t, route: r, trip: 0, stop: stop("A")) == false)
+    }
 }

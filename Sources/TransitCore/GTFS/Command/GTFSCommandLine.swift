@@ -15,6 +15,8 @@ public enum GTFSCommand: Sendable, Equatable {
     case trip(feed: String?, tripID: String, date: String?, start: Int?, realtime: [String], noRealtime: Bool)
     /// Where the vehicles are (GTFS-Realtime VehiclePositions), on one route or all.
     case vehicles(feed: String?, route: String?, realtime: [String])
+    /// The service alerts in force (GTFS-Realtime Alerts), for a route, a stop or all.
+    case alerts(feed: String?, route: String?, stop: String?, realtime: [String])
 }
 
 public struct GTFSDeparturesRequest: Sendable, Equatable {
@@ -104,6 +106,14 @@ enum GTFSCommandLine {
                                   feed] + OptionSpec.watch,
                         notes: ["Fields: id, label, trip_id, route, route_id, latitude, longitude, bearing (degrees), speed (m/s), stop_id, stop_name (the stop it is at or heading to), status (incoming_at, stopped_at, in_transit_to; null without a stop), occupancy, timestamp, age_seconds. A position more than 5 minutes older than its feed is left out. --format geojson: a Point per vehicle with a position."],
                         geoJSON: true),
+            CommandSpec(provider: "gtfs", name: "alerts", summary: "the service alerts in force now, from GTFS-Realtime",
+                        examples: ["transit gtfs alerts --realtime https://example.org/gtfs-rt/alerts",
+                                   "transit gtfs alerts --route SL --stop Market --realtime alerts.pb --format json"],
+                        options: [OptionSpec("route", value: "ROUTE", "only alerts that can apply to this route: its route_id or name"),
+                                  OptionSpec("stop", value: "STOP", "only alerts that can apply to this stop (or its station)", source: .cached),
+                                  OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime alerts: an http(s) URL or a .pb file (repeatable; default the feed's remembered sources)", source: .files, repeatable: true),
+                                  feed],
+                        notes: ["Fields: id, cause, effect, severity, header, description, url (each in $LANG's language, else English, else the untagged text), active_periods (start and end, null when open), applies_to (what each informed_entity names, in words). An alert is in force with no active period or when now lies in one; the others are counted in a notice. Departures and journey legs read with --realtime carry the ids of the alerts that apply to them (JSON field alerts), and the table a notice per alert."]),
             CommandSpec(provider: "gtfs", name: "stops", summary: "the feed's stops, by name or near a place",
                         examples: ["transit gtfs stops --name market", "transit gtfs stops --near 41.8631,-87.6244 --radius 500 --format geojson"],
                         options: [
@@ -190,6 +200,7 @@ enum GTFSCommandLine {
             guard !name.isEmpty else { throw args.missing("NAME") }
             return .remove(name: name)
         case "routes": return .routes(feed: feed)
+        case "alerts": return .alerts(feed: feed, route: args.string("route"), stop: args.string("stop"), realtime: args.strings("realtime"))
         case "vehicles": return .vehicles(feed: feed, route: args.string("route"), realtime: args.strings("realtime"))
         case "stops":
             let near = try args.coordinates("near")

@@ -26,6 +26,9 @@ struct GTFSCommands {
             let feed = try open(name)
             let updates = try await realtime(sources, ignoring: noRealtime, feed)
             return try trip(feed, tripID, date: date, start: start, updates: updates)
+        case .alerts(let name, let route, let stop, let sources):
+            let feed = try open(name)
+            return try await alerts(feed, route: route, stop: stop, sources: sources)
         case .vehicles(let name, let route, let sources):
             let feed = try open(name)
             return try await vehicles(feed, route: route, sources: sources)
@@ -44,22 +47,82 @@ struct GTFSCommands {
         return try await reader.tripUpdates(remembered, feed.timetable, headers: feed.summary.realtimeHeaders ?? [])
     }
 
+    // MARK: alerts
+
+    /// A route given by id or name: every route it names.
+    func routes(_ text: String, _ feed: Feed) throws(TransitError) -> Set<Int> {
+        let t = feed.timetable, wanted = text.lowercased()
+        let found = (0..<t.routeCount).filter { r in [t.routeIDs[r], t.routeShortName[r], t.routeLongName[r]].contains { $0.lowercased() == wanted } }
+        guard !found.isEmpty else { throw .usage("no route '\(text)' in feed \(feed.summary.name); 'transit gtfs routes' lists them") }
+        return Set(found)
+    }
+
+    /// Sources for a command that reads real-time data only: those given, else the feed's remembered ones.
+    func sources(_ given: [String], _ feed: Feed, command: String) throws(TransitError) -> (sources: [String], headers: [String]) {
+        if !given.isEmpty { return (given, []) }
+        guard let remembered = feed.summary.realtime, !remembered.isEmpty else {
+            throw .usage("gtfs \(command) reads GTFS-Realtime data: give --realtime SOURCE, or import the feed with --realtime URL")
+        }
+        return (remembered, feed.summary.realtimeHeaders ?? [])
+    }
+
+    func alerts(_ feed: Feed, route: String?, stop: String?, sources given: [String]) async throws(TransitError) -> Output {
+        let t = feed.timetable
+        let (sources, headers) = try self.sources(given, feed, command: "alerts")
+        let routes = try route.map { text throws(TransitError) in try self.routes(text, feed) }
+        let stops = try stop.map { text throws(TransitError) in Set(try StopIndex(t).resolve(text)) }
+        let (messages, readNotices) = try await RealtimeSource(context: context).messages(sources, headers: headers)
+        let all = ServiceAlert.alerts(messages, language: ServiceAlert.language(context.settings.environment["LANG"]))
+        var notices = feed.notices + readNotices
+        let inactive = all.filter { !$0.active }.count
+        if inactive > 0 { notices.append("\(inactive) of \(all.count) alerts are not in force now (outside their active periods)") }
+        /// A selector that does not rule the route or stop out.
+        func fits(_ s: ServiceAlert.Selector) -> Bool {
+            if let routes {
+                if let id = s.route, !routes.contains(where: { t.routeIDs[$0] == id }) { return false }
+                if let trip = s.trip, let k = t.tripIDs.indices(of: trip).first, !routes.contains(Int(t.tripRoute[k])) { return false }
+            }
+            if let stops, let id = s.stop {
+                if !stops.contains(where: { t.stopIDs[$0] == id || (t.stopParent[$0] >= 0 && t.stopIDs[Int(t.stopParent[$0])] == id) }) { return false }
+            }
+            return true
+        }
+        let rows = all.filter { $0.active && (routes == nil && stops == nil || $0.selectors.contains(where: fits)) }
+        let zone = t.zone
+        @Sendable func time(_ s: Int?) -> Value { s.map { .time(Date(timeIntervalSince1970: TimeInterval($0)), zone) } ?? .null }
+        let data: [Column<ServiceAlert>] = [
+            Column("id") { .string($0.id) }, Column("cause") { .string($0.cause) }, Column("effect") { .string($0.effect) },
+            Column("severity") { .string($0.severity) }, Column("header") { .optional($0.header) }, Column("description") { .optional($0.description) },
+            Column("url") { .optional($0.url) },
+            Column("active_periods", in: .json) { .list($0.periods.map { .object(Record([("start", time($0.start)), ("end", time($0.end))])) }) },
+            Column("applies_to") { .list($0.selectors.map { .string($0.description) }) },
+        ]
+        if rows.isEmpty { notices.append("No alerts in force" + (route.map { " for route \($0)" } ?? "") + (stop.map { " at \($0)" } ?? "")) }
+        // The table says what an alert applies to in short: `route 29 at 48 stops`.
+        let short = Column<ServiceAlert>("applies_to", "APPLIES TO") { alert in
+            var order: [String] = [], stops: [String: Int] = [:]
+            for s in alert.selectors {
+                var whole = s
+                whole.stop = nil
+                let key = whole.isEmpty ? "stops" : whole.description
+                if stops[key] == nil { order.append(key) }
+                stops[key, default: 0] += s.stop == nil ? 0 : 1
+            }
+            return .string(order.map { key in
+                let n = stops[key] ?? 0
+                return key == "stops" ? "\(n) \(n == 1 ? "stop" : "stops")" : n == 0 ? key : "\(key) at \(n) \(n == 1 ? "stop" : "stops")"
+            }.joined(separator: "; "))
+        }
+        return Output(rows, data: data, table: [data[2], data[4], short], notices: notices)
+    }
+
     // MARK: vehicles
 
     func vehicles(_ feed: Feed, route: String?, sources given: [String]) async throws(TransitError) -> Output {
         let t = feed.timetable
-        let sources = given.isEmpty ? feed.summary.realtime ?? [] : given
-        guard !sources.isEmpty else {
-            throw .usage("gtfs vehicles reads GTFS-Realtime vehicle positions: give --realtime SOURCE, or import the feed with --realtime URL")
-        }
-        var routes: Set<Int>?
-        if let route {
-            let wanted = route.lowercased()
-            let found = (0..<t.routeCount).filter { r in [t.routeIDs[r], t.routeShortName[r], t.routeLongName[r]].contains { $0.lowercased() == wanted } }
-            guard !found.isEmpty else { throw .usage("no route '\(route)' in feed \(feed.summary.name); 'transit gtfs routes' lists them") }
-            routes = Set(found)
-        }
-        let (messages, readNotices) = try await RealtimeSource(context: context).messages(sources, headers: given.isEmpty ? feed.summary.realtimeHeaders ?? [] : [])
+        let (sources, headers) = try self.sources(given, feed, command: "vehicles")
+        let routes = try route.map { text throws(TransitError) in try self.routes(text, feed) }
+        let (messages, readNotices) = try await RealtimeSource(context: context).messages(sources, headers: headers)
         var (rows, notices) = VehiclePositions.rows(messages, t)
         if let routes { rows = rows.filter { routes.contains($0.route) } }
         rows.sort { (StopIndex.routeName(t, $0.route), $0.id) < (StopIndex.routeName(t, $1.route), $1.id) }
@@ -393,6 +456,8 @@ struct GTFSCommands {
         var tripID: String? = nil
         var route: Int = -1
         var headsign: String? = nil
+        /// The ids of the alerts in force that apply to it.
+        var alerts: [String] = []
 
         /// Where it sorts and what a window compares: the time to plan on, else the planned one.
         var seconds: Int { predicted ?? planned ?? 0 }
@@ -426,6 +491,7 @@ struct GTFSCommands {
             Column("delay_seconds", in: realtimeUse) { $0.delay.map(Value.int) ?? .null },
             Column("realtime", in: realtimeUse) { .bool($0.status != "scheduled") },
             Column("status", in: realtimeUse) { .string($0.status) },
+            Column("alerts", in: updates == nil ? .json : .data) { .list($0.alerts.map(Value.string)) },
         ]
         // The table: planned and predicted side by side (`16:02 → 16:05 +3`), and a status where there is one.
         let shown = Column<Call>("time", "TIME") { c in
@@ -436,8 +502,15 @@ struct GTFSCommands {
             return .string("\(planned) → \(predicted) \(minutes >= 0 ? "+" : "")\(minutes)")
         }
         var table = [shown] + data.filter { !["time", "planned_time", "delay_seconds", "realtime", "status"].contains($0.key) }
-        if updates != nil { table.insert(Column("status", "STATUS") { .string($0.status == "scheduled" || $0.status == "updated" ? "" : $0.status) }, at: 1) }
+        table.removeAll { $0.key == "alerts" }
+        if updates != nil {
+            // A status where there is one, and `!` where an alert applies (its text in a notice).
+            table.insert(Column("status", "STATUS") { c in
+                .string(([c.status == "scheduled" || c.status == "updated" ? nil : c.status] + [c.alerts.isEmpty ? nil : "!"]).compactMap { $0 }.joined(separator: " "))
+            }, at: 1)
+        }
         var notices = feed.notices + (updates?.notices ?? [])
+        notices += Self.alertNotices(calls.flatMap(\.alerts), updates)
         if calls.isEmpty {
             notices.append(emptyNotice("No departures from \(request.stop)", t, clock: clock, typed: ServiceWindow(after: request.after), window: window) {
                 !board(t, stops, day: day, after: $0.after, updates: updates).isEmpty
@@ -514,7 +587,21 @@ struct GTFSCommands {
             }
         }
         calls.sort { ($0.seconds, $0.trip, $0.stop) < ($1.seconds, $1.trip, $1.stop) }
+        if let updates, !updates.alerts.isEmpty {
+            for k in calls.indices {
+                calls[k].alerts = updates.alerts(t, route: calls[k].route, trip: calls[k].trip, tripID: calls[k].tripID, at: [calls[k].stop]).map(\.id)
+            }
+        }
         return calls
+    }
+
+    /// A notice per alert named by `ids` (once each, in order): `Alert 3i: Unknown effect`.
+    static func alertNotices(_ ids: [String], _ updates: TripUpdates?) -> [String] {
+        guard let updates else { return [] }
+        var seen = Set<String>()
+        return ids.filter { seen.insert($0).inserted }.compactMap { id in
+            updates.alerts.first { $0.id == id }.map { "! alert \(id) (\($0.effect)): " + ($0.header ?? $0.description ?? "no text") }
+        }
     }
 
     // MARK: one trip
@@ -666,7 +753,9 @@ struct GTFSCommands {
                 (try? plan(t, request, day: day, window: $0, updates: updates))?.isEmpty == false
             })
         }
-        return JourneyLayout(t, clock: clock, journeys: journeys, updates: updates).output(journeys, notices: notices)
+        let layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates)
+        notices += Self.alertNotices(journeys.flatMap { $0.legs.flatMap { layout.alerts($0).map(\.id) } }, updates)
+        return layout.output(journeys, notices: notices)
     }
 
     /// The journeys of `window`; with `--arrive-by`, those arriving by then, latest departure first.

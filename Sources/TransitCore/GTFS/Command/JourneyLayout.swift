@@ -43,6 +43,12 @@ struct JourneyLayout {
     }
 
     func route(_ leg: Router.Leg) -> Int { Self.route(of: leg, t, updates) }
+
+    /// The alerts in force for a ride, where it boards or alights (or anywhere on its trip or route).
+    func alerts(_ leg: Router.Leg) -> [ServiceAlert] {
+        guard let updates, !updates.alerts.isEmpty, leg.isRide else { return [] }
+        return updates.alerts(t, route: route(leg), trip: leg.trip ?? -1, tripID: tripID(leg), at: [leg.from, leg.to])
+    }
     func tripID(_ leg: Router.Leg) -> String { instance(leg)?.tripID ?? leg.trip.map { t.tripIDs[$0] } ?? "" }
     func headsign(_ leg: Router.Leg) -> String { instance(leg)?.headsign ?? leg.trip.map { t.headsign($0) } ?? "" }
 
@@ -106,6 +112,7 @@ struct JourneyLayout {
                 ("departure_delay_seconds", instance == nil || added ? .null : .int(leg.departure.delay)),
                 ("arrival_delay_seconds", instance == nil || added ? .null : .int(leg.arrival.delay)),
                 ("realtime", .bool(instance != nil)), ("status", .string(instance == nil ? "scheduled" : added ? "added" : "updated")),
+                ("alerts", .list(alerts(leg).map { .string($0.id) })),
             ]
             return Record([("route", .string(routeName(route))), ("route_id", route >= 0 ? .string(t.routeIDs[route]) : .null),
                            ("trip_id", .string(tripID(leg))), ("headsign", .string(headsign(leg)))] + run + ends + realtime)
@@ -125,7 +132,7 @@ struct JourneyLayout {
             switch leg.mode {
             case .ride:
                 let headsign = headsign(leg)
-                return routeName(route(leg)) + (headsign.isEmpty ? "" : " toward \(headsign)")
+                return routeName(route(leg)) + (headsign.isEmpty ? "" : " toward \(headsign)") + (alerts(leg).isEmpty ? "" : " !")
             case .walk(let meters):
                 return "walk \(Int(meters.rounded())) m"
             }

@@ -123,7 +123,11 @@ struct RealtimeSource {
     func tripUpdates(_ sources: [String], _ t: Timetable, headers: [String] = []) async throws(TransitError) -> TripUpdates? {
         guard !sources.isEmpty else { return nil }
         let (messages, notices) = try await self.messages(sources, headers: headers)
-        return Self.tripUpdates(messages, t, notices: notices)
+        var updates = Self.tripUpdates(messages, t, notices: notices)
+        // Alerts of data too old to apply are not applied either (its notice says so).
+        let fresh = messages.filter { m in m.message.header?.timestamp.map { m.now - Int(clamping: $0 > 10_000_000_000 ? $0 / 1000 : $0) <= TripUpdateApplier.refusedAge } ?? true }
+        updates.alerts = ServiceAlert.alerts(fresh, language: ServiceAlert.language(context.settings.environment["LANG"]))
+        return updates
     }
 
     static func tripUpdates(_ messages: [Message], _ t: Timetable, notices: [String] = []) -> TripUpdates {

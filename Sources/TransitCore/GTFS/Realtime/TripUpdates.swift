@@ -74,6 +74,13 @@ struct TripUpdates {
     var timestamp: Int?
     /// One line per kind of notice, each counted.
     var notices: [String] = []
+    /// The service alerts that came with the data (every one; `ServiceAlert.active` says which hold now).
+    var alerts: [ServiceAlert] = []
+
+    /// The active alerts that apply to a call of `trip` (or an added trip, by id) on `route` at `stop`.
+    func alerts(_ t: Timetable, route: Int, trip: Int, tripID: String? = nil, at stops: [Int?]) -> [ServiceAlert] {
+        alerts.filter { a in stops.contains { a.applies(t, route: route, trip: trip, tripID: tripID, stop: $0) } }
+    }
 
     func instance(trip: Int, day: Int, start: Int) -> Instance? {
         byRun[RunKey(trip: Int32(clamping: trip), day: Int32(clamping: day), start: Int32(clamping: start))].map { instances[$0] }
@@ -106,7 +113,7 @@ struct TripUpdateApplier {
     }
 
     /// Data older than this (seconds) gets a notice; older than `refusedAge`, it is not applied.
-    static let staleAge = 90, refusedAge = 30 * 60
+    static let staleAge = 90, staleAlertAge = 10 * 60, refusedAge = 30 * 60
 
     static func apply(_ message: FeedMessage, to t: Timetable, now: Int, source: String) -> TripUpdates {
         var applier = TripUpdateApplier(t, now: now, source: source)
@@ -122,7 +129,9 @@ struct TripUpdateApplier {
                 result.notices.append("\(source): the data is \(Self.age(age)) old (header time \(stamp)); not applied: times are as planned")
                 return result
             }
-            if age > Self.staleAge { result.notices.append("\(source): the data is \(Self.age(age)) old") }
+            // Alerts change slowly: a feed of alerts only is stale after 10 minutes, not 90 s.
+            let alertsOnly = !message.entities.isEmpty && message.entities.allSatisfy { $0.alert != nil }
+            if age > (alertsOnly ? Self.staleAlertAge : Self.staleAge) { result.notices.append("\(source): the data is \(Self.age(age)) old") }
         }
         if header?.incrementality == 1 {
             result.notices.append("\(source): a DIFFERENTIAL feed, applied as a full snapshot")
