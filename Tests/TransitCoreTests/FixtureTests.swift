@@ -42,6 +42,16 @@ import Testing
         #expect(Self.files(Paths.fixtures + "/gtfs/lakeport").count >= 10)
     }
 
+    /// Its real-time data, and that our decoder reads it as the script means it.
+    @Test(.enabled(if: python != nil, "needs python3 (scripts/setup)"))
+    func theBundledRealtimeDataIsWhatItsScriptWrites() async throws {
+        Self.expectSameFiles(try await Self.generate("make-gtfs-rt-fixture.py"), "gtfs/lakeport-realtime", by: "make-gtfs-rt-fixture.py")
+        let updates = try FeedMessage.decode(try Data(contentsOf: URL(fileURLWithPath: Paths.fixtures + "/gtfs/lakeport-realtime/trip-updates.pb")))
+        #expect(updates.header?.timestamp == 1_795_442_280)  // 2026-11-23 07:58 CST
+        #expect(updates.entities.compactMap { $0.tripUpdate?.trip?.tripID } == ["SL-WK-N05", "M1-WK-E", "SL-WK-N06", "22-WK-03", "SL-X1"])
+        #expect(updates.entities.first?.tripUpdate?.stopTimeUpdates.first?.departure?.delay == 240)
+    }
+
     /// The recordings, written from facts of the pack (names, codes, coordinates, times).
     @Test(.enabled(if: python != nil, "needs python3 (scripts/setup)"), .enabled(if: Reference.isPresent, Reference.absent),
           arguments: [("make-bart-fixtures.py", ["bart"]), ("make-busbud-fixtures.py", ["busbud"]),

@@ -79,7 +79,10 @@ import Testing
             var (env, argv) = Self.words(example.command)
             argv = argv.map { $0.hasPrefix("Fixtures/") ? Paths.root.path + "/" + $0 : $0 }
             if example.output != nil && !argv.contains("--format") { argv += ["--format", "table"] }
-            let run = try await Run.transit(argv, env: base.merging(env) { $1 })
+            var environment = base.merging(env) { $1 }
+            // A recording of real-time data is read at its own time, as on a user's machine: unpinned.
+            if argv.contains("--realtime") && env["TRANSIT_NOW"] == nil { environment["TRANSIT_NOW"] = nil }
+            let run = try await Run.transit(argv, env: environment)
             #expect(run.status == 0, "\(example.command): \(run.stderr)")
             if let output = example.output {
                 #expect(run.stdoutLines == output, "\(example.command)")

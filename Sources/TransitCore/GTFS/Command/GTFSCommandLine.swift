@@ -137,7 +137,7 @@ enum GTFSCommandLine {
                         positional: "SOURCE", positionalSource: .files),
             CommandSpec(provider: "gtfs", name: "feeds", summary: "the imported feeds and the dates they cover",
                         examples: ["transit gtfs feeds"],
-                        notes: ["Fields: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, source. A notice says when today is outside a feed's dates."]),
+                        notes: ["Fields: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, source; JSON also realtime (the remembered real-time URLs, as typed). A notice says when today is outside a feed's dates."]),
             CommandSpec(provider: "gtfs", name: "trip", summary: "one trip's calls on a service day: the stops between a journey's ends",
                         examples: ["transit gtfs trip SL-WK-N03 --date 2026-11-23", "transit gtfs trip M1-WK-E --date 2026-11-23 --start 08:00:00 --format json"],
                         options: [date,

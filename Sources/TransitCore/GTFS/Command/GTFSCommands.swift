@@ -365,8 +365,8 @@ struct GTFSCommands {
             Column("time_zone", "ZONE") { .string($0.timeZone) }, Column("first_date", "FROM") { .string($0.firstDate) },
             Column("last_date", "TO") { .string($0.lastDate) }, Column("stops") { .int($0.stops) }, Column("routes") { .int($0.routes) },
             Column("trips") { .int($0.trips) }, Column("stop_times") { .int(Int($0.stopTimes)) }, Column("source") { .string($0.source) },
-            // As typed: a key stays `$NAME`.
-            Column("realtime") { .list(($0.realtime ?? []).map(Value.string)) },
+            // As typed: a key stays `$NAME`. JSON only, so that tsv's columns stay those scripts know.
+            Column("realtime", in: .json) { .list(($0.realtime ?? []).map(Value.string)) },
         ]
         return Output(list, data: data, table: Array(data.prefix(9)), notices: notices)
     }
@@ -501,7 +501,7 @@ struct GTFSCommands {
             let minutes = (delay >= 0 ? delay + 30 : delay - 30) / 60
             return .string("\(planned) → \(predicted) \(minutes >= 0 ? "+" : "")\(minutes)")
         }
-        var table = [shown] + data.filter { !["time", "planned_time", "delay_seconds", "realtime", "status"].contains($0.key) }
+        var table = [shown] + data.filter { !["time", "planned_time", "delay_seconds", "realtime", "status", "trip_start"].contains($0.key) }
         table.removeAll { $0.key == "alerts" }
         if updates != nil {
             // A status where there is one, and `!` where an alert applies (its text in a notice).

@@ -173,8 +173,15 @@ struct JourneyLayout {
         let journey = Column<Router.Journey>("journey", "JOURNEY") { .string(description($0)) }
         // The table marks a time on a later calendar day than the service day (`00:40+1`).
         let day = clock.day, zone = t.zone
-        let depart = Column<Router.Journey>("departure", "DEPART") { .string(ClockTime.hhmm(clock.instant($0.departure), zone: zone, on: day)) }
-        let arrive = Column<Router.Journey>("arrival", "ARRIVE") { .string(ClockTime.hhmm(clock.instant($0.arrival), zone: zone, on: day)) }
+        // With realtime data, a time off its plan says by how much: `08:04 +4`.
+        @Sendable func shown(_ seconds: Int, _ time: LegTime?) -> Value {
+            let text = ClockTime.hhmm(clock.instant(seconds), zone: zone, on: day)
+            guard updates != nil, let time, time.delay != 0 else { return .string(text) }
+            let minutes = (time.delay >= 0 ? time.delay + 30 : time.delay - 30) / 60
+            return .string(minutes == 0 ? text : text + (minutes > 0 ? " +\(minutes)" : " \(minutes)"))
+        }
+        let depart = Column<Router.Journey>("departure", "DEPART") { shown($0.departure, $0.legs.first(where: \.isRide)?.departure) }
+        let arrive = Column<Router.Journey>("arrival", "ARRIVE") { shown($0.arrival, $0.legs.last(where: \.isRide)?.arrival) }
         var output = Output(journeys, data: data, table: [depart, arrive, duration, transfers, change, journey], notices: notices)
         // A journey as a line through the stops it calls at, its JSON record as properties.
         output.geoJSON { records in GeoJSON.points([], lines: zip(records, journeys).map { (properties: $0, coordinates: path($1)) }) }
