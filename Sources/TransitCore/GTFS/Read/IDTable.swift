@@ -100,11 +100,29 @@ struct IDTable {
     }
 }
 
+extension IDTable {
+    /// The entries of `table` (a compiled feed's ids, each once), found by their bytes: index
+    /// `i` is the table's entry `i`. nil when the table repeats an entry (then indices would shift).
+    init?(indexing table: StringTable) {
+        self.init(capacity: table.count)
+        for i in 0..<table.count {
+            guard table.withBytes(i, { insert($0).added }) else { return nil }
+        }
+    }
+}
+
 extension StringTable {
     /// The bytes of string `i`, without making a String.
     func withBytes<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let start = Int(offsets[i]), end = Int(offsets[i + 1])
         guard start >= 0, start <= end, end <= bytes.count else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
         return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+    }
+
+    /// Is string `i` exactly `text`? (Bytes compared; no String made.)
+    func equals(_ i: Int, _ text: String) -> Bool {
+        guard i >= 0, i < count else { return false }
+        var text = text
+        return text.withUTF8 { key in withBytes(i) { FieldBytes.same($0, key) } }
     }
 }

@@ -56,7 +56,19 @@ struct ProtobufReader {
         }
     }
 
-    private mutating func varint() throws(Failure) -> UInt64 {
+    @inline(__always) private mutating func varint() throws(Failure) -> UInt64 {
+        // Most varints of a feed (keys, small numbers) are one byte.
+        if position < end {
+            let byte = bytes[position]
+            if byte < 0x80 {
+                position += 1
+                return UInt64(byte)
+            }
+        }
+        return try longVarint()
+    }
+
+    private mutating func longVarint() throws(Failure) -> UInt64 {
         let start = position
         var value: UInt64 = 0
         var shift: UInt64 = 0

@@ -103,13 +103,26 @@ struct TripUpdateApplier {
     private var unmatched = 0, tripUpdates = 0, rejectedOrder = 0, rejectedBackwards = 0, droppedStops = 0
     private var duplicates = 0, unsupported = 0, addedSkipped = 0, routeContradicts = 0, milliseconds = false
     private var result = TripUpdates()
-    private var stopIndex: [String: Int]?
-    private var tripIndex: [String: Int] = [:]
+    /// The feed's stop and trip ids by their bytes, built when first needed.
+    private var stopIndex: IDTable?
+    private var tripIndex: IDTable?
+    /// The agency's zone, and each service day's clock, worked out once (Foundation's time zone
+    /// arithmetic costs microseconds a call, and a feed has thousands of updates).
+    private let zone: TimeZone
+    private var clocks: [Int: ServiceClock] = [:]
+
+    mutating func clock(_ day: Int) -> ServiceClock {
+        if let known = clocks[day] { return known }
+        let clock = ServiceClock(day: LocalDate(dayNumber: day), zone: zone)
+        clocks[day] = clock
+        return clock
+    }
 
     init(_ timetable: Timetable, now: Int, source: String) {
         t = timetable
         self.now = now
         self.source = source
+        zone = timetable.zone
     }
 
     /// Data older than this (seconds) gets a notice; older than `refusedAge`, it is not applied.
@@ -138,16 +151,6 @@ struct TripUpdateApplier {
         }
         let updates = message.entities.filter { $0.isDeleted != true }.compactMap(\.tripUpdate)
         tripUpdates = updates.count
-        var wanted = Set<String>()
-        for u in updates {
-            if let id = u.trip?.tripID { wanted.insert(id) }
-        }
-        if !wanted.isEmpty {
-            for k in 0..<t.tripCount {
-                let id = t.tripIDs[k]
-                if wanted.contains(id) && tripIndex[id] == nil { tripIndex[id] = k }
-            }
-        }
         for update in updates { apply(update, header: header) }
         summarize()
         return result
@@ -192,7 +195,7 @@ struct TripUpdateApplier {
         case .unscheduled:
             unsupported += 1
         case .added, .new:
-            if let id = descriptor.tripID, tripIndex[id] != nil {
+            if let id = descriptor.tripID, trip(id) != nil {
                 addedSkipped += 1
                 return
             }
@@ -262,8 +265,8 @@ struct TripUpdateApplier {
             guard found.count == 1, let (trip, run) = found.first else { unmatched += 1; return nil }
             return (trip, day, run)
         }
-        guard let trip = tripIndex[id] else { unmatched += 1; return nil }
-        if let routeID = d.routeID, t.routeIDs[Int(t.tripRoute[trip])] != routeID {
+        guard let trip = self.trip(id) else { unmatched += 1; return nil }
+        if let routeID = d.routeID, !t.routeIDs.equals(Int(t.tripRoute[trip]), routeID) {
             routeContradicts += 1
             return nil
         }
@@ -289,12 +292,10 @@ struct TripUpdateApplier {
             return nil
         }
         // Rule 8 without start_date: today or yesterday in the agency's zone, the instance under way around now.
-        let zone = t.zone
         let today = LocalDate(Date(timeIntervalSince1970: TimeInterval(now)), in: zone).dayNumber
         for day in [today, today - 1] where t.serviceRuns(service, day: day) {
             guard let r = run(shift: 0) else { continue }
-            let clock = ServiceClock(day: LocalDate(dayNumber: day), zone: zone)
-            let at = clock.seconds(at: Date(timeIntervalSince1970: TimeInterval(now)))
+            let at = clock(day).seconds(at: Date(timeIntervalSince1970: TimeInterval(now)))
             let length = t.patternLength(r.pattern)
             let first = t.departure(pattern: r.pattern, row: r.row, position: 0)
             let last = Int(t.times[t.timeIndex(pattern: r.pattern, row: r.row, position: length - 1)])
@@ -307,13 +308,14 @@ struct TripUpdateApplier {
     // MARK: which stop (rules 11–12)
 
     mutating func stop(_ id: String) -> Int? {
-        if stopIndex == nil {
-            var index: [String: Int] = [:]
-            index.reserveCapacity(t.stopCount)
-            for s in 0..<t.stopCount { index[t.stopIDs[s]] = index[t.stopIDs[s]] ?? s }
-            stopIndex = index
-        }
-        return stopIndex?[id]
+        if stopIndex == nil { stopIndex = IDTable(indexing: t.stopIDs) ?? IDTable() }
+        return stopIndex?.find(id)
+    }
+
+    /// The feed's trip with this trip_id.
+    mutating func trip(_ id: String) -> Int? {
+        if tripIndex == nil { tripIndex = IDTable(indexing: t.tripIDs) ?? IDTable() }
+        return tripIndex?.find(id)
     }
 
     /// Is `given` the scheduled stop's platform change: the same station, or within 100 m?
@@ -327,32 +329,58 @@ struct TripUpdateApplier {
     }
 
     /// The position on the run each stop update names, with the stop it calls at (a platform
-    /// change), in list order; nil when the positions do not increase (the update is rejected).
-    mutating func positions(_ updates: [FeedMessage.StopTimeUpdate], stops: [Int], sequences: [Int]) -> [(position: Int, stop: Int, update: FeedMessage.StopTimeUpdate)]? {
-        var out: [(position: Int, stop: Int, update: FeedMessage.StopTimeUpdate)] = []
-        for u in updates {
-            let given = u.stopID.flatMap { stop($0) }
-            let onTrip = given.map { g in stops.indices.filter { stops[$0] == g } } ?? []
+    /// change) and the update's index, in list order; nil when the positions do not increase
+    /// (the update is rejected). `stops` and `sequences` are the pattern's, read in place: a
+    /// stop_sequence is found by a binary search (they ascend along a trip), and only a stop_id
+    /// that disagrees with it, or comes alone, costs a pass over the trip.
+    mutating func positions(_ updates: [FeedMessage.StopTimeUpdate], stops: UnsafeBufferPointer<Int32>,
+                            sequences: UnsafeBufferPointer<Int32>) -> [(position: Int, stop: Int, index: Int)]? {
+        var out: [(position: Int, stop: Int, index: Int)] = []
+        out.reserveCapacity(updates.count)
+        let n = stops.count
+        /// Where `stop` occurs on the trip, if exactly once.
+        func once(_ stop: Int) -> Int? {
+            var found: Int?
+            for i in 0..<n where Int(stops[i]) == stop {
+                if found != nil { return nil }
+                found = i
+            }
+            return found
+        }
+        /// The call with stop_sequence `sequence` (ascending along the trip: a binary search).
+        func call(_ sequence: UInt64) -> Int? {
+            var low = 0, high = n
+            while low < high {
+                let mid = (low + high) / 2
+                if UInt64(clamping: sequences[mid]) < sequence { low = mid + 1 } else { high = mid }
+            }
+            return low < n && UInt64(clamping: sequences[low]) == sequence ? low : nil
+        }
+        for index in updates.indices {
+            let stopID = updates[index].stopID
             var found: (Int, Int)?
-            if let seq = u.stopSequence, let at = sequences.firstIndex(where: { UInt64(clamping: $0) == seq }) {
-                if u.stopID == nil || given == stops[at] {
-                    found = (at, stops[at])
-                } else if onTrip.count == 1, let only = onTrip.first {
-                    found = (only, stops[only])
-                } else if let given, samePlace(given, stops[at]) {
+            if let seq = updates[index].stopSequence, let at = call(seq), stopID.map({ t.stopIDs.equals(Int(stops[at]), $0) }) ?? true {
+                // The common case: the sequence, and a stop_id that agrees (compared as bytes).
+                found = (at, Int(stops[at]))
+            } else if let seq = updates[index].stopSequence, let at = call(seq) {
+                // They disagree: a stop_id that occurs once decides, else a platform change nearby.
+                let given = stopID.flatMap { stop($0) }
+                if let given, let only = once(given) {
+                    found = (only, given)
+                } else if let given, samePlace(given, Int(stops[at])) {
                     found = (at, given)
                 }
-            } else if onTrip.count == 1, let only = onTrip.first {
-                found = (only, stops[only])
+            } else if let given = stopID.flatMap({ stop($0) }), let only = once(given) {
+                found = (only, given)
             }
             guard var (position, stop) = found else { droppedStops += 1; continue }
             // stop_time_properties.assigned_stop_id: the spec's own way to say a platform change.
-            if let assigned = u.assignedStopID.flatMap({ self.stop($0) }) { stop = assigned }
+            if let assigned = updates[index].assignedStopID.flatMap({ self.stop($0) }) { stop = assigned }
             if let last = out.last, last.position >= position {
                 rejectedOrder += 1
                 return nil
             }
-            out.append((position, stop, u))
+            out.append((position, stop, index))
         }
         return out
     }
@@ -362,15 +390,17 @@ struct TripUpdateApplier {
     /// The run's calls with the updates applied; nil when the update is rejected (counted).
     mutating func updatedCalls(_ update: FeedMessage.TripUpdate, run: (pattern: Int, row: Int), day: Int) -> [TripUpdates.Call]? {
         let q = run.pattern, length = t.patternLength(q), base = Int(t.patternStopStart[q])
-        let stops = (0..<length).map { Int(t.patternStops[base + $0]) }
-        let sequences = (0..<length).map { Int(t.patternSequences[base + $0]) }
-        var calls = (0..<length).map { i -> TripUpdates.Call in
-            let index = t.timeIndex(pattern: q, row: run.row, position: i)
-            let a = Int(t.times[index]), d = Int(t.times[index + 1])
-            return TripUpdates.Call(stop: stops[i], plannedArrival: a, plannedDeparture: d, arrival: a, departure: d, status: .scheduled,
-                                    flags: t.patternFlags[base + i])
+        let stops = UnsafeBufferPointer(rebasing: t.patternStops.buffer[base..<(base + length)])
+        let sequences = UnsafeBufferPointer(rebasing: t.patternSequences.buffer[base..<(base + length)])
+        let times = t.times.buffer, first = t.timeIndex(pattern: q, row: run.row, position: 0)
+        var calls: [TripUpdates.Call] = []
+        calls.reserveCapacity(length)
+        for i in 0..<length {
+            let a = Int(times[first + 2 * i]), d = Int(times[first + 2 * i + 1])
+            calls.append(TripUpdates.Call(stop: Int(stops[i]), plannedArrival: a, plannedDeparture: d, arrival: a, departure: d, status: .scheduled,
+                                          flags: t.patternFlags[base + i]))
         }
-        let clock = ServiceClock(day: LocalDate(dayNumber: day), zone: t.zone)
+        let clock = self.clock(day)
         if update.stopTimeUpdates.isEmpty {
             // Rule 22: a trip-level delay for a trip with no stop updates.
             guard let delay = update.delay else { return calls }
@@ -394,7 +424,8 @@ struct TripUpdateApplier {
                 }
                 continue
             }
-            let (_, stop, u) = listed[next]
+            let (_, stop, k) = listed[next]
+            let u = update.stopTimeUpdates[k]
             next += 1
             calls[i].stop = stop
             switch u.scheduleRelationship ?? 0 {
@@ -468,9 +499,9 @@ struct TripUpdateApplier {
     /// absolute time, at least two, times increasing.
     mutating func addTrip(_ update: FeedMessage.TripUpdate, descriptor d: FeedMessage.TripDescriptor, trip: Int, tripID: String,
                           header: FeedMessage.FeedHeader?, day given: Int? = nil) {
-        let headerDay = header?.timestamp.map { LocalDate(Date(timeIntervalSince1970: TimeInterval(seconds(Int64(clamping: $0)))), in: t.zone).dayNumber }
+        let headerDay = header?.timestamp.map { LocalDate(Date(timeIntervalSince1970: TimeInterval(seconds(Int64(clamping: $0)))), in: zone).dayNumber }
         guard let day = given ?? Self.day(d.startDate) ?? headerDay else { addedSkipped += 1; return }
-        let clock = ServiceClock(day: LocalDate(dayNumber: day), zone: t.zone)
+        let clock = self.clock(day)
         var calls: [TripUpdates.Call] = []
         for u in update.stopTimeUpdates {
             guard let id = u.assignedStopID ?? u.stopID, let stop = stop(id) else { droppedStops += 1; continue }
@@ -495,7 +526,7 @@ struct TripUpdateApplier {
     /// DUPLICATED (rule 21): the static trip's calls shifted to trip_properties' start, under its trip_id.
     mutating func duplicate(_ update: FeedMessage.TripUpdate, _ d: FeedMessage.TripDescriptor) {
         guard let properties = update.tripProperties, let newID = properties.tripID, let start = Self.time(properties.startTime),
-              let day = Self.day(properties.startDate), let id = d.tripID, let trip = tripIndex[id], let run = t.runs(ofTrip: trip).first else {
+              let day = Self.day(properties.startDate), let id = d.tripID, let trip = self.trip(id), let run = t.runs(ofTrip: trip).first else {
             addedSkipped += 1
             return
         }

@@ -34,22 +34,9 @@ enum VehiclePositions {
     /// Every vehicle of `messages`, matched to `t`; and one counted line per kind of trouble.
     static func rows(_ messages: [RealtimeSource.Message], _ t: Timetable) -> (rows: [VehicleRow], notices: [String]) {
         var rows: [VehicleRow] = [], notices: [String] = []
-        var trips: [String: Int] = [:], stops: [String: Int]?
-        let wanted = Set(messages.flatMap { $0.message.entities.compactMap { $0.vehicle?.trip?.tripID } })
-        if !wanted.isEmpty {
-            for k in 0..<t.tripCount {
-                let id = t.tripIDs[k]
-                if wanted.contains(id) && trips[id] == nil { trips[id] = k }
-            }
-        }
-        func stop(_ id: String) -> Int? {
-            if stops == nil {
-                var index: [String: Int] = [:]
-                for s in 0..<t.stopCount where index[t.stopIDs[s]] == nil { index[t.stopIDs[s]] = s }
-                stops = index
-            }
-            return stops?[id]
-        }
+        // The feed's ids by their bytes (no String per trip or stop of the feed).
+        let trips = IDTable(indexing: t.tripIDs) ?? IDTable(), stops = IDTable(indexing: t.stopIDs) ?? IDTable()
+        func stop(_ id: String) -> Int? { stops.find(id) }
         for m in messages {
             var old = 0, unmatched = 0, total = 0
             let header = m.message.header?.timestamp.map { Int(clamping: $0 > 10_000_000_000 ? $0 / 1000 : $0) }
@@ -67,7 +54,7 @@ enum VehiclePositions {
                     row.bearing = p.bearing.flatMap { $0.isFinite ? $0 : nil }
                     row.speed = p.speed.flatMap { $0.isFinite ? $0 : nil }
                 }
-                let trip = v.trip?.tripID.flatMap { trips[$0] }
+                let trip = v.trip?.tripID.flatMap { trips.find($0) }
                 if let trip {
                     row.route = Int(t.tripRoute[trip])
                 } else if let routeID = v.trip?.routeID, let route = t.routeIDs.indices(of: routeID).first {

@@ -8,17 +8,56 @@ import Foundation
 /// runs that now overtake another split off, since a pattern scan rides the first run it can
 /// catch. Added trips are patterns of their own. The compiled file is untouched.
 struct RealtimeSchedule: Schedule {
-    let base: DaySchedule
-    let baseCount: Int
-    /// Base patterns whose runs moved to new patterns (they have no runs here).
-    private let replaced: [Bool]
-    private let extra: Storage
-    /// Per stop, its calls: all patterns' (pattern, position) pairs.
-    private let callStart: Packed<Int32>
-    private let callPairs: Packed<Int32>
+    /// Everything, the base day included, behind one reference: the search copies its schedule
+    /// where it reads it from a `mutating` method, and a reference copies in a word where the
+    /// base and two dozen buffers took a memcpy each time (seen as a third of a search's time).
+    private let overlay: Overlay
+
+    /// The new patterns and the calls index, read in place through buffers that `storage` keeps
+    /// alive (`let`s of a final class: no exclusivity checks on the hot path).
+    final class Overlay {
+        let base: DaySchedule
+        let baseCount: Int
+        let storage: Storage
+        /// Base patterns whose runs moved to new patterns (they have no runs here): 1.
+        let replaced: UnsafeBufferPointer<UInt8>
+        let stopStart: UnsafeBufferPointer<Int32>
+        let stops: UnsafeBufferPointer<Int32>
+        let flags: UnsafeBufferPointer<UInt8>
+        let runStart: UnsafeBufferPointer<Int32>
+        let runTimes: UnsafeBufferPointer<Int32>
+        let runTrips: UnsafeBufferPointer<Int32>
+        let runInstance: UnsafeBufferPointer<Int32>
+        let times: UnsafeBufferPointer<Int32>
+        let planned: UnsafeBufferPointer<Int32>
+        /// Per stop, its calls: all patterns' (pattern, position) pairs.
+        let callStart: UnsafeBufferPointer<Int32>
+        let callPairs: UnsafeBufferPointer<Int32>
+
+        init(_ s: Storage, base: DaySchedule) {
+            self.base = base
+            baseCount = base.patternCount
+            storage = s
+            replaced = s.replaced.buffer
+            stopStart = s.stopStart.buffer
+            stops = s.stops.buffer
+            flags = s.flags.buffer
+            runStart = s.runStart.buffer
+            runTimes = s.runTimes.buffer
+            runTrips = s.runTrips.buffer
+            runInstance = s.runInstance.buffer
+            times = s.times.buffer
+            planned = s.planned.buffer
+            callStart = s.callStart.buffer
+            callPairs = s.callPairs.buffer
+        }
+    }
 
     /// The new patterns, laid out as the compiled timetable lays out its own.
     final class Storage {
+        var replaced = Packed<UInt8>()
+        var callStart = Packed<Int32>()
+        var callPairs = Packed<Int32>()
         var stopStart = Packed<Int32>([0])
         var stops = Packed<Int32>()
         var flags = Packed<UInt8>()
@@ -45,10 +84,9 @@ struct RealtimeSchedule: Schedule {
         var group: Int
     }
 
-    init(_ t: Timetable, day: Int, updates: TripUpdates) {
-        let base = DaySchedule(t, day: day), baseCount = base.patternCount
-        self.base = base
-        self.baseCount = baseCount
+    /// `base`: the day's schedule as planned, when the caller has it already.
+    init(_ t: Timetable, day: Int, updates: TripUpdates, base given: DaySchedule? = nil) {
+        let base = given ?? DaySchedule(t, day: day), baseCount = base.patternCount
         var replaced = [Bool](repeating: false, count: baseCount)
         // The base patterns with a run the updates speak of.
         var touched = Set<Int>()
@@ -87,18 +125,17 @@ struct RealtimeSchedule: Schedule {
                             flags: instance.calls.map(\.flags), times: times, planned: times, group: -2 - instance.route))
         }
         let extra = Self.layOut(runs)
-        self.extra = extra
-        self.replaced = replaced
         // Every stop's calls, over the base patterns kept and the new ones.
         let stopCount = t.stopCount, extraCount = extra.stopStart.count - 1
+        let newStart = extra.stopStart.buffer, newStops = extra.stops.buffer
         var count = [Int32](repeating: 0, count: stopCount + 1)
         func each(_ body: (Int, Int, Int) -> Void) {
             for q in 0..<baseCount where !replaced[q] {
                 for (i, s) in base.stops(of: q).enumerated() { body(q, i, Int(s)) }
             }
             for e in 0..<extraCount {
-                for i in Int(extra.stopStart[e])..<Int(extra.stopStart[e + 1]) {
-                    body(baseCount + e, i - Int(extra.stopStart[e]), Int(extra.stops[i]))
+                for i in Int(newStart[e])..<Int(newStart[e + 1]) {
+                    body(baseCount + e, i - Int(newStart[e]), Int(newStops[i]))
                 }
             }
         }
@@ -112,25 +149,34 @@ struct RealtimeSchedule: Schedule {
             pairs[2 * Int(fill[s]) + 1] = Int32(i)
             fill[s] += 1
         }
-        callStart = Packed(count)
-        callPairs = Packed(pairs)
+        extra.callStart = Packed(count)
+        extra.callPairs = Packed(pairs)
+        extra.replaced = Packed(replaced.map { $0 ? 1 : 0 })
+        overlay = Overlay(extra, base: base)
     }
 
     /// Runs into patterns: those of one group with the same stops and flags, by first
     /// departure, split wherever one would overtake another (as the compiler splits).
     private static func layOut(_ runs: [Run]) -> Storage {
-        struct Key: Hashable { var group: Int; var stops: [Int32]; var flags: [UInt8] }
-        var order: [Key] = []
-        var byKey: [Key: [Run]] = [:]
+        // Runs by group, then by stops and flags: a group has one or a few such variants, so a
+        // run is compared with them in turn rather than hashed.
+        struct Variant { var stops: [Int32]; var flags: [UInt8]; var runs: [Run] }
+        var groups: [Int: [Variant]] = [:], order: [(group: Int, variant: Int)] = []
         for run in runs {
-            let key = Key(group: run.group, stops: run.stops, flags: run.flags)
-            if byKey[key] == nil { order.append(key) }
-            byKey[key, default: []].append(run)
+            var variants = groups.removeValue(forKey: run.group) ?? []  // taken out, so that appending copies nothing
+            if let v = variants.firstIndex(where: { $0.stops == run.stops && $0.flags == run.flags }) {
+                variants[v].runs.append(run)
+            } else {
+                order.append((run.group, variants.count))
+                variants.append(Variant(stops: run.stops, flags: run.flags, runs: [run]))
+            }
+            groups[run.group] = variants
         }
         let out = Storage()
-        for key in order {
+        for (group, v) in order {
+            guard let key = groups[group]?[v] else { continue }
             let length = key.stops.count
-            let sorted = (byKey[key] ?? []).sorted { ($0.times[1], $0.trip) < ($1.times[1], $1.trip) }
+            let sorted = key.runs.sorted { ($0.times[1], $0.trip) < ($1.times[1], $1.trip) }
             var chains: [[Run]] = []
             for run in sorted {
                 let fits = chains.firstIndex { chain in
@@ -158,11 +204,11 @@ struct RealtimeSchedule: Schedule {
         return out
     }
 
-    var stopCount: Int { base.stopCount }
-    var patternCount: Int { baseCount + extra.stopStart.count - 1 }
+    var stopCount: Int { overlay.base.stopCount }
+    var patternCount: Int { overlay.baseCount + overlay.stopStart.count - 1 }
 
     @inline(__always) func length(_ q: Int) -> Int {
-        q < baseCount ? base.length(q) : Int(extra.stopStart[q - baseCount + 1] - extra.stopStart[q - baseCount])
+        q < overlay.baseCount ? overlay.base.length(q) : Int(overlay.stopStart[q - overlay.baseCount + 1] - overlay.stopStart[q - overlay.baseCount])
     }
 
     @inline(__always) func stop(_ q: Int, _ i: Int) -> Int { Int(stops(of: q)[i]) }
@@ -170,46 +216,54 @@ struct RealtimeSchedule: Schedule {
     @inline(__always) func canAlight(_ q: Int, _ i: Int) -> Bool { Timetable.canAlight(flags(of: q)[i]) }
 
     @inline(__always) func runCount(_ q: Int) -> Int {
-        if q < baseCount { return replaced[q] ? 0 : base.runCount(q) }
-        return Int(extra.runStart[q - baseCount + 1] - extra.runStart[q - baseCount])
+        if q < overlay.baseCount { return overlay.replaced[q] != 0 ? 0 : overlay.base.runCount(q) }
+        return Int(overlay.runStart[q - overlay.baseCount + 1] - overlay.runStart[q - overlay.baseCount])
     }
 
-    @inline(__always) private func runIndex(_ q: Int, _ run: Int) -> Int { Int(extra.runStart[q - baseCount]) + run }
+    @inline(__always) private func runIndex(_ q: Int, _ run: Int) -> Int { Int(overlay.runStart[q - overlay.baseCount]) + run }
 
-    @inline(__always) func departure(_ q: Int, _ run: Int, _ i: Int) -> Int32 { times(of: q, run)[2 * i + 1] }
-    @inline(__always) func arrival(_ q: Int, _ run: Int, _ i: Int) -> Int32 { times(of: q, run)[2 * i] }
-    @inline(__always) func trip(_ q: Int, _ run: Int) -> Int { q < baseCount ? base.trip(q, run) : Int(extra.runTrips[runIndex(q, run)]) }
+    @inline(__always) func departure(_ q: Int, _ run: Int, _ i: Int) -> Int32 {
+        q < overlay.baseCount ? overlay.base.departure(q, run, i) : overlay.times[Int(overlay.runTimes[runIndex(q, run)]) + 2 * i + 1]
+    }
+
+    @inline(__always) func arrival(_ q: Int, _ run: Int, _ i: Int) -> Int32 {
+        q < overlay.baseCount ? overlay.base.arrival(q, run, i) : overlay.times[Int(overlay.runTimes[runIndex(q, run)]) + 2 * i]
+    }
+
+    @inline(__always) func trip(_ q: Int, _ run: Int) -> Int { q < overlay.baseCount ? overlay.base.trip(q, run) : Int(overlay.runTrips[runIndex(q, run)]) }
 
     @inline(__always) func stops(of q: Int) -> UnsafeBufferPointer<Int32> {
-        guard q >= baseCount else { return base.stops(of: q) }
-        let e = q - baseCount
-        return UnsafeBufferPointer(rebasing: extra.stops.buffer[Int(extra.stopStart[e])..<Int(extra.stopStart[e + 1])])
+        guard q >= overlay.baseCount else { return overlay.base.stops(of: q) }
+        let e = q - overlay.baseCount
+        return UnsafeBufferPointer(rebasing: overlay.stops[Int(overlay.stopStart[e])..<Int(overlay.stopStart[e + 1])])
     }
 
     @inline(__always) func flags(of q: Int) -> UnsafeBufferPointer<UInt8> {
-        guard q >= baseCount else { return base.flags(of: q) }
-        let e = q - baseCount
-        return UnsafeBufferPointer(rebasing: extra.flags.buffer[Int(extra.stopStart[e])..<Int(extra.stopStart[e + 1])])
+        guard q >= overlay.baseCount else { return overlay.base.flags(of: q) }
+        let e = q - overlay.baseCount
+        return UnsafeBufferPointer(rebasing: overlay.flags[Int(overlay.stopStart[e])..<Int(overlay.stopStart[e + 1])])
     }
 
     @inline(__always) func times(of q: Int, _ run: Int) -> UnsafeBufferPointer<Int32> {
-        guard q >= baseCount else { return base.times(of: q, run) }
-        let start = Int(extra.runTimes[runIndex(q, run)])
-        return UnsafeBufferPointer(rebasing: extra.times.buffer[start..<(start + 2 * length(q))])
+        guard q >= overlay.baseCount else { return overlay.base.times(of: q, run) }
+        let start = Int(overlay.runTimes[runIndex(q, run)])
+        return UnsafeBufferPointer(rebasing: overlay.times[start..<(start + 2 * length(q))])
     }
 
     @inline(__always) func calls(at stop: Int) -> Range<Int> {
-        guard stop >= 0, stop + 1 < callStart.count else { return 0..<0 }
-        return Int(callStart[stop])..<Int(callStart[stop + 1])
+        guard stop >= 0, stop + 1 < overlay.callStart.count else { return 0..<0 }
+        return Int(overlay.callStart[stop])..<Int(overlay.callStart[stop + 1])
     }
 
-    @inline(__always) func call(_ index: Int) -> (pattern: Int, position: Int) { (Int(callPairs[2 * index]), Int(callPairs[2 * index + 1])) }
+    @inline(__always) func call(_ index: Int) -> (pattern: Int, position: Int) {
+        (Int(overlay.callPairs[2 * index]), Int(overlay.callPairs[2 * index + 1]))
+    }
 
     func planned(_ q: Int, _ run: Int, _ i: Int) -> (arrival: Int32, departure: Int32) {
-        guard q >= baseCount else { return (base.arrival(q, run, i), base.departure(q, run, i)) }
-        let start = Int(extra.runTimes[runIndex(q, run)])
-        return (extra.planned[start + 2 * i], extra.planned[start + 2 * i + 1])
+        guard q >= overlay.baseCount else { return (overlay.base.arrival(q, run, i), overlay.base.departure(q, run, i)) }
+        let start = Int(overlay.runTimes[runIndex(q, run)])
+        return (overlay.planned[start + 2 * i], overlay.planned[start + 2 * i + 1])
     }
 
-    func instance(_ q: Int, _ run: Int) -> Int { q < baseCount ? -1 : Int(extra.runInstance[runIndex(q, run)]) }
+    func instance(_ q: Int, _ run: Int) -> Int { q < overlay.baseCount ? -1 : Int(overlay.runInstance[runIndex(q, run)]) }
 }

@@ -78,8 +78,9 @@ struct Router {
     init(_ timetable: Timetable, _ query: Query, children: StationChildren? = nil, updates: TripUpdates? = nil) {
         t = timetable
         self.query = query
-        schedule = DaySchedule(timetable, day: query.day)
-        realtime = updates.map { RealtimeSchedule(timetable, day: query.day, updates: $0) }
+        let schedule = DaySchedule(timetable, day: query.day)
+        self.schedule = schedule
+        realtime = updates.map { RealtimeSchedule(timetable, day: query.day, updates: $0, base: schedule) }
         edges = TransferEdges(timetable, minTransfer: query.minTransfer, walkMeters: query.walkMeters,
                               children: children ?? StationChildren(timetable))
     }

@@ -82,7 +82,15 @@ extension Schedule {
 /// The static timetable seen on one service day: each pattern's runs that day (trips of the
 /// other days are left out once here, instead of being stepped over at every boarding).
 struct DaySchedule: Schedule {
-    let t: Timetable
+    /// Keeps the timetable (whose memory the buffers below point into) alive, behind one
+    /// reference: the search copies its schedule where it reads it from a `mutating` method,
+    /// and a whole `Timetable` by value made that a memcpy per boarding.
+    private final class Keep {
+        let t: Timetable
+        init(_ t: Timetable) { self.t = t }
+    }
+    private let keep: Keep
+    let stopCount: Int
     /// Where each pattern's runs of the day begin in `runTimes` and `runTrips`.
     private let runStart: [Int32]
     /// Each run's offset in the timetable's `times` (its first arrival), and its trip.
@@ -97,7 +105,8 @@ struct DaySchedule: Schedule {
     private let calls: UnsafeBufferPointer<Int32>
 
     init(_ timetable: Timetable, day: Int) {
-        t = timetable
+        keep = Keep(timetable)
+        stopCount = timetable.stopCount
         times = timetable.times.buffer
         patternStops = timetable.patternStops.buffer
         patternFlags = timetable.patternFlags.buffer
@@ -123,7 +132,6 @@ struct DaySchedule: Schedule {
         self.runTrips = runTrips
     }
 
-    var stopCount: Int { t.stopCount }
     var patternCount: Int { runStart.count - 1 }
     @inline(__always) func length(_ q: Int) -> Int { Int(stopStart[q + 1] - stopStart[q]) }
     @inline(__always) func stop(_ q: Int, _ i: Int) -> Int { Int(patternStops[Int(stopStart[q]) + i]) }
@@ -148,7 +156,7 @@ struct DaySchedule: Schedule {
     }
 
     @inline(__always) func calls(at stop: Int) -> Range<Int> {
-        guard stop >= 0, stop < t.stopCount else { return 0..<0 }
+        guard stop >= 0, stop < stopCount else { return 0..<0 }
         return Int(callStart[stop]) / 2..<Int(callStart[stop + 1]) / 2
     }
 
