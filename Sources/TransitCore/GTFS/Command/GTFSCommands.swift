@@ -20,11 +20,16 @@ struct GTFSCommands {
         case .routes(let feed): return try routes(try open(feed))
         case .departures(let request):
             let feed = try open(request.feed)
-            let updates = try await realtime(request.realtime, ignoring: request.noRealtime, feed)
+            // The board reads the trips calling at its stops: only theirs are applied.
+            // (An unknown stop applies nothing; the board then says what is wrong.)
+            let stops = (try? StopIndex(feed.timetable).resolve(request.stop)) ?? []
+            let updates = try await realtime(request.realtime, ignoring: request.noRealtime, feed, only: Self.trips(calling: stops, feed.timetable))
             return try withStopHelp(feed) { () throws(TransitError) in try departures(feed, request, updates: updates) }
         case .trip(let name, let tripID, let date, let start, let sources, let noRealtime):
             let feed = try open(name)
-            let updates = try await realtime(sources, ignoring: noRealtime, feed)
+            // One trip's calls: only its updates are applied (an added trip, not in the feed, always is).
+            let only = Set(feed.timetable.tripIDs.indices(of: tripID))
+            let updates = try await realtime(sources, ignoring: noRealtime, feed, only: only)
             return try trip(feed, tripID, date: date, start: start, updates: updates)
         case .alerts(let name, let route, let stop, let sources):
             let feed = try open(name)
@@ -40,11 +45,27 @@ struct GTFSCommands {
     }
 
     /// The real-time data of a query: the sources given, else (unless `--no-realtime`) the feed's remembered ones.
-    func realtime(_ given: [String], ignoring: Bool, _ feed: Feed) async throws(TransitError) -> TripUpdates? {
+    /// `only`: the trips whose updates the answer reads (nil: all).
+    func realtime(_ given: [String], ignoring: Bool, _ feed: Feed, only: Set<Int>? = nil) async throws(TransitError) -> TripUpdates? {
         let reader = RealtimeSource(context: context)
-        if !given.isEmpty { return try await reader.tripUpdates(given, feed.timetable) }
+        if !given.isEmpty { return try await reader.tripUpdates(given, feed.timetable, only: only) }
         guard !ignoring, let remembered = feed.summary.realtime, !remembered.isEmpty else { return nil }
-        return try await reader.tripUpdates(remembered, feed.timetable, headers: feed.summary.realtimeHeaders ?? [])
+        return try await reader.tripUpdates(remembered, feed.timetable, headers: feed.summary.realtimeHeaders ?? [], only: only)
+    }
+
+    /// Every trip with a call at one of `stops`, on any day.
+    static func trips(calling stops: [Int], _ t: Timetable) -> Set<Int> {
+        var trips = Set<Int>()
+        let starts = t.stopPatternStart.buffer, pairs = t.stopPatterns.buffer, tripStart = t.patternTripStart.buffer, patternTrips = t.patternTrips.buffer
+        for stop in stops where stop >= 0 && stop + 1 < starts.count {
+            // (pattern, position) pairs, flat.
+            for k in stride(from: Int(starts[stop]), to: min(Int(starts[stop + 1]), pairs.count), by: 2) {
+                let q = Int(pairs[k])
+                guard q >= 0, q + 1 < tripStart.count else { continue }
+                for row in Int(tripStart[q])..<Int(tripStart[q + 1]) { trips.insert(Int(patternTrips[row])) }
+            }
+        }
+        return trips
     }
 
     // MARK: alerts

@@ -7,6 +7,25 @@ protocol ProtobufMessage {
 }
 
 extension ProtobufReader {
+    /// How many times `field` occurs in this message (its values skipped, not read): the size of
+    /// a repeated field, so that its array is allocated once (a city's updates hold 16,000 calls).
+    func count(of field: Int) throws(Failure) -> Int {
+        var scan = self, n = 0
+        while let (f, _) = try scan.next() { if f == field { n += 1 } }
+        return n
+    }
+
+    /// Every field read and dropped, and the messages at `fields` the same one level down: what
+    /// a decode of them would check, without building anything.
+    func walk(messagesAt fields: [Int]) throws(Failure) {
+        var r = self
+        while let (field, value) = try r.next() {
+            guard fields.contains(field), case .bytes(let range) = value else { continue }
+            var inner = r.message(range)
+            while try inner.next() != nil {}
+        }
+    }
+
     /// `existing` (or an empty message) with the message at `range` read into it: a non-repeated
     /// message that comes twice is merged, as protobuf says.
     func merge<M: ProtobufMessage>(_ existing: M?, _ range: Range<Int>) throws(Failure) -> M {
@@ -83,6 +102,8 @@ struct FeedMessage: Equatable, ProtobufMessage {
         var timestamp: UInt64?
         var delay: Int32?
         var tripProperties: TripProperties?
+        /// Stop time updates checked but not kept (a decode that was told which trips matter).
+        var skippedStopTimeUpdates = 0
     }
 
     /// What a DUPLICATED trip is: its own trip_id, start date and time (fields 1, 2, 3).
@@ -142,12 +163,16 @@ struct FeedMessage: Equatable, ProtobufMessage {
         var language: String?
     }
 
+    /// Which trip updates' calls a decode keeps, told by their trip descriptor: the others' are
+    /// walked (so that a malformed one still fails the whole message) but not built.
+    typealias KeepCalls = (TripDescriptor?) -> Bool
+
     /// The message in `data`; a failure names the byte where the input stops making sense.
-    static func decode(_ data: Data) throws(ProtobufReader.Failure) -> FeedMessage {
+    static func decode(_ data: Data, keepCalls: KeepCalls? = nil) throws(ProtobufReader.Failure) -> FeedMessage {
         do {
             return try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws -> FeedMessage in
                 var message = FeedMessage()
-                try message.read(ProtobufReader(buffer))
+                try message.read(ProtobufReader(buffer), keepCalls: keepCalls)
                 return message
             }
         } catch let failure as ProtobufReader.Failure {
@@ -157,12 +182,18 @@ struct FeedMessage: Equatable, ProtobufMessage {
         }
     }
 
-    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
+    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) { try read(reader, keepCalls: nil) }
+
+    mutating func read(_ reader: ProtobufReader, keepCalls: KeepCalls?) throws(ProtobufReader.Failure) {
         var r = reader
+        entities.reserveCapacity(try reader.count(of: 2))
         while let (field, value) = try r.next() {
             switch (field, value) {
             case (1, .bytes(let range)): header = try r.merge(header, range)
-            case (2, .bytes(let range)): entities.append(try r.merge(nil as FeedEntity?, range))
+            case (2, .bytes(let range)):
+                var entity = FeedEntity()
+                try entity.read(r.message(range), keepCalls: keepCalls)
+                entities.append(entity)
             default: continue
             }
         }
@@ -185,13 +216,18 @@ extension FeedMessage.FeedHeader: ProtobufMessage {
 }
 
 extension FeedMessage.FeedEntity: ProtobufMessage {
-    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
+    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) { try read(reader, keepCalls: nil) }
+
+    mutating func read(_ reader: ProtobufReader, keepCalls: FeedMessage.KeepCalls?) throws(ProtobufReader.Failure) {
         var r = reader
         while let (field, value) = try r.next() {
             switch (field, value) {
             case (1, .bytes(let range)): id = r.string(range)
             case (2, _): isDeleted = value.bool ?? isDeleted
-            case (3, .bytes(let range)): tripUpdate = try r.merge(tripUpdate, range)
+            case (3, .bytes(let range)):
+                var update = tripUpdate ?? FeedMessage.TripUpdate()
+                try update.read(r.message(range), keepCalls: keepCalls)
+                tripUpdate = update
             case (4, .bytes(let range)): vehicle = try r.merge(vehicle, range)
             case (5, .bytes(let range)): alert = try r.merge(alert, range)
             default: continue
@@ -273,11 +309,28 @@ extension FeedMessage.StopTimeUpdate: ProtobufMessage {
 }
 
 extension FeedMessage.TripUpdate: ProtobufMessage {
-    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
+    mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) { try read(reader, keepCalls: nil) }
+
+    /// With `keepCalls`, the calls of a trip it does not want are walked, not built.
+    mutating func read(_ reader: ProtobufReader, keepCalls: FeedMessage.KeepCalls?) throws(ProtobufReader.Failure) {
+        var keep = true
+        if let keepCalls {
+            // The descriptor first, wherever it lies: whether the calls are wanted depends on it.
+            var scan = reader, descriptor = trip
+            while let (field, value) = try scan.next() {
+                if field == 1, case .bytes(let range) = value { descriptor = try scan.merge(descriptor, range) }
+            }
+            keep = keepCalls(descriptor)
+        }
         var r = reader
+        if keep { stopTimeUpdates.reserveCapacity(try reader.count(of: 2)) }
         while let (field, value) = try r.next() {
             switch (field, value) {
             case (1, .bytes(let range)): trip = try r.merge(trip, range)
+            case (2, .bytes(let range)) where !keep:
+                // Its events (2, 3) and properties (6) are messages: walked as a decode would read them.
+                try r.message(range).walk(messagesAt: [2, 3, 6])
+                skippedStopTimeUpdates += 1
             case (2, .bytes(let range)): stopTimeUpdates.append(try r.merge(nil as FeedMessage.StopTimeUpdate?, range))
             case (3, .bytes(let range)): vehicle = try r.merge(vehicle, range)
             case (4, _): timestamp = value.unsigned ?? timestamp

@@ -69,8 +69,9 @@ struct RealtimeSource {
         return (data, true)
     }
 
-    /// The message in `data`; an empty body is a message with no data (nil).
-    static func decode(_ data: Data, source: String) throws(TransitError) -> FeedMessage? {
+    /// The message in `data`; an empty body is a message with no data (nil). `keepCalls`: see
+    /// `FeedMessage.decode`.
+    static func decode(_ data: Data, source: String, keepCalls: FeedMessage.KeepCalls? = nil) throws(TransitError) -> FeedMessage? {
         guard let first = data.first else { return nil }
         // Text where protobuf belongs: name it, rather than report the byte it breaks at.
         switch first {
@@ -83,7 +84,7 @@ struct RealtimeSource {
         default: break
         }
         let message: FeedMessage
-        do { message = try FeedMessage.decode(data) } catch {
+        do { message = try FeedMessage.decode(data, keepCalls: keepCalls) } catch {
             throw .parse(what: source, reason: "\(error.reason) at byte \(error.offset)")
         }
         guard message.header != nil else { throw .parse(what: source, reason: "no FeedHeader: not a GTFS-Realtime message") }
@@ -99,13 +100,13 @@ struct RealtimeSource {
     }
 
     /// Every source read and decoded, in order; an empty one is said and left out.
-    func messages(_ sources: [String], headers: [String] = []) async throws(TransitError) -> (messages: [Message], notices: [String]) {
+    func messages(_ sources: [String], headers: [String] = [], keepCalls: FeedMessage.KeepCalls? = nil) async throws(TransitError) -> (messages: [Message], notices: [String]) {
         var out: [Message] = [], notices: [String] = []
         for source in sources {
             context.progress("reading real-time data")
             let (data, isFile) = try await bytes(source, headers: headers)
             let name = Redaction.url(source)
-            guard let message = try Self.decode(data, source: name) else {
+            guard let message = try Self.decode(data, source: name, keepCalls: keepCalls) else {
                 notices.append("\(name): empty, no real-time data")
                 continue
             }
@@ -120,22 +121,32 @@ struct RealtimeSource {
 
     /// Every source's trip updates applied to `t`, in order (a later source's update of a trip
     /// replaces an earlier one's); nil without sources.
-    func tripUpdates(_ sources: [String], _ t: Timetable, headers: [String] = []) async throws(TransitError) -> TripUpdates? {
+    func tripUpdates(_ sources: [String], _ t: Timetable, headers: [String] = [], only: Set<Int>? = nil) async throws(TransitError) -> TripUpdates? {
         guard !sources.isEmpty else { return nil }
-        let (messages, notices) = try await self.messages(sources, headers: headers)
-        var updates = Self.tripUpdates(messages, t, notices: notices)
+        // Of the trips an answer reads, the calls are built; of the others, only checked. A trip
+        // the timetable does not have (ADDED, NEW) or a descriptor without trip_id keeps its calls.
+        var keepCalls: FeedMessage.KeepCalls?
+        if let only {
+            let ids = Set(only.map { t.tripIDs[$0] })
+            keepCalls = { d in
+                guard let d, let id = d.tripID else { return true }
+                return [1, 6, 8].contains(d.scheduleRelationship ?? 0) || ids.contains(id)
+            }
+        }
+        let (messages, notices) = try await self.messages(sources, headers: headers, keepCalls: keepCalls)
+        var updates = Self.tripUpdates(messages, t, notices: notices, only: only)
         // Alerts of data too old to apply are not applied either (its notice says so).
         let fresh = messages.filter { m in m.message.header?.timestamp.map { m.now - Int(clamping: $0 > 10_000_000_000 ? $0 / 1000 : $0) <= TripUpdateApplier.refusedAge } ?? true }
         updates.alerts = ServiceAlert.alerts(fresh, language: ServiceAlert.language(context.settings.environment["LANG"]))
         return updates
     }
 
-    static func tripUpdates(_ messages: [Message], _ t: Timetable, notices: [String] = []) -> TripUpdates {
+    static func tripUpdates(_ messages: [Message], _ t: Timetable, notices: [String] = [], only: Set<Int>? = nil) -> TripUpdates {
         var all = TripUpdates()
         all.notices = notices
         // A source of vehicles or alerts only has no trip updates to speak of.
         for m in messages where m.message.entities.contains(where: { $0.tripUpdate != nil }) || messages.count == 1 {
-            all.merge(TripUpdateApplier.apply(m.message, to: t, now: m.now, source: m.source))
+            all.merge(TripUpdateApplier.apply(m.message, to: t, now: m.now, source: m.source, only: only))
         }
         return all
     }

@@ -103,9 +103,10 @@ struct TripUpdateApplier {
     private var unmatched = 0, tripUpdates = 0, rejectedOrder = 0, rejectedBackwards = 0, droppedStops = 0
     private var duplicates = 0, unsupported = 0, addedSkipped = 0, routeContradicts = 0, milliseconds = false
     private var result = TripUpdates()
-    /// The feed's stop and trip ids by their bytes, built when first needed.
+    /// The feed's stop ids by their bytes, built when first needed; the message's trip ids, each
+    /// with the feed's trip of that id (-1: none), found by one pass over the feed's ids.
     private var stopIndex: IDTable?
-    private var tripIndex: IDTable?
+    private var tripIndex: (ids: IDTable, trips: [Int32])?
     /// The agency's zone, and each service day's clock, worked out once (Foundation's time zone
     /// arithmetic costs microseconds a call, and a feed has thousands of updates).
     private let zone: TimeZone
@@ -128,8 +129,14 @@ struct TripUpdateApplier {
     /// Data older than this (seconds) gets a notice; older than `refusedAge`, it is not applied.
     static let staleAge = 90, staleAlertAge = 10 * 60, refusedAge = 30 * 60
 
-    static func apply(_ message: FeedMessage, to t: Timetable, now: Int, source: String) -> TripUpdates {
+    /// The trips whose calls are worked out (nil: every trip). A board reads only the trips
+    /// that call at its stops, and `gtfs trip` one: the others are matched and counted, not
+    /// applied (a city's feed updates thousands of trips; a stop sees a few dozen).
+    var only: Set<Int>?
+
+    static func apply(_ message: FeedMessage, to t: Timetable, now: Int, source: String, only: Set<Int>? = nil) -> TripUpdates {
         var applier = TripUpdateApplier(t, now: now, source: source)
+        applier.only = only
         return applier.run(message)
     }
 
@@ -151,6 +158,7 @@ struct TripUpdateApplier {
         }
         let updates = message.entities.filter { $0.isDeleted != true }.compactMap(\.tripUpdate)
         tripUpdates = updates.count
+        indexTrips(updates.compactMap { $0.trip?.tripID })
         for update in updates { apply(update, header: header) }
         summarize()
         return result
@@ -204,6 +212,7 @@ struct TripUpdateApplier {
             duplicate(update, descriptor)
         case .scheduled, .canceled, .deleted, .replacement:
             guard let (trip, day, run) = findInstance(descriptor) else { return }
+            if let only, !only.contains(trip) { return }
             let key = TripUpdates.RunKey(trip: Int32(trip), day: Int32(day), start: Int32(clamping: t.runStart(pattern: run.pattern, row: run.row)))
             var instance = TripUpdates.Instance(status: .updated, tripID: t.tripIDs[trip], trip: trip, route: Int(t.tripRoute[trip]),
                                                 day: day, run: run, calls: [], headsign: t.headsign(trip))
@@ -312,10 +321,31 @@ struct TripUpdateApplier {
         return stopIndex?.find(id)
     }
 
+    /// The message's trip ids, and for each the feed's trip: a table of a few hundred ids,
+    /// probed with each of the feed's tens of thousands (no String, no copy of them).
+    mutating func indexTrips(_ wanted: [String]) {
+        var ids = IDTable(capacity: max(16, wanted.count))
+        for id in wanted { _ = ids.insert(id) }
+        var trips = [Int32](repeating: -1, count: ids.count)
+        if ids.count > 0 {
+            for k in 0..<t.tripCount {
+                guard let i = t.tripIDs.withBytes(k, { ids.find($0) }), trips[i] < 0 else { continue }
+                trips[i] = Int32(k)
+            }
+        }
+        tripIndex = (ids, trips)
+    }
+
     /// The feed's trip with this trip_id.
     mutating func trip(_ id: String) -> Int? {
-        if tripIndex == nil { tripIndex = IDTable(indexing: t.tripIDs) ?? IDTable() }
-        return tripIndex?.find(id)
+        if tripIndex == nil { indexTrips([id]) }
+        guard let index = tripIndex, let i = index.ids.find(id), index.trips[i] >= 0 else {
+            // An id the message did not list up front (trip_properties' own): asked once more.
+            guard let index = tripIndex, index.ids.find(id) == nil else { return nil }
+            let found = t.tripIDs.indices(of: id).first
+            return found
+        }
+        return Int(index.trips[i])
     }
 
     /// Is `given` the scheduled stop's platform change: the same station, or within 100 m?
