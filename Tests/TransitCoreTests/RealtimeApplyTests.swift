@@ -118,6 +118,27 @@ import TransitTestSupport
         }
     }
 
+    @Test func caltrainJourneyRidesItsPredictedTimes() async throws {
+        // A ride of an updated Caltrain trip between two of its updated stops: the leg's times are
+        // the update's (time only, no delay field), its planned ones the timetable's.
+        let zip = Self.feeds("transitland-ct/ct.zip"), pb = Self.feeds("transitland-ct/ct-trip-updates.pb")
+        let message = try FeedMessage.decode(try Reference.data("gtfs-rt/feeds/transitland-ct/ct-trip-updates.pb"))
+        let update = try #require(message.entities.compactMap(\.tripUpdate).first { $0.stopTimeUpdates.count >= 3 })
+        let calls = update.stopTimeUpdates.filter { $0.stopID != nil && ($0.departure?.time ?? $0.arrival?.time) != nil }
+        let from = try #require(calls.first), to = try #require(calls.last)
+        let zone = try #require(TimeZone(identifier: "America/Los_Angeles"))
+        func iso(_ t: Int64?) -> String? { t.map { ClockTime.iso8601(Date(timeIntervalSince1970: TimeInterval($0)), zone: zone) } }
+        let leaves = try #require(iso(from.departure?.time ?? from.arrival?.time))
+        let after = String(leaves.dropFirst(11).prefix(5))
+        let run = try await Self.transit(["gtfs", "trips", "--feed", zip, "--from", try #require(from.stopID), "--to", try #require(to.stopID),
+                                          "--date", "2023-11-07", "--after", after, "--transfers", "0", "--realtime", pb, "--format", "json"], now: nil)
+        #expect(run.status == 0, "\(run.stderr)")
+        let legs = try Self.json(run).compactMap { ($0["legs"] as? [[String: Any]])?.first }
+        let ride = try #require(legs.first { $0["trip_id"] as? String == update.trip?.tripID }, "\(legs.map { $0["trip_id"] ?? "" })")
+        #expect(ride["departure"] as? String == leaves && ride["arrival"] as? String == iso(to.arrival?.time ?? to.departure?.time))
+        #expect(ride["realtime"] as? Bool == true && ride["planned_departure"] is String)
+    }
+
     // MARK: Halifax 2025 (CANCELED with STUs, SKIPPED, NO_DATA, ADDED "_1" copies, an inserted stop)
 
     @Test func halifaxBoardOnItsCapture() async throws {
@@ -397,6 +418,13 @@ import TransitTestSupport
         let replayed = try await Run.transit(["--offline", "--fixtures", record] + query + [server.baseURL + "/rt/trip-updates.pb"], env: env)
         #expect(replayed.status == 0 && replayed.stdout == live.stdout, "\(replayed.stderr)")
         #expect(server.requests.count == 1)
+        // Served again two hours later: stale, said, and not applied (every row as planned).
+        var later = env
+        later["TRANSIT_NOW"] = "2019-08-07T19:45:21Z"
+        let stale = try await Run.transit(query + [server.baseURL + "/rt/trip-updates.pb"], env: later)
+        let staleRows = try RealtimeApplyTests.json(stale)
+        #expect(stale.status == 0 && stale.stderr.contains("the data is 2 h 0 min old") && stale.stderr.contains("not applied"), "\(stale.stderr)")
+        #expect(!staleRows.isEmpty && staleRows.allSatisfy { $0["status"] as? String == "scheduled" && $0["delay_seconds"] is NSNull })
         env["TRANSIT_TIMEOUT"] = "2"
         for (path, says) in [("/rt/page.pb", "HTML"), ("/rt/endless.pb", "MB"), ("/rt/hung.pb", "no answer"), ("/rt/none.pb", "404")] {
             let run = try await Run.transit(["--timeout", "2"] + query + [server.baseURL + path], env: env)
