@@ -463,6 +463,20 @@ import TransitTestSupport
         #expect(planned.status == 0 && !planned.stdout.contains("\"updated\"") && server.requests.count == 1)
         let feeds = try await Run.transit(["gtfs", "feeds", "--format", "json"], env: env)
         #expect(feeds.stdout.contains("/tu.pb?key=$RT_KEY"), "\(feeds.stdout)")
+        // `gtfs update` compiles a changed source again and keeps the sources; a new `import`
+        // says afresh what the feed reads.
+        let copy = Paths.temporary() + "/bart.zip"
+        try FileManager.default.createDirectory(atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: zip, toPath: copy)
+        let rt = ["--realtime", server.baseURL + "/tu.pb?key=$RT_KEY", "--realtime-header", "x-api-key: ${RT_TOKEN}"]
+        #expect(try await Run.transit(["gtfs", "import", copy, "--name", "bart"] + rt, env: env).status == 0)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000)], ofItemAtPath: copy)
+        let update = try await Run.transit(["gtfs", "update", "bart", "--format", "json"], env: env)
+        #expect(update.status == 0 && update.stdout.contains("\"updated\""), "\(update.stdout) \(update.stderr)")
+        #expect(try await Run.transit(["gtfs", "feeds", "--format", "json"], env: env).stdout.contains("/tu.pb?key=$RT_KEY"))
+        let plain = try await Run.transit(["gtfs", "import", copy, "--name", "bart", "--format", "json"], env: env)
+        #expect(plain.status == 0 && !plain.stdout.contains("/tu.pb"), "a plain import reads no sources")
+        #expect(try await Run.transit(["gtfs", "import", copy, "--name", "bart"] + rt, env: env).status == 0)
         // The key is nowhere a user or a recording sees.
         let recorded = try FileManager.default.subpathsOfDirectory(atPath: record).filter { $0.hasSuffix(".http") }.map { try String(decoding: Data(contentsOf: URL(fileURLWithPath: record + "/" + $0)), as: UTF8.self) }
         for text in [imported.stdout, imported.stderr, live.stdout, live.stderr, feeds.stdout] + recorded {
