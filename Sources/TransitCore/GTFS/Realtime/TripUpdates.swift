@@ -403,14 +403,14 @@ struct TripUpdateApplier {
             } else if let given = stopID.flatMap({ stop($0) }), let only = once(given) {
                 found = (only, given)
             }
-            guard var (position, stop) = found else { droppedStops += 1; continue }
+            guard let (position, named) = found else { droppedStops += 1; continue }
             // stop_time_properties.assigned_stop_id: the spec's own way to say a platform change.
-            if let assigned = updates[index].assignedStopID.flatMap({ self.stop($0) }) { stop = assigned }
+            let calledAt = updates[index].assignedStopID.flatMap { self.stop($0) } ?? named
             if let last = out.last, last.position >= position {
                 rejectedOrder += 1
                 return nil
             }
-            out.append((position, stop, index))
+            out.append((position, calledAt, index))
         }
         return out
     }
