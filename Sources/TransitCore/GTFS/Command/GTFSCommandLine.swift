@@ -15,6 +15,8 @@ public enum GTFSCommand: Sendable, Equatable {
     case trip(feed: String?, tripID: String, date: String?, start: Int?, realtime: [String], noRealtime: Bool)
     /// Where the vehicles are (GTFS-Realtime VehiclePositions), on one route or all.
     case vehicles(feed: String?, route: String?, realtime: [String])
+    /// Every stop reachable from one within some minutes.
+    case reach(GTFSReachRequest)
     /// The service alerts in force (GTFS-Realtime Alerts), for a route, a stop or all.
     case alerts(feed: String?, route: String?, stop: String?, realtime: [String])
 }
@@ -30,6 +32,20 @@ public struct GTFSDeparturesRequest: Sendable, Equatable {
     /// GTFS-Realtime sources: URLs or files.
     public var realtime: [String] = []
     /// `--no-realtime`: the feed's remembered sources are not read.
+    public var noRealtime = false
+}
+
+public struct GTFSReachRequest: Sendable, Equatable {
+    public var feed: String?
+    public var from: String
+    public var date: String?
+    public var after: ServiceTime?
+    public var minutes: Int
+    public var transfers: Int
+    /// Seconds.
+    public var minTransfer: Int
+    public var walkMeters: Double?
+    public var realtime: [String] = []
     public var noRealtime = false
 }
 
@@ -98,6 +114,21 @@ enum GTFSCommandLine {
                             realtime, noRealtime, feed,
                         ] + OptionSpec.watch,
                         notes: ["Fields: time (the time to plan on: predicted with --realtime, else planned; null when canceled or skipped), route, headsign, trip_id, platform (the stop id), service_day (the day the trip belongs to: calls past 24:00 of the day before appear in the morning); JSON also trip_start (a frequencies.txt run's start, HH:MM:SS; null for other trips), planned_time, delay_seconds (null without real-time data for the trip), realtime, status (scheduled, updated, canceled, skipped, added); tsv/csv add those four with --realtime. The table shows planned and predicted side by side (16:02 → 16:05 +3) and a STATUS column with --realtime. Real-time rules: docs/realtime.md."]),
+            CommandSpec(provider: "gtfs", name: "reach", summary: "every stop reachable from one within some minutes, with its earliest arrival",
+                        examples: ["transit gtfs reach --from Harbor --date 2026-11-23 --after 08:00 --minutes 30",
+                                   "transit gtfs reach --from Harbor --date 2026-11-23 --after 08:00 --format geojson > reach.geojson"],
+                        options: [
+                            OptionSpec("from", value: "STOP", "the origin: a stop_id, a stop_code or a name (a station means all its stops)", required: true, source: .cached),
+                            date,
+                            OptionSpec("after", value: "T", "leaving at or after T: HH:MM, 5pm, 17, now or +30m (default: now on today's service day, else the start of the day)"),
+                            OptionSpec("minutes", value: "M", "arriving within M minutes of T (1 to 1440)", default: "60"),
+                            OptionSpec("transfers", value: "K", "at most K changes (0 to 5)", default: "2"),
+                            OptionSpec("min-transfer", value: "MIN", "minutes a change needs where transfers.txt does not say", default: "2"),
+                            OptionSpec("walk", value: "METERS", "also change between stops this close: --min-transfer plus the walk at 1.2 m/s"),
+                            realtime, noRealtime, feed,
+                        ],
+                        notes: ["Fields: stop_id, stop_name, arrival (the earliest, leaving the origin at or after T), minutes (from T), transfers (the fewest changes that arrive then), latitude, longitude; sorted by arrival. A stop counts when a ride arrives there (a stop reached only on foot is not listed). --format geojson: a Point per stop with those properties. One range search of the same router as trips."],
+                        geoJSON: true),
             CommandSpec(provider: "gtfs", name: "vehicles", summary: "where the vehicles are now, from GTFS-Realtime vehicle positions",
                         examples: ["transit gtfs vehicles --realtime https://example.org/gtfs-rt/vehicle-positions",
                                    "transit gtfs vehicles --route SL --realtime positions.pb --format geojson > vehicles.geojson"],
@@ -200,6 +231,14 @@ enum GTFSCommandLine {
             guard !name.isEmpty else { throw args.missing("NAME") }
             return .remove(name: name)
         case "routes": return .routes(feed: feed)
+        case "reach":
+            try checkRealtime(args)
+            guard let from = args.string("from") else { throw args.missing("from") }
+            return .reach(GTFSReachRequest(feed: feed, from: from, date: try checkedDate(args), after: try args.serviceTime("after"),
+                                           minutes: try args.intValue("minutes", in: 1...1440), transfers: try args.intValue("transfers", in: 0...5),
+                                           minTransfer: try args.intValue("min-transfer", in: 0...60) * 60,
+                                           walkMeters: try args.double("walk", in: 0...5000, what: "meters"),
+                                           realtime: args.strings("realtime"), noRealtime: args.flag("no-realtime")))
         case "alerts": return .alerts(feed: feed, route: args.string("route"), stop: args.string("stop"), realtime: args.strings("realtime"))
         case "vehicles": return .vehicles(feed: feed, route: args.string("route"), realtime: args.strings("realtime"))
         case "stops":

@@ -31,6 +31,10 @@ struct GTFSCommands {
             let only = Set(feed.timetable.tripIDs.indices(of: tripID))
             let updates = try await realtime(sources, ignoring: noRealtime, feed, only: only)
             return try trip(feed, tripID, date: date, start: start, updates: updates)
+        case .reach(let request):
+            let feed = try open(request.feed)
+            let updates = try await realtime(request.realtime, ignoring: request.noRealtime, feed)
+            return try withStopHelp(feed) { () throws(TransitError) in try reach(feed, request, updates: updates) }
         case .alerts(let name, let route, let stop, let sources):
             let feed = try open(name)
             return try await alerts(feed, route: route, stop: stop, sources: sources)
@@ -66,6 +70,51 @@ struct GTFSCommands {
             }
         }
         return trips
+    }
+
+    // MARK: reach
+
+    struct Reached {
+        var stop: Int
+        var arrival: Int
+        var rides: Int
+    }
+
+    func reach(_ feed: Feed, _ request: GTFSReachRequest, updates: TripUpdates?) throws(TransitError) -> Output {
+        let t = feed.timetable
+        let index = StopIndex(t)
+        let origins = try index.resolve(request.from)
+        let day = try serviceDay(request.date, feed)
+        let clock = ServiceClock(day: day, zone: t.zone)
+        let window = try ServiceWindow(after: request.after).seconds(on: clock, now: context.settings.now)
+        let start = window.after ?? 0, end = start + request.minutes * 60
+        context.progress("finding what is reachable")
+        let query = Router.Query(origins: origins, destinations: [], day: day.dayNumber, after: start, before: end,
+                                 maxTransfers: request.transfers, minTransfer: request.minTransfer, walkMeters: request.walkMeters)
+        let rows = Router(t, query, children: index.children, updates: updates).reach().filter { $0.arrival <= end }
+            .map { Reached(stop: $0.stop, arrival: $0.arrival, rides: $0.rides) }
+        let zone = t.zone
+        let data: [Column<Reached>] = [
+            Column("stop_id", "STOP") { .string(t.stopIDs[$0.stop]) }, Column("stop_name", "NAME") { .string(t.stopNames[$0.stop]) },
+            Column("arrival") { .time(clock.instant($0.arrival), zone) },
+            Column("minutes", "MIN") { .int(($0.arrival - start) / 60) }, Column("transfers", "CHG") { .int($0.rides - 1) },
+            Column("latitude") { .coordinate(t.stopLat[$0.stop]) }, Column("longitude") { .coordinate(t.stopLon[$0.stop]) },
+        ]
+        let arrive = Column<Reached>("arrival", "ARRIVE") { .string(ClockTime.hhmm(clock.instant($0.arrival), zone: zone, on: day)) }
+        var notices = feed.notices + (updates?.notices ?? [])
+        if rows.isEmpty {
+            notices.append(emptyNotice("Nothing reachable from \(request.from) within \(request.minutes) minutes", t, clock: clock,
+                                       typed: ServiceWindow(after: request.after), window: window) { seconds in
+                let from = seconds.after ?? 0
+                var q = query
+                q.after = from
+                q.before = from + request.minutes * 60
+                return !Router(t, q, children: index.children, updates: updates).reach().filter { $0.arrival <= from + request.minutes * 60 }.isEmpty
+            })
+        }
+        var output = Output(rows, data: data, table: [data[0], data[1], arrive, data[3], data[4]], notices: notices)
+        output.geoJSON { GeoJSON.points($0) }
+        return output
     }
 
     // MARK: alerts

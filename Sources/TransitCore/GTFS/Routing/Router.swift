@@ -98,6 +98,33 @@ struct Router {
         return search.run()
     }
 
+    /// Every stop a ride reaches from the origins, leaving in the query's window: its earliest
+    /// arrival by vehicle, and the fewest rides that make it (`gtfs reach`). One range search with
+    /// no destination: its labels are never reset between departures, so once the earliest
+    /// departure is searched they hold, per stop and round, the best arrival over all of them.
+    func reach() -> [(stop: Int, arrival: Int, rides: Int)] {
+        if let realtime { return reach(on: realtime) }
+        return reach(on: schedule)
+    }
+
+    private func reach<S: Schedule>(on schedule: S) -> [(stop: Int, arrival: Int, rides: Int)] {
+        var search = RangeSearch(schedule: schedule, query: query, edges: edges, t: t)
+        _ = search.run()
+        let state = search.state, origins = Set(query.origins)
+        var out: [(stop: Int, arrival: Int, rides: Int)] = []
+        for stop in 0..<schedule.stopCount where state.slotOf[stop] >= 0 && !origins.contains(stop) {
+            let slot = Int(state.slotOf[stop])
+            var best: (arrival: Int32, rides: Int32)?
+            for round in 1..<state.stride {
+                let a = state.arrivals[slot + round], legs = state.labels[slot + round].legs
+                guard a != SearchState.unreached, legs > 0 else { continue }
+                if best.map({ (a, legs) < ($0.arrival, $0.rides) }) ?? true { best = (a, legs) }
+            }
+            if let best { out.append((stop, Int(best.arrival), Int(best.rides))) }
+        }
+        return out.sorted { ($0.arrival, $0.stop) < ($1.arrival, $1.stop) }
+    }
+
     /// The first `limit` journeys of the window (by departure), searching only as much of it as
     /// makes them certain. A journey (τ, a) can be beaten only by one leaving in (τ, a], so the
     /// answer for departures up to `until` is right for every journey arriving by `until`: when

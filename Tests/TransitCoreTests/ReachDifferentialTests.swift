@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import TransitCore
+
+/// `gtfs reach` against the brute-force reference on random feeds: for every stop, the earliest
+/// arrival of any journey leaving the origin in [T, T + M] and arriving by T + M, and the fewest
+/// rides among those that arrive then. The reference is asked one stop at a time, with that stop
+/// as its destination; the router answers all stops from one search.
+@Suite struct ReachDifferentialTests {
+    @Test func reachFindsWhatTheReferenceFinds() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let queries = environment["TRANSIT_DIFFERENTIAL_QUERIES"].flatMap(Int.init).map { $0 / 4 } ?? 60
+        let firstSeed = environment["TRANSIT_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 20_261_125
+        var differences: [String] = []
+        var asked = 0, reached = 0
+        var feedSeed = firstSeed
+        while asked < queries {
+            let test = try DifferentialCase(seed: feedSeed)
+            var g = SeededGenerator(seed: feedSeed &* 41)
+            for _ in 0..<3 where asked < queries {
+                var q = test.query(&g)
+                let after = q.after ?? g.int(5 * 12...16 * 12) * 300, minutes = g.int(4...24) * 15
+                q.after = after
+                q.before = after + minutes * 60
+                asked += 1
+                // The reference, one destination at a time.
+                var expected: [String: [Int]] = [:]
+                for stop in test.feed.boardable where !q.origins.contains(stop) {
+                    var one = q
+                    one.destinations = [stop]
+                    let best = ReferenceRouter(test.feed, one).journeys().filter { $0.arrival <= after + minutes * 60 }
+                        .min { ($0.arrival, $0.transfers) < ($1.arrival, $1.transfers) }
+                    if let best { expected[test.feed.stops[stop].id] = [best.arrival, best.transfers + 1] }
+                }
+                // The router, every stop at once.
+                let origins = q.origins.compactMap { test.stopIndex(test.feed.stops[$0].id) }.sorted()
+                let query = Router.Query(origins: origins, destinations: [], day: q.day, after: after, before: after + minutes * 60,
+                                         maxTransfers: q.maxTransfers, minTransfer: q.minTransfer, walkMeters: q.walkMeters)
+                var got: [String: [Int]] = [:]
+                for r in Router(test.timetable, query).reach() where r.arrival <= after + minutes * 60 {
+                    got[test.timetable.stopIDs[r.stop]] = [r.arrival, r.rides]
+                }
+                reached += expected.count
+                if got != expected {
+                    let keys = Set(got.keys).union(expected.keys).filter { got[$0] != expected[$0] }.sorted()
+                    differences.append("seed \(feedSeed) \(q.describe(test.feed)) within \(minutes) min: "
+                                       + keys.prefix(4).map { "\($0) router \(got[$0] ?? []) reference \(expected[$0] ?? [])" }.joined(separator: "; "))
+                }
+            }
+            feedSeed += 1
+        }
+        print("reach differential: \(asked) queries, \(reached) stops reached, \(differences.count) differ")
+        for line in differences.prefix(10) { print("reach differential: " + line) }
+        #expect(differences.isEmpty, "\(differences.count) of \(asked) reach queries differ: \(differences.prefix(3))")
+        #expect(queries < 20 || reached > queries / 2, "the queries reached \(reached) stops in all")
+    }
+}
+
+/// `gtfs reach` through the binary, on the bundled feed.
+@Suite struct ReachCommandTests {
+    @Test func reachFromHarborOnTheBundledFeed() async throws {
+        let env = Run.environment(["TRANSIT_CACHE_DIR": Paths.temporary()])
+        #expect(try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env).status == 0)
+        let query = ["gtfs", "reach", "--from", "Harbor", "--date", "2026-11-23", "--after", "08:00", "--minutes", "30"]
+        let run = try await Run.transit(query + ["--format", "json"], env: env)
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        func row(_ id: String) -> [String: Any]? { rows.first { $0["stop_id"] as? String == id } }
+        // The Shore Line of 08:00 (Market 08:03, Riverside 08:21), the M1 at Market's timed change (Stadium 08:12).
+        #expect(row("MKT2")?["arrival"] as? String == "2026-11-23T08:03:00-06:00" && row("MKT2")?["transfers"] as? Int == 0)
+        #expect(row("RVS2")?["minutes"] as? Int == 21 && row("M_STA")?["minutes"] as? Int == 12 && row("M_STA")?["transfers"] as? Int == 1)
+        #expect(row("HBR2") == nil && row("HBR1") == nil, "the origin's own stops are not listed")
+        let minutes = rows.compactMap { $0["minutes"] as? Int }
+        #expect(minutes == minutes.sorted() && minutes.allSatisfy { (0...30).contains($0) } && rows.count == minutes.count)
+        // Fewer changes allowed, fewer stops; GeoJSON Points at the stops.
+        let direct = try #require(try JSONSerialization.jsonObject(with: Data(try await Run.transit(query + ["--transfers", "0", "--format", "json"], env: env).stdout.utf8)) as? [[String: Any]])
+        #expect(direct.count < rows.count && direct.allSatisfy { $0["transfers"] as? Int == 0 })
+        let geo = try await Run.transit(query + ["--format", "geojson"], env: env)
+        let features = try #require((try JSONSerialization.jsonObject(with: Data(geo.stdout.utf8)) as? [String: Any])?["features"] as? [[String: Any]])
+        #expect(features.count == rows.count)
+        // Nothing in the night: said, with exit 0; an unknown stop: exit 2.
+        let night = try await Run.transit(["gtfs", "reach", "--from", "Harbor", "--date", "2026-11-23", "--after", "2:30:00", "--minutes", "20"], env: env)
+        #expect(night.status == 0 && night.stdout.isEmpty && night.stderr.contains("Nothing reachable from Harbor within 20 minutes"), "\(night.stderr)")
+        let unknown = try await Run.transit(["gtfs", "reach", "--from", "Atlantis", "--date", "2026-11-23"], env: env)
+        #expect(unknown.status == 2)
+        let zero = try await Run.transit(query.dropLast(2) + ["--minutes", "0"], env: env)
+        #expect(zero.status == 2 && zero.stderr.contains("--minutes"))
+    }
+}
