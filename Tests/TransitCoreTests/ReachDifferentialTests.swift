@@ -87,3 +87,54 @@ import Testing
         #expect(zero.status == 2 && zero.stderr.contains("--minutes"))
     }
 }
+
+/// Coordinates as the ends of `gtfs trips` against the brute force: a point near the random
+/// feed's stops at each end, every boardable stop within a radius reached on foot at 1.2 m/s
+/// (⌈d / 1.2⌉ s, no change time), the journey leaving the point and arriving at the other.
+@Suite struct CoordinateDifferentialTests {
+    @Test func journeysBetweenPointsAreWhatTheReferenceFinds() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let queries = environment["TRANSIT_DIFFERENTIAL_QUERIES"].flatMap(Int.init) ?? 200
+        let firstSeed = environment["TRANSIT_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 20_261_126
+        var differences: [String] = []
+        var asked = 0, journeys = 0
+        var feedSeed = firstSeed
+        while asked < queries {
+            let test = try DifferentialCase(seed: feedSeed)
+            var g = SeededGenerator(seed: feedSeed &* 43)
+            for _ in 0..<GTFSDifferentialTests.queriesPerFeed where asked < queries {
+                var q = test.query(&g)
+                /// A point near a random stop, and the boardable stops within `radius` of it.
+                func point() -> [Int: Int] {
+                    let near = test.feed.stops[g.int(0...test.feed.stops.count - 1)]
+                    let here = Coordinate(latitude: near.latitude + Double(g.int(-20...20)) * 0.0001, longitude: near.longitude + Double(g.int(-20...20)) * 0.0001)
+                    let radius = Double(g.int(1...8) * 250)
+                    var walks: [Int: Int] = [:]
+                    for stop in test.feed.boardable {
+                        let d = here.meters(to: Coordinate(latitude: test.feed.stops[stop].latitude, longitude: test.feed.stops[stop].longitude))
+                        if d <= radius { walks[stop] = Int((d / Router.walkingSpeed).rounded(.up)) }
+                    }
+                    return walks
+                }
+                q.access = point()
+                q.egress = point().filter { q.access[$0.key] == nil }
+                q.origins = Set(q.access.keys)
+                q.destinations = Set(q.egress.keys)
+                guard !q.origins.isEmpty, !q.destinations.isEmpty else { continue }
+                asked += 1
+                let expected = ReferenceRouter(test.feed, q).journeys()
+                let (got, problems) = test.routed(q)
+                journeys += expected.count
+                if got != expected || !problems.isEmpty {
+                    let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
+                    differences.append("seed \(feedSeed) query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
+                }
+            }
+            feedSeed += 1
+        }
+        print("coordinate differential: \(asked) queries, \(journeys) journeys, \(differences.count) differ")
+        for line in differences.prefix(10) { print("coordinate differential: " + line) }
+        #expect(differences.isEmpty, "\(differences.count) of \(asked) queries differ: \(differences.prefix(3))")
+        #expect(queries < 100 || journeys > queries / 2)
+    }
+}

@@ -43,8 +43,10 @@ struct DifferentialCase {
     /// with the same changes made to its runs.
     func routed(_ q: ReferenceRouter.Query, updates: TripUpdates? = nil, reference given: ReferenceRouter? = nil) -> (triples: [ReferenceRouter.Triple], problems: [String]) {
         let origins = q.origins.compactMap { stopIndex(feed.stops[$0].id) }, destinations = q.destinations.compactMap { stopIndex(feed.stops[$0].id) }
-        let query = Router.Query(origins: origins.sorted(), destinations: destinations.sorted(), day: q.day, after: q.after, before: q.before,
+        var query = Router.Query(origins: origins.sorted(), destinations: destinations.sorted(), day: q.day, after: q.after, before: q.before,
                                  maxTransfers: q.maxTransfers, minTransfer: q.minTransfer, walkMeters: q.walkMeters)
+        for (stop, seconds) in q.access { if let i = stopIndex(feed.stops[stop].id) { query.access[i] = seconds } }
+        for (stop, seconds) in q.egress { if let i = stopIndex(feed.stops[stop].id) { query.egress[i] = seconds } }
         let router = Router(timetable, query, updates: updates)
         let found = router.journeys()
         var problems: [String] = []
@@ -86,9 +88,11 @@ struct DifferentialCase {
             rides.append((run, from, to, departure, arrival))
         }
         guard let first = rides.first, let last = rides.last else { return "no ride" }
-        guard q.origins.contains(first.from), reference.inWindow(first.departure) else { return "does not leave an origin in the window" }
+        // From and to a point: the walks at the ends.
+        let leaves = first.departure - (q.access[first.from] ?? 0), arrives = last.arrival + (q.egress[last.to] ?? 0)
+        guard q.origins.contains(first.from), reference.inWindow(leaves) else { return "does not leave an origin in the window" }
         guard q.destinations.contains(last.to) else { return "does not reach a destination" }
-        guard journey.departure == first.departure, journey.arrival == last.arrival, journey.transfers == rides.count - 1,
+        guard journey.departure == leaves, journey.arrival == arrives, journey.transfers == rides.count - 1,
               rides.count <= q.maxTransfers + 1 else { return "its times or changes are not its legs'" }
         for (a, b) in zip(rides, rides.dropFirst()) {
             guard a.run != b.run else { return "stays on one run" }

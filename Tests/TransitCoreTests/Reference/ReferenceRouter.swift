@@ -26,6 +26,10 @@ struct ReferenceRouter {
         var maxTransfers: Int
         var minTransfer: Int
         var walkMeters: Double?
+        /// Coordinates as the ends: seconds on foot from the point to each origin stop, and from
+        /// each destination stop to the point (none: the stops themselves are the ends).
+        var access: [Int: Int] = [:]
+        var egress: [Int: Int] = [:]
     }
 
     struct Triple: Hashable, Comparable, CustomStringConvertible {
@@ -157,10 +161,12 @@ struct ReferenceRouter {
     func inWindow(_ t: Int) -> Bool { (query.after.map { t >= $0 } ?? true) && (query.before.map { t <= $0 } ?? true) }
 
     func journeys() -> [Triple] {
+        // A departure is when one leaves the origin: from a point, the walk to the stop before the run.
+        func leave(_ call: RandomFeed.Call) -> Int { call.departure - (query.access[call.stop] ?? 0) }
         var departures = Set<Int>()
         for run in runs {
-            for call in run.calls.dropLast() where query.origins.contains(call.stop) && !call.noPickup && inWindow(call.departure) {
-                departures.insert(call.departure)
+            for call in run.calls.dropLast() where query.origins.contains(call.stop) && !call.noPickup && inWindow(leave(call)) {
+                departures.insert(leave(call))
             }
         }
         // Every call a run can be boarded at (not its last).
@@ -171,7 +177,7 @@ struct ReferenceRouter {
             var boarded: [Int: Int] = [:]
             for (r, run) in runs.enumerated() {
                 for (b, call) in run.calls.enumerated().dropLast()
-                where query.origins.contains(call.stop) && !call.noPickup && call.departure == tau {
+                where query.origins.contains(call.stop) && !call.noPickup && leave(call) == tau {
                     boarded[r] = min(boarded[r] ?? b, b)
                 }
             }
@@ -185,7 +191,7 @@ struct ReferenceRouter {
                         alighted[call.stop, default: [:]][r] = min(alighted[call.stop]?[r] ?? Int.max, call.arrival)
                     }
                 }
-                let best = query.destinations.compactMap { alighted[$0]?.values.min() }.min()
+                let best = query.destinations.compactMap { d in alighted[d]?.values.min().map { $0 + (query.egress[d] ?? 0) } }.min()
                 if let best { candidates.append(Triple(departure: tau, arrival: best, transfers: k - 1)) }
                 if k == query.maxTransfers + 1 { break }
                 // Change, then board another run.

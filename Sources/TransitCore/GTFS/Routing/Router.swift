@@ -31,6 +31,10 @@ struct Router {
         var minTransfer: Int
         /// Walking between stops within this many meters, at 1.2 m/s (plus `minTransfer`).
         var walkMeters: Double?
+        /// Coordinates as the ends: seconds on foot from the point to each origin, and from each
+        /// destination to the point. Empty: the stops themselves are the ends.
+        var access: [Int: Int] = [:]
+        var egress: [Int: Int] = [:]
     }
 
     struct Leg: Equatable {
@@ -310,8 +314,15 @@ struct RangeSearch<S: Schedule> {
     /// Class arrivals, listed per stop from `arrivalHead`, and those the last round improved.
     var arrivals: [Arrival] = []
     var arrivalsMarked: [Int] = []
-    /// The earliest arrival at a destination in this departure's rounds so far.
+    /// The earliest arrival at a destination in this departure's rounds so far (with walks to a
+    /// point: the earliest arrival there, less the shortest of those walks, so that no arrival
+    /// that could still beat it is cut).
     var destinationBound = SearchState.unreached
+    /// Per stop: the walk from the point to it (an origin) and from it to the point (a
+    /// destination), in seconds; zeros when the ends are stops.
+    let accessOf: [Int32]
+    let egressOf: [Int32]
+    let minEgress: Int32
 
     init(schedule: S, query: Router.Query, edges: TransferEdges, t: Timetable) {
         self.schedule = schedule
@@ -325,6 +336,17 @@ struct RangeSearch<S: Schedule> {
         for o in query.origins where o >= 0 && o < s { state.isOrigin[o] = true }
         previousBest = [Int32](repeating: SearchState.unreached, count: rounds + 1)
         runHint = RunHints(schedule)
+        var accessOf = [Int32](repeating: 0, count: s), egressOf = [Int32](repeating: 0, count: s)
+        for (stop, seconds) in query.access where stop >= 0 && stop < s { accessOf[stop] = Int32(clamping: seconds) }
+        for (stop, seconds) in query.egress where stop >= 0 && stop < s { egressOf[stop] = Int32(clamping: seconds) }
+        self.accessOf = accessOf
+        self.egressOf = egressOf
+        minEgress = query.destinations.filter { $0 >= 0 && $0 < s }.map { egressOf[$0] }.min() ?? 0
+    }
+
+    /// An arrival at destination stop `d` as an arrival at the end (the point, when there is one).
+    @inline(__always) func atEnd(_ d: Int, _ arrival: Int32) -> Int32 {
+        arrival == SearchState.unreached ? arrival : arrival &+ egressOf[d]
     }
 
     mutating func run() -> [Router.Journey] {
@@ -360,7 +382,8 @@ struct RangeSearch<S: Schedule> {
                 let (q, i) = schedule.call(k)
                 guard schedule.canBoard(q, i), i < schedule.length(q) - 1 else { continue }
                 for run in 0..<schedule.runCount(q) {
-                    let d = schedule.departure(q, run, i)
+                    // When one leaves the origin: from a point, the walk before the run.
+                    let d = schedule.departure(q, run, i) - accessOf[o]
                     if let after = query.after, Int(d) < after { continue }
                     if let before = query.before, Int(d) > before { continue }
                     byTime[d, default: []].append((q, i))
@@ -396,7 +419,7 @@ struct RangeSearch<S: Schedule> {
     /// at or after that time.
     mutating func tightenBound(_ round: Int) {
         for d in query.destinations where d >= 0 && d < schedule.stopCount {
-            destinationBound = min(destinationBound, state.arrival(d, round))
+            destinationBound = min(destinationBound, atEnd(d, state.arrival(d, round)) - minEgress)
         }
     }
 
@@ -409,7 +432,8 @@ struct RangeSearch<S: Schedule> {
         if round == 1 {
             let start = TransferEdges.Edge(to: -1, lowerBound: 0, walkSeconds: -1, exact: true)
             for o in query.origins where o >= 0 && o < schedule.stopCount {
-                addBoarding(at: o, Source(from: -1, ready: tau, edge: start, reached: tau, arrivedBy: SearchState.Label(), fromTrip: -1))
+                let ready = tau + accessOf[o]
+                addBoarding(at: o, Source(from: -1, ready: ready, edge: start, reached: ready, arrivedBy: SearchState.Label(), fromTrip: -1))
             }
         } else {
             relaxTransfers(round)
@@ -530,7 +554,7 @@ struct RangeSearch<S: Schedule> {
                         state.labels[k] = label
                         if state.markedStamp[y] != stamp { state.markedStamp[y] = stamp; rideMarked.append(y) }
                         if state.changedStamp[y] != stamp { state.changedStamp[y] = stamp; changed.append(y) }
-                        if state.isDestination[y] { destinationBound = min(destinationBound, a) }
+                        if state.isDestination[y] { destinationBound = min(destinationBound, a + egressOf[y] - minEgress) }
                     }
                 }
                 guard Timetable.canBoard(flags[i]), i < length - 1, state.head[y] >= 0 else { continue }
@@ -688,8 +712,8 @@ struct RangeSearch<S: Schedule> {
         var fewer = SearchState.unreached
         for round in 1...rounds {
             var best = SearchState.unreached, at = -1
-            for d in query.destinations where d >= 0 && d < schedule.stopCount && state.arrival(d, round) < best {
-                best = state.arrival(d, round)
+            for d in query.destinations where d >= 0 && d < schedule.stopCount && atEnd(d, state.arrival(d, round)) < best {
+                best = atEnd(d, state.arrival(d, round))
                 at = d
             }
             if best < previousBest[round] && best < fewer && at >= 0, state.labels[Int(state.slotOf[at]) + round].legs == Int32(round),
@@ -736,7 +760,23 @@ struct RangeSearch<S: Schedule> {
         }
         legs.reverse()
         let rides = legs.filter(\.isRide)
-        guard rides.count == round, let first = rides.first, first.departure.predicted == Int(tau), let last = rides.last else { return nil }
-        return Router.Journey(legs: legs, departure: first.departure.predicted, arrival: last.arrival.predicted, transfers: rides.count - 1)
+        guard rides.count == round, let first = rides.first, first.departure.predicted == Int(tau) + Int(accessOf[first.from]),
+              let last = rides.last else { return nil }
+        var journey = Router.Journey(legs: legs, departure: first.departure.predicted, arrival: last.arrival.predicted, transfers: rides.count - 1)
+        // From a point and to one: the walks at both ends (stop -1 is the point; the layout,
+        // which knows the point, says how far).
+        if !query.access.isEmpty {
+            let walk = Int(accessOf[first.from])
+            journey.legs.insert(Router.Leg(mode: .walk(meters: Double(walk) * Router.walkingSpeed), from: -1, to: first.from,
+                                           departure: LegTime(Int(tau)), arrival: LegTime(Int(tau) + walk)), at: 0)
+            journey.departure = Int(tau)
+        }
+        if !query.egress.isEmpty {
+            let walk = Int(egressOf[destination])
+            journey.legs.append(Router.Leg(mode: .walk(meters: Double(walk) * Router.walkingSpeed), from: destination, to: -1,
+                                           departure: LegTime(journey.arrival), arrival: LegTime(journey.arrival + walk)))
+            journey.arrival += walk
+        }
+        return journey
     }
 }
