@@ -151,14 +151,14 @@ import TransitTestSupport
         #expect(properties["departure"] as? String == "2026-11-23T07:00:00-06:00" && (properties["legs"] as? [Any])?.count == 3)
     }
 
-    /// An unknown stop names the feed and how to look; coordinates are not a stop; a date the
-    /// feed does not cover says what it covers.
+    /// An unknown stop names the feed and how to look; coordinates are not a stop for a board (a
+    /// journey takes them: CoordinateCommandTests); a date the feed does not cover says what it covers.
     @Test func whatWentWrongAndWhereToLook() async throws {
         let cache = Paths.temporary()
         let feed = ["--feed", Paths.fixtures + "/gtfs/lakeport"]
         let unknown = try await Run.transit(["gtfs", "departures", "--stop", "Zzzzq"] + feed, env: env(cache))
         #expect(unknown.status == 2 && unknown.stderrLines == ["transit: unknown stop 'Zzzzq' in feed lakeport; look for it with: transit gtfs stops --name \"Zzz\""])
-        let point = try await Run.transit(["gtfs", "trips", "--from", "41.84,-87.61", "--to", "Stadium"] + feed, env: env(cache))
+        let point = try await Run.transit(["gtfs", "departures", "--stop", "41.84,-87.61"] + feed, env: env(cache))
         #expect(point.status == 2 && point.stderr.contains("looks like coordinates") && point.stderr.contains("transit gtfs stops --near 41.84,-87.61"))
         let later = try await Run.transit(["gtfs", "departures", "--stop", "Harbor", "--date", "2027-02-01"] + feed, env: env(cache))
         #expect(later.status == 0 && later.stdout.isEmpty && later.stderrLines == ["No departures from Harbor on 2027-02-01 (the feed covers 2026-01-01 to 2026-12-31)"])

@@ -138,3 +138,35 @@ import Testing
         #expect(queries < 100 || journeys > queries / 2)
     }
 }
+
+/// Coordinates as ends through the binary, on the bundled feed.
+@Suite struct CoordinateCommandTests {
+    @Test func journeysAndReachFromAPoint() async throws {
+        let env = Run.environment(["TRANSIT_CACHE_DIR": Paths.temporary()])
+        #expect(try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env).status == 0)
+        // A street corner near Old Town, and one near Stadium.
+        let from = "41.8650,-87.6150", to = "41.8745,-87.5950"
+        let run = try await Run.transit(["gtfs", "trips", "--from", from, "--to", to, "--date", "2026-11-23", "--after", "08:00", "--limit", "1",
+                                         "--format", "json"], env: env)
+        #expect(run.status == 0, "\(run.stderr)")
+        let journey = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])?.first)
+        let legs = try #require(journey["legs"] as? [[String: Any]])
+        #expect(journey["origin"] as? String == from && journey["destination"] as? String == to)
+        #expect(legs.first?["mode"] as? String == "walk" && legs.first?["from"] as? String == from && legs.last?["to"] as? String == to
+                && legs.last?["mode"] as? String == "walk" && legs.dropFirst().first?["mode"] as? String == "ride")
+        #expect(journey["departure"] as? String == legs.first?["departure"] as? String && journey["arrival"] as? String == legs.last?["arrival"] as? String)
+        // The walk is the great-circle distance, at 1.2 m/s: Old Town (41.8668, -87.6141) is 214 m from the first corner.
+        let first = try #require(legs.first), meters = try #require(first["walk_meters"] as? Int)
+        let expected = Coordinate(latitude: 41.8650, longitude: -87.6150).meters(to: Coordinate(latitude: 41.8668, longitude: -87.6141))
+        #expect(first["to"] as? String == "M_OLD" && meters == Int(expected.rounded()))
+        // Far from every stop: exit 2, naming the nearest; a radius out of range: exit 2.
+        let far = try await Run.transit(["gtfs", "trips", "--from", "40.0,-87.6", "--to", "Stadium", "--date", "2026-11-23"], env: env)
+        #expect(far.status == 2 && far.stderrLines.first?.contains("no stop within 1000 m of 40.0,-87.6; the nearest is Harbor Terminal (B_HBR)") == true, "\(far.stderr)")
+        let radius = try await Run.transit(["gtfs", "trips", "--from", from, "--to", to, "--radius", "0"], env: env)
+        #expect(radius.status == 2 && radius.stderr.contains("--radius"))
+        // reach from the first corner: the M1's stops beyond Old Town, with no change.
+        let reach = try await Run.transit(["gtfs", "reach", "--from", from, "--date", "2026-11-23", "--after", "08:00", "--minutes", "15", "--format", "json"], env: env)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(reach.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.contains { $0["stop_id"] as? String == "M_STA" && $0["transfers"] as? Int == 0 }, "\(reach.stdout)")
+    }
+}

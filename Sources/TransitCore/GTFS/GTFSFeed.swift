@@ -28,10 +28,13 @@ public struct GTFSFeed: Sendable {
         /// Only the first `limit` journeys by departure (the search then covers only as much of
         /// the window as makes them certain).
         public var limit: Int?
+        /// Meters around an end given as `LAT,LON` within which every stop is a start (or an end).
+        public var radius: Double
 
         public init(from: String, to: String, date: LocalDate, after: Int? = nil, before: Int? = nil, transfers: Int = 2,
-                    minTransferSeconds: Int = 120, walkMeters: Double? = nil, limit: Int? = nil) {
+                    minTransferSeconds: Int = 120, walkMeters: Double? = nil, limit: Int? = nil, radius: Double = 1000) {
             self.limit = limit
+            self.radius = radius
             self.from = from
             self.to = to
             self.date = date
@@ -46,10 +49,18 @@ public struct GTFSFeed: Sendable {
     /// Every Pareto-optimal journey of the query, with its legs.
     func plan(_ q: TripQuery, updates: TripUpdates? = nil) throws(TransitError) -> [Router.Journey] {
         let index = StopIndex(timetable)
-        let origins = try index.resolve(q.from), destinations = try index.resolve(q.to)
+        // An end is stops, or a point and the stops within the radius, reached on foot.
+        let fromPoint = try index.walks(from: q.from, radius: q.radius), toPoint = try index.walks(from: q.to, radius: q.radius)
+        let origins = fromPoint != nil ? Array(fromPoint?.seconds.keys ?? [:].keys).sorted() : try index.resolve(q.from)
+        var destinations = toPoint != nil ? Array(toPoint?.seconds.keys ?? [:].keys).sorted() : try index.resolve(q.to)
         if Set(origins) == Set(destinations) { throw .usage("--from and --to are the same stops") }
-        let query = Router.Query(origins: origins, destinations: destinations, day: q.date.dayNumber, after: q.after, before: q.before,
+        // A stop near both points is a start: nobody rides to where they could have boarded.
+        if fromPoint != nil || toPoint != nil { destinations.removeAll { origins.contains($0) } }
+        guard !destinations.isEmpty else { throw .usage("every stop near --to is near --from too: walk") }
+        var query = Router.Query(origins: origins, destinations: destinations, day: q.date.dayNumber, after: q.after, before: q.before,
                                  maxTransfers: q.transfers, minTransfer: q.minTransferSeconds, walkMeters: q.walkMeters)
+        query.access = fromPoint?.seconds ?? [:]
+        query.egress = toPoint?.seconds ?? [:]
         let router = Router(timetable, query, children: index.children, updates: updates)
         return q.limit.map { router.journeys(limit: $0) } ?? router.journeys()
     }

@@ -47,6 +47,8 @@ public struct GTFSReachRequest: Sendable, Equatable {
     public var walkMeters: Double?
     public var realtime: [String] = []
     public var noRealtime = false
+    /// Meters around an origin given as LAT,LON.
+    public var radius: Double = 1000
 }
 
 public struct GTFSTripsRequest: Sendable, Equatable {
@@ -68,6 +70,8 @@ public struct GTFSTripsRequest: Sendable, Equatable {
     /// GTFS-Realtime sources: URLs or files.
     public var realtime: [String] = []
     public var noRealtime = false
+    /// Meters around an end given as LAT,LON.
+    public var radius: Double = 1000
 }
 
 enum GTFSCommandLine {
@@ -76,6 +80,7 @@ enum GTFSCommandLine {
     static let maxFeedBytes = 512 << 20
     static let feed = OptionSpec("feed", value: "NAME|PATH", "an imported feed, or a GTFS zip or directory (compiled on first use); default $TRANSIT_GTFS_FEED, else the one imported feed", source: .cached)
     static let realtime = OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime trip updates to apply: an http(s) URL or a .pb file (repeatable; default the feed's remembered sources)", source: .files, repeatable: true)
+    static let radius = OptionSpec("radius", value: "METERS", "with LAT,LON: the stops within this distance are reached on foot at 1.2 m/s (1 to 5000)", default: "1000")
     static let noRealtime = OptionSpec("no-realtime", "ignore the feed's remembered real-time sources: the timetable as planned")
     static let date = OptionSpec("date", value: "DATE", "service day: YYYY-MM-DD, today or tomorrow in the feed's zone; before 03:00 the day in progress is yesterday's")
 
@@ -88,8 +93,9 @@ enum GTFSCommandLine {
                                    "transit gtfs trips --from HBR --to M_STA --date 2026-11-23 --after 17:00 --before 19:00 --format json",
                                    "transit gtfs trips --feed ./feed.zip --from A --to B --transfers 1 --walk 300"],
                         options: [
-                            OptionSpec("from", value: "STOP", "origin: a stop_id, a stop_code or a name (a station or a shared name means all its stops)", required: true, source: .cached),
+                            OptionSpec("from", value: "STOP", "origin: a stop_id, a stop_code or a name (a station or a shared name means all its stops), or LAT,LON (every stop within --radius, on foot)", required: true, source: .cached),
                             OptionSpec("to", value: "STOP", "destination, as --from", required: true, source: .cached),
+                            radius,
                             date,
                             OptionSpec("after", value: "T", "only journeys leaving at or after T: HH:MM, 5pm, 17, now or +30m; before 03:00 is the night after, H:MM:SS the feed's own hours (default: now on today's service day, else the start of the day)"),
                             OptionSpec("before", value: "T", "only journeys leaving at or before T"),
@@ -118,7 +124,8 @@ enum GTFSCommandLine {
                         examples: ["transit gtfs reach --from Harbor --date 2026-11-23 --after 08:00 --minutes 30",
                                    "transit gtfs reach --from Harbor --date 2026-11-23 --after 08:00 --format geojson > reach.geojson"],
                         options: [
-                            OptionSpec("from", value: "STOP", "the origin: a stop_id, a stop_code or a name (a station means all its stops)", required: true, source: .cached),
+                            OptionSpec("from", value: "STOP", "the origin: a stop_id, a stop_code or a name (a station means all its stops), or LAT,LON (every stop within --radius, on foot)", required: true, source: .cached),
+                            radius,
                             date,
                             OptionSpec("after", value: "T", "leaving at or after T: HH:MM, 5pm, 17, now or +30m (default: now on today's service day, else the start of the day)"),
                             OptionSpec("minutes", value: "M", "arriving within M minutes of T (1 to 1440)", default: "60"),
@@ -238,7 +245,8 @@ enum GTFSCommandLine {
                                            minutes: try args.intValue("minutes", in: 1...1440), transfers: try args.intValue("transfers", in: 0...5),
                                            minTransfer: try args.intValue("min-transfer", in: 0...60) * 60,
                                            walkMeters: try args.double("walk", in: 0...5000, what: "meters"),
-                                           realtime: args.strings("realtime"), noRealtime: args.flag("no-realtime")))
+                                           realtime: args.strings("realtime"), noRealtime: args.flag("no-realtime"),
+                                           radius: try args.double("radius", in: 1...5000, what: "meters") ?? 1000))
         case "alerts": return .alerts(feed: feed, route: args.string("route"), stop: args.string("stop"), realtime: args.strings("realtime"))
         case "vehicles": return .vehicles(feed: feed, route: args.string("route"), realtime: args.strings("realtime"))
         case "stops":
@@ -259,7 +267,8 @@ enum GTFSCommandLine {
                                            minTransfer: try args.intValue("min-transfer", in: 0...60) * 60,
                                            walkMeters: try args.double("walk", in: 0...5000, what: "meters"),
                                            limit: try args.int("limit", in: 1...100_000), fastest: args.flag("fastest"), all: args.flag("all"),
-                                           realtime: args.strings("realtime"), noRealtime: args.flag("no-realtime")))
+                                           realtime: args.strings("realtime"), noRealtime: args.flag("no-realtime"),
+                                           radius: try args.double("radius", in: 1...5000, what: "meters") ?? 1000))
         default: throw args.unknownCommand()
         }
     }

@@ -83,14 +83,17 @@ struct GTFSCommands {
     func reach(_ feed: Feed, _ request: GTFSReachRequest, updates: TripUpdates?) throws(TransitError) -> Output {
         let t = feed.timetable
         let index = StopIndex(t)
-        let origins = try index.resolve(request.from)
+        // From a point: the stops within the radius, each reached on foot.
+        let point = try index.walks(from: request.from, radius: request.radius)
+        let origins = point != nil ? Array(point?.seconds.keys ?? [:].keys).sorted() : try index.resolve(request.from)
         let day = try serviceDay(request.date, feed)
         let clock = ServiceClock(day: day, zone: t.zone)
         let window = try ServiceWindow(after: request.after).seconds(on: clock, now: context.settings.now)
         let start = window.after ?? 0, end = start + request.minutes * 60
         context.progress("finding what is reachable")
-        let query = Router.Query(origins: origins, destinations: [], day: day.dayNumber, after: start, before: end,
+        var query = Router.Query(origins: origins, destinations: [], day: day.dayNumber, after: start, before: end,
                                  maxTransfers: request.transfers, minTransfer: request.minTransfer, walkMeters: request.walkMeters)
+        query.access = point?.seconds ?? [:]
         let rows = Router(t, query, children: index.children, updates: updates).reach().filter { $0.arrival <= end }
             .map { Reached(stop: $0.stop, arrival: $0.arrival, rides: $0.rides) }
         let zone = t.zone
@@ -823,7 +826,7 @@ struct GTFSCommands {
                 (try? plan(t, request, day: day, window: $0, updates: updates))?.isEmpty == false
             })
         }
-        let layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates)
+        let layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates, from: request.from, to: request.to)
         notices += Self.alertNotices(journeys.flatMap { $0.legs.flatMap { layout.alerts($0).map(\.id) } }, updates)
         return layout.output(journeys, notices: notices)
     }
@@ -835,7 +838,8 @@ struct GTFSCommands {
         let filtered = window.arriveBy != nil || request.fastest
         var journeys = try GTFSFeed(timetable: t).plan(GTFSFeed.TripQuery(
             from: request.from, to: request.to, date: day, after: window.after, before: window.before, transfers: request.transfers,
-            minTransferSeconds: request.minTransfer, walkMeters: request.walkMeters, limit: filtered ? nil : request.limit), updates: updates)
+            minTransferSeconds: request.minTransfer, walkMeters: request.walkMeters, limit: filtered ? nil : request.limit,
+            radius: request.radius), updates: updates)
         guard filtered else { return journeys }
         if request.fastest { journeys = JourneyLayout.fastest(journeys) }
         if let by = window.arriveBy {

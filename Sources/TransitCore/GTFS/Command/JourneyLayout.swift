@@ -8,15 +8,22 @@ struct JourneyLayout {
     /// The realtime data the journeys were planned on, when there was any: an added trip's id,
     /// route and headsign are there, not in the timetable.
     let updates: TripUpdates?
+    /// Ends given as `LAT,LON` (stop -1 of a leg is such a point), as typed, and where they are.
+    let points: (from: (text: String, at: Coordinate)?, to: (text: String, at: Coordinate)?)
 
     /// The display names of the routes the journeys ride, worked out once each (thousands of
     /// journeys name a dozen routes, and a feed may have thousands).
     let names: [Int: String]
 
-    init(_ timetable: Timetable, clock: ServiceClock, journeys: [Router.Journey] = [], updates: TripUpdates? = nil) {
+    init(_ timetable: Timetable, clock: ServiceClock, journeys: [Router.Journey] = [], updates: TripUpdates? = nil,
+         from: String? = nil, to: String? = nil) {
         t = timetable
         self.clock = clock
         self.updates = updates
+        func point(_ text: String?) -> (text: String, at: Coordinate)? {
+            text.flatMap { typed in Coordinate(parsing: typed).map { (typed.replacingOccurrences(of: " ", with: ""), $0) } }
+        }
+        points = (point(from), point(to))
         var names: [Int: String] = [:]
         for journey in journeys {
             for leg in journey.legs where leg.isRide {
@@ -93,10 +100,23 @@ struct JourneyLayout {
         return !platform.isEmpty ? .string(platform) : !code.isEmpty ? .string(code) : .null
     }
 
+    /// A leg's end: a stop's id, or the point as typed (stop -1 is the origin's point on a
+    /// first leg, the destination's on a last).
+    func endID(_ stop: Int, origin: Bool) -> String {
+        stop >= 0 ? t.stopIDs[stop] : (origin ? points.from?.text : points.to?.text) ?? ""
+    }
+
+    /// Where an end is: a stop's coordinates, or the point's.
+    func place(_ stop: Int, origin: Bool) -> Coordinate? {
+        stop >= 0 && stop < t.stopCount ? Coordinate(latitude: t.stopLat[stop], longitude: t.stopLon[stop]) : (origin ? points.from?.at : points.to?.at)
+    }
+
     func legRecord(_ leg: Router.Leg) -> Record {
-        let ends: [(String, Value)] = [("from", .string(t.stopIDs[leg.from])), ("from_name", .string(t.stopNames[leg.from])),
-                                       ("from_platform", platform(leg.from)),
-                                       ("to", .string(t.stopIDs[leg.to])), ("to_name", .string(t.stopNames[leg.to])), ("to_platform", platform(leg.to)),
+        let ends: [(String, Value)] = [("mode", .string(leg.isRide ? "ride" : "walk")),
+                                       ("from", .string(endID(leg.from, origin: true))), ("from_name", .string(leg.from >= 0 ? t.stopNames[leg.from] : endID(-1, origin: true))),
+                                       ("from_platform", leg.from >= 0 ? platform(leg.from) : .null),
+                                       ("to", .string(endID(leg.to, origin: false))), ("to_name", .string(leg.to >= 0 ? t.stopNames[leg.to] : endID(-1, origin: false))),
+                                       ("to_platform", leg.to >= 0 ? platform(leg.to) : .null),
                                        ("departure", time(leg.departure.predicted)), ("arrival", time(leg.arrival.predicted))]
         switch leg.mode {
         case .ride(let trip, _, _, _, _):
@@ -116,10 +136,19 @@ struct JourneyLayout {
             ]
             return Record([("route", .string(routeName(route))), ("route_id", route >= 0 ? .string(t.routeIDs[route]) : .null),
                            ("trip_id", .string(tripID(leg))), ("headsign", .string(headsign(leg)))] + run + ends + realtime)
-        case .walk(let meters):
+        case .walk:
             return Record([("route", .null), ("route_id", .null), ("trip_id", .null), ("headsign", .null)] + ends
-                          + [("walk_meters", .int(Int(meters.rounded())))])
+                          + [("walk_meters", .int(Int(meters(leg).rounded())))])
         }
+    }
+
+    /// A walk's length: between two stops as the router measured it; from or to a point, the
+    /// great-circle distance (the router keeps seconds).
+    func meters(_ leg: Router.Leg) -> Double {
+        guard case .walk(let meters) = leg.mode else { return 0 }
+        guard leg.from < 0 || leg.to < 0, let a = place(leg.from, origin: true), let b = place(leg.to, origin: false) else { return meters }
+        let d = a.meters(to: b)
+        return d.isFinite ? d : meters
     }
 
     func routes(_ journey: Router.Journey) -> String {
@@ -133,8 +162,8 @@ struct JourneyLayout {
             case .ride:
                 let headsign = headsign(leg)
                 return routeName(route(leg)) + (headsign.isEmpty ? "" : " toward \(headsign)") + (alerts(leg).isEmpty ? "" : " !")
-            case .walk(let meters):
-                return "walk \(Int(meters.rounded())) m"
+            case .walk:
+                return "walk \(Int(meters(leg).rounded())) m"
             }
         }.joined(separator: " → ")
     }
@@ -156,7 +185,7 @@ struct JourneyLayout {
     func output(_ journeys: [Router.Journey], notices: [String]) -> Output {
         @Sendable func stop(_ leg: Router.Leg?, first: Bool) -> Value {
             guard let leg else { return .null }
-            return .string(t.stopIDs[first ? leg.from : leg.to])
+            return .string(first ? endID(leg.from, origin: true) : endID(leg.to, origin: false))
         }
         let departure = Column<Router.Journey>("departure", "DEPART") { time($0.departure) }
         let arrival = Column<Router.Journey>("arrival", "ARRIVE") { time($0.arrival) }
@@ -200,12 +229,14 @@ struct JourneyLayout {
                 stops += [leg.from, leg.to]
             }
         }
-        var points: [(Double, Double)] = []
-        for stop in stops where !t.stopLat[stop].isNaN && !t.stopLon[stop].isNaN {
-            let point = (t.stopLat[stop], t.stopLon[stop])
-            if let last = points.last, last == point { continue }
-            points.append(point)
+        var line: [(Double, Double)] = []
+        for (k, stop) in stops.enumerated() {
+            // Stop -1 is a point: the origin's at the start, the destination's after.
+            guard let at = place(stop, origin: k == 0), !at.latitude.isNaN, !at.longitude.isNaN else { continue }
+            let point = (at.latitude, at.longitude)
+            if let last = line.last, last == point { continue }
+            line.append(point)
         }
-        return points
+        return line
     }
 }

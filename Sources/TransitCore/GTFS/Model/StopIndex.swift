@@ -13,6 +13,26 @@ struct StopIndex {
         children = StationChildren(timetable)
     }
 
+    /// An end given as `LAT,LON`: every stop a vehicle calls at within `radius` meters, with the
+    /// seconds to walk there at 1.2 m/s (⌈d / 1.2⌉). nil when `typed` is no coordinate; none in
+    /// range is a usage error naming the nearest stop and its distance.
+    func walks(from typed: String, radius: Double) throws(TransitError) -> (point: Coordinate, seconds: [Int: Int])? {
+        guard let point = Coordinate(parsing: typed) else { return nil }
+        let starts = t.stopPatternStart.buffer
+        var seconds: [Int: Int] = [:], nearest: (stop: Int, meters: Double)?
+        for stop in 0..<t.stopCount where stop + 1 < starts.count && starts[stop + 1] > starts[stop] {
+            let d = point.meters(to: Coordinate(latitude: t.stopLat[stop], longitude: t.stopLon[stop]))
+            guard d.isFinite else { continue }
+            if nearest.map({ d < $0.meters }) ?? true { nearest = (stop, d) }
+            if d <= radius { seconds[stop] = Int((d / Router.walkingSpeed).rounded(.up)) }
+        }
+        guard !seconds.isEmpty else {
+            let near = nearest.map { " the nearest is \(t.stopNames[$0.stop]) (\(t.stopIDs[$0.stop])), \(Int($0.meters.rounded())) m away" } ?? " the feed has no stop"
+            throw .usage("no stop within \(Int(radius)) m of \(typed);\(near)", hint: "raise --radius (up to 5000)")
+        }
+        return (point, seconds)
+    }
+
     func resolve(_ typed: String) throws(TransitError) -> [Int] {
         let text = typed.trimmingCharacters(in: .whitespaces)
         let expand = children.expand
