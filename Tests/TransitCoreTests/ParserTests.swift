@@ -107,7 +107,7 @@ import Testing
         #expect(built.current == 1)
     }
 
-    @Test func usageErrors() {
+    @Test func usageErrors() throws {
         #expect(usageError([]) == "missing provider")
         #expect(usageError(["bart"])?.hasPrefix("missing command for bart") == true)
         #expect(usageError(["bert", "trips"]) == "unknown provider 'bert'; did you mean 'bart'?")
@@ -138,6 +138,14 @@ import Testing
         // One value per option: a second would silently win.
         #expect(usageError(["bart", "trips", "--from", "24TH", "--from", "12TH", "--to", "MLBR"]) == "--from is given twice ('24TH' and '12TH'); it takes one value")
         #expect(usageError(["gtfs", "trips", "--feed", "a", "--feed=b", "--from", "A", "--to", "B"]) == "--feed is given twice ('a' and 'b'); it takes one value")
+        // …except an option made to be repeated, which keeps every value in order.
+        let parsed = try CommandLineParser.parse(["gtfs", "departures", "--stop", "A", "--realtime", "a.pb", "--realtime=https://x.example/rt"],
+                                                 environment: [:], terminal: Terminal(stdout: false, stderr: false))
+        guard case .run(_, let repeated) = parsed else { Issue.record("not a command"); return }
+        #expect(repeated == .gtfs(.departures(GTFSDeparturesRequest(feed: nil, stop: "A", realtime: ["a.pb", "https://x.example/rt"]))))
+        #expect(usageError(["gtfs", "departures", "--stop", "A", "--realtime", "a.pb", "--no-realtime"]) == "--realtime and --no-realtime together say two things")
+        #expect(usageError(["gtfs", "import", "x.zip", "--realtime", "rt.pb"])?.contains("an http(s) URL to remember") == true)
+        #expect(usageError(["gtfs", "import", "x.zip", "--realtime", "https://x/rt", "--realtime-header", "nocolon"])?.contains("Name: value") == true)
         #expect(usageError(["--verbose=yes", "bart", "stations"]) == "--verbose takes no value")
         #expect(usageError(["bart", "departures", "--station", "24TH", "--platform", "1", "--direction", "s"])?.contains("not both") == true)
         #expect(usageError(["bart", "departures", "--station", "24TH", "--direction", "east"])?.contains("--direction takes") == true)
