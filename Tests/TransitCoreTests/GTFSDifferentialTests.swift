@@ -10,43 +10,30 @@ import Testing
     static let queriesPerFeed = 5
 
     @Test func theRouterFindsWhatTheReferenceFinds() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let queries = environment["TRANSIT_DIFFERENTIAL_QUERIES"].flatMap(Int.init) ?? 300
-        let firstSeed = environment["TRANSIT_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 20_261_123
-        var differences: [String] = []
-        var asked = 0, journeys = 0
-        var feedSeed = firstSeed
-        while asked < queries {
-            let test = try DifferentialCase(seed: feedSeed)
-            var g = SeededGenerator(seed: feedSeed &* 31)
-            for _ in 0..<Self.queriesPerFeed where asked < queries {
-                let q = test.query(&g)
-                asked += 1
-                let expected = ReferenceRouter(test.feed, q).journeys()
-                let (got, problems) = test.routed(q)
-                journeys += expected.count
-                if got != expected || !problems.isEmpty {
-                    let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
-                    differences.append("seed \(feedSeed) query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
-                    // The feed, for a look with the binary: `transit gtfs trips --feed DIR/seed-N …`.
-                    if let dump = environment["TRANSIT_DIFFERENTIAL_DUMP"] {
-                        let directory = dump + "/seed-\(feedSeed)"
-                        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                        try test.feed.write(to: directory)
-                    }
-                }
+        let dump = ProcessInfo.processInfo.environment["TRANSIT_DIFFERENTIAL_DUMP"]
+        let sweep = try DifferentialSweep(queries: 300, seed: 20_261_123, salt: 31) { test, g in
+            let q = test.query(&g)
+            let expected = ReferenceRouter(test.feed, q).journeys()
+            let (got, problems) = test.routed(q)
+            guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
+            // The feed, for a look with the binary: `transit gtfs trips --feed DIR/seed-N …`.
+            if let dump {
+                let directory = dump + "/seed-\(test.seed)"
+                try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                try test.feed.write(to: directory)
             }
-            feedSeed += 1
+            let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
+            return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
         }
-        if !differences.isEmpty {
-            print("differential: \(differences.count) of \(asked) queries differ; seeds \(firstSeed)..<\(feedSeed)")
-            for line in differences.prefix(20) { print("differential: " + line) }
+        if !sweep.differences.isEmpty {
+            print("differential: \(sweep.differences.count) of \(sweep.asked) queries differ; seeds \(sweep.seeds)")
+            for line in sweep.differences.prefix(20) { print("differential: " + line) }
         } else {
-            print("differential: \(asked) queries on seeds \(firstSeed)..<\(feedSeed), \(journeys) journeys, no difference")
+            print("differential: \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys, no difference")
         }
-        #expect(differences.isEmpty, "\(differences.count) of \(asked) queries differ: \(differences.prefix(3))")
+        #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
         // The queries must find journeys, or the comparison says little.
-        #expect(queries < 100 || journeys > queries / 2)
+        #expect(sweep.asked < 100 || sweep.compared > sweep.asked / 2)
     }
 
     @Test func theTripIndexListsEveryRunOnceUnderItsTrip() throws {

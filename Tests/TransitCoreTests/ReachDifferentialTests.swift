@@ -8,51 +8,37 @@ import Testing
 /// as its destination; the router answers all stops from one search.
 @Suite struct ReachDifferentialTests {
     @Test func reachFindsWhatTheReferenceFinds() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let queries = environment["TRANSIT_DIFFERENTIAL_QUERIES"].flatMap(Int.init).map { $0 / 4 } ?? 60
-        let firstSeed = environment["TRANSIT_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 20_261_125
-        var differences: [String] = []
-        var asked = 0, reached = 0
-        var feedSeed = firstSeed
-        while asked < queries {
-            let test = try DifferentialCase(seed: feedSeed)
-            var g = SeededGenerator(seed: feedSeed &* 41)
-            for _ in 0..<3 where asked < queries {
-                var q = test.query(&g)
-                let after = q.after ?? g.int(5 * 12...16 * 12) * 300, minutes = g.int(4...24) * 15
-                q.after = after
-                q.before = after + minutes * 60
-                asked += 1
-                // The reference, one destination at a time.
-                var expected: [String: [Int]] = [:]
-                for stop in test.feed.boardable where !q.origins.contains(stop) {
-                    var one = q
-                    one.destinations = [stop]
-                    let best = ReferenceRouter(test.feed, one).journeys().filter { $0.arrival <= after + minutes * 60 }
-                        .min { ($0.arrival, $0.transfers) < ($1.arrival, $1.transfers) }
-                    if let best { expected[test.feed.stops[stop].id] = [best.arrival, best.transfers + 1] }
-                }
-                // The router, every stop at once.
-                let origins = q.origins.compactMap { test.stopIndex(test.feed.stops[$0].id) }.sorted()
-                let query = Router.Query(origins: origins, destinations: [], day: q.day, after: after, before: after + minutes * 60,
-                                         maxTransfers: q.maxTransfers, minTransfer: q.minTransfer, walkMeters: q.walkMeters)
-                var got: [String: [Int]] = [:]
-                for r in Router(test.timetable, query).reach() where r.arrival <= after + minutes * 60 {
-                    got[test.timetable.stopIDs[r.stop]] = [r.arrival, r.rides]
-                }
-                reached += expected.count
-                if got != expected {
-                    let keys = Set(got.keys).union(expected.keys).filter { got[$0] != expected[$0] }.sorted()
-                    differences.append("seed \(feedSeed) \(q.describe(test.feed)) within \(minutes) min: "
-                                       + keys.prefix(4).map { "\($0) router \(got[$0] ?? []) reference \(expected[$0] ?? [])" }.joined(separator: "; "))
-                }
+        var stops = 0
+        let sweep = try DifferentialSweep(queries: 60, seed: 20_261_125, scale: 4, perFeed: 3, salt: 41) { test, g in
+            var q = test.query(&g)
+            let after = q.after ?? g.int(5 * 12...16 * 12) * 300, minutes = g.int(4...24) * 15, end = after + minutes * 60
+            q.after = after
+            q.before = end
+            // The reference, one destination at a time.
+            var expected: [String: [Int]] = [:]
+            for stop in test.feed.boardable where !q.origins.contains(stop) {
+                var one = q
+                one.destinations = [stop]
+                let best = ReferenceRouter(test.feed, one).journeys().filter { $0.arrival <= end }
+                    .min { ($0.arrival, $0.transfers) < ($1.arrival, $1.transfers) }
+                if let best { expected[test.feed.stops[stop].id] = [best.arrival, best.transfers + 1] }
             }
-            feedSeed += 1
+            // The router, every stop at once.
+            let origins = q.origins.compactMap { test.stopIndex(test.feed.stops[$0].id) }.sorted()
+            let query = Router.Query(origins: origins, destinations: [], day: q.day, after: after, before: end,
+                                     maxTransfers: q.maxTransfers, minTransfer: q.minTransfer, walkMeters: q.walkMeters)
+            var got: [String: [Int]] = [:]
+            for r in Router(test.timetable, query).reach() where r.arrival <= end { got[test.timetable.stopIDs[r.stop]] = [r.arrival, r.rides] }
+            stops += expected.count
+            guard got != expected else { return (expected.count, nil) }
+            let keys = Set(got.keys).union(expected.keys).filter { got[$0] != expected[$0] }.sorted()
+            return (expected.count, "\(q.describe(test.feed)) within \(minutes) min: "
+                    + keys.prefix(4).map { "\($0) router \(got[$0] ?? []) reference \(expected[$0] ?? [])" }.joined(separator: "; "))
         }
-        print("reach differential: \(asked) queries, \(reached) stops reached, \(differences.count) differ")
-        for line in differences.prefix(10) { print("reach differential: " + line) }
-        #expect(differences.isEmpty, "\(differences.count) of \(asked) reach queries differ: \(differences.prefix(3))")
-        #expect(queries < 20 || reached > queries / 2, "the queries reached \(reached) stops in all")
+        print("reach differential: \(sweep.asked) queries, \(stops) stops reached, \(sweep.differences.count) differ")
+        for line in sweep.differences.prefix(10) { print("reach differential: " + line) }
+        #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) reach queries differ: \(sweep.differences.prefix(3))")
+        #expect(sweep.asked < 20 || stops > sweep.asked / 2, "the queries reached \(stops) stops in all")
     }
 }
 
@@ -93,49 +79,35 @@ import Testing
 /// (⌈d / 1.2⌉ s, no change time), the journey leaving the point and arriving at the other.
 @Suite struct CoordinateDifferentialTests {
     @Test func journeysBetweenPointsAreWhatTheReferenceFinds() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let queries = environment["TRANSIT_DIFFERENTIAL_QUERIES"].flatMap(Int.init) ?? 200
-        let firstSeed = environment["TRANSIT_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 20_261_126
-        var differences: [String] = []
-        var asked = 0, journeys = 0
-        var feedSeed = firstSeed
-        while asked < queries {
-            let test = try DifferentialCase(seed: feedSeed)
-            var g = SeededGenerator(seed: feedSeed &* 43)
-            for _ in 0..<GTFSDifferentialTests.queriesPerFeed where asked < queries {
-                var q = test.query(&g)
-                /// A point near a random stop, and the boardable stops within `radius` of it.
-                func point() -> [Int: Int] {
-                    let near = test.feed.stops[g.int(0...test.feed.stops.count - 1)]
-                    let here = Coordinate(latitude: near.latitude + Double(g.int(-20...20)) * 0.0001, longitude: near.longitude + Double(g.int(-20...20)) * 0.0001)
-                    let radius = Double(g.int(1...8) * 250)
-                    var walks: [Int: Int] = [:]
-                    for stop in test.feed.boardable {
-                        let d = here.meters(to: Coordinate(latitude: test.feed.stops[stop].latitude, longitude: test.feed.stops[stop].longitude))
-                        if d <= radius { walks[stop] = Int((d / Router.walkingSpeed).rounded(.up)) }
-                    }
-                    return walks
+        let sweep = try DifferentialSweep(queries: 200, seed: 20_261_126, salt: 43) { test, g in
+            var q = test.query(&g)
+            /// A point near a random stop, and the boardable stops within a random radius of it.
+            func point() -> [Int: Int] {
+                let near = test.feed.stops[g.int(0...test.feed.stops.count - 1)]
+                let here = Coordinate(latitude: near.latitude + Double(g.int(-20...20)) * 0.0001, longitude: near.longitude + Double(g.int(-20...20)) * 0.0001)
+                let radius = Double(g.int(1...8) * 250)
+                var walks: [Int: Int] = [:]
+                for stop in test.feed.boardable {
+                    let d = here.meters(to: Coordinate(latitude: test.feed.stops[stop].latitude, longitude: test.feed.stops[stop].longitude))
+                    if d <= radius { walks[stop] = Int((d / Router.walkingSpeed).rounded(.up)) }
                 }
-                q.access = point()
-                q.egress = point().filter { q.access[$0.key] == nil }
-                q.origins = Set(q.access.keys)
-                q.destinations = Set(q.egress.keys)
-                guard !q.origins.isEmpty, !q.destinations.isEmpty else { continue }
-                asked += 1
-                let expected = ReferenceRouter(test.feed, q).journeys()
-                let (got, problems) = test.routed(q)
-                journeys += expected.count
-                if got != expected || !problems.isEmpty {
-                    let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
-                    differences.append("seed \(feedSeed) query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
-                }
+                return walks
             }
-            feedSeed += 1
+            q.access = point()
+            q.egress = point().filter { q.access[$0.key] == nil }
+            q.origins = Set(q.access.keys)
+            q.destinations = Set(q.egress.keys)
+            guard !q.origins.isEmpty, !q.destinations.isEmpty else { return nil }
+            let expected = ReferenceRouter(test.feed, q).journeys()
+            let (got, problems) = test.routed(q)
+            guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
+            let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
+            return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
         }
-        print("coordinate differential: \(asked) queries, \(journeys) journeys, \(differences.count) differ")
-        for line in differences.prefix(10) { print("coordinate differential: " + line) }
-        #expect(differences.isEmpty, "\(differences.count) of \(asked) queries differ: \(differences.prefix(3))")
-        #expect(queries < 100 || journeys > queries / 2)
+        print("coordinate differential: \(sweep.asked) queries, \(sweep.compared) journeys, \(sweep.differences.count) differ")
+        for line in sweep.differences.prefix(10) { print("coordinate differential: " + line) }
+        #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
+        #expect(sweep.asked < 100 || sweep.compared > sweep.asked / 2)
     }
 }
 

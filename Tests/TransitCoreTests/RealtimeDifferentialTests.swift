@@ -13,37 +13,24 @@ import Testing
 /// Same Pareto set, and every journey rideable on the changed runs.
 @Suite struct RealtimeDifferentialTests {
     @Test func onRealtimeDataTheRouterFindsWhatTheReferenceFinds() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let queries = environment["TRANSIT_DIFFERENTIAL_QUERIES"].flatMap(Int.init) ?? 200
-        let firstSeed = environment["TRANSIT_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 20_261_124
-        var differences: [String] = []
-        var asked = 0, journeys = 0, changed = 0
-        var feedSeed = firstSeed
-        while asked < queries {
-            let test = try DifferentialCase(seed: feedSeed)
-            var g = SeededGenerator(seed: feedSeed &* 37)
-            for _ in 0..<GTFSDifferentialTests.queriesPerFeed where asked < queries {
-                let q = test.query(&g)
-                asked += 1
-                var reference = ReferenceRouter(test.feed, q)
-                let (message, runs, count) = Self.disturb(reference.runs, test.feed, day: q.day, &g)
-                reference.runs = runs
-                changed += count
-                let updates = TripUpdateApplier.apply(message, to: test.timetable, now: q.day * 86_400, source: "test")
-                let expected = reference.journeys()
-                let (got, problems) = test.routed(q, updates: updates, reference: reference)
-                journeys += expected.count
-                if got != expected || !problems.isEmpty || !updates.notices.isEmpty {
-                    let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
-                    differences.append("seed \(feedSeed) query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems), notices \(updates.notices)")
-                }
-            }
-            feedSeed += 1
+        var changed = 0
+        let sweep = try DifferentialSweep(queries: 200, seed: 20_261_124, salt: 37) { test, g in
+            let q = test.query(&g)
+            var reference = ReferenceRouter(test.feed, q)
+            let (message, runs, count) = Self.disturb(reference.runs, test.feed, day: q.day, &g)
+            reference.runs = runs
+            changed += count
+            let updates = TripUpdateApplier.apply(message, to: test.timetable, now: q.day * 86_400, source: "test")
+            let expected = reference.journeys()
+            let (got, problems) = test.routed(q, updates: updates, reference: reference)
+            guard got != expected || !problems.isEmpty || !updates.notices.isEmpty else { return (expected.count, nil) }
+            let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
+            return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems), notices \(updates.notices)")
         }
-        for line in differences.prefix(10) { print("realtime differential: " + line) }
-        #expect(differences.isEmpty, "\(differences.count) of \(asked) queries differ: \(differences.prefix(3))")
+        for line in sweep.differences.prefix(10) { print("realtime differential: " + line) }
+        #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
         // The updates must change runs and the queries find journeys, or the comparison says little.
-        #expect(queries < 100 || (journeys > queries / 2 && changed > queries))
+        #expect(sweep.asked < 100 || (sweep.compared > sweep.asked / 2 && changed > sweep.asked))
     }
 
     /// Random trip updates for the runs of `day`, the message that says them, and the runs as

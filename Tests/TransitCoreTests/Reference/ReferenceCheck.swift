@@ -104,3 +104,34 @@ struct DifferentialCase {
         return nil
     }
 }
+
+/// The loop of every differential test: random feeds from a seed on, a few queries each, until
+/// enough are asked (`TRANSIT_DIFFERENTIAL_QUERIES` and `TRANSIT_DIFFERENTIAL_SEED` override the
+/// defaults; `scale` divides the first for tests whose queries cost more). `ask` answers one
+/// query: nil when it skipped it, else how many results it compared and a difference, if any.
+struct DifferentialSweep {
+    var asked = 0
+    var compared = 0
+    var differences: [String] = []
+    var seeds: Range<UInt64> = 0..<0
+
+    init(queries defaultQueries: Int, seed defaultSeed: UInt64, scale: Int = 1, perFeed: Int = GTFSDifferentialTests.queriesPerFeed,
+         salt: UInt64, _ ask: (DifferentialCase, inout SeededGenerator) throws -> (compared: Int, difference: String?)?) throws {
+        let environment = ProcessInfo.processInfo.environment
+        let queries = environment["TRANSIT_DIFFERENTIAL_QUERIES"].flatMap(Int.init).map { $0 / scale } ?? defaultQueries
+        let firstSeed = environment["TRANSIT_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? defaultSeed
+        var feedSeed = firstSeed
+        while asked < queries {
+            let test = try DifferentialCase(seed: feedSeed)
+            var g = SeededGenerator(seed: feedSeed &* salt)
+            for _ in 0..<perFeed where asked < queries {
+                guard let answer = try ask(test, &g) else { continue }
+                asked += 1
+                compared += answer.compared
+                if let difference = answer.difference { differences.append("seed \(feedSeed) " + difference) }
+            }
+            feedSeed += 1
+        }
+        seeds = firstSeed..<feedSeed
+    }
+}
