@@ -51,10 +51,16 @@ struct GTFSCommands {
     /// The real-time data of a query: the sources given, else (unless `--no-realtime`) the feed's remembered ones.
     /// `only`: the trips whose updates the answer reads (nil: all).
     func realtime(_ given: [String], ignoring: Bool, _ feed: Feed, only: Set<Int>? = nil) async throws(TransitError) -> TripUpdates? {
-        let reader = RealtimeSource(context: context)
-        if !given.isEmpty { return try await reader.tripUpdates(given, feed.timetable, only: only) }
-        guard !ignoring, let remembered = feed.summary.realtime, !remembered.isEmpty else { return nil }
-        return try await reader.tripUpdates(remembered, feed.timetable, headers: feed.summary.realtimeHeaders ?? [], only: only)
+        let (sources, headers) = chosenSources(given, ignoring: ignoring, feed)
+        return try await RealtimeSource(context: context).tripUpdates(sources, feed.timetable, headers: headers, only: only)
+    }
+
+    /// The sources a query reads: those given (without headers), else the feed's remembered ones
+    /// with theirs (none with `--no-realtime`).
+    func chosenSources(_ given: [String], ignoring: Bool, _ feed: Feed) -> (sources: [String], headers: [String]) {
+        if !given.isEmpty { return (given, []) }
+        guard !ignoring, let remembered = feed.summary.realtime else { return ([], []) }
+        return (remembered, feed.summary.realtimeHeaders ?? [])
     }
 
     /// Every trip with a call at one of `stops`, on any day.
@@ -132,11 +138,11 @@ struct GTFSCommands {
 
     /// Sources for a command that reads real-time data only: those given, else the feed's remembered ones.
     func sources(_ given: [String], _ feed: Feed, command: String) throws(TransitError) -> (sources: [String], headers: [String]) {
-        if !given.isEmpty { return (given, []) }
-        guard let remembered = feed.summary.realtime, !remembered.isEmpty else {
+        let chosen = chosenSources(given, ignoring: false, feed)
+        guard !chosen.sources.isEmpty else {
             throw .usage("gtfs \(command) reads GTFS-Realtime data: give --realtime SOURCE, or import the feed with --realtime URL")
         }
-        return (remembered, feed.summary.realtimeHeaders ?? [])
+        return chosen
     }
 
     func alerts(_ feed: Feed, route: String?, stop: String?, sources given: [String]) async throws(TransitError) -> Output {
@@ -571,7 +577,7 @@ struct GTFSCommands {
             let planned = c.planned.map { ClockTime.hhmm(clock.instant($0), zone: zone, on: day) }
             guard let predicted = c.predicted.map({ ClockTime.hhmm(clock.instant($0), zone: zone, on: day) }) else { return .string(planned ?? "") }
             guard let planned, planned != predicted, let delay = c.delay else { return .string(predicted) }
-            let minutes = (delay >= 0 ? delay + 30 : delay - 30) / 60
+            let minutes = JourneyLayout.minutes(delay)
             return .string("\(planned) → \(predicted) \(minutes >= 0 ? "+" : "")\(minutes)")
         }
         var table = [shown] + data.filter { !["time", "planned_time", "delay_seconds", "realtime", "status", "trip_start"].contains($0.key) }

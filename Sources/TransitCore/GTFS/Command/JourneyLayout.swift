@@ -94,6 +94,9 @@ struct JourneyLayout {
 
     func time(_ seconds: Int) -> Value { .time(clock.instant(seconds), t.zone) }
 
+    /// A delay in whole minutes, rounded to the nearest (half away from zero), as tables show it.
+    static func minutes(_ delay: Int) -> Int { (delay >= 0 ? delay + 30 : delay - 30) / 60 }
+
     /// Where a rider looks at a stop: its platform_code, else its stop_code; null without either.
     func platform(_ stop: Int) -> Value {
         let platform = t.stopPlatforms[stop], code = t.stopCodes[stop]
@@ -206,7 +209,7 @@ struct JourneyLayout {
         @Sendable func shown(_ seconds: Int, _ time: LegTime?) -> Value {
             let text = ClockTime.hhmm(clock.instant(seconds), zone: zone, on: day)
             guard updates != nil, let time, time.delay != 0 else { return .string(text) }
-            let minutes = (time.delay >= 0 ? time.delay + 30 : time.delay - 30) / 60
+            let minutes = Self.minutes(time.delay)
             return .string(minutes == 0 ? text : text + (minutes > 0 ? " +\(minutes)" : " \(minutes)"))
         }
         let depart = Column<Router.Journey>("departure", "DEPART") { shown($0.departure, $0.legs.first(where: \.isRide)?.departure) }

@@ -69,7 +69,7 @@ struct ServiceAlert: Sendable {
                 // Rule 4 reads a time above 10^10 as milliseconds; a period's open end is often written
                 // as a far year in seconds (Halifax: 32503694400, the year 3000), so here only a
                 // value above 10^11 (no date in seconds before the year 5138) is milliseconds.
-                func seconds(_ v: UInt64?) -> Int? { v.map { Int(clamping: $0 > 100_000_000_000 ? $0 / 1000 : $0) } }
+                func seconds(_ v: UInt64?) -> Int? { v.map { FeedMessage.seconds($0, millisecondsAbove: 100_000_000_000) } }
                 let periods = a.activePeriods.map { (start: seconds($0.start), end: seconds($0.end)) }
                 let active = periods.isEmpty || periods.contains { ($0.start ?? Int.min) <= m.now && m.now < ($0.end ?? Int.max) }
                 let selectors = a.informedEntities.map {

@@ -457,6 +457,24 @@ extension FeedMessage.Alert: ProtobufMessage {
     }
 }
 
+extension FeedMessage {
+    /// Rule 4: a time above 10^10 is in milliseconds (no feed's seconds reach the year 2286).
+    static let millisecondsAbove: Int64 = 10_000_000_000
+
+    /// POSIX seconds of a time the feed sends, milliseconds divided; `above` moves the line
+    /// (an alert period's far end, see `ServiceAlert.alerts`).
+    static func seconds(_ value: Int64, millisecondsAbove above: Int64 = millisecondsAbove) -> Int {
+        Int(value > above ? value / 1000 : value)
+    }
+
+    static func seconds(_ value: UInt64, millisecondsAbove above: Int64 = millisecondsAbove) -> Int {
+        Int(clamping: value > UInt64(clamping: above) ? value / 1000 : value)
+    }
+
+    /// The header's time in seconds.
+    var headerSeconds: Int? { header?.timestamp.map { Self.seconds($0) } }
+}
+
 /// What a GTFS-Realtime message holds, counted: the library's public look at a feed (and the
 /// benchmark's measure of the decoder).
 public struct RealtimeFeedSummary: Sendable, Equatable {

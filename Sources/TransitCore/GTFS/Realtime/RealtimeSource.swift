@@ -111,9 +111,7 @@ struct RealtimeSource {
                 continue
             }
             var now = Int(context.settings.now.timeIntervalSince1970)
-            if isFile && !context.settings.clockPinned, let stamp = message.header?.timestamp {
-                now = Int(clamping: stamp > 10_000_000_000 ? stamp / 1000 : stamp)
-            }
+            if isFile && !context.settings.clockPinned, let stamp = message.headerSeconds { now = stamp }
             out.append(Message(source: name, message: message, now: now))
         }
         return (out, notices)
@@ -130,13 +128,14 @@ struct RealtimeSource {
             let ids = Set(only.map { t.tripIDs[$0] })
             keepCalls = { d in
                 guard let d, let id = d.tripID else { return true }
-                return [1, 6, 8].contains(d.scheduleRelationship ?? 0) || ids.contains(id)
+                let relationship = TripUpdateApplier.Relationship(rawValue: d.scheduleRelationship ?? 0)
+                return [.added, .duplicated, .new].contains(relationship) || ids.contains(id)
             }
         }
         let (messages, notices) = try await self.messages(sources, headers: headers, keepCalls: keepCalls)
         var updates = Self.tripUpdates(messages, t, notices: notices, only: only)
         // Alerts of data too old to apply are not applied either (its notice says so).
-        let fresh = messages.filter { m in m.message.header?.timestamp.map { m.now - Int(clamping: $0 > 10_000_000_000 ? $0 / 1000 : $0) <= TripUpdateApplier.refusedAge } ?? true }
+        let fresh = messages.filter { m in !TripUpdateApplier.refuses(age: m.message.headerSeconds.map { m.now - $0 }) }
         updates.alerts = ServiceAlert.alerts(fresh, language: ServiceAlert.language(context.settings.environment["LANG"]))
         return updates
     }

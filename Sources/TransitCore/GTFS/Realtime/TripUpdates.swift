@@ -65,6 +65,12 @@ struct TripUpdates {
         var trip: Int32
         var day: Int32
         var start: Int32
+
+        init(trip: Int, day: Int, start: Int) {
+            self.trip = Int32(clamping: trip)
+            self.day = Int32(clamping: day)
+            self.start = Int32(clamping: start)
+        }
     }
 
     var instances: [Instance] = []
@@ -82,9 +88,10 @@ struct TripUpdates {
         alerts.filter { a in stops.contains { a.applies(t, route: route, trip: trip, tripID: tripID, stop: $0) } }
     }
 
-    func instance(trip: Int, day: Int, start: Int) -> Instance? {
-        byRun[RunKey(trip: Int32(clamping: trip), day: Int32(clamping: day), start: Int32(clamping: start))].map { instances[$0] }
-    }
+    /// Where in `instances` the data speaks of this static run, if it does.
+    func index(trip: Int, day: Int, start: Int) -> Int? { byRun[RunKey(trip: trip, day: day, start: start)] }
+
+    func instance(trip: Int, day: Int, start: Int) -> Instance? { index(trip: trip, day: day, start: start).map { instances[$0] } }
 
     /// The added trips running on `day`.
     func added(on day: Int) -> [Int] {
@@ -129,6 +136,9 @@ struct TripUpdateApplier {
     /// Data older than this (seconds) gets a notice; older than `refusedAge`, it is not applied.
     static let staleAge = 90, staleAlertAge = 10 * 60, refusedAge = 30 * 60
 
+    /// Is data this old (seconds; nil: no header time) too old to apply? Trip updates and alerts alike.
+    static func refuses(age: Int?) -> Bool { (age ?? 0) > refusedAge }
+
     /// The trips whose calls are worked out (nil: every trip). A board reads only the trips
     /// that call at its stops, and `gtfs trip` one: the others are matched and counted, not
     /// applied (a city's feed updates thousands of trips; a stop sees a few dozen).
@@ -145,7 +155,7 @@ struct TripUpdateApplier {
         result.timestamp = header?.timestamp.map { seconds(Int64(clamping: $0)) }
         if let stamp = result.timestamp {
             let age = now - stamp
-            if age > Self.refusedAge {
+            if Self.refuses(age: age) {
                 result.notices.append("\(source): the data is \(Self.age(age)) old (header time \(stamp)); not applied: times are as planned")
                 return result
             }
@@ -168,13 +178,10 @@ struct TripUpdateApplier {
         seconds < 120 ? "\(seconds) s" : seconds < 7200 ? "\(seconds / 60) min" : "\(seconds / 3600) h \(seconds % 3600 / 60) min"
     }
 
-    /// POSIX seconds; a value above 10^10 is milliseconds (rule 4), said once.
+    /// POSIX seconds (rule 4, `FeedMessage.seconds`), remembering to say once that milliseconds came.
     mutating func seconds(_ value: Int64) -> Int {
-        if value > 10_000_000_000 {
-            milliseconds = true
-            return Int(value / 1000)
-        }
-        return Int(value)
+        if value > FeedMessage.millisecondsAbove { milliseconds = true }
+        return FeedMessage.seconds(value)
     }
 
     mutating func summarize() {
@@ -213,7 +220,7 @@ struct TripUpdateApplier {
         case .scheduled, .canceled, .deleted, .replacement:
             guard let (trip, day, run) = findInstance(descriptor) else { return }
             if let only, !only.contains(trip) { return }
-            let key = TripUpdates.RunKey(trip: Int32(trip), day: Int32(day), start: Int32(clamping: t.runStart(pattern: run.pattern, row: run.row)))
+            let key = TripUpdates.RunKey(trip: trip, day: day, start: t.runStart(pattern: run.pattern, row: run.row))
             var instance = TripUpdates.Instance(status: .updated, tripID: t.tripIDs[trip], trip: trip, route: Int(t.tripRoute[trip]),
                                                 day: day, run: run, calls: [], headsign: t.headsign(trip))
             switch relationship {

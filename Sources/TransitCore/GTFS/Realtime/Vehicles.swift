@@ -39,11 +39,11 @@ enum VehiclePositions {
         func stop(_ id: String) -> Int? { stops.find(id) }
         for m in messages {
             var old = 0, unmatched = 0, total = 0
-            let header = m.message.header?.timestamp.map { Int(clamping: $0 > 10_000_000_000 ? $0 / 1000 : $0) }
+            let header = m.message.headerSeconds
             for entity in m.message.entities where entity.isDeleted != true {
                 guard let v = entity.vehicle else { continue }
                 total += 1
-                let stamp = v.timestamp.map { Int(clamping: $0 > 10_000_000_000 ? $0 / 1000 : $0) }
+                let stamp = v.timestamp.map { FeedMessage.seconds($0) }
                 if let stamp, let header, header - stamp > maxAge { old += 1; continue }
                 var row = VehicleRow(id: v.vehicle?.id ?? entity.id ?? "", label: v.vehicle?.label, tripID: v.trip?.tripID, route: -1,
                                      routeID: v.trip?.routeID, timestamp: stamp, age: stamp.map { m.now - $0 })

@@ -101,7 +101,7 @@ struct RealtimeSchedule: Schedule {
             for r in 0..<base.runCount(q) {
                 let trip = base.trip(q, r)
                 let times = Array(base.times(of: q, r))
-                guard let index = updates.byRun[TripUpdates.RunKey(trip: Int32(trip), day: Int32(day), start: base.departure(q, r, 0))] else {
+                guard let index = updates.index(trip: trip, day: day, start: Int(base.departure(q, r, 0))) else {
                     runs.append(Run(trip: Int32(trip), instance: -1, stops: stops, flags: flags, times: times, planned: times, group: q))
                     continue
                 }
