@@ -30,10 +30,14 @@ public struct GTFSFeed: Sendable {
         public var limit: Int?
         /// Meters around an end given as `LAT,LON` within which every stop is a start (or an end).
         public var radius: Double
+        /// Over several feeds: stops of different feeds this close are linked (a change of
+        /// `minTransferSeconds` plus the walk).
+        public var linkMeters: Double
 
         public init(from: String, to: String, date: LocalDate, after: Int? = nil, before: Int? = nil, transfers: Int = 2,
-                    minTransferSeconds: Int = 120, walkMeters: Double? = nil, limit: Int? = nil, radius: Double = 1000) {
+                    minTransferSeconds: Int = 120, walkMeters: Double? = nil, limit: Int? = nil, radius: Double = 1000, linkMeters: Double = 300) {
             self.limit = limit
+            self.linkMeters = linkMeters
             self.radius = radius
             self.from = from
             self.to = to
@@ -59,6 +63,7 @@ public struct GTFSFeed: Sendable {
         guard !destinations.isEmpty else { throw .usage("every stop near --to is near --from too: walk") }
         var query = Router.Query(origins: origins, destinations: destinations, day: q.date.dayNumber, after: q.after, before: q.before,
                                  maxTransfers: q.transfers, minTransfer: q.minTransferSeconds, walkMeters: q.walkMeters)
+        query.linkMeters = q.linkMeters
         query.access = fromPoint?.seconds ?? [:]
         query.egress = toPoint?.seconds ?? [:]
         let router = Router(timetable, query, children: index.children, updates: updates)

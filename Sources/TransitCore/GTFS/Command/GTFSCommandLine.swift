@@ -7,22 +7,23 @@ public enum GTFSCommand: Sendable, Equatable {
     case feeds
     case remove(name: String)
     case update(name: String?)
-    case stops(feed: String?, name: String?, near: Coordinate?, radius: Double)
-    case routes(feed: String?)
+    case stops(feeds: [String], name: String?, near: Coordinate?, radius: Double)
+    case routes(feeds: [String])
     case departures(GTFSDeparturesRequest)
     case trips(GTFSTripsRequest)
     /// One trip's calls on a service day; `start` (seconds) picks a frequencies.txt run.
-    case trip(feed: String?, tripID: String, date: String?, start: Int?, realtime: [String], noRealtime: Bool)
+    case trip(feeds: [String], tripID: String, date: String?, start: Int?, realtime: [String], noRealtime: Bool)
     /// Where the vehicles are (GTFS-Realtime VehiclePositions), on one route or all.
-    case vehicles(feed: String?, route: String?, realtime: [String])
+    case vehicles(feeds: [String], route: String?, realtime: [String])
     /// Every stop reachable from one within some minutes.
     case reach(GTFSReachRequest)
     /// The service alerts in force (GTFS-Realtime Alerts), for a route, a stop or all.
-    case alerts(feed: String?, route: String?, stop: String?, realtime: [String])
+    case alerts(feeds: [String], route: String?, stop: String?, realtime: [String])
 }
 
 public struct GTFSDeparturesRequest: Sendable, Equatable {
-    public var feed: String?
+    /// `--feed`, as given (several: a combination; `all`: every imported feed; none: the default).
+    public var feeds: [String] = []
     public var stop: String
     /// As typed (`2016-04-06`, `today`): read in the feed's zone once the feed is open.
     public var date: String?
@@ -36,7 +37,8 @@ public struct GTFSDeparturesRequest: Sendable, Equatable {
 }
 
 public struct GTFSReachRequest: Sendable, Equatable {
-    public var feed: String?
+    /// `--feed`, as given (several: a combination; `all`: every imported feed; none: the default).
+    public var feeds: [String] = []
     public var from: String
     public var date: String?
     public var after: ServiceTime?
@@ -49,10 +51,15 @@ public struct GTFSReachRequest: Sendable, Equatable {
     public var noRealtime = false
     /// Meters around an origin given as LAT,LON.
     public var radius: Double = 1000
+    /// Over several feeds: meters within which stops of different feeds are linked.
+    public var link: Double = 300
+    /// `--tz`: the zone `--date` and the window are read in (default: the origin's feed's).
+    public var zone: String?
 }
 
 public struct GTFSTripsRequest: Sendable, Equatable {
-    public var feed: String?
+    /// `--feed`, as given (several: a combination; `all`: every imported feed; none: the default).
+    public var feeds: [String] = []
     public var from: String
     public var to: String
     public var date: String?
@@ -72,13 +79,19 @@ public struct GTFSTripsRequest: Sendable, Equatable {
     public var noRealtime = false
     /// Meters around an end given as LAT,LON.
     public var radius: Double = 1000
+    /// Over several feeds: meters within which stops of different feeds are linked.
+    public var link: Double = 300
+    /// `--tz`: the zone `--date` and the window are read in (default: the origin's feed's).
+    public var zone: String?
 }
 
 enum GTFSCommandLine {
     /// A downloaded feed is held in memory before it is compiled: the largest accepted (the
     /// biggest published feeds, whole countries, are a few hundred MB zipped).
     static let maxFeedBytes = 512 << 20
-    static let feed = OptionSpec("feed", value: "NAME|PATH", "an imported feed, or a GTFS zip or directory (compiled on first use); default $TRANSIT_GTFS_FEED, else the one imported feed", source: .cached)
+    static let feed = OptionSpec("feed", value: "NAME|PATH", "an imported feed, a GTFS zip or directory (compiled on first use), or all; repeatable: several feeds are searched as one, their ids written feed:id; default $TRANSIT_GTFS_FEED (comma-separated), else the one imported feed", source: .cached, repeatable: true)
+    static let link = OptionSpec("link", value: "METERS", "over several feeds: a change between stops of different feeds this close, needing --min-transfer plus the walk at 1.2 m/s (1 to 5000)", default: "300")
+    static let zone = OptionSpec("tz", value: "ZONE", "read --date, --after and --before in this IANA zone (default: the zone of the origin's feed)")
     static let realtime = OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime trip updates to apply: an http(s) URL or a .pb file (repeatable; default the feed's remembered sources)", source: .files, repeatable: true)
     static let radius = OptionSpec("radius", value: "METERS", "with LAT,LON: the stops within this distance are reached on foot at 1.2 m/s (1 to 5000)", default: "1000")
     static let noRealtime = OptionSpec("no-realtime", "ignore the feed's remembered real-time sources: the timetable as planned")
@@ -106,7 +119,7 @@ enum GTFSCommandLine {
                             OptionSpec("min-transfer", value: "MIN", "minutes a change needs where transfers.txt does not say", default: "2"),
                             OptionSpec("walk", value: "METERS", "also change between stops this close: --min-transfer plus the walk at 1.2 m/s"),
                             OptionSpec("limit", value: "N", "keep the first N journeys"),
-                            realtime, noRealtime, feed,
+                            link, zone, realtime, noRealtime, feed,
                         ],
                         notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, route_id, trip_id, headsign, from, from_name, from_platform, to, to_name, to_platform, departure, arrival (predicted with --realtime), planned_departure, planned_arrival, departure_delay_seconds, arrival_delay_seconds, realtime, status (scheduled, updated, added) for a ride; trip_start for a frequencies.txt run; walk_meters for a walk; a platform is the stop's platform_code, else its stop_code). tsv/csv add routes and change_at (the stations where each change boards, joined with >); the table shows CHANGE AT (station and time) before the JOURNEY. Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes. --format geojson: a FeatureCollection, each journey a LineString through the stops it calls at (stop coordinates; shapes.txt is not read), its fields and legs as properties."],
                         geoJSON: true),
@@ -132,7 +145,7 @@ enum GTFSCommandLine {
                             OptionSpec("transfers", value: "K", "at most K changes (0 to 5)", default: "2"),
                             OptionSpec("min-transfer", value: "MIN", "minutes a change needs where transfers.txt does not say", default: "2"),
                             OptionSpec("walk", value: "METERS", "also change between stops this close: --min-transfer plus the walk at 1.2 m/s"),
-                            realtime, noRealtime, feed,
+                            link, zone, realtime, noRealtime, feed,
                         ],
                         notes: ["Fields: stop_id, stop_name, arrival (the earliest, leaving the origin at or after T), minutes (from T), transfers (the fewest changes that arrive then), latitude, longitude; sorted by arrival. A stop counts when a ride arrives there (a stop reached only on foot is not listed). --format geojson: a Point per stop with those properties. One range search of the same router as trips."],
                         geoJSON: true),
@@ -200,7 +213,7 @@ enum GTFSCommandLine {
         files: [("$TRANSIT_CACHE_DIR/gtfs/NAME.timetable", "an imported GTFS feed, compiled for routing; replaced atomically by a new import")])
 
     static func parse(_ args: Arguments) throws(TransitError) -> GTFSCommand {
-        let feed = args.string("feed")
+        let feeds = args.strings("feed")
         switch args.spec.name {
         case "import":
             let source = (args.positional ?? "").trimmingCharacters(in: .whitespaces)
@@ -231,46 +244,55 @@ enum GTFSCommandLine {
                 start = seconds
             }
             try checkRealtime(args)
-            return .trip(feed: feed, tripID: id, date: try checkedDate(args), start: start, realtime: args.strings("realtime"), noRealtime: args.flag("no-realtime"))
+            return .trip(feeds: feeds, tripID: id, date: try checkedDate(args), start: start, realtime: args.strings("realtime"), noRealtime: args.flag("no-realtime"))
         case "update": return .update(name: args.positional.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 })
         case "remove":
             let name = (args.positional ?? "").trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty else { throw args.missing("NAME") }
             return .remove(name: name)
-        case "routes": return .routes(feed: feed)
+        case "routes": return .routes(feeds: feeds)
         case "reach":
             try checkRealtime(args)
             guard let from = args.string("from") else { throw args.missing("from") }
-            return .reach(GTFSReachRequest(feed: feed, from: from, date: try checkedDate(args), after: try args.serviceTime("after"),
+            return .reach(GTFSReachRequest(feeds: feeds, from: from, date: try checkedDate(args), after: try args.serviceTime("after"),
                                            minutes: try args.intValue("minutes", in: 1...1440), transfers: try args.intValue("transfers", in: 0...5),
                                            minTransfer: try args.intValue("min-transfer", in: 0...60) * 60,
                                            walkMeters: try args.double("walk", in: 0...5000, what: "meters"),
                                            realtime: args.strings("realtime"), noRealtime: args.flag("no-realtime"),
-                                           radius: try args.double("radius", in: 1...5000, what: "meters") ?? 1000))
-        case "alerts": return .alerts(feed: feed, route: args.string("route"), stop: args.string("stop"), realtime: args.strings("realtime"))
-        case "vehicles": return .vehicles(feed: feed, route: args.string("route"), realtime: args.strings("realtime"))
+                                           radius: try args.double("radius", in: 1...5000, what: "meters") ?? 1000,
+                                           link: try args.double("link", in: 1...5000, what: "meters") ?? 300, zone: try zone(args)))
+        case "alerts": return .alerts(feeds: feeds, route: args.string("route"), stop: args.string("stop"), realtime: args.strings("realtime"))
+        case "vehicles": return .vehicles(feeds: feeds, route: args.string("route"), realtime: args.strings("realtime"))
         case "stops":
             let near = try args.coordinates("near")
             guard near != nil || !args.given("radius") else { throw .usage("--radius goes with --near") }
             guard let radius = try args.double("radius", in: 1...100_000, what: "meters") else { throw args.missing("radius") }
-            return .stops(feed: feed, name: args.string("name"), near: near, radius: radius)
+            return .stops(feeds: feeds, name: args.string("name"), near: near, radius: radius)
         case "departures":
             try checkRealtime(args)
-            return .departures(GTFSDeparturesRequest(feed: feed, stop: try args.required("stop"), date: try checkedDate(args),
+            return .departures(GTFSDeparturesRequest(feeds: feeds, stop: try args.required("stop"), date: try checkedDate(args),
                                                      after: try args.serviceTime("after"), limit: try args.int("limit", in: 1...100_000),
                                                      realtime: args.strings("realtime"), noRealtime: args.flag("no-realtime")))
         case "trips":
             try checkRealtime(args)
             let (from, to) = try args.distinctPair(what: "stop")
-            return .trips(GTFSTripsRequest(feed: feed, from: from, to: to, date: try checkedDate(args), window: try args.serviceTimes(),
+            return .trips(GTFSTripsRequest(feeds: feeds, from: from, to: to, date: try checkedDate(args), window: try args.serviceTimes(),
                                            transfers: try args.intValue("transfers", in: 0...5),
                                            minTransfer: try args.intValue("min-transfer", in: 0...60) * 60,
                                            walkMeters: try args.double("walk", in: 0...5000, what: "meters"),
                                            limit: try args.int("limit", in: 1...100_000), fastest: args.flag("fastest"), all: args.flag("all"),
                                            realtime: args.strings("realtime"), noRealtime: args.flag("no-realtime"),
-                                           radius: try args.double("radius", in: 1...5000, what: "meters") ?? 1000))
+                                           radius: try args.double("radius", in: 1...5000, what: "meters") ?? 1000,
+                                           link: try args.double("link", in: 1...5000, what: "meters") ?? 300, zone: try zone(args)))
         default: throw args.unknownCommand()
         }
+    }
+
+    /// `--tz`, checked: an IANA zone name.
+    static func zone(_ args: Arguments) throws(TransitError) -> String? {
+        guard let name = args.string("tz") else { return nil }
+        guard TimeZone(identifier: name) != nil else { throw .usage("--tz takes an IANA zone name (Europe/Madrid, America/Los_Angeles), not '\(name)'") }
+        return name
     }
 
     static func checkRealtime(_ args: Arguments) throws(TransitError) {

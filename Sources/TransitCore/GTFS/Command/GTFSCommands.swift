@@ -19,7 +19,7 @@ struct GTFSCommands {
         case .stops(let feed, let name, let near, let radius): return try stops(try open(feed), name: name, near: near, radius: radius)
         case .routes(let feed): return try routes(try open(feed))
         case .departures(let request):
-            let feed = try open(request.feed)
+            let feed = try open(request.feeds)
             // The board reads the trips calling at its stops: only theirs are applied.
             // (An unknown stop applies nothing; the board then says what is wrong.)
             let stops = (try? StopIndex(feed.timetable).resolve(request.stop)) ?? []
@@ -32,7 +32,7 @@ struct GTFSCommands {
             let updates = try await realtime(sources, ignoring: noRealtime, feed, only: only)
             return try trip(feed, tripID, date: date, start: start, updates: updates)
         case .reach(let request):
-            let feed = try open(request.feed)
+            let feed = try open(request.feeds)
             let updates = try await realtime(request.realtime, ignoring: request.noRealtime, feed)
             return try withStopHelp(feed) { () throws(TransitError) in try reach(feed, request, updates: updates) }
         case .alerts(let name, let route, let stop, let sources):
@@ -42,7 +42,7 @@ struct GTFSCommands {
             let feed = try open(name)
             return try await vehicles(feed, route: route, sources: sources)
         case .trips(let request):
-            let feed = try open(request.feed)
+            let feed = try open(request.feeds)
             let updates = try await realtime(request.realtime, ignoring: request.noRealtime, feed)
             return try withStopHelp(feed) { () throws(TransitError) in try trips(feed, request, updates: updates) }
         }
@@ -87,6 +87,7 @@ struct GTFSCommands {
     }
 
     func reach(_ feed: Feed, _ request: GTFSReachRequest, updates: TripUpdates?) throws(TransitError) -> Output {
+        let feed = onOriginClock(feed, from: request.from, zone: request.zone)
         let t = feed.timetable
         let index = StopIndex(t)
         // From a point: the stops within the radius, each reached on foot.
@@ -99,17 +100,17 @@ struct GTFSCommands {
         context.progress("finding what is reachable")
         var query = Router.Query(origins: origins, destinations: [], day: day.dayNumber, after: start, before: end,
                                  maxTransfers: request.transfers, minTransfer: request.minTransfer, walkMeters: request.walkMeters)
+        query.linkMeters = request.link
         query.access = point?.seconds ?? [:]
         let rows = Router(t, query, children: index.children, updates: updates).reach().filter { $0.arrival <= end }
             .map { Reached(stop: $0.stop, arrival: $0.arrival, rides: $0.rides) }
-        let zone = t.zone
         let data: [Column<Reached>] = [
             Column("stop_id", "STOP") { .string(t.stopIDs[$0.stop]) }, Column("stop_name", "NAME") { .string(t.stopNames[$0.stop]) },
-            Column("arrival") { .time(clock.instant($0.arrival), zone) },
+            Column("arrival") { .time(clock.instant($0.arrival), t.zone(ofStop: $0.stop)) },
             Column("minutes", "MIN") { .int(($0.arrival - start) / 60) }, Column("transfers", "CHG") { .int($0.rides - 1) },
             Column("latitude") { .coordinate(t.stopLat[$0.stop]) }, Column("longitude") { .coordinate(t.stopLon[$0.stop]) },
         ]
-        let arrive = Column<Reached>("arrival", "ARRIVE") { .string(ClockTime.hhmm(clock.instant($0.arrival), zone: zone, on: day)) }
+        let arrive = Column<Reached>("arrival", "ARRIVE") { .string(ClockTime.hhmm(clock.instant($0.arrival), zone: t.zone(ofStop: $0.stop), on: day)) }
         var notices = feed.notices + (updates?.notices ?? [])
         if rows.isEmpty {
             notices.append(emptyNotice("Nothing reachable from \(request.from) within \(request.minutes) minutes", t, clock: clock,
@@ -241,7 +242,7 @@ struct GTFSCommands {
     /// feed already imported is read: completion never compiles one.
     static func completionValues(_ query: Completion.Query, _ context: Context) async -> [String] {
         let store = FeedStore(cacheDirectory: context.settings.cacheDirectory)
-        if query.option == "feed" { return store.feeds().map(\.name) }
+        if query.option == "feed" { return store.feeds().map(\.name) + ["all"] }
         let given = query.typed["feed"] ?? context.settings.variables["TRANSIT_GTFS_FEED"]
         if let given, !(FeedStore.validName(given) && FileManager.default.fileExists(atPath: store.path(of: given))) { return [] }
         guard let (_, t, _) = try? store.resolve(given) else { return [] }
@@ -267,10 +268,52 @@ struct GTFSCommands {
         var notices: [String]
     }
 
-    func open(_ given: String?) throws(TransitError) -> Feed {
+    func open(_ given: [String]) throws(TransitError) -> Feed {
         context.progress("opening the feed")
-        let (summary, timetable, warnings) = try store.resolve(given ?? context.settings.variables["TRANSIT_GTFS_FEED"])
-        return Feed(summary: summary, timetable: timetable, notices: warnings.map { "GTFS: " + $0 })
+        let (summary, timetable, warnings) = try store.resolve(given, variable: context.settings.variables["TRANSIT_GTFS_FEED"])
+        return Feed(summary: summary, timetable: timetable, notices: warnings.map { "GTFS: " + $0 } + Self.combinationNotices(timetable))
+    }
+
+    /// Over several feeds (or with `--tz`), the clock a query reads its date and window on:
+    /// `--tz`, else the zone of the origin's feed (with coordinates, the nearest stop's).
+    func onOriginClock(_ feed: Feed, from: String, zone: String?) -> Feed {
+        var feed = feed
+        let t = feed.timetable
+        if let zone { feed.timetable = t.onClock(zone); return feed }
+        guard t.isCombination else { return feed }
+        let stop = Coordinate(parsing: from).flatMap { StopIndex(t).nearest(to: $0) } ?? (try? StopIndex(t).resolve(from))?.first
+        if let stop { feed.timetable = t.onClock(t.feedZones[t.feed(ofStop: stop)]) }
+        return feed
+    }
+
+    /// What a combination's user should know at once: feeds in different zones, and feeds that
+    /// share no service day (no journey can change between them).
+    static func combinationNotices(_ t: Timetable) -> [String] {
+        guard t.isCombination else { return [] }
+        var notices: [String] = []
+        let feeds = 0..<t.feedCount
+        if Set(feeds.map { t.feedZones[$0] }).count > 1 {
+            notices.append("The feeds keep their own zones (" + feeds.map { "\(t.feedName($0)) \(t.feedZones[$0])" }.joined(separator: ", ")
+                           + "): --date and times are read in the origin's feed's zone (--tz chooses another), and each time prints in its stop's")
+        }
+        // Each feed's days with service, as bits over the combination's calendar.
+        let words = Int(t.serviceWords)
+        let days = feeds.map { f in
+            (Int(t.feedServiceStart[f])..<Int(t.feedServiceStart[f + 1])).reduce(into: [UInt64](repeating: 0, count: words)) { bits, service in
+                for w in 0..<words where service * words + w < t.serviceDays.count { bits[w] |= t.serviceDays[service * words + w] }
+            }
+        }
+        func span(_ f: Int) -> String {
+            let set = (0..<words * 64).filter { days[f][$0 / 64] & (1 << UInt64($0 % 64)) != 0 }
+            guard let first = set.first, let last = set.last else { return "no service day" }
+            return LocalDate(dayNumber: Int(t.firstDay) + first).iso + " to " + LocalDate(dayNumber: Int(t.firstDay) + last).iso
+        }
+        for a in feeds {
+            for b in feeds where a < b && !zip(days[a], days[b]).contains(where: { $0 & $1 != 0 }) {
+                notices.append("\(t.feedName(a)) (\(span(a))) and \(t.feedName(b)) (\(span(b))) share no service day: no journey changes between them")
+            }
+        }
+        return notices
     }
 
     /// `--date` in the feed's zone; by default the service day in progress.
@@ -544,6 +587,8 @@ struct GTFSCommands {
     }
 
     func departures(_ feed: Feed, _ request: GTFSDeparturesRequest, updates: TripUpdates? = nil) throws(TransitError) -> Output {
+        // Over several feeds, the board is on the clock of its stop's feed.
+        let feed = onOriginClock(feed, from: request.stop, zone: nil)
         let t = feed.timetable
         let stops = try StopIndex(t).resolve(request.stop)
         let day = try serviceDay(request.date, feed)
@@ -810,6 +855,7 @@ struct GTFSCommands {
     // MARK: trips
 
     func trips(_ feed: Feed, _ request: GTFSTripsRequest, updates: TripUpdates? = nil) throws(TransitError) -> Output {
+        let feed = onOriginClock(feed, from: request.from, zone: request.zone)
         let t = feed.timetable
         let day = try serviceDay(request.date, feed)
         let clock = ServiceClock(day: day, zone: t.zone)
@@ -845,7 +891,7 @@ struct GTFSCommands {
         var journeys = try GTFSFeed(timetable: t).plan(GTFSFeed.TripQuery(
             from: request.from, to: request.to, date: day, after: window.after, before: window.before, transfers: request.transfers,
             minTransferSeconds: request.minTransfer, walkMeters: request.walkMeters, limit: filtered ? nil : request.limit,
-            radius: request.radius), updates: updates)
+            radius: request.radius, linkMeters: request.link), updates: updates)
         guard filtered else { return journeys }
         if request.fastest { journeys = JourneyLayout.fastest(journeys) }
         if let by = window.arriveBy {

@@ -92,7 +92,10 @@ struct JourneyLayout {
         return kept.reversed()
     }
 
-    func time(_ seconds: Int) -> Value { .time(clock.instant(seconds), t.zone) }
+    /// A time at a stop, in the zone of the stop's feed (a combination's feeds may differ; a
+    /// point, stop -1, is on the query's clock).
+    func time(_ seconds: Int, at stop: Int) -> Value { .time(clock.instant(seconds), zone(at: stop)) }
+    func zone(at stop: Int) -> TimeZone { stop >= 0 && stop < t.stopCount ? t.zone(ofStop: stop) : clock.zone }
 
     /// A delay in whole minutes, rounded to the nearest (half away from zero), as tables show it.
     static func minutes(_ delay: Int) -> Int { (delay >= 0 ? delay + 30 : delay - 30) / 60 }
@@ -120,7 +123,7 @@ struct JourneyLayout {
                                        ("from_platform", leg.from >= 0 ? platform(leg.from) : .null),
                                        ("to", .string(endID(leg.to, origin: false))), ("to_name", .string(leg.to >= 0 ? t.stopNames[leg.to] : endID(-1, origin: false))),
                                        ("to_platform", leg.to >= 0 ? platform(leg.to) : .null),
-                                       ("departure", time(leg.departure.predicted)), ("arrival", time(leg.arrival.predicted))]
+                                       ("departure", time(leg.departure.predicted, at: leg.from)), ("arrival", time(leg.arrival.predicted, at: leg.to))]
         switch leg.mode {
         case .ride(let trip, _, _, _, _):
             let route = self.route(leg), instance = instance(leg)
@@ -131,7 +134,8 @@ struct JourneyLayout {
             // Planned and predicted: an added trip has no plan; a run without realtime data, no delay.
             let added = instance?.status == .added && instance?.trip ?? -1 < 0
             let realtime: [(String, Value)] = [
-                ("planned_departure", added ? .null : time(leg.departure.planned)), ("planned_arrival", added ? .null : time(leg.arrival.planned)),
+                ("planned_departure", added ? .null : time(leg.departure.planned, at: leg.from)),
+                ("planned_arrival", added ? .null : time(leg.arrival.planned, at: leg.to)),
                 ("departure_delay_seconds", instance == nil || added ? .null : .int(leg.departure.delay)),
                 ("arrival_delay_seconds", instance == nil || added ? .null : .int(leg.arrival.delay)),
                 ("realtime", .bool(instance != nil)), ("status", .string(instance == nil ? "scheduled" : added ? "added" : "updated")),
@@ -181,7 +185,7 @@ struct JourneyLayout {
 
     /// `Market 07:06`: where and when each change boards, first thing a rider needs.
     func changeAt(_ journey: Router.Journey) -> String {
-        changes(journey).map { "\(stationName($0.from)) \(ClockTime.hhmm(clock.instant($0.departure.predicted), zone: t.zone))" }
+        changes(journey).map { "\(stationName($0.from)) \(ClockTime.hhmm(clock.instant($0.departure.predicted), zone: zone(at: $0.from)))" }
             .joined(separator: ", ")
     }
 
@@ -190,8 +194,8 @@ struct JourneyLayout {
             guard let leg else { return .null }
             return .string(first ? endID(leg.from, origin: true) : endID(leg.to, origin: false))
         }
-        let departure = Column<Router.Journey>("departure", "DEPART") { time($0.departure) }
-        let arrival = Column<Router.Journey>("arrival", "ARRIVE") { time($0.arrival) }
+        let departure = Column<Router.Journey>("departure", "DEPART") { time($0.departure, at: $0.legs.first?.from ?? -1) }
+        let arrival = Column<Router.Journey>("arrival", "ARRIVE") { time($0.arrival, at: $0.legs.last?.to ?? -1) }
         let duration = Column<Router.Journey>("duration_minutes", "MIN") { .int(($0.arrival - $0.departure) / 60) }
         let transfers = Column<Router.Journey>("transfers", "CHG") { .int($0.transfers) }
         let data: [Column<Router.Journey>] = [
@@ -204,16 +208,16 @@ struct JourneyLayout {
         let change = Column<Router.Journey>("change_at", "CHANGE AT") { .string(changeAt($0)) }
         let journey = Column<Router.Journey>("journey", "JOURNEY") { .string(description($0)) }
         // The table marks a time on a later calendar day than the service day (`00:40+1`).
-        let day = clock.day, zone = t.zone
+        let day = clock.day
         // With realtime data, a time off its plan says by how much: `08:04 +4`.
-        @Sendable func shown(_ seconds: Int, _ time: LegTime?) -> Value {
-            let text = ClockTime.hhmm(clock.instant(seconds), zone: zone, on: day)
+        @Sendable func shown(_ seconds: Int, at stop: Int, _ time: LegTime?) -> Value {
+            let text = ClockTime.hhmm(clock.instant(seconds), zone: zone(at: stop), on: day)
             guard updates != nil, let time, time.delay != 0 else { return .string(text) }
             let minutes = Self.minutes(time.delay)
             return .string(minutes == 0 ? text : text + (minutes > 0 ? " +\(minutes)" : " \(minutes)"))
         }
-        let depart = Column<Router.Journey>("departure", "DEPART") { shown($0.departure, $0.legs.first(where: \.isRide)?.departure) }
-        let arrive = Column<Router.Journey>("arrival", "ARRIVE") { shown($0.arrival, $0.legs.last(where: \.isRide)?.arrival) }
+        let depart = Column<Router.Journey>("departure", "DEPART") { shown($0.departure, at: $0.legs.first?.from ?? -1, $0.legs.first(where: \.isRide)?.departure) }
+        let arrive = Column<Router.Journey>("arrival", "ARRIVE") { shown($0.arrival, at: $0.legs.last?.to ?? -1, $0.legs.last(where: \.isRide)?.arrival) }
         var output = Output(journeys, data: data, table: [depart, arrive, duration, transfers, change, journey], notices: notices)
         // A journey as a line through the stops it calls at, its JSON record as properties.
         output.geoJSON { records in GeoJSON.points([], lines: zip(records, journeys).map { (properties: $0, coordinates: path($1)) }) }

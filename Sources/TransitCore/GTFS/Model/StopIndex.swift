@@ -18,11 +18,8 @@ struct StopIndex {
     /// range is a usage error naming the nearest stop and its distance.
     func walks(from typed: String, radius: Double) throws(TransitError) -> (point: Coordinate, seconds: [Int: Int])? {
         guard let point = Coordinate(parsing: typed) else { return nil }
-        let starts = t.stopPatternStart.buffer
         var seconds: [Int: Int] = [:], nearest: (stop: Int, meters: Double)?
-        for stop in 0..<t.stopCount where stop + 1 < starts.count && starts[stop + 1] > starts[stop] {
-            let d = point.meters(to: Coordinate(latitude: t.stopLat[stop], longitude: t.stopLon[stop]))
-            guard d.isFinite else { continue }
+        for (stop, d) in boardable(from: point) {
             if nearest.map({ d < $0.meters }) ?? true { nearest = (stop, d) }
             if d <= radius { seconds[stop] = Int((d / Router.walkingSpeed).rounded(.up)) }
         }
@@ -33,16 +30,66 @@ struct StopIndex {
         return (point, seconds)
     }
 
+    /// Every stop a vehicle calls at, with its distance from `point` in meters.
+    func boardable(from point: Coordinate) -> [(stop: Int, meters: Double)] {
+        let starts = t.stopPatternStart.buffer
+        return (0..<t.stopCount).compactMap { stop in
+            guard stop + 1 < starts.count && starts[stop + 1] > starts[stop] else { return nil }
+            let d = point.meters(to: Coordinate(latitude: t.stopLat[stop], longitude: t.stopLon[stop]))
+            return d.isFinite ? (stop, d) : nil
+        }
+    }
+
+    /// The boardable stop nearest `point` (nil when no stop has coordinates).
+    func nearest(to point: Coordinate) -> Int? { boardable(from: point).min { $0.meters < $1.meters }?.stop }
+
+    /// Stops as typed. Over several feeds an id is `feed:id`; a bare id is accepted when one
+    /// feed has it; `feed:NAME` looks in that feed only; a code or a name matches in every feed
+    /// (each feed's best match: "Millbrae" is BART's Millbrae and Caltrain's "Millbrae Caltrain").
     func resolve(_ typed: String) throws(TransitError) -> [Int] {
         let text = typed.trimmingCharacters(in: .whitespaces)
+        if let stop = t.stopIDs.indices(of: text).first { return children.expand(stop) }
+        guard t.isCombination else { return try resolve(text, among: 0..<t.stopCount) }
+        if let colon = text.firstIndex(of: ":"), let f = (0..<t.feedCount).first(where: { t.feedName($0) == text[..<colon] }) {
+            return try resolve(String(text[text.index(after: colon)...]), among: stops(ofFeed: f))
+        }
+        let bare = (0..<t.feedCount).flatMap { t.stopIDs.indices(of: t.feedName($0) + ":" + text) }
+        if bare.count > 1 {
+            throw .usage("stop id '\(text)' is in \(bare.count) feeds: " + bare.map { t.stopIDs[$0] }.joined(separator: ", ") + "; say which, as feed:id")
+        }
+        if let stop = bare.first { return children.expand(stop) }
+        var found: [Int] = []
+        var firstError: TransitError?
+        for f in 0..<t.feedCount {
+            do {
+                found += try resolve(text, among: stops(ofFeed: f))
+            } catch {
+                // A name several stops of one feed fit is a question to ask; a miss in one feed is not.
+                if case .ambiguous = error { throw error }
+                firstError = firstError ?? error
+            }
+        }
+        if found.isEmpty {
+            // The miss, with suggestions from every feed.
+            _ = try resolve(text, among: 0..<t.stopCount)
+            if let firstError { throw firstError }
+        }
+        return found.sorted()
+    }
+
+    func stops(ofFeed f: Int) -> Range<Int> { Int(t.feedStopStart[f])..<Int(t.feedStopStart[f + 1]) }
+
+    /// `text` as an id, a code or a name, among `stops`.
+    private func resolve(_ text: String, among stops: Range<Int>) throws(TransitError) -> [Int] {
         let expand = children.expand
-        if let stop = t.stopIDs.indices(of: text).first { return expand(stop) }
-        let coded = text.isEmpty ? [] : t.stopCodes.indices(of: text)
+        let prefix = t.isCombination ? t.feedName(t.feed(ofStop: stops.lowerBound)) + ":" : ""
+        if t.isCombination, let stop = t.stopIDs.indices(of: prefix + text).first, stops.contains(stop) { return expand(stop) }
+        let coded = text.isEmpty ? [] : t.stopCodes.indices(of: text).filter(stops.contains)
         if !coded.isEmpty { return Array(Set(coded.flatMap(expand))).sorted() }
         // One candidate per distinct name: stations and the stops that stand alone.
         var byName: [String: (first: Int, stops: [Int])] = [:]
         var order: [String] = []
-        for stop in 0..<t.stopCount where t.stopParent[stop] < 0 && !t.stopNames[stop].isEmpty {
+        for stop in stops where t.stopParent[stop] < 0 && !t.stopNames[stop].isEmpty {
             let key = NameMatcher<Int>.normalize(t.stopNames[stop])
             if byName[key] == nil { order.append(key) }
             byName[key, default: (stop, [])].stops += expand(stop)

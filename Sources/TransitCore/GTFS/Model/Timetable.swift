@@ -12,6 +12,7 @@ struct StringTable: Sendable, Equatable {
     var bytes = Packed<UInt8>()
 
     var count: Int { offsets.count - 1 }
+    var isEmpty: Bool { count == 0 }
 
     mutating func append(_ text: String) {
         var text = text
@@ -162,6 +163,20 @@ struct Timetable: Sendable {
 
     var transfers: [TransferRule] = []
 
+    // Feeds: empty for one feed. A combination of several (`--feed a --feed b`) keeps each
+    // feed's stops, routes, trips, patterns, services and transfers.txt rows as one contiguous
+    // range, its ids written `feed:id`, and its own zone (TimetableCombination).
+    var feedNames = StringTable()
+    var feedZones = StringTable()
+    /// Where feed f's stops, routes, trips, patterns, services and transfer rows begin: entry f
+    /// of each (one more entry than feeds, the last the total).
+    var feedStopStart = Packed<Int32>()
+    var feedRouteStart = Packed<Int32>()
+    var feedTripStart = Packed<Int32>()
+    var feedPatternStart = Packed<Int32>()
+    var feedServiceStart = Packed<Int32>()
+    var feedTransferStart = Packed<Int32>()
+
     var stopCount: Int { stopLat.count }
     var routeCount: Int { routeType.count }
     var tripCount: Int { tripRoute.count }
@@ -223,7 +238,7 @@ struct Timetable: Sendable {
 enum TimetableFile {
     /// Bumped whenever a section, its order or its meaning changes: an older file is refused
     /// ("import the feed again"), never misread.
-    static let version = 8
+    static let version = 9
     /// 16 bytes, so that what follows stays 8-byte aligned.
     static let magic = Array("transit-gtfs \(version < 10 ? "0" : "")\(version)\n".utf8)
 
@@ -268,6 +283,10 @@ enum TimetableFile {
         // Small, and 4-byte aligned after serviceWords: copied.
         Section(name: "serviceDays", write: { t, w in w.array(t.serviceDays) }, read: { (t, r) throws(TransitError) in t.serviceDays = Packed(try r.array()) }),
         Section(name: "transfers", write: { t, w in w.array(t.transfers) }, read: { (t, r) throws(TransitError) in t.transfers = try r.array() }),
+        .strings("feedNames", \.feedNames), .strings("feedZones", \.feedZones),
+        .packed("feedStopStart", \.feedStopStart), .packed("feedRouteStart", \.feedRouteStart), .packed("feedTripStart", \.feedTripStart),
+        .packed("feedPatternStart", \.feedPatternStart), .packed("feedServiceStart", \.feedServiceStart),
+        .packed("feedTransferStart", \.feedTransferStart),
     ]
 
     static func encode(_ t: Timetable) -> Data {
@@ -346,6 +365,12 @@ enum TimetableFile {
                       && [rule.fromTrip, rule.toTrip].allSatisfy { $0 >= -1 && Int($0) < n }, "transfers")
         }
         try check(TimeZone(identifier: t.timeZone) != nil, "time zone \(t.timeZone)")
+        let f = t.feedNames.count
+        try check(t.feedZones.count == f && (0..<f).allSatisfy { TimeZone(identifier: t.feedZones[$0]) != nil }, "feed zones")
+        for (offsets, total) in [(t.feedStopStart, s), (t.feedRouteStart, r), (t.feedTripStart, n), (t.feedPatternStart, p),
+                                 (t.feedServiceStart, t.serviceCount), (t.feedTransferStart, t.transfers.count)] {
+            try check(f == 0 ? offsets.isEmpty : offsets.count == f + 1 && monotone(offsets, last: total), "feeds")
+        }
     }
 
     /// Offsets from 0 to `last`, never decreasing.

@@ -31,6 +31,9 @@ struct Router {
         var minTransfer: Int
         /// Walking between stops within this many meters, at 1.2 m/s (plus `minTransfer`).
         var walkMeters: Double?
+        /// Over several feeds: stops of different feeds within this many meters are linked, by
+        /// the same rule as `walkMeters` (a walk is never chained to another).
+        var linkMeters: Double = 300
         /// Coordinates as the ends: seconds on foot from the point to each origin, and from each
         /// destination to the point. Empty: the stops themselves are the ends.
         var access: [Int: Int] = [:]
@@ -86,7 +89,7 @@ struct Router {
         self.schedule = schedule
         realtime = updates.map { RealtimeSchedule(timetable, day: query.day, updates: $0, base: schedule) }
         edges = TransferEdges(timetable, minTransfer: query.minTransfer, walkMeters: query.walkMeters,
-                              children: children ?? StationChildren(timetable))
+                              linkMeters: timetable.isCombination ? query.linkMeters : nil, children: children ?? StationChildren(timetable))
     }
 
     func journeys() -> [Journey] { search(query) }

@@ -87,6 +87,8 @@ struct DaySchedule: Schedule {
     /// and a whole `Timetable` by value made that a memcpy per boarding.
     private final class Keep {
         let t: Timetable
+        /// A combination's times with each feed's moved onto the timetable's clock, where zones differ.
+        var shifted: Packed<Int32>?
         init(_ t: Timetable) { self.t = t }
     }
     private let keep: Keep
@@ -106,8 +108,9 @@ struct DaySchedule: Schedule {
 
     init(_ timetable: Timetable, day: Int) {
         keep = Keep(timetable)
+        keep.shifted = Self.shiftedTimes(timetable, day: day)
         stopCount = timetable.stopCount
-        times = timetable.times.buffer
+        times = keep.shifted?.buffer ?? timetable.times.buffer
         patternStops = timetable.patternStops.buffer
         patternFlags = timetable.patternFlags.buffer
         stopStart = timetable.patternStopStart.buffer
@@ -130,6 +133,26 @@ struct DaySchedule: Schedule {
         self.runStart = runStart
         self.runTimes = runTimes
         self.runTrips = runTrips
+    }
+
+    /// Each feed's service day as seconds of the timetable's clock: a feed in another zone starts
+    /// its day D at another instant (Lisbon's 08:00 is Madrid's 09:00), and the router compares
+    /// instants. nil when every feed keeps the clock's zone (the usual case).
+    static func shiftedTimes(_ t: Timetable, day: Int) -> Packed<Int32>? {
+        guard !t.feedZones.isEmpty else { return nil }
+        let date = LocalDate(dayNumber: day), reference = ServiceClock(day: date, zone: t.zone).origin
+        var values: [Int32]?
+        for f in 0..<t.feedCount {
+            let shift = Int32(clamping: Int(ServiceClock(day: date, zone: t.zone(ofFeed: f)).origin.timeIntervalSince(reference)))
+            guard shift != 0 else { continue }
+            if values == nil { values = Array(t.times.buffer) }
+            for q in t.patterns(ofFeed: f) {
+                let start = Int(t.patternTimeStart[q])
+                let count = Int(t.patternTripStart[q + 1] - t.patternTripStart[q]) * t.patternLength(q) * 2
+                for k in start..<min(start + count, t.times.count) { values?[k] &+= shift }
+            }
+        }
+        return values.map { Packed($0) }
     }
 
     var patternCount: Int { runStart.count - 1 }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// The changes allowed between stops, with the seconds each needs: the same stop, stops of one
-/// parent station, pairs transfers.txt lists (a station standing for its stops), and, with
-/// `--walk`, stops within walking distance. Each edge has a lower bound over every pair of
+/// parent station, pairs transfers.txt lists (a station standing for its stops), with `--walk`
+/// stops within walking distance, and over several feeds the links between stops of different
+/// feeds within `--link`. A transfers.txt row applies within its own feed only. Each edge has a lower bound over every pair of
 /// trips; rows that name trips or routes are decided exactly at boarding. A stop's edges are
 /// worked out the first time a search reaches it, so a query pays only for the stops it touches.
 final class TransferEdges {
@@ -25,9 +26,13 @@ final class TransferEdges {
     let t: Timetable
     let minTransfer: Int
     let walkMeters: Double?
+    let linkMeters: Double?
+    /// Each stop's feed, in a combination (empty for one feed).
+    let stopFeed: [Int32]
     /// transfers.txt rows by (from stop, to stop) key, stations included.
     var rulesByPair: [Int64: [Int]] = [:]
-    var wildcardRules: [Int] = []
+    /// Rows naming no stop, by feed.
+    var wildcardRules: [[Int]] = []
     /// Stops named as a transfers.txt row's to_stop_id, by from stop (stations expanded).
     var listed: [Int: [Int]] = [:]
     let children: StationChildren
@@ -43,10 +48,15 @@ final class TransferEdges {
     private let routeKeys: UnsafeMutableBufferPointer<Int64>
     private let routeSeconds: UnsafeMutableBufferPointer<Int32>
 
-    init(_ t: Timetable, minTransfer: Int, walkMeters: Double?, children: StationChildren) {
+    init(_ t: Timetable, minTransfer: Int, walkMeters: Double?, linkMeters: Double? = nil, children: StationChildren) {
         self.t = t
         self.minTransfer = minTransfer
         self.walkMeters = walkMeters
+        self.linkMeters = linkMeters
+        stopFeed = t.isCombination ? (0..<t.feedCount).flatMap { f in
+            [Int32](repeating: Int32(f), count: Int(t.feedStopStart[f + 1] - t.feedStopStart[f]))
+        } : []
+        wildcardRules = Array(repeating: [], count: t.feedCount)
         self.children = children
         cache = [[Edge]?](repeating: nil, count: t.stopCount)
         routeKeys = .allocate(capacity: 1 << Self.routeCacheBits)
@@ -59,14 +69,15 @@ final class TransferEdges {
             case (true, true): rulesByPair[Self.key(Int(rule.fromStop), Int(rule.toStop)), default: []].append(index)
             case (true, false): rulesByPair[Self.key(Int(rule.fromStop), -1), default: []].append(index)
             case (false, true): rulesByPair[Self.key(-1, Int(rule.toStop)), default: []].append(index)
-            case (false, false): wildcardRules.append(index)
+            case (false, false): wildcardRules[t.feed(ofTransfer: index)].append(index)
             }
         }
         let expand = children.expand
         for rule in t.transfers where rule.fromStop >= 0 && rule.toStop >= 0 {
             for x in expand(Int(rule.fromStop)) { listed[x, default: []] += expand(Int(rule.toStop)) }
         }
-        if let walkMeters, walkMeters > 0 { grid = Grid(t, cell: walkMeters) }
+        let reach = max(walkMeters ?? 0, linkMeters ?? 0)
+        if reach > 0 { grid = Grid(t, cell: reach) }
     }
 
     deinit {
@@ -85,7 +96,7 @@ final class TransferEdges {
         var out: [Edge] = []
         var known = Set<Int>()
         for y in pairs where known.insert(y).inserted {
-            let rows = Self.candidates(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules)
+            let rows = candidates(x, y)
             if let (bound, exact) = Self.bound(x, y, rows, t, minTransfer: minTransfer) {
                 var edge = Edge(to: Int32(y), lowerBound: bound, walkSeconds: -1, exact: exact)
                 if !exact {
@@ -97,11 +108,14 @@ final class TransferEdges {
                 out.append(edge)
             }
         }
-        if let grid, let walkMeters, !t.stopLat[x].isNaN {
+        if let grid, !t.stopLat[x].isNaN {
             let here = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x])
+            let starts = t.stopPatternStart.buffer
             for y in grid.near(x, t) where !known.contains(y) {
                 let meters = here.meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))
-                guard meters <= walkMeters, !Self.forbidden(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules) else { continue }
+                // A link joins stops a vehicle calls at (not stations or entrances) of two feeds.
+                let link = feed(x) != feed(y) && meters <= linkMeters ?? -1 && y + 1 < starts.count && starts[y + 1] > starts[y]
+                guard meters <= walkMeters ?? -1 || link, !forbidden(x, y) else { continue }
                 known.insert(y)
                 // Walk plus a margin, as OpenTripPlanner, R5 and Navitia reckon it: a change to a stop
                 // 0 m away needs what a change at the same stop needs.
@@ -115,6 +129,18 @@ final class TransferEdges {
 
     /// A pair's key; -1 stands for a row's empty stop field.
     static func key(_ a: Int, _ b: Int) -> Int64 { Int64(a) << 32 | Int64(UInt32(bitPattern: Int32(b))) }
+
+    /// The feed of a stop (0 for a feed of its own).
+    @inline(__always) func feed(_ stop: Int) -> Int32 { stop < stopFeed.count ? stopFeed[stop] : 0 }
+
+    /// Candidate rows for (x, y): exact stops, their stations, and rows without stops, of their
+    /// feed; none between feeds (a row never names another feed's stop).
+    func candidates(_ x: Int, _ y: Int) -> [Int] {
+        guard feed(x) == feed(y) else { return [] }
+        return Self.candidates(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules[Int(feed(x))])
+    }
+
+    func forbidden(_ x: Int, _ y: Int) -> Bool { candidates(x, y).contains { t.transfers[$0].type == 3 } }
 
     /// Candidate rows for (x, y): exact stops, their stations, and rows without stops.
     static func candidates(_ x: Int, _ y: Int, _ t: Timetable, rulesByPair: [Int64: [Int]], wildcard: [Int]) -> [Int] {
@@ -139,10 +165,6 @@ final class TransferEdges {
             if let seconds = seconds(of: t.transfers[row], minTransfer: minTransfer) { least = min(least, seconds) }
         }
         return (Int32(least), false)
-    }
-
-    static func forbidden(_ x: Int, _ y: Int, _ t: Timetable, rulesByPair: [Int64: [Int]], wildcard: [Int]) -> Bool {
-        candidates(x, y, t, rulesByPair: rulesByPair, wildcard: wildcard).contains { t.transfers[$0].type == 3 }
     }
 
     /// What a row asks for: nil for type 3 (forbidden).
@@ -256,7 +278,7 @@ final class TransferEdges {
     func seconds(from x: Int, to y: Int, fromTrip: Int, toTrip: Int, in t: Timetable) -> Int? {
         for e in edges(x) where Int(e.to) == y {
             if e.walkSeconds >= 0 { return Int(e.lowerBound) }
-            let rows = Self.candidates(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules)
+            let rows = candidates(x, y)
             if rows.isEmpty { return minTransfer }
             return Self.decide(x, y, rows, t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
         }

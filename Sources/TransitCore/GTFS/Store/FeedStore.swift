@@ -36,6 +36,15 @@ struct FeedStore {
         var realtime: [String]?
         /// `Name: value` headers sent with them (`import --realtime-header`), as typed.
         var realtimeHeaders: [String]?
+        /// For a combination of feeds: each feed's name and its compiled file's size and time
+        /// when combined (a feed imported again, or its source changed, makes it stale).
+        var parts: [Part]?
+    }
+
+    struct Part: Codable, Equatable {
+        var name: String
+        var size: Int
+        var modified: Double
     }
 
     static func validName(_ name: String) -> Bool {
@@ -151,7 +160,82 @@ struct FeedStore {
         return names.filter { $0.hasSuffix(".timetable") && !$0.hasPrefix(".") }.sorted().compactMap { try? Self.summary(at: (root as NSString).appendingPathComponent($0)) }
     }
 
-    /// `--feed NAME|PATH`, else `TRANSIT_GTFS_FEED`, else the one imported feed.
+    /// `--feed NAME|PATH` (repeatable; `all`: every imported feed), else `TRANSIT_GTFS_FEED` (a
+    /// comma-separated list), else the one imported feed. Several feeds are one combination.
+    func resolve(_ given: [String], variable: String? = nil) throws(TransitError) -> (Summary, Timetable, warnings: [String]) {
+        var names = given
+        if names.isEmpty, let variable, !variable.trimmingCharacters(in: .whitespaces).isEmpty {
+            names = variable.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        if names.contains("all") {
+            let imported = feeds().map(\.name)
+            guard !imported.isEmpty else {
+                throw .usage("--feed all: no GTFS feed is imported", hint: "import one with: transit gtfs import FEED.zip --name NAME")
+            }
+            names = names.flatMap { $0 == "all" ? imported : [$0] }
+        }
+        var seen = Set<String>()
+        names = names.filter { seen.insert($0).inserted }
+        guard names.count > 1 else { return try resolve(names.first) }
+        // Each feed's summary and compiled file; an imported feed is only opened if the
+        // combination must be compiled again (a path is compiled here when it changed).
+        var parts: [(summary: Summary, file: String, timetable: Timetable?)] = []
+        var warnings: [String] = []
+        for name in names {
+            let part: (summary: Summary, file: String, timetable: Timetable?)
+            if Self.validName(name), FileManager.default.fileExists(atPath: path(of: name)) {
+                part = (try Self.summary(at: path(of: name)), path(of: name), nil)
+            } else if FileManager.default.fileExists(atPath: name) {
+                let (summary, timetable, more) = try compiledPath(name)
+                warnings += more.map { "\(summary.name): \($0)" }
+                part = (summary, pathCache(URL(fileURLWithPath: name).standardizedFileURL.path), timetable)
+            } else {
+                return try resolve(name)  // the error naming the imported feeds
+            }
+            if let clash = parts.first(where: { $0.summary.name == part.summary.name }) {
+                throw .usage("two feeds are called '\(part.summary.name)' (\(clash.summary.source) and \(part.summary.source)); import one under another name: transit gtfs import SOURCE --name NAME")
+            }
+            parts.append(part)
+        }
+        parts.sort { $0.summary.name < $1.summary.name }
+        let (summary, timetable) = try combination(parts)
+        return (summary, timetable, warnings)
+    }
+
+    /// Feeds combined (`TimetableCombination`), compiled into `gtfs/.combined/` on first use and
+    /// reused while every feed's compiled file is as it was.
+    func combination(_ parts: [(summary: Summary, file: String, timetable: Timetable?)]) throws(TransitError) -> (Summary, Timetable) {
+        let stamps = parts.map { part -> Part in
+            let stamp = Self.stamp(part.file) ?? (0, 0)
+            return Part(name: part.summary.name, size: stamp.size, modified: stamp.modified)
+        }
+        let name = parts.map(\.summary.name).joined(separator: "+")
+        let cached = (root as NSString).appendingPathComponent(".combined/\(FNV1a.hex(name)).timetable")
+        if let summary = try? Self.summary(at: cached), summary.parts == stamps, let loaded = try? Self.load(cached) { return loaded }
+        var timetables: [(String, Timetable)] = []
+        for part in parts {
+            if let loaded = part.timetable {
+                timetables.append((part.summary.name, loaded))
+            } else {
+                timetables.append((part.summary.name, try Self.load(part.file).1))
+            }
+        }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let timetable = TimetableCombination.combine(timetables)
+        let range = timetable.dateRange
+        var summary = Summary(name: name, source: "the combination of " + parts.map(\.summary.name).joined(separator: ", "),
+                              agencies: parts.flatMap(\.summary.agencies), timeZone: timetable.timeZone,
+                              firstDate: range.first.iso, lastDate: range.last.iso, stops: timetable.stopCount, routes: timetable.routeCount,
+                              trips: timetable.tripCount, stopTimes: timetable.sourceStopTimes, patterns: timetable.patternCount, compiledBytes: 0,
+                              compileMilliseconds: 0)
+        summary.parts = stamps
+        // Each feed's remembered real-time sources stay its own; a combination reads none by default.
+        summary.compileMilliseconds = Int((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
+        summary.compiledBytes = try write(timetable, summary: summary, to: cached)
+        return (summary, timetable)
+    }
+
+    /// One feed: `given` (a name or a path), else the one imported feed.
     func resolve(_ given: String?) throws(TransitError) -> (Summary, Timetable, warnings: [String]) {
         if let given {
             if Self.validName(given), FileManager.default.fileExists(atPath: path(of: given)) {
@@ -172,11 +256,15 @@ struct FeedStore {
         return (summary, timetable, [])
     }
 
+    private func pathCache(_ absolute: String) -> String {
+        (root as NSString).appendingPathComponent(".paths/\(FNV1a.hex(absolute)).timetable")
+    }
+
     /// A zip or directory given by path: compiled once, reused while its size and time stay.
     func compiledPath(_ given: String) throws(TransitError) -> (Summary, Timetable, warnings: [String]) {
         let absolute = URL(fileURLWithPath: given).standardizedFileURL.path
         let (size, modified) = Self.stamp(absolute) ?? (0, 0)
-        let cached = (root as NSString).appendingPathComponent(".paths/\(FNV1a.hex(absolute)).timetable")
+        let cached = pathCache(absolute)
         if let summary = try? Self.summary(at: cached), summary.source == absolute, summary.sourceSize == size, summary.sourceModified == modified,
            let loaded = try? Self.load(cached) {
             return (loaded.0, loaded.1, [])

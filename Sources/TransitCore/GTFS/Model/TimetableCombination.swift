@@ -1,0 +1,185 @@
+import Foundation
+
+/// Several compiled feeds as one timetable the router reads unchanged. Nothing is merged:
+/// each feed's stops, routes, trips, patterns, services and transfers.txt rows stay a range of
+/// their own, their ids become `feed:id` (two feeds that both say service `3` mean two services),
+/// and each feed keeps its zone (`DaySchedule` puts every feed's times on one clock). Built from
+/// the feeds' compiled files, not their sources: an append with offsets, linear in their size.
+enum TimetableCombination {
+    static func combine(_ parts: [(name: String, timetable: Timetable)]) -> Timetable {
+        var out = Timetable()
+        guard let first = parts.first?.timetable else { return out }
+        out.timeZone = first.timeZone
+        // One calendar spanning every feed's; each service's days moved to it.
+        let firstDay = parts.map { Int($0.timetable.firstDay) }.min() ?? 0
+        let lastDay = parts.map { Int($0.timetable.firstDay) + Int($0.timetable.dayCount) }.max() ?? firstDay
+        out.firstDay = Int32(clamping: firstDay)
+        out.dayCount = Int32(clamping: lastDay - firstDay)
+        out.serviceWords = Int32(clamping: (Int(out.dayCount) + 63) / 64)
+        for start in [\Timetable.feedStopStart, \.feedRouteStart, \.feedTripStart, \.feedPatternStart, \.feedServiceStart, \.feedTransferStart] {
+            out[keyPath: start].append(0)
+        }
+        var serviceDays: [UInt64] = []
+        for (name, t) in parts {
+            let stops = Int32(out.stopCount), routes = Int32(out.routeCount), trips = Int32(out.tripCount)
+            let patterns = Int32(out.patternCount), services = Int32(out.serviceCount), headsigns = Int32(out.headsigns.count)
+            let times = Int64(out.times.count), patternStops = Int32(out.patternStops.count), patternTrips = Int32(out.patternTrips.count)
+            let stopCalls = Int32(out.stopPatterns.count), runs = Int32(out.tripRuns.count / 2)
+            out.feedNames.append(name)
+            out.feedZones.append(t.timeZone)
+            out.sourceStopTimes += t.sourceStopTimes
+            for agency in 0..<t.agencies.count { out.agencies.append(t.agencies[agency]) }
+
+            let prefix = name + ":"
+            append(&out.stopIDs, t.stopIDs, prefix: prefix)
+            append(&out.stopCodes, t.stopCodes)
+            append(&out.stopPlatforms, t.stopPlatforms)
+            append(&out.stopNames, t.stopNames)
+            out.stopLat.append(contentsOf: t.stopLat.buffer)
+            out.stopLon.append(contentsOf: t.stopLon.buffer)
+            append(&out.stopParent, t.stopParent, plus: stops, keepNegative: true)
+
+            append(&out.routeIDs, t.routeIDs, prefix: prefix)
+            append(&out.routeAgency, t.routeAgency)
+            append(&out.routeShortName, t.routeShortName)
+            append(&out.routeLongName, t.routeLongName)
+            out.routeType.append(contentsOf: t.routeType.buffer)
+            append(&out.routeColor, t.routeColor)
+
+            append(&out.tripIDs, t.tripIDs, prefix: prefix)
+            append(&out.tripRoute, t.tripRoute, plus: routes)
+            append(&out.tripService, t.tripService, plus: services)
+            append(&out.tripHeadsign, t.tripHeadsign, plus: headsigns)
+            append(&out.headsigns, t.headsigns)
+
+            appendOffsets(&out.patternStopStart, t.patternStopStart, plus: patternStops)
+            append(&out.patternStops, t.patternStops, plus: stops)
+            out.patternFlags.append(contentsOf: t.patternFlags.buffer)
+            out.patternSequences.append(contentsOf: t.patternSequences.buffer)
+            appendOffsets(&out.patternTripStart, t.patternTripStart, plus: patternTrips)
+            append(&out.patternTrips, t.patternTrips, plus: trips)
+            out.patternTimeStart.reserveCapacity(out.patternTimeStart.count + t.patternTimeStart.count)
+            for start in t.patternTimeStart.buffer { out.patternTimeStart.append(start + times) }
+            out.times.append(contentsOf: t.times.buffer)
+
+            appendOffsets(&out.stopPatternStart, t.stopPatternStart, plus: stopCalls)
+            appendPairs(&out.stopPatterns, t.stopPatterns, plus: patterns)
+            appendOffsets(&out.tripRunStart, t.tripRunStart, plus: runs)
+            appendPairs(&out.tripRuns, t.tripRuns, plus: patterns)
+            out.tripIsFrequency.append(contentsOf: t.tripIsFrequency.buffer)
+
+            append(&out.serviceIDs, t.serviceIDs, prefix: prefix)
+            let shift = Int(t.firstDay) - firstDay
+            for service in 0..<t.serviceCount {
+                var words = [UInt64](repeating: 0, count: Int(out.serviceWords))
+                for day in 0..<Int(t.dayCount) where t.serviceRuns(service, day: Int(t.firstDay) + day) {
+                    let bit = day + shift
+                    words[bit / 64] |= 1 << UInt64(bit % 64)
+                }
+                serviceDays += words
+            }
+
+            func moved(_ index: Int32, _ by: Int32) -> Int32 { index < 0 ? index : index + by }
+            for rule in t.transfers {
+                out.transfers.append(TransferRule(fromStop: moved(rule.fromStop, stops), toStop: moved(rule.toStop, stops),
+                                                  fromRoute: moved(rule.fromRoute, routes), toRoute: moved(rule.toRoute, routes),
+                                                  fromTrip: moved(rule.fromTrip, trips), toTrip: moved(rule.toTrip, trips),
+                                                  type: rule.type, minTime: rule.minTime))
+            }
+
+            out.feedStopStart.append(Int32(out.stopCount))
+            out.feedRouteStart.append(Int32(out.routeCount))
+            out.feedTripStart.append(Int32(out.tripCount))
+            out.feedPatternStart.append(Int32(out.patternCount))
+            out.feedServiceStart.append(Int32(out.serviceCount))
+            out.feedTransferStart.append(Int32(out.transfers.count))
+        }
+        out.serviceDays = Packed(serviceDays)
+        return out
+    }
+
+    /// `table`'s strings after `out`'s, each behind `prefix`: bytes copied, no String per entry.
+    private static func append(_ out: inout StringTable, _ table: StringTable, prefix: String = "") {
+        let prefixBytes = Array(prefix.utf8), offsets = table.offsets.buffer, bytes = table.bytes.buffer
+        out.bytes.reserveCapacity(out.bytes.count + bytes.count + prefixBytes.count * table.count)
+        for i in 0..<table.count {
+            let start = Int(offsets[i]), end = Int(offsets[i + 1])
+            prefixBytes.withUnsafeBufferPointer { out.bytes.append(contentsOf: $0) }
+            if start < end, end <= bytes.count { out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end])) }
+            out.offsets.append(Int32(clamping: out.bytes.count))
+        }
+    }
+
+    /// Indices moved by `plus` (-1, "none", kept where `keepNegative`).
+    private static func append(_ out: inout Packed<Int32>, _ values: Packed<Int32>, plus: Int32, keepNegative: Bool = false) {
+        out.reserveCapacity(out.count + values.count)
+        for v in values.buffer { out.append(keepNegative && v < 0 ? v : v + plus) }
+    }
+
+    /// Offsets from 0 to a total: the first (0) dropped, the rest moved past what `out` holds.
+    private static func appendOffsets(_ out: inout Packed<Int32>, _ offsets: Packed<Int32>, plus: Int32) {
+        out.reserveCapacity(out.count + offsets.count)
+        for v in offsets.buffer.dropFirst() { out.append(v + plus) }
+    }
+
+    /// (pattern, index) pairs: the pattern moved, the index kept.
+    private static func appendPairs(_ out: inout Packed<Int32>, _ pairs: Packed<Int32>, plus patterns: Int32) {
+        out.reserveCapacity(out.count + pairs.count)
+        for (k, v) in pairs.buffer.enumerated() { out.append(k % 2 == 0 ? v + patterns : v) }
+    }
+}
+
+extension Timetable {
+    /// Feeds combined in this timetable: 1 for a feed of its own.
+    var feedCount: Int { max(1, feedNames.count) }
+    var isCombination: Bool { feedNames.count > 1 }
+
+    /// The feed whose range of `starts` holds `index` (0 for a feed of its own).
+    private func feed(_ index: Int, in starts: Packed<Int32>) -> Int {
+        guard feedNames.count > 1 else { return 0 }
+        var low = 0, high = feedNames.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if Int(starts[mid]) <= index { low = mid } else { high = mid - 1 }
+        }
+        return low
+    }
+
+    func feed(ofStop stop: Int) -> Int { feed(stop, in: feedStopStart) }
+    func feed(ofPattern pattern: Int) -> Int { feed(pattern, in: feedPatternStart) }
+    func feed(ofTrip trip: Int) -> Int { feed(trip, in: feedTripStart) }
+    func feed(ofRoute route: Int) -> Int { feed(route, in: feedRouteStart) }
+    func feed(ofTransfer row: Int) -> Int { feed(row, in: feedTransferStart) }
+
+    /// A feed's name ("" for a feed of its own, whose name the store knows).
+    func feedName(_ f: Int) -> String { f < feedNames.count ? feedNames[f] : "" }
+
+    /// A feed's zone: its agency_timezone (the timetable's for a feed of its own).
+    func zone(ofFeed f: Int) -> TimeZone {
+        guard f < feedZones.count else { return zone }
+        return TimeZone(identifier: feedZones[f]) ?? zone
+    }
+
+    func zone(ofStop stop: Int) -> TimeZone { feedZones.isEmpty ? zone : zone(ofFeed: feed(ofStop: stop)) }
+
+    /// A feed's patterns.
+    func patterns(ofFeed f: Int) -> Range<Int> {
+        guard isCombination, f + 1 < feedPatternStart.count else { return 0..<patternCount }
+        return Int(feedPatternStart[f])..<Int(feedPatternStart[f + 1])
+    }
+
+    /// The timetable with dates and windows read in `zone` (`--tz`, or a combination's origin
+    /// feed's): each feed's times stay in its own zone, moved onto that clock by `DaySchedule`.
+    func onClock(_ zone: String) -> Timetable {
+        var t = self
+        if t.feedZones.isEmpty { t.feedZones.append(t.timeZone) }
+        t.timeZone = zone
+        return t
+    }
+
+    /// An id without its `feed:` prefix (as its own feed writes it).
+    func bare(_ id: String, feed f: Int) -> String {
+        let prefix = feedName(f) + ":"
+        return isCombination && id.hasPrefix(prefix) ? String(id.dropFirst(prefix.count)) : id
+    }
+}
