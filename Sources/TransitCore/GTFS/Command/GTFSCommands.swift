@@ -28,7 +28,7 @@ struct GTFSCommands {
         case .trip(let name, let tripID, let date, let start, let sources, let noRealtime):
             let feed = try open(name)
             // One trip's calls: only its updates are applied (an added trip, not in the feed, always is).
-            let only = Set(feed.timetable.tripIDs.indices(of: tripID))
+            let only = Set([(try? Self.trip(named: tripID, in: feed.timetable)) ?? nil].compactMap { $0 })
             let updates = try await realtime(sources, ignoring: noRealtime, feed, only: only)
             return try trip(feed, tripID, date: date, start: start, updates: updates)
         case .reach(let request):
@@ -52,7 +52,15 @@ struct GTFSCommands {
     /// `only`: the trips whose updates the answer reads (nil: all).
     func realtime(_ given: [String], ignoring: Bool, _ feed: Feed, only: Set<Int>? = nil) async throws(TransitError) -> TripUpdates? {
         let (sources, headers) = chosenSources(given, ignoring: ignoring, feed)
+        try Self.checkSingleFeed(sources, feed)
         return try await RealtimeSource(context: context).tripUpdates(sources, feed.timetable, headers: headers, only: only)
+    }
+
+    /// Real-time data names trips, routes and stops by their own feed's ids: over several feeds
+    /// it is refused rather than matched against the wrong one (docs/gtfs.md).
+    static func checkSingleFeed(_ sources: [String], _ feed: Feed) throws(TransitError) {
+        guard !sources.isEmpty, feed.timetable.isCombination else { return }
+        throw .usage("--realtime works on one feed at a time: ask \((0..<feed.timetable.feedCount).map { "--feed " + feed.timetable.feedName($0) }.joined(separator: " or ")) alone")
     }
 
     /// The sources a query reads: those given (without headers), else the feed's remembered ones
@@ -140,6 +148,7 @@ struct GTFSCommands {
     /// Sources for a command that reads real-time data only: those given, else the feed's remembered ones.
     func sources(_ given: [String], _ feed: Feed, command: String) throws(TransitError) -> (sources: [String], headers: [String]) {
         let chosen = chosenSources(given, ignoring: false, feed)
+        try Self.checkSingleFeed(chosen.sources, feed)
         guard !chosen.sources.isEmpty else {
             throw .usage("gtfs \(command) reads GTFS-Realtime data: give --realtime SOURCE, or import the feed with --realtime URL")
         }
@@ -308,10 +317,12 @@ struct GTFSCommands {
             guard let first = set.first, let last = set.last else { return "no service day" }
             return LocalDate(dayNumber: Int(t.firstDay) + first).iso + " to " + LocalDate(dayNumber: Int(t.firstDay) + last).iso
         }
-        for a in feeds {
-            for b in feeds where a < b && !zip(days[a], days[b]).contains(where: { $0 & $1 != 0 }) {
-                notices.append("\(t.feedName(a)) (\(span(a))) and \(t.feedName(b)) (\(span(b))) share no service day: no journey changes between them")
-            }
+        let apart = feeds.flatMap { a in feeds.filter { b in a < b && !zip(days[a], days[b]).contains { $0 & $1 != 0 } }.map { (a, $0) } }
+        if apart.count == 1, let (a, b) = apart.first {
+            notices.append("\(t.feedName(a)) (\(span(a))) and \(t.feedName(b)) (\(span(b))) share no service day: no journey changes between them")
+        } else if !apart.isEmpty {
+            let pairs = apart.prefix(6).map { "\(t.feedName($0.0)) and \(t.feedName($0.1))" }.joined(separator: ", ")
+            notices.append("\(apart.count) pairs of feeds share no service day, so no journey changes between them: \(pairs)" + (apart.count > 6 ? ", …" : ""))
         }
         return notices
     }
@@ -525,9 +536,15 @@ struct GTFSCommands {
         }
         var notices = feed.notices
         if rows.isEmpty { notices.append("No stop of \(feed.summary.name) matches") }
-        var output = Output(rows, data: data, table: table, notices: notices)
+        let feed = Self.feedColumn(t) { (row: (stop: Int, meters: Double?)) in t.feed(ofStop: row.stop) }
+        var output = Output(rows, data: feed + data, table: feed + table, notices: notices)
         output.geoJSON { GeoJSON.points($0) }
         return output
+    }
+
+    /// Over several feeds, a first column naming each row's feed.
+    static func feedColumn<Row>(_ t: Timetable, _ feed: @escaping @Sendable (Row) -> Int) -> [Column<Row>] {
+        t.isCombination ? [Column("feed") { .string(t.feedName(feed($0))) }] : []
     }
 
     static let routeTypes: [Int: String] = [0: "tram", 1: "subway", 2: "rail", 3: "bus", 4: "ferry", 5: "cable tram", 6: "aerial lift",
@@ -557,7 +574,8 @@ struct GTFSCommands {
             Column("short_name", "SHORT") { .string(t.routeShortName[$0]) }, Column("long_name", "NAME") { .string(t.routeLongName[$0]) },
             Column("type") { .string(Self.routeTypeWord(Int(t.routeType[$0]))) }, Column("color") { .string(t.routeColor[$0]) },
         ]
-        return Output(Array(0..<t.routeCount), data: data, table: [data[0], data[2], data[3], data[4], data[5]], notices: feed.notices)
+        let column = Self.feedColumn(t) { t.feed(ofRoute: $0) }
+        return Output(Array(0..<t.routeCount), data: column + data, table: column + [data[0], data[2], data[3], data[4], data[5]], notices: feed.notices)
     }
 
     // MARK: departures
@@ -640,7 +658,8 @@ struct GTFSCommands {
                 !board(t, stops, day: day, after: $0.after, updates: updates).isEmpty
             })
         }
-        return Output(calls, data: data, table: table, notices: notices)
+        let column = Self.feedColumn(t) { (c: Call) in t.feed(ofStop: c.stop) }
+        return Output(calls, data: column + data, table: column + table, notices: notices)
     }
 
     /// Why an answer on `clock`'s day is empty: the window asked, or now; the feed's dates when
@@ -743,8 +762,21 @@ struct GTFSCommands {
         var delay: Int?
     }
 
+    /// A trip by its id: over several feeds `feed:id`, or a bare id one feed has (nil: none has).
+    static func trip(named id: String, in t: Timetable) throws(TransitError) -> Int? {
+        if let trip = t.tripIDs.indices(of: id).first { return trip }
+        guard t.isCombination else { return nil }
+        let bare = (0..<t.feedCount).flatMap { t.tripIDs.indices(of: t.feedName($0) + ":" + id) }
+        if bare.count > 1 { throw .usage("trip_id '\(id)' is in \(bare.count) feeds: " + bare.map { t.tripIDs[$0] }.joined(separator: ", ") + "; say which, as feed:id") }
+        return bare.first
+    }
+
     /// The calls of `tripID`'s run on the service day, with realtime data where there is some.
     func trip(_ feed: Feed, _ tripID: String, date: String?, start: Int?, updates: TripUpdates? = nil) throws(TransitError) -> Output {
+        let found = try Self.trip(named: tripID, in: feed.timetable)
+        var feed = feed
+        // Over several feeds, the trip's calls are on its own feed's clock.
+        if let found, feed.timetable.isCombination { feed.timetable = feed.timetable.onClock(feed.timetable.feedZones[feed.timetable.feed(ofTrip: found)]) }
         let t = feed.timetable
         let day = try serviceDay(date, feed)
         let clock = ServiceClock(day: day, zone: t.zone)
@@ -759,7 +791,7 @@ struct GTFSCommands {
                          flags: rt.flags, status: rt.status == .skipped ? "skipped" : "added")
             }
             if added.trip >= 0 && added.tripID == t.tripIDs[added.trip] { notices.append("Trip \(tripID) runs as the real-time data replaces it on \(day.iso)") }
-        } else if let trip = t.tripIDs.indices(of: tripID).first {
+        } else if let trip = found {
             let runs = t.runs(ofTrip: trip)
             guard t.serviceRuns(Int(t.tripService[trip]), day: day.dayNumber), let first = runs.first else {
                 notices.append("Trip \(tripID) does not run on \(day.iso)")
@@ -844,7 +876,8 @@ struct GTFSCommands {
                                          Column("arrival", "ARRIVE") { shown($0, arrival: true) },
                                          Column("departure", "DEPART") { shown($0, arrival: false) }, note]
         if calls.allSatisfy({ note.value($0) == .string("") }) { table.removeLast() }
-        return Output(calls, data: data, table: table, notices: notices)
+        let column = Self.feedColumn(t) { (c: TripCall) in t.feed(ofStop: c.stop) }
+        return Output(calls, data: column + data, table: column + table, notices: notices)
     }
 
     static func starts(_ t: Timetable, _ runs: [(pattern: Int, row: Int)]) -> String {

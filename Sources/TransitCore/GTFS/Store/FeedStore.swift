@@ -163,10 +163,13 @@ struct FeedStore {
     /// `--feed NAME|PATH` (repeatable; `all`: every imported feed), else `TRANSIT_GTFS_FEED` (a
     /// comma-separated list), else the one imported feed. Several feeds are one combination.
     func resolve(_ given: [String], variable: String? = nil) throws(TransitError) -> (Summary, Timetable, warnings: [String]) {
-        var names = given
-        if names.isEmpty, let variable, !variable.trimmingCharacters(in: .whitespaces).isEmpty {
-            names = variable.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        // A list with commas, as TRANSIT_GTFS_FEED takes it, unless a file has that name.
+        func list(_ text: String) -> [String] {
+            FileManager.default.fileExists(atPath: text) ? [text]
+                : text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
+        var names = given.flatMap(list)
+        if names.isEmpty, let variable { names = list(variable) }
         if names.contains("all") {
             let imported = feeds().map(\.name)
             guard !imported.isEmpty else {
