@@ -36,6 +36,27 @@ import Testing
         #expect(sweep.asked < 100 || sweep.compared > sweep.asked / 2)
     }
 
+    /// Two random feeds on the same ground, ids clashing, searched as one: links between them
+    /// within a random `--link`, each feed's transfers.txt rows and services its own.
+    @Test func overTwoFeedsTheRouterFindsWhatTheReferenceFinds() throws {
+        var crossing = 0
+        let sweep = try DifferentialSweep(queries: 300, seed: 20_261_124, salt: 37, pairs: true) { test, g in
+            let q = test.query(&g)
+            let expected = ReferenceRouter(test.feed, q).journeys()
+            let (got, problems) = test.routed(q)
+            // Journeys that ride both feeds: the links were tried.
+            let t = test.timetable
+            crossing += Router(t, test.routerQuery(q)).journeys().filter { j in Set(j.legs.filter(\.isRide).map { t.feed(ofStop: $0.from) }).count > 1 }.count
+            guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
+            let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
+            return (expected.count, "query \(q.describe(test.feed)) link \(Int(q.linkMeters)): missing \(missing), extra \(extra), problems \(problems)")
+        }
+        print("differential over two feeds: \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys (\(crossing) ride both feeds), \(sweep.differences.count) differ")
+        #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
+        #expect(sweep.asked < 100 || sweep.compared > sweep.asked / 2)
+        #expect(sweep.asked < 100 || crossing > sweep.asked / 10, "only \(crossing) journeys ride both feeds")
+    }
+
     @Test func theTripIndexListsEveryRunOnceUnderItsTrip() throws {
         for seed in UInt64(1)...40 {
             let t = try DifferentialCase(seed: seed).timetable

@@ -70,6 +70,8 @@ struct RandomFeed {
         var toTrip: Int?
         var type: Int
         var minTime: Int?
+        /// The feed of a pair the row belongs to (0 for a feed alone).
+        var feed = 0
     }
 
     var stops: [Stop] = []
@@ -78,6 +80,46 @@ struct RandomFeed {
     var services: [Service] = []
     var transfers: [Transfer] = []
     var zone = "America/Los_Angeles"
+    /// Two feeds as one model (`pair`): each stop's feed, and the feeds themselves as written.
+    var stopFeed: [Int] = []
+    var parts: [RandomFeed] = []
+
+    func feed(of stop: Int) -> Int { stop < stopFeed.count ? stopFeed[stop] : 0 }
+
+    /// Two random feeds on the same ground, the model the reference reads: every stop, route,
+    /// trip, service and row kept apart, ids written `name:id` as the combination writes them
+    /// (both feeds say `s0`, `r0`, `c0`, `t0…`: the ids clash on purpose).
+    static func pair(_ parts: [(name: String, feed: RandomFeed)]) -> RandomFeed {
+        var out = RandomFeed()
+        for (f, (name, part)) in parts.enumerated() {
+            let stops = out.stops.count, routes = out.routes.count, trips = out.trips.count, services = out.services.count
+            out.stops += part.stops.map { var s = $0; s.id = name + ":" + s.id; s.parent = s.parent.map { $0 + stops }; return s }
+            out.stopFeed += part.stops.map { _ in f }
+            out.routes += part.routes.map { name + ":" + $0 }
+            out.services += part.services.map { var s = $0; s.id = name + ":" + s.id; return s }
+            out.trips += part.trips.map { t in
+                var t = t
+                t.id = name + ":" + t.id
+                t.route += routes
+                t.service += services
+                t.calls = t.calls.map { var c = $0; c.stop += stops; return c }
+                return t
+            }
+            out.transfers += part.transfers.map { r in
+                var r = r
+                r.fromStop = r.fromStop.map { $0 + stops }
+                r.toStop = r.toStop.map { $0 + stops }
+                r.fromRoute = r.fromRoute.map { $0 + routes }
+                r.toRoute = r.toRoute.map { $0 + routes }
+                r.fromTrip = r.fromTrip.map { $0 + trips }
+                r.toTrip = r.toTrip.map { $0 + trips }
+                r.feed = f
+                return r
+            }
+            out.parts.append(part)
+        }
+        return out
+    }
 
     /// The days queries are asked on: an ordinary Monday, a Sunday, a holiday, and the two
     /// clock changes of 2026 in the feed's zone.
@@ -88,6 +130,9 @@ struct RandomFeed {
     func children(_ station: Int) -> [Int] { stops.indices.filter { stops[$0].parent == station } }
 
     // MARK: generating
+
+    /// An empty feed (what `pair` fills).
+    init() {}
 
     init(seed: UInt64) {
         var g = SeededGenerator(seed: seed)

@@ -16,6 +16,22 @@ struct DifferentialCase {
         timetable = try GTFSCompiler.compile(try FeedFiles.open(directory)).0
     }
 
+    /// Two random feeds (seeds `seed` and `seed + 1 << 32`) each compiled alone, then combined as
+    /// `--feed one --feed two` combines them; the reference reads their union (`RandomFeed.pair`).
+    init(pairSeed seed: UInt64) throws {
+        self.seed = seed
+        let parts = [("one", RandomFeed(seed: seed)), ("two", RandomFeed(seed: seed &+ 1 << 32))]
+        feed = RandomFeed.pair(parts)
+        var compiled: [(String, Timetable)] = []
+        for (name, part) in parts {
+            let directory = Paths.temporary()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            try part.write(to: directory)
+            compiled.append((name, try GTFSCompiler.compile(try FeedFiles.open(directory)).0))
+        }
+        timetable = TimetableCombination.combine(compiled)
+    }
+
     /// A random query on this feed: a stop or a station at each end, a day, sometimes a window,
     /// a change limit, a change time and walking.
     func query(_ g: inout SeededGenerator) -> ReferenceRouter.Query {
@@ -26,28 +42,41 @@ struct DifferentialCase {
         let origins = place()
         var destinations = place()
         var tries = 0
-        while !destinations.isDisjoint(with: origins) && tries < 20 { destinations = place(); tries += 1 }
+        // Over two feeds, mostly from one feed to the other.
+        let across = !feed.parts.isEmpty && g.chance(0.7)
+        while (!destinations.isDisjoint(with: origins) || across && origins.contains { o in destinations.contains { feed.feed(of: $0) == feed.feed(of: o) } })
+                && tries < 20 {
+            destinations = place()
+            tries += 1
+        }
         var after: Int?, before: Int?
         if g.chance(0.4) { after = g.int(5 * 12...24 * 12) * 300 }
         if g.chance(0.3) { before = (after ?? 5 * 3600) + g.int(1...12) * 1800 }
         return ReferenceRouter.Query(origins: origins, destinations: destinations.subtracting(origins),
                                      day: RandomFeed.days[g.int(0...RandomFeed.days.count - 1)], after: after, before: before,
                                      maxTransfers: g.int(0...3), minTransfer: [0, 60, 120, 300][g.int(0...3)],
-                                     walkMeters: g.chance(0.35) ? Double(g.int(1...8) * 200) : nil)
+                                     walkMeters: g.chance(0.35) ? Double(g.int(1...8) * 200) : nil,
+                                     linkMeters: feed.parts.isEmpty ? 300 : [1, 150, 300, 800, 1500, 3000][g.int(0...5)])
     }
 
     func stopIndex(_ id: String) -> Int? { (0..<timetable.stopCount).first { timetable.stopIDs[$0] == id } }
+
+    /// The reference's query as the router takes it: stops by the compiled timetable's indices.
+    func routerQuery(_ q: ReferenceRouter.Query) -> Router.Query {
+        let origins = q.origins.compactMap { stopIndex(feed.stops[$0].id) }, destinations = q.destinations.compactMap { stopIndex(feed.stops[$0].id) }
+        var query = Router.Query(origins: origins.sorted(), destinations: destinations.sorted(), day: q.day, after: q.after, before: q.before,
+                                 maxTransfers: q.maxTransfers, minTransfer: q.minTransfer, walkMeters: q.walkMeters)
+        query.linkMeters = q.linkMeters
+        for (stop, seconds) in q.access { if let i = stopIndex(feed.stops[stop].id) { query.access[i] = seconds } }
+        for (stop, seconds) in q.egress { if let i = stopIndex(feed.stops[stop].id) { query.egress[i] = seconds } }
+        return query
+    }
 
     /// The router's answer as triples, and every way a journey it gave breaks the rules.
     /// With `updates`, the router plans on realtime data, and `reference` must be the reference
     /// with the same changes made to its runs.
     func routed(_ q: ReferenceRouter.Query, updates: TripUpdates? = nil, reference given: ReferenceRouter? = nil) -> (triples: [ReferenceRouter.Triple], problems: [String]) {
-        let origins = q.origins.compactMap { stopIndex(feed.stops[$0].id) }, destinations = q.destinations.compactMap { stopIndex(feed.stops[$0].id) }
-        var query = Router.Query(origins: origins.sorted(), destinations: destinations.sorted(), day: q.day, after: q.after, before: q.before,
-                                 maxTransfers: q.maxTransfers, minTransfer: q.minTransfer, walkMeters: q.walkMeters)
-        for (stop, seconds) in q.access { if let i = stopIndex(feed.stops[stop].id) { query.access[i] = seconds } }
-        for (stop, seconds) in q.egress { if let i = stopIndex(feed.stops[stop].id) { query.egress[i] = seconds } }
-        let router = Router(timetable, query, updates: updates)
+        let router = Router(timetable, routerQuery(q), updates: updates)
         let found = router.journeys()
         var problems: [String] = []
         // The first N alone, searched as far as makes them certain, are the first N of the whole.
@@ -116,13 +145,13 @@ struct DifferentialSweep {
     var seeds: Range<UInt64> = 0..<0
 
     init(queries defaultQueries: Int, seed defaultSeed: UInt64, scale: Int = 1, perFeed: Int = GTFSDifferentialTests.queriesPerFeed,
-         salt: UInt64, _ ask: (DifferentialCase, inout SeededGenerator) throws -> (compared: Int, difference: String?)?) throws {
+         salt: UInt64, pairs: Bool = false, _ ask: (DifferentialCase, inout SeededGenerator) throws -> (compared: Int, difference: String?)?) throws {
         let environment = ProcessInfo.processInfo.environment
         let queries = environment["TRANSIT_DIFFERENTIAL_QUERIES"].flatMap(Int.init).map { $0 / scale } ?? defaultQueries
         let firstSeed = environment["TRANSIT_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? defaultSeed
         var feedSeed = firstSeed
         while asked < queries {
-            let test = try DifferentialCase(seed: feedSeed)
+            let test = pairs ? try DifferentialCase(pairSeed: feedSeed) : try DifferentialCase(seed: feedSeed)
             var g = SeededGenerator(seed: feedSeed &* salt)
             for _ in 0..<perFeed where asked < queries {
                 guard let answer = try ask(test, &g) else { continue }

@@ -30,6 +30,8 @@ struct ReferenceRouter {
         /// each destination stop to the point (none: the stops themselves are the ends).
         var access: [Int: Int] = [:]
         var egress: [Int: Int] = [:]
+        /// Over two feeds: stops of different feeds this close are linked.
+        var linkMeters: Double = 300
     }
 
     struct Triple: Hashable, Comparable, CustomStringConvertible {
@@ -113,12 +115,18 @@ struct ReferenceRouter {
     }
 
     func decideChange(_ x: Int, _ y: Int, from a: Int, to b: Int) -> Int? {
+        // Between feeds: a link, or a walk, never a transfers.txt row.
+        if feed.feed(of: x) != feed.feed(of: y) {
+            let d = meters(x, y)
+            guard d <= query.linkMeters || query.walkMeters.map({ d <= $0 }) == true else { return nil }
+            return query.minTransfer + Int((d / 1.2).rounded(.up))
+        }
         let sameStation = parent(x) != nil && parent(x) == parent(y)
         if x == y || sameStation || feed.transfers.contains(where: { lists($0, x, y) }) {
             return decided(x, y, from: a, to: b)
         }
         if let walk = query.walkMeters, meters(x, y) <= walk,
-           !feed.transfers.contains(where: { $0.type == 3 && names($0.fromStop, x) && names($0.toStop, y) }) {
+           !feed.transfers.contains(where: { $0.type == 3 && $0.feed == feed.feed(of: x) && names($0.fromStop, x) && names($0.toStop, y) }) {
             return query.minTransfer + Int((meters(x, y) / 1.2).rounded(.up))
         }
         return nil
@@ -130,7 +138,7 @@ struct ReferenceRouter {
     func decided(_ x: Int, _ y: Int, from a: Int, to b: Int) -> Int? {
         let routeA = feed.trips[a].route, routeB = feed.trips[b].route
         let applying = feed.transfers.filter { r in
-            names(r.fromStop, x) && names(r.toStop, y)
+            r.feed == feed.feed(of: x) && names(r.fromStop, x) && names(r.toStop, y)
                 && (r.fromTrip == nil || r.fromTrip == a) && (r.toTrip == nil || r.toTrip == b)
                 && (r.fromRoute == nil || r.fromRoute == routeA) && (r.toRoute == nil || r.toRoute == routeB)
         }
