@@ -42,6 +42,13 @@ import Testing
         #expect(Self.files(Paths.fixtures + "/gtfs/lakeport").count >= 10)
     }
 
+    /// The pairs of feeds for journeys across agencies (BART and Caltrain; Renfe and CP).
+    @Test(.enabled(if: python != nil, "needs python3 (scripts/setup)"))
+    func theBundledPairsAreWhatTheirScriptWrites() async throws {
+        Self.expectSameFiles(try await Self.generate("make-gtfs-pairs-fixture.py"), "gtfs/pairs", by: "make-gtfs-pairs-fixture.py")
+        #expect(Self.files(Paths.fixtures + "/gtfs/pairs").count == 24)
+    }
+
     /// Its real-time data, and that our decoder reads it as the script means it.
     @Test(.enabled(if: python != nil, "needs python3 (scripts/setup)"))
     func theBundledRealtimeDataIsWhatItsScriptWrites() async throws {

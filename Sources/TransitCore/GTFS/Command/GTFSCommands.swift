@@ -614,11 +614,11 @@ struct GTFSCommands {
         let window = try ServiceWindow(after: request.after).seconds(on: clock, now: context.settings.now)
         var calls = board(t, stops, day: day, after: window.after, updates: updates)
         if let limit = request.limit { calls = Array(calls.prefix(limit)) }
-        let zone = t.zone
-        @Sendable func time(_ seconds: Int?) -> Value { seconds.map { .time(clock.instant($0), zone) } ?? .null }
+        // Each call in its stop's zone (over feeds in two zones, the station clock where it leaves).
+        @Sendable func time(_ seconds: Int?, _ c: Call) -> Value { seconds.map { .time(clock.instant($0), t.zone(ofStop: c.stop)) } ?? .null }
         let realtimeUse: ColumnUse = updates == nil ? .json : .data
         let data: [Column<Call>] = [
-            Column("time") { time($0.predicted) },
+            Column("time") { time($0.predicted, $0) },
             Column("route") { .string(StopIndex.routeName(t, $0.route)) },
             Column("headsign", "TOWARD") { .string($0.headsign ?? t.headsign($0.trip)) },
             Column("trip_id", "TRIP") { .string($0.tripID ?? t.tripIDs[$0.trip]) },
@@ -629,7 +629,7 @@ struct GTFSCommands {
             Column("trip_start", in: .json) { $0.trip >= 0 && t.tripIsFrequency[$0.trip] != 0 ? .string(ClockTime.gtfs($0.runStart)) : .null },
             // Realtime: what the time to plan on is made of (after the columns scripts cut by place).
             // tsv and csv gain them with --realtime only: a script's columns stay put without it.
-            Column("planned_time", in: realtimeUse) { time($0.planned) },
+            Column("planned_time", in: realtimeUse) { time($0.planned, $0) },
             Column("delay_seconds", in: realtimeUse) { $0.delay.map(Value.int) ?? .null },
             Column("realtime", in: realtimeUse) { .bool($0.status != "scheduled") },
             Column("status", in: realtimeUse) { .string($0.status) },
@@ -637,6 +637,7 @@ struct GTFSCommands {
         ]
         // The table: planned and predicted side by side (`16:02 → 16:05 +3`), and a status where there is one.
         let shown = Column<Call>("time", "TIME") { c in
+            let zone = t.zone(ofStop: c.stop)
             let planned = c.planned.map { ClockTime.hhmm(clock.instant($0), zone: zone, on: day) }
             guard let predicted = c.predicted.map({ ClockTime.hhmm(clock.instant($0), zone: zone, on: day) }) else { return .string(planned ?? "") }
             guard let planned, planned != predicted, let delay = c.delay else { return .string(predicted) }

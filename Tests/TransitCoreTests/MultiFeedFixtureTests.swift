@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// The bundled pairs (Fixtures/gtfs/pairs, scripts/make-gtfs-pairs-fixture.py) through the
+/// binary: BART and Caltrain meeting at Millbrae, and two feeds an hour apart meeting at a
+/// border station (Renfe in Europe/Madrid, CP in Europe/Lisbon), where only instants compared
+/// across zones give the journey a person would take.
+@Suite struct MultiFeedFixtureTests {
+    static let environment: [String: String] = {
+        let env = Run.environment()
+        for (folder, name) in [("bay/bart", "bart"), ("bay/caltrain", "caltrain"), ("border/renfe", "renfe"), ("border/cp", "cp")] {
+            _ = try? Run.blockingTransit(["gtfs", "import", Paths.fixtures + "/gtfs/pairs/" + folder, "--name", name], env: env, interruptAfter: nil)
+        }
+        return env
+    }()
+
+    static func journeys(_ args: [String]) async throws -> (run: Run, journeys: [[String: Any]]) {
+        let run = try await Run.transit(["gtfs", "trips"] + args + ["--format", "json"], env: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        return (run, try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]]))
+    }
+
+    static func legs(_ journey: [String: Any]?) -> [[String: Any]] { journey?["legs"] as? [[String: Any]] ?? [] }
+
+    /// Vigo 07:40 (Madrid) reaches Valença 08:35 Madrid, 07:35 Lisbon: the 07:48 to Porto is caught.
+    /// Clock times compared as written (08:35 > 07:48) would wait four hours for the 11:48.
+    @Test func acrossTheBorderTheConnectionIsCaught() async throws {
+        let (run, journeys) = try await Self.journeys(["--feed", "renfe", "--feed", "cp", "--from", "Vigo", "--to", "Porto", "--date", "2026-11-23", "--limit", "1"])
+        let first = try #require(journeys.first)
+        #expect(first["departure"] as? String == "2026-11-23T07:40:00+01:00")
+        #expect(first["arrival"] as? String == "2026-11-23T10:10:00+00:00")
+        #expect(first["transfers"] as? Int == 1)
+        let legs = Self.legs(first)
+        #expect(legs.map { $0["mode"] as? String ?? "" } == ["ride", "walk", "ride"])
+        #expect(legs.first?["arrival"] as? String == "2026-11-23T08:35:00+01:00", "the Renfe train's arrival on Madrid's clock")
+        #expect(legs.last?["departure"] as? String == "2026-11-23T07:48:00+00:00", "the CP train's departure on Lisbon's")
+        #expect(legs.dropFirst().first?["walk_meters"] as? Int == 33)
+        #expect(run.stderr.contains("The feeds keep their own zones (cp Europe/Lisbon, renfe Europe/Madrid)"), "\(run.stderr)")
+    }
+
+    /// Back from Porto at 16:00 (Lisbon): Valença at 18:22 Lisbon, 19:22 Madrid. The 18:50 to
+    /// Vigo (Madrid) has left; the 20:35 is the train, home at 21:30.
+    @Test func backTheTrainThatHasLeftIsNotTaken() async throws {
+        let (_, journeys) = try await Self.journeys(["--feed", "renfe,cp", "--from", "Porto", "--to", "Vigo", "--date", "2026-11-23", "--after", "15:00"])
+        #expect(journeys.count == 1)
+        #expect(journeys.first?["departure"] as? String == "2026-11-23T16:00:00+00:00")
+        #expect(journeys.first?["arrival"] as? String == "2026-11-23T21:30:00+01:00")
+        #expect(Self.legs(journeys.first).last?["departure"] as? String == "2026-11-23T20:35:00+01:00")
+    }
+
+    /// --after is read in the origin's feed's zone (Porto: Lisbon), or in --tz's.
+    @Test func theWindowIsOnTheOriginsClockUnlessTzSays() async throws {
+        let lisbon = try await Self.journeys(["--feed", "renfe,cp", "--from", "Porto", "--to", "Vigo", "--date", "2026-11-23", "--after", "16:30"])
+        #expect(lisbon.journeys.isEmpty, "16:30 in Lisbon is after the last train")
+        let madrid = try await Self.journeys(["--feed", "renfe,cp", "--from", "Porto", "--to", "Vigo", "--date", "2026-11-23", "--after", "16:30", "--tz", "Europe/Madrid"])
+        #expect(madrid.journeys.first?["departure"] as? String == "2026-11-23T16:00:00+00:00", "16:30 in Madrid is 15:30 in Lisbon")
+    }
+
+    /// A board at the border station: each train at its own platform's clock, in the order they leave.
+    @Test func theBorderBoardKeepsEachClock() async throws {
+        let run = try await Run.transit(["gtfs", "departures", "--feed", "renfe,cp", "--stop", "Valença", "--date", "2026-11-23", "--limit", "3", "--format", "tsv"],
+                                        env: Self.environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = run.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        #expect(rows.map { $0.first ?? "" } == ["cp", "renfe", "cp"])
+        #expect(rows.map { $0.dropFirst().first ?? "" } == ["2026-11-23T07:48:00+00:00", "2026-11-23T09:50:00+01:00", "2026-11-23T11:48:00+00:00"])
+    }
+
+    /// BART to Millbrae, a walk of 54 m to Caltrain's southbound platform, Caltrain to Palo Alto.
+    @Test func bartThenCaltrainThroughMillbrae() async throws {
+        let (_, journeys) = try await Self.journeys(["--feed", "bart", "--feed", "caltrain", "--from", "Embarcadero", "--to", "Palo Alto",
+                                                     "--date", "2026-11-23", "--after", "07:00", "--limit", "2"])
+        #expect(journeys.map { "\($0["departure"] ?? "") \($0["arrival"] ?? "")" }
+                == ["2026-11-23T07:15:00-08:00 2026-11-23T08:30:00-08:00", "2026-11-23T07:45:00-08:00 2026-11-23T08:55:00-08:00"])
+        let legs = Self.legs(journeys.first)
+        #expect(legs.map { $0["to"] as? String ?? "" } == ["bart:MLBR", "caltrain:millbrae-sb", "caltrain:paloalto-sb"])
+        #expect(legs.dropFirst().first?["walk_meters"] as? Int == 54)
+        // With links of 50 m, the southbound platform (54 m) is out of reach: what is left rides
+        // north first and turns at a station up the line (a walk is never chained to the link).
+        let short = try await Self.journeys(["--feed", "bart", "--feed", "caltrain", "--from", "Embarcadero", "--to", "Palo Alto",
+                                             "--date", "2026-11-23", "--after", "07:00", "--before", "08:00", "--link", "50"])
+        #expect(!short.journeys.isEmpty)
+        for journey in short.journeys {
+            #expect(Self.legs(journey).map { $0["to"] as? String ?? "" }.prefix(2) == ["bart:MLBR", "caltrain:millbrae-nb"])
+            #expect(journey["transfers"] as? Int == 2)
+        }
+    }
+
+    /// Reach over both feeds: BART's stations and, past Millbrae, Caltrain's, each arrival on
+    /// a ride, in GeoJSON Points with the fields as properties.
+    @Test func reachCrossesIntoTheOtherFeed() async throws {
+        let run = try await Run.transit(["gtfs", "reach", "--feed", "bart", "--feed", "caltrain", "--from", "Embarcadero", "--date", "2026-11-23",
+                                         "--after", "08:00", "--minutes", "90", "--format", "geojson"], env: Self.environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        let collection = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let properties = (collection["features"] as? [[String: Any]] ?? []).compactMap { $0["properties"] as? [String: Any] }
+        let stops = Set(properties.compactMap { $0["stop_id"] as? String })
+        #expect(stops.contains("bart:MLBR") && stops.contains("caltrain:paloalto-sb"))
+        let paloAlto = properties.first { $0["stop_id"] as? String == "caltrain:paloalto-sb" }
+        #expect(paloAlto?["arrival"] as? String == "2026-11-23T09:30:00-08:00")
+        #expect(paloAlto?["transfers"] as? Int == 1)
+    }
+}
