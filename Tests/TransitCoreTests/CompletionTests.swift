@@ -109,7 +109,7 @@ import TransitTestSupport
             "t gtfs trips --feed nope --from San",       // a feed that is not imported: nothing
             "t gtfs trips --feed ./x.zip --from San",    // a path would have to be compiled: nothing
         ], env: env)
-        #expect(out == ["caltrain_20160406", "San Francisco Caltrain", "San Francisco Caltrain", "San Francisco Caltrain", "", ""])
+        #expect(out == ["caltrain_20160406|all", "San Francisco Caltrain", "San Francisco Caltrain", "San Francisco Caltrain", "", ""])
     }
 
     static func parses(_ shell: String) async throws {

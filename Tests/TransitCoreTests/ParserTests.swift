@@ -137,8 +137,12 @@ import Testing
         #expect(usageError(["version"]) == "unknown provider 'version'; did you mean 'transit --version'?")
         // One value per option: a second would silently win.
         #expect(usageError(["bart", "trips", "--from", "24TH", "--from", "12TH", "--to", "MLBR"]) == "--from is given twice ('24TH' and '12TH'); it takes one value")
-        #expect(usageError(["gtfs", "trips", "--feed", "a", "--feed=b", "--from", "A", "--to", "B"]) == "--feed is given twice ('a' and 'b'); it takes one value")
+        #expect(usageError(["gtfs", "trips", "--link", "100", "--link=200", "--from", "A", "--to", "B"]) == "--link is given twice ('100' and '200'); it takes one value")
         // …except an option made to be repeated, which keeps every value in order.
+        let feeds = try CommandLineParser.parse(["gtfs", "departures", "--feed", "a", "--feed=b", "--stop", "A"],
+                                                environment: [:], terminal: Terminal(stdout: false, stderr: false))
+        guard case .run(_, let several) = feeds else { Issue.record("not a command"); return }
+        #expect(several == .gtfs(.departures(GTFSDeparturesRequest(feeds: ["a", "b"], stop: "A"))))
         let parsed = try CommandLineParser.parse(["gtfs", "departures", "--stop", "A", "--realtime", "a.pb", "--realtime=https://x.example/rt"],
                                                  environment: [:], terminal: Terminal(stdout: false, stderr: false))
         guard case .run(_, let repeated) = parsed else { Issue.record("not a command"); return }
