@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import TransitCore
 
 /// The bundled pairs (Fixtures/gtfs/pairs, scripts/make-gtfs-pairs-fixture.py) through the
 /// binary: BART and Caltrain meeting at Millbrae, and two feeds an hour apart meeting at a
@@ -83,6 +84,53 @@ import Testing
         for journey in short.journeys {
             #expect(Self.legs(journey).map { $0["to"] as? String ?? "" }.prefix(2) == ["bart:MLBR", "caltrain:millbrae-nb"])
             #expect(journey["transfers"] as? Int == 2)
+        }
+    }
+
+    /// `feeds --feed a --feed b`: those feeds, and what their combination should know.
+    @Test func feedsListsTheCombinationsFeeds() async throws {
+        let run = try await Run.transit(["gtfs", "feeds", "--feed", "renfe", "--feed", "cp", "--format", "tsv"], env: Self.environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.split(separator: "\n").map { $0.split(separator: "\t").prefix(3).joined(separator: " ") }
+                == ["cp CP Comboios de Portugal Europe/Lisbon", "renfe Renfe Viajeros Europe/Madrid"])
+        #expect(run.stderr.contains("The feeds keep their own zones"))
+    }
+
+    /// The library's door to the same: `GTFSFeed.imported([names])`.
+    @Test func theLibraryCombinesToo() throws {
+        let cache = try #require(Self.environment["TRANSIT_CACHE_DIR"])
+        let feed = try GTFSFeed.imported(["renfe", "cp"], cacheDirectory: cache)
+        let found = try feed.journeys(from: "renfe:VGO", to: "cp:Porto", date: try #require(LocalDate(iso: "2026-11-23")))
+        // Seconds of the origin's service day in its zone (Madrid): Porto's 10:10 is 11:10 there.
+        #expect(found.first.map { [$0.departure, $0.arrival, $0.transfers] } == [7 * 3600 + 40 * 60, 11 * 3600 + 10 * 60, 1])
+    }
+
+    /// A combination's file round-trips with its feeds, and damage anywhere in it is an error or
+    /// a timetable the router reads without trapping (the feeds' ranges are checked at load).
+    @Test func theCombinedFileRoundTripsAndRefusesDamage() throws {
+        let parts = try ["renfe", "cp"].map { name in
+            (name, try GTFSCompiler.compile(try FeedFiles.open(Paths.fixtures + "/gtfs/pairs/border/" + name)).0)
+        }
+        let t = TimetableCombination.combine(parts)
+        #expect(t.feedCount == 2 && t.stopIDs[0] == "renfe:VGO" && t.feed(ofStop: t.stopCount - 1) == 1)
+        #expect(t.serviceIDs.count == 4, "each feed's WK and WE are services of their own")
+        let data = TimetableFile.encode(t)
+        let back = try TimetableFile.decode(data, path: "x")
+        #expect(back.feedNames == t.feedNames && back.feedZones == t.feedZones && back.feedStopStart == t.feedStopStart
+                && back.feedTransferStart == t.feedTransferStart && back.times == t.times && back.serviceDays == t.serviceDays)
+        let day = try #require(LocalDate(iso: "2026-11-23")).dayNumber
+        var generator = SplitMix(seed: 22)
+        for _ in 0..<300 {
+            var damaged = data
+            for _ in 0..<4 {
+                // Mostly in the feed sections at the end, where this issue added fields.
+                let i = Bool.random(using: &generator) ? Int.random(in: max(0, damaged.count - 600)..<damaged.count, using: &generator)
+                                                       : Int.random(in: 0..<damaged.count, using: &generator)
+                damaged[i] = UInt8.random(in: 0...255, using: &generator)
+            }
+            if let table = try? TimetableFile.decode(damaged, path: "x"), table.stopCount > 1 {
+                _ = Router(table, Router.Query(origins: [0], destinations: [table.stopCount - 1], day: day, maxTransfers: 2, minTransfer: 120)).journeys()
+            }
         }
     }
 

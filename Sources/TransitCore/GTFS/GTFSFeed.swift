@@ -14,6 +14,12 @@ public struct GTFSFeed: Sendable {
         GTFSFeed(timetable: try FeedStore.load(FeedStore(cacheDirectory: cacheDirectory).path(of: name)).1)
     }
 
+    /// Several imported feeds searched as one (`--feed a --feed b`): ids written `feed:id`,
+    /// stops of different feeds within `TripQuery.linkMeters` linked. Compiled on first use.
+    public static func imported(_ names: [String], cacheDirectory: String) throws(TransitError) -> GTFSFeed {
+        GTFSFeed(timetable: try FeedStore(cacheDirectory: cacheDirectory).resolve(names).1)
+    }
+
     /// What a journey search asks: stops as a user types them (ids, codes or names), the
     /// service day, a window in seconds of that day, and the rules of changing.
     public struct TripQuery: Sendable {
@@ -71,9 +77,9 @@ public struct GTFSFeed: Sendable {
     }
 
     /// Every Pareto-optimal journey of the query, as (departure, arrival, transfers) in seconds
-    /// of the service day.
+    /// of the service day (over several feeds, the day of the origin's feed, in its zone).
     public func journeys(_ q: TripQuery) throws(TransitError) -> [(departure: Int, arrival: Int, transfers: Int)] {
-        try plan(q).map { ($0.departure, $0.arrival, $0.transfers) }
+        try GTFSFeed(timetable: timetable.onOriginClock(q.from)).plan(q).map { ($0.departure, $0.arrival, $0.transfers) }
     }
 
     /// The same, with the defaults of `transit gtfs trips`.

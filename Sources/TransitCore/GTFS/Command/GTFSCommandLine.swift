@@ -4,7 +4,8 @@ import Foundation
 public enum GTFSCommand: Sendable, Equatable {
     /// `realtime`: URLs remembered for every query of the feed, with `headers` (`Name: value`), as typed.
     case importFeed(source: String, name: String?, realtime: [String], headers: [String])
-    case feeds
+    /// The imported feeds; with `feeds`, those only, and what their combination should know.
+    case feeds(feeds: [String])
     case remove(name: String)
     case update(name: String?)
     case stops(feeds: [String], name: String?, near: Coordinate?, radius: Double)
@@ -187,7 +188,8 @@ enum GTFSCommandLine {
                         notes: ["SOURCE is a .zip, an unzipped directory or an http(s) URL (fetched through the HTTP path: --timeout, retries, --record, --offline). The compiled feed goes to $TRANSIT_CACHE_DIR/gtfs/NAME.timetable; importing again replaces it atomically, and a failed import leaves the old one. Prints: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, patterns, compiled_bytes, compile_ms."],
                         positional: "SOURCE", positionalSource: .files),
             CommandSpec(provider: "gtfs", name: "feeds", summary: "the imported feeds and the dates they cover",
-                        examples: ["transit gtfs feeds"],
+                        examples: ["transit gtfs feeds", "transit gtfs feeds --feed bart --feed caltrain"],
+                        options: [OptionSpec("feed", value: "NAME|PATH", "only these feeds (repeatable, or all), with what their combination should know: feeds in different zones, feeds that share no service day", source: .cached, repeatable: true)],
                         notes: ["Fields: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, source; JSON also realtime (the remembered real-time URLs, as typed). A notice says when today is outside a feed's dates."]),
             CommandSpec(provider: "gtfs", name: "trip", summary: "one trip's calls on a service day: the stops between a journey's ends",
                         examples: ["transit gtfs trip SL-WK-N03 --date 2026-11-23", "transit gtfs trip M1-WK-E --date 2026-11-23 --start 08:00:00 --format json"],
@@ -232,7 +234,7 @@ enum GTFSCommandLine {
             }
             if !headers.isEmpty && realtime.isEmpty { throw .usage("--realtime-header goes with --realtime") }
             return .importFeed(source: source, name: args.string("name"), realtime: realtime, headers: headers)
-        case "feeds": return .feeds
+        case "feeds": return .feeds(feeds: feeds)
         case "trip":
             let id = (args.positional ?? "").trimmingCharacters(in: .whitespaces)
             guard !id.isEmpty else { throw args.missing("TRIP_ID") }

@@ -13,7 +13,7 @@ struct GTFSCommands {
     func run(_ command: GTFSCommand) async throws(TransitError) -> Output {
         switch command {
         case .importFeed(let source, let name, let realtime, let headers): return try await importFeed(source, name: name, realtime: (realtime, headers))
-        case .feeds: return feeds()
+        case .feeds(let names): return try feeds(names)
         case .remove(let name): return try remove(name)
         case .update(let name): return try await update(name)
         case .stops(let feed, let name, let near, let radius): return try stops(try open(feed), name: name, near: near, radius: radius)
@@ -287,11 +287,7 @@ struct GTFSCommands {
     /// `--tz`, else the zone of the origin's feed (with coordinates, the nearest stop's).
     func onOriginClock(_ feed: Feed, from: String, zone: String?) -> Feed {
         var feed = feed
-        let t = feed.timetable
-        if let zone { feed.timetable = t.onClock(zone); return feed }
-        guard t.isCombination else { return feed }
-        let stop = Coordinate(parsing: from).flatMap { StopIndex(t).nearest(to: $0) } ?? (try? StopIndex(t).resolve(from))?.first
-        if let stop { feed.timetable = t.onClock(t.feedZones[t.feed(ofStop: stop)]) }
+        feed.timetable = zone.map(feed.timetable.onClock) ?? feed.timetable.onOriginClock(from)
         return feed
     }
 
@@ -482,9 +478,16 @@ struct GTFSCommands {
         return Output([name], data: data, table: data)
     }
 
-    func feeds() -> Output {
-        let list = store.feeds()
+    func feeds(_ names: [String] = []) throws(TransitError) -> Output {
+        var list = store.feeds()
         var notices: [String] = []
+        if !names.isEmpty {
+            // Those feeds, as a query would combine them (an unknown name is the query's error).
+            let combined = try open(names)
+            let parts = combined.timetable.isCombination ? (0..<combined.timetable.feedCount).map { combined.timetable.feedName($0) } : [combined.summary.name]
+            list = parts.compactMap { name in list.first { $0.name == name } ?? (name == combined.summary.name ? combined.summary : nil) }
+            notices += combined.notices
+        }
         for feed in list {
             let zone = TimeZone(identifier: feed.timeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current
             let today = LocalDate(context.settings.now, in: zone).iso

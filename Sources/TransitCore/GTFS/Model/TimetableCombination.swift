@@ -162,6 +162,15 @@ extension Timetable {
 
     func zone(ofStop stop: Int) -> TimeZone { feedZones.isEmpty ? zone : zone(ofFeed: feed(ofStop: stop)) }
 
+    /// A combination on the clock of the feed `from` (a stop as typed) belongs to; with
+    /// coordinates, the nearest stop's. One feed, or an origin not found, keeps its clock.
+    func onOriginClock(_ from: String) -> Timetable {
+        guard isCombination else { return self }
+        let index = StopIndex(self)
+        let stop = Coordinate(parsing: from).flatMap { index.nearest(to: $0) } ?? (try? index.resolve(from))?.first
+        return stop.map { onClock(feedZones[feed(ofStop: $0)]) } ?? self
+    }
+
     /// A feed's patterns.
     func patterns(ofFeed f: Int) -> Range<Int> {
         guard isCombination, f + 1 < feedPatternStart.count else { return 0..<patternCount }
