@@ -28,7 +28,8 @@ struct GTFSCommands {
         case .trip(let name, let tripID, let date, let start, let sources, let noRealtime):
             let feed = try open(name)
             // One trip's calls: only its updates are applied (an added trip, not in the feed, always is).
-            let only = Set([(try? Self.trip(named: tripID, in: feed.timetable)) ?? nil].compactMap { $0 })
+            let named = (try? Self.trip(named: tripID, in: feed.timetable)) ?? nil
+            let only = Set(named.map { [$0] } ?? [])
             let updates = try await realtime(sources, ignoring: noRealtime, feed, only: only)
             return try trip(feed, tripID, date: date, start: start, updates: updates)
         case .reach(let request):
