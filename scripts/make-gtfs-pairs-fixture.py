@@ -16,10 +16,14 @@ same bytes (a test checks that Fixtures/gtfs/pairs is what this script writes).
   apart), one hour apart in their clocks. Leaving Vigo at 07:40 (Madrid) reaches Valença at
   08:35 Madrid, 07:35 Lisbon: the 07:48 (Lisbon) to Porto is caught. A planner that compared
   the feeds' clock times as they are written would miss it.
+- bay/caltrain-realtime.pb: GTFS-Realtime for the Caltrain feed at 07:40 (PST) on Monday
+  2026-11-23, encoded by scripts/make-gtfs-rt-fixture.py's protobuf writer: local L005 (San
+  Francisco 07:35) runs 5 minutes late from its first stop.
 
 usage: python3 scripts/make-gtfs-pairs-fixture.py [OUT_DIR]    (default Fixtures/gtfs/pairs)
 """
-import os, sys
+import importlib.util, os, sys
+from datetime import datetime, timedelta, timezone
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(HERE), "Fixtures", "gtfs", "pairs")
@@ -198,7 +202,21 @@ def border():
     return renfe, cp
 
 
+def caltrain_realtime():
+    """TripUpdates at 07:40 PST: L005 five minutes late from San Francisco on."""
+    spec = importlib.util.spec_from_file_location("rt", os.path.join(HERE, "make-gtfs-rt-fixture.py"))
+    pb = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pb)
+    now = int(datetime(2026, 11, 23, 7, 40, tzinfo=timezone(timedelta(hours=-8))).timestamp())
+    header = pb.message(1, pb.text(1, "2.0"), pb.uint(2, 0), pb.uint(3, now))
+    late = pb.entity("l005", pb.message(3, pb.trip("L005"), pb.stop_update(sequence=1, stop="sf-sb", delay=300), pb.uint(4, now - 30)))
+    return header + late
+
+
 def main():
+    os.makedirs(os.path.join(OUT, "bay"), exist_ok=True)
+    with open(os.path.join(OUT, "bay", "caltrain-realtime.pb"), "wb") as f:
+        f.write(caltrain_realtime())
     bart().write(os.path.join(OUT, "bay", "bart"))
     caltrain().write(os.path.join(OUT, "bay", "caltrain"))
     renfe, cp = border()

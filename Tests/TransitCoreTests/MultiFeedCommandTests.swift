@@ -121,10 +121,11 @@ struct MultiFeedCommandTests {
         #expect(run.stderr.hasPrefix("transit: --feed all: no GTFS feed is imported"), "\(run.stderr)")
     }
 
-    @Test func realtimeOverSeveralFeedsIsRefused() async throws {
+    /// A real-time source names its feed's ids: over several feeds it must say which feed it is for.
+    @Test func aRealtimeSourceOverSeveralFeedsNamesItsFeed() async throws {
         let run = try await Run.transit(["gtfs", "departures"] + Pack.E.options + ["--stop", "gtfs_1:AIRPORT", "--realtime", "/dev/null"], env: Pack.E.environment)
         #expect(run.status == 2)
-        #expect(run.stderr.contains("--realtime works on one feed at a time"), "\(run.stderr)")
+        #expect(run.stderr.contains("say which feed a real-time source is for: --realtime FEED=SOURCE (FEED one of gtfs_0, gtfs_1)"), "\(run.stderr)")
     }
 
     /// The combination is compiled once, used again while its feeds stay, compiled again when one

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TransitCore
+import TransitTestSupport
 
 /// The bundled pairs (Fixtures/gtfs/pairs, scripts/make-gtfs-pairs-fixture.py) through the
 /// binary: BART and Caltrain meeting at Millbrae, and two feeds an hour apart meeting at a
@@ -85,6 +86,55 @@ import Testing
             #expect(Self.legs(journey).map { $0["to"] as? String ?? "" }.prefix(2) == ["bart:MLBR", "caltrain:millbrae-nb"])
             #expect(journey["transfers"] as? Int == 2)
         }
+    }
+
+    static let lateCaltrain = Paths.fixtures + "/gtfs/pairs/bay/caltrain-realtime.pb"
+    /// The recording's own time, 07:40 PST, and a minute later.
+    static let atTheRecording = ["TRANSIT_NOW": "2026-11-23T15:41:00Z"]
+
+    /// Caltrain's L005 five minutes late: the journey through Millbrae arrives at 08:35, the
+    /// update read with the combination's ids (`caltrain:L005`).
+    @Test func realtimeDataOfOneFeedInACombination() async throws {
+        let query = ["gtfs", "trips", "--feed", "bart", "--feed", "caltrain", "--from", "Embarcadero", "--to", "Palo Alto",
+                     "--date", "2026-11-23", "--after", "07:00", "--limit", "1", "--format", "json"]
+        let env = Self.environment.merging(Self.atTheRecording) { $1 }
+        let run = try await Run.transit(query + ["--realtime", "caltrain=" + Self.lateCaltrain], env: env)
+        #expect(run.status == 0, "\(run.stderr)")
+        let journey = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(journey["arrival"] as? String == "2026-11-23T08:35:00-08:00")
+        let ride = Self.legs(journey).last
+        #expect(ride?["trip_id"] as? String == "caltrain:L005")
+        #expect(ride?["departure_delay_seconds"] as? Int == 300 && ride?["realtime"] as? Bool == true)
+        #expect(Self.legs(journey).first?["realtime"] as? Bool == false, "BART has no data")
+        // A bare source, or one for a feed not in the combination: which feed is it?
+        for source in [Self.lateCaltrain, "muni=" + Self.lateCaltrain] {
+            let unnamed = try await Run.transit(query + ["--realtime", source], env: env)
+            #expect(unnamed.status == 2 && unnamed.stderr.contains("--realtime FEED=SOURCE (FEED one of bart, caltrain)"), "\(unnamed.stderr)")
+        }
+        // Over feeds in two zones, real-time data is refused rather than read on the wrong clock.
+        let border = try await Run.transit(["gtfs", "trips", "--feed", "renfe,cp", "--from", "Vigo", "--to", "Porto", "--date", "2026-11-23",
+                                            "--realtime", "cp=" + Self.lateCaltrain], env: env)
+        #expect(border.status == 2 && border.stderr.contains("over feeds in different zones is not supported"), "\(border.stderr)")
+    }
+
+    /// A feed's remembered source is read, as that feed's, when the feed is one of several.
+    @Test func aFeedsRememberedSourceServesTheCombination() async throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.lateCaltrain))
+        let server = try LoopbackServer { _ in .respond(status: 200, headers: ["Content-Type": "application/x-protobuf"], body: bytes, delay: 0) }
+        defer { server.stop() }
+        let env = Run.environment(Self.atTheRecording)
+        for (folder, name, extra) in [("bay/bart", "bart", [String]()), ("bay/caltrain", "caltrain", ["--realtime", server.baseURL + "/caltrain.pb"])] {
+            let imported = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/pairs/" + folder, "--name", name] + extra, env: env)
+            #expect(imported.status == 0, "\(imported.stderr)")
+        }
+        let query = ["gtfs", "trips", "--feed", "all", "--from", "Embarcadero", "--to", "Palo Alto", "--date", "2026-11-23", "--after", "07:00",
+                     "--limit", "1", "--format", "tsv"]
+        let live = try await Run.transit(query, env: env)
+        #expect(live.status == 0, "\(live.stderr)")
+        #expect(live.stdout.contains("2026-11-23T08:35:00-08:00"), "\(live.stdout)")
+        #expect(server.requests.count == 1)
+        let planned = try await Run.transit(query + ["--no-realtime"], env: env)
+        #expect(planned.stdout.contains("2026-11-23T08:30:00-08:00") && server.requests.count == 1)
     }
 
     /// `feeds --feed a --feed b`: those feeds, and what their combination should know.

@@ -93,7 +93,7 @@ enum GTFSCommandLine {
     static let feed = OptionSpec("feed", value: "NAME|PATH", "an imported feed, a GTFS zip or directory (compiled on first use), or all; repeatable: several feeds are searched as one, their ids written feed:id; default $TRANSIT_GTFS_FEED (comma-separated), else the one imported feed", source: .cached, repeatable: true)
     static let link = OptionSpec("link", value: "METERS", "over several feeds: a change between stops of different feeds this close, needing --min-transfer plus the walk at 1.2 m/s (1 to 5000)", default: "300")
     static let zone = OptionSpec("tz", value: "ZONE", "read --date, --after and --before in this IANA zone (default: the zone of the origin's feed)")
-    static let realtime = OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime trip updates to apply: an http(s) URL or a .pb file (repeatable; default the feed's remembered sources)", source: .files, repeatable: true)
+    static let realtime = OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime trip updates to apply: an http(s) URL or a .pb file (repeatable; over several feeds FEED=SOURCE; default the feeds' remembered sources)", source: .files, repeatable: true)
     static let radius = OptionSpec("radius", value: "METERS", "with LAT,LON: the stops within this distance are reached on foot at 1.2 m/s (1 to 5000)", default: "1000")
     static let noRealtime = OptionSpec("no-realtime", "ignore the feed's remembered real-time sources: the timetable as planned")
     static let date = OptionSpec("date", value: "DATE", "service day: YYYY-MM-DD, today or tomorrow in the feed's zone; before 03:00 the day in progress is yesterday's")

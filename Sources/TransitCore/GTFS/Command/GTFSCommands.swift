@@ -52,24 +52,40 @@ struct GTFSCommands {
     /// The real-time data of a query: the sources given, else (unless `--no-realtime`) the feed's remembered ones.
     /// `only`: the trips whose updates the answer reads (nil: all).
     func realtime(_ given: [String], ignoring: Bool, _ feed: Feed, only: Set<Int>? = nil) async throws(TransitError) -> TripUpdates? {
-        let (sources, headers) = chosenSources(given, ignoring: ignoring, feed)
-        try Self.checkSingleFeed(sources, feed)
-        return try await RealtimeSource(context: context).tripUpdates(sources, feed.timetable, headers: headers, only: only)
-    }
-
-    /// Real-time data names trips, routes and stops by their own feed's ids: over several feeds
-    /// it is refused rather than matched against the wrong one (docs/gtfs.md).
-    static func checkSingleFeed(_ sources: [String], _ feed: Feed) throws(TransitError) {
-        guard !sources.isEmpty, feed.timetable.isCombination else { return }
-        throw .usage("--realtime works on one feed at a time: ask \((0..<feed.timetable.feedCount).map { "--feed " + feed.timetable.feedName($0) }.joined(separator: " or ")) alone")
+        try await RealtimeSource(context: context).tripUpdates(try chosenSources(given, ignoring: ignoring, feed), feed.timetable, only: only)
     }
 
     /// The sources a query reads: those given (without headers), else the feed's remembered ones
-    /// with theirs (none with `--no-realtime`).
-    func chosenSources(_ given: [String], ignoring: Bool, _ feed: Feed) -> (sources: [String], headers: [String]) {
-        if !given.isEmpty { return (given, []) }
-        guard !ignoring, let remembered = feed.summary.realtime else { return ([], []) }
-        return (remembered, feed.summary.realtimeHeaders ?? [])
+    /// with theirs (none with `--no-realtime`). Over several feeds a source names its feed
+    /// (`--realtime bart=URL`), since its ids are that feed's; each feed's remembered sources
+    /// are read as its own.
+    func chosenSources(_ given: [String], ignoring: Bool, _ feed: Feed) throws(TransitError) -> [RealtimeSource.Group] {
+        let t = feed.timetable
+        guard t.isCombination else {
+            if !given.isEmpty { return [RealtimeSource.Group(sources: given)] }
+            guard !ignoring, let remembered = feed.summary.realtime else { return [] }
+            return [RealtimeSource.Group(sources: remembered, headers: feed.summary.realtimeHeaders ?? [])]
+        }
+        var groups: [RealtimeSource.Group] = []
+        if !given.isEmpty {
+            let names = (0..<t.feedCount).map { t.feedName($0) }
+            for source in given {
+                guard let equals = source.firstIndex(of: "="), names.contains(String(source[..<equals])) else {
+                    throw .usage("over several feeds, say which feed a real-time source is for: --realtime FEED=SOURCE (FEED one of \(names.joined(separator: ", ")))")
+                }
+                let prefix = String(source[...equals].dropLast()) + ":", rest = String(source[source.index(after: equals)...])
+                if let k = groups.firstIndex(where: { $0.prefix == prefix }) { groups[k].sources.append(rest) } else { groups.append(.init(sources: [rest], prefix: prefix)) }
+            }
+        } else if !ignoring {
+            groups = (feed.summary.parts ?? []).compactMap { part in
+                part.realtime.map { RealtimeSource.Group(sources: $0, headers: part.realtimeHeaders ?? [], prefix: part.name + ":") }
+            }
+        }
+        // A feed's times are moved onto the query's clock where zones differ; its updates are not.
+        if !groups.isEmpty && Set((0..<t.feedCount).map { t.feedZones[$0] }).count > 1 {
+            throw .usage("real-time data over feeds in different zones is not supported: ask each feed alone")
+        }
+        return groups
     }
 
     /// Every trip with a call at one of `stops`, on any day.
@@ -147,10 +163,9 @@ struct GTFSCommands {
     }
 
     /// Sources for a command that reads real-time data only: those given, else the feed's remembered ones.
-    func sources(_ given: [String], _ feed: Feed, command: String) throws(TransitError) -> (sources: [String], headers: [String]) {
-        let chosen = chosenSources(given, ignoring: false, feed)
-        try Self.checkSingleFeed(chosen.sources, feed)
-        guard !chosen.sources.isEmpty else {
+    func sources(_ given: [String], _ feed: Feed, command: String) throws(TransitError) -> [RealtimeSource.Group] {
+        let chosen = try chosenSources(given, ignoring: false, feed)
+        guard chosen.contains(where: { !$0.sources.isEmpty }) else {
             throw .usage("gtfs \(command) reads GTFS-Realtime data: give --realtime SOURCE, or import the feed with --realtime URL")
         }
         return chosen
@@ -158,10 +173,10 @@ struct GTFSCommands {
 
     func alerts(_ feed: Feed, route: String?, stop: String?, sources given: [String]) async throws(TransitError) -> Output {
         let t = feed.timetable
-        let (sources, headers) = try self.sources(given, feed, command: "alerts")
+        let sources = try self.sources(given, feed, command: "alerts")
         let routes = try route.map { text throws(TransitError) in try self.routes(text, feed) }
         let stops = try stop.map { text throws(TransitError) in Set(try StopIndex(t).resolve(text)) }
-        let (messages, readNotices) = try await RealtimeSource(context: context).messages(sources, headers: headers)
+        let (messages, readNotices) = try await RealtimeSource(context: context).messages(sources)
         let all = ServiceAlert.alerts(messages, language: ServiceAlert.language(context.settings.environment["LANG"]))
         var notices = feed.notices + readNotices
         let inactive = all.filter { !$0.active }.count
@@ -210,9 +225,9 @@ struct GTFSCommands {
 
     func vehicles(_ feed: Feed, route: String?, sources given: [String]) async throws(TransitError) -> Output {
         let t = feed.timetable
-        let (sources, headers) = try self.sources(given, feed, command: "vehicles")
+        let sources = try self.sources(given, feed, command: "vehicles")
         let routes = try route.map { text throws(TransitError) in try self.routes(text, feed) }
-        let (messages, readNotices) = try await RealtimeSource(context: context).messages(sources, headers: headers)
+        let (messages, readNotices) = try await RealtimeSource(context: context).messages(sources)
         var (rows, notices) = VehiclePositions.rows(messages, t)
         if let routes { rows = rows.filter { routes.contains($0.route) } }
         rows.sort { (StopIndex.routeName(t, $0.route), $0.id) < (StopIndex.routeName(t, $1.route), $1.id) }
@@ -228,7 +243,7 @@ struct GTFSCommands {
             Column("age_seconds", "AGE") { .optional($0.age) },
         ]
         notices = feed.notices + readNotices + notices
-        if rows.isEmpty { notices.append("No vehicles" + (route.map { " on route \($0)" } ?? "") + " in " + sources.map(Redaction.url).joined(separator: ", ")) }
+        if rows.isEmpty { notices.append("No vehicles" + (route.map { " on route \($0)" } ?? "") + " in " + sources.flatMap(\.sources).map(Redaction.url).joined(separator: ", ")) }
         var output = Output(rows, data: data, table: [data[0], data[3], data[2], data[10], data[11], data[12], data[14]], notices: notices)
         output.geoJSON { GeoJSON.points($0) }
         return output

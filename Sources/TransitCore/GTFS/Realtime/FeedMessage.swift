@@ -477,6 +477,50 @@ extension FeedMessage {
 
 /// What a GTFS-Realtime message holds, counted: the library's public look at a feed (and the
 /// benchmark's measure of the decoder).
+extension FeedMessage {
+    /// The message with every trip, route and stop id behind `prefix`, as a combination of feeds
+    /// writes its ids (`bart:` + trip_id). Vehicle and entity ids, and agency ids (kept as the
+    /// feed writes them in a combination), stay.
+    func namespaced(_ prefix: String) -> FeedMessage {
+        func id(_ value: String?) -> String? { value.map { prefix + $0 } }
+        func trip(_ d: TripDescriptor?) -> TripDescriptor? {
+            d.map { d in
+                var d = d
+                d.tripID = id(d.tripID)
+                d.routeID = id(d.routeID)
+                return d
+            }
+        }
+        var out = self
+        for k in out.entities.indices {
+            if var update = out.entities[k].tripUpdate {
+                update.trip = trip(update.trip)
+                let duplicate = id(update.tripProperties?.tripID)
+                update.tripProperties?.tripID = duplicate
+                for u in update.stopTimeUpdates.indices {
+                    update.stopTimeUpdates[u].stopID = id(update.stopTimeUpdates[u].stopID)
+                    update.stopTimeUpdates[u].assignedStopID = id(update.stopTimeUpdates[u].assignedStopID)
+                }
+                out.entities[k].tripUpdate = update
+            }
+            if var vehicle = out.entities[k].vehicle {
+                vehicle.trip = trip(vehicle.trip)
+                vehicle.stopID = id(vehicle.stopID)
+                out.entities[k].vehicle = vehicle
+            }
+            if var alert = out.entities[k].alert {
+                for e in alert.informedEntities.indices {
+                    alert.informedEntities[e].routeID = id(alert.informedEntities[e].routeID)
+                    alert.informedEntities[e].stopID = id(alert.informedEntities[e].stopID)
+                    alert.informedEntities[e].trip = trip(alert.informedEntities[e].trip)
+                }
+                out.entities[k].alert = alert
+            }
+        }
+        return out
+    }
+}
+
 public struct RealtimeFeedSummary: Sendable, Equatable {
     public var timestamp: UInt64?
     public var entities: Int

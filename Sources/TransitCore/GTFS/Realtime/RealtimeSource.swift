@@ -117,22 +117,47 @@ struct RealtimeSource {
         return (out, notices)
     }
 
+    /// Sources read with the same headers and naming one feed's trips, routes and stops. Over
+    /// several feeds, `prefix` is what that feed's ids carry in the combination (`bart:`): the
+    /// messages' ids are moved into the combination's before anything reads them.
+    struct Group: Equatable {
+        var sources: [String]
+        var headers: [String] = []
+        var prefix = ""
+    }
+
+    /// Each group's messages, in order, their ids in the timetable's terms. `keepCalls`: the
+    /// decode's choice of trips for a group (see `FeedMessage.decode`).
+    func messages(_ groups: [Group], keepCalls: (Group) -> FeedMessage.KeepCalls? = { _ in nil }) async throws(TransitError) -> (messages: [Message], notices: [String]) {
+        var out: [Message] = [], notices: [String] = []
+        for group in groups {
+            let (messages, more) = try await self.messages(group.sources, headers: group.headers, keepCalls: keepCalls(group))
+            out += group.prefix.isEmpty ? messages : messages.map { m in
+                var m = m
+                m.message = m.message.namespaced(group.prefix)
+                return m
+            }
+            notices += more
+        }
+        return (out, notices)
+    }
+
     /// Every source's trip updates applied to `t`, in order (a later source's update of a trip
     /// replaces an earlier one's); nil without sources.
-    func tripUpdates(_ sources: [String], _ t: Timetable, headers: [String] = [], only: Set<Int>? = nil) async throws(TransitError) -> TripUpdates? {
-        guard !sources.isEmpty else { return nil }
+    func tripUpdates(_ groups: [Group], _ t: Timetable, only: Set<Int>? = nil) async throws(TransitError) -> TripUpdates? {
+        guard groups.contains(where: { !$0.sources.isEmpty }) else { return nil }
         // Of the trips an answer reads, the calls are built; of the others, only checked. A trip
         // the timetable does not have (ADDED, NEW) or a descriptor without trip_id keeps its calls.
-        var keepCalls: FeedMessage.KeepCalls?
-        if let only {
-            let ids = Set(only.map { t.tripIDs[$0] })
-            keepCalls = { d in
-                guard let d, let id = d.tripID else { return true }
-                let relationship = TripUpdateApplier.Relationship(rawValue: d.scheduleRelationship ?? 0)
-                return [.added, .duplicated, .new].contains(relationship) || ids.contains(id)
+        let ids = only.map { Set($0.map { t.tripIDs[$0] }) }
+        let (messages, notices) = try await self.messages(groups) { group in
+            ids.map { ids in
+                { d in
+                    guard let d, let id = d.tripID else { return true }
+                    let relationship = TripUpdateApplier.Relationship(rawValue: d.scheduleRelationship ?? 0)
+                    return [.added, .duplicated, .new].contains(relationship) || ids.contains(group.prefix + id)
+                }
             }
         }
-        let (messages, notices) = try await self.messages(sources, headers: headers, keepCalls: keepCalls)
         var updates = Self.tripUpdates(messages, t, notices: notices, only: only)
         // Alerts of data too old to apply are not applied either (its notice says so).
         let fresh = messages.filter { m in !TripUpdateApplier.refuses(age: m.message.headerSeconds.map { m.now - $0 }) }

@@ -45,6 +45,9 @@ struct FeedStore {
         var name: String
         var size: Int
         var modified: Double
+        /// The feed's remembered real-time sources and headers, as its own summary has them.
+        var realtime: [String]?
+        var realtimeHeaders: [String]?
     }
 
     static func validName(_ name: String) -> Bool {
@@ -210,7 +213,8 @@ struct FeedStore {
     func combination(_ parts: [(summary: Summary, file: String, timetable: Timetable?)]) throws(TransitError) -> (Summary, Timetable) {
         let stamps = parts.map { part -> Part in
             let stamp = Self.stamp(part.file) ?? (0, 0)
-            return Part(name: part.summary.name, size: stamp.size, modified: stamp.modified)
+            return Part(name: part.summary.name, size: stamp.size, modified: stamp.modified,
+                        realtime: part.summary.realtime, realtimeHeaders: part.summary.realtimeHeaders)
         }
         let name = parts.map(\.summary.name).joined(separator: "+")
         let cached = (root as NSString).appendingPathComponent(".combined/\(FNV1a.hex(name)).timetable")
@@ -232,7 +236,6 @@ struct FeedStore {
                               trips: timetable.tripCount, stopTimes: timetable.sourceStopTimes, patterns: timetable.patternCount, compiledBytes: 0,
                               compileMilliseconds: 0)
         summary.parts = stamps
-        // Each feed's remembered real-time sources stay its own; a combination reads none by default.
         summary.compileMilliseconds = Int((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
         summary.compiledBytes = try write(timetable, summary: summary, to: cached)
         return (summary, timetable)
