@@ -7,9 +7,10 @@ import Testing
 /// rides among those that arrive then. The reference is asked one stop at a time, with that stop
 /// as its destination; the router answers all stops from one search.
 @Suite struct ReachDifferentialTests {
-    @Test func reachFindsWhatTheReferenceFinds() throws {
+    /// On one random feed, and on two at once (`pairs`: ids clashing, links between them).
+    @Test(arguments: [false, true]) func reachFindsWhatTheReferenceFinds(pairs: Bool) throws {
         var stops = 0
-        let sweep = try DifferentialSweep(queries: 60, seed: 20_261_125, scale: 4, perFeed: 3, salt: 41) { test, g in
+        let sweep = try DifferentialSweep(queries: 60, seed: 20_261_125, scale: 4, perFeed: 3, salt: 41, pairs: pairs) { test, g in
             var q = test.query(&g)
             let after = q.after ?? g.int(5 * 12...16 * 12) * 300, minutes = g.int(4...24) * 15, end = after + minutes * 60
             q.after = after
@@ -24,9 +25,8 @@ import Testing
                 if let best { expected[test.feed.stops[stop].id] = [best.arrival, best.transfers + 1] }
             }
             // The router, every stop at once.
-            let origins = q.origins.compactMap { test.stopIndex(test.feed.stops[$0].id) }.sorted()
-            let query = Router.Query(origins: origins, destinations: [], day: q.day, after: after, before: end,
-                                     maxTransfers: q.maxTransfers, minTransfer: q.minTransfer, walkMeters: q.walkMeters)
+            var query = test.routerQuery(q)
+            query.destinations = []
             var got: [String: [Int]] = [:]
             for r in Router(test.timetable, query).reach() where r.arrival <= end { got[test.timetable.stopIDs[r.stop]] = [r.arrival, r.rides] }
             stops += expected.count
@@ -35,7 +35,7 @@ import Testing
             return (expected.count, "\(q.describe(test.feed)) within \(minutes) min: "
                     + keys.prefix(4).map { "\($0) router \(got[$0] ?? []) reference \(expected[$0] ?? [])" }.joined(separator: "; "))
         }
-        print("reach differential: \(sweep.asked) queries, \(stops) stops reached, \(sweep.differences.count) differ")
+        print("reach differential\(pairs ? " over two feeds" : ""): \(sweep.asked) queries, \(stops) stops reached, \(sweep.differences.count) differ")
         for line in sweep.differences.prefix(10) { print("reach differential: " + line) }
         #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) reach queries differ: \(sweep.differences.prefix(3))")
         #expect(sweep.asked < 20 || stops > sweep.asked / 2, "the queries reached \(stops) stops in all")
@@ -78,8 +78,9 @@ import Testing
 /// feed's stops at each end, every boardable stop within a radius reached on foot at 1.2 m/s
 /// (⌈d / 1.2⌉ s, no change time), the journey leaving the point and arriving at the other.
 @Suite struct CoordinateDifferentialTests {
-    @Test func journeysBetweenPointsAreWhatTheReferenceFinds() throws {
-        let sweep = try DifferentialSweep(queries: 200, seed: 20_261_126, salt: 43) { test, g in
+    /// On one random feed, and on two at once: every boardable stop of either feed near a point.
+    @Test(arguments: [false, true]) func journeysBetweenPointsAreWhatTheReferenceFinds(pairs: Bool) throws {
+        let sweep = try DifferentialSweep(queries: 200, seed: 20_261_126, salt: 43, pairs: pairs) { test, g in
             var q = test.query(&g)
             /// A point near a random stop, and the boardable stops within a random radius of it.
             func point() -> [Int: Int] {
@@ -104,7 +105,7 @@ import Testing
             let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
             return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
         }
-        print("coordinate differential: \(sweep.asked) queries, \(sweep.compared) journeys, \(sweep.differences.count) differ")
+        print("coordinate differential\(pairs ? " over two feeds" : ""): \(sweep.asked) queries, \(sweep.compared) journeys, \(sweep.differences.count) differ")
         for line in sweep.differences.prefix(10) { print("coordinate differential: " + line) }
         #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
         #expect(sweep.asked < 100 || sweep.compared > sweep.asked / 2)
