@@ -57,8 +57,10 @@ import Testing
         // GTFS-Realtime captures (the larger ones left out: a mutation is as telling on 600 kB).
         // Decoded, then applied to BART's 2019 timetable (whose trip_ids the BART captures use) and
         // routed on: the applier and the realtime schedule take what the decoder lets through.
+        // Every other input as one feed of a combination (ids moved to `bart:…`, links to Lakeport).
         Family(name: "gtfs-rt", samples: samples("gtfs-rt/feeds", [".pb"]).filter { $0.count < 600_000 }, parse: { data in
-            guard let message = try? FeedMessage.decode(data), let t = bartTimetable else { return }
+            guard let decoded = try? FeedMessage.decode(data), let single = bartTimetable, let combined = bartAndLakeport else { return }
+            let (t, message) = data.count % 2 == 0 ? (single, decoded) : (combined, decoded.namespaced("bart:"))
             let day = LocalDate(year: 2019, month: 8, day: 7).dayNumber
             let updates = TripUpdateApplier.apply(message, to: t, now: 1_565_199_921, source: "fuzz")
             let query = Router.Query(origins: [0, 1], destinations: [min(20, t.stopCount - 1)], day: day, after: 36_000, before: 39_600,
@@ -69,6 +71,12 @@ import Testing
 
     /// BART's 2019 feed, compiled once.
     static let bartTimetable: Timetable? = try? GTFSCompiler.compile(try FeedFiles.open(Reference.path("gtfs-rt/feeds/transitland-bart/bart-rt.zip"))).0
+
+    /// The same with the bundled Lakeport feed, as `--feed bart --feed lakeport` combines them.
+    static let bartAndLakeport: Timetable? = {
+        guard let bart = bartTimetable, let lakeport = try? GTFSCompiler.compile(try FeedFiles.open(Paths.fixtures + "/gtfs/lakeport")).0 else { return nil }
+        return TimetableCombination.combine([("bart", bart), ("lakeport", lakeport)])
+    }()
 
     /// stop_times.txt of the real feeds: the file every import reads most of.
     static func gtfsSamples() -> [Data] {
