@@ -75,7 +75,7 @@ import Testing
     /// The same with the bundled Lakeport feed, as `--feed bart --feed lakeport` combines them.
     static let bartAndLakeport: Timetable? = {
         guard let bart = bartTimetable, let lakeport = try? GTFSCompiler.compile(try FeedFiles.open(Paths.fixtures + "/gtfs/lakeport")).0 else { return nil }
-        return TimetableCombination.combine([("bart", bart), ("lakeport", lakeport)])
+        return try? TimetableCombination.combine([("bart", bart), ("lakeport", lakeport)])
     }()
 
     /// stop_times.txt of the real feeds: the file every import reads most of.

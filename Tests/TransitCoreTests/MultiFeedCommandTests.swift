@@ -162,6 +162,7 @@ struct MultiFeedCommandTests {
 
         let removed = try await Run.transit(["gtfs", "remove", "gtfs_0"], env: env)
         #expect(removed.status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: combined).isEmpty, "its combinations go with it")
         let stale = try await Run.transit(query.map { $0 == "all" ? "gtfs_0" : $0 } + ["--feed", "gtfs_1"], env: env)
         #expect(stale.status == 2)
         #expect(stale.stderr.hasPrefix("transit: no imported feed or file called 'gtfs_0'"), "\(stale.stderr)")

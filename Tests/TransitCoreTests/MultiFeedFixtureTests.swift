@@ -161,7 +161,7 @@ import TransitTestSupport
         let parts = try ["renfe", "cp"].map { name in
             (name, try GTFSCompiler.compile(try FeedFiles.open(Paths.fixtures + "/gtfs/pairs/border/" + name)).0)
         }
-        let t = TimetableCombination.combine(parts)
+        let t = try TimetableCombination.combine(parts)
         #expect(t.feedCount == 2 && t.stopIDs[0] == "renfe:VGO" && t.feed(ofStop: t.stopCount - 1) == 1)
         #expect(t.serviceIDs.count == 4, "each feed's WK and WE are services of their own")
         let data = TimetableFile.encode(t)

@@ -29,7 +29,7 @@ struct DifferentialCase {
             try part.write(to: directory)
             compiled.append((name, try GTFSCompiler.compile(try FeedFiles.open(directory)).0))
         }
-        timetable = TimetableCombination.combine(compiled)
+        timetable = try TimetableCombination.combine(compiled)
     }
 
     /// A random query on this feed: a stop or a station at each end, a day, sometimes a window,

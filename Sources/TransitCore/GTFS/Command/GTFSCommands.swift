@@ -490,6 +490,7 @@ struct GTFSCommands {
         do { try FileManager.default.removeItem(atPath: store.path(of: name)) } catch {
             throw .parse(what: store.path(of: name), reason: "cannot remove it: \(error.localizedDescription)")
         }
+        store.removeCombinations(with: name)
         let data = [Column<String>("removed", "REMOVED") { .string($0) }]
         return Output([name], data: data, table: data)
     }

@@ -6,7 +6,13 @@ import Foundation
 /// and each feed keeps its zone (`DaySchedule` puts every feed's times on one clock). Built from
 /// the feeds' compiled files, not their sources: an append with offsets, linear in their size.
 enum TimetableCombination {
-    static func combine(_ parts: [(name: String, timetable: Timetable)]) -> Timetable {
+    static func combine(_ parts: [(name: String, timetable: Timetable)]) throws(TransitError) -> Timetable {
+        // Every index of the combination must fit the 32-bit fields the compiled format keeps.
+        let sizes: [KeyPath<Timetable, Int>] = [\.stopCount, \.routeCount, \.tripCount, \.patternCount, \.serviceCount, \.headsignCount,
+                                                \.patternStops.count, \.patternTrips.count, \.stopPatterns.count, \.tripRuns.count, \.transfers.count]
+        for size in sizes where parts.reduce(0, { $0 + $1.timetable[keyPath: size] }) >= Int(Int32.max) {
+            throw .usage("these feeds together are too large to combine (more than 2^31 entries in one table); ask fewer at once")
+        }
         var out = Timetable()
         guard let first = parts.first?.timetable else { return out }
         out.timeZone = first.timeZone
@@ -130,6 +136,8 @@ enum TimetableCombination {
 }
 
 extension Timetable {
+    var headsignCount: Int { headsigns.count }
+
     /// Feeds combined in this timetable: 1 for a feed of its own.
     var feedCount: Int { max(1, feedNames.count) }
     var isCombination: Bool { feedNames.count > 1 }

@@ -198,6 +198,10 @@ struct FeedStore {
             } else {
                 return try resolve(name)  // the error naming the imported feeds
             }
+            // A feed given by path is named by its file, and its name prefixes its ids.
+            guard Self.validName(part.summary.name) else {
+                throw .usage("'\(part.summary.name)' (from \(name)) cannot name a feed's ids; import it with: transit gtfs import \(name) --name NAME")
+            }
             if let clash = parts.first(where: { $0.summary.name == part.summary.name }) {
                 throw .usage("two feeds are called '\(part.summary.name)' (\(clash.summary.source) and \(part.summary.source)); import one under another name: transit gtfs import SOURCE --name NAME")
             }
@@ -219,7 +223,7 @@ struct FeedStore {
         let name = parts.map(\.summary.name).joined(separator: "+")
         let cached = (root as NSString).appendingPathComponent(".combined/\(FNV1a.hex(name)).timetable")
         if let summary = try? Self.summary(at: cached), summary.parts == stamps, let loaded = try? Self.load(cached) { return loaded }
-        var timetables: [(String, Timetable)] = []
+        var timetables: [(name: String, timetable: Timetable)] = []
         for part in parts {
             if let loaded = part.timetable {
                 timetables.append((part.summary.name, loaded))
@@ -228,7 +232,7 @@ struct FeedStore {
             }
         }
         let started = DispatchTime.now().uptimeNanoseconds
-        let timetable = TimetableCombination.combine(timetables)
+        let timetable = try TimetableCombination.combine(timetables)
         let range = timetable.dateRange
         var summary = Summary(name: name, source: "the combination of " + parts.map(\.summary.name).joined(separator: ", "),
                               agencies: parts.flatMap(\.summary.agencies), timeZone: timetable.timeZone,
@@ -239,6 +243,15 @@ struct FeedStore {
         summary.compileMilliseconds = Int((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
         summary.compiledBytes = try write(timetable, summary: summary, to: cached)
         return (summary, timetable)
+    }
+
+    /// The compiled combinations that hold the feed `name` (they could not be used again).
+    func removeCombinations(with name: String) {
+        let directory = (root as NSString).appendingPathComponent(".combined")
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where file.hasSuffix(".timetable") {
+            let path = (directory as NSString).appendingPathComponent(file)
+            if let summary = try? Self.summary(at: path), summary.parts?.contains(where: { $0.name == name }) == true { unlink(path) }
+        }
     }
 
     /// One feed: `given` (a name or a path), else the one imported feed.
