@@ -155,6 +155,33 @@ import TransitTestSupport
         #expect(found.first.map { [$0.departure, $0.arrival, $0.transfers] } == [7 * 3600 + 40 * 60, 11 * 3600 + 10 * 60, 1])
     }
 
+    /// This issue changed the compiled format (9: the feeds of a combination). A feed compiled by
+    /// an older transit is not misread: queries say to compile it again, `feeds` names it, and
+    /// `update` compiles it from its source, changed or not.
+    @Test func aFeedOfAnOlderFormatIsCompiledAgainByUpdate() async throws {
+        let env = Run.environment()
+        let cache = try #require(env["TRANSIT_CACHE_DIR"])
+        #expect(try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport", "--name", "lakeport"], env: env).status == 0)
+        let file = cache + "/gtfs/lakeport.timetable"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        let magic = Array("transit-feed 0".utf8)
+        #expect(Array(bytes.prefix(magic.count)) == magic)
+        bytes[magic.count] = UInt8(ascii: "8")  // "transit-feed 08\n": the format before this one
+        try bytes.write(to: URL(fileURLWithPath: file))
+        let query = ["gtfs", "departures", "--stop", "Harbor", "--date", "2026-11-23", "--after", "08:00", "--limit", "1"]
+        for args in [query, query + ["--feed", "lakeport"]] {
+            let old = try await Run.transit(args, env: env)
+            #expect(old.status != 0 && old.stdout.isEmpty)
+            #expect(old.stderr.contains("compiled by another version of transit") && old.stderr.contains("transit gtfs update"), "\(old.stderr)")
+        }
+        let feeds = try await Run.transit(["gtfs", "feeds"], env: env)
+        #expect(feeds.stdout.isEmpty && feeds.stderr.contains("compiled by another version of transit: lakeport"), "\(feeds.stderr)")
+        let update = try await Run.transit(["gtfs", "update", "--format", "tsv"], env: env)
+        #expect(update.status == 0 && update.stdout.hasPrefix("lakeport\tupdated"), "\(update.stdout) \(update.stderr)")
+        let again = try await Run.transit(query, env: env)
+        #expect(again.status == 0 && !again.stdout.isEmpty, "\(again.stderr)")
+    }
+
     /// A combination's file round-trips with its feeds, and damage anywhere in it is an error or
     /// a timetable the router reads without trapping (the feeds' ranges are checked at load).
     @Test func theCombinedFileRoundTripsAndRefusesDamage() throws {

@@ -430,11 +430,23 @@ struct GTFSCommands {
     /// Each feed (or `name`) from its source again: a file when its size or time changed, a URL always.
     func update(_ name: String?) async throws(TransitError) -> Output {
         let feeds: [FeedStore.Summary]
-        if let name { feeds = [try importedFeed(name)] } else { feeds = store.feeds() }
+        if let name { feeds = [try importedFeed(name)] } else { feeds = store.feeds() + store.olderFeeds() }
+        // A feed compiled by another version of transit is compiled again, changed or not.
+        let older = Set(store.olderFeeds().map(\.name))
         var rows: [Update] = []
         var notices: [String] = []
         for feed in feeds {
             let source = feed.source
+            if older.contains(feed.name) {
+                guard Self.isURL(source) || FeedStore.stamp(source) != nil else {
+                    notices.append("\(feed.name): compiled by another version of transit, and its source \(source) is gone: import it again from a source")
+                    continue
+                }
+                guard let output = try await importFeed(source, name: feed.name, ifChangedSince: nil) else { continue }
+                notices += output.notices
+                if let after = store.feeds().first(where: { $0.name == feed.name }) { rows.append(Update(before: feed, after: after, updated: true)) }
+                continue
+            }
             if !Self.isURL(source) {
                 guard let stamp = FeedStore.stamp(source) else { notices.append("\(feed.name): its source \(source) is gone; kept as it was"); continue }
                 if feed.sourceSize == stamp.size && feed.sourceModified == stamp.modified {
@@ -478,7 +490,7 @@ struct GTFSCommands {
 
     /// The imported feed `name`; an unknown name is a usage error listing the imported ones.
     func importedFeed(_ name: String) throws(TransitError) -> FeedStore.Summary {
-        let all = store.feeds()
+        let all = store.feeds() + store.olderFeeds()
         guard let feed = all.first(where: { $0.name == name }) else {
             throw .usage("no imported feed named '\(name)'" + (all.isEmpty ? "; none is imported" : "; imported: \(all.map(\.name).joined(separator: ", "))"))
         }
@@ -512,7 +524,11 @@ struct GTFSCommands {
                 notices.append("\(feed.name) covers \(feed.firstDate) to \(feed.lastDate); today is \(today) in \(feed.timeZone)")
             }
         }
-        if list.isEmpty { notices.append("No GTFS feed is imported; import one with: transit gtfs import FEED.zip") }
+        let older = store.olderFeeds().map(\.name)
+        if !older.isEmpty {
+            notices.append("compiled by another version of transit: \(older.joined(separator: ", ")); 'transit gtfs update' compiles them again from their sources")
+        }
+        if list.isEmpty && older.isEmpty { notices.append("No GTFS feed is imported; import one with: transit gtfs import FEED.zip") }
         let data: [Column<FeedStore.Summary>] = [
             Column("name") { .string($0.name) }, Column("agencies") { .list($0.agencies.map(Value.string)) },
             Column("time_zone", "ZONE") { .string($0.timeZone) }, Column("first_date", "FROM") { .string($0.firstDate) },

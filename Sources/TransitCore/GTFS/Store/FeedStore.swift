@@ -134,15 +134,29 @@ struct FeedStore {
 
     /// The summary at the front of a compiled file.
     static func summary(at path: String) throws(TransitError) -> Summary {
+        let (summary, current) = try storedSummary(at: path)
+        guard current else {
+            throw .parse(what: path, reason: "compiled by another version of transit; compile it again from its source: transit gtfs update \(summary.name)")
+        }
+        return summary
+    }
+
+    /// The summary at the front of a compiled file of any version of the container (its layout,
+    /// magic, length and JSON, has not changed), and whether the file is of this version: an
+    /// older feed still names its source, so `gtfs update` can compile it again.
+    static func storedSummary(at path: String) throws(TransitError) -> (summary: Summary, current: Bool) {
         let file = try ReadOnlyFile(path)
         let head = try file.bytes(at: 0, count: magic.count + 4, what: "the header")
-        guard Array(head.prefix(magic.count)) == magic else { throw .parse(what: path, reason: "not a compiled feed; import it again") }
+        let stem = Array("transit-feed ".utf8)
+        guard Array(head.prefix(stem.count)) == stem, head.count > magic.count, head[magic.count - 1] == UInt8(ascii: "\n") else {
+            throw .parse(what: path, reason: "not a compiled feed; import it again")
+        }
         let length = Int(head[magic.count]) | Int(head[magic.count + 1]) << 8 | Int(head[magic.count + 2]) << 16 | Int(head[magic.count + 3]) << 24
         let json = try file.bytes(at: magic.count + 4, count: length, what: "the summary")
         guard let summary = try? JSONDecoder().decode(Summary.self, from: Data(json)) else {
             throw .parse(what: path, reason: "the feed's summary is damaged; import it again")
         }
-        return summary
+        return (summary, Array(head.prefix(magic.count)) == magic)
     }
 
     static func load(_ path: String) throws(TransitError) -> (Summary, Timetable) {
@@ -158,9 +172,14 @@ struct FeedStore {
     }
 
     /// Imported feeds, by name.
-    func feeds() -> [Summary] {
+    func feeds() -> [Summary] { stored().filter(\.current).map(\.summary) }
+
+    /// Imported feeds compiled by another version of transit (to compile again from their sources).
+    func olderFeeds() -> [Summary] { stored().filter { !$0.current }.map(\.summary) }
+
+    private func stored() -> [(summary: Summary, current: Bool)] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-        return names.filter { $0.hasSuffix(".timetable") && !$0.hasPrefix(".") }.sorted().compactMap { try? Self.summary(at: (root as NSString).appendingPathComponent($0)) }
+        return names.filter { $0.hasSuffix(".timetable") && !$0.hasPrefix(".") }.sorted().compactMap { try? Self.storedSummary(at: (root as NSString).appendingPathComponent($0)) }
     }
 
     /// `--feed NAME|PATH` (repeatable; `all`: every imported feed), else `TRANSIT_GTFS_FEED` (a
@@ -268,6 +287,9 @@ struct FeedStore {
         }
         let all = feeds()
         guard all.count == 1, let only = all.first else {
+            if all.isEmpty, let older = olderFeeds().first {
+                throw .usage("\(older.name) was compiled by another version of transit; compile it again from its source: transit gtfs update")
+            }
             if all.isEmpty { throw .usage("no GTFS feed is imported", hint: "import one with: transit gtfs import FEED.zip (or give --feed PATH)") }
             throw .usage("\(all.count) feeds are imported (\(all.map(\.name).joined(separator: ", "))): say which with --feed or TRANSIT_GTFS_FEED")
         }
