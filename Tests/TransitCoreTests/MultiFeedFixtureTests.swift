@@ -155,18 +155,18 @@ import TransitTestSupport
         #expect(found.first.map { [$0.departure, $0.arrival, $0.transfers] } == [7 * 3600 + 40 * 60, 11 * 3600 + 10 * 60, 1])
     }
 
-    /// This issue changed the compiled format (9: the feeds of a combination). A feed compiled by
-    /// an older transit is not misread: queries say to compile it again, `feeds` names it, and
-    /// `update` compiles it from its source, changed or not.
+    /// This issue changed the compiled format (10: the feeds of a combination and their links).
+    /// A feed compiled by an older transit is not misread: queries say to compile it again,
+    /// `feeds` names it, and `update` compiles it from its source, changed or not.
     @Test func aFeedOfAnOlderFormatIsCompiledAgainByUpdate() async throws {
         let env = Run.environment()
         let cache = try #require(env["TRANSIT_CACHE_DIR"])
         #expect(try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport", "--name", "lakeport"], env: env).status == 0)
         let file = cache + "/gtfs/lakeport.timetable"
         var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
-        let magic = Array("transit-feed 0".utf8)
-        #expect(Array(bytes.prefix(magic.count)) == magic)
-        bytes[magic.count] = UInt8(ascii: "8")  // "transit-feed 08\n": the format before this one
+        let magic = Array("transit-feed ".utf8)
+        #expect(Array(bytes.prefix(magic.count)) == magic && bytes[magic.count + 2] == UInt8(ascii: "\n"))
+        bytes.replaceSubrange(magic.count..<magic.count + 2, with: Array("08".utf8))  // the format of issue 21
         try bytes.write(to: URL(fileURLWithPath: file))
         let query = ["gtfs", "departures", "--stop", "Harbor", "--date", "2026-11-23", "--after", "08:00", "--limit", "1"]
         for args in [query, query + ["--feed", "lakeport"]] {

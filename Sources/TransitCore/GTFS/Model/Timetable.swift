@@ -176,6 +176,12 @@ struct Timetable: Sendable {
     var feedPatternStart = Packed<Int32>()
     var feedServiceStart = Packed<Int32>()
     var feedTransferStart = Packed<Int32>()
+    /// A combination's links found when it was compiled: for stop x, the stops of other feeds
+    /// within `TimetableCombination.linkRadius` meters, `linkStops[linkStart[x] ..< linkStart[x + 1]]`,
+    /// and their distances in `linkLengths` (empty arrays for one feed).
+    var linkStart = Packed<Int32>()
+    var linkStops = Packed<Int32>()
+    var linkLengths = Packed<Double>()
 
     var stopCount: Int { stopLat.count }
     var routeCount: Int { routeType.count }
@@ -238,7 +244,7 @@ struct Timetable: Sendable {
 enum TimetableFile {
     /// Bumped whenever a section, its order or its meaning changes: an older file is refused
     /// ("import the feed again"), never misread.
-    static let version = 9
+    static let version = 10
     /// 16 bytes, so that what follows stays 8-byte aligned.
     static let magic = Array("transit-gtfs \(version < 10 ? "0" : "")\(version)\n".utf8)
 
@@ -287,6 +293,7 @@ enum TimetableFile {
         .packed("feedStopStart", \.feedStopStart), .packed("feedRouteStart", \.feedRouteStart), .packed("feedTripStart", \.feedTripStart),
         .packed("feedPatternStart", \.feedPatternStart), .packed("feedServiceStart", \.feedServiceStart),
         .packed("feedTransferStart", \.feedTransferStart),
+        .packed("linkStart", \.linkStart), .packed("linkStops", \.linkStops), .packed("linkLengths", \.linkLengths),
     ]
 
     static func encode(_ t: Timetable) -> Data {
@@ -371,6 +378,9 @@ enum TimetableFile {
                                  (t.feedServiceStart, t.serviceCount), (t.feedTransferStart, t.transfers.count)] {
             try check(f == 0 ? offsets.isEmpty : offsets.count == f + 1 && monotone(offsets, last: total), "feeds")
         }
+        try check(t.linkStart.isEmpty ? t.linkStops.isEmpty : t.linkStart.count == s + 1 && monotone(t.linkStart, last: t.linkStops.count), "links")
+        try check(t.linkLengths.count == t.linkStops.count && within(t.linkStops, 0, s)
+                  && t.linkLengths.buffer.allSatisfy { $0 >= 0 && $0 <= TimetableCombination.linkRadius }, "links")
     }
 
     /// Offsets from 0 to `last`, never decreasing.

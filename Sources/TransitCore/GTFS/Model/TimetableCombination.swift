@@ -101,7 +101,36 @@ enum TimetableCombination {
             out.feedTransferStart.append(Int32(out.transfers.count))
         }
         out.serviceDays = Packed(serviceDays)
+        findLinks(&out)
         return out
+    }
+
+    /// The links a query reads when `--link` is at most this (the default): found once, here.
+    /// A longer `--link`, or `--walk`, looks through a grid at query time.
+    static let linkRadius = 300.0
+
+    /// For every stop a vehicle calls at, the stops of other feeds within `linkRadius`, through a
+    /// grid of that cell size (never every pair with every other).
+    private static func findLinks(_ t: inout Timetable) {
+        let grid = TransferEdges.Grid(t, cell: linkRadius)
+        let starts = t.stopPatternStart.buffer
+        func boardable(_ stop: Int) -> Bool { stop + 1 < starts.count && starts[stop + 1] > starts[stop] }
+        var start = Packed<Int32>([0]), stops = Packed<Int32>(), lengths = Packed<Double>()
+        for x in 0..<t.stopCount {
+            if boardable(x) && !t.stopLat[x].isNaN {
+                let here = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x]), feed = t.feed(ofStop: x)
+                for y in grid.near(x, t).sorted() where boardable(y) && t.feed(ofStop: y) != feed {
+                    let meters = here.meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))
+                    guard meters.isFinite, meters <= linkRadius else { continue }
+                    stops.append(Int32(y))
+                    lengths.append(meters)
+                }
+            }
+            start.append(Int32(stops.count))
+        }
+        t.linkStart = start
+        t.linkStops = stops
+        t.linkLengths = lengths
     }
 
     /// `table`'s strings after `out`'s, each behind `prefix`: bytes copied, no String per entry.

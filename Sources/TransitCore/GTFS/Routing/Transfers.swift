@@ -76,7 +76,10 @@ final class TransferEdges {
         for rule in t.transfers where rule.fromStop >= 0 && rule.toStop >= 0 {
             for x in expand(Int(rule.fromStop)) { listed[x, default: []] += expand(Int(rule.toStop)) }
         }
-        let reach = max(walkMeters ?? 0, linkMeters ?? 0)
+        // Links no longer than the combination's own are read from it; a grid for `--walk` (or
+        // for longer links) is as wide as the longer of the two, and covers both.
+        let linksCompiled = !t.linkStart.isEmpty && (linkMeters ?? 0) <= TimetableCombination.linkRadius
+        let reach = (walkMeters ?? 0) > 0 || !linksCompiled ? max(walkMeters ?? 0, linkMeters ?? 0) : 0
         if reach > 0 { grid = Grid(t, cell: reach) }
     }
 
@@ -108,23 +111,31 @@ final class TransferEdges {
                 out.append(edge)
             }
         }
-        if let grid, !t.stopLat[x].isNaN {
-            let here = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x])
-            let starts = t.stopPatternStart.buffer
-            for y in grid.near(x, t) where !known.contains(y) {
-                let meters = here.meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))
-                // A link joins stops a vehicle calls at (not stations or entrances) of two feeds.
-                let link = feed(x) != feed(y) && meters <= linkMeters ?? -1 && y + 1 < starts.count && starts[y + 1] > starts[y]
-                guard meters <= walkMeters ?? -1 || link, !forbidden(x, y) else { continue }
-                known.insert(y)
-                // Walk plus a margin, as OpenTripPlanner, R5 and Navitia reckon it: a change to a stop
-                // 0 m away needs what a change at the same stop needs.
-                let seconds = Int32((meters / Router.walkingSpeed).rounded(.up))
-                out.append(Edge(to: Int32(y), lowerBound: Int32(minTransfer) + seconds, walkSeconds: seconds, exact: true))
-            }
+        let starts = t.stopPatternStart.buffer
+        for (y, meters) in onFoot(x) where !known.contains(y) {
+            // A link joins stops a vehicle calls at (not stations or entrances) of two feeds.
+            let link = feed(x) != feed(y) && meters <= linkMeters ?? -1 && y + 1 < starts.count && starts[y + 1] > starts[y]
+            guard meters <= walkMeters ?? -1 || link, !forbidden(x, y) else { continue }
+            known.insert(y)
+            // Walk plus a margin, as OpenTripPlanner, R5 and Navitia reckon it: a change to a stop
+            // 0 m away needs what a change at the same stop needs.
+            let seconds = Int32((meters / Router.walkingSpeed).rounded(.up))
+            out.append(Edge(to: Int32(y), lowerBound: Int32(minTransfer) + seconds, walkSeconds: seconds, exact: true))
         }
         cache[x] = out
         return out
+    }
+
+    /// The stops near `x` that a walk might reach, with their distances: through the grid, or
+    /// the combination's links found when it was compiled.
+    func onFoot(_ x: Int) -> [(stop: Int, meters: Double)] {
+        guard x >= 0, x < t.stopCount, !t.stopLat[x].isNaN else { return [] }
+        if let grid {
+            let here = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x])
+            return grid.near(x, t).map { y in (y, here.meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))) }
+        }
+        guard linkMeters != nil, x + 1 < t.linkStart.count else { return [] }
+        return (Int(t.linkStart[x])..<Int(t.linkStart[x + 1])).map { (Int(t.linkStops[$0]), t.linkLengths[$0]) }
     }
 
     /// A pair's key; -1 stands for a row's empty stop field.
