@@ -203,6 +203,9 @@ extension Timetable {
     /// coordinates, the nearest stop's. One feed, or an origin not found, keeps its clock.
     func onOriginClock(_ from: String) -> Timetable {
         guard isCombination else { return self }
+        // One zone for all (the usual case): nothing to find out.
+        let zones = Set((0..<feedCount).map { feedZones[$0] })
+        if zones.count == 1, let only = zones.first { return onClock(only) }
         let index = StopIndex(self)
         let stop = Coordinate(parsing: from).flatMap { index.nearest(to: $0) } ?? (try? index.resolve(from))?.first
         return stop.map { onClock(feedZones[feed(ofStop: $0)]) } ?? self
