@@ -33,7 +33,7 @@ enum TimetableCombination {
             let stopCalls = Int32(out.stopPatterns.count), runs = Int32(out.tripRuns.count / 2)
             out.feedNames.append(name)
             out.feedZones.append(t.timeZone)
-            out.sourceStopTimes += t.sourceStopTimes
+            out.sourceStopTimes &+= t.sourceStopTimes  // as read from the files: wraps rather than traps
             for agency in 0..<t.agencies.count { out.agencies.append(t.agencies[agency]) }
 
             let prefix = name + ":"
