@@ -211,8 +211,9 @@ enum GTFSCommandLine {
                         notes: ["Prints the name removed. An unknown name exits 2 with the imported ones."],
                         positional: "NAME", positionalSource: .cached),
         ],
-        variables: [("TRANSIT_GTFS_FEED", "the default --feed of gtfs (an imported feed's name, or a path)")],
-        files: [("$TRANSIT_CACHE_DIR/gtfs/NAME.timetable", "an imported GTFS feed, compiled for routing; replaced atomically by a new import")])
+        variables: [("TRANSIT_GTFS_FEED", "the default --feed of gtfs: an imported feed's name, a path, all, or several, comma-separated (searched as one)")],
+        files: [("$TRANSIT_CACHE_DIR/gtfs/NAME.timetable", "an imported GTFS feed, compiled for routing; replaced atomically by a new import"),
+                ("$TRANSIT_CACHE_DIR/gtfs/.combined/", "several feeds combined (--feed a --feed b), compiled on first use, compiled again when one of them changes")])
 
     static func parse(_ args: Arguments) throws(TransitError) -> GTFSCommand {
         let feeds = args.strings("feed")
