@@ -87,40 +87,6 @@ struct MultiFeedCommandTests {
         #expect(variable.stdout == given.stdout && comma.stdout == given.stdout)
     }
 
-    @Test(arguments: [
-        (["--link", "0"], "--link takes meters from 1 to 5000"), (["--link", "6000"], "--link takes meters from 1 to 5000"),
-        (["--link", "-5"], "--link takes meters"), (["--radius", "0"], "--radius takes meters from 1 to 5000"),
-        (["--tz", "Mars/Olympus"], "--tz takes an IANA zone name"),
-    ])
-    func badValuesAreUsageErrors(_ extra: [String], _ message: String) async throws {
-        let run = try await Run.transit(["gtfs", "trips"] + Pack.E.options + ["--from", "gtfs_1:NEXT_TO_MUSEUM", "--to", "gtfs_0:BULLFROG", "--date", "2007-01-01"] + extra,
-                                        env: Pack.E.environment)
-        #expect(run.status == 2)
-        #expect(run.stdout.isEmpty)
-        #expect(run.stderr.contains(message), "\(run.stderr)")
-    }
-
-    @Test(arguments: ["91,0", "36.9,-181", "36.9;-116.7", "36.9,-116.7,3"])
-    func badCoordinatesAreUsageErrors(_ point: String) async throws {
-        let run = try await Run.transit(["gtfs", "trips"] + Pack.E.options + ["--from", point, "--to", "gtfs_0:BULLFROG", "--date", "2007-01-01"],
-                                        env: Pack.E.environment)
-        #expect(run.status == 2, "\(point): \(run.stderr)")
-        #expect(run.stdout.isEmpty)
-    }
-
-    @Test func farFromEveryStopNamesTheNearest() async throws {
-        let run = try await Run.transit(["gtfs", "trips"] + Pack.E.options + ["--from", "36.0,-116.0", "--to", "gtfs_0:BULLFROG", "--date", "2007-01-01"],
-                                        env: Pack.E.environment)
-        #expect(run.status == 2)
-        #expect(run.stderr.contains("no stop within 1000 m of 36.0,-116.0; the nearest is"), "\(run.stderr)")
-    }
-
-    @Test func feedAllWithNothingImported() async throws {
-        let run = try await Run.transit(["gtfs", "stops", "--feed", "all"])
-        #expect(run.status == 2)
-        #expect(run.stderr.hasPrefix("transit: --feed all: no GTFS feed is imported"), "\(run.stderr)")
-    }
-
     /// A real-time source names its feed's ids: over several feeds it must say which feed it is for.
     @Test func aRealtimeSourceOverSeveralFeedsNamesItsFeed() async throws {
         let run = try await Run.transit(["gtfs", "departures"] + Pack.E.options + ["--stop", "gtfs_1:AIRPORT", "--realtime", "/dev/null"], env: Pack.E.environment)

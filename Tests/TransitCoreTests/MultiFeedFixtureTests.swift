@@ -182,6 +182,41 @@ import TransitTestSupport
         #expect(again.status == 0 && !again.stdout.isEmpty, "\(again.stderr)")
     }
 
+    // Bad input over several feeds: one line, exit 2, nothing on stdout.
+    @Test(arguments: [
+        (["--link", "0"], "--link takes meters from 1 to 5000"), (["--link", "6000"], "--link takes meters from 1 to 5000"),
+        (["--link", "-5"], "--link takes meters"), (["--radius", "0"], "--radius takes meters from 1 to 5000"),
+        (["--tz", "Mars/Olympus"], "--tz takes an IANA zone name"),
+    ])
+    func badValuesAreUsageErrors(_ extra: [String], _ message: String) async throws {
+        let run = try await Run.transit(["gtfs", "trips", "--feed", "bart", "--feed", "caltrain", "--from", "Embarcadero", "--to", "Palo Alto", "--date", "2026-11-23"] + extra,
+                                        env: Self.environment)
+        #expect(run.status == 2)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+    }
+
+    @Test(arguments: ["91,0", "37.7,-181", "37.7;-122.4", "37.7,-122.4,3"])
+    func badCoordinatesAreUsageErrors(_ point: String) async throws {
+        let run = try await Run.transit(["gtfs", "trips", "--feed", "bart", "--feed", "caltrain", "--from", point, "--to", "Palo Alto", "--date", "2026-11-23"],
+                                        env: Self.environment)
+        #expect(run.status == 2, "\(point): \(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func farFromEveryStopNamesTheNearest() async throws {
+        let run = try await Run.transit(["gtfs", "trips", "--feed", "bart", "--feed", "caltrain", "--from", "37.7793,-122.4500", "--to", "Palo Alto", "--date", "2026-11-23"],
+                                        env: Self.environment)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("no stop within 1000 m of 37.7793,-122.4500; the nearest is"), "\(run.stderr)")
+    }
+
+    @Test func feedAllWithNothingImported() async throws {
+        let run = try await Run.transit(["gtfs", "stops", "--feed", "all"])
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("transit: --feed all: no GTFS feed is imported"), "\(run.stderr)")
+    }
+
     /// A combination's file round-trips with its feeds, and damage anywhere in it is an error or
     /// a timetable the router reads without trapping (the feeds' ranges are checked at load).
     @Test func theCombinedFileRoundTripsAndRefusesDamage() throws {
