@@ -182,6 +182,22 @@ import TransitTestSupport
         #expect(again.status == 0 && !again.stdout.isEmpty, "\(again.stderr)")
     }
 
+    /// A combination that cannot be kept (here `.combined` is a file, as a full disk or a
+    /// read-only cache would refuse it) is still answered, with one warning line.
+    @Test func aCombinationThatCannotBeKeptIsStillAnswered() async throws {
+        let env = Run.environment()
+        let cache = try #require(env["TRANSIT_CACHE_DIR"])
+        for name in ["renfe", "cp"] {
+            #expect(try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/pairs/border/" + name, "--name", name], env: env).status == 0)
+        }
+        #expect(FileManager.default.createFile(atPath: cache + "/gtfs/.combined", contents: Data("in the way".utf8)))
+        let run = try await Run.transit(["gtfs", "trips", "--feed", "renfe,cp", "--from", "Vigo", "--to", "Porto", "--date", "2026-11-23", "--limit", "1",
+                                         "--format", "tsv"], env: env)
+        #expect(run.status == 0 && run.stdout.hasPrefix("renfe:VGO\tcp:94-31609\t2026-11-23T07:40:00+01:00"), "\(run.stderr)")
+        #expect(run.stderrLines.filter { $0.contains("the combination is not kept (cannot write") }.count == 1, "\(run.stderr)")
+        #expect(try String(contentsOfFile: cache + "/gtfs/.combined", encoding: .utf8) == "in the way")
+    }
+
     // Bad input over several feeds: one line, exit 2, nothing on stdout.
     @Test(arguments: [
         (["--link", "0"], "--link takes meters from 1 to 5000"), (["--link", "6000"], "--link takes meters from 1 to 5000"),

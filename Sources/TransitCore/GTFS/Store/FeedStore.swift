@@ -227,13 +227,14 @@ struct FeedStore {
             parts.append(part)
         }
         parts.sort { $0.summary.name < $1.summary.name }
-        let (summary, timetable) = try combination(parts)
-        return (summary, timetable, warnings)
+        let (summary, timetable, kept) = try combination(parts)
+        return (summary, timetable, warnings + [kept].compactMap { $0 })
     }
 
     /// Feeds combined (`TimetableCombination`), compiled into `gtfs/.combined/` on first use and
-    /// reused while every feed's compiled file is as it was.
-    func combination(_ parts: [(summary: Summary, file: String, timetable: Timetable?)]) throws(TransitError) -> (Summary, Timetable) {
+    /// reused while every feed's compiled file is as it was. Where it cannot be kept (a full disk,
+    /// a cache that is read-only), the query still gets it, with a warning saying so.
+    func combination(_ parts: [(summary: Summary, file: String, timetable: Timetable?)]) throws(TransitError) -> (Summary, Timetable, warning: String?) {
         let stamps = parts.map { part -> Part in
             let stamp = Self.stamp(part.file) ?? (0, 0)
             return Part(name: part.summary.name, size: stamp.size, modified: stamp.modified,
@@ -241,7 +242,7 @@ struct FeedStore {
         }
         let name = parts.map(\.summary.name).joined(separator: "+")
         let cached = (root as NSString).appendingPathComponent(".combined/\(FNV1a.hex(name)).timetable")
-        if let summary = try? Self.summary(at: cached), summary.parts == stamps, let loaded = try? Self.load(cached) { return loaded }
+        if let summary = try? Self.summary(at: cached), summary.parts == stamps, let loaded = try? Self.load(cached) { return (loaded.0, loaded.1, nil) }
         var timetables: [(name: String, timetable: Timetable)] = []
         for part in parts {
             if let loaded = part.timetable {
@@ -260,8 +261,13 @@ struct FeedStore {
                               compileMilliseconds: 0)
         summary.parts = stamps
         summary.compileMilliseconds = Int((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
-        summary.compiledBytes = try write(timetable, summary: summary, to: cached)
-        return (summary, timetable)
+        do {
+            summary.compiledBytes = try write(timetable, summary: summary, to: cached)
+        } catch {
+            let reason = if case .parse(_, let reason) = error { reason } else { error.message }
+            return (summary, timetable, "the combination is not kept (\(reason)); it is compiled again next time")
+        }
+        return (summary, timetable, nil)
     }
 
     /// The compiled combinations that hold the feed `name` (they could not be used again).
