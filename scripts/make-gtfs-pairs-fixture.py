@@ -19,6 +19,9 @@ same bytes (a test checks that Fixtures/gtfs/pairs is what this script writes).
 - bay/caltrain-realtime.pb: GTFS-Realtime for the Caltrain feed at 07:40 (PST) on Monday
   2026-11-23, encoded by scripts/make-gtfs-rt-fixture.py's protobuf writer: local L005 (San
   Francisco 07:35) runs 5 minutes late from its first stop.
+- border/renfe-late-10.pb and renfe-late-15.pb: Renfe's data at 07:45 (Madrid) that Monday: the
+  07:40 from Vigo leaves 10 minutes late (Valença 08:45 Madrid, 07:45 Lisbon: the 07:48 to Porto
+  is still caught), or 15 (07:50 Lisbon: missed).
 
 usage: python3 scripts/make-gtfs-pairs-fixture.py [OUT_DIR]    (default Fixtures/gtfs/pairs)
 """
@@ -202,21 +205,30 @@ def border():
     return renfe, cp
 
 
-def caltrain_realtime():
-    """TripUpdates at 07:40 PST: L005 five minutes late from San Francisco on."""
+def protobuf():
+    """scripts/make-gtfs-rt-fixture.py's protobuf writer (its functions, not its output)."""
     spec = importlib.util.spec_from_file_location("rt", os.path.join(HERE, "make-gtfs-rt-fixture.py"))
     pb = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(pb)
-    now = int(datetime(2026, 11, 23, 7, 40, tzinfo=timezone(timedelta(hours=-8))).timestamp())
+    return pb
+
+
+def late(trip, stop, delay, clock, offset_hours):
+    """TripUpdates at `clock` (HH:MM on 2026-11-23, UTC+offset): `trip` late by `delay` s from its first stop."""
+    pb = protobuf()
+    h, m = (int(p) for p in clock.split(":"))
+    now = int(datetime(2026, 11, 23, h, m, tzinfo=timezone(timedelta(hours=offset_hours))).timestamp())
     header = pb.message(1, pb.text(1, "2.0"), pb.uint(2, 0), pb.uint(3, now))
-    late = pb.entity("l005", pb.message(3, pb.trip("L005"), pb.stop_update(sequence=1, stop="sf-sb", delay=300), pb.uint(4, now - 30)))
-    return header + late
+    return header + pb.entity(trip.lower(), pb.message(3, pb.trip(trip), pb.stop_update(sequence=1, stop=stop, delay=delay), pb.uint(4, now - 30)))
 
 
 def main():
-    os.makedirs(os.path.join(OUT, "bay"), exist_ok=True)
-    with open(os.path.join(OUT, "bay", "caltrain-realtime.pb"), "wb") as f:
-        f.write(caltrain_realtime())
+    for folder, name, data in [("bay", "caltrain-realtime.pb", late("L005", "sf-sb", 300, "07:40", -8)),
+                               ("border", "renfe-late-10.pb", late("RWK1", "VGO", 600, "07:45", 1)),
+                               ("border", "renfe-late-15.pb", late("RWK1", "VGO", 900, "07:45", 1))]:
+        os.makedirs(os.path.join(OUT, folder), exist_ok=True)
+        with open(os.path.join(OUT, folder, name), "wb") as f:
+            f.write(data)
     bart().write(os.path.join(OUT, "bay", "bart"))
     caltrain().write(os.path.join(OUT, "bay", "caltrain"))
     renfe, cp = border()

@@ -16,8 +16,8 @@ import TransitTestSupport
         return env
     }()
 
-    static func journeys(_ args: [String]) async throws -> (run: Run, journeys: [[String: Any]]) {
-        let run = try await Run.transit(["gtfs", "trips"] + args + ["--format", "json"], env: environment)
+    static func journeys(_ args: [String], env: [String: String] = environment) async throws -> (run: Run, journeys: [[String: Any]]) {
+        let run = try await Run.transit(["gtfs", "trips"] + args + ["--format", "json"], env: env)
         #expect(run.status == 0, "\(run.stderr)")
         return (run, try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]]))
     }
@@ -111,10 +111,29 @@ import TransitTestSupport
             let unnamed = try await Run.transit(query + ["--realtime", source], env: env)
             #expect(unnamed.status == 2 && unnamed.stderr.contains("--realtime FEED=SOURCE (FEED one of bart, caltrain)"), "\(unnamed.stderr)")
         }
-        // Over feeds in two zones, real-time data is refused rather than read on the wrong clock.
-        let border = try await Run.transit(["gtfs", "trips", "--feed", "renfe,cp", "--from", "Vigo", "--to", "Porto", "--date", "2026-11-23",
-                                            "--realtime", "cp=" + Self.lateCaltrain], env: env)
-        #expect(border.status == 2 && border.stderr.contains("over feeds in different zones is not supported"), "\(border.stderr)")
+    }
+
+    /// Across the border with real-time data: Renfe's updates are read on Madrid's clock and
+    /// moved onto the query's. Ten minutes late, the 07:40 from Vigo reaches Valença at 07:45
+    /// Lisbon time and the 07:48 to Porto is caught; fifteen minutes late (07:50 Lisbon), it is
+    /// not, and the first journey is the 11:40; the same when the query's clock is Lisbon's.
+    @Test(arguments: [(10, "2026-11-23T07:50:00+01:00", "2026-11-23T10:10:00+00:00"), (15, "2026-11-23T11:40:00+01:00", "2026-11-23T14:10:00+00:00")])
+    func realtimeDataAcrossTheBorder(late: Int, departure: String, arrival: String) async throws {
+        let env = Self.environment.merging(["TRANSIT_NOW": "2026-11-23T06:46:00Z"]) { $1 }
+        let source = "renfe=" + Paths.fixtures + "/gtfs/pairs/border/renfe-late-\(late).pb"
+        let (_, journeys) = try await Self.journeys(["--feed", "renfe,cp", "--from", "Vigo", "--to", "Porto", "--date", "2026-11-23", "--limit", "1",
+                                                     "--realtime", source], env: env)
+        #expect(journeys.first?["departure"] as? String == departure)
+        #expect(journeys.first?["arrival"] as? String == arrival)
+        // The same on Lisbon's clock (--tz): Renfe's updates are then moved by an hour, as its timetable is.
+        let (_, lisbon) = try await Self.journeys(["--feed", "renfe,cp", "--from", "Vigo", "--to", "Porto", "--date", "2026-11-23", "--limit", "1",
+                                                   "--realtime", source, "--tz", "Europe/Lisbon"], env: env)
+        #expect(lisbon.first?["departure"] as? String == departure && lisbon.first?["arrival"] as? String == arrival)
+        let trip = try await Run.transit(["gtfs", "trip", "renfe:RWK1", "--feed", "cp,renfe", "--date", "2026-11-23", "--realtime", source,
+                                          "--format", "json"], env: env)
+        let calls = try #require(try JSONSerialization.jsonObject(with: Data(trip.stdout.utf8)) as? [[String: Any]])
+        #expect(calls.last?["arrival"] as? String == (late == 10 ? "2026-11-23T08:45:00+01:00" : "2026-11-23T08:50:00+01:00"), "\(trip.stderr)")
+        #expect(calls.last?["planned_arrival"] as? String == "2026-11-23T08:35:00+01:00")
     }
 
     /// A feed's remembered source is read, as that feed's, when the feed is one of several.

@@ -19,21 +19,24 @@ struct GTFSCommands {
         case .stops(let feed, let name, let near, let radius): return try stops(try open(feed), name: name, near: near, radius: radius)
         case .routes(let feed): return try routes(try open(feed))
         case .departures(let request):
-            let feed = try open(request.feeds)
+            // Over several feeds, the board is on the clock of its stop's feed (realtime data too).
+            let feed = onOriginClock(try open(request.feeds), from: request.stop, zone: nil)
             // The board reads the trips calling at its stops: only theirs are applied.
             // (An unknown stop applies nothing; the board then says what is wrong.)
             let stops = (try? StopIndex(feed.timetable).resolve(request.stop)) ?? []
             let updates = try await realtime(request.realtime, ignoring: request.noRealtime, feed, only: Self.trips(calling: stops, feed.timetable))
             return try withStopHelp(feed) { () throws(TransitError) in try departures(feed, request, updates: updates) }
         case .trip(let name, let tripID, let date, let start, let sources, let noRealtime):
-            let feed = try open(name)
+            var feed = try open(name)
             // One trip's calls: only its updates are applied (an added trip, not in the feed, always is).
             let named = (try? Self.trip(named: tripID, in: feed.timetable)) ?? nil
+            // Over several feeds, the trip's calls are on its own feed's clock.
+            if let named, feed.timetable.isCombination { feed.timetable = feed.timetable.onClock(feed.timetable.feedZones[feed.timetable.feed(ofTrip: named)]) }
             let only = Set(named.map { [$0] } ?? [])
             let updates = try await realtime(sources, ignoring: noRealtime, feed, only: only)
             return try trip(feed, tripID, date: date, start: start, updates: updates)
         case .reach(let request):
-            let feed = try open(request.feeds)
+            let feed = onOriginClock(try open(request.feeds), from: request.from, zone: request.zone)
             let updates = try await realtime(request.realtime, ignoring: request.noRealtime, feed)
             return try withStopHelp(feed) { () throws(TransitError) in try reach(feed, request, updates: updates) }
         case .alerts(let name, let route, let stop, let sources):
@@ -43,7 +46,7 @@ struct GTFSCommands {
             let feed = try open(name)
             return try await vehicles(feed, route: route, sources: sources)
         case .trips(let request):
-            let feed = try open(request.feeds)
+            let feed = onOriginClock(try open(request.feeds), from: request.from, zone: request.zone)
             let updates = try await realtime(request.realtime, ignoring: request.noRealtime, feed)
             return try withStopHelp(feed) { () throws(TransitError) in try trips(feed, request, updates: updates) }
         }
@@ -81,10 +84,6 @@ struct GTFSCommands {
                 part.realtime.map { RealtimeSource.Group(sources: $0, headers: part.realtimeHeaders ?? [], prefix: part.name + ":") }
             }
         }
-        // A feed's times are moved onto the query's clock where zones differ; its updates are not.
-        if !groups.isEmpty && Set((0..<t.feedCount).map { t.feedZones[$0] }).count > 1 {
-            throw .usage("real-time data over feeds in different zones is not supported: ask each feed alone")
-        }
         return groups
     }
 
@@ -111,8 +110,8 @@ struct GTFSCommands {
         var rides: Int
     }
 
+    /// `feed` on the query's clock (`onOriginClock`), as `run` opens it.
     func reach(_ feed: Feed, _ request: GTFSReachRequest, updates: TripUpdates?) throws(TransitError) -> Output {
-        let feed = onOriginClock(feed, from: request.from, zone: request.zone)
         let t = feed.timetable
         let index = StopIndex(t)
         // From a point: the stops within the radius, each reached on foot.
@@ -640,9 +639,8 @@ struct GTFSCommands {
         var delay: Int? { status == "updated" ? predicted.flatMap { p in planned.map { p - $0 } } : nil }
     }
 
+    /// `feed` on the clock of the stop's feed, as `run` opens it.
     func departures(_ feed: Feed, _ request: GTFSDeparturesRequest, updates: TripUpdates? = nil) throws(TransitError) -> Output {
-        // Over several feeds, the board is on the clock of its stop's feed.
-        let feed = onOriginClock(feed, from: request.stop, zone: nil)
         let t = feed.timetable
         let stops = try StopIndex(t).resolve(request.stop)
         let day = try serviceDay(request.date, feed)
@@ -809,11 +807,9 @@ struct GTFSCommands {
     }
 
     /// The calls of `tripID`'s run on the service day, with realtime data where there is some.
+    /// `feed` on the clock of the trip's feed, as `run` opens it.
     func trip(_ feed: Feed, _ tripID: String, date: String?, start: Int?, updates: TripUpdates? = nil) throws(TransitError) -> Output {
         let found = try Self.trip(named: tripID, in: feed.timetable)
-        var feed = feed
-        // Over several feeds, the trip's calls are on its own feed's clock.
-        if let found, feed.timetable.isCombination { feed.timetable = feed.timetable.onClock(feed.timetable.feedZones[feed.timetable.feed(ofTrip: found)]) }
         let t = feed.timetable
         let day = try serviceDay(date, feed)
         let clock = ServiceClock(day: day, zone: t.zone)
@@ -924,8 +920,8 @@ struct GTFSCommands {
 
     // MARK: trips
 
+    /// `feed` on the query's clock (`onOriginClock`), as `run` opens it.
     func trips(_ feed: Feed, _ request: GTFSTripsRequest, updates: TripUpdates? = nil) throws(TransitError) -> Output {
-        let feed = onOriginClock(feed, from: request.from, zone: request.zone)
         let t = feed.timetable
         let day = try serviceDay(request.date, feed)
         let clock = ServiceClock(day: day, zone: t.zone)

@@ -97,6 +97,8 @@ struct RealtimeSource {
         var source: String
         var message: FeedMessage
         var now: Int
+        /// Over several feeds, the feed whose ids it names (its `feed:` prefix; "" for one feed).
+        var prefix = ""
     }
 
     /// Every source read and decoded, in order; an empty one is said and left out.
@@ -135,6 +137,7 @@ struct RealtimeSource {
             out += group.prefix.isEmpty ? messages : messages.map { m in
                 var m = m
                 m.message = m.message.namespaced(group.prefix)
+                m.prefix = group.prefix
                 return m
             }
             notices += more
@@ -170,13 +173,50 @@ struct RealtimeSource {
         all.notices = notices
         // A source of vehicles or alerts only has no trip updates to speak of.
         for m in messages where m.message.entities.contains(where: { $0.tripUpdate != nil }) || messages.count == 1 {
-            all.merge(TripUpdateApplier.apply(m.message, to: t, now: m.now, source: m.source, only: only))
+            // A feed of a combination in another zone than the query's clock: its updates are
+            // read on its own clock (start dates, times of day), then moved onto the query's.
+            let feed = m.prefix.isEmpty ? nil : (0..<t.feedCount).first { t.feedName($0) + ":" == m.prefix }
+            let zone = feed.map { t.feedZones[$0] } ?? t.timeZone
+            guard zone != t.timeZone else {
+                all.merge(TripUpdateApplier.apply(m.message, to: t, now: m.now, source: m.source, only: only))
+                continue
+            }
+            let own = TripUpdateApplier.apply(m.message, to: t.onClock(zone), now: m.now, source: m.source, only: only)
+            all.merge(own.moved(from: t.onClock(zone).zone, onto: t.zone))
         }
         return all
     }
 }
 
 extension TripUpdates {
+    /// The same updates with their times moved from `zone`'s service days onto `clock`'s, by
+    /// what `DaySchedule` moves that feed's timetable (Lisbon's 08:00 is 09:00 on Madrid's clock).
+    func moved(from zone: TimeZone, onto clock: TimeZone) -> TripUpdates {
+        var shifts: [Int: Int] = [:]
+        func shift(_ day: Int) -> Int {
+            if let known = shifts[day] { return known }
+            let date = LocalDate(dayNumber: day)
+            let seconds = Int(ServiceClock(day: date, zone: zone).origin.timeIntervalSince(ServiceClock(day: date, zone: clock).origin))
+            shifts[day] = seconds
+            return seconds
+        }
+        var out = self
+        for k in out.instances.indices {
+            let s = shift(out.instances[k].day)
+            guard s != 0 else { continue }
+            for c in out.instances[k].calls.indices {
+                out.instances[k].calls[c].arrival &+= s
+                out.instances[k].calls[c].departure &+= s
+                out.instances[k].calls[c].plannedArrival = out.instances[k].calls[c].plannedArrival.map { $0 &+ s }
+                out.instances[k].calls[c].plannedDeparture = out.instances[k].calls[c].plannedDeparture.map { $0 &+ s }
+            }
+        }
+        // The runs they stand for, by their first departure on the same clock.
+        out.byRun = Dictionary(byRun.map { key, index in (RunKey(trip: Int(key.trip), day: Int(key.day), start: Int(key.start) &+ shift(Int(key.day))), index) },
+                               uniquingKeysWith: { first, _ in first })
+        return out
+    }
+
     /// `other`'s instances added; where both speak of one run, `other` wins.
     mutating func merge(_ other: TripUpdates) {
         var keyed = Set<Int>()
