@@ -73,10 +73,10 @@ struct GTFSCommands {
         if !given.isEmpty {
             let names = (0..<t.feedCount).map { t.feedName($0) }
             for source in given {
-                guard let equals = source.firstIndex(of: "="), names.contains(String(source[..<equals])) else {
+                guard let equals = source.firstIndex(of: "="), case let name = String(source[..<equals]), names.contains(name) else {
                     throw .usage("over several feeds, say which feed a real-time source is for: --realtime FEED=SOURCE (FEED one of \(names.joined(separator: ", ")))")
                 }
-                let prefix = String(source[...equals].dropLast()) + ":", rest = String(source[source.index(after: equals)...])
+                let prefix = name + ":", rest = String(source[source.index(after: equals)...])
                 if let k = groups.firstIndex(where: { $0.prefix == prefix }) { groups[k].sources.append(rest) } else { groups.append(.init(sources: [rest], prefix: prefix)) }
             }
         } else if !ignoring {
