@@ -136,6 +136,26 @@ import TransitTestSupport
         #expect(calls.last?["planned_arrival"] as? String == "2026-11-23T08:35:00+01:00")
     }
 
+    /// Vehicles and alerts of one feed of a combination: their trip, route and stop ids read as
+    /// that feed's (`lakeport:SL-WK-N05`), so they find their stops and routes.
+    @Test func vehiclesAndAlertsOfOneFeedInACombination() async throws {
+        let env = Run.environment(["TRANSIT_NOW": "2026-11-23T13:58:00Z"])  // the recordings' time
+        for (path, name) in [("lakeport", "lakeport"), ("pairs/bay/bart", "bart")] {
+            #expect(try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/" + path, "--name", name], env: env).status == 0)
+        }
+        let rt = Paths.fixtures + "/gtfs/lakeport-realtime/"
+        let vehicles = try await Run.transit(["gtfs", "vehicles", "--feed", "lakeport,bart", "--realtime", "lakeport=" + rt + "vehicle-positions.pb",
+                                              "--format", "json"], env: env)
+        #expect(vehicles.status == 0, "\(vehicles.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(vehicles.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.count == 3 && rows.contains { $0["trip_id"] as? String == "lakeport:SL-WK-N05" && $0["stop_name"] as? String == "Harbor" })
+        let alerts = try await Run.transit(["gtfs", "alerts", "--feed", "lakeport,bart", "--realtime", "lakeport=" + rt + "alerts.pb", "--stop", "lakeport:Market",
+                                            "--format", "json"], env: env)
+        #expect(alerts.status == 0 && alerts.stdout.contains("lakeport:MKT2"), "\(alerts.stdout) \(alerts.stderr)")
+        #expect(alerts.stdout.contains("\"start\": \"2026-11-23T06:00:00-06:00\""),
+                "printed in Lakeport's zone (America/Chicago), not the combination's first feed's: \(alerts.stdout)")
+    }
+
     /// A feed's remembered source is read, as that feed's, when the feed is one of several.
     @Test func aFeedsRememberedSourceServesTheCombination() async throws {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.lateCaltrain))

@@ -161,6 +161,14 @@ struct GTFSCommands {
         return Set(found)
     }
 
+    /// The zone an answer of real-time data prints in: over several feeds, that of the one feed
+    /// whose sources were read (the timetable's when they are several feeds').
+    static func zone(of groups: [RealtimeSource.Group], _ t: Timetable) -> TimeZone {
+        let prefixes = Set(groups.map(\.prefix))
+        guard prefixes.count == 1, let prefix = prefixes.first, let f = (0..<t.feedCount).first(where: { t.feedName($0) + ":" == prefix }) else { return t.zone }
+        return t.zone(ofFeed: f)
+    }
+
     /// Sources for a command that reads real-time data only: those given, else the feed's remembered ones.
     func sources(_ given: [String], _ feed: Feed, command: String) throws(TransitError) -> [RealtimeSource.Group] {
         let chosen = try chosenSources(given, ignoring: false, feed)
@@ -192,7 +200,7 @@ struct GTFSCommands {
             return true
         }
         let rows = all.filter { $0.active && (routes == nil && stops == nil || $0.selectors.contains(where: fits)) }
-        let zone = t.zone
+        let zone = Self.zone(of: sources, t)
         @Sendable func time(_ s: Int?) -> Value { s.map { .time(Date(timeIntervalSince1970: TimeInterval($0)), zone) } ?? .null }
         let data: [Column<ServiceAlert>] = [
             Column("id") { .string($0.id) }, Column("cause") { .string($0.cause) }, Column("effect") { .string($0.effect) },
@@ -230,7 +238,7 @@ struct GTFSCommands {
         var (rows, notices) = VehiclePositions.rows(messages, t)
         if let routes { rows = rows.filter { routes.contains($0.route) } }
         rows.sort { (StopIndex.routeName(t, $0.route), $0.id) < (StopIndex.routeName(t, $1.route), $1.id) }
-        let zone = t.zone
+        let zone = Self.zone(of: sources, t)
         let data: [Column<VehicleRow>] = [
             Column("id", "VEHICLE") { .string($0.id) }, Column("label") { .optional($0.label) }, Column("trip_id", "TRIP") { .optional($0.tripID) },
             Column("route") { $0.route >= 0 ? .string(StopIndex.routeName(t, $0.route)) : .null }, Column("route_id") { .optional($0.routeID) },
