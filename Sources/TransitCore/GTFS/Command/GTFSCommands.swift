@@ -436,37 +436,31 @@ struct GTFSCommands {
 
     /// Each feed (or `name`) from its source again: a file when its size or time changed, a URL always.
     func update(_ name: String?) async throws(TransitError) -> Output {
-        let feeds: [FeedStore.Summary]
-        if let name { feeds = [try importedFeed(name)] } else { feeds = store.feeds() + store.olderFeeds() }
         // A feed compiled by another version of transit is compiled again, changed or not.
-        let older = Set(store.olderFeeds().map(\.name))
+        let olderFeeds = store.olderFeeds(), older = Set(olderFeeds.map(\.name))
+        let feeds: [FeedStore.Summary]
+        if let name { feeds = [try importedFeed(name)] } else { feeds = store.feeds() + olderFeeds }
         var rows: [Update] = []
         var notices: [String] = []
         for feed in feeds {
-            let source = feed.source
-            if older.contains(feed.name) {
-                guard Self.isURL(source) || FeedStore.stamp(source) != nil else {
-                    notices.append("\(feed.name): compiled by another version of transit, and its source \(source) is gone: import it again from a source")
+            let source = feed.source, stale = older.contains(feed.name)
+            if !Self.isURL(source) {
+                guard let stamp = FeedStore.stamp(source) else {
+                    notices.append(stale ? "\(feed.name): compiled by another version of transit, and its source \(source) is gone: import it again from a source"
+                                         : "\(feed.name): its source \(source) is gone; kept as it was")
                     continue
                 }
-                guard let output = try await importFeed(source, name: feed.name, ifChangedSince: nil) else { continue }
-                notices += output.notices
-                if let after = store.feeds().first(where: { $0.name == feed.name }) { rows.append(Update(before: feed, after: after, updated: true)) }
-                continue
-            }
-            if !Self.isURL(source) {
-                guard let stamp = FeedStore.stamp(source) else { notices.append("\(feed.name): its source \(source) is gone; kept as it was"); continue }
-                if feed.sourceSize == stamp.size && feed.sourceModified == stamp.modified {
+                if !stale && feed.sourceSize == stamp.size && feed.sourceModified == stamp.modified {
                     rows.append(Update(before: feed, after: feed, updated: false))
                     continue
                 }
             }
-            guard let output = try await importFeed(source, name: feed.name, ifChangedSince: feed) else {
+            guard let output = try await importFeed(source, name: feed.name, ifChangedSince: stale ? nil : feed) else {
                 rows.append(Update(before: feed, after: feed, updated: false))
                 continue
             }
             notices += output.notices
-            guard let after = store.feeds().first(where: { $0.name == feed.name }) else { continue }
+            guard let after = try? FeedStore.summary(at: store.path(of: feed.name)) else { continue }
             rows.append(Update(before: feed, after: after, updated: true))
         }
         if feeds.isEmpty { notices.append("No GTFS feed is imported; import one with: transit gtfs import FEED.zip") }
