@@ -71,17 +71,17 @@ struct GTFSCommands {
         }
         var groups: [RealtimeSource.Group] = []
         if !given.isEmpty {
-            let names = (0..<t.feedCount).map { t.feedName($0) }
             for source in given {
-                guard let equals = source.firstIndex(of: "="), case let name = String(source[..<equals]), names.contains(name) else {
-                    throw .usage("over several feeds, say which feed a real-time source is for: --realtime FEED=SOURCE (FEED one of \(names.joined(separator: ", ")))")
+                guard let equals = source.firstIndex(of: "="), case let name = String(source[..<equals]), t.feed(named: name) != nil else {
+                    let names = (0..<t.feedCount).map { t.feedName($0) }.joined(separator: ", ")
+                    throw .usage("over several feeds, say which feed a real-time source is for: --realtime FEED=SOURCE (FEED one of \(names))")
                 }
-                let prefix = name + ":", rest = String(source[source.index(after: equals)...])
-                if let k = groups.firstIndex(where: { $0.prefix == prefix }) { groups[k].sources.append(rest) } else { groups.append(.init(sources: [rest], prefix: prefix)) }
+                let rest = String(source[source.index(after: equals)...])
+                if let k = groups.firstIndex(where: { $0.feed == name }) { groups[k].sources.append(rest) } else { groups.append(.init(sources: [rest], feed: name)) }
             }
         } else if !ignoring {
             groups = (feed.summary.parts ?? []).compactMap { part in
-                part.realtime.map { RealtimeSource.Group(sources: $0, headers: part.realtimeHeaders ?? [], prefix: part.name + ":") }
+                part.realtime.map { RealtimeSource.Group(sources: $0, headers: part.realtimeHeaders ?? [], feed: part.name) }
             }
         }
         return groups
@@ -164,8 +164,8 @@ struct GTFSCommands {
     /// The zone an answer of real-time data prints in: over several feeds, that of the one feed
     /// whose sources were read (the timetable's when they are several feeds').
     static func zone(of groups: [RealtimeSource.Group], _ t: Timetable) -> TimeZone {
-        let prefixes = Set(groups.map(\.prefix))
-        guard prefixes.count == 1, let prefix = prefixes.first, let f = (0..<t.feedCount).first(where: { t.feedName($0) + ":" == prefix }) else { return t.zone }
+        let feeds = Set(groups.map(\.feed))
+        guard feeds.count == 1, let name = feeds.first, let f = t.feed(named: name) else { return t.zone }
         return t.zone(ofFeed: f)
     }
 
@@ -802,10 +802,7 @@ struct GTFSCommands {
     /// A trip by its id: over several feeds `feed:id`, or a bare id one feed has (nil: none has).
     static func trip(named id: String, in t: Timetable) throws(TransitError) -> Int? {
         if let trip = t.tripIDs.indices(of: id).first { return trip }
-        guard t.isCombination else { return nil }
-        let bare = (0..<t.feedCount).flatMap { t.tripIDs.indices(of: t.feedName($0) + ":" + id) }
-        if bare.count > 1 { throw .usage("trip_id '\(id)' is in \(bare.count) feeds: " + bare.map { t.tripIDs[$0] }.joined(separator: ", ") + "; say which, as feed:id") }
-        return bare.first
+        return try t.bareID(id, in: t.tripIDs, what: "trip_id")
     }
 
     /// The calls of `tripID`'s run on the service day, with realtime data where there is some.

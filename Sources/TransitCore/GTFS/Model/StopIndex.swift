@@ -50,14 +50,10 @@ struct StopIndex {
         let text = typed.trimmingCharacters(in: .whitespaces)
         if let stop = t.stopIDs.indices(of: text).first { return children.expand(stop) }
         guard t.isCombination else { return try resolve(text, among: 0..<t.stopCount) }
-        if let colon = text.firstIndex(of: ":"), let f = (0..<t.feedCount).first(where: { t.feedName($0) == text[..<colon] }) {
+        if let colon = text.firstIndex(of: ":"), let f = t.feed(named: text[..<colon]) {
             return try resolve(String(text[text.index(after: colon)...]), among: stops(ofFeed: f))
         }
-        let bare = (0..<t.feedCount).flatMap { t.stopIDs.indices(of: t.feedName($0) + ":" + text) }
-        if bare.count > 1 {
-            throw .usage("stop id '\(text)' is in \(bare.count) feeds: " + bare.map { t.stopIDs[$0] }.joined(separator: ", ") + "; say which, as feed:id")
-        }
-        if let stop = bare.first { return children.expand(stop) }
+        if let stop = try t.bareID(text, in: t.stopIDs, what: "stop id") { return children.expand(stop) }
         var found: [Int] = []
         var firstError: TransitError?
         for f in 0..<t.feedCount {

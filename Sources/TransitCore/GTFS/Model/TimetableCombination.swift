@@ -188,6 +188,18 @@ extension Timetable {
     func feed(ofRoute route: Int) -> Int { feed(route, in: feedRouteStart) }
     func feed(ofTransfer row: Int) -> Int { feed(row, in: feedTransferStart) }
 
+    /// The feed called `name` in a combination (nil for none, and for a feed of its own).
+    func feed(named name: some StringProtocol) -> Int? { isCombination ? (0..<feedCount).first { feedName($0) == name } : nil }
+
+    /// Over several feeds, the entry of `table` (stop or trip ids) whose id is `feed:` + `id` in
+    /// exactly one feed; nil when none is; several are a usage error naming each.
+    func bareID(_ id: String, in table: StringTable, what: String) throws(TransitError) -> Int? {
+        guard isCombination else { return nil }
+        let found = (0..<feedCount).flatMap { table.indices(of: feedName($0) + ":" + id) }
+        if found.count > 1 { throw .usage("\(what) '\(id)' is in \(found.count) feeds: " + found.map { table[$0] }.joined(separator: ", ") + "; say which, as feed:id") }
+        return found.first
+    }
+
     /// A feed's name ("" for a feed of its own, whose name the store knows).
     func feedName(_ f: Int) -> String { f < feedNames.count ? feedNames[f] : "" }
 

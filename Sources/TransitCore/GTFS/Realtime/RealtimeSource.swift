@@ -97,8 +97,8 @@ struct RealtimeSource {
         var source: String
         var message: FeedMessage
         var now: Int
-        /// Over several feeds, the feed whose ids it names (its `feed:` prefix; "" for one feed).
-        var prefix = ""
+        /// Over several feeds, the feed whose ids it names ("" for one feed).
+        var feed = ""
     }
 
     /// Every source read and decoded, in order; an empty one is said and left out.
@@ -120,12 +120,15 @@ struct RealtimeSource {
     }
 
     /// Sources read with the same headers and naming one feed's trips, routes and stops. Over
-    /// several feeds, `prefix` is what that feed's ids carry in the combination (`bart:`): the
-    /// messages' ids are moved into the combination's before anything reads them.
+    /// several feeds, `feed` is that feed's name ("" for one feed), and `prefix` what its ids carry
+    /// in the combination (`bart:`): the messages' ids are moved into the combination's before
+    /// anything reads them.
     struct Group: Equatable {
         var sources: [String]
         var headers: [String] = []
-        var prefix = ""
+        var feed = ""
+
+        var prefix: String { feed.isEmpty ? "" : feed + ":" }
     }
 
     /// Each group's messages, in order, their ids in the timetable's terms. `keepCalls`: the
@@ -134,10 +137,10 @@ struct RealtimeSource {
         var out: [Message] = [], notices: [String] = []
         for group in groups {
             let (messages, more) = try await self.messages(group.sources, headers: group.headers, keepCalls: keepCalls(group))
-            out += group.prefix.isEmpty ? messages : messages.map { m in
+            out += group.feed.isEmpty ? messages : messages.map { m in
                 var m = m
                 m.message = m.message.namespaced(group.prefix)
-                m.prefix = group.prefix
+                m.feed = group.feed
                 return m
             }
             notices += more
@@ -175,8 +178,7 @@ struct RealtimeSource {
         for m in messages where m.message.entities.contains(where: { $0.tripUpdate != nil }) || messages.count == 1 {
             // A feed of a combination in another zone than the query's clock: its updates are
             // read on its own clock (start dates, times of day), then moved onto the query's.
-            let feed = m.prefix.isEmpty ? nil : (0..<t.feedCount).first { t.feedName($0) + ":" == m.prefix }
-            let zone = feed.map { t.feedZones[$0] } ?? t.timeZone
+            let zone = t.feed(named: m.feed).map { t.feedZones[$0] } ?? t.timeZone
             guard zone != t.timeZone else {
                 all.merge(TripUpdateApplier.apply(m.message, to: t, now: m.now, source: m.source, only: only))
                 continue
