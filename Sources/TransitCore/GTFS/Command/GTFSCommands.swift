@@ -195,7 +195,7 @@ struct GTFSCommands {
                 if let trip = s.trip, let k = t.tripIDs.indices(of: trip).first, !routes.contains(Int(t.tripRoute[k])) { return false }
             }
             if let stops, let id = s.stop {
-                if !stops.contains(where: { t.stopIDs[$0] == id || (t.stopParent[$0] >= 0 && t.stopIDs[Int(t.stopParent[$0])] == id) }) { return false }
+                if !stops.contains(where: { t.stop($0, isNamed: id) }) { return false }
             }
             return true
         }

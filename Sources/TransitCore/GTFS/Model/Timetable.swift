@@ -207,6 +207,11 @@ struct Timetable: Sendable {
     @inline(__always) static func canBoard(_ flags: UInt8) -> Bool { flags & noPickup == 0 }
     @inline(__always) static func canAlight(_ flags: UInt8) -> Bool { flags & noDropOff == 0 }
 
+    /// Does `id` name `stop`: the stop itself, or the station it belongs to?
+    func stop(_ stop: Int, isNamed id: String) -> Bool {
+        stopIDs[stop] == id || (stopParent[stop] >= 0 && stopIDs[Int(stopParent[stop])] == id)
+    }
+
     /// A trip's runs as (pattern, row), earliest first.
     func runs(ofTrip trip: Int) -> [(pattern: Int, row: Int)] {
         guard trip >= 0, trip + 1 < tripRunStart.count else { return [] }

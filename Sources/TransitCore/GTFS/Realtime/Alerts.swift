@@ -99,8 +99,7 @@ struct ServiceAlert: Sendable {
         if let type = s.routeType { guard route >= 0, Int(t.routeType[route]) == type else { return false } }
         if let id = s.trip { guard (tripID ?? (trip >= 0 ? t.tripIDs[trip] : nil)) == id else { return false } }
         if let id = s.stop {
-            // A stop, or the station it belongs to.
-            guard let stop, t.stopIDs[stop] == id || (t.stopParent[stop] >= 0 && t.stopIDs[Int(t.stopParent[stop])] == id) else { return false }
+            guard let stop, t.stop(stop, isNamed: id) else { return false }
         }
         return true
     }
