@@ -32,9 +32,8 @@ struct StopIndex {
 
     /// Every stop a vehicle calls at, with its distance from `point` in meters.
     func boardable(from point: Coordinate) -> [(stop: Int, meters: Double)] {
-        let starts = t.stopPatternStart.buffer
-        return (0..<t.stopCount).compactMap { stop in
-            guard stop + 1 < starts.count && starts[stop + 1] > starts[stop] else { return nil }
+        (0..<t.stopCount).compactMap { stop in
+            guard t.isCalledAt(stop) else { return nil }
             let d = point.meters(to: Coordinate(latitude: t.stopLat[stop], longitude: t.stopLon[stop]))
             return d.isFinite ? (stop, d) : nil
         }
@@ -55,22 +54,16 @@ struct StopIndex {
         }
         if let stop = try t.bareID(text, in: t.stopIDs, what: "stop id") { return children.expand(stop) }
         var found: [Int] = []
-        var firstError: TransitError?
         for f in 0..<t.feedCount {
             do {
                 found += try resolve(text, among: stops(ofFeed: f))
             } catch {
                 // A name several stops of one feed fit is a question to ask; a miss in one feed is not.
                 if case .ambiguous = error { throw error }
-                firstError = firstError ?? error
             }
         }
-        if found.isEmpty {
-            // The miss, with suggestions from every feed.
-            _ = try resolve(text, among: 0..<t.stopCount)
-            if let firstError { throw firstError }
-        }
-        return found.sorted()
+        // No feed has it: the miss, with suggestions from every feed.
+        return found.isEmpty ? try resolve(text, among: 0..<t.stopCount) : found.sorted()
     }
 
     func stops(ofFeed f: Int) -> Range<Int> { Int(t.feedStopStart[f])..<Int(t.feedStopStart[f + 1]) }

@@ -207,6 +207,11 @@ struct Timetable: Sendable {
     @inline(__always) static func canBoard(_ flags: UInt8) -> Bool { flags & noPickup == 0 }
     @inline(__always) static func canAlight(_ flags: UInt8) -> Bool { flags & noDropOff == 0 }
 
+    /// Does a vehicle call at `stop` (a stop one boards, not a station or an entrance)?
+    @inline(__always) func isCalledAt(_ stop: Int) -> Bool {
+        stop >= 0 && stop + 1 < stopPatternStart.count && stopPatternStart[stop + 1] > stopPatternStart[stop]
+    }
+
     /// Does `id` name `stop`: the stop itself, or the station it belongs to?
     func stop(_ stop: Int, isNamed id: String) -> Bool {
         stopIDs[stop] == id || (stopParent[stop] >= 0 && stopIDs[Int(stopParent[stop])] == id)

@@ -113,13 +113,11 @@ enum TimetableCombination {
     /// grid of that cell size (never every pair with every other).
     private static func findLinks(_ t: inout Timetable) {
         let grid = TransferEdges.Grid(t, cell: linkRadius)
-        let starts = t.stopPatternStart.buffer
-        func boardable(_ stop: Int) -> Bool { stop + 1 < starts.count && starts[stop + 1] > starts[stop] }
         var start = Packed<Int32>([0]), stops = Packed<Int32>(), lengths = Packed<Double>()
         for x in 0..<t.stopCount {
-            if boardable(x) && !t.stopLat[x].isNaN {
+            if t.isCalledAt(x) && !t.stopLat[x].isNaN {
                 let here = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x]), feed = t.feed(ofStop: x)
-                for y in grid.near(x, t).sorted() where boardable(y) && t.feed(ofStop: y) != feed {
+                for y in grid.near(x, t).sorted() where t.isCalledAt(y) && t.feed(ofStop: y) != feed {
                     let meters = here.meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))
                     guard meters.isFinite, meters <= linkRadius else { continue }
                     stops.append(Int32(y))

@@ -111,10 +111,9 @@ final class TransferEdges {
                 out.append(edge)
             }
         }
-        let starts = t.stopPatternStart.buffer
         for (y, meters) in onFoot(x) where !known.contains(y) {
             // A link joins stops a vehicle calls at (not stations or entrances) of two feeds.
-            let link = feed(x) != feed(y) && meters <= linkMeters ?? -1 && y + 1 < starts.count && starts[y + 1] > starts[y]
+            let link = feed(x) != feed(y) && meters <= linkMeters ?? -1 && t.isCalledAt(y)
             guard meters <= walkMeters ?? -1 || link, !forbidden(x, y) else { continue }
             known.insert(y)
             // Walk plus a margin, as OpenTripPlanner, R5 and Navitia reckon it: a change to a stop
