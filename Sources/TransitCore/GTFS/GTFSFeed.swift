@@ -60,18 +60,18 @@ public struct GTFSFeed: Sendable {
     func plan(_ q: TripQuery, updates: TripUpdates? = nil) throws(TransitError) -> [Router.Journey] {
         let index = StopIndex(timetable)
         // An end is stops, or a point and the stops within the radius, reached on foot.
-        let fromPoint = try index.walks(from: q.from, radius: q.radius), toPoint = try index.walks(from: q.to, radius: q.radius)
-        let origins = fromPoint != nil ? Array(fromPoint?.seconds.keys ?? [:].keys).sorted() : try index.resolve(q.from)
-        var destinations = toPoint != nil ? Array(toPoint?.seconds.keys ?? [:].keys).sorted() : try index.resolve(q.to)
+        let from = try index.end(q.from, radius: q.radius), to = try index.end(q.to, radius: q.radius)
+        let origins = from.stops
+        var destinations = to.stops
         if Set(origins) == Set(destinations) { throw .usage("--from and --to are the same stops") }
         // A stop near both points is a start: nobody rides to where they could have boarded.
-        if fromPoint != nil || toPoint != nil { destinations.removeAll { origins.contains($0) } }
+        if from.walks != nil || to.walks != nil { destinations.removeAll { origins.contains($0) } }
         guard !destinations.isEmpty else { throw .usage("every stop near --to is near --from too: walk") }
         var query = Router.Query(origins: origins, destinations: destinations, day: q.date.dayNumber, after: q.after, before: q.before,
                                  maxTransfers: q.transfers, minTransfer: q.minTransferSeconds, walkMeters: q.walkMeters)
         query.linkMeters = q.linkMeters
-        query.access = fromPoint?.seconds ?? [:]
-        query.egress = toPoint?.seconds ?? [:]
+        query.access = from.walks ?? [:]
+        query.egress = to.walks ?? [:]
         let router = Router(timetable, query, children: index.children, updates: updates)
         return q.limit.map { router.journeys(limit: $0) } ?? router.journeys()
     }

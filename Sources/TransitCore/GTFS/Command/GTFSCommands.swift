@@ -115,8 +115,7 @@ struct GTFSCommands {
         let t = feed.timetable
         let index = StopIndex(t)
         // From a point: the stops within the radius, each reached on foot.
-        let point = try index.walks(from: request.from, radius: request.radius)
-        let origins = point != nil ? Array(point?.seconds.keys ?? [:].keys).sorted() : try index.resolve(request.from)
+        let from = try index.end(request.from, radius: request.radius), origins = from.stops
         let day = try serviceDay(request.date, feed)
         let clock = ServiceClock(day: day, zone: t.zone)
         let window = try ServiceWindow(after: request.after).seconds(on: clock, now: context.settings.now)
@@ -125,7 +124,7 @@ struct GTFSCommands {
         var query = Router.Query(origins: origins, destinations: [], day: day.dayNumber, after: start, before: end,
                                  maxTransfers: request.transfers, minTransfer: request.minTransfer, walkMeters: request.walkMeters)
         query.linkMeters = request.link
-        query.access = point?.seconds ?? [:]
+        query.access = from.walks ?? [:]
         let rows = Router(t, query, children: index.children, updates: updates).reach().filter { $0.arrival <= end }
             .map { Reached(stop: $0.stop, arrival: $0.arrival, rides: $0.rides) }
         let data: [Column<Reached>] = [

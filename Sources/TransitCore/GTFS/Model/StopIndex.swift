@@ -13,11 +13,12 @@ struct StopIndex {
         children = StationChildren(timetable)
     }
 
-    /// An end given as `LAT,LON`: every stop a vehicle calls at within `radius` meters, with the
-    /// seconds to walk there at 1.2 m/s (⌈d / 1.2⌉). nil when `typed` is no coordinate; none in
-    /// range is a usage error naming the nearest stop and its distance.
-    func walks(from typed: String, radius: Double) throws(TransitError) -> (point: Coordinate, seconds: [Int: Int])? {
-        guard let point = Coordinate(parsing: typed) else { return nil }
+    /// An end of a journey as typed: the stops it names, or for `LAT,LON` every stop a vehicle
+    /// calls at within `radius` meters, with the seconds to walk there at 1.2 m/s (⌈d / 1.2⌉;
+    /// `walks` is nil for stops named). None in range is a usage error naming the nearest stop
+    /// and its distance.
+    func end(_ typed: String, radius: Double) throws(TransitError) -> (stops: [Int], walks: [Int: Int]?) {
+        guard let point = Coordinate(parsing: typed) else { return (try resolve(typed), nil) }
         var seconds: [Int: Int] = [:], nearest: (stop: Int, meters: Double)?
         for (stop, d) in boardable(from: point) {
             if nearest.map({ d < $0.meters }) ?? true { nearest = (stop, d) }
@@ -27,7 +28,7 @@ struct StopIndex {
             let near = nearest.map { " the nearest is \(t.stopNames[$0.stop]) (\(t.stopIDs[$0.stop])), \(Int($0.meters.rounded())) m away" } ?? " the feed has no stop"
             throw .usage("no stop within \(Int(radius)) m of \(typed);\(near)", hint: "raise --radius (up to 5000)")
         }
-        return (point, seconds)
+        return (seconds.keys.sorted(), seconds)
     }
 
     /// Every stop a vehicle calls at, with its distance from `point` in meters.
