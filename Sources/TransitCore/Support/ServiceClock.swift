@@ -27,6 +27,12 @@ struct ServiceClock: Sendable {
 
     func instant(_ seconds: Int) -> Date { origin.addingTimeInterval(TimeInterval(seconds)) }
 
+    /// Seconds by which service day `day` begins later in `zone` than in `clock`: what moves a
+    /// time of a feed in `zone` onto `clock`'s day (Lisbon's 08:00 is 09:00 on Madrid's).
+    static func offset(of zone: TimeZone, onto clock: TimeZone, day: LocalDate) -> Int {
+        Int(ServiceClock(day: day, zone: zone).origin.timeIntervalSince(ServiceClock(day: day, zone: clock).origin))
+    }
+
     /// Seconds of this service day at `instant` (negative before it began, past 86,400 after).
     func seconds(at instant: Date) -> Int { Int((instant.timeIntervalSince(origin)).rounded(.down)) }
 }

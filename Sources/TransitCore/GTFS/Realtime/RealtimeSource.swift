@@ -197,8 +197,7 @@ extension TripUpdates {
         var shifts: [Int: Int] = [:]
         func shift(_ day: Int) -> Int {
             if let known = shifts[day] { return known }
-            let date = LocalDate(dayNumber: day)
-            let seconds = Int(ServiceClock(day: date, zone: zone).origin.timeIntervalSince(ServiceClock(day: date, zone: clock).origin))
+            let seconds = ServiceClock.offset(of: zone, onto: clock, day: LocalDate(dayNumber: day))
             shifts[day] = seconds
             return seconds
         }

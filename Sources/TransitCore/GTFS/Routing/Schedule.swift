@@ -140,10 +140,10 @@ struct DaySchedule: Schedule {
     /// instants. nil when every feed keeps the clock's zone (the usual case).
     static func shiftedTimes(_ t: Timetable, day: Int) -> Packed<Int32>? {
         guard !t.feedZones.isEmpty else { return nil }
-        let date = LocalDate(dayNumber: day), reference = ServiceClock(day: date, zone: t.zone).origin
+        let date = LocalDate(dayNumber: day)
         var values: [Int32]?
         for f in 0..<t.feedCount {
-            let shift = Int32(clamping: Int(ServiceClock(day: date, zone: t.zone(ofFeed: f)).origin.timeIntervalSince(reference)))
+            let shift = Int32(clamping: ServiceClock.offset(of: t.zone(ofFeed: f), onto: t.zone, day: date))
             guard shift != 0 else { continue }
             if values == nil { values = Array(t.times.buffer) }
             for q in t.patterns(ofFeed: f) {
