@@ -257,13 +257,12 @@ enum GTFSCommandLine {
         case "reach":
             try checkRealtime(args)
             guard let from = args.string("from") else { throw args.missing("from") }
-            return .reach(GTFSReachRequest(feeds: feeds, from: from, date: try checkedDate(args), after: try args.serviceTime("after"),
-                                           minutes: try args.intValue("minutes", in: 1...1440), transfers: try args.intValue("transfers", in: 0...5),
-                                           minTransfer: try args.intValue("min-transfer", in: 0...60) * 60,
-                                           walkMeters: try args.double("walk", in: 0...5000, what: "meters"),
+            let date = try checkedDate(args), after = try args.serviceTime("after"), minutes = try args.intValue("minutes", in: 1...1440)
+            let search = try Search(args)
+            return .reach(GTFSReachRequest(feeds: feeds, from: from, date: date, after: after, minutes: minutes, transfers: search.transfers,
+                                           minTransfer: search.minTransfer, walkMeters: search.walk,
                                            realtime: args.strings("realtime"), noRealtime: args.flag("no-realtime"),
-                                           radius: try args.double("radius", in: 1...5000, what: "meters") ?? 1000,
-                                           link: try args.double("link", in: 1...5000, what: "meters") ?? 300, zone: try zone(args)))
+                                           radius: search.radius, link: search.link, zone: search.zone))
         case "alerts": return .alerts(feeds: feeds, route: args.string("route"), stop: args.string("stop"), realtime: args.strings("realtime"))
         case "vehicles": return .vehicles(feeds: feeds, route: args.string("route"), realtime: args.strings("realtime"))
         case "stops":
@@ -279,23 +278,38 @@ enum GTFSCommandLine {
         case "trips":
             try checkRealtime(args)
             let (from, to) = try args.distinctPair(what: "stop")
-            return .trips(GTFSTripsRequest(feeds: feeds, from: from, to: to, date: try checkedDate(args), window: try args.serviceTimes(),
-                                           transfers: try args.intValue("transfers", in: 0...5),
-                                           minTransfer: try args.intValue("min-transfer", in: 0...60) * 60,
-                                           walkMeters: try args.double("walk", in: 0...5000, what: "meters"),
+            let date = try checkedDate(args), window = try args.serviceTimes(), search = try Search(args)
+            return .trips(GTFSTripsRequest(feeds: feeds, from: from, to: to, date: date, window: window,
+                                           transfers: search.transfers, minTransfer: search.minTransfer, walkMeters: search.walk,
                                            limit: try args.int("limit", in: 1...100_000), fastest: args.flag("fastest"), all: args.flag("all"),
                                            realtime: args.strings("realtime"), noRealtime: args.flag("no-realtime"),
-                                           radius: try args.double("radius", in: 1...5000, what: "meters") ?? 1000,
-                                           link: try args.double("link", in: 1...5000, what: "meters") ?? 300, zone: try zone(args)))
+                                           radius: search.radius, link: search.link, zone: search.zone))
         default: throw args.unknownCommand()
         }
     }
 
-    /// `--tz`, checked: an IANA zone name.
-    static func zone(_ args: Arguments) throws(TransitError) -> String? {
-        guard let name = args.string("tz") else { return nil }
-        guard TimeZone(identifier: name) != nil else { throw .usage("--tz takes an IANA zone name (Europe/Madrid, America/Los_Angeles), not '\(name)'") }
-        return name
+    /// The options of a search that `trips` and `reach` share, read and bounded one way: changes,
+    /// walking, a point's radius, links between feeds, and `--tz` (an IANA zone name).
+    struct Search {
+        var transfers: Int
+        /// Seconds.
+        var minTransfer: Int
+        var walk: Double?
+        var radius: Double
+        var link: Double
+        var zone: String?
+
+        init(_ args: Arguments) throws(TransitError) {
+            transfers = try args.intValue("transfers", in: 0...5)
+            minTransfer = try args.intValue("min-transfer", in: 0...60) * 60
+            walk = try args.double("walk", in: 0...5000, what: "meters")
+            radius = try args.double("radius", in: 1...5000, what: "meters") ?? 1000
+            link = try args.double("link", in: 1...5000, what: "meters") ?? 300
+            zone = args.string("tz")
+            if let zone, TimeZone(identifier: zone) == nil {
+                throw .usage("--tz takes an IANA zone name (Europe/Madrid, America/Los_Angeles), not '\(zone)'")
+            }
+        }
     }
 
     static func checkRealtime(_ args: Arguments) throws(TransitError) {
