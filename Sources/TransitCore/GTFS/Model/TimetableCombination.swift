@@ -85,7 +85,6 @@ enum TimetableCombination {
                 serviceDays += words
             }
 
-            func moved(_ index: Int32, _ by: Int32) -> Int32 { index < 0 ? index : index + by }
             for rule in t.transfers {
                 out.transfers.append(TransferRule(fromStop: moved(rule.fromStop, stops), toStop: moved(rule.toStop, stops),
                                                   fromRoute: moved(rule.fromRoute, routes), toRoute: moved(rule.toRoute, routes),
@@ -143,10 +142,13 @@ enum TimetableCombination {
         }
     }
 
+    /// An index moved by `by`; -1, "none", stays.
+    private static func moved(_ index: Int32, _ by: Int32) -> Int32 { index < 0 ? index : index + by }
+
     /// Indices moved by `plus` (-1, "none", kept where `keepNegative`).
     private static func append(_ out: inout Packed<Int32>, _ values: Packed<Int32>, plus: Int32, keepNegative: Bool = false) {
         out.reserveCapacity(out.count + values.count)
-        for v in values.buffer { out.append(keepNegative && v < 0 ? v : v + plus) }
+        for v in values.buffer { out.append(keepNegative ? moved(v, plus) : v + plus) }
     }
 
     /// Offsets from 0 to a total: the first (0) dropped, the rest moved past what `out` holds.
