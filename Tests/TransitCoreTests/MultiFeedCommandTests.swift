@@ -8,15 +8,11 @@ import Testing
 struct MultiFeedCommandTests {
     typealias Pack = MultiFeedPackTests
 
-    static func json(_ run: Run) throws -> [[String: Any]] {
-        try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
-    }
-
     @Test func aNameMatchesStopsInEveryFeed() async throws {
         let run = try await Run.transit(["gtfs", "departures"] + Pack.A.options + ["--stop", "Millbrae", "--date", "2018-10-03", "--format", "json"],
                                         env: Pack.A.environment)
         #expect(run.status == 0, "\(run.stderr)")
-        let rows = try Self.json(run)
+        let rows = try run.records()
         #expect(Set(rows.compactMap { $0["platform"] as? String }) == ["bart:MLBR", "caltrain:70061", "caltrain:70062"])
         #expect(Set(rows.compactMap { $0["feed"] as? String }) == ["bart", "caltrain"])
         #expect(rows.allSatisfy { ($0["trip_id"] as? String)?.hasPrefix(($0["feed"] as? String ?? "?") + ":") == true })
@@ -36,7 +32,7 @@ struct MultiFeedCommandTests {
         let run = try await Run.transit(["gtfs", "departures"] + Pack.E.options + ["--stop", "JUSTICE_COURT", "--date", "2007-01-01", "--format", "json"],
                                         env: Pack.E.environment)
         #expect(run.status == 0, "\(run.stderr)")
-        let rows = try Self.json(run)
+        let rows = try run.records()
         #expect(!rows.isEmpty && rows.allSatisfy { $0["platform"] as? String == "gtfs_1:JUSTICE_COURT" })
     }
 
@@ -47,7 +43,7 @@ struct MultiFeedCommandTests {
             let run = try await Run.transit(["gtfs", "departures"] + Pack.C.options + ["--stop", "marta:98900", "--date", date, "--format", "json"],
                                             env: Pack.C.environment)
             #expect(run.status == 0, "\(run.stderr)")
-            #expect(try Self.json(run).count == count, "\(date)")
+            #expect(try run.records().count == count, "\(date)")
         }
     }
 
@@ -61,14 +57,14 @@ struct MultiFeedCommandTests {
         for date in ["2018-10-03", "2023-06-14"] {
             let run = try await Run.transit(["gtfs", "trips", "--feed", "all", "--from", "bart:EMBR", "--to", "caltrain:Palo Alto", "--date", date, "--format", "json"], env: env)
             #expect(run.status == 0, "\(run.stderr)")
-            #expect(try Self.json(run).isEmpty)
+            #expect(try run.records().isEmpty)
             #expect(run.stderr.contains("bart (2023-02-18 to 2023-09-10) and caltrain (2017-10-02 to 2019-10-06) share no service day"), "\(run.stderr)")
         }
     }
 
     @Test func stopsAndRoutesCarryTheirFeed() async throws {
         let stops = try await Run.transit(["gtfs", "stops"] + Pack.E.options + ["--format", "json"], env: Pack.E.environment)
-        let rows = try Self.json(stops)
+        let rows = try stops.records()
         #expect(Set(rows.compactMap { $0["feed"] as? String }) == ["gtfs_0", "gtfs_1"])
         #expect(rows.allSatisfy { ($0["id"] as? String)?.hasPrefix(($0["feed"] as? String ?? "?") + ":") == true })
         let routes = try await Run.transit(["gtfs", "routes"] + Pack.E.options + ["--format", "tsv"], env: Pack.E.environment)

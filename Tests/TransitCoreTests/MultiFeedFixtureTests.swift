@@ -19,7 +19,7 @@ import TransitTestSupport
     static func journeys(_ args: [String], env: [String: String] = environment) async throws -> (run: Run, journeys: [[String: Any]]) {
         let run = try await Run.transit(["gtfs", "trips"] + args + ["--format", "json"], env: env)
         #expect(run.status == 0, "\(run.stderr)")
-        return (run, try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]]))
+        return (run, try run.records())
     }
 
     static func legs(_ journey: [String: Any]?) -> [[String: Any]] { journey?["legs"] as? [[String: Any]] ?? [] }
@@ -100,7 +100,7 @@ import TransitTestSupport
         let env = Self.environment.merging(Self.atTheRecording) { $1 }
         let run = try await Run.transit(query + ["--realtime", "caltrain=" + Self.lateCaltrain], env: env)
         #expect(run.status == 0, "\(run.stderr)")
-        let journey = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])?.first)
+        let journey = try #require(try run.records().first)
         #expect(journey["arrival"] as? String == "2026-11-23T08:35:00-08:00")
         let ride = Self.legs(journey).last
         #expect(ride?["trip_id"] as? String == "caltrain:L005")
@@ -131,7 +131,7 @@ import TransitTestSupport
         #expect(lisbon.first?["departure"] as? String == departure && lisbon.first?["arrival"] as? String == arrival)
         let trip = try await Run.transit(["gtfs", "trip", "renfe:RWK1", "--feed", "cp,renfe", "--date", "2026-11-23", "--realtime", source,
                                           "--format", "json"], env: env)
-        let calls = try #require(try JSONSerialization.jsonObject(with: Data(trip.stdout.utf8)) as? [[String: Any]])
+        let calls = try trip.records()
         #expect(calls.last?["arrival"] as? String == (late == 10 ? "2026-11-23T08:45:00+01:00" : "2026-11-23T08:50:00+01:00"), "\(trip.stderr)")
         #expect(calls.last?["planned_arrival"] as? String == "2026-11-23T08:35:00+01:00")
     }
@@ -147,7 +147,7 @@ import TransitTestSupport
         let vehicles = try await Run.transit(["gtfs", "vehicles", "--feed", "lakeport,bart", "--realtime", "lakeport=" + rt + "vehicle-positions.pb",
                                               "--format", "json"], env: env)
         #expect(vehicles.status == 0, "\(vehicles.stderr)")
-        let rows = try #require(try JSONSerialization.jsonObject(with: Data(vehicles.stdout.utf8)) as? [[String: Any]])
+        let rows = try vehicles.records()
         #expect(rows.count == 3 && rows.contains { $0["trip_id"] as? String == "lakeport:SL-WK-N05" && $0["stop_name"] as? String == "Harbor" })
         let alerts = try await Run.transit(["gtfs", "alerts", "--feed", "lakeport,bart", "--realtime", "lakeport=" + rt + "alerts.pb", "--stop", "lakeport:Market",
                                             "--format", "json"], env: env)

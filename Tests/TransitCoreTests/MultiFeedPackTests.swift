@@ -68,7 +68,7 @@ struct MultiFeedPackTests {
 
     /// The same triples from `gtfs trips --format json` (local times: each feed's offset is in the text).
     static func triples(_ run: Run) throws -> [String] {
-        let journeys = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        let journeys = try run.records()
         return journeys.map { j in
             let time = { (key: String) in String(((j[key] as? String) ?? "").dropFirst(11).prefix(8)) }
             return "\(time("departure")) \(time("arrival")) \((j["transfers"] as? Int) ?? -1)"

@@ -17,13 +17,9 @@ import TransitTestSupport
         return try await Run.transit(args, env: env)
     }
 
-    static func json(_ run: Run) throws -> [[String: Any]] {
-        try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], "\(run.stderr)")
-    }
-
     /// One journey's first leg as the JSON says it.
     static func firstLeg(_ run: Run) throws -> [String: Any] {
-        try #require((try json(run).first?["legs"] as? [[String: Any]])?.first, "\(run.stdout) \(run.stderr)")
+        try #require((try run.records().first?["legs"] as? [[String: Any]])?.first, "\(run.stdout) \(run.stderr)")
     }
 
     // MARK: MMRI (OpenTripPlanner's cases; EXPECTED.md)
@@ -64,7 +60,7 @@ import TransitTestSupport
         let board = try await Self.transit(["gtfs", "departures", "--feed", zip, "--stop", "24TH", "--date", "2019-08-07", "--after", "10:40",
                                             "--realtime", pb, "--format", "json"], now: now)
         #expect(board.status == 0, "\(board.stderr)")
-        let rows = try Self.json(board)
+        let rows = try board.records()
         // 5151022WKDY: its update names 24TH as stop_sequence 3 (24TH is 4 in the timetable): the
         // stop_id decides; time 1565200027 (10:47:07) wins over delay 926.
         let late = try #require(rows.first { $0["trip_id"] as? String == "5151022WKDY" })
@@ -81,19 +77,19 @@ import TransitTestSupport
         #expect(lines.contains { $0.hasSuffix("18 of 91 trip updates matched no trip of the timetable (skipped)") }, "\(board.stderr)")
         #expect(lines.contains { $0.hasSuffix("1 trip updates list their stops out of order (rejected; those trips keep their schedule)") })
         let scrambled = try await Self.transit(["gtfs", "trip", "3711056WKDY", "--feed", zip, "--date", "2019-08-07", "--realtime", pb, "--format", "json"], now: now)
-        #expect(try Self.json(scrambled).allSatisfy { $0["status"] as? String == "scheduled" })
+        #expect(try scrambled.records().allSatisfy { $0["status"] as? String == "scheduled" })
         // A journey rides 5151022WKDY on its predicted times: 24TH 10:47:07 → 16TH 10:48:34 (1565200114)
         // (in a window that leaves out 1171042WKDY, which leaves at 10:48:17 and arrives sooner).
         let trips = try await Self.transit(["gtfs", "trips", "--feed", zip, "--from", "24TH", "--to", "16TH", "--date", "2019-08-07",
                                             "--after", "10:47", "--before", "10:47:30", "--realtime", pb, "--format", "json"], now: now)
-        let journeys = try Self.json(trips)
+        let journeys = try trips.records()
         let ride = try #require(journeys.compactMap { ($0["legs"] as? [[String: Any]])?.first }.first { $0["trip_id"] as? String == "5151022WKDY" })
         #expect(ride["departure"] as? String == "2019-08-07T10:47:07-07:00" && ride["arrival"] as? String == "2019-08-07T10:48:34-07:00"
                 && ride["planned_arrival"] as? String == "2019-08-07T10:33:00-07:00" && ride["arrival_delay_seconds"] as? Int == 934)
         // Without realtime, the same query rides the schedule.
         let planned = try await Self.transit(["gtfs", "trips", "--feed", zip, "--from", "24TH", "--to", "16TH", "--date", "2019-08-07",
                                               "--after", "10:47", "--format", "json"], now: now)
-        #expect(try Self.json(planned).allSatisfy { (($0["legs"] as? [[String: Any]]) ?? []).allSatisfy { $0["realtime"] as? Bool == false } })
+        #expect(try planned.records().allSatisfy { (($0["legs"] as? [[String: Any]]) ?? []).allSatisfy { $0["realtime"] as? Bool == false } })
     }
 
     // MARK: Caltrain 2023 (time only; the UTC date is the day after the service day)
@@ -107,7 +103,7 @@ import TransitTestSupport
         // Unpinned: a file is read at its header's time (17:05 PST), on service day 2023-11-07.
         let run = try await Self.transit(["gtfs", "trip", id, "--feed", zip, "--date", "2023-11-07", "--realtime", pb, "--format", "json"], now: nil)
         #expect(run.status == 0, "\(run.stderr)")
-        let calls = try Self.json(run)
+        let calls = try run.records()
         let zone = try #require(TimeZone(identifier: "America/Los_Angeles"))
         for stu in update.stopTimeUpdates {
             guard let stop = stu.stopID, let time = stu.arrival?.time ?? stu.departure?.time else { continue }
@@ -133,7 +129,7 @@ import TransitTestSupport
         let run = try await Self.transit(["gtfs", "trips", "--feed", zip, "--from", try #require(from.stopID), "--to", try #require(to.stopID),
                                           "--date", "2023-11-07", "--after", after, "--transfers", "0", "--realtime", pb, "--format", "json"], now: nil)
         #expect(run.status == 0, "\(run.stderr)")
-        let legs = try Self.json(run).compactMap { ($0["legs"] as? [[String: Any]])?.first }
+        let legs = try run.records().compactMap { ($0["legs"] as? [[String: Any]])?.first }
         let ride = try #require(legs.first { $0["trip_id"] as? String == update.trip?.tripID }, "\(legs.map { $0["trip_id"] ?? "" })")
         #expect(ride["departure"] as? String == leaves && ride["arrival"] as? String == iso(to.arrival?.time ?? to.departure?.time))
         #expect(ride["realtime"] as? Bool == true && ride["planned_departure"] is String)
@@ -149,7 +145,7 @@ import TransitTestSupport
         let run = try await Self.transit(["gtfs", "trip", canceled, "--feed", zip, "--date", "2025-11-06", "--realtime", pb, "--format", "json"], now: nil)
         #expect(run.status == 0, "\(run.stderr)")
         // Canceled: every call canceled, no time to plan on, the plan kept.
-        let calls = try Self.json(run)
+        let calls = try run.records()
         #expect(!calls.isEmpty && calls.allSatisfy { $0["status"] as? String == "canceled" && $0["departure"] is NSNull && $0["arrival"] is NSNull })
         #expect(calls.dropLast().allSatisfy { $0["planned_departure"] is String })
         // A SCHEDULED trip with SKIPPED calls: those calls skipped, with no time.
@@ -157,7 +153,7 @@ import TransitTestSupport
             && !u.stopTimeUpdates.allSatisfy { $0.scheduleRelationship == 1 } })
         let skipRun = try await Self.transit(["gtfs", "trip", try #require(skipping.trip?.tripID), "--feed", zip, "--date", "2025-11-06",
                                               "--realtime", pb, "--format", "json"], now: nil)
-        let skipCalls = try Self.json(skipRun)
+        let skipCalls = try skipRun.records()
         let skippedStops = Set(skipping.stopTimeUpdates.filter { $0.scheduleRelationship == 1 }.compactMap(\.stopID))
         for call in skipCalls where skippedStops.contains(call["stop_id"] as? String ?? "") {
             #expect(call["status"] as? String == "skipped" && call["departure"] is NSNull)
@@ -178,7 +174,7 @@ import TransitTestSupport
             let run = try await Self.transit(["gtfs", "trip", trip, "--feed", Self.feeds(folder + "/static"), "--date", date,
                                               "--realtime", Self.feeds(folder + "/" + pb), "--format", "json"], now: nil)
             #expect(run.status == 0, "\(run.stderr)")
-            return try Self.json(run)
+            return try run.records()
         }
         // Four of six calls SKIPPED (A, B, D, F), as EXPECTED-expected.txt marks them; then CANCELED.
         let skipped = try await calls("nigiri-gtfsrt-skip-cancel", "TRIP_1", "2023-11-26", "kTripUpdate.json.pb")
@@ -208,7 +204,7 @@ import TransitTestSupport
         func calls(_ trip: String, _ date: String, _ pb: String) async throws -> [[String: Any]] {
             let r = try await run(trip, date, pb)
             #expect(r.status == 0, "\(pb): \(r.stderr)")
-            return try Self.json(r)
+            return try r.records()
         }
         func summary(_ rows: [[String: Any]]) -> [String] {
             rows.map { "\($0["stop_id"] as? String ?? "?") \($0["status"] as? String ?? "?") \(($0["departure"] as? String ?? $0["arrival"] as? String ?? "-").suffix(14))" }
@@ -219,7 +215,7 @@ import TransitTestSupport
         // Its first call takes no drop-off and its last no pickup (stop_time_properties): the board at E has it.
         let board = try await Self.transit(["gtfs", "departures", "--stop", "E", "--feed", Self.feeds(folder + "/static"), "--date", "2023-08-10",
                                             "--realtime", Self.feeds(folder + "/kTripNew.json.pb"), "--format", "json"], now: nil)
-        let added = try Self.json(board).filter { $0["trip_id"] as? String == "TRIP_NEW" }
+        let added = try board.records().filter { $0["trip_id"] as? String == "TRIP_NEW" }
         #expect(added.count == 1 && added.first?["status"] as? String == "added" && added.first?["route"] as? String == "Route 1")
         // REPLACEMENT: TRIP_1's calls are the update's; the planned run is hidden from the board.
         #expect(summary(try await calls("TRIP_1", "2023-08-10", "kTripReplacement.json.pb"))
@@ -232,12 +228,12 @@ import TransitTestSupport
         // NEW with a trip_id the feed has, and NEW whose stops are unknown: skipped and counted.
         let same = try await run("TRIP_1", "2023-08-10", "kTripNewWithSameId.json.pb")
         #expect(same.status == 0 && same.stderr.contains("1 added trips could not be built"), "\(same.stderr)")
-        #expect(try Self.json(same).allSatisfy { $0["status"] as? String == "scheduled" })
+        #expect(try same.records().allSatisfy { $0["status"] as? String == "scheduled" })
         let unknown = try await Self.transit(["gtfs", "departures", "--stop", "E", "--feed", Self.feeds(folder + "/static"), "--date", "2023-08-10",
                                               "--realtime", Self.feeds(folder + "/kTripNewNonExistingStops.json.pb"), "--format", "json"], now: nil)
         #expect(unknown.status == 0 && unknown.stderr.contains("3 stop updates name no call of their trip (dropped)")
                 && unknown.stderr.contains("1 added trips could not be built"), "\(unknown.stderr)")
-        #expect(try Self.json(unknown).allSatisfy { $0["status"] as? String == "scheduled" })
+        #expect(try unknown.records().allSatisfy { $0["status"] as? String == "scheduled" })
     }
 
     @Test func riptaAfterMidnightIsFoundBothWays() async throws {
@@ -245,7 +241,7 @@ import TransitTestSupport
             let run = try await Self.transit(["gtfs", "trip", "3776558", "--feed", Self.feeds("nigiri-ripta/static"), "--date", "2024-05-11",
                                               "--realtime", Self.feeds("nigiri-ripta/" + file), "--format", "json"], now: nil)
             #expect(run.status == 0, "\(run.stderr)")
-            let calls = try Self.json(run)
+            let calls = try run.records()
             // EXPECTED.md: 11240 departs 00:17 (no update), 72000 00:20 (24:18 + 120 s), 11880 arrives 00:21.
             #expect(calls.map { $0["departure"] as? String ?? "-" }.prefix(2) == ["2024-05-12T00:17:00-04:00", "2024-05-12T00:20:00-04:00"], "\(file)")
             #expect(calls.last?["arrival"] as? String == "2024-05-12T00:21:00-04:00", "\(file)")
@@ -260,7 +256,7 @@ import TransitTestSupport
         let halifax = ["gtfs", "vehicles", "--feed", Self.feeds("halifax-2025/google_transit.zip"), "--realtime", Self.feeds("halifax-2025/VehiclePositions.pb")]
         let run = try await Self.transit(halifax + ["--format", "json"], now: nil)
         #expect(run.status == 0, "\(run.stderr)")
-        let rows = try Self.json(run)
+        let rows = try run.records()
         let message = try FeedMessage.decode(try Reference.data("gtfs-rt/feeds/halifax-2025/VehiclePositions.pb"))
         #expect(rows.count == message.entities.count && rows.count == 291)
         #expect(rows.allSatisfy { ($0["age_seconds"] as? Int).map { (0...120).contains($0) } == true && $0["occupancy"] is String })
@@ -272,7 +268,7 @@ import TransitTestSupport
         #expect(abs((row["latitude"] as? Double ?? 0) - (first.position?.latitude ?? 1)) < 1e-5)
         // A route filter, and GeoJSON Points that any viewer opens: [longitude, latitude].
         let route = try #require(rows.first?["route_id"] as? String)
-        let one = try Self.json(try await Self.transit(halifax + ["--route", route, "--format", "json"], now: nil))
+        let one = try (try await Self.transit(halifax + ["--route", route, "--format", "json"], now: nil)).records()
         #expect(!one.isEmpty && one.allSatisfy { $0["route_id"] as? String == route } && one.count < rows.count)
         let geo = try await Self.transit(halifax + ["--format", "geojson"], now: nil)
         let collection = try #require(try JSONSerialization.jsonObject(with: Data(geo.stdout.utf8)) as? [String: Any])
@@ -283,7 +279,7 @@ import TransitTestSupport
         // Bull Runner: trips by route only, and an unknown extension in the header.
         let bull = try await Self.transit(["gtfs", "vehicles", "--feed", Self.feeds("validator-bullrunner/bullrunner-gtfs.zip"),
                                            "--realtime", Self.feeds("validator-bullrunner/bullrunner-vehicle-positions.pb"), "--format", "json"], now: nil)
-        let buses = try Self.json(bull)
+        let buses = try bull.records()
         #expect(buses.count == 10 && buses.allSatisfy { $0["route"] is String && $0["trip_id"] is NSNull }, "\(bull.stderr)")
         #expect(buses.filter { $0["occupancy"] as? String == "empty" }.count >= 1)
         // Without a source: a usage error that says where one comes from.
@@ -310,19 +306,19 @@ import TransitTestSupport
         // Halifax: 46 alerts, each with one period, all in force at the feed's time (one ends in the year 3000).
         let halifax = ["--feed", Self.feeds("halifax-2025/google_transit.zip")]
         let alerts = Self.feeds("halifax-2025/Alerts.pb")
-        let listed = try Self.json(try await Self.transit(["gtfs", "alerts", "--realtime", alerts, "--format", "json"] + halifax, now: nil))
+        let listed = try (try await Self.transit(["gtfs", "alerts", "--realtime", alerts, "--format", "json"] + halifax, now: nil)).records()
         let message = try FeedMessage.decode(try Reference.data("gtfs-rt/feeds/halifax-2025/Alerts.pb"))
         let stamp = try #require(message.header?.timestamp)
         let inForce = message.entities.filter { e in e.alert?.activePeriods.contains { ($0.start ?? 0) <= stamp && stamp < ($0.end ?? .max) } == true }
         #expect(listed.count == inForce.count && listed.count == 46)
         // --route keeps those whose selectors name the route.
-        let detours = try Self.json(try await Self.transit(["gtfs", "alerts", "--route", "72", "--realtime", alerts, "--format", "json"] + halifax, now: nil))
+        let detours = try (try await Self.transit(["gtfs", "alerts", "--route", "72", "--realtime", alerts, "--format", "json"] + halifax, now: nil)).records()
         #expect(!detours.isEmpty && detours.count < 46 && detours.allSatisfy { ($0["applies_to"] as? [String])?.contains { $0.hasPrefix("route 72 ") } == true })
         // A board at a stop a route-72 detour names: its route-72 departures carry the alert's id.
         let selector = try #require(message.entities.compactMap(\.alert).flatMap(\.informedEntities).first { $0.routeID == "72" && $0.stopID != nil })
         let board = try await Self.transit(["gtfs", "departures", "--stop", try #require(selector.stopID), "--date", "2025-11-06", "--after", "17:00",
                                             "--realtime", Self.feeds("halifax-2025/TripUpdates.pb"), "--realtime", alerts, "--format", "json"] + halifax, now: nil)
-        let rows = try Self.json(board)
+        let rows = try board.records()
         let marked = rows.filter { !($0["alerts"] as? [String] ?? []).isEmpty }
         #expect(!marked.isEmpty && marked.allSatisfy { $0["route"] as? String == "72" }, "\(board.stderr)")
         #expect(board.stderr.contains("! alert "))
@@ -330,7 +326,7 @@ import TransitTestSupport
         let bart = try await Self.transit(["gtfs", "departures", "--feed", Self.feeds("transitland-bart/bart-rt.zip"), "--stop", "24TH", "--date", "2019-08-07",
                                            "--after", "10:40", "--limit", "5", "--realtime", Self.feeds("transitland-bart/bart-trip-updates.pb"),
                                            "--realtime", Self.feeds("transitland-bart/bart-alerts.pb"), "--format", "json"], now: "2019-08-07T17:45:42Z")
-        #expect(try Self.json(bart).allSatisfy { $0["alerts"] as? [String] == ["BSA_187874"] }, "\(bart.stderr)")
+        #expect(try bart.records().allSatisfy { $0["alerts"] as? [String] == ["BSA_187874"] }, "\(bart.stderr)")
         // MMRI 3i: the leg 00:01 → 00:02 carries "Unknown effect".
         let leg = try Self.firstLeg(try await Self.transit(["gtfs", "trips", "--feed", Self.feeds("otp-mmri/3i"), "--from", "3i1", "--to", "3i2", "--date", "2014-01-01",
                                                            "--after", "0:01:00", "--realtime", Self.feeds("otp-mmri/3i.pb"), "--format", "json"], now: "2013-12-31T23:05:00Z"))
@@ -364,7 +360,7 @@ import TransitTestSupport
         for path in [empty, Self.feeds("transitland-ct/ct-service-alerts.pb")] {
             let run = try await Self.transit(["gtfs", "departures", "--feed", zip, "--stop", "24TH", "--date", "2019-08-07", "--after", "10:40",
                                               "--limit", "3", "--realtime", path, "--format", "json"], now: "2019-08-07T17:45:21Z")
-            let rows = try Self.json(run)
+            let rows = try run.records()
             #expect(run.status == 0 && rows.allSatisfy { $0["status"] as? String == "scheduled" && $0["delay_seconds"] is NSNull }, "\(run.stderr)")
         }
     }
@@ -377,12 +373,12 @@ import TransitTestSupport
         }
         // Five minutes old: applied, with its age.
         let aged = try await board("2019-08-07T17:50:21Z")
-        let agedRows = try Self.json(aged)
+        let agedRows = try aged.records()
         #expect(aged.stderr.contains("the data is 5 min old") && agedRows.contains { $0["status"] as? String == "updated" }, "\(aged.stderr)")
         // Two hours old: not applied, and said why; every row is scheduled.
         let old = try await board("2019-08-07T19:45:21Z")
         #expect(old.status == 0 && old.stderr.contains("the data is 2 h 0 min old") && old.stderr.contains("not applied"), "\(old.stderr)")
-        let oldRows = try Self.json(old)
+        let oldRows = try old.records()
         #expect(oldRows.allSatisfy { $0["status"] as? String == "scheduled" })
     }
 }
@@ -422,7 +418,7 @@ import TransitTestSupport
         var later = env
         later["TRANSIT_NOW"] = "2019-08-07T19:45:21Z"
         let stale = try await Run.transit(query + [server.baseURL + "/rt/trip-updates.pb"], env: later)
-        let staleRows = try RealtimeApplyTests.json(stale)
+        let staleRows = try stale.records()
         #expect(stale.status == 0 && stale.stderr.contains("the data is 2 h 0 min old") && stale.stderr.contains("not applied"), "\(stale.stderr)")
         #expect(!staleRows.isEmpty && staleRows.allSatisfy { $0["status"] as? String == "scheduled" && $0["delay_seconds"] is NSNull })
         env["TRANSIT_TIMEOUT"] = "2"

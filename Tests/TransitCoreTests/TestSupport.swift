@@ -155,6 +155,11 @@ struct Run {
     }
 
     var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+
+    /// stdout as `--format json` writes a list: one object per row (a failure says stderr).
+    func records() throws -> [[String: Any]] {
+        try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [[String: Any]], "\(stderr)")
+    }
     var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
 }
 
