@@ -183,8 +183,8 @@ struct RealtimeSource {
                 all.merge(TripUpdateApplier.apply(m.message, to: t, now: m.now, source: m.source, only: only))
                 continue
             }
-            let own = TripUpdateApplier.apply(m.message, to: t.onClock(zone), now: m.now, source: m.source, only: only)
-            all.merge(own.moved(from: t.onClock(zone).zone, onto: t.zone))
+            let own = t.onClock(zone)
+            all.merge(TripUpdateApplier.apply(m.message, to: own, now: m.now, source: m.source, only: only).moved(from: own.zone, onto: t.zone))
         }
         return all
     }
