@@ -56,6 +56,7 @@ public final class LoopbackServer: @unchecked Sendable {
     private let listener: Int32
     private let lock = NSLock()
     private var seen: [Request] = []
+    private var hungUp: [TimeInterval] = []
     private var open: Set<Int32> = []
     private var stopped = false
 
@@ -103,6 +104,12 @@ public final class LoopbackServer: @unchecked Sendable {
 
     /// Every request received so far, in arrival order.
     public var requests: [Request] { lock.withLock { seen } }
+
+    /// For each `.hang` whose client gave up, the seconds from the request's arrival to the
+    /// client closing the connection, measured on the thread serving it. This is what a test of
+    /// a client's deadline reads: it is the deadline, whatever the test's own task waited for a
+    /// thread to resume on a busy machine.
+    public var hangUps: [TimeInterval] { lock.withLock { hungUp } }
 
     /// Stops accepting and closes every open connection (hung ones included).
     /// Connections are only shut down here; each is closed by the thread serving it, so that
@@ -155,7 +162,18 @@ public final class LoopbackServer: @unchecked Sendable {
             if delay > 0 { Thread.sleep(forTimeInterval: delay) }
             send(fd, head(status: status, headers: headers, length: body.count) + body)
         case .hang:
-            while !isStopped { Thread.sleep(forTimeInterval: 0.02) }
+            let arrived = DispatchTime.now().uptimeNanoseconds
+            while !isStopped {
+                // The client's hang-up reads as the end of the stream.
+                var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&entry, 1, 20) > 0 else { continue }
+                var byte: UInt8 = 0
+                if recv(fd, &byte, 1, Int32(MSG_DONTWAIT)) <= 0 {
+                    let seconds = Double(DispatchTime.now().uptimeNanoseconds - arrived) / 1e9
+                    lock.withLock { hungUp.append(seconds) }
+                    break
+                }
+            }
         case .truncate(let status, let body, let bytes):
             send(fd, head(status: status, headers: ["Content-Type": "text/xml"], length: body.count) + body.prefix(bytes))
             // Drop the line a moment later, as a real network does. Closing in the same instant

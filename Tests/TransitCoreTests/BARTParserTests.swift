@@ -128,32 +128,34 @@ import Testing
     }
 }
 
-/// No body makes a parser trap: every sample cut at many points, and noise, either parses or
-/// throws a `TransitError`.
-@Suite struct BARTParserRobustnessTests {
-    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func truncatedSamplesAndNoiseNeverTrap() throws {
-        let names = try FileManager.default.subpathsOfDirectory(atPath: Reference.path("bart/samples"))
-            .filter { $0.hasSuffix(".xml") && !$0.contains("routesched") }.sorted()
-        #expect(names.count >= 15)
-        var generator = SplitMix(seed: 42)
-        var inputs: [Data] = []
-        for name in names {
-            let data = try Reference.data("bart/samples/" + name)
-            for cut in stride(from: 0, to: data.count, by: max(1, data.count / 40)) { inputs.append(data.prefix(cut)) }
-            var noisy = data
-            for _ in 0..<20 { noisy[Int(generator.next() % UInt64(noisy.count))] = UInt8(generator.next() % 256) }
-            inputs.append(noisy)
+extension CPUBound {
+    /// No body makes a parser trap: every sample cut at many points, and noise, either parses or
+    /// throws a `TransitError`.
+    @Suite struct BARTParserRobustnessTests {
+        @Test(.enabled(if: Reference.isPresent, Reference.absent)) func truncatedSamplesAndNoiseNeverTrap() throws {
+            let names = try FileManager.default.subpathsOfDirectory(atPath: Reference.path("bart/samples"))
+                .filter { $0.hasSuffix(".xml") && !$0.contains("routesched") }.sorted()
+            #expect(names.count >= 15)
+            var generator = SplitMix(seed: 42)
+            var inputs: [Data] = []
+            for name in names {
+                let data = try Reference.data("bart/samples/" + name)
+                for cut in stride(from: 0, to: data.count, by: max(1, data.count / 40)) { inputs.append(data.prefix(cut)) }
+                var noisy = data
+                for _ in 0..<20 { noisy[Int(generator.next() % UInt64(noisy.count))] = UInt8(generator.next() % 256) }
+                inputs.append(noisy)
+            }
+            inputs += (0..<50).map { _ in Data((0..<200).map { _ in UInt8(generator.next() % 256) }) }
+            for input in inputs {
+                _ = try? BARTParser.stations(input)
+                _ = try? BARTParser.routes(input)
+                _ = try? BARTParser.routeSchedule(input, route: 1)
+                _ = try? BARTParser.plannedTrips(input)
+                _ = try? BARTParser.departures(input)
+                _ = try? BARTParser.advisories(input)
+            }
+            #expect(inputs.count > 600)
         }
-        inputs += (0..<50).map { _ in Data((0..<200).map { _ in UInt8(generator.next() % 256) }) }
-        for input in inputs {
-            _ = try? BARTParser.stations(input)
-            _ = try? BARTParser.routes(input)
-            _ = try? BARTParser.routeSchedule(input, route: 1)
-            _ = try? BARTParser.plannedTrips(input)
-            _ = try? BARTParser.departures(input)
-            _ = try? BARTParser.advisories(input)
-        }
-        #expect(inputs.count > 600)
     }
 }
 

@@ -2,105 +2,107 @@ import Foundation
 import Testing
 @testable import TransitCore
 
-/// The router against the brute-force reference (Tests/TransitCoreTests/Reference) on random
-/// feeds: the same Pareto set of (departure, arrival, changes), and every journey rideable.
-/// CI asks 300 queries from a fixed seed; `scripts/differential N [SEED]` asks more, with
-/// TRANSIT_DIFFERENTIAL_QUERIES and TRANSIT_DIFFERENTIAL_SEED.
-@Suite struct GTFSDifferentialTests {
-    static let queriesPerFeed = 5
+extension CPUBound {
+    /// The router against the brute-force reference (Tests/TransitCoreTests/Reference) on random
+    /// feeds: the same Pareto set of (departure, arrival, changes), and every journey rideable.
+    /// CI asks 300 queries from a fixed seed; `scripts/differential N [SEED]` asks more, with
+    /// TRANSIT_DIFFERENTIAL_QUERIES and TRANSIT_DIFFERENTIAL_SEED.
+    @Suite struct GTFSDifferentialTests {
+        static let queriesPerFeed = 5
 
-    @Test func theRouterFindsWhatTheReferenceFinds() throws {
-        let dump = ProcessInfo.processInfo.environment["TRANSIT_DIFFERENTIAL_DUMP"]
-        let sweep = try DifferentialSweep(queries: 300, seed: 20_261_123, salt: 31) { test, g in
-            let q = test.query(&g)
-            let expected = ReferenceRouter(test.feed, q).journeys()
-            let (got, problems) = test.routed(q)
-            guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
-            // The feed, for a look with the binary: `transit gtfs trips --feed DIR/seed-N …`.
-            if let dump {
-                let directory = dump + "/seed-\(test.seed)"
-                try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                try test.feed.write(to: directory)
-            }
-            let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
-            return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
-        }
-        if !sweep.differences.isEmpty {
-            print("differential: \(sweep.differences.count) of \(sweep.asked) queries differ; seeds \(sweep.seeds)")
-            for line in sweep.differences.prefix(20) { print("differential: " + line) }
-        } else {
-            print("differential: \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys, no difference")
-        }
-        #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
-        // The queries must find journeys, or the comparison says little.
-        #expect(sweep.asked < 100 || sweep.compared > sweep.asked / 2)
-    }
-
-    /// Two random feeds on the same ground, ids clashing, searched as one: links between them
-    /// within a random `--link`, each feed's transfers.txt rows and services its own.
-    @Test func overTwoFeedsTheRouterFindsWhatTheReferenceFinds() throws {
-        var crossing = 0
-        let sweep = try DifferentialSweep(queries: 300, seed: 20_261_124, salt: 37, pairs: true) { test, g in
-            let q = test.query(&g)
-            let expected = ReferenceRouter(test.feed, q).journeys()
-            let (got, problems) = test.routed(q)
-            // Journeys that ride both feeds: the links were tried.
-            let t = test.timetable
-            crossing += Router(t, test.routerQuery(q)).journeys().filter { j in Set(j.legs.filter(\.isRide).map { t.feed(ofStop: $0.from) }).count > 1 }.count
-            guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
-            let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
-            return (expected.count, "query \(q.describe(test.feed)) link \(Int(q.linkMeters)): missing \(missing), extra \(extra), problems \(problems)")
-        }
-        print("differential over two feeds: \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys (\(crossing) ride both feeds), \(sweep.differences.count) differ")
-        #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
-        #expect(sweep.asked < 100 || sweep.compared > sweep.asked / 2)
-        #expect(sweep.asked < 100 || crossing > sweep.asked / 10, "only \(crossing) journeys ride both feeds")
-    }
-
-    @Test func theTripIndexListsEveryRunOnceUnderItsTrip() throws {
-        for seed in UInt64(1)...40 {
-            let t = try DifferentialCase(seed: seed).timetable
-            var seen = Set<[Int]>()
-            for trip in 0..<t.tripCount {
-                let runs = t.runs(ofTrip: trip)
-                for run in runs {
-                    #expect(t.trip(pattern: run.pattern, row: run.row) == trip, "seed \(seed)")
-                    #expect(seen.insert([run.pattern, run.row]).inserted, "seed \(seed)")
+        @Test func theRouterFindsWhatTheReferenceFinds() throws {
+            let dump = ProcessInfo.processInfo.environment["TRANSIT_DIFFERENTIAL_DUMP"]
+            let sweep = try DifferentialSweep(queries: 300, seed: 20_261_123, salt: 31) { test, g in
+                let q = test.query(&g)
+                let expected = ReferenceRouter(test.feed, q).journeys()
+                let (got, problems) = test.routed(q)
+                guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
+                // The feed, for a look with the binary: `transit gtfs trips --feed DIR/seed-N …`.
+                if let dump {
+                    let directory = dump + "/seed-\(test.seed)"
+                    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                    try test.feed.write(to: directory)
                 }
-                let starts = runs.map { t.runStart(pattern: $0.pattern, row: $0.row) }
-                #expect(starts == starts.sorted(), "seed \(seed)")
+                let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
+                return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
             }
-            #expect(seen.count == t.patternTrips.count, "seed \(seed): every run once")
+            if !sweep.differences.isEmpty {
+                print("differential: \(sweep.differences.count) of \(sweep.asked) queries differ; seeds \(sweep.seeds)")
+                for line in sweep.differences.prefix(20) { print("differential: " + line) }
+            } else {
+                print("differential: \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys, no difference")
+            }
+            #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
+            // The queries must find journeys, or the comparison says little.
+            #expect(sweep.asked < 100 || sweep.compared > sweep.asked / 2)
         }
-    }
 
-    @Test func theReferenceKnowsTheRules() throws {
-        // One case worked by hand: A→X on t1 (08:00–08:10), X→B on t2 (08:12–08:20) with a
-        // 2-minute change, or t3 direct at 08:05–08:40.
-        var feed = RandomFeed(seed: 1)
-        feed.stops = ["A", "X", "B"].enumerated().map { .init(id: $1, parent: nil, isStation: false, latitude: 37 + Double($0) * 0.01, longitude: -122) }
-        feed.routes = ["R"]
-        feed.services = [.init(id: "S", weekdays: Array(repeating: true, count: 7), start: 0, end: 100_000, added: [], removed: [])]
-        func call(_ stop: Int, _ minutes: Int) -> RandomFeed.Call {
-            .init(stop: stop, arrival: minutes * 60, departure: minutes * 60, untimed: false, noPickup: false, noDropOff: false)
+        /// Two random feeds on the same ground, ids clashing, searched as one: links between them
+        /// within a random `--link`, each feed's transfers.txt rows and services its own.
+        @Test func overTwoFeedsTheRouterFindsWhatTheReferenceFinds() throws {
+            var crossing = 0
+            let sweep = try DifferentialSweep(queries: 300, seed: 20_261_124, salt: 37, pairs: true) { test, g in
+                let q = test.query(&g)
+                let expected = ReferenceRouter(test.feed, q).journeys()
+                let (got, problems) = test.routed(q)
+                // Journeys that ride both feeds: the links were tried.
+                let t = test.timetable
+                crossing += Router(t, test.routerQuery(q)).journeys().filter { j in Set(j.legs.filter(\.isRide).map { t.feed(ofStop: $0.from) }).count > 1 }.count
+                guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
+                let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
+                return (expected.count, "query \(q.describe(test.feed)) link \(Int(q.linkMeters)): missing \(missing), extra \(extra), problems \(problems)")
+            }
+            print("differential over two feeds: \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys (\(crossing) ride both feeds), \(sweep.differences.count) differ")
+            #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
+            #expect(sweep.asked < 100 || sweep.compared > sweep.asked / 2)
+            #expect(sweep.asked < 100 || crossing > sweep.asked / 10, "only \(crossing) journeys ride both feeds")
         }
-        feed.trips = [.init(id: "t1", route: 0, service: 0, calls: [call(0, 480), call(1, 490)], windows: []),
-                      .init(id: "t2", route: 0, service: 0, calls: [call(1, 492), call(2, 500)], windows: []),
-                      .init(id: "t3", route: 0, service: 0, calls: [call(0, 485), call(2, 520)], windows: [])]
-        feed.transfers = []
-        func answer(_ minTransfer: Int, transfers: Int = 2) -> [String] {
-            ReferenceRouter(feed, .init(origins: [0], destinations: [2], day: RandomFeed.days[0], maxTransfers: transfers, minTransfer: minTransfer))
-                .journeys().map(\.description)
+
+        @Test func theTripIndexListsEveryRunOnceUnderItsTrip() throws {
+            for seed in UInt64(1)...40 {
+                let t = try DifferentialCase(seed: seed).timetable
+                var seen = Set<[Int]>()
+                for trip in 0..<t.tripCount {
+                    let runs = t.runs(ofTrip: trip)
+                    for run in runs {
+                        #expect(t.trip(pattern: run.pattern, row: run.row) == trip, "seed \(seed)")
+                        #expect(seen.insert([run.pattern, run.row]).inserted, "seed \(seed)")
+                    }
+                    let starts = runs.map { t.runStart(pattern: $0.pattern, row: $0.row) }
+                    #expect(starts == starts.sorted(), "seed \(seed)")
+                }
+                #expect(seen.count == t.patternTrips.count, "seed \(seed): every run once")
+            }
         }
-        #expect(answer(120) == ["08:00-08:20 x1", "08:05-08:40 x0"])
-        #expect(answer(121) == ["08:05-08:40 x0"])
-        #expect(answer(0, transfers: 0) == ["08:05-08:40 x0"])
-        // A forbidding row by trips beats the stops-only row.
-        feed.transfers = [.init(fromStop: 1, toStop: 1, type: 1), .init(fromStop: 1, toStop: 1, fromTrip: 0, toTrip: 1, type: 3)]
-        #expect(answer(0) == ["08:05-08:40 x0"])
-        // A frequency window: runs every 10 minutes from 09:00, the template itself not running.
-        feed.trips[2].windows = [.init(start: 9 * 3600, end: 9 * 3600 + 1200, headway: 600, exact: 1)]
-        #expect(answer(0) == ["09:00-09:35 x0", "09:10-09:45 x0"])
+
+        @Test func theReferenceKnowsTheRules() throws {
+            // One case worked by hand: A→X on t1 (08:00–08:10), X→B on t2 (08:12–08:20) with a
+            // 2-minute change, or t3 direct at 08:05–08:40.
+            var feed = RandomFeed(seed: 1)
+            feed.stops = ["A", "X", "B"].enumerated().map { .init(id: $1, parent: nil, isStation: false, latitude: 37 + Double($0) * 0.01, longitude: -122) }
+            feed.routes = ["R"]
+            feed.services = [.init(id: "S", weekdays: Array(repeating: true, count: 7), start: 0, end: 100_000, added: [], removed: [])]
+            func call(_ stop: Int, _ minutes: Int) -> RandomFeed.Call {
+                .init(stop: stop, arrival: minutes * 60, departure: minutes * 60, untimed: false, noPickup: false, noDropOff: false)
+            }
+            feed.trips = [.init(id: "t1", route: 0, service: 0, calls: [call(0, 480), call(1, 490)], windows: []),
+                          .init(id: "t2", route: 0, service: 0, calls: [call(1, 492), call(2, 500)], windows: []),
+                          .init(id: "t3", route: 0, service: 0, calls: [call(0, 485), call(2, 520)], windows: [])]
+            feed.transfers = []
+            func answer(_ minTransfer: Int, transfers: Int = 2) -> [String] {
+                ReferenceRouter(feed, .init(origins: [0], destinations: [2], day: RandomFeed.days[0], maxTransfers: transfers, minTransfer: minTransfer))
+                    .journeys().map(\.description)
+            }
+            #expect(answer(120) == ["08:00-08:20 x1", "08:05-08:40 x0"])
+            #expect(answer(121) == ["08:05-08:40 x0"])
+            #expect(answer(0, transfers: 0) == ["08:05-08:40 x0"])
+            // A forbidding row by trips beats the stops-only row.
+            feed.transfers = [.init(fromStop: 1, toStop: 1, type: 1), .init(fromStop: 1, toStop: 1, fromTrip: 0, toTrip: 1, type: 3)]
+            #expect(answer(0) == ["08:05-08:40 x0"])
+            // A frequency window: runs every 10 minutes from 09:00, the template itself not running.
+            feed.trips[2].windows = [.init(start: 9 * 3600, end: 9 * 3600 + 1200, headway: 600, exact: 1)]
+            #expect(answer(0) == ["09:00-09:35 x0", "09:10-09:45 x0"])
+        }
     }
 }
 

@@ -2,43 +2,45 @@ import Foundation
 import Testing
 @testable import TransitCore
 
-/// `gtfs reach` against the brute-force reference on random feeds: for every stop, the earliest
-/// arrival of any journey leaving the origin in [T, T + M] and arriving by T + M, and the fewest
-/// rides among those that arrive then. The reference is asked one stop at a time, with that stop
-/// as its destination; the router answers all stops from one search.
-@Suite struct ReachDifferentialTests {
-    /// On one random feed, and on two at once (`pairs`: ids clashing, links between them).
-    @Test(arguments: [false, true]) func reachFindsWhatTheReferenceFinds(pairs: Bool) throws {
-        var stops = 0
-        let sweep = try DifferentialSweep(queries: 60, seed: 20_261_125, scale: 4, perFeed: 3, salt: 41, pairs: pairs) { test, g in
-            var q = test.query(&g)
-            let after = q.after ?? g.int(5 * 12...16 * 12) * 300, minutes = g.int(4...24) * 15, end = after + minutes * 60
-            q.after = after
-            q.before = end
-            // The reference, one destination at a time.
-            var expected: [String: [Int]] = [:]
-            for stop in test.feed.boardable where !q.origins.contains(stop) {
-                var one = q
-                one.destinations = [stop]
-                let best = ReferenceRouter(test.feed, one).journeys().filter { $0.arrival <= end }
-                    .min { ($0.arrival, $0.transfers) < ($1.arrival, $1.transfers) }
-                if let best { expected[test.feed.stops[stop].id] = [best.arrival, best.transfers + 1] }
+extension CPUBound {
+    /// `gtfs reach` against the brute-force reference on random feeds: for every stop, the earliest
+    /// arrival of any journey leaving the origin in [T, T + M] and arriving by T + M, and the fewest
+    /// rides among those that arrive then. The reference is asked one stop at a time, with that stop
+    /// as its destination; the router answers all stops from one search.
+    @Suite struct ReachDifferentialTests {
+        /// On one random feed, and on two at once (`pairs`: ids clashing, links between them).
+        @Test(arguments: [false, true]) func reachFindsWhatTheReferenceFinds(pairs: Bool) throws {
+            var stops = 0
+            let sweep = try DifferentialSweep(queries: 60, seed: 20_261_125, scale: 4, perFeed: 3, salt: 41, pairs: pairs) { test, g in
+                var q = test.query(&g)
+                let after = q.after ?? g.int(5 * 12...16 * 12) * 300, minutes = g.int(4...24) * 15, end = after + minutes * 60
+                q.after = after
+                q.before = end
+                // The reference, one destination at a time.
+                var expected: [String: [Int]] = [:]
+                for stop in test.feed.boardable where !q.origins.contains(stop) {
+                    var one = q
+                    one.destinations = [stop]
+                    let best = ReferenceRouter(test.feed, one).journeys().filter { $0.arrival <= end }
+                        .min { ($0.arrival, $0.transfers) < ($1.arrival, $1.transfers) }
+                    if let best { expected[test.feed.stops[stop].id] = [best.arrival, best.transfers + 1] }
+                }
+                // The router, every stop at once.
+                var query = test.routerQuery(q)
+                query.destinations = []
+                var got: [String: [Int]] = [:]
+                for r in Router(test.timetable, query).reach() where r.arrival <= end { got[test.timetable.stopIDs[r.stop]] = [r.arrival, r.rides] }
+                stops += expected.count
+                guard got != expected else { return (expected.count, nil) }
+                let keys = Set(got.keys).union(expected.keys).filter { got[$0] != expected[$0] }.sorted()
+                return (expected.count, "\(q.describe(test.feed)) within \(minutes) min: "
+                        + keys.prefix(4).map { "\($0) router \(got[$0] ?? []) reference \(expected[$0] ?? [])" }.joined(separator: "; "))
             }
-            // The router, every stop at once.
-            var query = test.routerQuery(q)
-            query.destinations = []
-            var got: [String: [Int]] = [:]
-            for r in Router(test.timetable, query).reach() where r.arrival <= end { got[test.timetable.stopIDs[r.stop]] = [r.arrival, r.rides] }
-            stops += expected.count
-            guard got != expected else { return (expected.count, nil) }
-            let keys = Set(got.keys).union(expected.keys).filter { got[$0] != expected[$0] }.sorted()
-            return (expected.count, "\(q.describe(test.feed)) within \(minutes) min: "
-                    + keys.prefix(4).map { "\($0) router \(got[$0] ?? []) reference \(expected[$0] ?? [])" }.joined(separator: "; "))
+            print("reach differential\(pairs ? " over two feeds" : ""): \(sweep.asked) queries, \(stops) stops reached, \(sweep.differences.count) differ")
+            for line in sweep.differences.prefix(10) { print("reach differential: " + line) }
+            #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) reach queries differ: \(sweep.differences.prefix(3))")
+            #expect(sweep.asked < 20 || stops > sweep.asked / 2, "the queries reached \(stops) stops in all")
         }
-        print("reach differential\(pairs ? " over two feeds" : ""): \(sweep.asked) queries, \(stops) stops reached, \(sweep.differences.count) differ")
-        for line in sweep.differences.prefix(10) { print("reach differential: " + line) }
-        #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) reach queries differ: \(sweep.differences.prefix(3))")
-        #expect(sweep.asked < 20 || stops > sweep.asked / 2, "the queries reached \(stops) stops in all")
     }
 }
 
@@ -74,41 +76,43 @@ import Testing
     }
 }
 
-/// Coordinates as the ends of `gtfs trips` against the brute force: a point near the random
-/// feed's stops at each end, every boardable stop within a radius reached on foot at 1.2 m/s
-/// (⌈d / 1.2⌉ s, no change time), the journey leaving the point and arriving at the other.
-@Suite struct CoordinateDifferentialTests {
-    /// On one random feed, and on two at once: every boardable stop of either feed near a point.
-    @Test(arguments: [false, true]) func journeysBetweenPointsAreWhatTheReferenceFinds(pairs: Bool) throws {
-        let sweep = try DifferentialSweep(queries: 200, seed: 20_261_126, salt: 43, pairs: pairs) { test, g in
-            var q = test.query(&g)
-            /// A point near a random stop, and the boardable stops within a random radius of it.
-            func point() -> [Int: Int] {
-                let near = test.feed.stops[g.int(0...test.feed.stops.count - 1)]
-                let here = Coordinate(latitude: near.latitude + Double(g.int(-20...20)) * 0.0001, longitude: near.longitude + Double(g.int(-20...20)) * 0.0001)
-                let radius = Double(g.int(1...8) * 250)
-                var walks: [Int: Int] = [:]
-                for stop in test.feed.boardable {
-                    let d = here.meters(to: Coordinate(latitude: test.feed.stops[stop].latitude, longitude: test.feed.stops[stop].longitude))
-                    if d <= radius { walks[stop] = Int((d / Router.walkingSpeed).rounded(.up)) }
+extension CPUBound {
+    /// Coordinates as the ends of `gtfs trips` against the brute force: a point near the random
+    /// feed's stops at each end, every boardable stop within a radius reached on foot at 1.2 m/s
+    /// (⌈d / 1.2⌉ s, no change time), the journey leaving the point and arriving at the other.
+    @Suite struct CoordinateDifferentialTests {
+        /// On one random feed, and on two at once: every boardable stop of either feed near a point.
+        @Test(arguments: [false, true]) func journeysBetweenPointsAreWhatTheReferenceFinds(pairs: Bool) throws {
+            let sweep = try DifferentialSweep(queries: 200, seed: 20_261_126, salt: 43, pairs: pairs) { test, g in
+                var q = test.query(&g)
+                /// A point near a random stop, and the boardable stops within a random radius of it.
+                func point() -> [Int: Int] {
+                    let near = test.feed.stops[g.int(0...test.feed.stops.count - 1)]
+                    let here = Coordinate(latitude: near.latitude + Double(g.int(-20...20)) * 0.0001, longitude: near.longitude + Double(g.int(-20...20)) * 0.0001)
+                    let radius = Double(g.int(1...8) * 250)
+                    var walks: [Int: Int] = [:]
+                    for stop in test.feed.boardable {
+                        let d = here.meters(to: Coordinate(latitude: test.feed.stops[stop].latitude, longitude: test.feed.stops[stop].longitude))
+                        if d <= radius { walks[stop] = Int((d / Router.walkingSpeed).rounded(.up)) }
+                    }
+                    return walks
                 }
-                return walks
+                q.access = point()
+                q.egress = point().filter { q.access[$0.key] == nil }
+                q.origins = Set(q.access.keys)
+                q.destinations = Set(q.egress.keys)
+                guard !q.origins.isEmpty, !q.destinations.isEmpty else { return nil }
+                let expected = ReferenceRouter(test.feed, q).journeys()
+                let (got, problems) = test.routed(q)
+                guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
+                let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
+                return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
             }
-            q.access = point()
-            q.egress = point().filter { q.access[$0.key] == nil }
-            q.origins = Set(q.access.keys)
-            q.destinations = Set(q.egress.keys)
-            guard !q.origins.isEmpty, !q.destinations.isEmpty else { return nil }
-            let expected = ReferenceRouter(test.feed, q).journeys()
-            let (got, problems) = test.routed(q)
-            guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
-            let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
-            return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
+            print("coordinate differential\(pairs ? " over two feeds" : ""): \(sweep.asked) queries, \(sweep.compared) journeys, \(sweep.differences.count) differ")
+            for line in sweep.differences.prefix(10) { print("coordinate differential: " + line) }
+            #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
+            #expect(sweep.asked < 100 || sweep.compared > sweep.asked / 2)
         }
-        print("coordinate differential\(pairs ? " over two feeds" : ""): \(sweep.asked) queries, \(sweep.compared) journeys, \(sweep.differences.count) differ")
-        for line in sweep.differences.prefix(10) { print("coordinate differential: " + line) }
-        #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
-        #expect(sweep.asked < 100 || sweep.compared > sweep.asked / 2)
     }
 }
 

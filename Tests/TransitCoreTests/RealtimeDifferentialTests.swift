@@ -2,101 +2,103 @@ import Foundation
 import Testing
 @testable import TransitCore
 
-/// The router on realtime data against the brute-force reference: random feeds, random trip
-/// updates (cancellations, delays early and late at any call, skipped calls), applied on one
-/// side by `TripUpdateApplier` and `RealtimeSchedule`, and on the other written straight into
-/// the reference's runs from SEMANTICS.md's rules as this file restates them:
-/// - CANCELED: the run is gone.
-/// - a delay `d` at call k (departure only): calls k… move by `d` (rules 13, 14); calls before
-///   k keep their times, except that none may leave after the next call arrives (rule 15).
-/// - SKIPPED at call j: neither boarding nor alighting there; its times move with the delay.
-/// Same Pareto set, and every journey rideable on the changed runs.
-@Suite struct RealtimeDifferentialTests {
-    /// On one random feed, and on two at once (the updates name the combination's `feed:` ids).
-    @Test(arguments: [false, true]) func onRealtimeDataTheRouterFindsWhatTheReferenceFinds(pairs: Bool) throws {
-        var changed = 0
-        let sweep = try DifferentialSweep(queries: 200, seed: 20_261_124, salt: 37, pairs: pairs) { test, g in
-            let q = test.query(&g)
-            var reference = ReferenceRouter(test.feed, q)
-            let (message, runs, count) = Self.disturb(reference.runs, test.feed, day: q.day, &g)
-            reference.runs = runs
-            changed += count
-            let updates = TripUpdateApplier.apply(message, to: test.timetable, now: q.day * 86_400, source: "test")
-            let expected = reference.journeys()
-            let (got, problems) = test.routed(q, updates: updates, reference: reference)
-            guard got != expected || !problems.isEmpty || !updates.notices.isEmpty else { return (expected.count, nil) }
-            let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
-            return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems), notices \(updates.notices)")
+extension CPUBound {
+    /// The router on realtime data against the brute-force reference: random feeds, random trip
+    /// updates (cancellations, delays early and late at any call, skipped calls), applied on one
+    /// side by `TripUpdateApplier` and `RealtimeSchedule`, and on the other written straight into
+    /// the reference's runs from SEMANTICS.md's rules as this file restates them:
+    /// - CANCELED: the run is gone.
+    /// - a delay `d` at call k (departure only): calls k… move by `d` (rules 13, 14); calls before
+    ///   k keep their times, except that none may leave after the next call arrives (rule 15).
+    /// - SKIPPED at call j: neither boarding nor alighting there; its times move with the delay.
+    /// Same Pareto set, and every journey rideable on the changed runs.
+    @Suite struct RealtimeDifferentialTests {
+        /// On one random feed, and on two at once (the updates name the combination's `feed:` ids).
+        @Test(arguments: [false, true]) func onRealtimeDataTheRouterFindsWhatTheReferenceFinds(pairs: Bool) throws {
+            var changed = 0
+            let sweep = try DifferentialSweep(queries: 200, seed: 20_261_124, salt: 37, pairs: pairs) { test, g in
+                let q = test.query(&g)
+                var reference = ReferenceRouter(test.feed, q)
+                let (message, runs, count) = Self.disturb(reference.runs, test.feed, day: q.day, &g)
+                reference.runs = runs
+                changed += count
+                let updates = TripUpdateApplier.apply(message, to: test.timetable, now: q.day * 86_400, source: "test")
+                let expected = reference.journeys()
+                let (got, problems) = test.routed(q, updates: updates, reference: reference)
+                guard got != expected || !problems.isEmpty || !updates.notices.isEmpty else { return (expected.count, nil) }
+                let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
+                return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems), notices \(updates.notices)")
+            }
+            print("realtime differential\(pairs ? " over two feeds" : ""): \(sweep.asked) queries, \(sweep.compared) journeys, \(changed) runs changed, \(sweep.differences.count) differ")
+            for line in sweep.differences.prefix(10) { print("realtime differential: " + line) }
+            #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
+            // The updates must change runs and the queries find journeys, or the comparison says little.
+            // (Over two feeds most queries go from one feed to the other, and fewer find a journey.)
+            #expect(sweep.asked < 100 || (sweep.compared > sweep.asked / (pairs ? 4 : 2) && changed > sweep.asked))
         }
-        print("realtime differential\(pairs ? " over two feeds" : ""): \(sweep.asked) queries, \(sweep.compared) journeys, \(changed) runs changed, \(sweep.differences.count) differ")
-        for line in sweep.differences.prefix(10) { print("realtime differential: " + line) }
-        #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
-        // The updates must change runs and the queries find journeys, or the comparison says little.
-        // (Over two feeds most queries go from one feed to the other, and fewer find a journey.)
-        #expect(sweep.asked < 100 || (sweep.compared > sweep.asked / (pairs ? 4 : 2) && changed > sweep.asked))
-    }
 
-    /// Random trip updates for the runs of `day`, the message that says them, and the runs as
-    /// they then are.
-    static func disturb(_ runs: [ReferenceRouter.Run], _ feed: RandomFeed, day: Int,
-                        _ g: inout SeededGenerator) -> (FeedMessage, [ReferenceRouter.Run], Int) {
-        var message = FeedMessage(header: FeedMessage.FeedHeader(version: "2.0"))
-        var out: [ReferenceRouter.Run] = []
-        var changed = 0
-        let date = LocalDate(dayNumber: day).iso.replacingOccurrences(of: "-", with: "")
-        // Two runs of one trip starting at the same second (overlapping frequencies.txt windows)
-        // are one instance to GTFS-Realtime, which cannot tell them apart: left as planned.
-        var starts: [[Int]: Int] = [:]
-        for run in runs { starts[[run.trip, run.calls[0].departure], default: 0] += 1 }
-        for run in runs {
-            let trip = feed.trips[run.trip]
-            guard starts[[run.trip, run.calls[0].departure]] == 1 else {
-                out.append(run)
-                continue
-            }
-            var descriptor = FeedMessage.TripDescriptor(tripID: trip.id, startDate: date)
-            if !trip.windows.isEmpty { descriptor.startTime = ClockTime.gtfs(run.calls[0].departure) }
-            let n = run.calls.count
-            var update = FeedMessage.TripUpdate(trip: descriptor)
-            var calls = run.calls
-            let roll = g.int(0...99)
-            if roll < 10 {
-                update.trip?.scheduleRelationship = 3  // CANCELED
-                message.entities.append(FeedMessage.FeedEntity(id: "\(message.entities.count)", tripUpdate: update))
-                changed += 1
-                continue
-            }
-            var k: Int?, skip: Int?
-            if roll < 55 { k = g.int(0...n - 1) }
-            if roll >= 40 && roll < 70 && n >= 3 { skip = g.int(1...n - 2) }
-            if let s = skip, let d = k, s == d { skip = nil }
-            var stus: [FeedMessage.StopTimeUpdate] = []
-            if let k {
-                let delay = g.int(-300...1200)
-                for i in k..<n {
-                    calls[i].arrival += delay
-                    calls[i].departure += delay
+        /// Random trip updates for the runs of `day`, the message that says them, and the runs as
+        /// they then are.
+        static func disturb(_ runs: [ReferenceRouter.Run], _ feed: RandomFeed, day: Int,
+                            _ g: inout SeededGenerator) -> (FeedMessage, [ReferenceRouter.Run], Int) {
+            var message = FeedMessage(header: FeedMessage.FeedHeader(version: "2.0"))
+            var out: [ReferenceRouter.Run] = []
+            var changed = 0
+            let date = LocalDate(dayNumber: day).iso.replacingOccurrences(of: "-", with: "")
+            // Two runs of one trip starting at the same second (overlapping frequencies.txt windows)
+            // are one instance to GTFS-Realtime, which cannot tell them apart: left as planned.
+            var starts: [[Int]: Int] = [:]
+            for run in runs { starts[[run.trip, run.calls[0].departure], default: 0] += 1 }
+            for run in runs {
+                let trip = feed.trips[run.trip]
+                guard starts[[run.trip, run.calls[0].departure]] == 1 else {
+                    out.append(run)
+                    continue
                 }
-                for i in stride(from: k - 1, through: 0, by: -1) {
-                    calls[i].departure = min(calls[i].departure, calls[i + 1].arrival)
-                    calls[i].arrival = min(calls[i].arrival, calls[i].departure)
+                var descriptor = FeedMessage.TripDescriptor(tripID: trip.id, startDate: date)
+                if !trip.windows.isEmpty { descriptor.startTime = ClockTime.gtfs(run.calls[0].departure) }
+                let n = run.calls.count
+                var update = FeedMessage.TripUpdate(trip: descriptor)
+                var calls = run.calls
+                let roll = g.int(0...99)
+                if roll < 10 {
+                    update.trip?.scheduleRelationship = 3  // CANCELED
+                    message.entities.append(FeedMessage.FeedEntity(id: "\(message.entities.count)", tripUpdate: update))
+                    changed += 1
+                    continue
                 }
-                var stu = FeedMessage.StopTimeUpdate(stopSequence: UInt64(2 * k + 1))
-                stu.departure = FeedMessage.StopTimeEvent(delay: Int32(delay))
-                stus.append(stu)
+                var k: Int?, skip: Int?
+                if roll < 55 { k = g.int(0...n - 1) }
+                if roll >= 40 && roll < 70 && n >= 3 { skip = g.int(1...n - 2) }
+                if let s = skip, let d = k, s == d { skip = nil }
+                var stus: [FeedMessage.StopTimeUpdate] = []
+                if let k {
+                    let delay = g.int(-300...1200)
+                    for i in k..<n {
+                        calls[i].arrival += delay
+                        calls[i].departure += delay
+                    }
+                    for i in stride(from: k - 1, through: 0, by: -1) {
+                        calls[i].departure = min(calls[i].departure, calls[i + 1].arrival)
+                        calls[i].arrival = min(calls[i].arrival, calls[i].departure)
+                    }
+                    var stu = FeedMessage.StopTimeUpdate(stopSequence: UInt64(2 * k + 1))
+                    stu.departure = FeedMessage.StopTimeEvent(delay: Int32(delay))
+                    stus.append(stu)
+                }
+                if let skip {
+                    calls[skip].noPickup = true
+                    calls[skip].noDropOff = true
+                    stus.append(FeedMessage.StopTimeUpdate(stopSequence: UInt64(2 * skip + 1), scheduleRelationship: 1))
+                }
+                if !stus.isEmpty {
+                    update.stopTimeUpdates = stus.sorted { ($0.stopSequence ?? 0) < ($1.stopSequence ?? 0) }
+                    message.entities.append(FeedMessage.FeedEntity(id: "\(message.entities.count)", tripUpdate: update))
+                    changed += 1
+                }
+                out.append(ReferenceRouter.Run(trip: run.trip, calls: calls))
             }
-            if let skip {
-                calls[skip].noPickup = true
-                calls[skip].noDropOff = true
-                stus.append(FeedMessage.StopTimeUpdate(stopSequence: UInt64(2 * skip + 1), scheduleRelationship: 1))
-            }
-            if !stus.isEmpty {
-                update.stopTimeUpdates = stus.sorted { ($0.stopSequence ?? 0) < ($1.stopSequence ?? 0) }
-                message.entities.append(FeedMessage.FeedEntity(id: "\(message.entities.count)", tripUpdate: update))
-                changed += 1
-            }
-            out.append(ReferenceRouter.Run(trip: run.trip, calls: calls))
+            return (message, out, changed)
         }
-        return (message, out, changed)
     }
 }

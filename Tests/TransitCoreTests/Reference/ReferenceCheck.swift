@@ -144,7 +144,7 @@ struct DifferentialSweep {
     var differences: [String] = []
     var seeds: Range<UInt64> = 0..<0
 
-    init(queries defaultQueries: Int, seed defaultSeed: UInt64, scale: Int = 1, perFeed: Int = GTFSDifferentialTests.queriesPerFeed,
+    init(queries defaultQueries: Int, seed defaultSeed: UInt64, scale: Int = 1, perFeed: Int = CPUBound.GTFSDifferentialTests.queriesPerFeed,
          salt: UInt64, pairs: Bool = false, _ ask: (DifferentialCase, inout SeededGenerator) throws -> (compared: Int, difference: String?)?) throws {
         let environment = ProcessInfo.processInfo.environment
         let queries = environment["TRANSIT_DIFFERENTIAL_QUERIES"].flatMap(Int.init).map { $0 / scale } ?? defaultQueries
