@@ -44,7 +44,7 @@ public enum Providers {
         Provider("busbud", { BusbudCommandLine.spec }) { args throws(TransitError) in .busbud(try BusbudCommandLine.parse(args)) },
         Provider("rail12306", { RailCommandLine.spec }) { args throws(TransitError) in .rail12306(try RailCommandLine.parse(args)) },
         Provider("weather", { WeatherCommandLine.spec }) { args throws(TransitError) in .weather(try WeatherCommandLine.parse(args)) },
-        Provider("gtfs", { GTFSCommandLine.spec }, values: GTFSCommands.completionValues) { args throws(TransitError) in .gtfs(try GTFSCommandLine.parse(args)) },
+        Provider("gtfs", { GTFSCommandLine.spec }, values: GTFSCommandLine.completionValues) { args throws(TransitError) in .gtfs(try GTFSCommandLine.parse(args)) },
     ]
 
     static func run(_ command: Command, _ context: Context) async throws(TransitError) -> Output {
@@ -54,7 +54,7 @@ public enum Providers {
         case .busbud(let c): return try await BusbudCommands(context).run(c)
         case .rail12306(let c): return try await RailCommands(context).run(c)
         case .weather(let c): return try await WeatherCommands(context).run(c)
-        case .gtfs(let c): return try await GTFSCommands(context).run(c)
+        case .gtfs(let c): return try await c.run(context)
         }
     }
 

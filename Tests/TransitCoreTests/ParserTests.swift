@@ -142,11 +142,12 @@ import Testing
         let feeds = try CommandLineParser.parse(["gtfs", "departures", "--feed", "a", "--feed=b", "--stop", "A"],
                                                 environment: [:], terminal: Terminal(stdout: false, stderr: false))
         guard case .run(_, let several) = feeds else { Issue.record("not a command"); return }
-        #expect(several == .gtfs(.departures(GTFSDeparturesRequest(feeds: ["a", "b"], stop: "A"))))
+        #expect(several == .gtfs(GTFSCommand(GTFSDeparturesCommand(feeds: ["a", "b"], stop: "A"))))
         let parsed = try CommandLineParser.parse(["gtfs", "departures", "--stop", "A", "--realtime", "a.pb", "--realtime=https://x.example/rt"],
                                                  environment: [:], terminal: Terminal(stdout: false, stderr: false))
         guard case .run(_, let repeated) = parsed else { Issue.record("not a command"); return }
-        #expect(repeated == .gtfs(.departures(GTFSDeparturesRequest(feeds: [], stop: "A", realtime: ["a.pb", "https://x.example/rt"]))))
+        #expect(repeated == .gtfs(GTFSCommand(GTFSDeparturesCommand(feeds: [], stop: "A", realtime: .init(sources: ["a.pb", "https://x.example/rt"])))))
+        #expect(repeated != several)
         #expect(usageError(["gtfs", "departures", "--stop", "A", "--realtime", "a.pb", "--no-realtime"]) == "--realtime and --no-realtime together say two things")
         #expect(usageError(["gtfs", "import", "x.zip", "--realtime", "rt.pb"])?.contains("an http(s) URL to remember") == true)
         #expect(usageError(["gtfs", "import", "x.zip", "--realtime", "https://x/rt", "--realtime-header", "nocolon"])?.contains("Name: value") == true)

@@ -40,8 +40,9 @@ public struct GTFSFeed: Sendable {
         /// `minTransferSeconds` plus the walk).
         public var linkMeters: Double
 
-        public init(from: String, to: String, date: LocalDate, after: Int? = nil, before: Int? = nil, transfers: Int = 2,
-                    minTransferSeconds: Int = 120, walkMeters: Double? = nil, limit: Int? = nil, radius: Double = 1000, linkMeters: Double = 300) {
+        public init(from: String, to: String, date: LocalDate, after: Int? = nil, before: Int? = nil, transfers: Int = SearchDefaults.transfers,
+                    minTransferSeconds: Int = SearchDefaults.minTransferSeconds, walkMeters: Double? = nil, limit: Int? = nil,
+                    radius: Double = SearchDefaults.radiusMeters, linkMeters: Double = SearchDefaults.linkMeters) {
             self.limit = limit
             self.linkMeters = linkMeters
             self.radius = radius
@@ -83,7 +84,8 @@ public struct GTFSFeed: Sendable {
     }
 
     /// The same, with the defaults of `transit gtfs trips`.
-    public func journeys(from: String, to: String, date: LocalDate, transfers: Int = 2, minTransferMinutes: Int = 2,
+    public func journeys(from: String, to: String, date: LocalDate, transfers: Int = SearchDefaults.transfers,
+                         minTransferMinutes: Int = SearchDefaults.minTransferSeconds / 60,
                          after: Int? = nil, before: Int? = nil) throws(TransitError) -> [(departure: Int, arrival: Int, transfers: Int)] {
         try journeys(TripQuery(from: from, to: to, date: date, after: after, before: before, transfers: transfers,
                                minTransferSeconds: minTransferMinutes * 60))

@@ -111,6 +111,13 @@ public struct HTTPRequest: Sendable {
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// Whether a source as typed (a feed, a real-time source) is fetched over HTTP rather than
+    /// read as a file: it starts `http://` or `https://`, in any case.
+    public static func isURL(_ source: String) -> Bool {
+        let lowered = source.lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
 }
 
 /// What came back. Header names are lower-cased.

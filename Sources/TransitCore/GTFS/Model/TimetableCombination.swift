@@ -106,7 +106,7 @@ enum TimetableCombination {
 
     /// The links a query reads when `--link` is at most this (the default): found once, here.
     /// A longer `--link`, or `--walk`, looks through a grid at query time.
-    static let linkRadius = 300.0
+    static let linkRadius = SearchDefaults.linkMeters
 
     /// For every stop a vehicle calls at, the stops of other feeds within `linkRadius`, through a
     /// grid of that cell size (never every pair with every other).

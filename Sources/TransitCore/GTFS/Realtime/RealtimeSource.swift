@@ -39,7 +39,7 @@ struct RealtimeSource {
     /// A source's bytes, and whether it is a file (a recording: its own header is its clock).
     /// `headers` are `Name: value` lines, `$NAME` expanded, sent with a URL.
     func bytes(_ source: String, headers: [String] = []) async throws(TransitError) -> (data: Data, isFile: Bool) {
-        if GTFSCommands.isURL(source) {
+        if HTTPRequest.isURL(source) {
             let expanded = try expand(source)
             guard let url = URLComponents(string: expanded), let host = url.host, !host.isEmpty else { throw .usage("'\(Redaction.url(expanded))' is not a URL") }
             var base = url

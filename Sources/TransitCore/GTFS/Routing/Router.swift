@@ -33,7 +33,7 @@ struct Router {
         var walkMeters: Double?
         /// Over several feeds: stops of different feeds within this many meters are linked, by
         /// the same rule as `walkMeters` (a walk is never chained to another).
-        var linkMeters: Double = 300
+        var linkMeters: Double = SearchDefaults.linkMeters
         /// Coordinates as the ends: seconds on foot from the point to each origin, and from each
         /// destination to the point. Empty: the stops themselves are the ends.
         var access: [Int: Int] = [:]

@@ -1,0 +1,211 @@
+import Foundation
+
+/// What a `gtfs` command runs with, and the steps several commands share, each written once:
+/// opening the feeds (one, or a combination), choosing the query's clock and service day,
+/// choosing and reading the real-time sources, naming an unknown stop, and saying why an
+/// answer is empty.
+struct GTFSContext {
+    let context: Context
+    let store: FeedStore
+
+    init(_ context: Context) {
+        self.context = context
+        store = FeedStore(cacheDirectory: context.settings.cacheDirectory)
+    }
+
+    var settings: Settings { context.settings }
+    var now: Date { context.settings.now }
+    func progress(_ words: String) { context.progress(words) }
+
+    // MARK: the feeds
+
+    /// An open feed (or combination) with what its user should know about it.
+    struct Feed {
+        var summary: FeedStore.Summary
+        var timetable: Timetable
+        var notices: [String]
+    }
+
+    /// The feeds `--feed` names (several: a combination; `all`: every imported feed; none:
+    /// `$TRANSIT_GTFS_FEED`, else the one imported feed).
+    func open(_ given: [String]) throws(TransitError) -> Feed {
+        progress("opening the feed")
+        let (summary, timetable, warnings) = try store.resolve(given, variable: settings.variables["TRANSIT_GTFS_FEED"])
+        return Feed(summary: summary, timetable: timetable, notices: warnings.map { "GTFS: " + $0 } + Self.combinationNotices(timetable))
+    }
+
+    /// The feeds, on the clock a query reads its date and window on: `--tz`, else the zone of
+    /// the origin's feed (with coordinates, the nearest stop's). One feed keeps its own.
+    func open(_ given: [String], originClock from: String, zone: String?) throws(TransitError) -> Feed {
+        var feed = try open(given)
+        feed.timetable = zone.map(feed.timetable.onClock) ?? feed.timetable.onOriginClock(from)
+        return feed
+    }
+
+    /// The imported feed `name`; an unknown name is a usage error listing the imported ones.
+    func importedFeed(_ name: String) throws(TransitError) -> FeedStore.Summary {
+        let all = store.feeds() + store.olderFeeds()
+        guard let feed = all.first(where: { $0.name == name }) else {
+            throw .usage("no imported feed named '\(name)'" + (all.isEmpty ? "; none is imported" : "; imported: \(all.map(\.name).joined(separator: ", "))"))
+        }
+        return feed
+    }
+
+    /// What a combination's user should know at once: feeds in different zones, and feeds that
+    /// share no service day (no journey can change between them).
+    static func combinationNotices(_ t: Timetable) -> [String] {
+        guard t.isCombination else { return [] }
+        var notices: [String] = []
+        let feeds = 0..<t.feedCount
+        if Set(feeds.map { t.feedZones[$0] }).count > 1 {
+            notices.append("The feeds keep their own zones (" + feeds.map { "\(t.feedName($0)) \(t.feedZones[$0])" }.joined(separator: ", ")
+                           + "): --date and times are read in the origin's feed's zone (--tz chooses another), and each time prints in its stop's")
+        }
+        // Each feed's days with service, as bits over the combination's calendar.
+        let words = Int(t.serviceWords)
+        let days = feeds.map { f in
+            (Int(t.feedServiceStart[f])..<Int(t.feedServiceStart[f + 1])).reduce(into: [UInt64](repeating: 0, count: words)) { bits, service in
+                for w in 0..<words where service * words + w < t.serviceDays.count { bits[w] |= t.serviceDays[service * words + w] }
+            }
+        }
+        func span(_ f: Int) -> String {
+            let set = (0..<words * 64).filter { days[f][$0 / 64] & (1 << UInt64($0 % 64)) != 0 }
+            guard let first = set.first, let last = set.last else { return "no service day" }
+            return LocalDate(dayNumber: Int(t.firstDay) + first).iso + " to " + LocalDate(dayNumber: Int(t.firstDay) + last).iso
+        }
+        let apart = feeds.flatMap { a in feeds.filter { b in a < b && !zip(days[a], days[b]).contains { $0 & $1 != 0 } }.map { (a, $0) } }
+        if apart.count == 1, let (a, b) = apart.first {
+            notices.append("\(t.feedName(a)) (\(span(a))) and \(t.feedName(b)) (\(span(b))) share no service day: no journey changes between them")
+        } else if !apart.isEmpty {
+            let pairs = apart.prefix(6).map { "\(t.feedName($0.0)) and \(t.feedName($0.1))" }.joined(separator: ", ")
+            notices.append("\(apart.count) pairs of feeds share no service day, so no journey changes between them: \(pairs)" + (apart.count > 6 ? ", …" : ""))
+        }
+        return notices
+    }
+
+    /// Over several feeds, a first column naming each row's feed.
+    static func feedColumn<Row>(_ t: Timetable, _ feed: @escaping @Sendable (Row) -> Int) -> [Column<Row>] {
+        t.isCombination ? [Column("feed") { .string(t.feedName(feed($0))) }] : []
+    }
+
+    // MARK: the day and the window
+
+    /// `--date` in the feed's zone; by default the service day in progress.
+    func serviceDay(_ text: String?, _ feed: Feed) throws(TransitError) -> LocalDate {
+        let zone = feed.timetable.zone
+        if let text { return try Arguments.date(text, zone: zone, now: now) }
+        return ServiceClock.inProgress(at: now, in: zone).day
+    }
+
+    /// Why an answer on `clock`'s day is empty: the window asked, or now; the feed's dates when
+    /// the day is outside them; and, where a time before 03:00 was read as the night after and
+    /// the feed's own hours find something (`findsWith`), how to ask for those.
+    func emptyNotice(_ start: String, _ t: Timetable, clock: ServiceClock, typed: ServiceWindow, window: ServiceWindow.Seconds,
+                     findsWith: (ServiceWindow.Seconds) -> Bool) -> String {
+        let day = clock.day
+        var notice = start + " on \(day.iso)"
+        if !typed.isEmpty { notice += " in that window" }
+        if window.startsNow { notice += " from now (\(ClockTime.hhmm(clock.instant(window.after ?? 0), zone: t.zone)))" }
+        let range = t.dateRange
+        if day < range.first || day > range.last { notice += " (the feed covers \(range.first.iso) to \(range.last.iso))" }
+        if let other = typed.asTheFeedWritesIt, let seconds = try? other.seconds(on: clock, now: now), findsWith(seconds) {
+            notice += "; " + ServiceWindow.nightAfterHint(other)
+        }
+        return notice
+    }
+
+    // MARK: stops and routes as typed
+
+    /// An unknown stop with nothing close names the feed and how to look; coordinates given
+    /// as a stop say that a stop is wanted, and where to find the ones near them.
+    func withStopHelp(_ feed: Feed, _ body: () throws(TransitError) -> Output) throws(TransitError) -> Output {
+        do { return try body() } catch {
+            guard case .notFound("stop", let query, let suggestions) = error else { throw error }
+            if Coordinate(parsing: query) != nil {
+                throw .usage("'\(query)' looks like coordinates; a stop is wanted here (an id, a code or a name). The stops near it: transit gtfs stops --near \(query.replacingOccurrences(of: " ", with: ""))")
+            }
+            guard suggestions.isEmpty else { throw error }
+            throw .usage("unknown stop '\(query)' in feed \(feed.summary.name); look for it with: transit gtfs stops --name \"\(query.prefix(3))\"")
+        }
+    }
+
+    /// A route given by id or name: every route it names.
+    func routes(_ text: String, _ feed: Feed) throws(TransitError) -> Set<Int> {
+        let t = feed.timetable, wanted = text.lowercased()
+        let found = (0..<t.routeCount).filter { r in [t.routeIDs[r], t.routeShortName[r], t.routeLongName[r]].contains { $0.lowercased() == wanted } }
+        guard !found.isEmpty else { throw .usage("no route '\(text)' in feed \(feed.summary.name); 'transit gtfs routes' lists them") }
+        return Set(found)
+    }
+
+    // MARK: real-time sources
+
+    /// The trip updates of a query: the sources given, else (unless `--no-realtime`) the feed's
+    /// remembered ones. `only`: the trips whose updates the answer reads (nil: all).
+    func tripUpdates(_ choice: GTFSCommandLine.RealtimeChoice, _ feed: Feed, only: Set<Int>? = nil) async throws(TransitError) -> TripUpdates? {
+        try await RealtimeSource(context: context).tripUpdates(try sources(choice.sources, ignoring: choice.ignoringRemembered, feed), feed.timetable, only: only)
+    }
+
+    /// The sources a query reads: those given (without headers), else the feed's remembered ones
+    /// with theirs (none with `--no-realtime`). Over several feeds a source names its feed
+    /// (`--realtime bart=URL`), since its ids are that feed's; each feed's remembered sources
+    /// are read as its own.
+    func sources(_ given: [String], ignoring: Bool, _ feed: Feed) throws(TransitError) -> [RealtimeSource.Group] {
+        let t = feed.timetable
+        guard t.isCombination else {
+            if !given.isEmpty { return [RealtimeSource.Group(sources: given)] }
+            guard !ignoring, let remembered = feed.summary.realtime else { return [] }
+            return [RealtimeSource.Group(sources: remembered, headers: feed.summary.realtimeHeaders ?? [])]
+        }
+        var groups: [RealtimeSource.Group] = []
+        if !given.isEmpty {
+            for source in given {
+                guard let equals = source.firstIndex(of: "="), case let name = String(source[..<equals]), t.feed(named: name) != nil else {
+                    let names = (0..<t.feedCount).map { t.feedName($0) }.joined(separator: ", ")
+                    throw .usage("over several feeds, say which feed a real-time source is for: --realtime FEED=SOURCE (FEED one of \(names))")
+                }
+                let rest = String(source[source.index(after: equals)...])
+                if let k = groups.firstIndex(where: { $0.feed == name }) { groups[k].sources.append(rest) } else { groups.append(.init(sources: [rest], feed: name)) }
+            }
+        } else if !ignoring {
+            groups = (feed.summary.parts ?? []).compactMap { part in
+                part.realtime.map { RealtimeSource.Group(sources: $0, headers: part.realtimeHeaders ?? [], feed: part.name) }
+            }
+        }
+        return groups
+    }
+
+    /// What a command that reads real-time data only (vehicles, alerts) starts from: the feed,
+    /// the sources given (else the feed's remembered ones; none is a usage error), and the
+    /// routes `--route` names.
+    func realtimeOnly(_ feeds: [String], sources given: [String], route: String?,
+                      command: String) throws(TransitError) -> (feed: Feed, sources: [RealtimeSource.Group], routes: Set<Int>?) {
+        let feed = try open(feeds)
+        let chosen = try sources(given, ignoring: false, feed)
+        guard chosen.contains(where: { !$0.sources.isEmpty }) else {
+            throw .usage("gtfs \(command) reads GTFS-Realtime data: give --realtime SOURCE, or import the feed with --realtime URL")
+        }
+        return (feed, chosen, try route.map { text throws(TransitError) in try routes(text, feed) })
+    }
+
+    /// The messages of a command that reads real-time data only, with the notices of reading them.
+    func messages(_ groups: [RealtimeSource.Group]) async throws(TransitError) -> (messages: [RealtimeSource.Message], notices: [String]) {
+        try await RealtimeSource(context: context).messages(groups)
+    }
+
+    /// The zone an answer of real-time data prints in: over several feeds, that of the one feed
+    /// whose sources were read (the timetable's when they are several feeds').
+    static func zone(of groups: [RealtimeSource.Group], _ t: Timetable) -> TimeZone {
+        let feeds = Set(groups.map(\.feed))
+        guard feeds.count == 1, let name = feeds.first, let f = t.feed(named: name) else { return t.zone }
+        return t.zone(ofFeed: f)
+    }
+
+    /// A notice per alert named by `ids` (once each, in order): `! alert 3i (…): text`.
+    static func alertNotices(_ ids: [String], _ updates: TripUpdates?) -> [String] {
+        guard let updates else { return [] }
+        var seen = Set<String>()
+        return ids.filter { seen.insert($0).inserted }.compactMap { id in
+            updates.alerts.first { $0.id == id }.map { "! alert \(id) (\($0.effect)): " + ($0.header ?? $0.description ?? "no text") }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// `transit gtfs feeds`: the imported feeds and the dates they cover.
+struct GTFSFeedsCommand: GTFSSubcommand {
+    static let spec = CommandSpec(
+        provider: "gtfs", name: "feeds", summary: "the imported feeds and the dates they cover",
+        examples: ["transit gtfs feeds", "transit gtfs feeds --feed bart --feed caltrain"],
+        options: [OptionSpec("feed", value: "NAME|PATH", "only these feeds (repeatable, or all), with what their combination should know: feeds in different zones, feeds that share no service day", source: .cached, repeatable: true)],
+        notes: ["Fields: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, source; JSON also realtime (the remembered real-time URLs, as typed). A notice says when today is outside a feed's dates."])
+
+    /// Only these feeds, as a query would combine them; none: every imported feed.
+    var feeds: [String] = []
+
+    init(_ args: Arguments) throws(TransitError) {
+        feeds = args.strings("feed")
+    }
+
+    func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
+        let store = gtfs.store
+        var list = store.feeds()
+        var notices: [String] = []
+        if !feeds.isEmpty {
+            // Those feeds, as a query would combine them (an unknown name is the query's error).
+            let combined = try gtfs.open(feeds)
+            let parts = combined.timetable.isCombination ? (0..<combined.timetable.feedCount).map { combined.timetable.feedName($0) } : [combined.summary.name]
+            list = parts.compactMap { name in list.first { $0.name == name } ?? (name == combined.summary.name ? combined.summary : nil) }
+            notices += combined.notices
+        }
+        for feed in list {
+            let zone = TimeZone(identifier: feed.timeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current
+            let today = LocalDate(gtfs.now, in: zone).iso
+            if today < feed.firstDate || today > feed.lastDate {
+                notices.append("\(feed.name) covers \(feed.firstDate) to \(feed.lastDate); today is \(today) in \(feed.timeZone)")
+            }
+        }
+        let older = store.olderFeeds().map(\.name)
+        if !older.isEmpty {
+            notices.append("compiled by another version of transit: \(older.joined(separator: ", ")); 'transit gtfs update' compiles them again from their sources")
+        }
+        if list.isEmpty && older.isEmpty { notices.append("No GTFS feed is imported; import one with: transit gtfs import FEED.zip") }
+        let data: [Column<FeedStore.Summary>] = [
+            Column("name") { .string($0.name) }, Column("agencies") { .list($0.agencies.map(Value.string)) },
+            Column("time_zone", "ZONE") { .string($0.timeZone) }, Column("first_date", "FROM") { .string($0.firstDate) },
+            Column("last_date", "TO") { .string($0.lastDate) }, Column("stops") { .int($0.stops) }, Column("routes") { .int($0.routes) },
+            Column("trips") { .int($0.trips) }, Column("stop_times") { .int(Int($0.stopTimes)) }, Column("source") { .string($0.source) },
+            // As typed: a key stays `$NAME`. JSON only, so that tsv's columns stay those scripts know.
+            Column("realtime", in: .json) { .list(($0.realtime ?? []).map(Value.string)) },
+        ]
+        return Output(list, data: data, table: Array(data.prefix(9)), notices: notices)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// `transit gtfs import SOURCE`: check a feed and compile it for offline queries.
+struct GTFSImportCommand: GTFSSubcommand {
+    static let spec = CommandSpec(
+        provider: "gtfs", name: "import", summary: "check a feed and compile it for offline queries",
+        examples: ["transit gtfs import Fixtures/gtfs/lakeport",
+                   "transit gtfs import ./unzipped-feed --name metro", "transit gtfs import https://example.org/gtfs.zip --name city"],
+        options: [OptionSpec("name", value: "NAME", "the feed's name (default: the file name without .zip)"),
+                  OptionSpec("realtime", value: "URL", "a GTFS-Realtime URL every query of the feed reads (repeatable); $NAME or ${NAME} in it is read from the environment at each fetch, and kept as a name", repeatable: true),
+                  OptionSpec("realtime-header", value: "\"NAME: VALUE\"", "a header sent with the real-time URLs (repeatable), e.g. \"x-api-key: $KEY\"", repeatable: true)],
+        notes: ["SOURCE is a .zip, an unzipped directory or an http(s) URL (fetched through the HTTP path: --timeout, retries, --record, --offline). The compiled feed goes to $TRANSIT_CACHE_DIR/gtfs/NAME.timetable; importing again replaces it atomically, and a failed import leaves the old one. Prints: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, patterns, compiled_bytes, compile_ms."],
+        positional: "SOURCE", positionalSource: .files)
+
+    var source: String
+    var name: String?
+    /// URLs remembered for every query of the feed, with `headers` (`Name: value`), as typed.
+    var realtime: [String]
+    var headers: [String]
+
+    init(_ args: Arguments) throws(TransitError) {
+        source = (args.positional ?? "").trimmingCharacters(in: .whitespaces)
+        guard !source.isEmpty else { throw args.missing("SOURCE") }
+        name = args.string("name")
+        if let name, !FeedStore.validName(name) {
+            throw .usage("--name takes letters, digits, '.', '_' and '-' (not starting with '.'), not '\(name)'")
+        }
+        realtime = args.strings("realtime")
+        headers = args.strings("realtime-header")
+        for url in realtime where !HTTPRequest.isURL(url) {
+            throw .usage("--realtime takes an http(s) URL to remember, not '\(url)' (a file is given to each query instead)")
+        }
+        for header in headers {
+            guard let colon = header.firstIndex(of: ":"), !header[..<colon].trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw .usage("--realtime-header takes \"Name: value\", not '\(header)'")
+            }
+        }
+        if !headers.isEmpty && realtime.isEmpty { throw .usage("--realtime-header goes with --realtime") }
+    }
+
+    func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
+        // Nothing to ask about: never nil.
+        try await Self.install(gtfs, source, name: name, ifChangedSince: nil, realtime: (realtime, headers)) ?? Output([String](), data: [], table: [])
+    }
+
+    /// A feed from `source` compiled and installed as `name`; with `ifChangedSince`, a URL is asked with that import's validators, and nil
+    /// says the server answered 304 (not modified).
+    static func install(_ gtfs: GTFSContext, _ source: String, name given: String?, ifChangedSince previous: FeedStore.Summary?,
+                        realtime: (sources: [String], headers: [String])? = nil) async throws(TransitError) -> Output? {
+        var path = source
+        var temporary: String?
+        var validators: (etag: String?, lastModified: String?)?
+        defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
+        if HTTPRequest.isURL(source) {
+            guard let url = URLComponents(string: source), let host = url.host, !host.isEmpty else { throw .usage("'\(source)' is not a URL") }
+            var base = url
+            base.path = ""
+            base.query = nil
+            var conditions: [String: String] = [:]
+            if let etag = previous?.etag { conditions["If-None-Match"] = etag }
+            if let date = previous?.lastModified { conditions["If-Modified-Since"] = date }
+            let request = HTTPRequest(provider: "gtfs", baseURL: base.string ?? source, path: String(url.path.drop { $0 == "/" }),
+                                      query: (url.queryItems ?? []).map { .init($0.name, $0.value ?? "") }, headers: conditions, expects: .zip,
+                                      label: "the feed from \(host)", maxBodyBytes: GTFSCommandLine.maxFeedBytes)
+            let response = try await gtfs.context.http.get(request) { $0 }
+            if response.status == 304 { return nil }
+            let body = response.body
+            validators = (response.headers["etag"], response.headers["last-modified"])
+            let file = NSTemporaryDirectory() + "transit-feed-\(UUID().uuidString).zip"
+            do { try body.write(to: URL(fileURLWithPath: file)) } catch {
+                throw .parse(what: "the downloaded feed", reason: "cannot write \(file): \(error.localizedDescription)")
+            }
+            temporary = file
+            path = file
+        }
+        var stem = (source as NSString).lastPathComponent
+        // `city.gtfs.zip` and `city.zip` are both "city".
+        for suffix in [".zip", ".gtfs"] where stem.lowercased().hasSuffix(suffix) { stem = String(stem.dropLast(suffix.count)) }
+        let name = given ?? (FeedStore.validName(stem) ? stem : "feed")
+        var stored = source
+        if temporary == nil {
+            guard FileManager.default.fileExists(atPath: path) else {
+                // A feed's name where a source belongs: say what it is, rather than "no feed".
+                if let known = gtfs.store.feeds().first(where: { $0.name == source }) {
+                    throw .usage("'\(source)' is the name of an imported feed (from \(known.source)); import takes its source: a GTFS zip, a directory or an http(s) URL")
+                }
+                throw .usage("no feed at \(source): give a GTFS zip, an unzipped feed directory or an http(s) URL")
+            }
+            // Kept as an absolute path, so that it still names the file from another directory.
+            stored = URL(fileURLWithPath: path).standardizedFileURL.path
+        }
+        gtfs.progress("compiling \(name)")
+        // A file's size and time, kept so that `update` reads it again only when it changed.
+        let stamp = temporary == nil ? FeedStore.stamp(path) : nil
+        // What real-time sources it had stay with it, unless new ones are given.
+        let remembered = realtime ?? previous.map { ($0.realtime ?? [], $0.realtimeHeaders ?? []) }
+        let (summary, warnings) = try gtfs.store.install(try FeedFiles.open(path), name: name, source: stored, sourceStamp: stamp, validators: validators,
+                                                    realtime: remembered)
+        let rows: [(String, Value)] = [
+            ("name", .string(summary.name)), ("agencies", .list(summary.agencies.map(Value.string))), ("time_zone", .string(summary.timeZone)),
+            ("first_date", .string(summary.firstDate)), ("last_date", .string(summary.lastDate)), ("stops", .int(summary.stops)),
+            ("routes", .int(summary.routes)), ("trips", .int(summary.trips)), ("stop_times", .int(Int(summary.stopTimes))),
+            ("patterns", .int(summary.patterns)), ("compiled_bytes", .int(summary.compiledBytes)), ("compile_ms", .int(summary.compileMilliseconds)),
+            ("realtime", .list((summary.realtime ?? []).map(Value.string))),
+        ]
+        let data = rows.map { pair in Column<FeedStore.Summary>(pair.0) { _ in pair.1 } }
+        var output = Output([summary], data: data, table: [], notices: warnings.map { "GTFS: " + $0 })
+        output.json = .object(Record(rows))
+        // The table is a list: one field a line.
+        output.table = Grid(rows, [Column("field", "IMPORTED") { .string($0.0) }, Column("value", "") { $0.1 }])
+        return output
+    }
+}

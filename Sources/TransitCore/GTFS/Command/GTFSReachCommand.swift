@@ -1,0 +1,92 @@
+import Foundation
+
+/// `transit gtfs reach`: every stop reachable from one within some minutes.
+struct GTFSReachCommand: GTFSSubcommand {
+    static let spec = CommandSpec(
+        provider: "gtfs", name: "reach", summary: "every stop reachable from one within some minutes, with its earliest arrival",
+        examples: ["transit gtfs reach --from Harbor --date 2026-11-23 --after 08:00 --minutes 30",
+                   "transit gtfs reach --from Harbor --date 2026-11-23 --after 08:00 --format geojson > reach.geojson"],
+        options: [
+            OptionSpec("from", value: "STOP", "the origin: a stop_id, a stop_code or a name (a station means all its stops), or LAT,LON (every stop within --radius, on foot)", required: true, source: .cached),
+            GTFSCommandLine.radius,
+            GTFSCommandLine.date,
+            OptionSpec("after", value: "T", "leaving at or after T: HH:MM, 5pm, 17, now or +30m (default: now on today's service day, else the start of the day)"),
+            OptionSpec("minutes", value: "M", "arriving within M minutes of T (1 to 1440)", default: "60"),
+            GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk,
+            GTFSCommandLine.link, GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
+        ],
+        notes: ["Fields: stop_id, stop_name, arrival (the earliest, leaving the origin at or after T), minutes (from T), transfers (the fewest changes that arrive then), latitude, longitude; sorted by arrival. A stop counts when a ride arrives there (a stop reached only on foot is not listed). --format geojson: a Point per stop with those properties. One range search of the same router as trips."],
+        geoJSON: true)
+
+    /// `--feed`, as given (several: a combination; `all`: every imported feed; none: the default).
+    var feeds: [String] = []
+    var from: String
+    var date: String?
+    var after: ServiceTime?
+    var minutes: Int
+    var search: GTFSCommandLine.Search
+    var realtime = GTFSCommandLine.RealtimeChoice()
+
+    init(_ args: Arguments) throws(TransitError) {
+        feeds = args.strings("feed")
+        realtime = try GTFSCommandLine.RealtimeChoice(args)
+        guard let from = args.string("from") else { throw args.missing("from") }
+        self.from = from
+        date = try GTFSCommandLine.checkedDate(args)
+        after = try args.serviceTime("after")
+        minutes = try args.intValue("minutes", in: 1...1440)
+        search = try GTFSCommandLine.Search(args)
+    }
+
+    func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
+        let feed = try gtfs.open(feeds, originClock: from, zone: search.zone)
+        let updates = try await gtfs.tripUpdates(realtime, feed)
+        return try gtfs.withStopHelp(feed) { () throws(TransitError) in try reach(gtfs, feed, updates: updates) }
+    }
+
+    struct Reached {
+        var stop: Int
+        var arrival: Int
+        var rides: Int
+    }
+
+    /// `feed` on the query's clock, as `run` opens it.
+    func reach(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, updates: TripUpdates?) throws(TransitError) -> Output {
+        let t = feed.timetable
+        let index = StopIndex(t)
+        // From a point: the stops within the radius, each reached on foot.
+        let origin = try index.end(from, radius: search.radius), origins = origin.stops
+        let day = try gtfs.serviceDay(date, feed)
+        let clock = ServiceClock(day: day, zone: t.zone)
+        let window = try ServiceWindow(after: after).seconds(on: clock, now: gtfs.now)
+        let start = window.after ?? 0, end = start + minutes * 60
+        gtfs.progress("finding what is reachable")
+        var query = Router.Query(origins: origins, destinations: [], day: day.dayNumber, after: start, before: end,
+                                 maxTransfers: search.transfers, minTransfer: search.minTransfer, walkMeters: search.walk)
+        query.linkMeters = search.link
+        query.access = origin.walks ?? [:]
+        let rows = Router(t, query, children: index.children, updates: updates).reach().filter { $0.arrival <= end }
+            .map { Reached(stop: $0.stop, arrival: $0.arrival, rides: $0.rides) }
+        let data: [Column<Reached>] = [
+            Column("stop_id", "STOP") { .string(t.stopIDs[$0.stop]) }, Column("stop_name", "NAME") { .string(t.stopNames[$0.stop]) },
+            Column("arrival") { .time(clock.instant($0.arrival), t.zone(ofStop: $0.stop)) },
+            Column("minutes", "MIN") { .int(($0.arrival - start) / 60) }, Column("transfers", "CHG") { .int($0.rides - 1) },
+            Column("latitude") { .coordinate(t.stopLat[$0.stop]) }, Column("longitude") { .coordinate(t.stopLon[$0.stop]) },
+        ]
+        let arrive = Column<Reached>("arrival", "ARRIVE") { .string(ClockTime.hhmm(clock.instant($0.arrival), zone: t.zone(ofStop: $0.stop), on: day)) }
+        var notices = feed.notices + (updates?.notices ?? [])
+        if rows.isEmpty {
+            notices.append(gtfs.emptyNotice("Nothing reachable from \(from) within \(minutes) minutes", t, clock: clock,
+                                            typed: ServiceWindow(after: after), window: window) { seconds in
+                let opens = seconds.after ?? 0
+                var q = query
+                q.after = opens
+                q.before = opens + minutes * 60
+                return !Router(t, q, children: index.children, updates: updates).reach().filter { $0.arrival <= opens + minutes * 60 }.isEmpty
+            })
+        }
+        var output = Output(rows, data: data, table: [data[0], data[1], arrive, data[3], data[4]], notices: notices)
+        output.geoJSON { GeoJSON.points($0) }
+        return output
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// `transit gtfs routes`: the feed's routes.
+struct GTFSRoutesCommand: GTFSSubcommand {
+    static let spec = CommandSpec(
+        provider: "gtfs", name: "routes", summary: "the feed's routes",
+        examples: ["transit gtfs routes"], options: [GTFSCommandLine.feed],
+        notes: ["Fields: id, agency, short_name, long_name, type (tram, subway, rail, bus, ferry, …), color."])
+
+    var feeds: [String] = []
+
+    init(_ args: Arguments) throws(TransitError) {
+        feeds = args.strings("feed")
+    }
+
+    static let routeTypes: [Int: String] = [0: "tram", 1: "subway", 2: "rail", 3: "bus", 4: "ferry", 5: "cable tram", 6: "aerial lift",
+                                             7: "funicular", 11: "trolleybus", 12: "monorail"]
+
+    /// A word for route_type, extended types included (100–199 rail, 700–799 bus, …).
+    static func routeTypeWord(_ type: Int) -> String {
+        if let word = routeTypes[type] { return word }
+        switch type {
+        case 100...199: return "rail"
+        case 200...299: return "coach"
+        case 400...499: return "urban rail"
+        case 700...799: return "bus"
+        case 800...899: return "trolleybus"
+        case 900...999: return "tram"
+        case 1000...1099, 1200...1299: return "ferry"
+        case 1300...1399: return "aerial lift"
+        case 1400...1499: return "funicular"
+        default: return "other (\(type))"
+        }
+    }
+
+    func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
+        let feed = try gtfs.open(feeds)
+        let t = feed.timetable
+        let data: [Column<Int>] = [
+            Column("id") { .string(t.routeIDs[$0]) }, Column("agency") { .string(t.routeAgency[$0]) },
+            Column("short_name", "SHORT") { .string(t.routeShortName[$0]) }, Column("long_name", "NAME") { .string(t.routeLongName[$0]) },
+            Column("type") { .string(Self.routeTypeWord(Int(t.routeType[$0]))) }, Column("color") { .string(t.routeColor[$0]) },
+        ]
+        let column = GTFSContext.feedColumn(t) { t.feed(ofRoute: $0) }
+        return Output(Array(0..<t.routeCount), data: column + data, table: column + [data[0], data[2], data[3], data[4], data[5]], notices: feed.notices)
+    }
+}

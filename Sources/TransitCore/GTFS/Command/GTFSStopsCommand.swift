@@ -1,0 +1,67 @@
+import Foundation
+
+/// `transit gtfs stops`: the feed's stops, by name or near a place.
+struct GTFSStopsCommand: GTFSSubcommand {
+    static let spec = CommandSpec(
+        provider: "gtfs", name: "stops", summary: "the feed's stops, by name or near a place",
+        examples: ["transit gtfs stops --name market", "transit gtfs stops --near 41.8631,-87.6244 --radius 500 --format geojson"],
+        options: [
+            OptionSpec("name", value: "TEXT", "stops whose name holds TEXT (any case, accents ignored)"),
+            OptionSpec("near", value: "LAT,LON", "stops within --radius, nearest first"),
+            OptionSpec("radius", value: "METERS", "with --near", default: Arguments.format(SearchDefaults.radiusMeters)),
+            GTFSCommandLine.feed,
+        ],
+        notes: ["Fields: id, code, name, latitude, longitude, parent_station, routes; with --near also distance_meters."],
+        geoJSON: true)
+
+    var feeds: [String] = []
+    var name: String?
+    var near: Coordinate?
+    var radius: Double
+
+    init(_ args: Arguments) throws(TransitError) {
+        feeds = args.strings("feed")
+        near = try args.coordinates("near")
+        guard near != nil || !args.given("radius") else { throw .usage("--radius goes with --near") }
+        guard let radius = try args.double("radius", in: 1...100_000, what: "meters") else { throw args.missing("radius") }
+        self.radius = radius
+        name = args.string("name")
+    }
+
+    func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
+        let feed = try gtfs.open(feeds)
+        let t = feed.timetable
+        var rows = Array(0..<t.stopCount).map { (stop: $0, meters: Double?.none) }
+        if let name {
+            let wanted = NameMatcher<Int>.normalize(name)
+            rows = rows.filter { NameMatcher<Int>.normalize(t.stopNames[$0.stop]).contains(wanted) || t.stopIDs[$0.stop] == name || t.stopCodes[$0.stop] == name }
+        }
+        if let near {
+            rows = rows.compactMap { row in
+                let m = near.meters(to: Coordinate(latitude: t.stopLat[row.stop], longitude: t.stopLon[row.stop]))
+                return m.isFinite && m <= radius ? (row.stop, m) : nil
+            }.sorted { ($0.meters ?? 0, $0.stop) < ($1.meters ?? 0, $1.stop) }
+        }
+        let served = StopIndex.routesByStop(t)
+        var data: [Column<(stop: Int, meters: Double?)>] = [
+            Column("id") { .string(t.stopIDs[$0.stop]) }, Column("code") { .string(t.stopCodes[$0.stop]) },
+            Column("name") { .string(t.stopNames[$0.stop]) },
+            Column("latitude") { .coordinate(t.stopLat[$0.stop]) },
+            Column("longitude") { .coordinate(t.stopLon[$0.stop]) },
+            Column("parent_station", "PARENT") { t.stopParent[$0.stop] >= 0 ? .string(t.stopIDs[Int(t.stopParent[$0.stop])]) : .null },
+            Column("routes") { .list(served[$0.stop].map { .string(StopIndex.routeName(t, $0)) }) },
+        ]
+        var table = [data[0], data[2], data[5], data[6]]
+        if near != nil {
+            let distance = Column<(stop: Int, meters: Double?)>("distance_meters", "METERS") { $0.meters.map { .int(Int($0.rounded())) } ?? .null }
+            data.append(distance)
+            table.insert(distance, at: 0)
+        }
+        var notices = feed.notices
+        if rows.isEmpty { notices.append("No stop of \(feed.summary.name) matches") }
+        let column = GTFSContext.feedColumn(t) { (row: (stop: Int, meters: Double?)) in t.feed(ofStop: row.stop) }
+        var output = Output(rows, data: column + data, table: column + table, notices: notices)
+        output.geoJSON { GeoJSON.points($0) }
+        return output
+    }
+}

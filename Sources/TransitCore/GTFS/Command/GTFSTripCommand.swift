@@ -1,0 +1,176 @@
+import Foundation
+
+/// `transit gtfs trip TRIP_ID`: one trip's calls on a service day.
+struct GTFSTripCommand: GTFSSubcommand {
+    static let spec = CommandSpec(
+        provider: "gtfs", name: "trip", summary: "one trip's calls on a service day: the stops between a journey's ends",
+        examples: ["transit gtfs trip SL-WK-N03 --date 2026-11-23", "transit gtfs trip M1-WK-E --date 2026-11-23 --start 08:00:00 --format json"],
+        options: [GTFSCommandLine.date,
+                  OptionSpec("start", value: "HH:MM:SS", "which run of a frequencies.txt trip: its first departure, as trip_start says on boards and legs"),
+                  GTFSCommandLine.realtime, GTFSCommandLine.noRealtime, GTFSCommandLine.feed],
+        notes: ["Fields: sequence (the call's place in the trip, from 1), stop_id, stop_name, platform, arrival, departure, planned_arrival, planned_departure, delay_seconds (null: no real-time data), realtime, status (scheduled, updated, skipped, canceled, added); arrival and departure are the predicted times with --realtime, null when skipped or canceled. A trip only the real-time data has (ADDED, NEW) is found by its trip_id too. A trip that runs several times a day (frequencies.txt) needs --start, or the next run from now is shown, with a notice."],
+        positional: "TRIP_ID")
+
+    var feeds: [String] = []
+    var tripID: String
+    var date: String?
+    /// Seconds of the service day: which run of a frequencies.txt trip.
+    var start: Int?
+    var realtime = GTFSCommandLine.RealtimeChoice()
+
+    init(_ args: Arguments) throws(TransitError) {
+        feeds = args.strings("feed")
+        tripID = (args.positional ?? "").trimmingCharacters(in: .whitespaces)
+        guard !tripID.isEmpty else { throw args.missing("TRIP_ID") }
+        if let text = args.string("start") {
+            guard case .asWritten(let seconds)? = ServiceTime.parse(text), text.split(separator: ":").count == 3 else {
+                throw .usage("--start takes a run's start as HH:MM:SS (08:00:00, or past 24 as 25:10:00), not '\(text)'")
+            }
+            start = seconds
+        }
+        realtime = try GTFSCommandLine.RealtimeChoice(args)
+        date = try GTFSCommandLine.checkedDate(args)
+    }
+
+    func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
+        var feed = try gtfs.open(feeds)
+        // One trip's calls: only its updates are applied (an added trip, not in the feed, always is).
+        let named = (try? Self.trip(named: tripID, in: feed.timetable)) ?? nil
+        // Over several feeds, the trip's calls are on its own feed's clock.
+        if let named, feed.timetable.isCombination { feed.timetable = feed.timetable.onClock(feed.timetable.feedZones[feed.timetable.feed(ofTrip: named)]) }
+        let only = Set(named.map { [$0] } ?? [])
+        let updates = try await gtfs.tripUpdates(realtime, feed, only: only)
+        return try calls(gtfs, feed, updates: updates)
+    }
+
+    /// A call of one trip's run: planned and predicted times (nil where there is none).
+    struct TripCall {
+        var position: Int
+        var stop: Int
+        var plannedArrival: Int?
+        var plannedDeparture: Int?
+        var arrival: Int?
+        var departure: Int?
+        var flags: UInt8
+        var status: String
+        var delay: Int?
+    }
+
+    /// A trip by its id: over several feeds `feed:id`, or a bare id one feed has (nil: none has).
+    static func trip(named id: String, in t: Timetable) throws(TransitError) -> Int? {
+        if let trip = t.tripIDs.indices(of: id).first { return trip }
+        return try t.bareID(id, in: t.tripIDs, what: "trip_id")
+    }
+
+    /// The calls of `tripID`'s run on the service day, with realtime data where there is some.
+    /// `feed` on the clock of the trip's feed, as `run` opens it.
+    func calls(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, updates: TripUpdates?) throws(TransitError) -> Output {
+        let found = try Self.trip(named: tripID, in: feed.timetable)
+        let t = feed.timetable
+        let day = try gtfs.serviceDay(date, feed)
+        let clock = ServiceClock(day: day, zone: t.zone)
+        var notices = feed.notices + (updates?.notices ?? [])
+        var calls: [TripCall] = []
+        // A trip the realtime data runs on the day (ADDED, NEW, DUPLICATED, or a REPLACEMENT of a planned one).
+        let added = updates.flatMap { u in u.instances.firstIndex { $0.status == .added && $0.tripID == tripID && $0.day == day.dayNumber }.map { u.instances[$0] } }
+        if let added {
+            calls = added.calls.enumerated().map { i, rt in
+                TripCall(position: i, stop: rt.stop, plannedArrival: rt.plannedArrival, plannedDeparture: rt.plannedDeparture,
+                         arrival: rt.status == .skipped ? nil : rt.arrival, departure: rt.status == .skipped ? nil : rt.departure,
+                         flags: rt.flags, status: rt.status == .skipped ? "skipped" : "added")
+            }
+            if added.trip >= 0 && added.tripID == t.tripIDs[added.trip] { notices.append("Trip \(tripID) runs as the real-time data replaces it on \(day.iso)") }
+        } else if let trip = found {
+            let runs = t.runs(ofTrip: trip)
+            guard t.serviceRuns(Int(t.tripService[trip]), day: day.dayNumber), let first = runs.first else {
+                notices.append("Trip \(tripID) does not run on \(day.iso)")
+                return Output([TripCall](), data: [], table: [], notices: notices)
+            }
+            var chosen = first
+            if let start {
+                guard let run = runs.first(where: { t.runStart(pattern: $0.pattern, row: $0.row) == start }) else {
+                    throw .usage("trip \(tripID) has no run starting at \(ClockTime.gtfs(start)) on \(day.iso); its runs start \(Self.starts(t, runs))")
+                }
+                chosen = run
+            } else if runs.count > 1 {
+                // The next run from now on today's service day (when a window would start now), else the first.
+                let now = try ServiceWindow().seconds(on: clock, now: gtfs.now).after ?? Int.min
+                chosen = runs.first { t.runStart(pattern: $0.pattern, row: $0.row) >= now } ?? first
+                notices.append("Trip \(tripID) runs \(runs.count) times on \(day.iso) (\(Self.starts(t, runs))); this is the run of \(ClockTime.gtfs(t.runStart(pattern: chosen.pattern, row: chosen.row))); --start HH:MM:SS picks another")
+            }
+            let q = chosen.pattern, length = t.patternLength(q), stopStart = Int(t.patternStopStart[q])
+            let instance = updates?.instance(trip: trip, day: day.dayNumber, start: t.runStart(pattern: q, row: chosen.row))
+            calls = (0..<length).map { i in
+                let index = t.timeIndex(pattern: q, row: chosen.row, position: i)
+                let a = Int(t.times[index]), d = Int(t.times[index + 1])
+                var call = TripCall(position: i, stop: Int(t.patternStops[stopStart + i]), plannedArrival: a, plannedDeparture: d,
+                                    arrival: a, departure: d, flags: t.patternFlags[stopStart + i], status: "scheduled")
+                switch instance?.status {
+                case .canceled?, .hidden?:
+                    call.arrival = nil
+                    call.departure = nil
+                    call.status = "canceled"
+                case .updated?:
+                    guard let rtCalls = instance?.calls, i < rtCalls.count else { break }
+                    let rt = rtCalls[i]
+                    call.stop = rt.stop
+                    call.status = rt.status.rawValue
+                    if rt.status == .skipped {
+                        call.arrival = nil
+                        call.departure = nil
+                    } else if rt.status == .updated {
+                        call.arrival = rt.arrival
+                        call.departure = rt.departure
+                        call.delay = rt.departure - d
+                    }
+                default: break
+                }
+                return call
+            }
+        } else {
+            throw .usage("unknown trip_id '\(tripID)' in feed \(feed.summary.name); the trip_id column of 'gtfs departures' and of trips' JSON legs names them")
+        }
+        let length = calls.count
+        let layout = JourneyLayout(t, clock: clock)
+        let zone = t.zone
+        // No arrival at the first call, no departure from the last.
+        @Sendable func time(_ seconds: Int?, _ c: TripCall, first: Bool) -> Value {
+            guard let seconds, c.position != (first ? 0 : length - 1) else { return .null }
+            return .time(clock.instant(seconds), zone)
+        }
+        let data: [Column<TripCall>] = [
+            Column("sequence", "SEQ") { .int($0.position + 1) }, Column("stop_id", "STOP") { .string(t.stopIDs[$0.stop]) },
+            Column("stop_name", "NAME") { .string(t.stopNames[$0.stop]) }, Column("platform") { layout.platform($0.stop) },
+            Column("arrival", "ARRIVE") { time($0.arrival, $0, first: true) }, Column("departure", "DEPART") { time($0.departure, $0, first: false) },
+            Column("planned_arrival") { time($0.plannedArrival, $0, first: true) },
+            Column("planned_departure") { time($0.plannedDeparture, $0, first: false) },
+            Column("delay_seconds") { $0.delay.map(Value.int) ?? .null }, Column("realtime") { .bool($0.status != "scheduled") },
+            Column("status") { .string($0.status) },
+        ]
+        // Where a rider may not get on or off, the table says so; and how realtime data changed the call.
+        let note = Column<TripCall>("note", "") { c in
+            .string(([Timetable.canBoard(c.flags) || c.position == length - 1 ? nil : "no pickup",
+                      Timetable.canAlight(c.flags) || c.position == 0 ? nil : "no drop-off"]
+                     + [c.status == "scheduled" || c.status == "updated" ? nil : c.status]).compactMap { $0 }.joined(separator: ", "))
+        }
+        @Sendable func shown(_ c: TripCall, arrival: Bool) -> Value {
+            let (planned, predicted) = arrival ? (c.plannedArrival, c.arrival) : (c.plannedDeparture, c.departure)
+            guard c.position != (arrival ? 0 : length - 1) else { return .string("") }
+            let p = planned.map { ClockTime.hhmm(clock.instant($0), zone: zone, on: day) }
+            guard let now = predicted.map({ ClockTime.hhmm(clock.instant($0), zone: zone, on: day) }) else { return .string(p ?? "") }
+            guard let p, p != now else { return .string(now) }
+            return .string("\(p) → \(now)")
+        }
+        var table: [Column<TripCall>] = [data[0], data[1], data[2],
+                                         Column("arrival", "ARRIVE") { shown($0, arrival: true) },
+                                         Column("departure", "DEPART") { shown($0, arrival: false) }, note]
+        if calls.allSatisfy({ note.value($0) == .string("") }) { table.removeLast() }
+        let column = GTFSContext.feedColumn(t) { (c: TripCall) in t.feed(ofStop: c.stop) }
+        return Output(calls, data: column + data, table: column + table, notices: notices)
+    }
+
+    static func starts(_ t: Timetable, _ runs: [(pattern: Int, row: Int)]) -> String {
+        let starts = runs.map { ClockTime.gtfs(t.runStart(pattern: $0.pattern, row: $0.row)) }
+        return starts.count <= 4 ? starts.joined(separator: ", ") : "\(starts[0]), \(starts[1]) … \(starts[starts.count - 1])"
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// `transit gtfs trips`: every Pareto-optimal journey of a service day between two stops.
+struct GTFSTripsCommand: GTFSSubcommand {
+    static let spec = CommandSpec(
+        provider: "gtfs", name: "trips", summary: "every Pareto-optimal journey of a service day between two stops, with changes",
+        examples: ["transit gtfs trips --from Harbor --to Stadium --date 2026-11-23",
+                   "transit gtfs trips --from HBR --to M_STA --date 2026-11-23 --after 17:00 --before 19:00 --format json",
+                   "transit gtfs trips --feed ./feed.zip --from A --to B --transfers 1 --walk 300"],
+        options: [
+            OptionSpec("from", value: "STOP", "origin: a stop_id, a stop_code or a name (a station or a shared name means all its stops), or LAT,LON (every stop within --radius, on foot)", required: true, source: .cached),
+            OptionSpec("to", value: "STOP", "destination, as --from", required: true, source: .cached),
+            GTFSCommandLine.radius,
+            GTFSCommandLine.date,
+            OptionSpec("after", value: "T", "only journeys leaving at or after T: HH:MM, 5pm, 17, now or +30m; before 03:00 is the night after, H:MM:SS the feed's own hours (default: now on today's service day, else the start of the day)"),
+            OptionSpec("before", value: "T", "only journeys leaving at or before T"),
+            OptionSpec("arrive-by", value: "T", "only journeys arriving at or before T, the latest to leave first"),
+            OptionSpec("fastest", "only the fastest: a journey goes when another leaves no earlier and arrives no later, whatever its changes"),
+            OptionSpec("all", "the table shows every journey, also those another beats clearly (hidden by default; JSON and tsv always have them)"),
+            GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk,
+            OptionSpec("limit", value: "N", "keep the first N journeys"),
+            GTFSCommandLine.link, GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
+        ],
+        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, route_id, trip_id, headsign, from, from_name, from_platform, to, to_name, to_platform, departure, arrival (predicted with --realtime), planned_departure, planned_arrival, departure_delay_seconds, arrival_delay_seconds, realtime, status (scheduled, updated, added) for a ride; trip_start for a frequencies.txt run; walk_meters for a walk; a platform is the stop's platform_code, else its stop_code). tsv/csv add routes and change_at (the stations where each change boards, joined with >); the table shows CHANGE AT (station and time) before the JOURNEY. Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes. --format geojson: a FeatureCollection, each journey a LineString through the stops it calls at (stop coordinates; shapes.txt is not read), its fields and legs as properties."],
+        geoJSON: true)
+
+    /// `--feed`, as given (several: a combination; `all`: every imported feed; none: the default).
+    var feeds: [String] = []
+    var from: String
+    var to: String
+    /// As typed (`2016-04-06`, `today`): read in the feed's zone once the feed is open.
+    var date: String?
+    /// `--after`, `--before` (both inclusive) and `--arrive-by`, as typed; resolved on the service day.
+    var window: ServiceWindow
+    var search: GTFSCommandLine.Search
+    var limit: Int?
+    /// The Pareto set over departure and arrival only: a journey with fewer changes that arrives later goes.
+    var fastest = false
+    /// Show in the table the journeys it hides (see `JourneyLayout.unlikely`).
+    var all = false
+    var realtime = GTFSCommandLine.RealtimeChoice()
+
+    init(_ args: Arguments) throws(TransitError) {
+        feeds = args.strings("feed")
+        realtime = try GTFSCommandLine.RealtimeChoice(args)
+        (from, to) = try args.distinctPair(what: "stop")
+        date = try GTFSCommandLine.checkedDate(args)
+        window = try args.serviceTimes()
+        search = try GTFSCommandLine.Search(args)
+        limit = try args.int("limit", in: 1...100_000)
+        fastest = args.flag("fastest")
+        all = args.flag("all")
+    }
+
+    func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
+        let feed = try gtfs.open(feeds, originClock: from, zone: search.zone)
+        let updates = try await gtfs.tripUpdates(realtime, feed)
+        return try gtfs.withStopHelp(feed) { () throws(TransitError) in try journeys(gtfs, feed, updates: updates) }
+    }
+
+    /// `feed` on the query's clock, as `run` opens it.
+    func journeys(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, updates: TripUpdates?) throws(TransitError) -> Output {
+        let t = feed.timetable
+        let day = try gtfs.serviceDay(date, feed)
+        let clock = ServiceClock(day: day, zone: t.zone)
+        gtfs.progress("finding journeys")
+        let window = try self.window.seconds(on: clock, now: gtfs.now)
+        var journeys = try plan(t, day: day, window: window, updates: updates)
+        var notices = feed.notices + (updates?.notices ?? [])
+        // The table leaves out what nobody takes; JSON and tsv keep the whole Pareto set.
+        if gtfs.settings.format == .table && !all {
+            let kept = JourneyLayout.withoutUnlikely(journeys)
+            if kept.count < journeys.count {
+                let hidden = journeys.count - kept.count
+                notices.append("\(hidden) \(hidden == 1 ? "journey" : "journeys") hidden: another leaves at most \(JourneyLayout.unlikelyLeavesWithin / 60) minutes earlier, "
+                               + "arrives at least \(JourneyLayout.unlikelyArrivesBy / 60) minutes earlier and changes no more; --all shows them")
+                journeys = kept
+            }
+        }
+        if journeys.isEmpty {
+            notices.append(gtfs.emptyNotice("No journey from \(from) to \(to)", t, clock: clock, typed: self.window, window: window) {
+                (try? plan(t, day: day, window: $0, updates: updates))?.isEmpty == false
+            })
+        }
+        let layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates, from: from, to: to)
+        notices += GTFSContext.alertNotices(journeys.flatMap { $0.legs.flatMap { layout.alerts($0).map(\.id) } }, updates)
+        return layout.output(journeys, notices: notices)
+    }
+
+    /// The journeys of `window`; with `--arrive-by`, those arriving by then, latest departure first.
+    func plan(_ t: Timetable, day: LocalDate, window: ServiceWindow.Seconds, updates: TripUpdates? = nil) throws(TransitError) -> [Router.Journey] {
+        // `--limit` alone lets the router stop early; a filter after it needs the whole window.
+        let filtered = window.arriveBy != nil || fastest
+        var journeys = try GTFSFeed(timetable: t).plan(GTFSFeed.TripQuery(
+            from: from, to: to, date: day, after: window.after, before: window.before, transfers: search.transfers,
+            minTransferSeconds: search.minTransfer, walkMeters: search.walk, limit: filtered ? nil : limit,
+            radius: search.radius, linkMeters: search.link), updates: updates)
+        guard filtered else { return journeys }
+        if fastest { journeys = JourneyLayout.fastest(journeys) }
+        if let by = window.arriveBy {
+            // A filter on the day's Pareto set: every journey arriving in time, the latest to leave first.
+            journeys = journeys.filter { $0.arrival <= by }.reversed()
+        }
+        if let limit { journeys = Array(journeys.prefix(limit)) }
+        return journeys
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// `transit gtfs update [NAME]`: import feeds again from their sources, where they changed.
+struct GTFSUpdateCommand: GTFSSubcommand {
+    static let spec = {
+        var update = CommandSpec(provider: "gtfs", name: "update", summary: "import feeds again from their sources, where they changed",
+                                 examples: ["transit gtfs update", "transit gtfs update lakeport"],
+                                 notes: ["NAME: one imported feed (default: every one). A file or directory is read again when its size or time changed; a URL is asked with the ETag and Last-Modified of the last import (a 304 leaves it). Fields: name, status (unchanged, updated), first_date, last_date, trips, stop_times, changes (what differs from before)."],
+                                 positional: "NAME", positionalSource: .cached)
+        update.positionalOptional = true
+        return update
+    }()
+
+    /// One imported feed; nil: every one.
+    var name: String?
+
+    init(_ args: Arguments) throws(TransitError) {
+        name = args.positional.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    struct Update {
+        var before: FeedStore.Summary
+        var after: FeedStore.Summary
+        var updated: Bool
+    }
+
+    /// Each feed (or `name`) from its source again: a file when its size or time changed, a URL always.
+    func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
+        let store = gtfs.store
+        // A feed compiled by another version of transit is compiled again, changed or not.
+        let olderFeeds = store.olderFeeds(), older = Set(olderFeeds.map(\.name))
+        let feeds: [FeedStore.Summary]
+        if let name { feeds = [try gtfs.importedFeed(name)] } else { feeds = store.feeds() + olderFeeds }
+        var rows: [Update] = []
+        var notices: [String] = []
+        for feed in feeds {
+            let source = feed.source, stale = older.contains(feed.name)
+            if !HTTPRequest.isURL(source) {
+                guard let stamp = FeedStore.stamp(source) else {
+                    notices.append(stale ? "\(feed.name): compiled by another version of transit, and its source \(source) is gone: import it again from a source"
+                                         : "\(feed.name): its source \(source) is gone; kept as it was")
+                    continue
+                }
+                if !stale && feed.sourceSize == stamp.size && feed.sourceModified == stamp.modified {
+                    rows.append(Update(before: feed, after: feed, updated: false))
+                    continue
+                }
+            }
+            guard let output = try await GTFSImportCommand.install(gtfs, source, name: feed.name, ifChangedSince: stale ? nil : feed) else {
+                rows.append(Update(before: feed, after: feed, updated: false))
+                continue
+            }
+            notices += output.notices
+            guard let after = try? FeedStore.summary(at: store.path(of: feed.name)) else { continue }
+            rows.append(Update(before: feed, after: after, updated: true))
+        }
+        if feeds.isEmpty { notices.append("No GTFS feed is imported; import one with: transit gtfs import FEED.zip") }
+        let data: [Column<Update>] = [
+            Column("name", "FEED") { .string($0.after.name) }, Column("status", "STATUS") { .string($0.updated ? "updated" : "unchanged") },
+            Column("first_date", "FROM") { .string($0.after.firstDate) }, Column("last_date", "TO") { .string($0.after.lastDate) },
+            Column("trips", "TRIPS") { .int($0.after.trips) }, Column("stop_times", "STOP TIMES") { .int(Int($0.after.stopTimes)) },
+            Column("changes", "CHANGES") { .string(Self.changes($0.before, $0.after)) },
+        ]
+        return Output(rows, data: data, table: data, notices: notices)
+    }
+
+    /// `dates 2026-01-01…2026-12-31 → 2026-02-01…2027-01-31, trips 220 → 230`; empty when nothing differs.
+    static func changes(_ a: FeedStore.Summary, _ b: FeedStore.Summary) -> String {
+        var parts: [String] = []
+        if (a.firstDate, a.lastDate) != (b.firstDate, b.lastDate) { parts.append("dates \(a.firstDate)…\(a.lastDate) → \(b.firstDate)…\(b.lastDate)") }
+        if a.stops != b.stops { parts.append("stops \(a.stops) → \(b.stops)") }
+        if a.routes != b.routes { parts.append("routes \(a.routes) → \(b.routes)") }
+        if a.trips != b.trips { parts.append("trips \(a.trips) → \(b.trips)") }
+        if a.stopTimes != b.stopTimes { parts.append("stop_times \(a.stopTimes) → \(b.stopTimes)") }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// `transit gtfs vehicles`: where the vehicles are, from GTFS-Realtime vehicle positions.
+struct GTFSVehiclesCommand: GTFSSubcommand {
+    static let spec = CommandSpec(
+        provider: "gtfs", name: "vehicles", summary: "where the vehicles are now, from GTFS-Realtime vehicle positions",
+        examples: ["transit gtfs vehicles --realtime https://example.org/gtfs-rt/vehicle-positions",
+                   "transit gtfs vehicles --route SL --realtime positions.pb --format geojson > vehicles.geojson"],
+        options: [OptionSpec("route", value: "ROUTE", "only this route: its route_id or name"),
+                  OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime vehicle positions: an http(s) URL or a .pb file (repeatable; default the feed's remembered sources)", source: .files, repeatable: true),
+                  GTFSCommandLine.feed] + OptionSpec.watch,
+        notes: ["Fields: id, label, trip_id, route, route_id, latitude, longitude, bearing (degrees), speed (m/s), stop_id, stop_name (the stop it is at or heading to), status (incoming_at, stopped_at, in_transit_to; null without a stop), occupancy, timestamp, age_seconds. A position more than 5 minutes older than its feed is left out. --format geojson: a Point per vehicle with a position."],
+        geoJSON: true)
+
+    var feeds: [String] = []
+    var route: String?
+    var realtime: [String] = []
+
+    init(_ args: Arguments) throws(TransitError) {
+        feeds = args.strings("feed")
+        route = args.string("route")
+        realtime = args.strings("realtime")
+    }
+
+    func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
+        let (feed, sources, routes) = try gtfs.realtimeOnly(feeds, sources: realtime, route: route, command: "vehicles")
+        let t = feed.timetable
+        let (messages, readNotices) = try await gtfs.messages(sources)
+        var (rows, notices) = VehiclePositions.rows(messages, t)
+        if let routes { rows = rows.filter { routes.contains($0.route) } }
+        rows.sort { (StopIndex.routeName(t, $0.route), $0.id) < (StopIndex.routeName(t, $1.route), $1.id) }
+        let zone = GTFSContext.zone(of: sources, t)
+        let data: [Column<VehicleRow>] = [
+            Column("id", "VEHICLE") { .string($0.id) }, Column("label") { .optional($0.label) }, Column("trip_id", "TRIP") { .optional($0.tripID) },
+            Column("route") { $0.route >= 0 ? .string(StopIndex.routeName(t, $0.route)) : .null }, Column("route_id") { .optional($0.routeID) },
+            Column("latitude") { .coordinate($0.latitude) }, Column("longitude") { .coordinate($0.longitude) },
+            Column("bearing", "HDG") { $0.bearing.map { .int(Int($0.rounded())) } ?? .null }, Column("speed") { .optional($0.speed) },
+            Column("stop_id", "STOP") { .optional($0.stop.map { t.stopIDs[$0] }) }, Column("stop_name") { .optional($0.stop.map { t.stopNames[$0] }) },
+            Column("status") { .optional($0.status) }, Column("occupancy") { .optional($0.occupancy) },
+            Column("timestamp", "SEEN") { $0.timestamp.map { .time(Date(timeIntervalSince1970: TimeInterval($0)), zone) } ?? .null },
+            Column("age_seconds", "AGE") { .optional($0.age) },
+        ]
+        notices = feed.notices + readNotices + notices
+        if rows.isEmpty { notices.append("No vehicles" + (route.map { " on route \($0)" } ?? "") + " in " + sources.flatMap(\.sources).map(Redaction.url).joined(separator: ", ")) }
+        var output = Output(rows, data: data, table: [data[0], data[3], data[2], data[10], data[11], data[12], data[14]], notices: notices)
+        output.geoJSON { GeoJSON.points($0) }
+        return output
+    }
+}
