@@ -52,16 +52,23 @@ import TransitTestSupport
         }
     }
 
-    /// `--limit` as everywhere else, sent as BusTime's `top`; `--top` still works, out of sight.
-    @Test func limitIsBusTimesTop() async throws {
+    /// `--limit` as everywhere else: the first N by time, kept by transit, so that the request
+    /// and its recording are the same whatever the limit (`--offline` answers it too); `--top`
+    /// still works, out of sight.
+    @Test func limitKeepsTheFirstPredictions() async throws {
         let server = try fixtures()
         defer { server.stop() }
+        let all = try await Run.transit(["cta", "predictions", "--route", "22", "--stop", "15895"], env: env(server))
+        #expect(all.status == 0 && all.stdoutLines.count == 2, "\(all.stderr)")
         for option in ["--limit", "--top"] {
-            // The recordings hold no answer for top=1: what matters is the request.
             let run = try await Run.transit(["cta", "predictions", "--route", "22", "--stop", "15895", option, "1"], env: env(server))
-            #expect(run.stderr.contains("top=1"), "\(run.stderr)")
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdoutLines == Array(all.stdoutLines.prefix(1)))
         }
-        #expect(server.requests.filter { $0.path.hasSuffix("getpredictions") }.map { $0.value("top") } == ["1", "1"])
+        #expect(server.requests.filter { $0.path.hasSuffix("getpredictions") }.allSatisfy { $0.value("top") == nil })
+        let offline = try await Run.transit(["--offline", "cta", "predictions", "--route", "22", "--stop", "15895", "--limit", "1"],
+                                            env: Run.environment(["TRANSIT_NOW": "2015-02-14T18:20:00Z"]))
+        #expect(offline.status == 0 && offline.stdoutLines.count == 1, "\(offline.stderr)")
         let help = try await Run.transit(["cta", "predictions", "--help"], env: env(server))
         #expect(help.stdout.contains("--limit N") && !help.stdout.contains("--top"))
     }

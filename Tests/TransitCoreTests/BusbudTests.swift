@@ -239,6 +239,13 @@ import TransitTestSupport
         let run = try await Run.transit(["--offline", "busbud", "search", "--date", "2018-03-10"], env: Run.environment())
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdoutLines.count == 5)
+        // The table marks an arrival on the day after its departure, as bart and gtfs trips do;
+        // JSON and tsv carry the full timestamps.
+        let table = try await Run.transit(["--offline", "--format", "table", "busbud", "search", "--date", "2018-03-10"], env: Run.environment())
+        let overnight = table.stdoutLines.filter { $0.hasPrefix("15:00") || $0.hasPrefix("18:30") }.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
+        #expect(overnight == ["15:00 09:20+1", "18:30 03:55+1", "18:30 03:55+1"])
+        #expect(table.stdoutLines.dropFirst().first?.split(separator: " ").prefix(2).joined(separator: " ") == "00:01 08:20")
+        #expect(run.stdoutLines.contains { $0.contains("\t2018-03-11T09:20:00-04:00\t") })
         let quebec = try await Run.transit(["--offline", "--format", "json", "busbud", "search", "--from", "Québec", "--to", "Montréal",
                                       "--date", "2021-08-28", "--currency", "EUR"], env: Run.environment())
         #expect(quebec.status == 0, "\(quebec.stderr)")

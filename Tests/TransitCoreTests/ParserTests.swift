@@ -204,9 +204,9 @@ import Testing
 
     @Test func predictionsTakeListsOfStopsAndRoutes() throws {
         #expect(try command(["cta", "predictions", "--stop", "1836, 1837", "--route", "22,36", "--limit", "3"])
-                == .busTime(.cta, .predictions(stops: ["1836", "1837"], routes: ["22", "36"], top: 3)))
+                == .busTime(.cta, .predictions(stops: ["1836", "1837"], routes: ["22", "36"], limit: 3)))
         // --top, BusTime's own word, stays as a hidden alias of --limit.
-        #expect(try command(["cta", "predictions", "--stop", "1836", "--top", "3"]) == .busTime(.cta, .predictions(stops: ["1836"], routes: [], top: 3)))
+        #expect(try command(["cta", "predictions", "--stop", "1836", "--top", "3"]) == .busTime(.cta, .predictions(stops: ["1836"], routes: [], limit: 3)))
         #expect(try command(["mbus", "vehicles", "--route", "BB"]) == .busTime(.mbus, .vehicles(routes: ["BB"])))
         #expect(try command(["cta", "stops", "--route", "22", "--direction", "Northbound"])
                 == .busTime(.cta, .stops(route: "22", direction: "Northbound")))

@@ -5,7 +5,9 @@ public enum BusTimeCommand: Sendable, Equatable {
     case routes
     case directions(route: String)
     case stops(route: String, direction: String)
-    case predictions(stops: [String], routes: [String], top: Int?)
+    /// `limit`: the first N by predicted time, kept by transit (not sent as BusTime's `top`, so
+    /// that a recording answers whatever the limit).
+    case predictions(stops: [String], routes: [String], limit: Int?)
     case alerts(route: String, stop: String?)
     case vehicles(routes: [String])
     case eta(ETAOptions)
@@ -34,7 +36,7 @@ enum BusTimeCommandLine {
                             options: [
                                 OptionSpec("stop", value: "STOP[,STOP…]", "up to 10 stop ids; a stop name works with --route", required: true),
                                 OptionSpec("route", value: "RT[,RT…]", "only these routes (up to 10; ids or names)"),
-                                OptionSpec("limit", value: "N", "at most N predictions (BusTime's top)"),
+                                OptionSpec("limit", value: "N", "the first N predictions by time"),
                             ] + watch,
                             notes: ["Fields: route, direction, stop_id, stop_name, destination, vehicle, predicted, minutes (DUE = 0, counted from the prediction's tmstmp, as BusTime's prdctdn), delayed, type (arrival|departure). Sorted by predicted time. JSON is {\"predictions\": [...], \"alerts\": [...]}; the table prints high-priority alerts above and the others below; tsv and csv carry predictions only. Never cached."],
                             aliases: ["top": "limit"]),
@@ -87,7 +89,7 @@ enum BusTimeCommandLine {
             _ = try args.required("stop")
             return .predictions(stops: try args.list("stop", max: BusTimeClient.maxIDs, why: why),
                                 routes: try args.list("route", max: BusTimeClient.maxIDs, why: why),
-                                top: try args.int("limit", in: 1...500))
+                                limit: try args.int("limit", in: 1...500))
         case "alerts": return .alerts(route: try args.required("route"), stop: args.string("stop"))
         case "vehicles":
             _ = try args.required("route")

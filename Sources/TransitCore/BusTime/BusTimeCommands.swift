@@ -19,7 +19,7 @@ struct BusTimeCommands {
         case .routes: return try await routes()
         case .directions(let route): return try await directions(route)
         case .stops(let route, let direction): return try await stops(route, direction)
-        case .predictions(let stops, let routes, let top): return try await predictions(stops, routes, top)
+        case .predictions(let stops, let routes, let limit): return try await predictions(stops, routes, limit: limit)
         case .alerts(let route, let stop): return try await alerts(route, stop)
         case .vehicles(let routes): return try await vehicles(routes)
         case .eta(let options): return try await eta(options)
@@ -159,7 +159,7 @@ struct BusTimeCommands {
         return (onPattern + rest, pattern.id)
     }
 
-    func predictions(_ stopTokens: [String], _ routeTokens: [String], _ top: Int?) async throws(TransitError) -> Output {
+    func predictions(_ stopTokens: [String], _ routeTokens: [String], limit: Int?) async throws(TransitError) -> Output {
         let routes = try await resolveRoutes(routeTokens)
         let stops = try await resolveStops(stopTokens, routes: routes)
         // Predictions and bulletins in one network round.
@@ -167,7 +167,7 @@ struct BusTimeCommands {
         async let bulletinList = Result.catching { () async throws(TransitError) -> BusTimeResult<Bulletin> in
             try await client.bulletins(routes: routes, stops: stops)
         }
-        let predictions = try await client.predictions(stops: stops, routes: routes, top: top)
+        let predictions = try await client.predictions(stops: stops, routes: routes)
         var notices = notices(predictions, "predictions")
         let bulletins: [Bulletin]
         switch await bulletinList {
@@ -180,7 +180,8 @@ struct BusTimeCommands {
         }
         let now = context.settings.now
         let zone = agency.zone
-        let sorted = predictions.items.sorted { ($0.predicted, $0.route, $0.stopID) < ($1.predicted, $1.route, $1.stopID) }
+        var sorted = predictions.items.sorted { ($0.predicted, $0.route, $0.stopID) < ($1.predicted, $1.route, $1.stopID) }
+        if let limit { sorted = Array(sorted.prefix(limit)) }
         if sorted.isEmpty && notices.isEmpty { notices.append("No predictions for stop \(stops.joined(separator: ","))") }
         let minutes = Column<Prediction>("minutes", "MIN") { .int(Self.minutes($0, now: now)) }
         let data: [Column<Prediction>] = [

@@ -89,7 +89,13 @@ struct BusbudCommands {
             guard let total = row.departure.priceTotal, let currency = row.departure.currency else { return .null }
             return .string(Money.format(minor: total, currency: currency))
         }
-        return Output(rows, data: data, table: [departure, arrival, duration, originName, destinationName, operatorName, seats, price],
+        // The table marks an arrival on a later calendar day than the departure (`09:20+1`), as
+        // bart and gtfs trips do; each time in its own stop's zone.
+        let arrive = Column<Row>("arrival", "ARRIVE") { row in
+            let leaves = LocalDate(row.departure.departure, in: row.departure.departureZone)
+            return .string(ClockTime.hhmm(row.departure.arrival, zone: row.departure.arrivalZone, on: leaves))
+        }
+        return Output(rows, data: data, table: [departure, arrive, duration, originName, destinationName, operatorName, seats, price],
                       notices: notices)
     }
 }
