@@ -36,6 +36,52 @@ import TransitTestSupport
         #expect(legs.map { $0["trip_start"] as? String } == ["08:00:00", "08:30:00"])
     }
 
+    /// Real-time data has one path: a board, one trip's calls and journeys all read the same
+    /// overlay, so each says the same of a call. On the bundled Lakeport at 07:58 (a late train,
+    /// a run that waits, a cancellation, a skipped stop, an added train): every call a board
+    /// lists is the call `gtfs trip` shows, time, plan and status; every ride of a journey
+    /// leaves and arrives when that trip's page says.
+    @Test func boardsTripsAndJourneysReadOneOverlay() async throws {
+        let cache = Paths.temporary(), rt = Paths.fixtures + "/gtfs/lakeport-realtime/trip-updates.pb"
+        let imported = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env(cache))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        func calls(_ trip: String, start: String?) async throws -> [[String: Any]] {
+            let run = try await Run.transit(["--format", "json", "gtfs", "trip", trip, "--date", "2026-11-23", "--realtime", rt]
+                                            + (start.map { ["--start", $0] } ?? []), env: env(cache))
+            #expect(run.status == 0, "\(trip): \(run.stderr)")
+            return try run.records()
+        }
+        var statuses = Set<String>()
+        for stop in ["Harbor", "Market", "Old Town"] {
+            let board = try await Run.transit(["--format", "json", "gtfs", "departures", "--stop", stop, "--date", "2026-11-23",
+                                               "--after", "07:55", "--limit", "12", "--realtime", rt], env: env(cache))
+            #expect(board.status == 0, "\(board.stderr)")
+            for row in try board.records() {
+                let trip = try #require(row["trip_id"] as? String), status = try #require(row["status"] as? String)
+                statuses.insert(status)
+                let page = try await calls(trip, start: row["trip_start"] as? String)
+                let call = page.first { $0["stop_id"] as? String == row["platform"] as? String && $0["status"] as? String == status
+                                        && String(describing: $0["planned_departure"] ?? "") == String(describing: row["planned_time"] ?? "") }
+                #expect(call != nil, "\(stop): \(trip) \(status) at \(row["planned_time"] ?? "")")
+                #expect(String(describing: call?["departure"] ?? "") == String(describing: row["time"] ?? ""), "\(trip) at \(stop)")
+            }
+        }
+        #expect(statuses.isSuperset(of: ["scheduled", "updated", "canceled", "added"]), "\(statuses)")
+        let journeys = try await Run.transit(["--format", "json", "gtfs", "trips", "--from", "Harbor", "--to", "Stadium", "--date", "2026-11-23",
+                                              "--after", "07:55", "--limit", "4", "--realtime", rt], env: env(cache))
+        #expect(journeys.status == 0, "\(journeys.stderr)")
+        var rides = 0
+        for journey in try journeys.records() {
+            for leg in (journey["legs"] as? [[String: Any]] ?? []) where leg["mode"] as? String == "ride" {
+                let page = try await calls(try #require(leg["trip_id"] as? String), start: leg["trip_start"] as? String)
+                let from = page.first { $0["stop_id"] as? String == leg["from"] as? String }, to = page.last { $0["stop_id"] as? String == leg["to"] as? String }
+                #expect(from?["departure"] as? String == leg["departure"] as? String && to?["arrival"] as? String == leg["arrival"] as? String, "\(leg)")
+                rides += 1
+            }
+        }
+        #expect(rides >= 4)
+    }
+
     /// Feeds you can manage: the import name drops `.gtfs` as well as `.zip`, the source is kept
     /// as an absolute path, a feed's name given as a source says what it is, and `remove` forgets.
     @Test func feedsYouCanManage() async throws {

@@ -64,7 +64,7 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
         var dayOffset: Int
         /// The run's first departure (what tells the runs of a frequencies.txt trip apart).
         var runStart: Int
-        var status: String = "scheduled"
+        var status: RealtimeStatus = .scheduled
         /// The trip's id where realtime data names it (an added trip), else the timetable's.
         var tripID: String? = nil
         var route: Int = -1
@@ -74,7 +74,7 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
 
         /// Where it sorts and what a window compares: the time to plan on, else the planned one.
         var seconds: Int { predicted ?? planned ?? 0 }
-        var delay: Int? { status == "updated" ? predicted.flatMap { p in planned.map { p - $0 } } : nil }
+        var delay: Int? { status == .updated ? predicted.flatMap { p in planned.map { p - $0 } } : nil }
     }
 
     /// `feed` on the clock of the stop's feed, as `run` opens it.
@@ -103,8 +103,8 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
             // tsv and csv gain them with --realtime only: a script's columns stay put without it.
             Column("planned_time", in: realtimeUse) { time($0.planned, $0) },
             Column("delay_seconds", in: realtimeUse) { $0.delay.map(Value.int) ?? .null },
-            Column("realtime", in: realtimeUse) { .bool($0.status != "scheduled") },
-            Column("status", in: realtimeUse) { .string($0.status) },
+            Column("realtime", in: realtimeUse) { .bool($0.status.isRealtime) },
+            Column("status", in: realtimeUse) { .string($0.status.rawValue) },
             Column("alerts", in: updates == nil ? .json : .data) { .list($0.alerts.map(Value.string)) },
         ]
         // The table: planned and predicted side by side (`16:02 → 16:05 +3`), and a status where there is one.
@@ -121,7 +121,8 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
         if updates != nil {
             // A status where there is one, and `!` where an alert applies (its text in a notice).
             table.insert(Column("status", "STATUS") { c in
-                .string(([c.status == "scheduled" || c.status == "updated" ? nil : c.status] + [c.alerts.isEmpty ? nil : "!"]).compactMap { $0 }.joined(separator: " "))
+                let marked: String? = c.status == .scheduled || c.status == .updated ? nil : c.status.rawValue
+                return .string([marked, c.alerts.isEmpty ? nil : "!"].compactMap { $0 }.joined(separator: " "))
             }, at: 1)
         }
         var notices = feed.notices + (updates?.notices ?? [])
@@ -137,58 +138,51 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
 
     /// The calls at `stops` leaving on `day`'s service (and the day before's, past 24:00) from
     /// `after` (seconds of the service day), in order of the time to plan on. With realtime
-    /// data: predicted times, canceled and skipped calls kept and marked, added trips in.
+    /// data, read through the same overlay the router rides (`RealtimeSchedule`): predicted
+    /// times, canceled and skipped calls kept and marked, added trips in.
     static func calls(_ t: Timetable, _ stops: [Int], day: LocalDate, after: Int?, updates: TripUpdates? = nil) -> [Call] {
         var calls: [Call] = []
-        let wanted = Set(stops)
         for (offset, serviceDay) in [(0, day), (-1, day.adding(days: -1))] {
-            let shift = offset * 86_400
-            // The board reads the day's runs through the router's seam.
-            let schedule = DaySchedule(t, day: serviceDay.dayNumber)
-            for stop in stops {
-                for k in schedule.calls(at: stop) {
-                    let (q, i) = schedule.call(k)
-                    guard i < schedule.length(q) - 1, schedule.canBoard(q, i) else { continue }
-                    for run in 0..<schedule.runCount(q) {
-                        let trip = schedule.trip(q, run), start = Int(schedule.departure(q, run, 0))
-                        let planned = Int(schedule.departure(q, run, i)) + shift
-                        var call = Call(trip: trip, stop: stop, planned: planned, predicted: planned, dayOffset: offset, runStart: start,
-                                        route: Int(t.tripRoute[trip]))
-                        if let instance = updates?.instance(trip: trip, day: serviceDay.dayNumber, start: start) {
-                            switch instance.status {
-                            case .hidden, .added: continue
-                            case .canceled:
-                                call.predicted = nil
-                                call.status = "canceled"
-                            case .updated:
-                                guard i < instance.calls.count else { break }
-                                let rt = instance.calls[i]
-                                call.stop = rt.stop
-                                call.status = rt.status.rawValue
-                                call.predicted = rt.status == .skipped ? nil : rt.departure + shift
-                            }
-                        }
-                        guard call.seconds >= 0, call.seconds >= after ?? Int.min else { continue }
-                        calls.append(call)
-                    }
-                }
-            }
-            // Trips only the realtime data has, boarding here.
-            for index in updates?.added(on: serviceDay.dayNumber) ?? [] {
-                guard let instance = updates?.instances[index] else { continue }
-                for (i, rt) in instance.calls.enumerated() where i < instance.calls.count - 1 && wanted.contains(rt.stop) && Timetable.canBoard(rt.flags) {
-                    let call = Call(trip: instance.trip, stop: rt.stop, planned: nil, predicted: rt.departure + shift, dayOffset: offset,
-                                    runStart: instance.calls.first?.departure ?? 0, status: "added", tripID: instance.tripID, route: instance.route,
-                                    headsign: instance.headsign)
-                    guard call.seconds >= 0, call.seconds >= after ?? Int.min else { continue }
-                    calls.append(call)
-                }
+            if let updates {
+                calls += self.calls(RealtimeSchedule(t, day: serviceDay.dayNumber, updates: updates), t, stops, offset: offset, after: after, updates: updates)
+            } else {
+                calls += self.calls(DaySchedule(t, day: serviceDay.dayNumber), t, stops, offset: offset, after: after, updates: nil)
             }
         }
         calls.sort { ($0.seconds, $0.trip, $0.stop) < ($1.seconds, $1.trip, $1.stop) }
         if let updates, !updates.alerts.isEmpty {
             for k in calls.indices {
                 calls[k].alerts = updates.alerts(t, route: calls[k].route, trip: calls[k].trip, tripID: calls[k].tripID, at: [calls[k].stop]).map(\.id)
+            }
+        }
+        return calls
+    }
+
+    /// One service day's calls at `stops` that board as planned (a skipped or canceled one is
+    /// listed, marked), `offset` days from the board's day.
+    private static func calls<S: Schedule>(_ schedule: S, _ t: Timetable, _ stops: [Int], offset: Int, after: Int?, updates: TripUpdates?) -> [Call] {
+        var calls: [Call] = []
+        let shift = offset * 86_400
+        for stop in stops {
+            for k in schedule.calls(at: stop) {
+                let (q, i) = schedule.call(k)
+                guard i < schedule.length(q) - 1, Timetable.canBoard(schedule.plannedFlags(of: q)[i]) else { continue }
+                for run in 0..<schedule.runCount(q) {
+                    let index = schedule.instance(q, run), instance = index >= 0 ? updates?.instances[index] : nil
+                    // DELETED: gone from boards (asked by its id, `gtfs trip` says canceled).
+                    if instance?.status == .hidden { continue }
+                    let status = schedule.status(q, run, i), trip = schedule.trip(q, run)
+                    var call = Call(trip: trip, stop: stop, planned: status == .added ? nil : Int(schedule.planned(q, run, i).departure) + shift,
+                                    predicted: status.calls ? Int(schedule.departure(q, run, i)) + shift : nil, dayOffset: offset,
+                                    runStart: Int(schedule.planned(q, run, 0).departure), status: status,
+                                    route: instance?.route ?? Int(t.tripRoute[trip]))
+                    if status == .added {
+                        call.tripID = instance?.tripID
+                        call.headsign = instance?.headsign
+                    }
+                    guard call.seconds >= 0, call.seconds >= after ?? Int.min else { continue }
+                    calls.append(call)
+                }
             }
         }
         return calls

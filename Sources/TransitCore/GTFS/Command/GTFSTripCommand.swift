@@ -52,8 +52,22 @@ struct GTFSTripCommand: GTFSSubcommand {
         var arrival: Int?
         var departure: Int?
         var flags: UInt8
-        var status: String
+        var status: RealtimeStatus
         var delay: Int?
+    }
+
+    /// The calls of `run` of `pattern` as `schedule` has them: through the overlay, a run the
+    /// real-time data speaks of (`added`: a trip it adds, with no plan).
+    static func calls<S: Schedule>(_ schedule: S, _ pattern: Int, _ run: Int, added: Bool) -> [TripCall] {
+        let flags = schedule.plannedFlags(of: pattern)
+        return (0..<schedule.length(pattern)).map { i in
+            let status = schedule.status(pattern, run, i), planned = schedule.planned(pattern, run, i)
+            let arrival = Int(schedule.arrival(pattern, run, i)), departure = Int(schedule.departure(pattern, run, i))
+            return TripCall(position: i, stop: schedule.stop(pattern, i), plannedArrival: added ? nil : Int(planned.arrival),
+                            plannedDeparture: added ? nil : Int(planned.departure), arrival: status.calls ? arrival : nil,
+                            departure: status.calls ? departure : nil, flags: flags[i], status: status,
+                            delay: status == .updated ? departure - Int(planned.departure) : nil)
+        }
     }
 
     /// A trip by its id: over several feeds `feed:id`, or a bare id one feed has (nil: none has).
@@ -71,15 +85,14 @@ struct GTFSTripCommand: GTFSSubcommand {
         let clock = ServiceClock(day: day, zone: t.zone)
         var notices = feed.notices + (updates?.notices ?? [])
         var calls: [TripCall] = []
+        // Real-time data is read through the overlay every answer reads.
+        let overlay = updates.map { RealtimeSchedule(t, day: day.dayNumber, updates: $0) }
         // A trip the realtime data runs on the day (ADDED, NEW, DUPLICATED, or a REPLACEMENT of a planned one).
-        let added = updates.flatMap { u in u.instances.firstIndex { $0.status == .added && $0.tripID == tripID && $0.day == day.dayNumber }.map { u.instances[$0] } }
-        if let added {
-            calls = added.calls.enumerated().map { i, rt in
-                TripCall(position: i, stop: rt.stop, plannedArrival: rt.plannedArrival, plannedDeparture: rt.plannedDeparture,
-                         arrival: rt.status == .skipped ? nil : rt.arrival, departure: rt.status == .skipped ? nil : rt.departure,
-                         flags: rt.flags, status: rt.status == .skipped ? "skipped" : "added")
-            }
-            if added.trip >= 0 && added.tripID == t.tripIDs[added.trip] { notices.append("Trip \(tripID) runs as the real-time data replaces it on \(day.iso)") }
+        let added = updates.flatMap { u in u.instances.firstIndex { $0.status == .added && $0.tripID == tripID && $0.day == day.dayNumber } }
+        if let added, let updates, let (q, run) = overlay?.run(ofInstance: added) {
+            calls = overlay.map { Self.calls($0, q, run, added: true) } ?? []
+            let trip = updates.instances[added].trip
+            if trip >= 0 && tripID == t.tripIDs[trip] { notices.append("Trip \(tripID) runs as the real-time data replaces it on \(day.iso)") }
         } else if let trip = found {
             let runs = t.runs(ofTrip: trip)
             guard t.serviceRuns(Int(t.tripService[trip]), day: day.dayNumber), let first = runs.first else {
@@ -99,33 +112,17 @@ struct GTFSTripCommand: GTFSSubcommand {
                 notices.append("Trip \(tripID) runs \(runs.count) times on \(day.iso) (\(Self.starts(t, runs))); this is the run of \(ClockTime.gtfs(t.runStart(pattern: chosen.pattern, row: chosen.row))); --start HH:MM:SS picks another")
             }
             let q = chosen.pattern, length = t.patternLength(q), stopStart = Int(t.patternStopStart[q])
-            let instance = updates?.instance(trip: trip, day: day.dayNumber, start: t.runStart(pattern: q, row: chosen.row))
-            calls = (0..<length).map { i in
-                let index = t.timeIndex(pattern: q, row: chosen.row, position: i)
-                let a = Int(t.times[index]), d = Int(t.times[index + 1])
-                var call = TripCall(position: i, stop: Int(t.patternStops[stopStart + i]), plannedArrival: a, plannedDeparture: d,
-                                    arrival: a, departure: d, flags: t.patternFlags[stopStart + i], status: "scheduled")
-                switch instance?.status {
-                case .canceled?, .hidden?:
-                    call.arrival = nil
-                    call.departure = nil
-                    call.status = "canceled"
-                case .updated?:
-                    guard let rtCalls = instance?.calls, i < rtCalls.count else { break }
-                    let rt = rtCalls[i]
-                    call.stop = rt.stop
-                    call.status = rt.status.rawValue
-                    if rt.status == .skipped {
-                        call.arrival = nil
-                        call.departure = nil
-                    } else if rt.status == .updated {
-                        call.arrival = rt.arrival
-                        call.departure = rt.departure
-                        call.delay = rt.departure - d
-                    }
-                default: break
+            if let index = updates?.index(trip: trip, day: day.dayNumber, start: t.runStart(pattern: q, row: chosen.row)),
+               let overlay, let (p, run) = overlay.run(ofInstance: index) {
+                calls = Self.calls(overlay, p, run, added: false)
+            } else {
+                // As planned, from the timetable.
+                calls = (0..<length).map { i in
+                    let index = t.timeIndex(pattern: q, row: chosen.row, position: i)
+                    let a = Int(t.times[index]), d = Int(t.times[index + 1])
+                    return TripCall(position: i, stop: Int(t.patternStops[stopStart + i]), plannedArrival: a, plannedDeparture: d,
+                                    arrival: a, departure: d, flags: t.patternFlags[stopStart + i], status: .scheduled)
                 }
-                return call
             }
         } else {
             throw .usage("unknown trip_id '\(tripID)' in feed \(feed.summary.name); the trip_id column of 'gtfs departures' and of trips' JSON legs names them")
@@ -144,14 +141,14 @@ struct GTFSTripCommand: GTFSSubcommand {
             Column("arrival", "ARRIVE") { time($0.arrival, $0, first: true) }, Column("departure", "DEPART") { time($0.departure, $0, first: false) },
             Column("planned_arrival") { time($0.plannedArrival, $0, first: true) },
             Column("planned_departure") { time($0.plannedDeparture, $0, first: false) },
-            Column("delay_seconds") { $0.delay.map(Value.int) ?? .null }, Column("realtime") { .bool($0.status != "scheduled") },
-            Column("status") { .string($0.status) },
+            Column("delay_seconds") { $0.delay.map(Value.int) ?? .null }, Column("realtime") { .bool($0.status.isRealtime) },
+            Column("status") { .string($0.status.rawValue) },
         ]
         // Where a rider may not get on or off, the table says so; and how realtime data changed the call.
         let note = Column<TripCall>("note", "") { c in
             .string(([Timetable.canBoard(c.flags) || c.position == length - 1 ? nil : "no pickup",
                       Timetable.canAlight(c.flags) || c.position == 0 ? nil : "no drop-off"]
-                     + [c.status == "scheduled" || c.status == "updated" ? nil : c.status]).compactMap { $0 }.joined(separator: ", "))
+                     + [c.status == .scheduled || c.status == .updated ? nil : c.status.rawValue]).compactMap { $0 }.joined(separator: ", "))
         }
         @Sendable func shown(_ c: TripCall, arrival: Bool) -> Value {
             let (planned, predicted) = arrival ? (c.plannedArrival, c.arrival) : (c.plannedDeparture, c.departure)

@@ -132,13 +132,14 @@ struct JourneyLayout {
             let frequency = trip >= 0 && trip < t.tripCount && t.tripIsFrequency[trip] != 0
             let run: [(String, Value)] = frequency ? [("trip_start", .string(ClockTime.gtfs(leg.runStart)))] : []
             // Planned and predicted: an added trip has no plan; a run without realtime data, no delay.
-            let added = instance?.status == .added && instance?.trip ?? -1 < 0
+            let status = updates?.rideStatus(ofInstance: instance == nil ? -1 : leg.instance) ?? .scheduled
+            let added = status == .added, delays = status == .updated
             let realtime: [(String, Value)] = [
                 ("planned_departure", added ? .null : time(leg.departure.planned, at: leg.from)),
                 ("planned_arrival", added ? .null : time(leg.arrival.planned, at: leg.to)),
-                ("departure_delay_seconds", instance == nil || added ? .null : .int(leg.departure.delay)),
-                ("arrival_delay_seconds", instance == nil || added ? .null : .int(leg.arrival.delay)),
-                ("realtime", .bool(instance != nil)), ("status", .string(instance == nil ? "scheduled" : added ? "added" : "updated")),
+                ("departure_delay_seconds", delays ? .int(leg.departure.delay) : .null),
+                ("arrival_delay_seconds", delays ? .int(leg.arrival.delay) : .null),
+                ("realtime", .bool(status.isRealtime)), ("status", .string(status.rawValue)),
                 ("alerts", .list(alerts(leg).map { .string($0.id) })),
             ]
             return Record([("route", .string(routeName(route))), ("route_id", route >= 0 ? .string(t.routeIDs[route]) : .null),

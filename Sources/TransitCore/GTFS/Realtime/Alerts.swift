@@ -1,6 +1,6 @@
 import Foundation
 
-/// GTFS-Realtime service alerts (SEMANTICS.md rule 24): which are active now, what they say in
+/// GTFS-Realtime service alerts (docs/realtime.md, rule 24): which are active now, what they say in
 /// the reader's language, and which departures and legs they apply to.
 struct ServiceAlert: Sendable {
     /// One informed_entity: every field it has must match (an AND); an alert applies where any

@@ -2,19 +2,11 @@ import Foundation
 
 /// GTFS-Realtime trip updates applied to a compiled timetable: per trip instance (a trip on a
 /// service day, and for a frequencies.txt trip one of its runs) its calls with predicted times,
-/// and the trips the feed adds. The rules are ../shared/reference/gtfs-rt/SEMANTICS.md's, cited
-/// by number; where that file and a peer differ, the file wins. Nothing here touches the
-/// compiled timetable: `RealtimeSchedule` lays this over it for one service day.
+/// and the trips the feed adds. The rules are docs/realtime.md's, cited by number (taken from
+/// the reference pack's gtfs-rt/SEMANTICS.md; where it and a peer differ, it wins). Nothing
+/// here touches the compiled timetable: `RealtimeSchedule` lays this over it for one service
+/// day, and every answer (journeys, reach, boards, one trip) reads it there.
 struct TripUpdates {
-    /// How a call stands.
-    enum CallStatus: String, Sendable {
-        /// No real-time data reaches it (rule 17: never "on time").
-        case scheduled
-        /// A time from an update or carried from one.
-        case updated
-        /// The vehicle passes without stopping (rule 19).
-        case skipped
-    }
 
     struct Call: Equatable {
         /// The call's stop (a platform change replaces the planned one).
@@ -25,7 +17,8 @@ struct TripUpdates {
         /// Predicted times (the planned ones where no real-time data reaches).
         var arrival: Int
         var departure: Int
-        var status: CallStatus
+        /// `.scheduled`, `.updated` or `.skipped`.
+        var status: RealtimeStatus
         /// The pattern's pickup/drop-off flags (`Timetable.noPickup`, `noDropOff`).
         var flags: UInt8 = 0
 
@@ -97,9 +90,52 @@ struct TripUpdates {
     func added(on day: Int) -> [Int] {
         instances.indices.filter { instances[$0].status == .added && instances[$0].day == day }
     }
+
+    /// How the call at `position` of instance `index` stands (-1: a run the data does not speak
+    /// of): the one reading of an instance's status that every answer shares, through
+    /// `RealtimeSchedule`. Rules 17–21 of docs/realtime.md.
+    func status(ofInstance index: Int, position: Int) -> RealtimeStatus {
+        guard index >= 0, index < instances.count else { return .scheduled }
+        let instance = instances[index]
+        let call = position >= 0 && position < instance.calls.count ? instance.calls[position].status : .scheduled
+        switch instance.status {
+        case .canceled, .hidden: return .canceled
+        case .added: return call == .skipped ? .skipped : .added
+        case .updated: return call
+        }
+    }
 }
 
-/// Applies one FeedMessage's trip updates to a timetable (rules 5–22 of SEMANTICS.md).
+extension TripUpdates {
+    /// How a ride on the run instance `index` stands for (-1: none) is reported: `.updated`
+    /// when the data speaks of the run, `.added` for a trip it adds (no plan, no delay).
+    func rideStatus(ofInstance index: Int) -> RealtimeStatus {
+        guard index >= 0, index < instances.count else { return .scheduled }
+        return instances[index].status == .added ? .added : .updated
+    }
+}
+
+/// How real-time data leaves a call, or a ride, as every answer reports it (`status`). The
+/// words are the output's.
+enum RealtimeStatus: String, Sendable {
+    /// No real-time data reaches it (rule 17: never "on time").
+    case scheduled
+    /// A time from an update or carried from one.
+    case updated
+    /// The vehicle passes without stopping (rule 19).
+    case skipped
+    /// The trip runs no more (rule 18): never ridden, shown where it would have called.
+    case canceled
+    /// A trip the timetable does not run (rules 20, 21): ADDED, NEW, DUPLICATED, a REPLACEMENT's calls.
+    case added
+
+    /// Whether real-time data speaks of it (the `realtime` field).
+    var isRealtime: Bool { self != .scheduled }
+    /// Whether it has a time to plan on (a canceled or skipped call has none).
+    var calls: Bool { self != .canceled && self != .skipped }
+}
+
+/// Applies one FeedMessage's trip updates to a timetable (rules 5–22 of docs/realtime.md).
 struct TripUpdateApplier {
     let t: Timetable
     /// What the clock says now (rule 6), in seconds since 1970.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where each vehicle is, from GTFS-Realtime VehiclePositions, matched to the timetable's trips
-/// as trip updates are (SEMANTICS.md rule 23). For display only: positions never make delays.
+/// as trip updates are (docs/realtime.md, rule 23). For display only: positions never make delays.
 struct VehicleRow: Sendable {
     var id: String
     var label: String?

@@ -1,12 +1,15 @@
 import Foundation
 
 /// One service day's timetable with GTFS-Realtime trip updates laid over it: the second
-/// implementation of the `Schedule` seam. Patterns no update touches are the day's own, read
-/// in place. A pattern with an updated, canceled or hidden run is replaced by new patterns built
-/// from its runs as they now stand: canceled and hidden runs left out, skipped calls neither
-/// boarding nor alighting (a flag of the pattern, so such a run gets a pattern of its own), and
-/// runs that now overtake another split off, since a pattern scan rides the first run it can
-/// catch. Added trips are patterns of their own. The compiled file is untouched.
+/// implementation of the `Schedule` seam, and the one path by which every answer reads
+/// real-time data (journeys and reach through the router, boards and one trip's calls through
+/// the same accessors). Patterns no update touches are the day's own, read in place. A pattern
+/// with an updated, canceled or hidden run is replaced by new patterns built from its runs as
+/// they now stand: skipped calls neither boarding nor alighting (a flag of the pattern, so such
+/// a run gets a pattern of its own), canceled and hidden runs boarding nowhere (kept, so that a
+/// board can show them canceled), and runs that now overtake another split off, since a pattern
+/// scan rides the first run it can catch. Added trips are patterns of their own. Each call's
+/// status is `TripUpdates.status(ofInstance:position:)`'s. The compiled file is untouched.
 struct RealtimeSchedule: Schedule {
     /// Everything, the base day included, behind one reference: the search copies its schedule
     /// where it reads it from a `mutating` method, and a reference copies in a word where the
@@ -24,6 +27,7 @@ struct RealtimeSchedule: Schedule {
         let stopStart: UnsafeBufferPointer<Int32>
         let stops: UnsafeBufferPointer<Int32>
         let flags: UnsafeBufferPointer<UInt8>
+        let plannedFlags: UnsafeBufferPointer<UInt8>
         let runStart: UnsafeBufferPointer<Int32>
         let runTimes: UnsafeBufferPointer<Int32>
         let runTrips: UnsafeBufferPointer<Int32>
@@ -42,6 +46,7 @@ struct RealtimeSchedule: Schedule {
             stopStart = s.stopStart.buffer
             stops = s.stops.buffer
             flags = s.flags.buffer
+            plannedFlags = s.plannedFlags.buffer
             runStart = s.runStart.buffer
             runTimes = s.runTimes.buffer
             runTrips = s.runTrips.buffer
@@ -61,6 +66,7 @@ struct RealtimeSchedule: Schedule {
         var stopStart = Packed<Int32>([0])
         var stops = Packed<Int32>()
         var flags = Packed<UInt8>()
+        var plannedFlags = Packed<UInt8>()
         var runStart = Packed<Int32>([0])
         /// Per run: where its (arrival, departure) pairs begin in `times` (and in `planned`).
         var runTimes = Packed<Int32>()
@@ -69,6 +75,8 @@ struct RealtimeSchedule: Schedule {
         var runInstance = Packed<Int32>()
         var times = Packed<Int32>()
         var planned = Packed<Int32>()
+        /// Per run and position, as `times` has a pair.
+        var status: [RealtimeStatus] = []
     }
 
     /// A run as it now stands, before it is placed in a pattern.
@@ -77,9 +85,11 @@ struct RealtimeSchedule: Schedule {
         var instance: Int32
         var stops: [Int32]
         var flags: [UInt8]
+        var plannedFlags: [UInt8]
         /// (arrival, departure) per call, predicted and planned.
         var times: [Int32]
         var planned: [Int32]
+        var status: [RealtimeStatus]
         /// Which runs may share a pattern: the base pattern, or an added trip's route.
         var group: Int
     }
@@ -98,22 +108,27 @@ struct RealtimeSchedule: Schedule {
             replaced[q] = true
             let length = base.length(q)
             let stops = (0..<length).map { Int32(base.stop(q, $0)) }, flags = Array(base.flags(of: q))
+            let scheduled = [RealtimeStatus](repeating: .scheduled, count: length)
             for r in 0..<base.runCount(q) {
                 let trip = base.trip(q, r)
                 let times = Array(base.times(of: q, r))
+                var run = Run(trip: Int32(trip), instance: -1, stops: stops, flags: flags, plannedFlags: flags, times: times, planned: times,
+                              status: scheduled, group: q)
                 guard let index = updates.index(trip: trip, day: day, start: Int(base.departure(q, r, 0))) else {
-                    runs.append(Run(trip: Int32(trip), instance: -1, stops: stops, flags: flags, times: times, planned: times, group: q))
+                    runs.append(run)
                     continue
                 }
                 let instance = updates.instances[index]
-                guard instance.status == .updated, instance.calls.count == length else { continue }
-                var run = Run(trip: Int32(trip), instance: Int32(index), stops: stops, flags: flags, times: times, planned: times, group: q)
+                // A run replaced by an added one is that one; an update that does not fit the run rides nowhere.
+                guard instance.status != .added, instance.status != .updated || instance.calls.count == length else { continue }
+                run.instance = Int32(index)
+                run.status = (0..<length).map { updates.status(ofInstance: index, position: $0) }
                 for (i, call) in instance.calls.enumerated() {
                     run.stops[i] = Int32(call.stop)
                     run.times[2 * i] = Int32(clamping: call.arrival)
                     run.times[2 * i + 1] = Int32(clamping: call.departure)
-                    if call.status == .skipped { run.flags[i] = Timetable.noPickup | Timetable.noDropOff }
                 }
+                for i in 0..<length where !run.status[i].calls { run.flags[i] = Timetable.noPickup | Timetable.noDropOff }
                 runs.append(run)
             }
         }
@@ -121,8 +136,10 @@ struct RealtimeSchedule: Schedule {
             let instance = updates.instances[index]
             var times: [Int32] = []
             for call in instance.calls { times += [Int32(clamping: call.arrival), Int32(clamping: call.departure)] }
+            let flags = instance.calls.map(\.flags)
             runs.append(Run(trip: Int32(instance.trip), instance: Int32(index), stops: instance.calls.map { Int32($0.stop) },
-                            flags: instance.calls.map(\.flags), times: times, planned: times, group: -2 - instance.route))
+                            flags: flags, plannedFlags: flags, times: times, planned: times,
+                            status: instance.calls.indices.map { updates.status(ofInstance: index, position: $0) }, group: -2 - instance.route))
         }
         let extra = Self.layOut(runs)
         // Every stop's calls, over the base patterns kept and the new ones.
@@ -160,15 +177,15 @@ struct RealtimeSchedule: Schedule {
     private static func layOut(_ runs: [Run]) -> Storage {
         // Runs by group, then by stops and flags: a group has one or a few such variants, so a
         // run is compared with them in turn rather than hashed.
-        struct Variant { var stops: [Int32]; var flags: [UInt8]; var runs: [Run] }
+        struct Variant { var stops: [Int32]; var flags: [UInt8]; var plannedFlags: [UInt8]; var runs: [Run] }
         var groups: [Int: [Variant]] = [:], order: [(group: Int, variant: Int)] = []
         for run in runs {
             var variants = groups.removeValue(forKey: run.group) ?? []  // taken out, so that appending copies nothing
-            if let v = variants.firstIndex(where: { $0.stops == run.stops && $0.flags == run.flags }) {
+            if let v = variants.firstIndex(where: { $0.stops == run.stops && $0.flags == run.flags && $0.plannedFlags == run.plannedFlags }) {
                 variants[v].runs.append(run)
             } else {
                 order.append((run.group, variants.count))
-                variants.append(Variant(stops: run.stops, flags: run.flags, runs: [run]))
+                variants.append(Variant(stops: run.stops, flags: run.flags, plannedFlags: run.plannedFlags, runs: [run]))
             }
             groups[run.group] = variants
         }
@@ -189,6 +206,7 @@ struct RealtimeSchedule: Schedule {
                 for i in 0..<length {
                     out.stops.append(key.stops[i])
                     out.flags.append(key.flags[i])
+                    out.plannedFlags.append(key.plannedFlags[i])
                 }
                 out.stopStart.append(Int32(out.stops.count))
                 for run in chain {
@@ -197,6 +215,7 @@ struct RealtimeSchedule: Schedule {
                     out.runInstance.append(run.instance)
                     for v in run.times { out.times.append(v) }
                     for v in run.planned { out.planned.append(v) }
+                    out.status += run.status
                 }
                 out.runStart.append(Int32(out.runTrips.count))
             }
@@ -266,4 +285,28 @@ struct RealtimeSchedule: Schedule {
     }
 
     func instance(_ q: Int, _ run: Int) -> Int { q < overlay.baseCount ? -1 : Int(overlay.runInstance[runIndex(q, run)]) }
+
+    func status(_ q: Int, _ run: Int, _ i: Int) -> RealtimeStatus {
+        guard q >= overlay.baseCount else { return .scheduled }
+        let k = Int(overlay.runTimes[runIndex(q, run)]) / 2 + i
+        return k < overlay.storage.status.count ? overlay.storage.status[k] : .scheduled
+    }
+
+    func plannedFlags(of q: Int) -> UnsafeBufferPointer<UInt8> {
+        guard q >= overlay.baseCount else { return overlay.base.flags(of: q) }
+        let e = q - overlay.baseCount
+        return UnsafeBufferPointer(rebasing: overlay.plannedFlags[Int(overlay.stopStart[e])..<Int(overlay.stopStart[e + 1])])
+    }
+
+    /// Where the run that real-time instance `index` stands for is (its pattern and run), if
+    /// this day has it.
+    func run(ofInstance index: Int) -> (pattern: Int, run: Int)? {
+        let extra = overlay.stopStart.count - 1
+        for e in 0..<extra {
+            for r in Int(overlay.runStart[e])..<Int(overlay.runStart[e + 1]) where Int(overlay.runInstance[r]) == index {
+                return (overlay.baseCount + e, r - Int(overlay.runStart[e]))
+            }
+        }
+        return nil
+    }
 }

@@ -32,6 +32,12 @@ protocol Schedule {
     func planned(_ pattern: Int, _ run: Int, _ position: Int) -> (arrival: Int32, departure: Int32)
     /// The realtime instance a run stands for (`TripUpdates.instances`), or -1 for a run as planned.
     func instance(_ pattern: Int, _ run: Int) -> Int
+    /// How real-time data leaves a run's call: what boards, one trip's calls and journey legs
+    /// report (`.scheduled` without it).
+    func status(_ pattern: Int, _ run: Int, _ position: Int) -> RealtimeStatus
+    /// A pattern's pickup/drop-off flags as planned: where `flags(of:)` forbids a skipped or
+    /// canceled call both, a board still lists it, marked.
+    func plannedFlags(of pattern: Int) -> UnsafeBufferPointer<UInt8>
 }
 
 extension Schedule {
@@ -40,6 +46,8 @@ extension Schedule {
     }
 
     func instance(_ pattern: Int, _ run: Int) -> Int { -1 }
+    func status(_ pattern: Int, _ run: Int, _ position: Int) -> RealtimeStatus { .scheduled }
+    func plannedFlags(of pattern: Int) -> UnsafeBufferPointer<UInt8> { flags(of: pattern) }
 
     /// The first run of `pattern` leaving `position` at or after `time`, among runs
     /// `low ..< high` (those below `low` are known to leave earlier; `high` when none does).
