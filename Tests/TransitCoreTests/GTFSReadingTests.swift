@@ -180,4 +180,35 @@ struct TrickleSource: ByteSource {
             }
         }
     }
+
+    /// One list names every compiled field (written, read, checked at load and combined by it):
+    /// a stored property of `Timetable` missing from it would be lost at the next load.
+    @Test func everyStoredFieldOfATimetableIsInTheOneList() {
+        let stored = Mirror(reflecting: Timetable()).children.compactMap(\.label)
+        let listed = Timetable.fields.map(\.name)
+        #expect(Set(stored) == Set(listed), "not listed: \(Set(stored).subtracting(listed)); not stored: \(Set(listed).subtracting(stored))")
+        #expect(Set(listed).count == listed.count, "a field listed twice")
+    }
+
+    /// A field the check at load names, for each kind of damage to its table: each check can fail.
+    @Test func eachFieldsCheckRefusesItsDamage() throws {
+        let feed = try TestFeed([
+            "stops.txt": TestFeed.stops(["A", "B", "C"]),
+            "trips.txt": "route_id,service_id,trip_id\nR,S,t1\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt1,08:00:00,08:00:00,A,1\nt1,08:10:00,08:10:00,B,2\nt1,08:20:00,08:20:00,C,3\n",
+        ]).timetable()
+        func refused(_ change: (inout Timetable) -> Void) -> String? {
+            var t = feed
+            change(&t)
+            do { try TimetableFile.validate(t, path: "x"); return nil } catch { return error.message }
+        }
+        #expect(refused { _ in } == nil)
+        #expect(refused { $0.stopParent = Packed([0, 0, 7]) }?.contains("(stopParent)") == true)
+        #expect(refused { $0.stopNames.append("extra") }?.contains("(stopNames)") == true)
+        #expect(refused { $0.patternStops = Packed([0, 1, 9]) }?.contains("(patternStops)") == true)
+        #expect(refused { $0.stopPatterns = Packed([0, 5, 0, 1, 0, 2]) }?.contains("(stopPatterns)") == true)
+        #expect(refused { $0.patternTimeStart = Packed([4]) }?.contains("(patternTimeStart)") == true)
+        #expect(refused { $0.timeZone = "Mars/Olympus" }?.contains("(timeZone)") == true)
+        #expect(refused { $0.feedNames.append("one") }?.contains("(feedZones)") == true)
+    }
 }

@@ -6,102 +6,45 @@ import Foundation
 /// and each feed keeps its zone (`DaySchedule` puts every feed's times on one clock). Built from
 /// the feeds' compiled files, not their sources: an append with offsets, linear in their size.
 enum TimetableCombination {
+    /// The feeds as one timetable: each field of `Timetable.fields` joined as the list says
+    /// (an index moved past the feeds before it, an id prefixed `feed:`), the calendar spanning
+    /// every feed's, then the links between feeds.
     static func combine(_ parts: [(name: String, timetable: Timetable)]) throws(TransitError) -> Timetable {
         // Every index of the combination must fit the 32-bit fields the compiled format keeps.
-        let sizes: [KeyPath<Timetable, Int>] = [\.stopCount, \.routeCount, \.tripCount, \.patternCount, \.serviceCount, \.headsignCount,
-                                                \.patternStops.count, \.patternTrips.count, \.stopPatterns.count, \.tripRuns.count, \.transfers.count]
-        for size in sizes where parts.reduce(0, { $0 + $1.timetable[keyPath: size] }) >= Int(Int32.max) {
-            throw .usage("these feeds together are too large to combine (more than 2^31 entries in one table); ask fewer at once")
+        for table in TimetableTable.allCases where table != .times {
+            let values = table == .tripRuns ? 2 : 1
+            if parts.reduce(0, { $0 + table.count(in: $1.timetable) * values }) >= Int(Int32.max) {
+                throw .usage("these feeds together are too large to combine (more than 2^31 entries in one table); ask fewer at once")
+            }
         }
         var out = Timetable()
         guard let first = parts.first?.timetable else { return out }
         out.timeZone = first.timeZone
-        // One calendar spanning every feed's; each service's days moved to it.
+        // One calendar spanning every feed's; each service's days moved onto it (`appendServiceDays`).
         let firstDay = parts.map { Int($0.timetable.firstDay) }.min() ?? 0
         let lastDay = parts.map { Int($0.timetable.firstDay) + Int($0.timetable.dayCount) }.max() ?? firstDay
         out.firstDay = Int32(clamping: firstDay)
         out.dayCount = Int32(clamping: lastDay - firstDay)
         out.serviceWords = Int32(clamping: (Int(out.dayCount) + 63) / 64)
-        for start in [\Timetable.feedStopStart, \.feedRouteStart, \.feedTripStart, \.feedPatternStart, \.feedServiceStart, \.feedTransferStart] {
-            out[keyPath: start].append(0)
-        }
-        var serviceDays: [UInt64] = []
         for (name, t) in parts {
-            let stops = Int32(out.stopCount), routes = Int32(out.routeCount), trips = Int32(out.tripCount)
-            let patterns = Int32(out.patternCount), services = Int32(out.serviceCount), headsigns = Int32(out.headsigns.count)
-            let times = Int64(out.times.count), patternStops = Int32(out.patternStops.count), patternTrips = Int32(out.patternTrips.count)
-            let stopCalls = Int32(out.stopPatterns.count), runs = Int32(out.tripRuns.count / 2)
-            out.feedNames.append(name)
-            out.feedZones.append(t.timeZone)
-            out.sourceStopTimes &+= t.sourceStopTimes  // as read from the files: wraps rather than traps
-            for agency in 0..<t.agencies.count { out.agencies.append(t.agencies[agency]) }
-
-            let prefix = name + ":"
-            append(&out.stopIDs, t.stopIDs, prefix: prefix)
-            append(&out.stopCodes, t.stopCodes)
-            append(&out.stopPlatforms, t.stopPlatforms)
-            append(&out.stopNames, t.stopNames)
-            out.stopLat.append(contentsOf: t.stopLat.buffer)
-            out.stopLon.append(contentsOf: t.stopLon.buffer)
-            append(&out.stopParent, t.stopParent, plus: stops, keepNegative: true)
-
-            append(&out.routeIDs, t.routeIDs, prefix: prefix)
-            append(&out.routeAgency, t.routeAgency)
-            append(&out.routeShortName, t.routeShortName)
-            append(&out.routeLongName, t.routeLongName)
-            out.routeType.append(contentsOf: t.routeType.buffer)
-            append(&out.routeColor, t.routeColor)
-
-            append(&out.tripIDs, t.tripIDs, prefix: prefix)
-            append(&out.tripRoute, t.tripRoute, plus: routes)
-            append(&out.tripService, t.tripService, plus: services)
-            append(&out.tripHeadsign, t.tripHeadsign, plus: headsigns)
-            append(&out.headsigns, t.headsigns)
-
-            appendOffsets(&out.patternStopStart, t.patternStopStart, plus: patternStops)
-            append(&out.patternStops, t.patternStops, plus: stops)
-            out.patternFlags.append(contentsOf: t.patternFlags.buffer)
-            out.patternSequences.append(contentsOf: t.patternSequences.buffer)
-            appendOffsets(&out.patternTripStart, t.patternTripStart, plus: patternTrips)
-            append(&out.patternTrips, t.patternTrips, plus: trips)
-            out.patternTimeStart.reserveCapacity(out.patternTimeStart.count + t.patternTimeStart.count)
-            for start in t.patternTimeStart.buffer { out.patternTimeStart.append(start + times) }
-            out.times.append(contentsOf: t.times.buffer)
-
-            appendOffsets(&out.stopPatternStart, t.stopPatternStart, plus: stopCalls)
-            appendPairs(&out.stopPatterns, t.stopPatterns, plus: patterns)
-            appendOffsets(&out.tripRunStart, t.tripRunStart, plus: runs)
-            appendPairs(&out.tripRuns, t.tripRuns, plus: patterns)
-            out.tripIsFrequency.append(contentsOf: t.tripIsFrequency.buffer)
-
-            append(&out.serviceIDs, t.serviceIDs, prefix: prefix)
-            let shift = Int(t.firstDay) - firstDay
-            for service in 0..<t.serviceCount {
-                var words = [UInt64](repeating: 0, count: Int(out.serviceWords))
-                for day in 0..<Int(t.dayCount) where t.serviceRuns(service, day: Int(t.firstDay) + day) {
-                    let bit = day + shift
-                    words[bit / 64] |= 1 << UInt64(bit % 64)
-                }
-                serviceDays += words
-            }
-
-            for rule in t.transfers {
-                out.transfers.append(TransferRule(fromStop: moved(rule.fromStop, stops), toStop: moved(rule.toStop, stops),
-                                                  fromRoute: moved(rule.fromRoute, routes), toRoute: moved(rule.toRoute, routes),
-                                                  fromTrip: moved(rule.fromTrip, trips), toTrip: moved(rule.toTrip, trips),
-                                                  type: rule.type, minTime: rule.minTime))
-            }
-
-            out.feedStopStart.append(Int32(out.stopCount))
-            out.feedRouteStart.append(Int32(out.routeCount))
-            out.feedTripStart.append(Int32(out.tripCount))
-            out.feedPatternStart.append(Int32(out.patternCount))
-            out.feedServiceStart.append(Int32(out.serviceCount))
-            out.feedTransferStart.append(Int32(out.transfers.count))
+            let joining = TimetableField.Joining(prefix: name + ":", before: TimetableTable.sizes(of: out))
+            for field in Timetable.fields { field.combine(&out, t, joining) }
         }
-        out.serviceDays = Packed(serviceDays)
         findLinks(&out)
         return out
+    }
+
+    /// A feed's services' days, as bits over the combination's calendar (set before any feed joins).
+    static func appendServiceDays(_ out: inout Timetable, _ t: Timetable) {
+        let words = Int(out.serviceWords), shift = Int(t.firstDay) - Int(out.firstDay)
+        for service in 0..<t.serviceCount {
+            var bits = [UInt64](repeating: 0, count: words)
+            for day in 0..<Int(t.dayCount) where t.serviceRuns(service, day: Int(t.firstDay) + day) {
+                let bit = day + shift
+                if bit >= 0 && bit / 64 < words { bits[bit / 64] |= 1 << UInt64(bit % 64) }
+            }
+            for word in bits { out.serviceDays.append(word) }
+        }
     }
 
     /// The links a query reads when `--link` is at most this (the default): found once, here.
@@ -131,37 +74,6 @@ enum TimetableCombination {
     }
 
     /// `table`'s strings after `out`'s, each behind `prefix`: bytes copied, no String per entry.
-    private static func append(_ out: inout StringTable, _ table: StringTable, prefix: String = "") {
-        let prefixBytes = Array(prefix.utf8), offsets = table.offsets.buffer, bytes = table.bytes.buffer
-        out.bytes.reserveCapacity(out.bytes.count + bytes.count + prefixBytes.count * table.count)
-        for i in 0..<table.count {
-            let start = Int(offsets[i]), end = Int(offsets[i + 1])
-            prefixBytes.withUnsafeBufferPointer { out.bytes.append(contentsOf: $0) }
-            if start < end, end <= bytes.count { out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end])) }
-            out.offsets.append(Int32(clamping: out.bytes.count))
-        }
-    }
-
-    /// An index moved by `by`; -1, "none", stays.
-    private static func moved(_ index: Int32, _ by: Int32) -> Int32 { index < 0 ? index : index + by }
-
-    /// Indices moved by `plus` (-1, "none", kept where `keepNegative`).
-    private static func append(_ out: inout Packed<Int32>, _ values: Packed<Int32>, plus: Int32, keepNegative: Bool = false) {
-        out.reserveCapacity(out.count + values.count)
-        for v in values.buffer { out.append(keepNegative ? moved(v, plus) : v + plus) }
-    }
-
-    /// Offsets from 0 to a total: the first (0) dropped, the rest moved past what `out` holds.
-    private static func appendOffsets(_ out: inout Packed<Int32>, _ offsets: Packed<Int32>, plus: Int32) {
-        out.reserveCapacity(out.count + offsets.count)
-        for v in offsets.buffer.dropFirst() { out.append(v + plus) }
-    }
-
-    /// (pattern, index) pairs: the pattern moved, the index kept.
-    private static func appendPairs(_ out: inout Packed<Int32>, _ pairs: Packed<Int32>, plus patterns: Int32) {
-        out.reserveCapacity(out.count + pairs.count)
-        for (k, v) in pairs.buffer.enumerated() { out.append(k % 2 == 0 ? v + patterns : v) }
-    }
 }
 
 extension Timetable {
