@@ -9,6 +9,8 @@
 // 2. Parsing: a routesched document of 5 MB or more, BARTParser (parse and map) against a
 //    bare XMLParser pass over the same bytes.
 import Foundation
+import TransitSupport
+import TransitGTFS
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

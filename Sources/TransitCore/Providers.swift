@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// A provider command with its options checked and typed. The compiler checks that every
 /// case is dispatched; each provider's enum lives in its own folder.

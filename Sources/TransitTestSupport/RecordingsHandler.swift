@@ -1,4 +1,5 @@
 import Foundation
+import TransitSupport
 import TransitCore
 
 extension LoopbackServer {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// Real captures in, records out; the expectations are written by hand from the files.
 @Suite struct BARTParserTests {

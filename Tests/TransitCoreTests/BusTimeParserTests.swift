@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// Every BusTime sample, JSON and XML, v2 and v3, through the one parser.
 @Suite struct BusTimeParserTests {

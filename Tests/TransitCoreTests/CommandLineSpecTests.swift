@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// The specs are the one source of the parser, `--help` and the command reference (docs/reference.md).
 @Suite struct CommandLineSpecTests {

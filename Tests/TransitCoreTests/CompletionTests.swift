@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TransitTestSupport
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// `transit completion bash|zsh|fish`, run by the real shells against the built binary.
 @Suite struct CompletionTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 import TransitTestSupport
 
 /// The along-route estimate on a hand-made pattern whose distances are checked by hand:

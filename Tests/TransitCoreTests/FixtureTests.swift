@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// What the repository bundles is ours: written by our scripts, equal to what they write, and
 /// never a copy of a file of the reference pack.

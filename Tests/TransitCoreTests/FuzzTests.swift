@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 extension CPUBound {
     /// Every parser against mutated real samples, with a fixed seed: byte flips, truncation, chunk

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 extension CPUBound {
     /// The router against the brute-force reference (Tests/TransitCoreTests/Reference) on random

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 import TransitTestSupport
 
 /// `transit gtfs …` through the built binary, as scripts see it.

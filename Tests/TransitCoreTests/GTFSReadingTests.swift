@@ -2,6 +2,8 @@ import CZlib
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// Zips written by hand (stored or deflated, with or without a data descriptor), a byte by
 /// byte source for the CSV reader's chunk seams, and the bad feeds.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// The real feeds and the peers' published journey-planner cases of the reference pack
 /// (gtfs/feeds, with their sources in gtfs/SOURCES.md), read where they live. Each feed's

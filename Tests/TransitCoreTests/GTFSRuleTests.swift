@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// Each point of "what every journey means", on a hand-made feed that isolates it.
 @Suite struct GTFSRuleTests {

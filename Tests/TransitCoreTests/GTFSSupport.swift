@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// Hand-made feeds for the GTFS rules: a directory of CSV files written for the test.
 struct TestFeed {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// Retry, cache and record decisions of the HTTP path, against a scripted transport: no
 /// sockets, no waiting. The loopback tests keep what only a socket shows.

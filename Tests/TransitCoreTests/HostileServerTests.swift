@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 import TransitTestSupport
 
 /// Servers that try to hurt the client: endless bodies, gzip bombs, redirects elsewhere or in

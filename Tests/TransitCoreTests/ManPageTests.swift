@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// `transit help --man`: roff generated from the specs, rendered by groff without a warning.
 @Suite struct ManPageTests {

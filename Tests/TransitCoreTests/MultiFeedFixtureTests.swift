@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 import TransitTestSupport
 
 /// The bundled pairs (Fixtures/gtfs/pairs, scripts/make-gtfs-pairs-fixture.py) through the

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// An item that cannot be read is counted and said; an answer with none readable is a failure
 /// that names what was missing.

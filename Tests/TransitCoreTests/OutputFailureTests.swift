@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// Writing stdout can fail: a full disk, a closed descriptor, a reader gone with SIGPIPE ignored.
 /// Each ends in one line (or none) and a status, never a trap. Run through bash, as users do.

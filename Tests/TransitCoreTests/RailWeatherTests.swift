@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 import TransitTestSupport
 
 @Suite struct Rail12306ParserTests {

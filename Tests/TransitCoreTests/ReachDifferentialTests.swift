@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 extension CPUBound {
     /// `gtfs reach` against the brute-force reference on random feeds: for every stop, the earliest

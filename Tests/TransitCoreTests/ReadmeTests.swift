@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// Every `transit` command README.md shows runs on a fresh clone, through the built binary: a
 /// `$ ` line of a console block prints exactly the lines under it (as a table, the way a

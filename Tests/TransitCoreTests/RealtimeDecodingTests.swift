@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 extension CPUBound {
     /// The protobuf reader and the GTFS-Realtime FeedMessage, against every capture of the reference

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// SEMANTICS.md's rules that no capture in the pack shows, each on a hand-made message applied to
 /// a small feed: one trip t1 calling A, B, C, D at 08:00, 08:10, 08:20, 08:30 (stop_sequence 10,

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 @Suite struct RendererTests {
     let day = LocalDate(year: 2026, month: 11, day: 23)

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// `--after`, `--before` and `--arrive-by`: the spellings people type, from now by default,
 /// and the two readings of a time before 03:00.

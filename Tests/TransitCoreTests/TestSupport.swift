@@ -10,6 +10,7 @@ import Glibc
 import Darwin
 #endif
 import TransitCore
+@testable import TransitSupport
 import TransitTestSupport
 
 /// The reference pack: real API captures, real feeds and peers' cases with their answers, written

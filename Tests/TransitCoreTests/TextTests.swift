@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// The small text helpers that replaced Foundation calls on the start-up path.
 @Suite struct TextTests {

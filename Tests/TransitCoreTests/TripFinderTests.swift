@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// Route info from the real capture; schedules written by hand in BART's routesched XML shape.
 @Suite struct TripFinderTests {

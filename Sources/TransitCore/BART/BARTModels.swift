@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// BART reads every time in Pacific time.
 public enum BART {

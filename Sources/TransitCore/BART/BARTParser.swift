@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

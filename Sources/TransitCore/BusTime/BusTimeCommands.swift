@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// `transit cta …` and `transit mbus …`: one implementation, the agency a value.
 struct BusTimeCommands {

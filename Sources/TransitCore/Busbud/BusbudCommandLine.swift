@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// `transit busbud …`: its command, options and defaults, and their parse.
 public enum BusbudCommand: Sendable, Equatable {

@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 public enum Busbud {
     public static let defaultBaseURL = "https://napi.busbud.com"

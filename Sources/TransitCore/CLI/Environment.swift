@@ -1,3 +1,5 @@
+import TransitSupport
+import TransitGTFS
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// What to do, decided from argv alone.
 public enum Invocation: Sendable, Equatable {

@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// When to try again, and how long to wait.
 public struct RetryPolicy: Sendable {

@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// What a provider's answers are written in.
 public enum BodyKind: String, Sendable {

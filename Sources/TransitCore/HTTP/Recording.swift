@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// One response on disk, as a readable file: `#` note lines, `status:` and `content-type:`
 /// lines, a blank line, then the body byte for byte. Used by `--record`, `--offline` and the cache.
@@ -102,18 +104,6 @@ public struct Recording: Sendable {
             }
         }
         return out == "." || out == ".." ? "_" + out : out
-    }
-}
-
-/// 64-bit FNV-1a: a stable, dependency-free hash for cache file names.
-enum FNV1a {
-    static func hex(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return String(format: "%016llx", hash)
     }
 }
 

@@ -1,3 +1,5 @@
+import TransitSupport
+import TransitGTFS
 /// What a command produced, in every format's shape: JSON records, tsv/csv rows, a table.
 /// Only the renderer writes stdout.
 public struct Output: Sendable {

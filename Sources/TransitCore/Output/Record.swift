@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// A field value. Times keep their zone so every format can show the agency's offset.
 public enum Value: Sendable, Equatable {

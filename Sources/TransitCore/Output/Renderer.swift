@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 public enum OutputFormat: String, Sendable, CaseIterable {
     case table, tsv, csv, json, geojson

@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// `transit rail12306 …`: its commands, options and defaults, and their parse.
 public enum RailCommand: Sendable, Equatable {

@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// OpenWeatherMap current weather, read in its XML form (`mode=xml`) with XMLParser.
 public enum OpenWeatherMap {

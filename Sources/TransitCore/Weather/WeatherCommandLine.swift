@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// `transit weather …`: its command, options and defaults, and their parse.
 public enum WeatherCommand: Sendable, Equatable {

@@ -1,5 +1,7 @@
 import Foundation
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// The random feeds' generator: the tests' SplitMix64 (BARTParserTests), so the same seed
 /// writes the same feed on every machine.

@@ -1,5 +1,7 @@
 import Foundation
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// One random feed, compiled, and queries asked of both the router and the reference.
 struct DifferentialCase {

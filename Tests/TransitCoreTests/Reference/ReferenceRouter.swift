@@ -1,5 +1,7 @@
 import Foundation
 @testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
 
 /// Every Pareto-optimal journey, found the slow and obvious way, on a `RandomFeed`'s own model.
 /// It shares no code with the router: runs are expanded, changes decided and journeys

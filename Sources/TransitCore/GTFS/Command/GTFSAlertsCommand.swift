@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// `transit gtfs alerts`: the service alerts in force, from GTFS-Realtime.
 struct GTFSAlertsCommand: GTFSSubcommand {

@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// One `transit gtfs …` command, in the spirit of swift-argument-parser's `ParsableCommand`: its
 /// spec (help, the man page, completion and docs/reference.md are generated from it), its

@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// What a `gtfs` command runs with, and the steps several commands share, each written once:
 /// opening the feeds (one, or a combination), choosing the query's clock and service day,

@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// `transit gtfs departures`: a station board, the trips leaving a stop on a service day.
 struct GTFSDeparturesCommand: GTFSSubcommand {

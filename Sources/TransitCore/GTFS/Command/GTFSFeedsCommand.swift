@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// `transit gtfs feeds`: the imported feeds and the dates they cover.
 struct GTFSFeedsCommand: GTFSSubcommand {

@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// `transit gtfs import SOURCE`: check a feed and compile it for offline queries.
 struct GTFSImportCommand: GTFSSubcommand {

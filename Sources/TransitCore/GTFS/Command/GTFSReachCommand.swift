@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// `transit gtfs reach`: every stop reachable from one within some minutes.
 struct GTFSReachCommand: GTFSSubcommand {

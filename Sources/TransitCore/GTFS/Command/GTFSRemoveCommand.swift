@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// `transit gtfs remove NAME`: forget an imported feed.
 struct GTFSRemoveCommand: GTFSSubcommand {

@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// `transit gtfs routes`: the feed's routes.
 struct GTFSRoutesCommand: GTFSSubcommand {

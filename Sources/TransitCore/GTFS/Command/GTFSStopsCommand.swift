@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// `transit gtfs stops`: the feed's stops, by name or near a place.
 struct GTFSStopsCommand: GTFSSubcommand {

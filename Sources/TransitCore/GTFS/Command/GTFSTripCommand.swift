@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// `transit gtfs trip TRIP_ID`: one trip's calls on a service day.
 struct GTFSTripCommand: GTFSSubcommand {

@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// `transit gtfs trips`: every Pareto-optimal journey of a service day between two stops.
 struct GTFSTripsCommand: GTFSSubcommand {

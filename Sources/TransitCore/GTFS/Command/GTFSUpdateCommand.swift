@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// `transit gtfs update [NAME]`: import feeds again from their sources, where they changed.
 struct GTFSUpdateCommand: GTFSSubcommand {

@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// `transit gtfs vehicles`: where the vehicles are, from GTFS-Realtime vehicle positions.
 struct GTFSVehiclesCommand: GTFSSubcommand {

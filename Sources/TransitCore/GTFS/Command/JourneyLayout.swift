@@ -1,4 +1,6 @@
 import Foundation
+import TransitSupport
+import TransitGTFS
 
 /// Journeys as columns: JSON with every leg, tsv/csv with the routes joined by `>`, and a
 /// table row per journey with its changes written out.

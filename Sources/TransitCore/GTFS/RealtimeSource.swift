@@ -1,0 +1,244 @@
+import Foundation
+import TransitSupport
+import TransitGTFS
+
+/// GTFS-Realtime data for one query: each source (an http(s) URL, fetched through the HTTP path
+/// with its timeout, retries, `--record` and `--offline`; or a file) read, decoded and applied
+/// to the timetable. A source that cannot be read or decoded fails the command (one line:
+/// which source, what is wrong, at which byte): an answer is never printed on the schedule as
+/// if it were real-time.
+struct RealtimeSource {
+    let context: Context
+
+    /// The largest message read (Budapest's whole network is 2.8 MB; this is 20 times that).
+    static let maxBytes = 64 << 20
+
+    /// `$NAME` and `${NAME}` in `text` replaced by the environment's values, each registered as a
+    /// secret (never printed, recorded or cached); a name that is not set is an error.
+    func expand(_ text: String) throws(TransitError) -> String {
+        var out = "", rest = Substring(text)
+        while let dollar = rest.firstIndex(of: "$") {
+            out += rest[..<dollar]
+            var after = rest[rest.index(after: dollar)...]
+            let braced = after.first == "{"
+            if braced { after = after.dropFirst() }
+            let name = after.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            guard let first = name.first, !first.isNumber, !braced || after.dropFirst(name.count).first == "}" else {
+                out += "$"
+                rest = rest[rest.index(after: dollar)...]
+                continue
+            }
+            guard let value = context.settings.environment[String(name)], !value.isEmpty else {
+                throw .usage("the real-time source \(text) needs $\(name), which is not set")
+            }
+            Redaction.register(value)
+            out += value
+            rest = after.dropFirst(name.count + (braced ? 1 : 0))
+        }
+        return out + rest
+    }
+
+    /// A source's bytes, and whether it is a file (a recording: its own header is its clock).
+    /// `headers` are `Name: value` lines, `$NAME` expanded, sent with a URL.
+    func bytes(_ source: String, headers: [String] = []) async throws(TransitError) -> (data: Data, isFile: Bool) {
+        if HTTPRequest.isURL(source) {
+            let expanded = try expand(source)
+            guard let url = URLComponents(string: expanded), let host = url.host, !host.isEmpty else { throw .usage("'\(Redaction.url(expanded))' is not a URL") }
+            var base = url
+            base.path = ""
+            base.query = nil
+            // A query value that came from a variable is a secret: kept out of recordings' names and the cache.
+            let typed = URLComponents(string: source)?.queryItems ?? []
+            let secretNames = Set(typed.filter { ($0.value ?? "").contains("$") }.map(\.name))
+            var sent: [String: String] = [:], secretHeaders = Set<String>()
+            for header in headers {
+                guard let colon = header.firstIndex(of: ":") else { continue }
+                let name = header[..<colon].trimmingCharacters(in: .whitespaces), value = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                sent[name] = try expand(value)
+                if value.contains("$") { secretHeaders.insert(name) }
+            }
+            let request = HTTPRequest(provider: "gtfs", baseURL: base.string ?? expanded, path: String(url.path.drop { $0 == "/" }),
+                                      query: (url.queryItems ?? []).map { .init($0.name, $0.value ?? "") }, headers: sent,
+                                      secretNames: secretNames.union(secretHeaders), expects: .protobuf,
+                                      label: "real-time data from \(host)", maxBodyBytes: Self.maxBytes)
+            return (try await context.http.get(request) { $0.body }, false)
+        }
+        guard let file = FileManager.default.attributesOfItemIfExists(source) else {
+            throw .usage("no real-time data at \(source): give an http(s) URL or a GTFS-Realtime file (.pb)")
+        }
+        guard file <= Self.maxBytes else { throw .parse(what: source, reason: "\(file) bytes, more than a GTFS-Realtime message of \(Self.maxBytes >> 20) MB") }
+        guard let data = FileManager.default.contents(atPath: source) else { throw .parse(what: source, reason: "cannot read the file") }
+        return (data, true)
+    }
+
+    /// The message in `data`; an empty body is a message with no data (nil). `keepCalls`: see
+    /// `FeedMessage.decode`.
+    static func decode(_ data: Data, source: String, keepCalls: FeedMessage.KeepCalls? = nil) throws(TransitError) -> FeedMessage? {
+        guard let first = data.first else { return nil }
+        // Text where protobuf belongs: name it, rather than report the byte it breaks at.
+        switch first {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            throw .parse(what: source, reason: "this is JSON; transit reads GTFS-Realtime as protobuf (the feed's binary form)")
+        case UInt8(ascii: "<"):
+            throw .parse(what: source, reason: "an HTML or XML page, not a GTFS-Realtime message")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            throw .parse(what: source, reason: "text (\(String(decoding: data.prefix(24), as: UTF8.self).split(separator: "\n").first ?? "")…), not a GTFS-Realtime protobuf message")
+        default: break
+        }
+        let message: FeedMessage
+        do { message = try FeedMessage.decode(data, keepCalls: keepCalls) } catch {
+            throw .parse(what: source, reason: "\(error.reason) at byte \(error.offset)")
+        }
+        guard message.header != nil else { throw .parse(what: source, reason: "no FeedHeader: not a GTFS-Realtime message") }
+        return message
+    }
+
+    /// One source's message, with the clock it is read at (rule 6: a recording at its own time,
+    /// unless the clock is pinned).
+    /// A decoded message, where it came from, and its clock (`RealtimeMessage`).
+    typealias Message = RealtimeMessage
+
+    /// Every source read and decoded, in order; an empty one is said and left out.
+    func messages(_ sources: [String], headers: [String] = [], keepCalls: FeedMessage.KeepCalls? = nil) async throws(TransitError) -> (messages: [Message], notices: [String]) {
+        var out: [Message] = [], notices: [String] = []
+        for source in sources {
+            context.progress("reading real-time data")
+            let (data, isFile) = try await bytes(source, headers: headers)
+            let name = Redaction.url(source)
+            guard let message = try Self.decode(data, source: name, keepCalls: keepCalls) else {
+                notices.append("\(name): empty, no real-time data")
+                continue
+            }
+            var now = Int(context.settings.now.timeIntervalSince1970)
+            if isFile && !context.settings.clockPinned, let stamp = message.headerSeconds { now = stamp }
+            out.append(Message(source: name, message: message, now: now))
+        }
+        return (out, notices)
+    }
+
+    /// Sources read with the same headers and naming one feed's trips, routes and stops. Over
+    /// several feeds, `feed` is that feed's name ("" for one feed), and `prefix` what its ids carry
+    /// in the combination (`bart:`): the messages' ids are moved into the combination's before
+    /// anything reads them.
+    struct Group: Equatable {
+        var sources: [String]
+        var headers: [String] = []
+        var feed = ""
+
+        var prefix: String { feed.isEmpty ? "" : feed + ":" }
+    }
+
+    /// Each group's messages, in order, their ids in the timetable's terms. `keepCalls`: the
+    /// decode's choice of trips for a group (see `FeedMessage.decode`).
+    func messages(_ groups: [Group], keepCalls: (Group) -> FeedMessage.KeepCalls? = { _ in nil }) async throws(TransitError) -> (messages: [Message], notices: [String]) {
+        var out: [Message] = [], notices: [String] = []
+        for group in groups {
+            let (messages, more) = try await self.messages(group.sources, headers: group.headers, keepCalls: keepCalls(group))
+            out += group.feed.isEmpty ? messages : messages.map { m in
+                var m = m
+                m.message = m.message.namespaced(group.prefix)
+                m.feed = group.feed
+                return m
+            }
+            notices += more
+        }
+        return (out, notices)
+    }
+
+    /// Every source's trip updates applied to `t`, in order (a later source's update of a trip
+    /// replaces an earlier one's); nil without sources.
+    func tripUpdates(_ groups: [Group], _ t: Timetable, only: Set<Int>? = nil) async throws(TransitError) -> TripUpdates? {
+        guard groups.contains(where: { !$0.sources.isEmpty }) else { return nil }
+        // Of the trips an answer reads, the calls are built; of the others, only checked. A trip
+        // the timetable does not have (ADDED, NEW) or a descriptor without trip_id keeps its calls.
+        let ids = only.map { Set($0.map { t.tripIDs[$0] }) }
+        let (messages, notices) = try await self.messages(groups) { group in
+            ids.map { ids in
+                { d in
+                    guard let d, let id = d.tripID else { return true }
+                    let relationship = TripUpdateApplier.Relationship(rawValue: d.scheduleRelationship ?? 0)
+                    return [.added, .duplicated, .new].contains(relationship) || ids.contains(group.prefix + id)
+                }
+            }
+        }
+        var updates = Self.tripUpdates(messages, t, notices: notices, only: only)
+        // Alerts of data too old to apply are not applied either (its notice says so).
+        let fresh = messages.filter { m in !TripUpdateApplier.refuses(age: m.message.headerSeconds.map { m.now - $0 }) }
+        updates.alerts = ServiceAlert.alerts(fresh, language: ServiceAlert.language(context.settings.environment["LANG"]))
+        return updates
+    }
+
+    static func tripUpdates(_ messages: [Message], _ t: Timetable, notices: [String] = [], only: Set<Int>? = nil) -> TripUpdates {
+        var all = TripUpdates()
+        all.notices = notices
+        // A source of vehicles or alerts only has no trip updates to speak of.
+        for m in messages where m.message.entities.contains(where: { $0.tripUpdate != nil }) || messages.count == 1 {
+            // A feed of a combination in another zone than the query's clock: its updates are
+            // read on its own clock (start dates, times of day), then moved onto the query's.
+            let zone = t.feed(named: m.feed).map { t.feedZones[$0] } ?? t.timeZone
+            guard zone != t.timeZone else {
+                all.merge(TripUpdateApplier.apply(m.message, to: t, now: m.now, source: m.source, only: only))
+                continue
+            }
+            let own = t.onClock(zone)
+            all.merge(TripUpdateApplier.apply(m.message, to: own, now: m.now, source: m.source, only: only).moved(from: own.zone, onto: t.zone))
+        }
+        return all
+    }
+}
+
+extension TripUpdates {
+    /// The same updates with their times moved from `zone`'s service days onto `clock`'s, by
+    /// what `DaySchedule` moves that feed's timetable (Lisbon's 08:00 is 09:00 on Madrid's clock).
+    func moved(from zone: TimeZone, onto clock: TimeZone) -> TripUpdates {
+        var shifts: [Int: Int] = [:]
+        func shift(_ day: Int) -> Int {
+            if let known = shifts[day] { return known }
+            let seconds = ServiceClock.offset(of: zone, onto: clock, day: LocalDate(dayNumber: day))
+            shifts[day] = seconds
+            return seconds
+        }
+        var out = self
+        for k in out.instances.indices {
+            let s = shift(out.instances[k].day)
+            guard s != 0 else { continue }
+            for c in out.instances[k].calls.indices {
+                out.instances[k].calls[c].arrival &+= s
+                out.instances[k].calls[c].departure &+= s
+                out.instances[k].calls[c].plannedArrival = out.instances[k].calls[c].plannedArrival.map { $0 &+ s }
+                out.instances[k].calls[c].plannedDeparture = out.instances[k].calls[c].plannedDeparture.map { $0 &+ s }
+            }
+        }
+        // The runs they stand for, by their first departure on the same clock.
+        out.byRun = Dictionary(byRun.map { key, index in (RunKey(trip: Int(key.trip), day: Int(key.day), start: Int(key.start) &+ shift(Int(key.day))), index) },
+                               uniquingKeysWith: { first, _ in first })
+        return out
+    }
+
+    /// `other`'s instances added; where both speak of one run, `other` wins.
+    mutating func merge(_ other: TripUpdates) {
+        var keyed = Set<Int>()
+        for (key, index) in other.byRun.sorted(by: { $0.value < $1.value }) {
+            keyed.insert(index)
+            if let mine = byRun[key] {
+                instances[mine] = other.instances[index]
+            } else {
+                byRun[key] = instances.count
+                instances.append(other.instances[index])
+            }
+        }
+        for (index, instance) in other.instances.enumerated() where !keyed.contains(index) { instances.append(instance) }
+        timestamp = timestamp ?? other.timestamp
+        notices += other.notices
+    }
+}
+
+extension FileManager {
+    /// The size of a regular file, or nil when there is none at `path`.
+    func attributesOfItemIfExists(_ path: String) -> Int? {
+        var isDirectory: ObjCBool = false
+        guard fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+              let size = (try? attributesOfItem(atPath: path))?[.size] as? NSNumber else { return nil }
+        return size.intValue
+    }
+}

@@ -1,0 +1,394 @@
+import Foundation
+import TransitSupport
+
+/// Reads a feed's files and compiles them into a `Timetable`. Every rule of "what every journey
+/// means" that can be settled once is settled here: calendars into day bits, frequencies into
+/// trips, untimed stops interpolated, trips grouped into patterns. A broken feed is an error
+/// naming the file and line; a trip that cannot run (times going backwards) is skipped with a
+/// warning naming it.
+package struct GTFSCompiler {
+    package var warnings: [String] = []
+    package var t = Timetable()
+    package var stops = IDTable()
+    package var routes = IDTable()
+    package var trips = IDTable()
+    package var services = IDTable()
+    package var headsigns = IDTable()
+    // Trips as they are finished: their times, and the patterns they fall into.
+    package var timeStore: [Int32] = []
+    package var patternOf: [PatternKey: Int] = [:]
+    package var patternKeys: [[Int32]] = []
+    package var patternRuns: [[Run]] = []
+    package var skippedTrips: [String] = []
+    package var untimedTrips = 0
+    package var frequencies: [Int: [Frequency]] = [:]
+    /// Trips that a transfers.txt row names as from_trip_id.
+    package var tripsNamedFrom = Set<Int32>()
+    /// The largest calendar this compiles: ten years of days.
+    package static let maxDays = 3660
+
+    package static func compile(_ files: FeedFiles) throws(TransitError) -> (Timetable, warnings: [String]) {
+        var compiler = GTFSCompiler()
+        try compiler.run(files)
+        return (compiler.t, compiler.warnings)
+    }
+
+    package mutating func run(_ files: FeedFiles) throws(TransitError) {
+        try agencies(try required(files, "agency.txt"))
+        try readStops(try required(files, "stops.txt"))
+        try readRoutes(try required(files, "routes.txt"))
+        let calendar = try files.reader("calendar.txt"), dates = try files.reader("calendar_dates.txt")
+        guard calendar != nil || dates != nil else {
+            throw .parse(what: "the feed", reason: "it has neither calendar.txt nor calendar_dates.txt")
+        }
+        try readTrips(try required(files, "trips.txt"))
+        try readCalendars(calendar, dates)
+        frequencies = try readFrequencies(try files.reader("frequencies.txt"))
+        // Before stop_times: a trip that a row names as from_trip_id gets a pattern of its own.
+        try readTransfers(try files.reader("transfers.txt"))
+        for rule in t.transfers where rule.fromTrip >= 0 { tripsNamedFrom.insert(rule.fromTrip) }
+        // stop_times.txt is read trip by trip when its rows are grouped by trip (as feeds
+        // write them); otherwise it is read again whole and grouped here.
+        if try !readStopTimes(try required(files, "stop_times.txt"), grouped: true) {
+            timeStore = []; patternOf = [:]; patternKeys = []; patternRuns = []; skippedTrips = []; untimedTrips = 0
+            _ = try readStopTimes(try required(files, "stop_times.txt"), grouped: false)
+        }
+        layOutPatterns()
+    }
+
+    package func required(_ files: FeedFiles, _ name: String) throws(TransitError) -> CSVReader {
+        guard let reader = try files.reader(name) else { throw .parse(what: "the feed", reason: "\(name) is missing") }
+        return reader
+    }
+
+    package func columns(_ r: CSVReader, _ names: [String]) throws(TransitError) -> [Int] {
+        var found: [Int] = []
+        for name in names {
+            guard let i = r.column(name) else { throw .parse(what: r.file, reason: "line 1: no \(name) column") }
+            found.append(i)
+        }
+        return found
+    }
+
+    package func fail(_ r: CSVReader, _ text: String) -> TransitError {
+        .parse(what: r.file, reason: "line \(r.line): \(text)")
+    }
+
+    // MARK: small files
+
+    package mutating func agencies(_ r: CSVReader) throws(TransitError) {
+        let zone = try columns(r, ["agency_timezone"])[0]
+        let name = r.column("agency_name")
+        var zoneName: String?
+        while try r.next() {
+            let text = r.string(zone)
+            guard TimeZone(identifier: text) != nil else { throw fail(r, "unknown agency_timezone '\(text.prefix(60))'") }
+            if zoneName == nil { zoneName = text }
+            t.agencies.append(name.map { r.string($0) } ?? "")
+        }
+        guard let zoneName else { throw .parse(what: "agency.txt", reason: "it lists no agency") }
+        t.timeZone = zoneName
+    }
+
+    package mutating func readStops(_ r: CSVReader) throws(TransitError) {
+        let id = try columns(r, ["stop_id"])[0]
+        let code = r.column("stop_code"), name = r.column("stop_name"), lat = r.column("stop_lat"), lon = r.column("stop_lon")
+        let platform = r.column("platform_code")
+        let parent = r.column("parent_station")
+        var parents: [(stop: Int, parent: String, line: Int)] = []
+        while try r.next() {
+            let key = r.bytes(id)
+            guard !key.isEmpty else { throw fail(r, "empty stop_id") }
+            guard stops.insert(key).added else { throw fail(r, "stop_id '\(r.string(id).prefix(60))' appears twice") }
+            t.stopCodes.append(code.map { r.string($0) } ?? "")
+            t.stopPlatforms.append(platform.map { r.string($0) } ?? "")
+            t.stopNames.append(name.map { r.string($0) } ?? "")
+            t.stopLat.append(lat.flatMap { FieldBytes.double(r.bytes($0)) } ?? .nan)
+            t.stopLon.append(lon.flatMap { FieldBytes.double(r.bytes($0)) } ?? .nan)
+            if let parent, !r.isEmpty(parent) { parents.append((stops.count - 1, r.string(parent), r.line)) }
+        }
+        t.stopIDs = stops.keys
+        var stopParent = [Int32](repeating: -1, count: stops.count)
+        for link in parents {
+            guard let p = stops.find(link.parent) else {
+                throw .parse(what: "stops.txt", reason: "line \(link.line): unknown parent_station '\(link.parent.prefix(60))'")
+            }
+            stopParent[link.stop] = Int32(p)
+        }
+        t.stopParent = Packed(stopParent)
+    }
+
+    package mutating func readRoutes(_ r: CSVReader) throws(TransitError) {
+        let id = try columns(r, ["route_id"])[0]
+        let agency = r.column("agency_id"), short = r.column("route_short_name"), long = r.column("route_long_name")
+        let type = r.column("route_type"), color = r.column("route_color")
+        while try r.next() {
+            guard routes.insert(r.bytes(id)).added else { throw fail(r, "route_id '\(r.string(id).prefix(60))' appears twice") }
+            t.routeAgency.append(agency.map { r.string($0) } ?? "")
+            t.routeShortName.append(short.map { r.string($0) } ?? "")
+            t.routeLongName.append(long.map { r.string($0) } ?? "")
+            t.routeType.append(Int32(type.flatMap { FieldBytes.int(r.bytes($0)) } ?? 3))
+            t.routeColor.append(color.map { r.string($0) } ?? "")
+        }
+        t.routeIDs = routes.keys
+    }
+
+    package mutating func readTrips(_ r: CSVReader) throws(TransitError) {
+        let c = try columns(r, ["route_id", "service_id", "trip_id"])
+        let headsign = r.column("trip_headsign")
+        while try r.next() {
+            guard let route = routes.find(r.bytes(c[0])) else { throw fail(r, "unknown route_id '\(r.string(c[0]).prefix(60))'") }
+            guard trips.insert(r.bytes(c[2])).added else { throw fail(r, "trip_id '\(r.string(c[2]).prefix(60))' appears twice") }
+            t.tripRoute.append(Int32(route))
+            t.tripService.append(Int32(services.insert(r.bytes(c[1])).index))
+            t.tripHeadsign.append(Int32(headsigns.insert(headsign.map { r.bytes($0) } ?? UnsafeBufferPointer(start: nil, count: 0)).index))
+        }
+        t.tripIDs = trips.keys
+        t.headsigns = headsigns.keys
+    }
+
+    /// `YYYYMMDD` → day number.
+    package func day(_ r: CSVReader, _ column: Int, _ what: String) throws(TransitError) -> Int {
+        let b = r.bytes(column)
+        guard b.count == 8, let n = FieldBytes.int(b), n >= 0 else {
+            throw fail(r, "\(what) '\(r.string(column).prefix(20))' is not a YYYYMMDD date")
+        }
+        let y = n / 10000, m = n / 100 % 100, d = n % 100
+        guard (1...12).contains(m), d >= 1, d <= LocalDate.daysIn(month: m, year: y) else {
+            throw fail(r, "\(what) '\(r.string(column).prefix(20))' is not a YYYYMMDD date")
+        }
+        return LocalDate(year: y, month: m, day: d).dayNumber
+    }
+
+    package mutating func readCalendars(_ calendar: CSVReader?, _ dates: CSVReader?) throws(TransitError) {
+        var weekly: [(service: Int, days: [Bool], start: Int, end: Int)] = []
+        var exceptions: [(service: Int, day: Int, add: Bool)] = []
+        if let r = calendar {
+            let c = try columns(r, ["service_id", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "start_date", "end_date"])
+            while try r.next() {
+                let service = services.insert(r.bytes(c[0])).index
+                var days: [Bool] = []
+                for i in 1...7 {
+                    guard let flag = FieldBytes.int(r.bytes(c[i])), flag <= 1 else { throw fail(r, "\(r.header[c[i]]) must be 0 or 1") }
+                    days.append(flag == 1)
+                }
+                let start = try day(r, c[8], "start_date"), end = try day(r, c[9], "end_date")
+                guard start <= end else { throw fail(r, "end_date is before start_date") }
+                weekly.append((service, days, start, end))
+            }
+        }
+        if let r = dates {
+            let c = try columns(r, ["service_id", "date", "exception_type"])
+            while try r.next() {
+                let service = services.insert(r.bytes(c[0])).index
+                let d = try day(r, c[1], "date")
+                guard let kind = FieldBytes.int(r.bytes(c[2])), kind == 1 || kind == 2 else { throw fail(r, "exception_type must be 1 or 2") }
+                exceptions.append((service, d, kind == 1))
+            }
+        }
+        let allDays = weekly.flatMap { [$0.start, $0.end] } + exceptions.map(\.day)
+        var first = allDays.min() ?? 0
+        var last = allDays.max() ?? -1
+        if last - first + 1 > Self.maxDays {
+            warnings.append("the calendar runs from \(LocalDate(dayNumber: first).iso) to \(LocalDate(dayNumber: last).iso); only its first ten years are kept")
+            last = first + Self.maxDays - 1
+        }
+        if last < first { first = 0; last = -1 }
+        t.firstDay = Int32(first)
+        t.dayCount = Int32(last - first + 1)
+        let words = (Int(t.dayCount) + 63) / 64
+        t.serviceWords = Int32(words)
+        var serviceDays = [UInt64](repeating: 0, count: services.count * words)
+        func set(_ service: Int, _ d: Int, _ on: Bool) {
+            let offset = d - first
+            guard offset >= 0, offset < Int(t.dayCount) else { return }
+            let word = service * words + offset / 64, bit: UInt64 = 1 << UInt64(offset % 64)
+            if on { serviceDays[word] |= bit } else { serviceDays[word] &= ~bit }
+        }
+        for w in weekly {
+            var d = max(w.start, first)
+            while d <= min(w.end, last) {
+                // Day number 0 (1970-01-01) was a Thursday; Monday is index 0 of `days`.
+                let weekday = ((d % 7) + 7 + 3) % 7
+                if w.days[weekday] { set(w.service, d, true) }
+                d += 1
+            }
+        }
+        for e in exceptions { set(e.service, e.day, e.add) }
+        t.serviceDays = Packed(serviceDays)
+        t.serviceIDs = services.keys
+    }
+
+    // MARK: stop_times
+
+    /// One stop_times row, by index.
+    package struct Row {
+        package var trip: Int32
+        package var sequence: Int32
+        package var stop: Int32
+        /// Seconds; -1 when empty.
+        package var arrival: Int32
+        package var departure: Int32
+        /// Bit 0: no pickup; bit 1: no drop-off.
+        package var flags: UInt8
+        /// shape_dist_traveled; NaN when empty or absent.
+        package var distance: Float
+    }
+
+    /// Reads stop_times.txt. `grouped`: each trip's rows are finished as soon as the next trip
+    /// starts; false is returned, having read as far as it went, when a trip comes back after
+    /// another. Otherwise every row is kept, and the trips are finished at the end.
+    package mutating func readStopTimes(_ r: CSVReader, grouped: Bool) throws(TransitError) -> Bool {
+        let c = try columns(r, ["trip_id", "arrival_time", "departure_time", "stop_id", "stop_sequence"])
+        let pickup = r.column("pickup_type"), dropOff = r.column("drop_off_type"), distance = r.column("shape_dist_traveled")
+        var rows: [Row] = []
+        var lastTripKey: [UInt8] = []
+        var lastTrip = -1
+        var finished = [Bool](repeating: false, count: grouped ? trips.count : 0)
+        var count: Int64 = 0
+        // The stop after a stop is most often one of the last two that came after it (a local and
+        // an express pattern): those guesses are checked before hashing, so most rows cost one
+        // short comparison.
+        var nextStop = [Int32](repeating: -1, count: stops.count), otherNextStop = [Int32](repeating: -1, count: stops.count)
+        var previousStop = -1, firstStop = -1
+        while try r.next() {
+            let tripKey = r.bytes(c[0])
+            var trip = lastTrip
+            if trip < 0 || !lastTripKey.withUnsafeBufferPointer({ FieldBytes.same($0, tripKey) }) {
+                // stop_times.txt most often lists trips in trips.txt's order: try the next one first.
+                let found: Int
+                if lastTrip + 1 < trips.count, trips.matches(lastTrip + 1, tripKey) {
+                    found = lastTrip + 1
+                } else {
+                    guard let known = trips.find(tripKey) else { throw fail(r, "unknown trip_id '\(r.string(c[0]).prefix(60))'") }
+                    found = known
+                }
+                if grouped {
+                    if lastTrip >= 0 {
+                        finishTrip(lastTrip, rows)
+                        finished[lastTrip] = true
+                        rows.removeAll(keepingCapacity: true)
+                    }
+                    if finished[found] { return false }
+                }
+                trip = found
+                lastTrip = found
+                lastTripKey = Array(tripKey)
+                previousStop = -1
+            }
+            let stopKey = r.bytes(c[3])
+            let guess = previousStop >= 0 ? Int(nextStop[previousStop]) : firstStop
+            let other = previousStop >= 0 ? Int(otherNextStop[previousStop]) : -1
+            let stop: Int
+            if guess >= 0, stops.matches(guess, stopKey) {
+                stop = guess
+            } else if other >= 0, stops.matches(other, stopKey) {
+                stop = other
+            } else {
+                guard let found = stops.find(stopKey) else { throw fail(r, "unknown stop_id '\(r.string(c[3]).prefix(60))'") }
+                stop = found
+            }
+            if previousStop >= 0 {
+                if Int(nextStop[previousStop]) != stop {
+                    otherNextStop[previousStop] = nextStop[previousStop]
+                    nextStop[previousStop] = Int32(stop)
+                }
+            } else {
+                firstStop = stop
+            }
+            previousStop = stop
+            guard let sequence = FieldBytes.int(r.bytes(c[4])), sequence <= Int(Int32.max) else {
+                throw fail(r, "stop_sequence '\(r.string(c[4]).prefix(20))' is not a whole number")
+            }
+            func time(_ column: Int, _ name: String) throws(TransitError) -> Int32 {
+                let b = r.bytes(column)
+                if b.isEmpty { return -1 }
+                guard let seconds = FieldBytes.time(b) else { throw fail(r, "\(name) '\(r.string(column).prefix(20))' is not a time like 25:10:00") }
+                return Int32(seconds)
+            }
+            var flags: UInt8 = 0
+            if let pickup, FieldBytes.int(r.bytes(pickup)) == 1 { flags |= Timetable.noPickup }
+            if let dropOff, FieldBytes.int(r.bytes(dropOff)) == 1 { flags |= Timetable.noDropOff }
+            rows.append(Row(trip: Int32(trip), sequence: Int32(sequence), stop: Int32(stop), arrival: try time(c[1], "arrival_time"),
+                            departure: try time(c[2], "departure_time"), flags: flags,
+                            distance: distance.flatMap { FieldBytes.double(r.bytes($0)) }.map { Float($0) } ?? .nan))
+            count += 1
+        }
+        t.sourceStopTimes = count
+        if grouped {
+            if lastTrip >= 0 { finishTrip(lastTrip, rows) }
+        } else {
+            finishAll(&rows)
+        }
+        return true
+    }
+
+    /// Every trip of rows read whole: grouped by trip (a counting sort), each finished.
+    package mutating func finishAll(_ rows: inout [Row]) {
+        let tripCount = trips.count
+        var start = [Int](repeating: 0, count: tripCount + 1)
+        for row in rows { start[Int(row.trip) + 1] += 1 }
+        for i in 0..<tripCount { start[i + 1] += start[i] }
+        var order = [Int32](repeating: 0, count: rows.count)
+        var fill = start
+        for (index, row) in rows.enumerated() {
+            order[fill[Int(row.trip)]] = Int32(index)
+            fill[Int(row.trip)] += 1
+        }
+        var one: [Row] = []
+        for trip in 0..<tripCount where start[trip] < start[trip + 1] {
+            one.removeAll(keepingCapacity: true)
+            for k in start[trip]..<start[trip + 1] { one.append(rows[Int(order[k])]) }
+            finishTrip(trip, one)
+        }
+        rows = []
+    }
+
+    package struct Frequency {
+        package var start: Int32
+        package var end: Int32
+        package var headway: Int32
+    }
+
+    package mutating func readFrequencies(_ reader: CSVReader?) throws(TransitError) -> [Int: [Frequency]] {
+        guard let r = reader else { return [:] }
+        let c = try columns(r, ["trip_id", "start_time", "end_time", "headway_secs"])
+        var result: [Int: [Frequency]] = [:]
+        while try r.next() {
+            guard let trip = trips.find(r.bytes(c[0])) else { throw fail(r, "unknown trip_id '\(r.string(c[0]).prefix(60))'") }
+            guard let start = FieldBytes.time(r.bytes(c[1])), let end = FieldBytes.time(r.bytes(c[2])) else {
+                throw fail(r, "start_time and end_time must be times like 08:00:00")
+            }
+            guard let headway = FieldBytes.int(r.bytes(c[3])), headway > 0 else { throw fail(r, "headway_secs must be a whole number above 0") }
+            guard (end - start) / headway <= 100_000 else { throw fail(r, "more than 100,000 departures in one window") }
+            result[trip, default: []].append(Frequency(start: Int32(start), end: Int32(end), headway: Int32(headway)))
+        }
+        return result
+    }
+
+    // MARK: transfers
+
+    package mutating func readTransfers(_ reader: CSVReader?) throws(TransitError) {
+        guard let r = reader else { return }
+        let type = try columns(r, ["transfer_type"])[0]
+        func index(_ name: String, _ table: IDTable, _ what: String) throws(TransitError) -> Int32 {
+            guard let column = r.column(name), !r.isEmpty(column) else { return -1 }
+            guard let i = table.find(r.bytes(column)) else { throw fail(r, "unknown \(what) '\(r.string(column).prefix(60))'") }
+            return Int32(i)
+        }
+        let minTime = r.column("min_transfer_time")
+        while try r.next() {
+            let kind = r.isEmpty(type) ? 0 : FieldBytes.int(r.bytes(type))
+            guard let kind, kind <= 5 else { throw fail(r, "transfer_type must be 0 to 5") }
+            var seconds: Int32 = -1
+            if let minTime, !r.isEmpty(minTime) {
+                guard let s = FieldBytes.int(r.bytes(minTime)), s <= 86_400 else { throw fail(r, "min_transfer_time must be seconds from 0 to 86400") }
+                seconds = Int32(s)
+            }
+            t.transfers.append(TransferRule(fromStop: try index("from_stop_id", stops, "stop_id"), toStop: try index("to_stop_id", stops, "stop_id"),
+                                            fromRoute: try index("from_route_id", routes, "route_id"), toRoute: try index("to_route_id", routes, "route_id"),
+                                            fromTrip: try index("from_trip_id", trips, "trip_id"), toTrip: try index("to_trip_id", trips, "trip_id"),
+                                            type: Int32(kind), minTime: seconds))
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import TransitSupport
+
+/// What the user typed as a stop, to stop indices: a stop_id or stop_code (a station standing
+/// for its stops), else a name matched as BART's station names are: exact, then the start of a
+/// name, then inside one; a name several stops share means all of them.
+package struct StopIndex {
+    package let t: Timetable
+    /// Each station's stops, worked out once for every name resolved.
+    package let children: StationChildren
+
+    package init(_ timetable: Timetable) {
+        t = timetable
+        children = StationChildren(timetable)
+    }
+
+    /// An end of a journey as typed: the stops it names, or for `LAT,LON` every stop a vehicle
+    /// calls at within `radius` meters, with the seconds to walk there at 1.2 m/s (⌈d / 1.2⌉;
+    /// `walks` is nil for stops named). None in range is a usage error naming the nearest stop
+    /// and its distance.
+    package func end(_ typed: String, radius: Double) throws(TransitError) -> (stops: [Int], walks: [Int: Int]?) {
+        guard let point = Coordinate(parsing: typed) else { return (try resolve(typed), nil) }
+        var seconds: [Int: Int] = [:], nearest: (stop: Int, meters: Double)?
+        for (stop, d) in boardable(from: point) {
+            if nearest.map({ d < $0.meters }) ?? true { nearest = (stop, d) }
+            if d <= radius { seconds[stop] = Int((d / Router.walkingSpeed).rounded(.up)) }
+        }
+        guard !seconds.isEmpty else {
+            let near = nearest.map { " the nearest is \(t.stopNames[$0.stop]) (\(t.stopIDs[$0.stop])), \(Int($0.meters.rounded())) m away" } ?? " the feed has no stop"
+            throw .usage("no stop within \(Int(radius)) m of \(typed);\(near)", hint: "raise --radius (up to 5000)")
+        }
+        return (seconds.keys.sorted(), seconds)
+    }
+
+    /// Every stop a vehicle calls at, with its distance from `point` in meters.
+    package func boardable(from point: Coordinate) -> [(stop: Int, meters: Double)] {
+        (0..<t.stopCount).compactMap { stop in
+            guard t.isCalledAt(stop) else { return nil }
+            let d = point.meters(to: Coordinate(latitude: t.stopLat[stop], longitude: t.stopLon[stop]))
+            return d.isFinite ? (stop, d) : nil
+        }
+    }
+
+    /// The boardable stop nearest `point` (nil when no stop has coordinates).
+    package func nearest(to point: Coordinate) -> Int? { boardable(from: point).min { $0.meters < $1.meters }?.stop }
+
+    /// Stops as typed. Over several feeds an id is `feed:id`; a bare id is accepted when one
+    /// feed has it; `feed:NAME` looks in that feed only; a code or a name matches in every feed
+    /// (each feed's best match: "Millbrae" is BART's Millbrae and Caltrain's "Millbrae Caltrain").
+    package func resolve(_ typed: String) throws(TransitError) -> [Int] {
+        let text = typed.trimmingCharacters(in: .whitespaces)
+        if let stop = t.stopIDs.indices(of: text).first { return children.expand(stop) }
+        guard t.isCombination else { return try resolve(text, among: 0..<t.stopCount) }
+        if let colon = text.firstIndex(of: ":"), let f = t.feed(named: text[..<colon]) {
+            return try resolve(String(text[text.index(after: colon)...]), among: stops(ofFeed: f))
+        }
+        if let stop = try t.bareID(text, in: t.stopIDs, what: "stop id") { return children.expand(stop) }
+        var found: [Int] = []
+        for f in 0..<t.feedCount {
+            do {
+                found += try resolve(text, among: stops(ofFeed: f))
+            } catch {
+                // A name several stops of one feed fit is a question to ask; a miss in one feed is not.
+                if case .ambiguous = error { throw error }
+            }
+        }
+        // No feed has it: the miss, with suggestions from every feed.
+        return found.isEmpty ? try resolve(text, among: 0..<t.stopCount) : found.sorted()
+    }
+
+    package func stops(ofFeed f: Int) -> Range<Int> { Int(t.feedStopStart[f])..<Int(t.feedStopStart[f + 1]) }
+
+    /// `text` as an id, a code or a name, among `stops`.
+    private func resolve(_ text: String, among stops: Range<Int>) throws(TransitError) -> [Int] {
+        let expand = children.expand
+        let prefix = t.isCombination ? t.feedName(t.feed(ofStop: stops.lowerBound)) + ":" : ""
+        if t.isCombination, let stop = t.stopIDs.indices(of: prefix + text).first, stops.contains(stop) { return expand(stop) }
+        let coded = text.isEmpty ? [] : t.stopCodes.indices(of: text).filter(stops.contains)
+        if !coded.isEmpty { return Array(Set(coded.flatMap(expand))).sorted() }
+        // One candidate per distinct name: stations and the stops that stand alone.
+        var byName: [String: (first: Int, stops: [Int])] = [:]
+        var order: [String] = []
+        for stop in stops where t.stopParent[stop] < 0 && !t.stopNames[stop].isEmpty {
+            let key = NameMatcher<Int>.normalize(t.stopNames[stop])
+            if byName[key] == nil { order.append(key) }
+            byName[key, default: (stop, [])].stops += expand(stop)
+        }
+        let candidates = order.compactMap { key -> NameMatcher<[Int]>.Candidate? in
+            guard let group = byName[key] else { return nil }
+            return NameMatcher<[Int]>.Candidate(code: t.stopIDs[group.first], names: [t.stopNames[group.first]], value: Array(Set(group.stops)).sorted())
+        }
+        return try NameMatcher(kind: "stop", candidates: candidates).match(text)
+    }
+
+    /// The routes calling at each stop, a station gathering its stops' routes.
+    package static func routesByStop(_ t: Timetable) -> [[Int]] {
+        var sets = [Set<Int>](repeating: [], count: t.stopCount)
+        for q in 0..<t.patternCount {
+            let first = Int(t.patternTripStart[q])
+            guard first < Int(t.patternTripStart[q + 1]) else { continue }
+            let route = Int(t.tripRoute[Int(t.patternTrips[first])])
+            for i in Int(t.patternStopStart[q])..<Int(t.patternStopStart[q + 1]) {
+                let stop = Int(t.patternStops[i])
+                sets[stop].insert(route)
+                let parent = Int(t.stopParent[stop])
+                if parent >= 0 { sets[parent].insert(route) }
+            }
+        }
+        return sets.map { $0.sorted() }
+    }
+
+    /// A route's short name, else its long name, else its id.
+    package static func routeName(_ t: Timetable, _ route: Int) -> String {
+        guard route >= 0, route < t.routeCount else { return "unknown route" }
+        let short = t.routeShortName[route].trimmingCharacters(in: .whitespaces)
+        if !short.isEmpty { return short }
+        let long = t.routeLongName[route].trimmingCharacters(in: .whitespaces)
+        return long.isEmpty ? t.routeIDs[route] : long
+    }
+}

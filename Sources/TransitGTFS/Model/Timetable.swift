@@ -1,0 +1,260 @@
+import Foundation
+import TransitSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Strings kept as one byte blob and offsets: thousands of names cost two arrays, not
+/// thousands of objects, and load with two copies.
+package struct StringTable: Sendable, Equatable {
+    package var offsets = Packed<Int32>([0])
+    package var bytes = Packed<UInt8>()
+
+    package var count: Int { offsets.count - 1 }
+    package var isEmpty: Bool { count == 0 }
+
+    package mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+        offsets.append(Int32(clamping: bytes.count))
+    }
+
+    package mutating func append(_ raw: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: raw)
+        offsets.append(Int32(clamping: bytes.count))
+    }
+
+    /// Every string of `table`, each after `prefix` (a combination's `feed:`).
+    package mutating func append(_ table: StringTable, prefix: String = "") {
+        let prefixBytes = Array(prefix.utf8), tableOffsets = table.offsets.buffer, tableBytes = table.bytes.buffer
+        bytes.reserveCapacity(bytes.count + tableBytes.count + prefixBytes.count * table.count)
+        for i in 0..<table.count {
+            let start = Int(tableOffsets[i]), end = Int(tableOffsets[i + 1])
+            prefixBytes.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
+            if start < end, end <= tableBytes.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: tableBytes[start..<end])) }
+            offsets.append(Int32(clamping: bytes.count))
+        }
+    }
+
+    package subscript(i: Int) -> String {
+        guard i >= 0, i + 1 < offsets.count else { return "" }
+        let start = Int(offsets[i]), end = Int(offsets[i + 1])
+        guard start <= end, end <= bytes.count else { return "" }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes.buffer[start..<end]), as: UTF8.self)
+    }
+}
+
+extension StringTable {
+    /// The indices whose string is exactly `text`, compared as bytes (no String per entry).
+    package func indices(of text: String) -> [Int] {
+        var text = text
+        return text.withUTF8 { key in (0..<count).filter { i in withBytes(i) { FieldBytes.same($0, key) } } }
+    }
+}
+
+/// Each station's child stops (location_type 0 or 1 stops naming it as parent_station), as
+/// offsets into one list: two passes over the stops, no dictionary.
+package struct StationChildren {
+    private let start: [Int32]
+    private let list: [Int32]
+
+    package init(_ t: Timetable) {
+        let parents = t.stopParent.buffer, n = parents.count
+        var start = [Int32](repeating: 0, count: n + 1)
+        for p in parents where p >= 0 && Int(p) < n { start[Int(p) + 1] += 1 }
+        for i in 0..<n { start[i + 1] += start[i] }
+        var fill = start
+        var list = [Int32](repeating: 0, count: Int(start[n]))
+        for (stop, p) in parents.enumerated() where p >= 0 && Int(p) < n {
+            list[Int(fill[Int(p)])] = Int32(stop)
+            fill[Int(p)] += 1
+        }
+        self.start = start
+        self.list = list
+    }
+
+    /// The stops of `station`; empty for a stop that is no station.
+    package func of(_ station: Int) -> [Int] {
+        guard station >= 0, station + 1 < start.count else { return [] }
+        return list[Int(start[station])..<Int(start[station + 1])].map(Int.init)
+    }
+
+    /// A station's stops, or the stop itself.
+    package func expand(_ stop: Int) -> [Int] {
+        let stops = of(stop)
+        return stops.isEmpty ? [stop] : stops
+    }
+}
+
+/// A transfers.txt row, by index; -1 where the row leaves the field empty.
+package struct TransferRule: Sendable, Equatable, BitwiseCopyable {
+    package var fromStop: Int32
+    package var toStop: Int32
+    package var fromRoute: Int32
+    package var toRoute: Int32
+    package var fromTrip: Int32
+    package var toTrip: Int32
+    package var type: Int32
+    /// Seconds; -1 when empty.
+    package var minTime: Int32
+}
+
+/// A GTFS feed compiled for routing: stops, routes, trips grouped into patterns (trips with
+/// the same stops and pickup/drop-off rules, split so that no trip overtakes another), their
+/// times as seconds from "noon minus 12 h" of the service day, the service calendar as one bit
+/// per day, and transfers.txt. About 16 bytes per stop_time (docs/performance.md).
+package struct Timetable: Sendable {
+    // The feed
+    package var agencies = StringTable()
+    package var timeZone = "UTC"
+    /// Day numbers (days since 1970-01-01) of the calendar's first day, and how many days.
+    package var firstDay: Int32 = 0
+    package var dayCount: Int32 = 0
+    /// stop_times rows read from the feed (before frequencies were expanded).
+    package var sourceStopTimes: Int64 = 0
+
+    // Stops
+    package var stopIDs = StringTable()
+    package var stopCodes = StringTable()
+    /// platform_code: the platform a rider looks for at a station ("2"), empty where the feed has none.
+    package var stopPlatforms = StringTable()
+    package var stopNames = StringTable()
+    package var stopLat = Packed<Double>()
+    package var stopLon = Packed<Double>()
+    package var stopParent = Packed<Int32>()
+
+    // Routes
+    package var routeIDs = StringTable()
+    package var routeAgency = StringTable()
+    package var routeShortName = StringTable()
+    package var routeLongName = StringTable()
+    package var routeType = Packed<Int32>()
+    package var routeColor = StringTable()
+
+    // Trips (a frequencies.txt window expands into one trip per departure)
+    package var tripIDs = StringTable()
+    package var tripRoute = Packed<Int32>()
+    package var tripService = Packed<Int32>()
+    /// Each trip's headsign, as an index into `headsigns` (a few hundred distinct ones).
+    package var tripHeadsign = Packed<Int32>()
+    package var headsigns = StringTable()
+
+    package func headsign(_ trip: Int) -> String { trip >= 0 && trip < tripHeadsign.count ? headsigns[Int(tripHeadsign[trip])] : "" }
+
+    // Patterns
+    package var patternStopStart = Packed<Int32>([0])
+    package var patternStops = Packed<Int32>()
+    /// Per pattern position: bit 0 no pickup, bit 1 no drop-off.
+    package var patternFlags = Packed<UInt8>()
+    /// Per pattern position: the stop_sequence of stop_times.txt (how GTFS-Realtime names a call).
+    package var patternSequences = Packed<Int32>()
+    package var patternTripStart = Packed<Int32>([0])
+    package var patternTrips = Packed<Int32>()
+    /// Where each pattern's times begin in `times`: trip j at position i is
+    /// `times[timeStart + (j * length + i) * 2]` (arrival), `+ 1` (departure).
+    package var patternTimeStart = Packed<Int64>()
+    package var times = Packed<Int32>()
+
+    // Stop → (pattern, position) pairs
+    package var stopPatternStart = Packed<Int32>([0])
+    package var stopPatterns = Packed<Int32>()
+
+    // Trip → its runs: for trip k, `tripRuns[2 * j]` (pattern) and `[2 * j + 1]` (row) for j in
+    // `tripRunStart[k] ..< tripRunStart[k + 1]`, earliest first. What realtime needs to find a
+    // TripUpdate's trip; a frequencies.txt trip has a run per departure, told apart by its start
+    // time (`runStart`), and is marked in `tripIsFrequency`.
+    package var tripRunStart = Packed<Int32>([0])
+    package var tripRuns = Packed<Int32>()
+    package var tripIsFrequency = Packed<UInt8>()
+
+    // Services
+    package var serviceIDs = StringTable()
+    package var serviceWords: Int32 = 0
+    package var serviceDays = Packed<UInt64>()
+
+    package var transfers: [TransferRule] = []
+
+    // Feeds: empty for one feed. A combination of several (`--feed a --feed b`) keeps each
+    // feed's stops, routes, trips, patterns, services and transfers.txt rows as one contiguous
+    // range, its ids written `feed:id`, and its own zone (TimetableCombination).
+    package var feedNames = StringTable()
+    package var feedZones = StringTable()
+    /// Where feed f's stops, routes, trips, patterns, services and transfer rows begin: entry f
+    /// of each (one more entry than feeds, the last the total).
+    package var feedStopStart = Packed<Int32>()
+    package var feedRouteStart = Packed<Int32>()
+    package var feedTripStart = Packed<Int32>()
+    package var feedPatternStart = Packed<Int32>()
+    package var feedServiceStart = Packed<Int32>()
+    package var feedTransferStart = Packed<Int32>()
+    /// A combination's links found when it was compiled: for stop x, the stops of other feeds
+    /// within `TimetableCombination.linkRadius` meters, `linkStops[linkStart[x] ..< linkStart[x + 1]]`,
+    /// and their distances in `linkLengths` (empty arrays for one feed).
+    package var linkStart = Packed<Int32>()
+    package var linkStops = Packed<Int32>()
+    package var linkLengths = Packed<Double>()
+
+    package var stopCount: Int { stopLat.count }
+    package var routeCount: Int { routeType.count }
+    package var tripCount: Int { tripRoute.count }
+    package var patternCount: Int { patternTripStart.count - 1 }
+    package var serviceCount: Int { serviceIDs.count }
+
+    package func patternLength(_ p: Int) -> Int { Int(patternStopStart[p + 1] - patternStopStart[p]) }
+
+    // The layout of a pattern's calls, written once: every reader goes through these.
+
+    /// Where a call's arrival lies in `times` (its departure is the next value): the pattern's
+    /// rows one after another, each row its calls in order, each call (arrival, departure).
+    @inline(__always) package func timeIndex(pattern q: Int, row: Int, position i: Int) -> Int {
+        Int(patternTimeStart[q]) + (row * patternLength(q) + i) * 2
+    }
+
+    package func departure(pattern q: Int, row: Int, position i: Int) -> Int { Int(times[timeIndex(pattern: q, row: row, position: i) + 1]) }
+    package func trip(pattern q: Int, row: Int) -> Int { Int(patternTrips[Int(patternTripStart[q]) + row]) }
+
+    /// `patternFlags` per call: bit 0 no pickup, bit 1 no drop-off.
+    package static let noPickup: UInt8 = 1, noDropOff: UInt8 = 2
+    @inline(__always) package static func canBoard(_ flags: UInt8) -> Bool { flags & noPickup == 0 }
+    @inline(__always) package static func canAlight(_ flags: UInt8) -> Bool { flags & noDropOff == 0 }
+
+    /// Does a vehicle call at `stop` (a stop one boards, not a station or an entrance)?
+    @inline(__always) package func isCalledAt(_ stop: Int) -> Bool {
+        stop >= 0 && stop + 1 < stopPatternStart.count && stopPatternStart[stop + 1] > stopPatternStart[stop]
+    }
+
+    /// Does `id` name `stop`: the stop itself, or the station it belongs to?
+    package func stop(_ stop: Int, isNamed id: String) -> Bool {
+        stopIDs[stop] == id || (stopParent[stop] >= 0 && stopIDs[Int(stopParent[stop])] == id)
+    }
+
+    /// A trip's runs as (pattern, row), earliest first.
+    package func runs(ofTrip trip: Int) -> [(pattern: Int, row: Int)] {
+        guard trip >= 0, trip + 1 < tripRunStart.count else { return [] }
+        return (Int(tripRunStart[trip])..<Int(tripRunStart[trip + 1])).map { (Int(tripRuns[2 * $0]), Int(tripRuns[2 * $0 + 1])) }
+    }
+
+    /// A run's start: its first departure, in seconds of the service day (GTFS-Realtime's
+    /// `start_time` for a frequencies.txt run).
+    package func runStart(pattern q: Int, row: Int) -> Int { departure(pattern: q, row: row, position: 0) }
+
+    /// Is `service` running on the day numbered `day`?
+    package func serviceRuns(_ service: Int, day: Int) -> Bool {
+        let offset = day - Int(firstDay)
+        guard offset >= 0, offset < Int(dayCount), service >= 0, service < serviceCount else { return false }
+        let word = service * Int(serviceWords) + offset / 64
+        guard word < serviceDays.count else { return false }
+        return serviceDays[word] & (1 << UInt64(offset % 64)) != 0
+    }
+
+    /// For each service, whether it runs on the day numbered `day`.
+    package func servicesRunning(on day: Int) -> [Bool] { (0..<serviceCount).map { serviceRuns($0, day: day) } }
+
+    package var zone: TimeZone { TimeZone(identifier: timeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current }
+
+    package var dateRange: (first: LocalDate, last: LocalDate) {
+        (LocalDate(dayNumber: Int(firstDay)), LocalDate(dayNumber: Int(firstDay) + max(0, Int(dayCount) - 1)))
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import TransitSupport
+
+/// Several compiled feeds as one timetable the router reads unchanged. Nothing is merged:
+/// each feed's stops, routes, trips, patterns, services and transfers.txt rows stay a range of
+/// their own, their ids become `feed:id` (two feeds that both say service `3` mean two services),
+/// and each feed keeps its zone (`DaySchedule` puts every feed's times on one clock). Built from
+/// the feeds' compiled files, not their sources: an append with offsets, linear in their size.
+package enum TimetableCombination {
+    /// The feeds as one timetable: each field of `Timetable.fields` joined as the list says
+    /// (an index moved past the feeds before it, an id prefixed `feed:`), the calendar spanning
+    /// every feed's, then the links between feeds.
+    package static func combine(_ parts: [(name: String, timetable: Timetable)]) throws(TransitError) -> Timetable {
+        // Every index of the combination must fit the 32-bit fields the compiled format keeps.
+        for table in TimetableTable.allCases where table != .times {
+            let values = table == .tripRuns ? 2 : 1
+            if parts.reduce(0, { $0 + table.count(in: $1.timetable) * values }) >= Int(Int32.max) {
+                throw .usage("these feeds together are too large to combine (more than 2^31 entries in one table); ask fewer at once")
+            }
+        }
+        var out = Timetable()
+        guard let first = parts.first?.timetable else { return out }
+        out.timeZone = first.timeZone
+        // One calendar spanning every feed's; each service's days moved onto it (`appendServiceDays`).
+        let firstDay = parts.map { Int($0.timetable.firstDay) }.min() ?? 0
+        let lastDay = parts.map { Int($0.timetable.firstDay) + Int($0.timetable.dayCount) }.max() ?? firstDay
+        out.firstDay = Int32(clamping: firstDay)
+        out.dayCount = Int32(clamping: lastDay - firstDay)
+        out.serviceWords = Int32(clamping: (Int(out.dayCount) + 63) / 64)
+        for (name, t) in parts {
+            let joining = TimetableField.Joining(prefix: name + ":", before: TimetableTable.sizes(of: out))
+            for field in Timetable.fields { field.combine(&out, t, joining) }
+        }
+        findLinks(&out)
+        return out
+    }
+
+    /// A feed's services' days, as bits over the combination's calendar (set before any feed joins).
+    package static func appendServiceDays(_ out: inout Timetable, _ t: Timetable) {
+        let words = Int(out.serviceWords), shift = Int(t.firstDay) - Int(out.firstDay)
+        for service in 0..<t.serviceCount {
+            var bits = [UInt64](repeating: 0, count: words)
+            for day in 0..<Int(t.dayCount) where t.serviceRuns(service, day: Int(t.firstDay) + day) {
+                let bit = day + shift
+                if bit >= 0 && bit / 64 < words { bits[bit / 64] |= 1 << UInt64(bit % 64) }
+            }
+            for word in bits { out.serviceDays.append(word) }
+        }
+    }
+
+    /// The links a query reads when `--link` is at most this (the default): found once, here.
+    /// A longer `--link`, or `--walk`, looks through a grid at query time.
+    package static let linkRadius = SearchDefaults.linkMeters
+
+    /// For every stop a vehicle calls at, the stops of other feeds within `linkRadius`, through a
+    /// grid of that cell size (never every pair with every other).
+    private static func findLinks(_ t: inout Timetable) {
+        let grid = TransferEdges.Grid(t, cell: linkRadius)
+        var start = Packed<Int32>([0]), stops = Packed<Int32>(), lengths = Packed<Double>()
+        for x in 0..<t.stopCount {
+            if t.isCalledAt(x) && !t.stopLat[x].isNaN {
+                let here = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x]), feed = t.feed(ofStop: x)
+                for y in grid.near(x, t).sorted() where t.isCalledAt(y) && t.feed(ofStop: y) != feed {
+                    let meters = here.meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))
+                    guard meters.isFinite, meters <= linkRadius else { continue }
+                    stops.append(Int32(y))
+                    lengths.append(meters)
+                }
+            }
+            start.append(Int32(stops.count))
+        }
+        t.linkStart = start
+        t.linkStops = stops
+        t.linkLengths = lengths
+    }
+
+    /// `table`'s strings after `out`'s, each behind `prefix`: bytes copied, no String per entry.
+}
+
+extension Timetable {
+    package var headsignCount: Int { headsigns.count }
+
+    /// Feeds combined in this timetable: 1 for a feed of its own.
+    package var feedCount: Int { max(1, feedNames.count) }
+    package var isCombination: Bool { feedNames.count > 1 }
+
+    /// The feed whose range of `starts` holds `index` (0 for a feed of its own).
+    private func feed(_ index: Int, in starts: Packed<Int32>) -> Int {
+        guard feedNames.count > 1 else { return 0 }
+        var low = 0, high = feedNames.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if Int(starts[mid]) <= index { low = mid } else { high = mid - 1 }
+        }
+        return low
+    }
+
+    package func feed(ofStop stop: Int) -> Int { feed(stop, in: feedStopStart) }
+    package func feed(ofPattern pattern: Int) -> Int { feed(pattern, in: feedPatternStart) }
+    package func feed(ofTrip trip: Int) -> Int { feed(trip, in: feedTripStart) }
+    package func feed(ofRoute route: Int) -> Int { feed(route, in: feedRouteStart) }
+    package func feed(ofTransfer row: Int) -> Int { feed(row, in: feedTransferStart) }
+
+    /// The feed called `name` in a combination (nil for none, and for a feed of its own).
+    package func feed(named name: some StringProtocol) -> Int? { isCombination ? (0..<feedCount).first { feedName($0) == name } : nil }
+
+    /// Over several feeds, the entry of `table` (stop or trip ids) whose id is `feed:` + `id` in
+    /// exactly one feed; nil when none is; several are a usage error naming each.
+    package func bareID(_ id: String, in table: StringTable, what: String) throws(TransitError) -> Int? {
+        guard isCombination else { return nil }
+        let found = (0..<feedCount).flatMap { table.indices(of: feedName($0) + ":" + id) }
+        if found.count > 1 { throw .usage("\(what) '\(id)' is in \(found.count) feeds: " + found.map { table[$0] }.joined(separator: ", ") + "; say which, as feed:id") }
+        return found.first
+    }
+
+    /// A feed's name ("" for a feed of its own, whose name the store knows).
+    package func feedName(_ f: Int) -> String { f < feedNames.count ? feedNames[f] : "" }
+
+    /// A feed's zone: its agency_timezone (the timetable's for a feed of its own).
+    package func zone(ofFeed f: Int) -> TimeZone {
+        guard f < feedZones.count else { return zone }
+        return TimeZone(identifier: feedZones[f]) ?? zone
+    }
+
+    package func zone(ofStop stop: Int) -> TimeZone { feedZones.isEmpty ? zone : zone(ofFeed: feed(ofStop: stop)) }
+
+    /// A combination on the clock of the feed `from` (a stop as typed) belongs to; with
+    /// coordinates, the nearest stop's. One feed, or an origin not found, keeps its clock.
+    package func onOriginClock(_ from: String) -> Timetable {
+        guard isCombination else { return self }
+        // One zone for all (the usual case): nothing to find out.
+        let zones = Set((0..<feedCount).map { feedZones[$0] })
+        if zones.count == 1, let only = zones.first { return onClock(only) }
+        let index = StopIndex(self)
+        let stop = Coordinate(parsing: from).flatMap { index.nearest(to: $0) } ?? (try? index.resolve(from))?.first
+        return stop.map { onClock(feedZones[feed(ofStop: $0)]) } ?? self
+    }
+
+    /// A feed's patterns.
+    package func patterns(ofFeed f: Int) -> Range<Int> {
+        guard isCombination, f + 1 < feedPatternStart.count else { return 0..<patternCount }
+        return Int(feedPatternStart[f])..<Int(feedPatternStart[f + 1])
+    }
+
+    /// The timetable with dates and windows read in `zone` (`--tz`, or a combination's origin
+    /// feed's): each feed's times stay in its own zone, moved onto that clock by `DaySchedule`.
+    package func onClock(_ zone: String) -> Timetable {
+        var t = self
+        if t.feedZones.isEmpty { t.feedZones.append(t.timeZone) }
+        t.timeZone = zone
+        return t
+    }
+
+    /// An id without its `feed:` prefix (as its own feed writes it).
+    package func bare(_ id: String, feed f: Int) -> String {
+        let prefix = feedName(f) + ":"
+        return isCombination && id.hasPrefix(prefix) ? String(id.dropFirst(prefix.count)) : id
+    }
+}

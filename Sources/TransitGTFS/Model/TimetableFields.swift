@@ -1,0 +1,277 @@
+import Foundation
+import TransitSupport
+
+/// The tables of a compiled timetable: what a field has a value for each row of, or points into.
+/// The check at load compares a field's size with its table's, and a combination moves an
+/// index past the rows the feeds before it brought.
+package enum TimetableTable: CaseIterable {
+    case stops, routes, trips, headsigns, patterns
+    /// Pattern positions (`patternStops`, one per stop of each pattern).
+    case patternCalls
+    /// Pattern rows (`patternTrips`, one per run of each pattern).
+    case patternRows
+    /// `stopPatterns`' values (two per call: pattern, position); `stopPatternStart` counts them.
+    case stopPatternValues
+    /// Runs of trips (`tripRuns`' pairs: pattern, row).
+    case tripRuns
+    case services, transfers, times, links, feeds
+
+    package func count(in t: Timetable) -> Int {
+        switch self {
+        case .stops: t.stopCount
+        case .routes: t.routeCount
+        case .trips: t.tripCount
+        case .headsigns: t.headsigns.count
+        case .patterns: t.patternCount
+        case .patternCalls: t.patternStops.count
+        case .patternRows: t.patternTrips.count
+        case .stopPatternValues: t.stopPatterns.count
+        case .tripRuns: t.tripRuns.count / 2
+        case .services: t.serviceCount
+        case .transfers: t.transfers.count
+        case .times: t.times.count
+        case .links: t.linkStops.count
+        case .feeds: t.feedNames.count
+        }
+    }
+
+    /// Each table's size in `t`.
+    package static func sizes(of t: Timetable) -> [TimetableTable: Int] {
+        Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.count(in: t)) })
+    }
+}
+
+/// One field of a compiled timetable, as `Timetable.fields` lists it: how it is written and
+/// read back, what it must hold when the file is loaded, and how one feed's field joins a
+/// combination of several. The list is the one place a field is named, so that a new one
+/// cannot be written but not read, read but not checked, or left out of a combination.
+package struct TimetableField {
+    /// The property's name (a test compares the list with `Timetable`'s stored properties).
+    package let name: String
+    package let write: (Timetable, inout BinaryWriter) -> Void
+    package let read: (inout Timetable, inout BinaryReader) throws(TransitError) -> Void
+    /// Holds in a timetable that can be read safely (run at load, in the list's order, so that
+    /// a check may lean on the fields before it).
+    package let check: (Timetable) -> Bool
+    /// Appends one feed's field to a combination of the feeds before it.
+    package let combine: (inout Timetable, Timetable, Joining) -> Void
+
+    /// What a feed's field needs to join a combination: its ids' prefix (`feed:`), and the size
+    /// of each table before it.
+    package struct Joining {
+        package let prefix: String
+        package let before: [TimetableTable: Int]
+
+        package func offset(_ table: TimetableTable) -> Int32 { Int32(clamping: before[table] ?? 0) }
+    }
+
+    /// A string per row of `rows`; `ids` are prefixed `feed:` in a combination.
+    package static func strings(_ name: String, _ key: WritableKeyPath<Timetable, StringTable>, rows: TimetableTable, ids: Bool = false) -> TimetableField {
+        TimetableField(name: name, write: { t, w in w.strings(t[keyPath: key]) },
+                       read: { (t, r) throws(TransitError) in t[keyPath: key] = try r.strings() },
+                       check: { $0[keyPath: key].count == rows.count(in: $0) },
+                       combine: { out, t, j in out[keyPath: key].append(t[keyPath: key], prefix: ids ? j.prefix : "") })
+    }
+
+    /// A value per row of `rows` (one more for offsets), read where it lies in the mapped file.
+    package static func packed<T: PackedElement>(_ name: String, _ key: WritableKeyPath<Timetable, Packed<T>>, rows: TimetableTable?, extra: Int = 0,
+                                         check: @escaping (Timetable) -> Bool = { _ in true },
+                                         combine: @escaping (inout Timetable, Timetable, Joining) -> Void) -> TimetableField {
+        TimetableField(name: name, write: { t, w in w.array(t[keyPath: key]) },
+                       read: { (t, r) throws(TransitError) in t[keyPath: key] = try r.packed() },
+                       check: { t in (rows.map { t[keyPath: key].count == $0.count(in: t) + extra } ?? true) && check(t) },
+                       combine: combine)
+    }
+
+    /// Values per row that mean the same in any feed: appended as they are.
+    package static func values<T: PackedElement>(_ name: String, _ key: WritableKeyPath<Timetable, Packed<T>>, rows: TimetableTable,
+                                         check: @escaping (Timetable) -> Bool = { _ in true }) -> TimetableField {
+        packed(name, key, rows: rows, check: check) { out, t, _ in out[keyPath: key].append(contentsOf: t[keyPath: key].buffer) }
+    }
+
+    /// Per row, a row of `into` (-1 for none where `none`): moved past the feeds before.
+    package static func indices(_ name: String, _ key: WritableKeyPath<Timetable, Packed<Int32>>, rows: TimetableTable, into: TimetableTable,
+                        none: Bool = false) -> TimetableField {
+        packed(name, key, rows: rows, check: { Timetable.within($0[keyPath: key], none ? -1 : 0, into.count(in: $0)) }) { out, t, j in
+            let plus = j.offset(into)
+            out[keyPath: key].reserveCapacity(out[keyPath: key].count + t[keyPath: key].count)
+            for v in t[keyPath: key].buffer { out[keyPath: key].append(none && v < 0 ? v : v &+ plus) }
+        }
+    }
+
+    /// Where each row of `rows` begins in `into`, from 0 to its size (one more value than rows):
+    /// a feed's first (0) is dropped, the rest moved past the feeds before.
+    package static func offsets(_ name: String, _ key: WritableKeyPath<Timetable, Packed<Int32>>, rows: TimetableTable, into: TimetableTable) -> TimetableField {
+        packed(name, key, rows: rows, extra: 1, check: { Timetable.monotone($0[keyPath: key], last: into.count(in: $0)) }) { out, t, j in
+            let plus = j.offset(into)
+            out[keyPath: key].reserveCapacity(out[keyPath: key].count + t[keyPath: key].count)
+            for v in t[keyPath: key].buffer.dropFirst() { out[keyPath: key].append(v &+ plus) }
+        }
+    }
+
+    /// (pattern, index) pairs, each index below `limit` of its pattern: the pattern moved, the
+    /// index kept.
+    package static func pairs(_ name: String, _ key: WritableKeyPath<Timetable, Packed<Int32>>, limit: @escaping (Timetable, Int) -> Int) -> TimetableField {
+        packed(name, key, rows: nil, check: { t in
+            let pairs = t[keyPath: key].buffer, p = t.patternCount
+            guard pairs.count % 2 == 0 else { return false }
+            var i = 0
+            while i + 1 < pairs.count {
+                let q = Int(pairs[i]), index = Int(pairs[i + 1])
+                guard q >= 0 && q < p && index >= 0 && index < limit(t, q) else { return false }
+                i += 2
+            }
+            return true
+        }) { out, t, j in
+            let plus = j.offset(.patterns)
+            out[keyPath: key].reserveCapacity(out[keyPath: key].count + t[keyPath: key].count)
+            for (k, v) in t[keyPath: key].buffer.enumerated() { out[keyPath: key].append(k % 2 == 0 ? v &+ plus : v) }
+        }
+    }
+
+    /// Where each feed of a combination begins in `into` (empty for one feed): the combination
+    /// writes them as it appends each feed.
+    package static func feedStarts(_ name: String, _ key: WritableKeyPath<Timetable, Packed<Int32>>, into: TimetableTable) -> TimetableField {
+        packed(name, key, rows: nil, check: { t in
+            let f = t.feedNames.count
+            return f == 0 ? t[keyPath: key].isEmpty : t[keyPath: key].count == f + 1 && Timetable.monotone(t[keyPath: key], last: into.count(in: t))
+        }) { out, _, _ in
+            if out[keyPath: key].isEmpty { out[keyPath: key].append(0) }
+            out[keyPath: key].append(Int32(clamping: into.count(in: out)))
+        }
+    }
+
+    /// A scalar the combination sets itself (`TimetableCombination.combine` says how).
+    package static func scalar<T: FixedWidthInteger>(_ name: String, _ key: WritableKeyPath<Timetable, T>, check: @escaping (Timetable) -> Bool = { _ in true },
+                                             combine: @escaping (inout Timetable, Timetable, Joining) -> Void = { _, _, _ in }) -> TimetableField {
+        TimetableField(name: name, write: { t, w in w.scalar(t[keyPath: key]) },
+                       read: { (t, r) throws(TransitError) in t[keyPath: key] = try r.scalar() }, check: check, combine: combine)
+    }
+}
+
+extension Timetable {
+    /// Every stored field of a compiled timetable, in the order the file holds them.
+    package nonisolated(unsafe) static let fields: [TimetableField] = [
+        // The feed: its agencies' names (a combination: every feed's), zone and calendar (a
+        // combination's spans its feeds', set before they join).
+        .strings("agencies", \.agencies, rows: .feeds, ids: false).anyCount,
+        // A combination's zone is its first feed's (each feed keeps its own in feedZones).
+        TimetableField(name: "timeZone", write: { t, w in w.string(t.timeZone) }, read: { (t, r) throws(TransitError) in t.timeZone = try r.string() },
+                       check: { TimeZone(identifier: $0.timeZone) != nil }, combine: { _, _, _ in }),
+        .scalar("firstDay", \.firstDay), .scalar("dayCount", \.dayCount, check: { $0.dayCount >= 0 }),
+        // As read from the files: wraps rather than traps.
+        .scalar("sourceStopTimes", \.sourceStopTimes, combine: { out, t, _ in out.sourceStopTimes &+= t.sourceStopTimes }),
+        // Stops (stopLat's count is the stops').
+        .strings("stopIDs", \.stopIDs, rows: .stops, ids: true), .strings("stopCodes", \.stopCodes, rows: .stops),
+        .strings("stopPlatforms", \.stopPlatforms, rows: .stops), .strings("stopNames", \.stopNames, rows: .stops),
+        .values("stopLat", \.stopLat, rows: .stops), .values("stopLon", \.stopLon, rows: .stops),
+        .indices("stopParent", \.stopParent, rows: .stops, into: .stops, none: true),
+        // Routes (routeType's count is the routes').
+        .strings("routeIDs", \.routeIDs, rows: .routes, ids: true), .strings("routeAgency", \.routeAgency, rows: .routes),
+        .strings("routeShortName", \.routeShortName, rows: .routes), .strings("routeLongName", \.routeLongName, rows: .routes),
+        .values("routeType", \.routeType, rows: .routes), .strings("routeColor", \.routeColor, rows: .routes),
+        // Trips (tripRoute's count is the trips').
+        .strings("tripIDs", \.tripIDs, rows: .trips, ids: true), .indices("tripRoute", \.tripRoute, rows: .trips, into: .routes),
+        // A service of a feed without any is read as none runs (within 0..<1).
+        .packed("tripService", \.tripService, rows: .trips, check: { Timetable.within($0.tripService, 0, max(1, $0.serviceCount)) }) { out, t, j in
+            let plus = j.offset(.services)
+            for v in t.tripService.buffer { out.tripService.append(v &+ plus) }
+        },
+        .indices("tripHeadsign", \.tripHeadsign, rows: .trips, into: .headsigns), .strings("headsigns", \.headsigns, rows: .headsigns),
+        // Patterns (patternTripStart's count is the patterns' plus one).
+        .offsets("patternStopStart", \.patternStopStart, rows: .patterns, into: .patternCalls),
+        .indices("patternStops", \.patternStops, rows: .patternCalls, into: .stops),
+        .values("patternFlags", \.patternFlags, rows: .patternCalls), .values("patternSequences", \.patternSequences, rows: .patternCalls),
+        .offsets("patternTripStart", \.patternTripStart, rows: .patterns, into: .patternRows),
+        .indices("patternTrips", \.patternTrips, rows: .patternRows, into: .trips),
+        // Each pattern's rows of times lie within `times`.
+        .packed("patternTimeStart", \.patternTimeStart, rows: .patterns, check: { t in
+            let stopStart = t.patternStopStart.buffer, tripStart = t.patternTripStart.buffer, timeStart = t.patternTimeStart.buffer
+            return (0..<t.patternCount).allSatisfy { q in
+                let trips = Int64(tripStart[q + 1] - tripStart[q]), length = Int64(stopStart[q + 1] - stopStart[q])
+                return timeStart[q] >= 0 && timeStart[q] + trips * length * 2 <= Int64(t.times.count)
+            }
+        }) { out, t, j in
+            let plus = Int64(j.before[.times] ?? 0)
+            out.patternTimeStart.reserveCapacity(out.patternTimeStart.count + t.patternTimeStart.count)
+            for start in t.patternTimeStart.buffer { out.patternTimeStart.append(start + plus) }
+        },
+        .packed("times", \.times, rows: nil) { out, t, _ in out.times.append(contentsOf: t.times.buffer) },
+        // Stop → (pattern, position); trip → (pattern, row).
+        .offsets("stopPatternStart", \.stopPatternStart, rows: .stops, into: .stopPatternValues),
+        .pairs("stopPatterns", \.stopPatterns) { t, q in t.patternLength(q) },
+        .offsets("tripRunStart", \.tripRunStart, rows: .trips, into: .tripRuns),
+        .pairs("tripRuns", \.tripRuns) { t, q in Int(t.patternTripStart[q + 1] - t.patternTripStart[q]) },
+        .values("tripIsFrequency", \.tripIsFrequency, rows: .trips),
+        // Services: one bit per day of the calendar. A combination moves each service's days
+        // onto its own calendar (`TimetableCombination.calendar`).
+        .strings("serviceIDs", \.serviceIDs, rows: .services, ids: true),
+        .scalar("serviceWords", \.serviceWords, check: { $0.serviceWords >= 0 && Int($0.dayCount) <= Int($0.serviceWords) * 64 }),
+        // Small, and 4-byte aligned after serviceWords: copied.
+        TimetableField(name: "serviceDays", write: { t, w in w.array(t.serviceDays) },
+                       read: { (t, r) throws(TransitError) in t.serviceDays = Packed(try r.array()) },
+                       check: { $0.serviceDays.count == $0.serviceCount * Int($0.serviceWords) },
+                       combine: { out, t, _ in TimetableCombination.appendServiceDays(&out, t) }),
+        TimetableField(name: "transfers", write: { t, w in w.array(t.transfers) }, read: { (t, r) throws(TransitError) in t.transfers = try r.array() },
+                       check: { t in
+                           let s = t.stopCount, r = t.routeCount, n = t.tripCount
+                           return t.transfers.allSatisfy { rule in
+                               [rule.fromStop, rule.toStop].allSatisfy { $0 >= -1 && Int($0) < s }
+                                   && [rule.fromRoute, rule.toRoute].allSatisfy { $0 >= -1 && Int($0) < r }
+                                   && [rule.fromTrip, rule.toTrip].allSatisfy { $0 >= -1 && Int($0) < n }
+                           }
+                       },
+                       combine: { out, t, j in
+                           // Each row stays in its feed: its stops, routes and trips moved, none (-1) kept.
+                           func moved(_ index: Int32, _ table: TimetableTable) -> Int32 { index < 0 ? index : index &+ j.offset(table) }
+                           for rule in t.transfers {
+                               out.transfers.append(TransferRule(fromStop: moved(rule.fromStop, .stops), toStop: moved(rule.toStop, .stops),
+                                                                 fromRoute: moved(rule.fromRoute, .routes), toRoute: moved(rule.toRoute, .routes),
+                                                                 fromTrip: moved(rule.fromTrip, .trips), toTrip: moved(rule.toTrip, .trips),
+                                                                 type: rule.type, minTime: rule.minTime))
+                           }
+                       }),
+        // Feeds: empty for one feed; a combination names each, with its zone and where its rows begin.
+        TimetableField.strings("feedNames", \.feedNames, rows: .feeds).combinedApart,
+        TimetableField(name: "feedZones", write: { t, w in w.strings(t.feedZones) }, read: { (t, r) throws(TransitError) in t.feedZones = try r.strings() },
+                       check: { t in t.feedZones.count == t.feedNames.count && (0..<t.feedZones.count).allSatisfy { TimeZone(identifier: t.feedZones[$0]) != nil } },
+                       combine: { out, t, _ in out.feedZones.append(t.timeZone) }),
+        .feedStarts("feedStopStart", \.feedStopStart, into: .stops), .feedStarts("feedRouteStart", \.feedRouteStart, into: .routes),
+        .feedStarts("feedTripStart", \.feedTripStart, into: .trips), .feedStarts("feedPatternStart", \.feedPatternStart, into: .patterns),
+        .feedStarts("feedServiceStart", \.feedServiceStart, into: .services), .feedStarts("feedTransferStart", \.feedTransferStart, into: .transfers),
+        // Links between feeds, found once the combination holds every feed (`TimetableCombination.findLinks`).
+        .packed("linkStart", \.linkStart, rows: nil, check: { t in
+            t.linkStart.isEmpty ? t.linkStops.isEmpty : t.linkStart.count == t.stopCount + 1 && Timetable.monotone(t.linkStart, last: t.linkStops.count)
+        }) { _, _, _ in },
+        .packed("linkStops", \.linkStops, rows: nil, check: { Timetable.within($0.linkStops, 0, $0.stopCount) }) { _, _, _ in },
+        .packed("linkLengths", \.linkLengths, rows: .links, check: { $0.linkLengths.buffer.allSatisfy { $0 >= 0 && $0 <= TimetableCombination.linkRadius } }) { _, _, _ in },
+    ]
+
+    /// Offsets from 0 to `last`, never decreasing.
+    package static func monotone(_ offsets: Packed<Int32>, last: Int) -> Bool {
+        guard offsets.first == 0, Int(offsets.last ?? -1) == last else { return false }
+        let values = offsets.buffer
+        var ok = true
+        for k in values.indices.dropFirst() { ok = ok && values[k - 1] <= values[k] }
+        return ok
+    }
+
+    /// Every value in `low..<high` (a tight loop: this runs over millions of values at load).
+    package static func within(_ values: Packed<Int32>, _ low: Int, _ high: Int) -> Bool {
+        guard high > low else { return values.isEmpty }
+        let lo = Int32(clamping: low), hi = Int32(clamping: high)
+        var ok = true
+        for v in values.buffer { ok = ok && v >= lo && v < hi }
+        return ok
+    }
+}
+
+extension TimetableField {
+    /// The same field with no count to keep (agencies, headsigns: as many as the feed has).
+    package var anyCount: TimetableField { TimetableField(name: name, write: write, read: read, check: { _ in true }, combine: combine) }
+
+    /// The same field, written by the combination itself as it names each feed.
+    package var combinedApart: TimetableField {
+        TimetableField(name: name, write: write, read: read, check: check, combine: { out, _, j in out.feedNames.append(String(j.prefix.dropLast())) })
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import TransitSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Bytes that arrive in chunks: a file, a zip entry. Readers never hold a whole file.
+package protocol ByteSource {
+    /// Fills `buffer` from the start; 0 means the end.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransitError) -> Int
+}
+
+/// A file opened for reading, read with `pread` at any offset; closed when released.
+package final class ReadOnlyFile {
+    package let path: String
+    package let descriptor: Int32
+    package let size: Int
+
+    package init(_ path: String) throws(TransitError) {
+        self.path = path
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .usage("cannot open \(path): \(String(cString: strerror(errno)))") }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            close(descriptor)
+            throw .usage("cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        size = Int(info.st_size)
+    }
+
+    deinit { close(descriptor) }
+
+    /// Reads up to `buffer.count` bytes at `offset`, retrying on EINTR.
+    package func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(TransitError) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            let n = pread(descriptor, base, buffer.count, off_t(offset))
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw .parse(what: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Exactly `count` bytes at `offset`, or an error naming what was being read.
+    package func bytes(at offset: Int, count: Int, what: String) throws(TransitError) -> [UInt8] {
+        guard offset >= 0, count >= 0, count <= size, offset <= size - count else {
+            throw .parse(what: path, reason: "\(what) lies past the end of the file")
+        }
+        var out = [UInt8](repeating: 0, count: count)
+        var done = 0
+        var failure: TransitError?
+        out.withUnsafeMutableBytes { raw in
+            while done < count {
+                do throws(TransitError) {
+                    let n = try read(at: offset + done, into: UnsafeMutableRawBufferPointer(rebasing: raw[done...]))
+                    guard n > 0 else { failure = .parse(what: path, reason: "\(what) is cut short"); return }
+                    done += n
+                } catch {
+                    failure = error
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
+        return out
+    }
+}
+
+/// A plain file, front to back.
+package struct FileSource: ByteSource {
+    package let file: ReadOnlyFile
+    package var offset = 0
+
+    package init(_ path: String) throws(TransitError) {
+        file = try ReadOnlyFile(path)
+    }
+
+    package mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransitError) -> Int {
+        let n = try file.read(at: offset, into: buffer)
+        offset += n
+        return n
+    }
+}

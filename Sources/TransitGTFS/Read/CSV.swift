@@ -1,0 +1,300 @@
+import Foundation
+import TransitSupport
+
+/// A streaming CSV reader (RFC 4180 and what real feeds do besides): a UTF-8 byte order mark,
+/// quoted fields holding commas, quotes and line breaks, CRLF or LF, blank lines anywhere. It
+/// reads its source in chunks and hands out fields as bytes; nothing holds a whole file.
+package final class CSVReader {
+    package let file: String
+    private var source: ByteSource
+    // The reader is used from one thread; the hot fields skip the dynamic exclusivity checks.
+    @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Unread bytes are `buffer[position..<filled]`.
+    @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) private var filled = 0
+    private var exhausted = false
+    /// Field bounds of the current record, and whether a field holds doubled quotes.
+    @exclusivity(unchecked) private var fields = UnsafeMutablePointer<Field>.allocate(capacity: 64)
+    @exclusivity(unchecked) private var fieldCapacity = 64
+    @exclusivity(unchecked) package private(set) var count = 0
+
+    package struct Field {
+        package var start: Int
+        package var end: Int
+        package var escaped: Bool
+    }
+    /// Unescaped text of a field with doubled quotes (valid until the next call).
+    private var scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+    private var scratchCapacity = 256
+    /// The line the current record starts on (1 is the header).
+    package private(set) var line = 0
+    private var nextLine = 1
+    package private(set) var header: [String] = []
+    /// A record longer than this is refused rather than grown without end.
+    package static let maxRecord = 16 * 1024 * 1024
+
+    package init(_ source: ByteSource, file: String, chunk: Int = 1 << 20) throws(TransitError) {
+        self.file = file
+        self.source = source
+        capacity = chunk
+        buffer = .allocate(capacity: chunk)
+        try fill()
+        while filled - position < 3 && !exhausted { try fill() }
+        if filled - position >= 3, buffer[position] == 0xEF, buffer[position + 1] == 0xBB, buffer[position + 2] == 0xBF { position += 3 }
+        guard try next() else { return }
+        header = (0..<count).map { string($0) }
+    }
+
+    deinit {
+        buffer.deallocate()
+        scratch.deallocate()
+        fields.deallocate()
+    }
+
+    @inline(__always) private func addField(_ start: Int, _ end: Int, _ escaped: Bool) {
+        if count == fieldCapacity {
+            let bigger = UnsafeMutablePointer<Field>.allocate(capacity: fieldCapacity * 2)
+            bigger.moveInitialize(from: fields, count: count)
+            fields.deallocate()
+            fields = bigger
+            fieldCapacity *= 2
+        }
+        (fields + count).initialize(to: Field(start: start, end: end, escaped: escaped))
+        count += 1
+    }
+
+    /// The column holding `name`, or nil.
+    package func column(_ name: String) -> Int? { header.firstIndex(of: name) }
+
+    /// The bytes of field `i`, surrounding spaces trimmed; empty when the record is shorter.
+    package func bytes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+        guard i >= 0, i < count else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let field = fields[i]
+        var s = field.start, e = field.end
+        if field.escaped {
+            if e - s > scratchCapacity {
+                scratch.deallocate()
+                scratchCapacity = e - s
+                scratch = .allocate(capacity: scratchCapacity)
+            }
+            var j = s, n = 0
+            while j < e {
+                scratch[n] = buffer[j]
+                n += 1
+                j += buffer[j] == 0x22 ? 2 : 1
+            }
+            return UnsafeBufferPointer(start: scratch, count: n)
+        }
+        while s < e && (buffer[s] == 0x20 || buffer[s] == 0x09) { s += 1 }
+        while e > s && (buffer[e - 1] == 0x20 || buffer[e - 1] == 0x09) { e -= 1 }
+        return UnsafeBufferPointer(start: buffer + s, count: e - s)
+    }
+
+    package func string(_ i: Int) -> String {
+        let b = bytes(i)
+        return b.isEmpty ? "" : String(decoding: b, as: UTF8.self)
+    }
+
+    package func isEmpty(_ i: Int) -> Bool { bytes(i).isEmpty }
+
+    /// The next record; false at the end of the file. Blank lines are skipped.
+    package func next() throws(TransitError) -> Bool {
+        while true {
+            if position >= filled {
+                if exhausted { return false }
+                try fill()
+                continue
+            }
+            switch try parseRecord() {
+            case .record: return true
+            case .blank: continue
+            case .needMore:
+                if exhausted {
+                    // The last record has no line break: take what is there.
+                    if try parseRecord(atEnd: true) == .record { return true }
+                    return false
+                }
+                try fill()
+            }
+        }
+    }
+
+    package enum Outcome { case record, blank, needMore }
+
+    /// Splits the record at `position`; `.needMore` when it runs past the bytes read so far.
+    private func parseRecord(atEnd: Bool = false) throws(TransitError) -> Outcome {
+        count = 0
+        var i = position
+        var lines = 0
+        let end = filled
+        let buffer = self.buffer
+        if buffer[i] == 0x0A || buffer[i] == 0x0D {
+            // A blank line.
+            i += (buffer[i] == 0x0D && i + 1 < end && buffer[i + 1] == 0x0A) ? 2 : 1
+            if buffer[position] == 0x0D && i == position + 1 && i >= end && !atEnd && !exhausted { return .needMore }
+            position = i
+            nextLine += 1
+            return .blank
+        }
+        while true {
+            if i >= end {
+                guard atEnd else { return .needMore }
+                addField(i, i, false)
+                break
+            }
+            if buffer[i] == 0x22 {
+                // Quoted: up to the quote that is not doubled.
+                let s = i + 1
+                var j = s
+                var doubled = false
+                while true {
+                    guard j < end else {
+                        if atEnd { throw .parse(what: file, reason: "line \(nextLine): a quoted field is never closed") }
+                        return .needMore
+                    }
+                    let b = buffer[j]
+                    if b == 0x22 {
+                        if j + 1 >= end && !atEnd { return .needMore }
+                        if j + 1 < end && buffer[j + 1] == 0x22 { doubled = true; j += 2; continue }
+                        break
+                    }
+                    if b == 0x0A { lines += 1 }
+                    j += 1
+                }
+                addField(s, j, doubled)
+                i = j + 1
+                // Stray text after the closing quote joins nothing: skip to the separator.
+                while i < end && buffer[i] != 0x2C && buffer[i] != 0x0A && buffer[i] != 0x0D { i += 1 }
+            } else {
+                let s = i
+                while i < end {
+                    let b = buffer[i]
+                    if b == 0x2C || b == 0x0A || b == 0x0D { break }
+                    i += 1
+                }
+                addField(s, i, false)
+            }
+            if i >= end {
+                guard atEnd else { return .needMore }
+                break
+            }
+            let b = buffer[i]
+            if b == 0x2C { i += 1; continue }
+            // The end of the record: LF, CR or CRLF.
+            if b == 0x0D {
+                if i + 1 >= end && !atEnd { return .needMore }
+                i += (i + 1 < end && buffer[i + 1] == 0x0A) ? 2 : 1
+            } else {
+                i += 1
+            }
+            break
+        }
+        position = i
+        line = nextLine
+        nextLine += 1 + lines
+        return .record
+    }
+
+    /// Moves the unread bytes to the front and reads more; grows the buffer for a long record.
+    private func fill() throws(TransitError) {
+        let pending = filled - position
+        if pending >= capacity {
+            guard capacity < Self.maxRecord else { throw .parse(what: file, reason: "line \(nextLine): a record longer than 16 MiB") }
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            bigger.update(from: buffer + position, count: pending)
+            buffer.deallocate()
+            buffer = bigger
+            capacity *= 2
+        } else if position > 0 {
+            (buffer).update(from: buffer + position, count: pending)
+        }
+        position = 0
+        filled = pending
+        let n = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer + filled, count: capacity - filled))
+        if n == 0 { exhausted = true }
+        filled += n
+    }
+}
+
+/// Numbers straight from field bytes, without making strings.
+package enum FieldBytes {
+    /// The same bytes?
+    package static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let x = a.baseAddress, let y = b.baseAddress else { return a.count == 0 }
+        return memcmp(x, y, a.count) == 0
+    }
+
+    /// A non-negative whole number; nil for anything else (or one past 10 digits).
+    package static func int(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !b.isEmpty, b.count <= 10 else { return nil }
+        var n = 0
+        for byte in b {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            n = n * 10 + Int(byte - 0x30)
+        }
+        return n
+    }
+
+    /// `H:MM:SS` or `HH:MM:SS` (hours past 24 allowed, up to 239) → seconds; nil when malformed.
+    package static func time(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard b.count == 7 || b.count == 8 else { return nil }
+        let h = b.count - 6
+        func digit(_ i: Int) -> Int? {
+            let byte = b[i]
+            return byte >= 0x30 && byte <= 0x39 ? Int(byte - 0x30) : nil
+        }
+        guard b[h] == 0x3A, b[h + 3] == 0x3A, let m1 = digit(h + 1), let m2 = digit(h + 2), let s1 = digit(h + 4), let s2 = digit(h + 5),
+              let h1 = digit(0) else { return nil }
+        var hours = h1
+        if h == 2 { guard let h2 = digit(1) else { return nil }; hours = hours * 10 + h2 }
+        let minutes = m1 * 10 + m2, seconds = s1 * 10 + s2
+        guard minutes < 60, seconds < 60 else { return nil }
+        return (hours * 60 + minutes) * 60 + seconds
+    }
+
+    /// A decimal number (`12.5`, `-3`, `1e3`); nil when malformed or not finite.
+    package static func double(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard !b.isEmpty, b.count <= 40 else { return nil }
+        var i = 0
+        var negative = false
+        if b[0] == 0x2D || b[0] == 0x2B { negative = b[0] == 0x2D; i = 1 }
+        var mantissa: Double = 0
+        var digits = 0
+        var scale = 0
+        var seenDot = false
+        while i < b.count {
+            let byte = b[i]
+            if byte >= 0x30 && byte <= 0x39 {
+                mantissa = mantissa * 10 + Double(byte - 0x30)
+                digits += 1
+                if seenDot { scale -= 1 }
+            } else if byte == 0x2E && !seenDot {
+                seenDot = true
+            } else {
+                break
+            }
+            i += 1
+        }
+        guard digits > 0 else { return nil }
+        if i < b.count {
+            guard b[i] == 0x65 || b[i] == 0x45 else { return nil }
+            i += 1
+            var expNegative = false
+            if i < b.count && (b[i] == 0x2D || b[i] == 0x2B) { expNegative = b[i] == 0x2D; i += 1 }
+            var e = 0
+            var expDigits = 0
+            while i < b.count, b[i] >= 0x30 && b[i] <= 0x39, expDigits < 4 {
+                e = e * 10 + Int(b[i] - 0x30)
+                expDigits += 1
+                i += 1
+            }
+            guard expDigits > 0, i == b.count else { return nil }
+            scale += expNegative ? -e : e
+        }
+        let value = mantissa * pow(10, Double(scale))
+        guard value.isFinite else { return nil }
+        return negative ? -value : value
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import TransitSupport
+
+/// GTFS-Realtime service alerts (docs/realtime.md, rule 24): which are active now, what they say in
+/// the reader's language, and which departures and legs they apply to.
+package struct ServiceAlert: Sendable {
+    /// One informed_entity: every field it has must match (an AND); an alert applies where any
+    /// of its selectors does (an OR).
+    package struct Selector: Sendable {
+        package var agency: String?
+        package var route: String?
+        package var routeType: Int?
+        package var trip: String?
+        package var stop: String?
+
+        package var isEmpty: Bool { agency == nil && route == nil && routeType == nil && trip == nil && stop == nil }
+
+        /// In words, for the `applies_to` field: `route 1 at stop 1040`.
+        package var description: String {
+            [agency.map { "agency \($0)" }, route.map { "route \($0)" }, routeType.map { "route type \($0)" }, trip.map { "trip \($0)" },
+             stop.map { "stop \($0)" }].compactMap { $0 }.joined(separator: " at ")
+        }
+    }
+
+    package var id: String
+    package var cause: String
+    package var effect: String
+    package var severity: String
+    package var header: String?
+    package var description: String?
+    package var url: String?
+    /// [start, end) in POSIX seconds; nil: open.
+    package var periods: [(start: Int?, end: Int?)]
+    package var selectors: [Selector]
+    package var active: Bool
+
+    package static let causes = ["", "unknown_cause", "other_cause", "technical_problem", "strike", "demonstration", "accident", "holiday", "weather",
+                         "maintenance", "construction", "police_activity", "medical_emergency", "special_event"]
+    package static let effects = ["", "no_service", "reduced_service", "significant_delays", "detour", "additional_service", "modified_service",
+                          "other_effect", "unknown_effect", "stop_moved", "no_effect", "accessibility_issue"]
+    package static let severities = ["", "unknown_severity", "info", "warning", "severe"]
+
+    /// An enum's name; a number the spec does not have (a newer version's) stays a number.
+    package static func name(_ value: UInt64?, _ names: [String], default fallback: Int) -> String {
+        let n = Int(clamping: value ?? UInt64(fallback))
+        return names[safe: n].flatMap { $0.isEmpty ? nil : $0 } ?? String(n)
+    }
+
+    /// The translation a reader wants: `language` (`LANG`'s, like `fr`), then English, then the
+    /// untagged one, then the first.
+    package static func text(_ translations: [FeedMessage.Translation], language: String) -> String? {
+        func tag(_ t: FeedMessage.Translation) -> String? { t.language?.lowercased().split(separator: "-").first.map(String.init) }
+        let chosen = translations.first { tag($0) == language } ?? translations.first { tag($0) == "en" }
+            ?? translations.first { $0.language == nil || $0.language == "" } ?? translations.first
+        return chosen?.text
+    }
+
+    /// `LANG=fr_CA.UTF-8` → `fr`; English without one.
+    package static func language(_ lang: String?) -> String {
+        guard let lang, let code = lang.split(whereSeparator: { "_.-@".contains($0) }).first, !code.isEmpty, code != "C", code != "POSIX" else { return "en" }
+        return code.lowercased()
+    }
+
+    /// Every alert of `messages`, active or not.
+    package static func alerts(_ messages: [RealtimeMessage], language: String) -> [ServiceAlert] {
+        var out: [ServiceAlert] = []
+        for m in messages {
+            for entity in m.message.entities where entity.isDeleted != true {
+                guard let a = entity.alert else { continue }
+                // Rule 4 reads a time above 10^10 as milliseconds; a period's open end is often written
+                // as a far year in seconds (Halifax: 32503694400, the year 3000), so here only a
+                // value above 10^11 (no date in seconds before the year 5138) is milliseconds.
+                func seconds(_ v: UInt64?) -> Int? { v.map { FeedMessage.seconds($0, millisecondsAbove: 100_000_000_000) } }
+                let periods = a.activePeriods.map { (start: seconds($0.start), end: seconds($0.end)) }
+                let active = periods.isEmpty || periods.contains { ($0.start ?? Int.min) <= m.now && m.now < ($0.end ?? Int.max) }
+                let selectors = a.informedEntities.map {
+                    Selector(agency: $0.agencyID, route: $0.routeID, routeType: $0.routeType.map(Int.init), trip: $0.trip?.tripID, stop: $0.stopID)
+                }.filter { !$0.isEmpty }
+                out.append(ServiceAlert(id: entity.id ?? "", cause: name(a.cause, causes, default: 1), effect: name(a.effect, effects, default: 8),
+                                        severity: name(a.severity, severities, default: 1), header: text(a.header, language: language),
+                                        description: text(a.description, language: language), url: text(a.url, language: language),
+                                        periods: periods, selectors: selectors, active: active))
+            }
+        }
+        return out
+    }
+
+    /// Does a selector name a ride of `trip` (or an added one on `route`) at `stop`?
+    package static func matches(_ s: Selector, _ t: Timetable, route: Int, trip: Int, tripID: String?, stop: Int?) -> Bool {
+        if let agency = s.agency {
+            // A route with no agency_id belongs to the feed's only agency, whatever it is called;
+            // so does an added trip on an unknown route, when the feed has one agency.
+            if route < 0 {
+                guard t.agencies.count <= 1 else { return false }
+            } else {
+                guard t.routeAgency[route].isEmpty || t.routeAgency[route] == agency else { return false }
+            }
+        }
+        if let id = s.route { guard route >= 0, t.routeIDs[route] == id else { return false } }
+        if let type = s.routeType { guard route >= 0, Int(t.routeType[route]) == type else { return false } }
+        if let id = s.trip { guard (tripID ?? (trip >= 0 ? t.tripIDs[trip] : nil)) == id else { return false } }
+        if let id = s.stop {
+            guard let stop, t.stop(stop, isNamed: id) else { return false }
+        }
+        return true
+    }
+
+    package func applies(_ t: Timetable, route: Int, trip: Int, tripID: String? = nil, stop: Int?) -> Bool {
+        active && selectors.contains { Self.matches($0, t, route: route, trip: trip, tripID: tripID, stop: stop) }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import TransitSupport
+
+/// Where each vehicle is, from GTFS-Realtime VehiclePositions, matched to the timetable's trips
+/// as trip updates are (docs/realtime.md, rule 23). For display only: positions never make delays.
+package struct VehicleRow: Sendable {
+    package var id: String
+    package var label: String?
+    package var tripID: String?
+    /// The timetable's route (-1: none known).
+    package var route: Int
+    package var routeID: String?
+    package var latitude: Double?
+    package var longitude: Double?
+    package var bearing: Double?
+    /// Meters per second, as the feed gives it.
+    package var speed: Double?
+    /// The stop it is at or heading to, and how (only with a stop: rule 23).
+    package var stop: Int?
+    package var status: String?
+    package var occupancy: String?
+    /// POSIX seconds of the position, and its age against now.
+    package var timestamp: Int?
+    package var age: Int?
+}
+
+package enum VehiclePositions {
+    /// How old a position may be against its feed's header before it is dropped.
+    package static let maxAge = 5 * 60
+
+    package static let statuses = ["incoming_at", "stopped_at", "in_transit_to"]
+    package static let occupancies = ["empty", "many_seats_available", "few_seats_available", "standing_room_only", "crushed_standing_room_only",
+                              "full", "not_accepting_passengers", "no_data_available", "not_boardable"]
+
+    /// Every vehicle of `messages`, matched to `t`; and one counted line per kind of trouble.
+    package static func rows(_ messages: [RealtimeMessage], _ t: Timetable) -> (rows: [VehicleRow], notices: [String]) {
+        var rows: [VehicleRow] = [], notices: [String] = []
+        // The feed's ids by their bytes (no String per trip or stop of the feed).
+        let trips = IDTable(indexing: t.tripIDs) ?? IDTable(), stops = IDTable(indexing: t.stopIDs) ?? IDTable()
+        func stop(_ id: String) -> Int? { stops.find(id) }
+        for m in messages {
+            var old = 0, unmatched = 0, total = 0
+            let header = m.message.headerSeconds
+            for entity in m.message.entities where entity.isDeleted != true {
+                guard let v = entity.vehicle else { continue }
+                total += 1
+                let stamp = v.timestamp.map { FeedMessage.seconds($0) }
+                if let stamp, let header, header - stamp > maxAge { old += 1; continue }
+                var row = VehicleRow(id: v.vehicle?.id ?? entity.id ?? "", label: v.vehicle?.label, tripID: v.trip?.tripID, route: -1,
+                                     routeID: v.trip?.routeID, timestamp: stamp, age: stamp.map { m.now - $0 })
+                if let p = v.position, let lat = p.latitude, let lon = p.longitude, lat.isFinite, lon.isFinite,
+                   (-90...90).contains(lat), (-180...180).contains(lon) {
+                    row.latitude = lat
+                    row.longitude = lon
+                    row.bearing = p.bearing.flatMap { $0.isFinite ? $0 : nil }
+                    row.speed = p.speed.flatMap { $0.isFinite ? $0 : nil }
+                }
+                let trip = v.trip?.tripID.flatMap { trips.find($0) }
+                if let trip {
+                    row.route = Int(t.tripRoute[trip])
+                } else if let routeID = v.trip?.routeID, let route = t.routeIDs.indices(of: routeID).first {
+                    row.route = route
+                } else if v.trip != nil {
+                    unmatched += 1
+                }
+                if row.route >= 0 { row.routeID = t.routeIDs[row.route] }
+                // The stop: by id, else by the trip's stop_sequence.
+                if let id = v.stopID {
+                    row.stop = stop(id)
+                } else if let sequence = v.currentStopSequence, let trip, let run = t.runs(ofTrip: trip).first {
+                    let base = Int(t.patternStopStart[run.pattern])
+                    if let i = (0..<t.patternLength(run.pattern)).first(where: { UInt64(clamping: t.patternSequences[base + $0]) == sequence }) {
+                        row.stop = Int(t.patternStops[base + i])
+                    }
+                }
+                if row.stop != nil { row.status = statuses[safe: Int(clamping: v.currentStatus ?? 2)] }
+                row.occupancy = v.occupancyStatus.flatMap { occupancies[safe: Int(clamping: $0)] }
+                rows.append(row)
+            }
+            if old > 0 { notices.append("\(m.source): \(old) of \(total) vehicle positions are more than \(maxAge / 60) minutes older than the feed (left out)") }
+            if unmatched > 0 { notices.append("\(m.source): \(unmatched) vehicles name a trip or route the timetable does not have") }
+        }
+        return (rows, notices)
+    }
+}
+
+extension Array {
+    /// The element at `index`, or nil outside the array.
+    package subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

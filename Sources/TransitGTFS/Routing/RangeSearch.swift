@@ -1,0 +1,512 @@
+import Foundation
+import TransitSupport
+
+/// The range search itself, its steps named as in the RAPTOR paper and in nigiri's `raptor.h`
+/// and R5's `FastRaptorWorker`: for each departure at the origin, latest first, rounds of
+/// `collectBoardings` (round 1: the origin at τ; then `relaxTransfers` from the stops the last
+/// round reached by a ride), `scanPatterns` (ride each queued pattern from its earliest marked
+/// position), and at the end `collectJourneys`. A journey (τ, a, k − 1 changes) is kept when
+/// its round improved on both the later departures and the journeys with fewer changes.
+package struct RangeSearch<S: Schedule> {
+    package let schedule: S
+    package let query: Router.Query
+    package let edges: TransferEdges
+    package let t: Timetable
+    package let rounds: Int
+    package let state: SearchState
+    /// Each round's best arrival at a destination, over the departures already processed.
+    package var previousBest: [Int32]
+    package var found: [Router.Journey] = []
+
+    // Where each stop may be boarded this round: a list per stop (`state.head`), linked through
+    // one flat array of entries.
+    package var entries: [Entry] = []
+
+    /// A way to board at a stop this round: the next entry of the same stop (-1: none) and the source.
+    package struct Entry {
+        package var next: Int32
+        package var source: Source
+    }
+    package var touched: [Int] = []
+    // Patterns to scan this round, each from its earliest position with a boarding
+    // (`state.queued`) to its last (`state.queuedLast`: past it, a run that can no longer
+    // improve anything ends the scan).
+    package var queue: [Int] = []
+    /// Per call (a pattern's position), the run last found for a boarding there: the next search
+    /// starts from it (the departure before at the origin boards the same run or one close). A
+    /// class, so that the searches that read and set it need no `mutating` (which copied this
+    /// whole struct on every boarding).
+    package let runHint: RunHints
+    package var stamp: Int32 = 0
+    /// Stops reached by a ride in the last round, and stops whose label changed in it.
+    package var rideMarked: [Int] = []
+    package var changed: [Int] = []
+    /// Class arrivals, listed per stop from `arrivalHead`, and those the last round improved.
+    package var arrivals: [Arrival] = []
+    package var arrivalsMarked: [Int] = []
+    /// The earliest arrival at a destination in this departure's rounds so far (with walks to a
+    /// point: the earliest arrival there, less the shortest of those walks, so that no arrival
+    /// that could still beat it is cut).
+    package var destinationBound = SearchState.unreached
+    /// Per stop: the walk from the point to it (an origin) and from it to the point (a
+    /// destination), in seconds; zeros when the ends are stops.
+    package let accessOf: [Int32]
+    package let egressOf: [Int32]
+    package let minEgress: Int32
+
+    package init(schedule: S, query: Router.Query, edges: TransferEdges, t: Timetable) {
+        self.schedule = schedule
+        self.query = query
+        self.edges = edges
+        self.t = t
+        let s = schedule.stopCount
+        rounds = query.maxTransfers + 1
+        state = SearchState(stops: s, patterns: schedule.patternCount, rounds: rounds)
+        for d in query.destinations where d >= 0 && d < s { state.isDestination[d] = true }
+        for o in query.origins where o >= 0 && o < s { state.isOrigin[o] = true }
+        previousBest = [Int32](repeating: SearchState.unreached, count: rounds + 1)
+        runHint = RunHints(schedule)
+        var accessOf = [Int32](repeating: 0, count: s), egressOf = [Int32](repeating: 0, count: s)
+        for (stop, seconds) in query.access where stop >= 0 && stop < s { accessOf[stop] = Int32(clamping: seconds) }
+        for (stop, seconds) in query.egress where stop >= 0 && stop < s { egressOf[stop] = Int32(clamping: seconds) }
+        self.accessOf = accessOf
+        self.egressOf = egressOf
+        minEgress = query.destinations.filter { $0 >= 0 && $0 < s }.map { egressOf[$0] }.min() ?? 0
+    }
+
+    /// An arrival at destination stop `d` as an arrival at the end (the point, when there is one).
+    @inline(__always) package func atEnd(_ d: Int, _ arrival: Int32) -> Int32 {
+        arrival == SearchState.unreached ? arrival : arrival &+ egressOf[d]
+    }
+
+    package mutating func run() -> [Router.Journey] {
+        // Slots are Int32: no real feed comes near.
+        guard schedule.stopCount < Int(Int32.max) / (rounds + 2) else { return [] }
+        for (tau, departing) in originDepartures() {
+            // Emptied, not replaced: the lists keep their memory from one departure to the next.
+            rideMarked.removeAll(keepingCapacity: true)
+            changed.removeAll(keepingCapacity: true)
+            arrivalsMarked.removeAll(keepingCapacity: true)
+            destinationBound = SearchState.unreached
+            for round in 1...rounds {
+                carryOver(round)
+                tightenBound(round)
+                collectBoardings(round, tau: tau)
+                if touched.isEmpty { break }
+                queuePatterns(round, departing: departing)
+                scanPatterns(round)
+                if rideMarked.isEmpty && arrivalsMarked.isEmpty && round > 1 { break }
+            }
+            collectJourneys(tau)
+        }
+        found.sort { ($0.departure, $0.arrival, $0.transfers) < ($1.departure, $1.arrival, $1.transfers) }
+        return found
+    }
+
+    /// The departures at the origin stops in the window, latest first, each with the patterns
+    /// and positions that leave then (round 1 scans only those).
+    package func originDepartures() -> [(time: Int32, calls: [(pattern: Int, position: Int)])] {
+        var byTime: [Int32: [(pattern: Int, position: Int)]] = [:]
+        for o in query.origins {
+            for k in schedule.calls(at: o) {
+                let (q, i) = schedule.call(k)
+                guard schedule.canBoard(q, i), i < schedule.length(q) - 1 else { continue }
+                for run in 0..<schedule.runCount(q) {
+                    // When one leaves the origin: from a point, the walk before the run.
+                    let d = schedule.departure(q, run, i) - accessOf[o]
+                    if let after = query.after, Int(d) < after { continue }
+                    if let before = query.before, Int(d) > before { continue }
+                    byTime[d, default: []].append((q, i))
+                }
+            }
+        }
+        return byTime.sorted { $0.key > $1.key }.map { (time: $0.key, calls: $0.value) }
+    }
+
+    /// Labels never get worse with another round: what changed last round carries into this one.
+    package mutating func carryOver(_ round: Int) {
+        for stop in changed {
+            let k = Int(state.slotOf[stop]) + round
+            if state.arrivals[k - 1] < state.arrivals[k] {
+                state.arrivals[k] = state.arrivals[k - 1]
+                state.labels[k] = state.labels[k - 1]
+            }
+        }
+        stamp &+= 1
+        var kept = 0
+        for index in changed.indices {
+            let stop = changed[index]
+            guard state.changedStamp[stop] != stamp else { continue }
+            state.changedStamp[stop] = stamp
+            changed[kept] = stop
+            kept += 1
+        }
+        changed.removeLast(changed.count - kept)
+    }
+
+    /// Target pruning: a journey of this round arriving no earlier than the destination's label
+    /// (a later departure's, with as many rides or fewer) is beaten, and so is every stop reached
+    /// at or after that time.
+    package mutating func tightenBound(_ round: Int) {
+        for d in query.destinations where d >= 0 && d < schedule.stopCount {
+            destinationBound = min(destinationBound, atEnd(d, state.arrival(d, round)) - minEgress)
+        }
+    }
+
+    /// Where trips may be boarded this round, and from when: the origins at exactly τ in round
+    /// 1; afterwards the changes out of the stops the last round reached by a ride.
+    package mutating func collectBoardings(_ round: Int, tau: Int32) {
+        for y in touched { state.head[y] = -1; state.exactEntryAt[y] = -1 }
+        entries.removeAll(keepingCapacity: true)
+        touched.removeAll(keepingCapacity: true)
+        if round == 1 {
+            let start = TransferEdges.Edge(to: -1, lowerBound: 0, walkSeconds: -1, exact: true)
+            for o in query.origins where o >= 0 && o < schedule.stopCount {
+                let ready = tau + accessOf[o]
+                addBoarding(at: o, Source(from: -1, ready: ready, edge: start, reached: ready, arrivedBy: SearchState.Label(), fromTrip: -1))
+            }
+        } else {
+            relaxTransfers(round)
+        }
+    }
+
+    package mutating func relaxTransfers(_ round: Int) {
+        for x in rideMarked {
+            let label = Int(state.slotOf[x]) + round - 1
+            let reached = state.arrivals[label], arrivedBy = state.labels[label]
+            let fromTrip = tripOf(arrivedBy)
+            for e in edges.edges(x) {
+                let y = Int(e.to)
+                let ready = Int64(reached) + Int64(e.lowerBound)
+                guard ready < Int64(destinationBound) else { continue }
+                if e.exact {
+                    // Ready no earlier than a boarding already tried at y in this round (now or
+                    // for a later departure): nothing new can come of it.
+                    let k = state.slot(y) + round
+                    guard ready < Int64(state.bestReady[k]) else { continue }
+                    state.bestReady[k] = Int32(ready)
+                }
+                addBoarding(at: y, Source(from: x, ready: Int32(ready), edge: e, reached: reached, arrivedBy: arrivedBy, fromTrip: fromTrip))
+            }
+        }
+        // Class arrivals the last round improved: only the changes whose time depends on the
+        // trip (an exact change is no sooner from a later arrival than from the stop's label).
+        for index in arrivalsMarked {
+            let arrival = arrivals[index], x = Int(arrival.stop)
+            // The arrival that is the stop's label was relaxed above.
+            let slot = Int(state.slotOf[x])
+            if slot >= 0 && state.markedStamp[x] == stamp - 1 && state.arrivals[slot + round - 1] == arrival.time
+                && state.labels[slot + round - 1].pattern == arrival.label.pattern && state.labels[slot + round - 1].run == arrival.label.run {
+                continue
+            }
+            let fromTrip = tripOf(arrival.label)
+            for e in edges.edges(x) where !e.exact {
+                let ready = Int64(arrival.time) + Int64(e.lowerBound)
+                guard ready < Int64(destinationBound) else { continue }
+                addBoarding(at: Int(e.to), Source(from: x, ready: Int32(ready), edge: e, arrival: Int32(index),
+                                                  reached: arrival.time, arrivedBy: arrival.label, fromTrip: fromTrip))
+            }
+        }
+    }
+
+    /// A boarding at `y`. Of the changes whose time is exact, only the earliest ready is kept:
+    /// it catches every run a later one could (but the run it arrived on, which the earlier
+    /// rounds already rode to every stop after), so one search per stop serves them all.
+    package mutating func addBoarding(at y: Int, _ source: Source) {
+        if state.head[y] < 0 { touched.append(y) }
+        if source.edge.exact && source.arrival < 0 {
+            let known = Int(state.exactEntryAt[y])
+            if known >= 0 {
+                if source.ready < entries[known].source.ready { entries[known].source = source }
+                return
+            }
+            state.exactEntryAt[y] = Int32(entries.count)
+        }
+        entries.append(Entry(next: state.head[y], source: source))
+        state.head[y] = Int32(entries.count - 1)
+    }
+
+    package mutating func queuePatterns(_ round: Int, departing: [(pattern: Int, position: Int)]) {
+        func add(_ q: Int, _ i: Int) {
+            if state.queued[q] < 0 {
+                queue.append(q)
+                state.queued[q] = Int32(i)
+                state.queuedLast[q] = Int32(i)
+            } else {
+                state.queued[q] = min(state.queued[q], Int32(i))
+                state.queuedLast[q] = max(state.queuedLast[q], Int32(i))
+            }
+        }
+        if round == 1 {
+            for (q, i) in departing { add(q, i) }
+        } else {
+            for y in touched {
+                for k in schedule.calls(at: y) {
+                    let (q, i) = schedule.call(k)
+                    add(q, i)
+                }
+            }
+        }
+    }
+
+    /// Ride each queued pattern from its first position with a boarding: alight where that
+    /// improves a stop, and at each boarding switch to an earlier run when one can be caught.
+    package mutating func scanPatterns(_ round: Int) {
+        // The last round's ride-marked stops were relaxed already: this scan's take their place.
+        rideMarked.removeAll(keepingCapacity: true)
+        classMarked.removeAll(keepingCapacity: true)
+        for q in queue {
+            let startPosition = Int(state.queued[q]), lastBoarding = Int(state.queuedLast[q])
+            state.queued[q] = -1
+            let stops = schedule.stops(of: q), flags = schedule.flags(of: q), length = stops.count
+            var current = -1
+            // The ridden run's (arrival, departure) pairs, read in place.
+            var ridden = UnsafeBufferPointer<Int32>(start: nil, count: 0)
+            var boarded = SearchState.Label()
+            for i in startPosition..<length {
+                let y = Int(stops[i])
+                if i > lastBoarding {
+                    // No boarding ahead: the run ridden is all there is, and arrivals only grow.
+                    if current < 0 || ridden[2 * i] >= destinationBound { break }
+                }
+                if current >= 0 && Timetable.canAlight(flags[i]) {
+                    let a = ridden[2 * i]
+                    if a < destinationBound && !state.isOrigin[y] && hasFromRules(y) {
+                        var label = boarded
+                        label.alightPosition = Int32(i)
+                        keepClassArrival(at: y, round: round, time: a, trip: schedule.trip(q, current), label: label)
+                    }
+                    if a < destinationBound && !state.isOrigin[y] && a < state.arrival(y, round) {
+                        let k = state.slot(y) + round
+                        state.arrivals[k] = a
+                        var label = boarded
+                        label.alightPosition = Int32(i)
+                        state.labels[k] = label
+                        if state.markedStamp[y] != stamp { state.markedStamp[y] = stamp; rideMarked.append(y) }
+                        if state.changedStamp[y] != stamp { state.changedStamp[y] = stamp; changed.append(y) }
+                        if state.isDestination[y] { destinationBound = min(destinationBound, a + egressOf[y] - minEgress) }
+                    }
+                }
+                guard Timetable.canBoard(flags[i]), i < length - 1, state.head[y] >= 0 else { continue }
+                var entry = Int(state.head[y])
+                while entry >= 0 {
+                    let source = entries[entry].source
+                    entry = Int(entries[entry].next)
+                    // A run already ridden that leaves before this source is ready: nothing to gain.
+                    if current >= 0 && source.ready > ridden[2 * i + 1] { continue }
+                    if let run = boardable(q, i, y, source, round: round, current: current), current < 0 || run < current {
+                        current = run
+                        ridden = schedule.times(of: q, run)
+                        boarded = SearchState.Label(pattern: Int32(q), run: Int32(run), boardPosition: Int32(i), alightPosition: -1,
+                                                    fromStop: Int32(source.from), legs: Int32(round), fromArrival: source.arrival)
+                    }
+                }
+            }
+        }
+        queue.removeAll(keepingCapacity: true)
+        swap(&arrivalsMarked, &classMarked)
+    }
+
+    /// The class arrivals improved in the scan under way.
+    package var classMarked: [Int] = []
+
+    /// Whether the changes out of `y` depend on the trip arrived on, worked out once per stop.
+    @inline(__always) package func hasFromRules(_ y: Int) -> Bool {
+        let known = state.fromRules[y]
+        if known != 0 { return known == 2 }
+        let has = !edges.fromRules(y).isEmpty
+        state.fromRules[y] = has ? 2 : 1
+        return has
+    }
+
+    /// Keeps `time` as the arrival at `y` of the class of `trip`, when it is the earliest of
+    /// that class in this round (over every departure so far, as the stop labels are).
+    package mutating func keepClassArrival(at y: Int, round: Int, time: Int32, trip: Int, label: SearchState.Label) {
+        let arrivalClass = edges.arrivalClass(y, trip: trip)
+        var index = Int(state.arrivalHead[y])
+        while index >= 0 {
+            if arrivals[index].round == Int32(round) && arrivals[index].arrivalClass == arrivalClass { break }
+            index = Int(arrivals[index].next)
+        }
+        if index >= 0 {
+            guard time < arrivals[index].time else { return }
+            arrivals[index].time = time
+            arrivals[index].label = label
+        } else {
+            index = arrivals.count
+            arrivals.append(Arrival(stop: Int32(y), round: Int32(round), arrivalClass: arrivalClass, time: time, label: label,
+                                    stamp: -1, next: state.arrivalHead[y]))
+            state.arrivalHead[y] = Int32(index)
+        }
+        if arrivals[index].stamp != stamp {
+            arrivals[index].stamp = stamp
+            classMarked.append(index)
+        }
+    }
+
+    /// Where a boarding comes from: the stop, the earliest it may board, and the change taken.
+    package struct Source {
+        package var from: Int
+        package var ready: Int32
+        package var edge: TransferEdges.Edge
+        /// Which arrival at `from` it changes from: -1 the stop's label, else a class arrival.
+        package var arrival: Int32 = -1
+        /// That arrival, the leg that made it and its trip (-1: the origin), copied here once
+        /// instead of looked up at each pattern the boarding is tried on.
+        package var reached: Int32
+        package var arrivedBy: SearchState.Label
+        package var fromTrip: Int32
+    }
+
+    /// The trip of the run a label rode (-1: the origin).
+    package func tripOf(_ label: SearchState.Label) -> Int32 {
+        label.pattern >= 0 ? Int32(schedule.trip(Int(label.pattern), Int(label.run))) : -1
+    }
+
+    /// An arrival at a stop whose changes depend on the trip arrived on (transfers.txt rows
+    /// by from_trip_id or from_route_id): there the earliest arrival does not dominate a later
+    /// one by another trip, which may change where the first may not, or sooner. So such a stop
+    /// keeps, per round, the earliest arrival of each class of trips its rules tell apart.
+    package struct Arrival {
+        package var stop: Int32
+        package var round: Int32
+        package var arrivalClass: Int64
+        package var time: Int32
+        package var label: SearchState.Label
+        /// The stamp of the scan that last improved it.
+        package var stamp: Int32
+        /// The next class arrival of the same stop (-1: none).
+        package var next: Int32
+    }
+
+    /// The first run of `q` leaving position `i` at or after `time`, below `below`. The run
+    /// boarded before is the place to start (most often the one just under it is too early);
+    /// otherwise the runs are halved.
+    package func firstRun(_ q: Int, _ i: Int, atOrAfter time: Int32, below: Int) -> Int {
+        if below > 0 && below < schedule.runCount(q) && schedule.departure(q, below - 1, i) < time { return below }
+        let call = runHint.start[q] + i
+        let hint = Int(runHint.runs[call])
+        let run = hint >= 0 ? schedule.firstRun(q, i, atOrAfter: time, below: below, near: hint)
+                            : schedule.firstRun(q, i, atOrAfter: time, high: below)
+        if run < below { runHint.runs[call] = Int32(run) }
+        return run
+    }
+
+    /// The earliest run of pattern `q` that can be boarded at position `i` of stop `y` from
+    /// `source`: at exactly τ from the origin; otherwise after the change the rules ask for,
+    /// never the run arrived on. Runs from `current` on gain nothing.
+    package func boardable(_ q: Int, _ i: Int, _ y: Int, _ source: Source, round: Int, current: Int) -> Int? {
+        let below = current >= 0 ? current : schedule.runCount(q)
+        // Most sources cannot catch even the run before the one ridden (`ready` is a lower
+        // bound): one read answers them, before any label is looked at.
+        if below == 0 || (current > 0 && schedule.departure(q, current - 1, i) < source.ready) { return nil }
+        if round == 1 {
+            let run = firstRun(q, i, atOrAfter: source.ready, below: below)
+            return run < below && schedule.departure(q, run, i) == source.ready ? run : nil
+        }
+        let x = source.from, reached = Int(source.reached), fromTrip = Int(source.fromTrip)
+        // The run arrived on: a frequencies.txt window's runs share a trip but are runs of their own.
+        let sameRun = source.arrivedBy.pattern == Int32(q) ? Int(source.arrivedBy.run) : -1
+        var ready = source.ready
+        if !source.edge.exact && !source.edge.namesToTrip && below > 0 {
+            // Rows by stop and route decide alike for every run of the pattern (one route's).
+            guard let needed = edges.seconds(source.edge, from: x, fromTrip: fromTrip, toTrip: schedule.trip(q, 0)) else { return nil }
+            ready = Int32(clamping: reached + needed)
+        }
+        var run = firstRun(q, i, atOrAfter: ready, below: below)
+        while run < below {
+            if run != sameRun {
+                if source.edge.exact || !source.edge.namesToTrip { return run }
+                // A row names a trip: each run is asked.
+                if let needed = edges.seconds(source.edge, from: x, fromTrip: fromTrip, toTrip: schedule.trip(q, run)),
+                   Int(schedule.departure(q, run, i)) >= reached + needed {
+                    return run
+                }
+            }
+            run += 1
+        }
+        return nil
+    }
+
+    /// The arrival at `x` after `round` rides that a change starts from, and the label that
+    /// made it: the stop's own, or one of its class arrivals (`byClass` ≥ 0).
+    package func arrival(at x: Int, round: Int, byClass: Int32) -> (time: Int, label: SearchState.Label)? {
+        guard x >= 0, state.slotOf[x] >= 0 else { return nil }
+        if byClass >= 0 && Int(byClass) < arrivals.count { return (Int(arrivals[Int(byClass)].time), arrivals[Int(byClass)].label) }
+        let k = Int(state.slotOf[x]) + round
+        return (Int(state.arrivals[k]), state.labels[k])
+    }
+
+    /// Keep each round's arrival that beats both the later departures and fewer changes.
+    package mutating func collectJourneys(_ tau: Int32) {
+        var fewer = SearchState.unreached
+        for round in 1...rounds {
+            var best = SearchState.unreached, at = -1
+            for d in query.destinations where d >= 0 && d < schedule.stopCount && atEnd(d, state.arrival(d, round)) < best {
+                best = atEnd(d, state.arrival(d, round))
+                at = d
+            }
+            if best < previousBest[round] && best < fewer && at >= 0, state.labels[Int(state.slotOf[at]) + round].legs == Int32(round),
+               let journey = reconstruct(at, round: round, departure: tau) {
+                found.append(journey)
+            }
+            previousBest[round] = best
+            fewer = min(fewer, best)
+        }
+    }
+
+    /// The legs of the journey ending at `destination` in `round`, followed back label by label.
+    package func reconstruct(_ destination: Int, round: Int, departure tau: Int32) -> Router.Journey? {
+        let s = schedule.stopCount
+        var legs: [Router.Leg] = []
+        var stop = destination
+        guard stop >= 0, stop < s, state.slotOf[stop] >= 0 else { return nil }
+        var label = state.labels[Int(state.slotOf[stop]) + round]
+        var guardCount = 0
+        while label.legs > 0 && guardCount <= rounds {
+            guardCount += 1
+            let q = Int(label.pattern), run = Int(label.run), board = Int(label.boardPosition), alight = Int(label.alightPosition)
+            guard q >= 0, q < schedule.patternCount, run >= 0, run < schedule.runCount(q), board >= 0, alight > board, alight < schedule.length(q) else { return nil }
+            let boardStop = schedule.stop(q, board)
+            let planned = (schedule.planned(q, run, board).departure, schedule.planned(q, run, alight).arrival)
+            legs.append(Router.Leg(mode: .ride(trip: schedule.trip(q, run), pattern: q, run: run, fromPosition: board, toPosition: alight),
+                                   from: boardStop, to: stop, departure: LegTime(Int(planned.0), predicted: Int(schedule.departure(q, run, board))),
+                                   arrival: LegTime(Int(planned.1), predicted: Int(schedule.arrival(q, run, alight))),
+                                   runStart: Int(schedule.planned(q, run, 0).departure), instance: schedule.instance(q, run),
+                                   calls: (board...alight).map { schedule.stop(q, $0) }))
+            let previous = Int(label.legs) - 1
+            let from = Int(label.fromStop)
+            if previous == 0 { break }
+            guard from < s, let (reached, before) = arrival(at: from, round: previous, byClass: label.fromArrival) else { return nil }
+            if from != boardStop {
+                // A walk shows the walk; a change by the rules shows the time the rules ask.
+                let walk = edges.edges(from).first { Int($0.to) == boardStop && $0.walkSeconds >= 0 }
+                let seconds = walk.map { Int($0.walkSeconds) } ?? edges.seconds(from: from, to: boardStop, fromTrip: -1, toTrip: -1, in: t) ?? 0
+                legs.append(Router.Leg(mode: .walk(meters: edges.meters(from, boardStop, in: t)), from: from, to: boardStop,
+                                       departure: LegTime(reached), arrival: LegTime(reached + seconds)))
+            }
+            stop = from
+            label = before
+        }
+        legs.reverse()
+        let rides = legs.filter(\.isRide)
+        guard rides.count == round, let first = rides.first, first.departure.predicted == Int(tau) + Int(accessOf[first.from]),
+              let last = rides.last else { return nil }
+        var journey = Router.Journey(legs: legs, departure: first.departure.predicted, arrival: last.arrival.predicted, transfers: rides.count - 1)
+        // From a point and to one: the walks at both ends (stop -1 is the point; the layout,
+        // which knows the point, says how far).
+        if !query.access.isEmpty {
+            let walk = Int(accessOf[first.from])
+            journey.legs.insert(Router.Leg(mode: .walk(meters: Double(walk) * Router.walkingSpeed), from: -1, to: first.from,
+                                           departure: LegTime(Int(tau)), arrival: LegTime(Int(tau) + walk)), at: 0)
+            journey.departure = Int(tau)
+        }
+        if !query.egress.isEmpty {
+            let walk = Int(egressOf[destination])
+            journey.legs.append(Router.Leg(mode: .walk(meters: Double(walk) * Router.walkingSpeed), from: destination, to: -1,
+                                           departure: LegTime(journey.arrival), arrival: LegTime(journey.arrival + walk)))
+            journey.arrival += walk
+        }
+        return journey
+    }
+}

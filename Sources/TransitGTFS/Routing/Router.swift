@@ -1,0 +1,167 @@
+import Foundation
+import TransitSupport
+
+/// A time of a leg: planned (the timetable) and predicted (realtime; equal to planned until
+/// realtime comes), as the Friendly Public Transport Format keeps `plannedWhen` and `when`.
+package struct LegTime: Equatable, Sendable {
+    package var planned: Int
+    package var predicted: Int
+
+    package init(_ planned: Int, predicted: Int? = nil) {
+        self.planned = planned
+        self.predicted = predicted ?? planned
+    }
+
+    package var delay: Int { predicted - planned }
+}
+
+/// Every Pareto-optimal journey of one service day between two sets of stops: RAPTOR with its
+/// range extension (Delling, Pajor, Werneck 2012), in `RangeSearch`. This type is the query
+/// and the answer; the search reads the timetable through the `Schedule` seam only.
+package struct Router {
+    package struct Query {
+        package var origins: [Int]
+        package var destinations: [Int]
+        /// The service day, as a day number.
+        package var day: Int
+        /// Departure window in seconds of the service day, both inclusive.
+        package var after: Int?
+        package var before: Int?
+        package var maxTransfers: Int
+        /// Seconds needed for a change that no transfers.txt row decides.
+        package var minTransfer: Int
+        /// Walking between stops within this many meters, at 1.2 m/s (plus `minTransfer`).
+        package var walkMeters: Double?
+        /// Over several feeds: stops of different feeds within this many meters are linked, by
+        /// the same rule as `walkMeters` (a walk is never chained to another).
+        package var linkMeters: Double = SearchDefaults.linkMeters
+        /// Coordinates as the ends: seconds on foot from the point to each origin, and from each
+        /// destination to the point. Empty: the stops themselves are the ends.
+        package var access: [Int: Int] = [:]
+        package var egress: [Int: Int] = [:]
+
+        package init(origins: [Int], destinations: [Int], day: Int, after: Int? = nil, before: Int? = nil, maxTransfers: Int,
+                     minTransfer: Int, walkMeters: Double? = nil) {
+            self.origins = origins
+            self.destinations = destinations
+            self.day = day
+            self.after = after
+            self.before = before
+            self.maxTransfers = maxTransfers
+            self.minTransfer = minTransfer
+            self.walkMeters = walkMeters
+        }
+    }
+
+    package struct Leg: Equatable {
+        package enum Mode: Equatable {
+            /// `run` is the run's row among its pattern's runs of the day.
+            case ride(trip: Int, pattern: Int, run: Int, fromPosition: Int, toPosition: Int)
+            case walk(meters: Double)
+        }
+
+        package var mode: Mode
+        package var from: Int
+        package var to: Int
+        package var departure: LegTime
+        package var arrival: LegTime
+        /// A ride's run, told apart from the other runs of its trip (frequencies.txt) by its first
+        /// departure, in seconds of the service day; 0 for a walk.
+        package var runStart = 0
+        /// The realtime instance the ride's run stands for (`TripUpdates.instances`), -1: as planned.
+        package var instance = -1
+        /// The stops a ride calls at, from boarding to alighting (both included).
+        package var calls: [Int] = []
+
+        package var trip: Int? { if case .ride(let trip, _, _, _, _) = mode { trip } else { nil } }
+        package var isRide: Bool { trip != nil }
+    }
+
+    package struct Journey: Equatable {
+        package var legs: [Leg]
+        /// Predicted times (planned until realtime comes).
+        package var departure: Int
+        package var arrival: Int
+        package var transfers: Int
+    }
+
+    package static let walkingSpeed = 1.2
+
+    package let t: Timetable
+    package let query: Query
+    package let schedule: DaySchedule
+    /// The day with realtime trip updates laid over it, when there are any.
+    package let realtime: RealtimeSchedule?
+    package let edges: TransferEdges
+
+    /// `children`: the feed's stations, when the caller already worked them out (a StopIndex has).
+    package init(_ timetable: Timetable, _ query: Query, children: StationChildren? = nil, updates: TripUpdates? = nil) {
+        t = timetable
+        self.query = query
+        let schedule = DaySchedule(timetable, day: query.day)
+        self.schedule = schedule
+        realtime = updates.map { RealtimeSchedule(timetable, day: query.day, updates: $0, base: schedule) }
+        edges = TransferEdges(timetable, minTransfer: query.minTransfer, walkMeters: query.walkMeters,
+                              linkMeters: timetable.isCombination ? query.linkMeters : nil, children: children ?? StationChildren(timetable))
+    }
+
+    package func journeys() -> [Journey] { search(query) }
+
+    /// One search of `query`'s window, on the schedule as planned or as realtime data has it
+    /// (two concrete types, so each search is compiled for its own).
+    package func search(_ query: Query) -> [Journey] {
+        if let realtime {
+            var search = RangeSearch(schedule: realtime, query: query, edges: edges, t: t)
+            return search.run()
+        }
+        var search = RangeSearch(schedule: schedule, query: query, edges: edges, t: t)
+        return search.run()
+    }
+
+    /// Every stop a ride reaches from the origins, leaving in the query's window: its earliest
+    /// arrival by vehicle, and the fewest rides that make it (`gtfs reach`). One range search with
+    /// no destination: its labels are never reset between departures, so once the earliest
+    /// departure is searched they hold, per stop and round, the best arrival over all of them.
+    package func reach() -> [(stop: Int, arrival: Int, rides: Int)] {
+        if let realtime { return reach(on: realtime) }
+        return reach(on: schedule)
+    }
+
+    private func reach<S: Schedule>(on schedule: S) -> [(stop: Int, arrival: Int, rides: Int)] {
+        var search = RangeSearch(schedule: schedule, query: query, edges: edges, t: t)
+        _ = search.run()
+        let state = search.state, origins = Set(query.origins)
+        var out: [(stop: Int, arrival: Int, rides: Int)] = []
+        for stop in 0..<schedule.stopCount where state.slotOf[stop] >= 0 && !origins.contains(stop) {
+            let slot = Int(state.slotOf[stop])
+            var best: (arrival: Int32, rides: Int32)?
+            for round in 1..<state.stride {
+                let a = state.arrivals[slot + round], legs = state.labels[slot + round].legs
+                guard a != SearchState.unreached, legs > 0 else { continue }
+                if best.map({ (a, legs) < ($0.arrival, $0.rides) }) ?? true { best = (a, legs) }
+            }
+            if let best { out.append((stop, Int(best.arrival), Int(best.rides))) }
+        }
+        return out.sorted { ($0.arrival, $0.stop) < ($1.arrival, $1.stop) }
+    }
+
+    /// The first `limit` journeys of the window (by departure), searching only as much of it as
+    /// makes them certain. A journey (τ, a) can be beaten only by one leaving in (τ, a], so the
+    /// answer for departures up to `until` is right for every journey arriving by `until`: when
+    /// the first `limit` of that answer all do, they are the first `limit` of the whole window.
+    /// Otherwise the searched span doubles (an hour, then two, …) and the search runs again.
+    package func journeys(limit: Int) -> [Journey] {
+        let start = query.after ?? 0
+        var span = 3600
+        while true {
+            let end = start + span
+            var part = query
+            let whole = span >= 7 * 86_400 || (query.before.map { end >= $0 } ?? false)
+            if !whole { part.before = end }
+            let found = search(part)
+            let first = Array(found.prefix(limit))
+            if whole || (first.count == limit && first.allSatisfy { $0.arrival <= end }) { return first }
+            span *= 2
+        }
+    }
+}

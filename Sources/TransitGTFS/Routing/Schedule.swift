@@ -1,0 +1,196 @@
+import Foundation
+import TransitSupport
+
+/// What the router reads of a timetable: for one service day, each pattern's stops, whether a
+/// call may board or alight, and the runs of that day in order (no run overtakes another), with
+/// their times in seconds of the service day. The router reads nothing else, so a realtime
+/// overlay is a second implementation of this seam, with the compiled file untouched (as
+/// nigiri's `rt_timetable` sits beside its static timetable, and R5's `TransitDataProvider`).
+package protocol Schedule {
+    var stopCount: Int { get }
+    var patternCount: Int { get }
+    /// Stops in the pattern.
+    func length(_ pattern: Int) -> Int
+    func stop(_ pattern: Int, _ position: Int) -> Int
+    func canBoard(_ pattern: Int, _ position: Int) -> Bool
+    func canAlight(_ pattern: Int, _ position: Int) -> Bool
+    /// Runs of the pattern on the day; a run is a row (0 ..< runCount), earliest first.
+    func runCount(_ pattern: Int) -> Int
+    func departure(_ pattern: Int, _ run: Int, _ position: Int) -> Int32
+    func arrival(_ pattern: Int, _ run: Int, _ position: Int) -> Int32
+    /// The feed's trip a run belongs to (a frequencies.txt window's runs share one).
+    func trip(_ pattern: Int, _ run: Int) -> Int
+    /// A pattern's stops and pickup/drop-off flags, and a run's (arrival, departure) pairs, one
+    /// per position: the views a pattern scan walks (the accessors above, read in place).
+    func stops(of pattern: Int) -> UnsafeBufferPointer<Int32>
+    func flags(of pattern: Int) -> UnsafeBufferPointer<UInt8>
+    func times(of pattern: Int, _ run: Int) -> UnsafeBufferPointer<Int32>
+    /// The calls at `stop`, as indices for `call(_:)`: a range, not a closure, so that a caller
+    /// changing its own state while it walks them needs no copy of the schedule.
+    func calls(at stop: Int) -> Range<Int>
+    func call(_ index: Int) -> (pattern: Int, position: Int)
+    /// A run's planned times at a position (its times, where no realtime data changed them).
+    func planned(_ pattern: Int, _ run: Int, _ position: Int) -> (arrival: Int32, departure: Int32)
+    /// The realtime instance a run stands for (`TripUpdates.instances`), or -1 for a run as planned.
+    func instance(_ pattern: Int, _ run: Int) -> Int
+    /// How real-time data leaves a run's call: what boards, one trip's calls and journey legs
+    /// report (`.scheduled` without it).
+    func status(_ pattern: Int, _ run: Int, _ position: Int) -> RealtimeStatus
+    /// A pattern's pickup/drop-off flags as planned: where `flags(of:)` forbids a skipped or
+    /// canceled call both, a board still lists it, marked.
+    func plannedFlags(of pattern: Int) -> UnsafeBufferPointer<UInt8>
+}
+
+extension Schedule {
+    package func planned(_ pattern: Int, _ run: Int, _ position: Int) -> (arrival: Int32, departure: Int32) {
+        (arrival(pattern, run, position), departure(pattern, run, position))
+    }
+
+    package func instance(_ pattern: Int, _ run: Int) -> Int { -1 }
+    package func status(_ pattern: Int, _ run: Int, _ position: Int) -> RealtimeStatus { .scheduled }
+    package func plannedFlags(of pattern: Int) -> UnsafeBufferPointer<UInt8> { flags(of: pattern) }
+
+    /// The first run of `pattern` leaving `position` at or after `time`, among runs
+    /// `low ..< high` (those below `low` are known to leave earlier; `high` when none does).
+    package func firstRun(_ pattern: Int, _ position: Int, atOrAfter time: Int32, low: Int = 0, high: Int) -> Int {
+        var low = low, high = high
+        while low < high {
+            let mid = (low + high) / 2
+            if departure(pattern, mid, position) < time { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The same, searched outward from `hint` (a run found nearby before): steps that double,
+    /// then halving, so that a nearby answer costs a few reads instead of a search of all runs.
+    package func firstRun(_ pattern: Int, _ position: Int, atOrAfter time: Int32, below: Int, near hint: Int) -> Int {
+        guard below > 0 else { return 0 }
+        let h = min(max(hint, 0), below - 1)
+        var step = 1
+        if departure(pattern, h, position) >= time {
+            // The answer is at or below h.
+            var high = h, low = h - 1
+            while low >= 0 && departure(pattern, low, position) >= time {
+                high = low
+                step *= 2
+                low = high - step
+            }
+            return firstRun(pattern, position, atOrAfter: time, low: max(low + 1, 0), high: high)
+        }
+        // The answer is above h.
+        var low = h + 1, high = h + 1
+        while high < below && departure(pattern, high, position) < time {
+            low = high + 1
+            step *= 2
+            high = min(below, high + step)
+        }
+        return firstRun(pattern, position, atOrAfter: time, low: low, high: min(high, below))
+    }
+}
+
+/// The static timetable seen on one service day: each pattern's runs that day (trips of the
+/// other days are left out once here, instead of being stepped over at every boarding).
+package struct DaySchedule: Schedule {
+    /// Keeps the timetable (whose memory the buffers below point into) alive, behind one
+    /// reference: the search copies its schedule where it reads it from a `mutating` method,
+    /// and a whole `Timetable` by value made that a memcpy per boarding.
+    private final class Keep {
+        package let t: Timetable
+        /// A combination's times with each feed's moved onto the timetable's clock, where zones differ.
+        package var shifted: Packed<Int32>?
+        package init(_ t: Timetable) { self.t = t }
+    }
+    private let keep: Keep
+    package let stopCount: Int
+    /// Where each pattern's runs of the day begin in `runTimes` and `runTrips`.
+    private let runStart: [Int32]
+    /// Each run's offset in the timetable's `times` (its first arrival), and its trip.
+    private let runTimes: [Int]
+    private let runTrips: [Int32]
+    // The timetable's arrays the hot loops read, as plain buffers (they live as long as `t`).
+    private let times: UnsafeBufferPointer<Int32>
+    private let patternStops: UnsafeBufferPointer<Int32>
+    private let patternFlags: UnsafeBufferPointer<UInt8>
+    private let stopStart: UnsafeBufferPointer<Int32>
+    private let callStart: UnsafeBufferPointer<Int32>
+    private let calls: UnsafeBufferPointer<Int32>
+
+    package init(_ timetable: Timetable, day: Int) {
+        keep = Keep(timetable)
+        keep.shifted = Self.shiftedTimes(timetable, day: day)
+        stopCount = timetable.stopCount
+        times = keep.shifted?.buffer ?? timetable.times.buffer
+        patternStops = timetable.patternStops.buffer
+        patternFlags = timetable.patternFlags.buffer
+        stopStart = timetable.patternStopStart.buffer
+        callStart = timetable.stopPatternStart.buffer
+        calls = timetable.stopPatterns.buffer
+        let running = timetable.servicesRunning(on: day)
+        let tripService = timetable.tripService.buffer, patternTrips = timetable.patternTrips.buffer
+        let tripStart = timetable.patternTripStart.buffer
+        var runStart = [Int32](repeating: 0, count: timetable.patternCount + 1)
+        var runTimes: [Int] = [], runTrips: [Int32] = []
+        for q in 0..<timetable.patternCount {
+            for row in Int(tripStart[q])..<Int(tripStart[q + 1]) {
+                let trip = patternTrips[row], service = Int(tripService[Int(trip)])
+                guard service < running.count, running[service] else { continue }
+                runTimes.append(timetable.timeIndex(pattern: q, row: row - Int(tripStart[q]), position: 0))
+                runTrips.append(trip)
+            }
+            runStart[q + 1] = Int32(runTimes.count)
+        }
+        self.runStart = runStart
+        self.runTimes = runTimes
+        self.runTrips = runTrips
+    }
+
+    /// Each feed's service day as seconds of the timetable's clock: a feed in another zone starts
+    /// its day D at another instant (Lisbon's 08:00 is Madrid's 09:00), and the router compares
+    /// instants. nil when every feed keeps the clock's zone (the usual case).
+    package static func shiftedTimes(_ t: Timetable, day: Int) -> Packed<Int32>? {
+        guard !t.feedZones.isEmpty else { return nil }
+        let date = LocalDate(dayNumber: day)
+        var values: [Int32]?
+        for f in 0..<t.feedCount {
+            let shift = Int32(clamping: ServiceClock.offset(of: t.zone(ofFeed: f), onto: t.zone, day: date))
+            guard shift != 0 else { continue }
+            if values == nil { values = Array(t.times.buffer) }
+            for q in t.patterns(ofFeed: f) {
+                let start = Int(t.patternTimeStart[q])
+                let count = Int(t.patternTripStart[q + 1] - t.patternTripStart[q]) * t.patternLength(q) * 2
+                for k in start..<min(start + count, t.times.count) { values?[k] &+= shift }
+            }
+        }
+        return values.map { Packed($0) }
+    }
+
+    package var patternCount: Int { runStart.count - 1 }
+    @inline(__always) package func length(_ q: Int) -> Int { Int(stopStart[q + 1] - stopStart[q]) }
+    @inline(__always) package func stop(_ q: Int, _ i: Int) -> Int { Int(patternStops[Int(stopStart[q]) + i]) }
+    @inline(__always) package func canBoard(_ q: Int, _ i: Int) -> Bool { Timetable.canBoard(patternFlags[Int(stopStart[q]) + i]) }
+    @inline(__always) package func canAlight(_ q: Int, _ i: Int) -> Bool { Timetable.canAlight(patternFlags[Int(stopStart[q]) + i]) }
+    @inline(__always) package func runCount(_ q: Int) -> Int { Int(runStart[q + 1] - runStart[q]) }
+    @inline(__always) package func departure(_ q: Int, _ run: Int, _ i: Int) -> Int32 { times[runTimes[Int(runStart[q]) + run] + 2 * i + 1] }
+    @inline(__always) package func arrival(_ q: Int, _ run: Int, _ i: Int) -> Int32 { times[runTimes[Int(runStart[q]) + run] + 2 * i] }
+    @inline(__always) package func trip(_ q: Int, _ run: Int) -> Int { Int(runTrips[Int(runStart[q]) + run]) }
+
+    @inline(__always) package func stops(of q: Int) -> UnsafeBufferPointer<Int32> {
+        UnsafeBufferPointer(rebasing: patternStops[Int(stopStart[q])..<Int(stopStart[q + 1])])
+    }
+
+    @inline(__always) package func flags(of q: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: patternFlags[Int(stopStart[q])..<Int(stopStart[q + 1])])
+    }
+
+    @inline(__always) package func times(of q: Int, _ run: Int) -> UnsafeBufferPointer<Int32> {
+        let start = runTimes[Int(runStart[q]) + run]
+        return UnsafeBufferPointer(rebasing: times[start..<(start + 2 * length(q))])
+    }
+
+    @inline(__always) package func calls(at stop: Int) -> Range<Int> {
+        guard stop >= 0, stop < stopCount else { return 0..<0 }
+        return Int(callStart[stop]) / 2..<Int(callStart[stop + 1]) / 2
+    }
+
+    @inline(__always) package func call(_ index: Int) -> (pattern: Int, position: Int) { (Int(calls[2 * index]), Int(calls[2 * index + 1])) }
+}

@@ -1,0 +1,334 @@
+import Foundation
+import TransitSupport
+
+/// The changes allowed between stops, with the seconds each needs: the same stop, stops of one
+/// parent station, pairs transfers.txt lists (a station standing for its stops), with `--walk`
+/// stops within walking distance, and over several feeds the links between stops of different
+/// feeds within `--link`. A transfers.txt row applies within its own feed only. Each edge has a lower bound over every pair of
+/// trips; rows that name trips or routes are decided exactly at boarding. A stop's edges are
+/// worked out the first time a search reaches it, so a query pays only for the stops it touches.
+package final class TransferEdges {
+    package struct Edge {
+        package var to: Int32
+        package var lowerBound: Int32
+        /// Walking seconds for a pair allowed only by distance; -1 for the others.
+        package var walkSeconds: Int32
+        /// The bound is the exact time for every pair of trips (no row names a trip or route).
+        package var exact: Bool
+        /// The transfers.txt rows that may decide the pair, as an index into `pairRows` (-1: none).
+        package var rows: Int32 = -1
+        /// Some row names a to_trip_id: the time may differ between runs of one pattern (a
+        /// pattern is one route's, so rows by route decide alike for all its runs).
+        package var namesToTrip = false
+        /// Some row names a from_trip_id: the time may differ between runs arrived on.
+        package var namesFromTrip = false
+    }
+
+    package let t: Timetable
+    package let minTransfer: Int
+    package let walkMeters: Double?
+    package let linkMeters: Double?
+    /// Each stop's feed, in a combination (empty for one feed).
+    package let stopFeed: [Int32]
+    /// transfers.txt rows by (from stop, to stop) key, stations included.
+    package var rulesByPair: [Int64: [Int]] = [:]
+    /// Rows naming no stop, by feed.
+    package var wildcardRules: [[Int]] = []
+    /// Stops named as a transfers.txt row's to_stop_id, by from stop (stations expanded).
+    package var listed: [Int: [Int]] = [:]
+    package let children: StationChildren
+    package var grid: Grid?
+    /// Each stop's edges once worked out (nil: not yet).
+    private var cache: [[Edge]?]
+    /// Candidate rows per edge, found once.
+    package private(set) var pairRows: [[Int]] = []
+    /// Decided changes by (edge rows, from route, to route), for rows that name no trip: a
+    /// direct-mapped cache (a key and its seconds, -1 forbidden), asked at most boardings of a
+    /// feed whose transfers.txt names routes, where a dictionary's hashing was a tenth of a query.
+    private static let routeCacheBits = 12
+    private let routeKeys: UnsafeMutableBufferPointer<Int64>
+    private let routeSeconds: UnsafeMutableBufferPointer<Int32>
+
+    package init(_ t: Timetable, minTransfer: Int, walkMeters: Double?, linkMeters: Double? = nil, children: StationChildren) {
+        self.t = t
+        self.minTransfer = minTransfer
+        self.walkMeters = walkMeters
+        self.linkMeters = linkMeters
+        stopFeed = t.isCombination ? (0..<t.feedCount).flatMap { f in
+            [Int32](repeating: Int32(f), count: Int(t.feedStopStart[f + 1] - t.feedStopStart[f]))
+        } : []
+        wildcardRules = Array(repeating: [], count: t.feedCount)
+        self.children = children
+        cache = [[Edge]?](repeating: nil, count: t.stopCount)
+        routeKeys = .allocate(capacity: 1 << Self.routeCacheBits)
+        routeKeys.initialize(repeating: -1)
+        routeSeconds = .allocate(capacity: 1 << Self.routeCacheBits)
+        routeSeconds.initialize(repeating: -1)
+        for (index, rule) in t.transfers.enumerated() {
+            // A row applies where each stop it names matches: both, one (the other any), or none.
+            switch (rule.fromStop >= 0, rule.toStop >= 0) {
+            case (true, true): rulesByPair[Self.key(Int(rule.fromStop), Int(rule.toStop)), default: []].append(index)
+            case (true, false): rulesByPair[Self.key(Int(rule.fromStop), -1), default: []].append(index)
+            case (false, true): rulesByPair[Self.key(-1, Int(rule.toStop)), default: []].append(index)
+            case (false, false): wildcardRules[t.feed(ofTransfer: index)].append(index)
+            }
+        }
+        let expand = children.expand
+        for rule in t.transfers where rule.fromStop >= 0 && rule.toStop >= 0 {
+            for x in expand(Int(rule.fromStop)) { listed[x, default: []] += expand(Int(rule.toStop)) }
+        }
+        // Links no longer than the combination's own are read from it; a grid for `--walk` (or
+        // for longer links) is as wide as the longer of the two, and covers both.
+        let linksCompiled = !t.linkStart.isEmpty && (linkMeters ?? 0) <= TimetableCombination.linkRadius
+        let reach = (walkMeters ?? 0) > 0 || !linksCompiled ? max(walkMeters ?? 0, linkMeters ?? 0) : 0
+        if reach > 0 { grid = Grid(t, cell: reach) }
+    }
+
+    deinit {
+        routeKeys.deallocate()
+        routeSeconds.deallocate()
+    }
+
+    /// The changes out of stop `x`.
+    package func edges(_ x: Int) -> [Edge] {
+        guard x >= 0, x < cache.count else { return [] }
+        if let known = cache[x] { return known }
+        var pairs = [x]
+        let parent = Int(t.stopParent[x])
+        if parent >= 0 { pairs += children.of(parent).filter { $0 != x } }
+        pairs += listed[x] ?? []
+        var out: [Edge] = []
+        var known = Set<Int>()
+        for y in pairs where known.insert(y).inserted {
+            let rows = candidates(x, y)
+            if let (bound, exact) = Self.bound(x, y, rows, t, minTransfer: minTransfer) {
+                var edge = Edge(to: Int32(y), lowerBound: bound, walkSeconds: -1, exact: exact)
+                if !exact {
+                    edge.rows = Int32(pairRows.count)
+                    edge.namesToTrip = rows.contains { t.transfers[$0].toTrip >= 0 }
+                    edge.namesFromTrip = rows.contains { t.transfers[$0].fromTrip >= 0 }
+                    pairRows.append(rows)
+                }
+                out.append(edge)
+            }
+        }
+        for (y, meters) in onFoot(x) where !known.contains(y) {
+            // A link joins stops a vehicle calls at (not stations or entrances) of two feeds.
+            let link = feed(x) != feed(y) && meters <= linkMeters ?? -1 && t.isCalledAt(y)
+            guard meters <= walkMeters ?? -1 || link, !forbidden(x, y) else { continue }
+            known.insert(y)
+            // Walk plus a margin, as OpenTripPlanner, R5 and Navitia reckon it: a change to a stop
+            // 0 m away needs what a change at the same stop needs.
+            let seconds = Int32((meters / Router.walkingSpeed).rounded(.up))
+            out.append(Edge(to: Int32(y), lowerBound: Int32(minTransfer) + seconds, walkSeconds: seconds, exact: true))
+        }
+        cache[x] = out
+        return out
+    }
+
+    /// The stops near `x` that a walk might reach, with their distances: through the grid, or
+    /// the combination's links found when it was compiled.
+    package func onFoot(_ x: Int) -> [(stop: Int, meters: Double)] {
+        guard x >= 0, x < t.stopCount, !t.stopLat[x].isNaN else { return [] }
+        if let grid {
+            let here = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x])
+            return grid.near(x, t).map { y in (y, here.meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))) }
+        }
+        guard linkMeters != nil, x + 1 < t.linkStart.count else { return [] }
+        return (Int(t.linkStart[x])..<Int(t.linkStart[x + 1])).map { (Int(t.linkStops[$0]), t.linkLengths[$0]) }
+    }
+
+    /// A pair's key; -1 stands for a row's empty stop field.
+    package static func key(_ a: Int, _ b: Int) -> Int64 { Int64(a) << 32 | Int64(UInt32(bitPattern: Int32(b))) }
+
+    /// The feed of a stop (0 for a feed of its own).
+    @inline(__always) package func feed(_ stop: Int) -> Int32 { stop < stopFeed.count ? stopFeed[stop] : 0 }
+
+    /// Candidate rows for (x, y): exact stops, their stations, and rows without stops, of their
+    /// feed; none between feeds (a row never names another feed's stop).
+    package func candidates(_ x: Int, _ y: Int) -> [Int] {
+        guard feed(x) == feed(y) else { return [] }
+        return Self.candidates(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules[Int(feed(x))])
+    }
+
+    package func forbidden(_ x: Int, _ y: Int) -> Bool { candidates(x, y).contains { t.transfers[$0].type == 3 } }
+
+    /// Candidate rows for (x, y): exact stops, their stations, and rows without stops.
+    package static func candidates(_ x: Int, _ y: Int, _ t: Timetable, rulesByPair: [Int64: [Int]], wildcard: [Int]) -> [Int] {
+        let px = Int(t.stopParent[x]), py = Int(t.stopParent[y])
+        // The stop, its station, and -1 for a row that leaves the field empty.
+        let froms = px >= 0 ? [x, px, -1] : [x, -1], tos = py >= 0 ? [y, py, -1] : [y, -1]
+        var rows: [Int] = []
+        for a in froms {
+            for b in tos where a >= 0 || b >= 0 { rows += rulesByPair[key(a, b)] ?? [] }
+        }
+        return rows + wildcard
+    }
+
+    /// The least seconds any pair of trips could need at (x, y) under its candidate `rows`, and
+    /// whether that is exact (no row names a trip or a route); nil when every pair is forbidden.
+    package static func bound(_ x: Int, _ y: Int, _ rows: [Int], _ t: Timetable, minTransfer: Int) -> (seconds: Int32, exact: Bool)? {
+        if rows.allSatisfy({ t.transfers[$0].fromTrip < 0 && t.transfers[$0].toTrip < 0 && t.transfers[$0].fromRoute < 0 && t.transfers[$0].toRoute < 0 }) {
+            return decide(x, y, rows, t, fromTrip: -1, toTrip: -1, minTransfer: minTransfer).map { (Int32($0), true) }
+        }
+        var least = minTransfer
+        for row in rows {
+            if let seconds = seconds(of: t.transfers[row], minTransfer: minTransfer) { least = min(least, seconds) }
+        }
+        return (Int32(least), false)
+    }
+
+    /// What a row asks for: nil for type 3 (forbidden).
+    package static func seconds(of rule: TransferRule, minTransfer: Int) -> Int? {
+        switch rule.type {
+        case 3: return nil
+        case 2: return max(0, Int(rule.minTime))
+        case 1: return 0
+        default: return minTransfer
+        }
+    }
+
+    /// The deciding row among `rows` for trips (s, t), in GTFS's order of specificity: both
+    /// trips; a trip and a route; one trip; both routes; one route; stops only. Exact stops beat
+    /// stations; on a tie the most restrictive row wins. nil: forbidden.
+    package static func decide(_ x: Int, _ y: Int, _ rows: [Int], _ t: Timetable, fromTrip: Int, toTrip: Int, minTransfer: Int) -> Int? {
+        let fromRoute = fromTrip >= 0 ? Int(t.tripRoute[fromTrip]) : -2, toRoute = toTrip >= 0 ? Int(t.tripRoute[toTrip]) : -2
+        var best: (rank: Int, exact: Int, seconds: Int?)?
+        for index in rows {
+            let r = t.transfers[index]
+            if r.fromTrip >= 0 && Int(r.fromTrip) != fromTrip { continue }
+            if r.toTrip >= 0 && Int(r.toTrip) != toTrip { continue }
+            if r.fromRoute >= 0 && Int(r.fromRoute) != fromRoute { continue }
+            if r.toRoute >= 0 && Int(r.toRoute) != toRoute { continue }
+            let trips = (r.fromTrip >= 0 ? 1 : 0) + (r.toTrip >= 0 ? 1 : 0)
+            let routes = (r.fromRoute >= 0 ? 1 : 0) + (r.toRoute >= 0 ? 1 : 0)
+            let rank: Int
+            switch (trips, routes) {
+            case (2, _): rank = 1
+            case (1, 1...): rank = 2
+            case (1, _): rank = 3
+            case (0, 2): rank = 4
+            case (0, 1): rank = 5
+            default: rank = 6
+            }
+            let exact = (Int(r.fromStop) == x ? 1 : 0) + (Int(r.toStop) == y ? 1 : 0)
+            let seconds = self.seconds(of: r, minTransfer: minTransfer)
+            if let current = best {
+                if rank > current.rank { continue }
+                if rank == current.rank && exact < current.exact { continue }
+                if rank == current.rank && exact == current.exact {
+                    // The more restrictive: forbidden, else the longer.
+                    guard let new = seconds else { best = (rank, exact, nil); continue }
+                    guard let old = current.seconds, new > old else { continue }
+                }
+            }
+            best = (rank, exact, seconds)
+        }
+        guard let best else { return minTransfer }
+        return best.seconds
+    }
+
+    /// What of an arriving trip the changes out of `x` depend on: the trips and routes that
+    /// transfers.txt rows applying there name as from_trip_id or from_route_id (empty where
+    /// no row does: then the earliest arrival at `x` is the only one worth keeping).
+    package struct FromRules {
+        package var trips: Set<Int> = []
+        package var routes: Set<Int> = []
+        package var isEmpty: Bool { trips.isEmpty && routes.isEmpty }
+    }
+
+    private var fromRulesCache: [Int: FromRules] = [:]
+
+    package func fromRules(_ x: Int) -> FromRules {
+        if let known = fromRulesCache[x] { return known }
+        var rules = FromRules()
+        for e in edges(x) where !e.exact && e.rows >= 0 && Int(e.rows) < pairRows.count {
+            for row in pairRows[Int(e.rows)] {
+                let r = t.transfers[row]
+                if r.fromTrip >= 0 { rules.trips.insert(Int(r.fromTrip)) }
+                if r.fromRoute >= 0 { rules.routes.insert(Int(r.fromRoute)) }
+            }
+        }
+        fromRulesCache[x] = rules
+        return rules
+    }
+
+    /// The class of an arrival at `x` by `trip` under those rules: arrivals of one class change
+    /// alike, so the earliest of each class is kept (-1: x's rules do not look at the trip).
+    package func arrivalClass(_ x: Int, trip: Int) -> Int64 {
+        let rules = fromRules(x)
+        if rules.isEmpty { return -1 }
+        let named = rules.trips.contains(trip) ? Int64(trip) : -1
+        // An added trip (GTFS-Realtime) has no trip of the feed, and so no route its rules name.
+        let route = trip >= 0 && trip < t.tripCount ? Int(t.tripRoute[trip]) : -1
+        return (named + 1) << 32 | Int64(rules.routes.contains(route) ? route + 1 : 0)
+    }
+
+    /// Seconds a change along `edge` (out of `x`) needs between these trips; nil if forbidden.
+    /// Where no row names a trip the answer depends on the two routes only, and is kept.
+    package func seconds(_ edge: Edge, from x: Int, fromTrip: Int, toTrip: Int) -> Int? {
+        if edge.walkSeconds >= 0 || edge.exact || edge.rows < 0 || Int(edge.rows) >= pairRows.count { return Int(edge.lowerBound) }
+        let fromRoute = fromTrip >= 0 ? Int64(t.tripRoute[fromTrip]) : -1, toRoute = toTrip >= 0 ? Int64(t.tripRoute[toTrip]) : -1
+        let fits = (0..<(1 << 21)).contains(fromRoute) && (0..<(1 << 21)).contains(toRoute) && edge.rows < 1 << 21  // the key's fields
+        guard fits, !edge.namesToTrip, !edge.namesFromTrip else {
+            return Self.decide(x, Int(edge.to), pairRows[Int(edge.rows)], t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
+        }
+        let key = Int64(edge.rows) << 42 | fromRoute << 21 | toRoute
+        let slot = Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - Self.routeCacheBits))
+        if routeKeys[slot] == key {
+            let known = routeSeconds[slot]
+            return known < 0 ? nil : Int(known)
+        }
+        let seconds = Self.decide(x, Int(edge.to), pairRows[Int(edge.rows)], t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
+        routeKeys[slot] = key
+        routeSeconds[slot] = Int32(clamping: seconds ?? -1)
+        return seconds
+    }
+
+    /// Seconds a change from `x` to `y` needs between these trips (-1: any); nil if forbidden.
+    package func seconds(from x: Int, to y: Int, fromTrip: Int, toTrip: Int, in t: Timetable) -> Int? {
+        for e in edges(x) where Int(e.to) == y {
+            if e.walkSeconds >= 0 { return Int(e.lowerBound) }
+            let rows = candidates(x, y)
+            if rows.isEmpty { return minTransfer }
+            return Self.decide(x, y, rows, t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
+        }
+        return nil
+    }
+
+    package func meters(_ x: Int, _ y: Int, in t: Timetable) -> Double {
+        let a = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x]), b = Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y])
+        let m = a.meters(to: b)
+        return m.isFinite ? m : 0
+    }
+
+    /// Stops bucketed by a square grid of `cell` meters, for the walking pairs.
+    package struct Grid {
+        package var cells: [Int64: [Int]] = [:]
+        package let latStep: Double
+        package let lonStep: Double
+
+        package init(_ t: Timetable, cell: Double) {
+            latStep = max(cell / 111_000, 1e-6)
+            let maxLat = t.stopLat.filter { !$0.isNaN }.map(abs).max() ?? 0
+            lonStep = latStep / max(cos(min(maxLat, 85) * .pi / 180), 0.05)
+            for stop in 0..<t.stopCount where !t.stopLat[stop].isNaN && !t.stopLon[stop].isNaN {
+                cells[key(t.stopLat[stop], t.stopLon[stop]), default: []].append(stop)
+            }
+        }
+
+        package func key(_ lat: Double, _ lon: Double) -> Int64 {
+            let a = Int64(clamping: Int((lat / latStep).rounded(.down))), b = Int64(clamping: Int((lon / lonStep).rounded(.down)))
+            return a &* 1_000_003 &+ b
+        }
+
+        package func near(_ stop: Int, _ t: Timetable) -> [Int] {
+            let lat = t.stopLat[stop], lon = t.stopLon[stop]
+            var out: [Int] = []
+            for dy in -1...1 {
+                for dx in -1...1 { out += cells[key(lat + Double(dy) * latStep, lon + Double(dx) * lonStep)] ?? [] }
+            }
+            return out
+        }
+    }
+}

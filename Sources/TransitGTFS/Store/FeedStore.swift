@@ -1,0 +1,325 @@
+import Foundation
+import TransitSupport
+
+/// Imported feeds under `$TRANSIT_CACHE_DIR/gtfs/`: one compiled file each, `NAME.timetable`,
+/// written beside and renamed into place, so a failed import leaves the old feed as it was.
+/// A feed given as a path is compiled into `gtfs/.paths/` and reused while its file is unchanged.
+package struct FeedStore {
+    package let root: String
+
+    package init(cacheDirectory: String) {
+        root = (cacheDirectory as NSString).appendingPathComponent("gtfs")
+    }
+
+    /// What `feeds` lists and `import` prints, kept at the front of the compiled file.
+    package struct Summary: Codable, Equatable {
+        package var name: String
+        package var source: String
+        package var agencies: [String]
+        package var timeZone: String
+        package var firstDate: String
+        package var lastDate: String
+        package var stops: Int
+        package var routes: Int
+        package var trips: Int
+        package var stopTimes: Int64
+        package var patterns: Int
+        package var compiledBytes: Int
+        package var compileMilliseconds: Int
+        /// For a feed given as a path: the source's size and modification time when compiled.
+        package var sourceSize: Int?
+        package var sourceModified: Double?
+        /// For a feed fetched from a URL: the server's validators, asked with again on `update`.
+        package var etag: String?
+        package var lastModified: String?
+        /// GTFS-Realtime URLs every query of the feed reads (`import --realtime`), as typed:
+        /// `$NAME` stays a name, expanded from the environment at each fetch.
+        package var realtime: [String]?
+        /// `Name: value` headers sent with them (`import --realtime-header`), as typed.
+        package var realtimeHeaders: [String]?
+        /// For a combination of feeds: each feed's name and its compiled file's size and time
+        /// when combined (a feed imported again, or its source changed, makes it stale).
+        package var parts: [Part]?
+    }
+
+    package struct Part: Codable, Equatable {
+        package var name: String
+        package var size: Int
+        package var modified: Double
+        /// The feed's remembered real-time sources and headers, as its own summary has them.
+        package var realtime: [String]?
+        package var realtimeHeaders: [String]?
+    }
+
+    package static func validName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 100 && !name.hasPrefix(".")
+            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
+    }
+
+    package func path(of name: String) -> String { (root as NSString).appendingPathComponent(name + ".timetable") }
+
+    /// Compiles `files` and writes it as `name`; returns the summary and the compiler's warnings.
+    package func install(_ files: FeedFiles, name: String, source: String, at path: String? = nil,
+                 sourceStamp: (size: Int, modified: Double)? = nil, validators: (etag: String?, lastModified: String?)? = nil,
+                 realtime: (sources: [String], headers: [String])? = nil) throws(TransitError) -> (Summary, [String]) {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let (timetable, warnings) = try GTFSCompiler.compile(files)
+        let range = timetable.dateRange
+        var summary = Summary(name: name, source: source, agencies: (0..<timetable.agencies.count).map { timetable.agencies[$0] },
+                              timeZone: timetable.timeZone, firstDate: range.first.iso, lastDate: range.last.iso,
+                              stops: timetable.stopCount, routes: timetable.routeCount, trips: timetable.tripCount,
+                              stopTimes: timetable.sourceStopTimes, patterns: timetable.patternCount, compiledBytes: 0,
+                              compileMilliseconds: Int((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000),
+                              sourceSize: sourceStamp?.size, sourceModified: sourceStamp?.modified,
+                              etag: validators?.etag, lastModified: validators?.lastModified)
+        if let realtime, !realtime.sources.isEmpty {
+            summary.realtime = realtime.sources
+            summary.realtimeHeaders = realtime.headers.isEmpty ? nil : realtime.headers
+        }
+        summary.compiledBytes = try write(timetable, summary: summary, to: path ?? self.path(of: name))
+        return (summary, warnings)
+    }
+
+    /// A source's size and time; for a directory, its files' total size and latest time (a file
+    /// edited in place does not change the directory's own).
+    package static func stamp(_ path: String) -> (size: Int, modified: Double)? {
+        let files = FileManager.default
+        guard let attributes = try? files.attributesOfItem(atPath: path) else { return nil }
+        func read(_ a: [FileAttributeKey: Any]) -> (Int, Double) {
+            ((a[.size] as? NSNumber)?.intValue ?? 0, (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
+        }
+        guard attributes[.type] as? FileAttributeType == .typeDirectory else { return read(attributes) }
+        var size = 0, modified = 0.0
+        for name in (try? files.contentsOfDirectory(atPath: path)) ?? [] {
+            guard let a = try? files.attributesOfItem(atPath: (path as NSString).appendingPathComponent(name)) else { continue }
+            let (s, m) = read(a)
+            size += s
+            modified = max(modified, m)
+        }
+        return (size, modified)
+    }
+
+    /// 16 bytes; the summary after it is padded to 8, so the timetable's arrays stay aligned.
+    /// The container's version is the timetable's: one constant (`TimetableFile.version`).
+    package static let magic = Array("transit-feed \(TimetableFile.version < 10 ? "0" : "")\(TimetableFile.version)\n".utf8)
+
+    /// Streams the summary and the timetable to a temporary file beside `path`, then renames it
+    /// over `path`; on any failure the temporary file goes and `path` stays as it was.
+    package func write(_ timetable: Timetable, summary: Summary, to path: String) throws(TransitError) -> Int {
+        let directory = (path as NSString).deletingLastPathComponent
+        let temporary = (directory as NSString).appendingPathComponent(".import-\(UUID().uuidString)")
+        func failed(_ reason: String) -> TransitError {
+            unlink(temporary)
+            return .parse(what: "the compiled feed", reason: "cannot write \(path): \(reason)")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw failed(error.localizedDescription)
+        }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failed(String(cString: strerror(errno))) }
+        var writer = BinaryWriter(descriptor: fd)
+        writer.raw(Self.magic)
+        let header = (try? JSONEncoder().encode(summary)) ?? Data("{}".utf8)
+        writer.scalar(UInt32(header.count))
+        header.withUnsafeBytes { writer.append($0) }
+        writer.pad()
+        TimetableFile.write(timetable, to: &writer)
+        let closed = close(fd)
+        if let failure = writer.failure { throw failed(String(cString: strerror(failure))) }
+        guard closed == 0 else { throw failed(String(cString: strerror(errno))) }
+        guard rename(temporary, path) == 0 else { throw failed(String(cString: strerror(errno))) }
+        return writer.written
+    }
+
+    /// The summary at the front of a compiled file.
+    package static func summary(at path: String) throws(TransitError) -> Summary {
+        let (summary, current) = try storedSummary(at: path)
+        guard current else {
+            throw .parse(what: path, reason: "compiled by another version of transit; compile it again from its source: transit gtfs update \(summary.name)")
+        }
+        return summary
+    }
+
+    /// The summary at the front of a compiled file of any version of the container (its layout,
+    /// magic, length and JSON, has not changed), and whether the file is of this version: an
+    /// older feed still names its source, so `gtfs update` can compile it again.
+    package static func storedSummary(at path: String) throws(TransitError) -> (summary: Summary, current: Bool) {
+        let file = try ReadOnlyFile(path)
+        let head = try file.bytes(at: 0, count: magic.count + 4, what: "the header")
+        let stem = Array("transit-feed ".utf8)
+        guard Array(head.prefix(stem.count)) == stem, head.count > magic.count, head[magic.count - 1] == UInt8(ascii: "\n") else {
+            throw .parse(what: path, reason: "not a compiled feed; import it again")
+        }
+        let length = Int(head[magic.count]) | Int(head[magic.count + 1]) << 8 | Int(head[magic.count + 2]) << 16 | Int(head[magic.count + 3]) << 24
+        let json = try file.bytes(at: magic.count + 4, count: length, what: "the summary")
+        guard let summary = try? JSONDecoder().decode(Summary.self, from: Data(json)) else {
+            throw .parse(what: path, reason: "the feed's summary is damaged; import it again")
+        }
+        return (summary, Array(head.prefix(magic.count)) == magic)
+    }
+
+    package static func load(_ path: String) throws(TransitError) -> (Summary, Timetable) {
+        let summary = try summary(at: path)
+        let file = try MappedFile(path)
+        let bytes = file.bytes
+        guard bytes.count >= magic.count + 4 else { throw .parse(what: path, reason: "the compiled feed is cut short; import it again") }
+        let headerLength = Int(bytes[magic.count]) | Int(bytes[magic.count + 1]) << 8 | Int(bytes[magic.count + 2]) << 16 | Int(bytes[magic.count + 3]) << 24
+        var start = magic.count + 4 + headerLength
+        start += (8 - start % 8) % 8
+        guard start <= bytes.count else { throw .parse(what: path, reason: "the compiled feed is cut short; import it again") }
+        return (summary, try TimetableFile.decode(bytes, from: start, owner: file, path: path))
+    }
+
+    /// Imported feeds, by name.
+    package func feeds() -> [Summary] { stored().filter(\.current).map(\.summary) }
+
+    /// Imported feeds compiled by another version of transit (to compile again from their sources).
+    package func olderFeeds() -> [Summary] { stored().filter { !$0.current }.map(\.summary) }
+
+    private func stored() -> [(summary: Summary, current: Bool)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return names.filter { $0.hasSuffix(".timetable") && !$0.hasPrefix(".") }.sorted().compactMap { try? Self.storedSummary(at: (root as NSString).appendingPathComponent($0)) }
+    }
+
+    /// `--feed NAME|PATH` (repeatable; `all`: every imported feed), else `TRANSIT_GTFS_FEED` (a
+    /// comma-separated list), else the one imported feed. Several feeds are one combination.
+    package func resolve(_ given: [String], variable: String? = nil) throws(TransitError) -> (Summary, Timetable, warnings: [String]) {
+        // A list with commas, as TRANSIT_GTFS_FEED takes it, unless a file has that name.
+        func list(_ text: String) -> [String] {
+            FileManager.default.fileExists(atPath: text) ? [text]
+                : text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        var names = given.flatMap(list)
+        if names.isEmpty, let variable { names = list(variable) }
+        if names.contains("all") {
+            let imported = feeds().map(\.name)
+            guard !imported.isEmpty else {
+                throw .usage("--feed all: no GTFS feed is imported", hint: "import one with: transit gtfs import FEED.zip --name NAME")
+            }
+            names = names.flatMap { $0 == "all" ? imported : [$0] }
+        }
+        var seen = Set<String>()
+        names = names.filter { seen.insert($0).inserted }
+        guard names.count > 1 else { return try resolve(names.first) }
+        // Each feed's summary and compiled file; an imported feed is only opened if the
+        // combination must be compiled again (a path is compiled here when it changed).
+        var parts: [(summary: Summary, file: String, timetable: Timetable?)] = []
+        var warnings: [String] = []
+        for name in names {
+            let part: (summary: Summary, file: String, timetable: Timetable?)
+            if Self.validName(name), FileManager.default.fileExists(atPath: path(of: name)) {
+                part = (try Self.summary(at: path(of: name)), path(of: name), nil)
+            } else if FileManager.default.fileExists(atPath: name) {
+                let (summary, timetable, more) = try compiledPath(name)
+                warnings += more.map { "\(summary.name): \($0)" }
+                part = (summary, pathCache(URL(fileURLWithPath: name).standardizedFileURL.path), timetable)
+            } else {
+                return try resolve(name)  // the error naming the imported feeds
+            }
+            // A feed given by path is named by its file, and its name prefixes its ids.
+            guard Self.validName(part.summary.name) else {
+                throw .usage("'\(part.summary.name)' (from \(name)) cannot name a feed's ids; import it with: transit gtfs import \(name) --name NAME")
+            }
+            if let clash = parts.first(where: { $0.summary.name == part.summary.name }) {
+                throw .usage("two feeds are called '\(part.summary.name)' (\(clash.summary.source) and \(part.summary.source)); import one under another name: transit gtfs import SOURCE --name NAME")
+            }
+            parts.append(part)
+        }
+        parts.sort { $0.summary.name < $1.summary.name }
+        let (summary, timetable, kept) = try combination(parts)
+        return (summary, timetable, warnings + [kept].compactMap { $0 })
+    }
+
+    /// Feeds combined (`TimetableCombination`), compiled into `gtfs/.combined/` on first use and
+    /// reused while every feed's compiled file is as it was. Where it cannot be kept (a full disk,
+    /// a cache that is read-only), the query still gets it, with a warning saying so.
+    package func combination(_ parts: [(summary: Summary, file: String, timetable: Timetable?)]) throws(TransitError) -> (Summary, Timetable, warning: String?) {
+        let stamps = parts.map { part -> Part in
+            let stamp = Self.stamp(part.file) ?? (0, 0)
+            return Part(name: part.summary.name, size: stamp.size, modified: stamp.modified,
+                        realtime: part.summary.realtime, realtimeHeaders: part.summary.realtimeHeaders)
+        }
+        let name = parts.map(\.summary.name).joined(separator: "+")
+        let cached = (root as NSString).appendingPathComponent(".combined/\(FNV1a.hex(name)).timetable")
+        if let summary = try? Self.summary(at: cached), summary.parts == stamps, let loaded = try? Self.load(cached) { return (loaded.0, loaded.1, nil) }
+        var timetables: [(name: String, timetable: Timetable)] = []
+        for part in parts {
+            if let loaded = part.timetable {
+                timetables.append((part.summary.name, loaded))
+            } else {
+                timetables.append((part.summary.name, try Self.load(part.file).1))
+            }
+        }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let timetable = try TimetableCombination.combine(timetables)
+        let range = timetable.dateRange
+        var summary = Summary(name: name, source: "the combination of " + parts.map(\.summary.name).joined(separator: ", "),
+                              agencies: parts.flatMap(\.summary.agencies), timeZone: timetable.timeZone,
+                              firstDate: range.first.iso, lastDate: range.last.iso, stops: timetable.stopCount, routes: timetable.routeCount,
+                              trips: timetable.tripCount, stopTimes: timetable.sourceStopTimes, patterns: timetable.patternCount, compiledBytes: 0,
+                              compileMilliseconds: 0)
+        summary.parts = stamps
+        summary.compileMilliseconds = Int((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
+        do {
+            summary.compiledBytes = try write(timetable, summary: summary, to: cached)
+        } catch {
+            let reason = if case .parse(_, let reason) = error { reason } else { error.message }
+            return (summary, timetable, "the combination is not kept (\(reason)); it is compiled again next time")
+        }
+        return (summary, timetable, nil)
+    }
+
+    /// The compiled combinations that hold the feed `name` (they could not be used again).
+    package func removeCombinations(with name: String) {
+        let directory = (root as NSString).appendingPathComponent(".combined")
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where file.hasSuffix(".timetable") {
+            let path = (directory as NSString).appendingPathComponent(file)
+            if let summary = try? Self.summary(at: path), summary.parts?.contains(where: { $0.name == name }) == true { unlink(path) }
+        }
+    }
+
+    /// One feed: `given` (a name or a path), else the one imported feed.
+    package func resolve(_ given: String?) throws(TransitError) -> (Summary, Timetable, warnings: [String]) {
+        if let given {
+            if Self.validName(given), FileManager.default.fileExists(atPath: path(of: given)) {
+                let (summary, timetable) = try Self.load(path(of: given))
+                return (summary, timetable, [])
+            }
+            if FileManager.default.fileExists(atPath: given) { return try compiledPath(given) }
+            let names = feeds().map(\.name)
+            throw .usage("no imported feed or file called '\(given)'" + (names.isEmpty ? "" : "; imported: \(names.joined(separator: ", "))"),
+                         hint: "import one with: transit gtfs import FEED.zip")
+        }
+        let all = feeds()
+        guard all.count == 1, let only = all.first else {
+            if all.isEmpty, let older = olderFeeds().first {
+                throw .usage("\(older.name) was compiled by another version of transit; compile it again from its source: transit gtfs update")
+            }
+            if all.isEmpty { throw .usage("no GTFS feed is imported", hint: "import one with: transit gtfs import FEED.zip (or give --feed PATH)") }
+            throw .usage("\(all.count) feeds are imported (\(all.map(\.name).joined(separator: ", "))): say which with --feed or TRANSIT_GTFS_FEED")
+        }
+        let (summary, timetable) = try Self.load(path(of: only.name))
+        return (summary, timetable, [])
+    }
+
+    private func pathCache(_ absolute: String) -> String {
+        (root as NSString).appendingPathComponent(".paths/\(FNV1a.hex(absolute)).timetable")
+    }
+
+    /// A zip or directory given by path: compiled once, reused while its size and time stay.
+    package func compiledPath(_ given: String) throws(TransitError) -> (Summary, Timetable, warnings: [String]) {
+        let absolute = URL(fileURLWithPath: given).standardizedFileURL.path
+        let (size, modified) = Self.stamp(absolute) ?? (0, 0)
+        let cached = pathCache(absolute)
+        if let summary = try? Self.summary(at: cached), summary.source == absolute, summary.sourceSize == size, summary.sourceModified == modified,
+           let loaded = try? Self.load(cached) {
+            return (loaded.0, loaded.1, [])
+        }
+        let name = ((absolute as NSString).lastPathComponent as NSString).deletingPathExtension
+        let (_, warnings) = try install(try FeedFiles.open(absolute), name: name, source: absolute, at: cached, sourceStamp: (size, modified))
+        let (summary, timetable) = try Self.load(cached)
+        return (summary, timetable, warnings)
+    }
+}
