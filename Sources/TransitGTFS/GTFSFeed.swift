@@ -58,30 +58,19 @@ public struct GTFSFeed: Sendable {
         }
     }
 
-    /// Every Pareto-optimal journey of the query, with its legs.
+    /// Every Pareto-optimal journey of the query, with its legs, on the clock of the origin's
+    /// feed (`QueryEnds`).
     package func plan(_ q: TripQuery, updates: TripUpdates? = nil) throws(TransitError) -> [Router.Journey] {
-        let index = StopIndex(timetable)
-        // An end is stops, or a point and the stops within the radius, reached on foot.
-        let from = try index.end(q.from, radius: q.radius), to = try index.end(q.to, radius: q.radius)
-        let origins = from.stops
-        var destinations = to.stops
-        if Set(origins) == Set(destinations) { throw .usage("--from and --to are the same stops") }
-        // A stop near both points is a start: nobody rides to where they could have boarded.
-        if from.walks != nil || to.walks != nil { destinations.removeAll { origins.contains($0) } }
-        guard !destinations.isEmpty else { throw .usage("every stop near --to is near --from too: walk") }
-        var query = Router.Query(origins: origins, destinations: destinations, day: q.date.dayNumber, after: q.after, before: q.before,
-                                 maxTransfers: q.transfers, minTransfer: q.minTransferSeconds, walkMeters: q.walkMeters)
-        query.linkMeters = q.linkMeters
-        query.access = from.walks ?? [:]
-        query.egress = to.walks ?? [:]
-        let router = Router(timetable, query, children: index.children, updates: updates)
+        let ends = try QueryEnds(timetable, from: q.from, to: q.to, radius: q.radius)
+        let router = ends.router(ends.routerQuery(day: q.date.dayNumber, after: q.after, before: q.before, transfers: q.transfers,
+                                                  minTransfer: q.minTransferSeconds, walk: q.walkMeters, link: q.linkMeters), updates: updates)
         return q.limit.map { router.journeys(limit: $0) } ?? router.journeys()
     }
 
     /// Every Pareto-optimal journey of the query, as (departure, arrival, transfers) in seconds
     /// of the service day (over several feeds, the day of the origin's feed, in its zone).
     public func journeys(_ q: TripQuery) throws(TransitError) -> [(departure: Int, arrival: Int, transfers: Int)] {
-        try GTFSFeed(timetable: timetable.onOriginClock(q.from)).plan(q).map { ($0.departure, $0.arrival, $0.transfers) }
+        try plan(q).map { ($0.departure, $0.arrival, $0.transfers) }
     }
 
     /// The same, with the defaults of `transit gtfs trips`.

@@ -124,15 +124,13 @@ extension Timetable {
 
     package func zone(ofStop stop: Int) -> TimeZone { feedZones.isEmpty ? zone : zone(ofFeed: feed(ofStop: stop)) }
 
-    /// A combination on the clock of the feed `from` (a stop as typed) belongs to; with
-    /// coordinates, the nearest stop's. One feed, or an origin not found, keeps its clock.
-    package func onOriginClock(_ from: String) -> Timetable {
+    /// A combination on the clock of the feed `stop` belongs to (nil: the timetable's own).
+    /// One feed keeps its clock.
+    package func onClock(ofStop stop: Int?) -> Timetable {
         guard isCombination else { return self }
         // One zone for all (the usual case): nothing to find out.
         let zones = Set((0..<feedCount).map { feedZones[$0] })
         if zones.count == 1, let only = zones.first { return onClock(only) }
-        let index = StopIndex(self)
-        let stop = Coordinate(parsing: from).flatMap { index.nearest(to: $0) } ?? (try? index.resolve(from))?.first
         return stop.map { onClock(feedZones[feed(ofStop: $0)]) } ?? self
     }
 

@@ -36,12 +36,18 @@ struct GTFSContext {
         return Feed(summary: summary, timetable: timetable, notices: warnings.map { "GTFS: " + $0 } + Self.combinationNotices(timetable))
     }
 
-    /// The feeds, on the clock a query reads its date and window on: `--tz`, else the zone of
-    /// the origin's feed (with coordinates, the nearest stop's). One feed keeps its own.
-    func open(_ given: [String], originClock from: String, zone: String?) throws(TransitError) -> Feed {
+    /// The feeds, with the query's ends resolved (an unknown stop said as `withStopHelp` says
+    /// it) and the feeds put on the clock the query reads its date and window on: `--tz`, else
+    /// the zone of the origin's feed (with coordinates, the nearest stop's).
+    func open(_ given: [String], from: String, to: String? = nil, radius: Double = SearchDefaults.radiusMeters,
+              zone: String? = nil, points: Bool = true) throws(TransitError) -> (feed: Feed, ends: QueryEnds) {
         var feed = try open(given)
-        feed.timetable = zone.map(feed.timetable.onClock) ?? feed.timetable.onOriginClock(from)
-        return feed
+        let opened = feed
+        let ends = try withStopHelp(opened) { () throws(TransitError) in
+            try QueryEnds(opened.timetable, from: from, to: to, radius: radius, zone: zone, points: points)
+        }
+        feed.timetable = ends.timetable
+        return (feed, ends)
     }
 
     /// The imported feed `name`; an unknown name is a usage error listing the imported ones.
@@ -120,7 +126,7 @@ struct GTFSContext {
 
     /// An unknown stop with nothing close names the feed and how to look; coordinates given
     /// as a stop say that a stop is wanted, and where to find the ones near them.
-    func withStopHelp(_ feed: Feed, _ body: () throws(TransitError) -> Output) throws(TransitError) -> Output {
+    func withStopHelp<T>(_ feed: Feed, _ body: () throws(TransitError) -> T) throws(TransitError) -> T {
         do { return try body() } catch {
             guard case .notFound("stop", let query, let suggestions) = error else { throw error }
             if Coordinate(parsing: query) != nil {

@@ -47,12 +47,10 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
         // Over several feeds, the board is on the clock of its stop's feed (realtime data too).
-        let feed = try gtfs.open(feeds, originClock: stop, zone: nil)
+        let (feed, ends) = try gtfs.open(feeds, from: stop, points: false)
         // The board reads the trips calling at its stops: only theirs are applied.
-        // (An unknown stop applies nothing; the board then says what is wrong.)
-        let stops = (try? StopIndex(feed.timetable).resolve(stop)) ?? []
-        let updates = try await gtfs.tripUpdates(realtime, feed, only: Self.trips(calling: stops, feed.timetable))
-        return try gtfs.withStopHelp(feed) { () throws(TransitError) in try board(gtfs, feed, updates: updates) }
+        let updates = try await gtfs.tripUpdates(realtime, feed, only: Self.trips(calling: ends.origin.stops, feed.timetable))
+        return try board(gtfs, feed, stops: ends.origin.stops, updates: updates)
     }
 
     struct Call {
@@ -80,9 +78,8 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
     }
 
     /// `feed` on the clock of the stop's feed, as `run` opens it.
-    func board(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, updates: TripUpdates?) throws(TransitError) -> Output {
+    func board(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, stops: [Int], updates: TripUpdates?) throws(TransitError) -> Output {
         let t = feed.timetable
-        let stops = try StopIndex(t).resolve(stop)
         let day = try gtfs.serviceDay(date, feed)
         let clock = ServiceClock(day: day, zone: t.zone)
         let window = try ServiceWindow(after: after).seconds(on: clock, now: gtfs.now)

@@ -41,9 +41,9 @@ struct GTFSReachCommand: GTFSSubcommand {
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
-        let feed = try gtfs.open(feeds, originClock: from, zone: search.zone)
+        let (feed, ends) = try gtfs.open(feeds, from: from, radius: search.radius, zone: search.zone)
         let updates = try await gtfs.tripUpdates(realtime, feed)
-        return try gtfs.withStopHelp(feed) { () throws(TransitError) in try reach(gtfs, feed, updates: updates) }
+        return try reach(gtfs, feed, ends, updates: updates)
     }
 
     struct Reached {
@@ -53,21 +53,17 @@ struct GTFSReachCommand: GTFSSubcommand {
     }
 
     /// `feed` on the query's clock, as `run` opens it.
-    func reach(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, updates: TripUpdates?) throws(TransitError) -> Output {
+    func reach(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, _ ends: QueryEnds, updates: TripUpdates?) throws(TransitError) -> Output {
         let t = feed.timetable
-        let index = StopIndex(t)
-        // From a point: the stops within the radius, each reached on foot.
-        let origin = try index.end(from, radius: search.radius), origins = origin.stops
         let day = try gtfs.serviceDay(date, feed)
         let clock = ServiceClock(day: day, zone: t.zone)
         let window = try ServiceWindow(after: after).seconds(on: clock, now: gtfs.now)
         let start = window.after ?? 0, end = start + minutes * 60
         gtfs.progress("finding what is reachable")
-        var query = Router.Query(origins: origins, destinations: [], day: day.dayNumber, after: start, before: end,
-                                 maxTransfers: search.transfers, minTransfer: search.minTransfer, walkMeters: search.walk)
-        query.linkMeters = search.link
-        query.access = origin.walks ?? [:]
-        let rows = Router(t, query, children: index.children, updates: updates).reach().filter { $0.arrival <= end }
+        // From a point: the stops within the radius, each reached on foot.
+        let query = ends.routerQuery(day: day.dayNumber, after: start, before: end, transfers: search.transfers,
+                                     minTransfer: search.minTransfer, walk: search.walk, link: search.link)
+        let rows = ends.router(query, updates: updates).reach().filter { $0.arrival <= end }
             .map { Reached(stop: $0.stop, arrival: $0.arrival, rides: $0.rides) }
         let data: [Column<Reached>] = [
             Column("stop_id", "STOP") { .string(t.stopIDs[$0.stop]) }, Column("stop_name", "NAME") { .string(t.stopNames[$0.stop]) },
@@ -84,7 +80,7 @@ struct GTFSReachCommand: GTFSSubcommand {
                 var q = query
                 q.after = opens
                 q.before = opens + minutes * 60
-                return !Router(t, q, children: index.children, updates: updates).reach().filter { $0.arrival <= opens + minutes * 60 }.isEmpty
+                return !ends.router(q, updates: updates).reach().filter { $0.arrival <= opens + minutes * 60 }.isEmpty
             })
         }
         var output = Output(rows, data: data, table: [data[0], data[1], arrive, data[3], data[4]], notices: notices)

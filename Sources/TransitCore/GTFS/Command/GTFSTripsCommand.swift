@@ -55,19 +55,19 @@ struct GTFSTripsCommand: GTFSSubcommand {
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
-        let feed = try gtfs.open(feeds, originClock: from, zone: search.zone)
+        let (feed, ends) = try gtfs.open(feeds, from: from, to: to, radius: search.radius, zone: search.zone)
         let updates = try await gtfs.tripUpdates(realtime, feed)
-        return try gtfs.withStopHelp(feed) { () throws(TransitError) in try journeys(gtfs, feed, updates: updates) }
+        return try journeys(gtfs, feed, ends, updates: updates)
     }
 
     /// `feed` on the query's clock, as `run` opens it.
-    func journeys(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, updates: TripUpdates?) throws(TransitError) -> Output {
+    func journeys(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, _ ends: QueryEnds, updates: TripUpdates?) throws(TransitError) -> Output {
         let t = feed.timetable
         let day = try gtfs.serviceDay(date, feed)
         let clock = ServiceClock(day: day, zone: t.zone)
         gtfs.progress("finding journeys")
         let window = try self.window.seconds(on: clock, now: gtfs.now)
-        var journeys = try plan(t, day: day, window: window, updates: updates)
+        var journeys = plan(ends, day: day, window: window, updates: updates)
         var notices = feed.notices + (updates?.notices ?? [])
         // The table leaves out what nobody takes; JSON and tsv keep the whole Pareto set.
         if gtfs.settings.format == .table && !all {
@@ -81,7 +81,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
         }
         if journeys.isEmpty {
             notices.append(gtfs.emptyNotice("No journey from \(from) to \(to)", t, clock: clock, typed: self.window, window: window) {
-                (try? plan(t, day: day, window: $0, updates: updates))?.isEmpty == false
+                !plan(ends, day: day, window: $0, updates: updates).isEmpty
             })
         }
         let layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates, from: from, to: to)
@@ -90,14 +90,13 @@ struct GTFSTripsCommand: GTFSSubcommand {
     }
 
     /// The journeys of `window`; with `--arrive-by`, those arriving by then, latest departure first.
-    func plan(_ t: Timetable, day: LocalDate, window: ServiceWindow.Seconds, updates: TripUpdates? = nil) throws(TransitError) -> [Router.Journey] {
+    func plan(_ ends: QueryEnds, day: LocalDate, window: ServiceWindow.Seconds, updates: TripUpdates? = nil) -> [Router.Journey] {
         // `--limit` alone lets the router stop early; a filter after it needs the whole window.
         let filtered = window.arriveBy != nil || fastest
-        var journeys = try GTFSFeed(timetable: t).plan(GTFSFeed.TripQuery(
-            from: from, to: to, date: day, after: window.after, before: window.before, transfers: search.transfers,
-            minTransferSeconds: search.minTransfer, walkMeters: search.walk, limit: filtered ? nil : limit,
-            radius: search.radius, linkMeters: search.link), updates: updates)
-        guard filtered else { return journeys }
+        let router = ends.router(ends.routerQuery(day: day.dayNumber, after: window.after, before: window.before, transfers: search.transfers,
+                                                  minTransfer: search.minTransfer, walk: search.walk, link: search.link), updates: updates)
+        guard filtered else { return limit.map { router.journeys(limit: $0) } ?? router.journeys() }
+        var journeys = router.journeys()
         if fastest { journeys = JourneyLayout.fastest(journeys) }
         if let by = window.arriveBy {
             // A filter on the day's Pareto set: every journey arriving in time, the latest to leave first.

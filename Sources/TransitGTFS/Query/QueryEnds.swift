@@ -1,0 +1,60 @@
+import Foundation
+import TransitSupport
+
+/// A query's ends as typed, resolved once (stop ids, codes, names, or `LAT,LON` and the stops
+/// within a radius, reached on foot), and the clock the query is read on: `--tz`, else the zone
+/// of the origin's feed. Journeys, reach and a board start here; nothing else resolves what the
+/// user typed as an end.
+package struct QueryEnds {
+    /// The timetable on the query's clock.
+    package let timetable: Timetable
+    /// Each station's stops (the router reads them).
+    package let children: StationChildren
+    /// The origin: its stops, and the seconds on foot to each where it was a point.
+    package let origin: End
+    /// The destination (none for reach and a board); its stops never include an origin's
+    /// where either end is a point (nobody rides to where they could have boarded).
+    package let destination: End?
+
+    package struct End {
+        package var stops: [Int]
+        /// Seconds on foot between the point and each stop; nil for stops named.
+        package var walks: [Int: Int]?
+    }
+
+    /// `radius`: meters around an end given as a point (`points`: a point is taken; a board's
+    /// stop is a stop). `zone`: an IANA zone for `--date` and the window, over the origin's.
+    package init(_ t: Timetable, from: String, to: String? = nil, radius: Double = SearchDefaults.radiusMeters,
+                 zone: String? = nil, points: Bool = true) throws(TransitError) {
+        let index = StopIndex(t)
+        let origin: (stops: [Int], walks: [Int: Int]?) = points ? try index.end(from, radius: radius) : (try index.resolve(from), nil)
+        var destination = try to.map { typed throws(TransitError) in try index.end(typed, radius: radius) }
+        if var end = destination {
+            if Set(origin.stops) == Set(end.stops) { throw .usage("--from and --to are the same stops") }
+            if origin.walks != nil || end.walks != nil { end.stops.removeAll { origin.stops.contains($0) } }
+            guard !end.stops.isEmpty else { throw .usage("every stop near --to is near --from too: walk") }
+            destination = end
+        }
+        // Over feeds in several zones, the origin's feed's clock (a point: its nearest stop's).
+        let first = origin.walks.flatMap { walks in walks.min { ($0.value, $0.key) < ($1.value, $1.key) }?.key } ?? origin.stops.first
+        timetable = zone.map(t.onClock) ?? t.onClock(ofStop: first)
+        children = index.children
+        self.origin = End(stops: origin.stops, walks: origin.walks)
+        self.destination = destination.map { End(stops: $0.stops, walks: $0.walks) }
+    }
+
+    /// The router's query between the ends on the service day `day`, leaving in [after, before].
+    package func routerQuery(day: Int, after: Int?, before: Int?, transfers: Int, minTransfer: Int, walk: Double?, link: Double) -> Router.Query {
+        var query = Router.Query(origins: origin.stops, destinations: destination?.stops ?? [], day: day, after: after, before: before,
+                                 maxTransfers: transfers, minTransfer: minTransfer, walkMeters: walk)
+        query.linkMeters = link
+        query.access = origin.walks ?? [:]
+        query.egress = destination?.walks ?? [:]
+        return query
+    }
+
+    /// The router for `query` on the query's clock, with real-time data laid over it.
+    package func router(_ query: Router.Query, updates: TripUpdates? = nil) -> Router {
+        Router(timetable, query, children: children, updates: updates)
+    }
+}
