@@ -37,7 +37,7 @@ struct GTFSTripCommand: GTFSSubcommand {
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
         var feed = try gtfs.open(feeds)
         // One trip's calls: only its updates are applied (an added trip, not in the feed, always is).
-        let named = (try? Self.trip(named: tripID, in: feed.timetable)) ?? nil
+        let named = (try? TripCalls.trip(named: tripID, in: feed.timetable)) ?? nil
         // Over several feeds, the trip's calls are on its own feed's clock.
         if let named, feed.timetable.isCombination { feed.timetable = feed.timetable.onClock(feed.timetable.feedZones[feed.timetable.feed(ofTrip: named)]) }
         let only = Set(named.map { [$0] } ?? [])
@@ -45,61 +45,25 @@ struct GTFSTripCommand: GTFSSubcommand {
         return try calls(gtfs, feed, updates: updates)
     }
 
-    /// A call of one trip's run: planned and predicted times (nil where there is none).
-    struct TripCall {
-        var position: Int
-        var stop: Int
-        var plannedArrival: Int?
-        var plannedDeparture: Int?
-        var arrival: Int?
-        var departure: Int?
-        var flags: UInt8
-        var status: RealtimeStatus
-        var delay: Int?
-    }
-
-    /// The calls of `run` of `pattern` as `schedule` has them: through the overlay, a run the
-    /// real-time data speaks of (`added`: a trip it adds, with no plan).
-    static func calls<S: Schedule>(_ schedule: S, _ pattern: Int, _ run: Int, added: Bool) -> [TripCall] {
-        let flags = schedule.plannedFlags(of: pattern)
-        return (0..<schedule.length(pattern)).map { i in
-            let status = schedule.status(pattern, run, i), planned = schedule.planned(pattern, run, i)
-            let arrival = Int(schedule.arrival(pattern, run, i)), departure = Int(schedule.departure(pattern, run, i))
-            return TripCall(position: i, stop: schedule.stop(pattern, i), plannedArrival: added ? nil : Int(planned.arrival),
-                            plannedDeparture: added ? nil : Int(planned.departure), arrival: status.calls ? arrival : nil,
-                            departure: status.calls ? departure : nil, flags: flags[i], status: status,
-                            delay: status == .updated ? departure - Int(planned.departure) : nil)
-        }
-    }
-
-    /// A trip by its id: over several feeds `feed:id`, or a bare id one feed has (nil: none has).
-    static func trip(named id: String, in t: Timetable) throws(TransitError) -> Int? {
-        if let trip = t.tripIDs.indices(of: id).first { return trip }
-        return try t.bareID(id, in: t.tripIDs, what: "trip_id")
-    }
-
     /// The calls of `tripID`'s run on the service day, with realtime data where there is some.
     /// `feed` on the clock of the trip's feed, as `run` opens it.
     func calls(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, updates: TripUpdates?) throws(TransitError) -> Output {
-        let found = try Self.trip(named: tripID, in: feed.timetable)
+        let found = try TripCalls.trip(named: tripID, in: feed.timetable)
         let t = feed.timetable
         let day = try gtfs.serviceDay(date, feed)
         let clock = ServiceClock(day: day, zone: t.zone)
         var notices = feed.notices + (updates?.notices ?? [])
-        var calls: [TripCall] = []
+        var calls: [TripCalls.Call] = []
         // Real-time data is read through the overlay every answer reads.
         let overlay = updates.map { RealtimeSchedule(t, day: day.dayNumber, updates: $0) }
-        // A trip the realtime data runs on the day (ADDED, NEW, DUPLICATED, or a REPLACEMENT of a planned one).
-        let added = updates.flatMap { u in u.instances.firstIndex { $0.status == .added && $0.tripID == tripID && $0.day == day.dayNumber } }
-        if let added, let updates, let (q, run) = overlay?.run(ofInstance: added) {
-            calls = overlay.map { Self.calls($0, q, run, added: true) } ?? []
-            let trip = updates.instances[added].trip
-            if trip >= 0 && tripID == t.tripIDs[trip] { notices.append("Trip \(tripID) runs as the real-time data replaces it on \(day.iso)") }
+        if let (added, replaces) = TripCalls.added(tripID, day: day.dayNumber, in: t, overlay: overlay, updates: updates) {
+            calls = added
+            if replaces { notices.append("Trip \(tripID) runs as the real-time data replaces it on \(day.iso)") }
         } else if let trip = found {
             let runs = t.runs(ofTrip: trip)
             guard t.serviceRuns(Int(t.tripService[trip]), day: day.dayNumber), let first = runs.first else {
                 notices.append("Trip \(tripID) does not run on \(day.iso)")
-                return Output([TripCall](), data: [], table: [], notices: notices)
+                return Output([TripCalls.Call](), data: [], table: [], notices: notices)
             }
             var chosen = first
             if let start {
@@ -113,19 +77,7 @@ struct GTFSTripCommand: GTFSSubcommand {
                 chosen = runs.first { t.runStart(pattern: $0.pattern, row: $0.row) >= now } ?? first
                 notices.append("Trip \(tripID) runs \(runs.count) times on \(day.iso) (\(Self.starts(t, runs))); this is the run of \(ClockTime.gtfs(t.runStart(pattern: chosen.pattern, row: chosen.row))); --start HH:MM:SS picks another")
             }
-            let q = chosen.pattern, length = t.patternLength(q), stopStart = Int(t.patternStopStart[q])
-            if let index = updates?.index(trip: trip, day: day.dayNumber, start: t.runStart(pattern: q, row: chosen.row)),
-               let overlay, let (p, run) = overlay.run(ofInstance: index) {
-                calls = Self.calls(overlay, p, run, added: false)
-            } else {
-                // As planned, from the timetable.
-                calls = (0..<length).map { i in
-                    let index = t.timeIndex(pattern: q, row: chosen.row, position: i)
-                    let a = Int(t.times[index]), d = Int(t.times[index + 1])
-                    return TripCall(position: i, stop: Int(t.patternStops[stopStart + i]), plannedArrival: a, plannedDeparture: d,
-                                    arrival: a, departure: d, flags: t.patternFlags[stopStart + i], status: .scheduled)
-                }
-            }
+            calls = TripCalls.calls(of: chosen, trip: trip, day: day.dayNumber, in: t, overlay: overlay, updates: updates)
         } else {
             throw .usage("unknown trip_id '\(tripID)' in feed \(feed.summary.name); the trip_id column of 'gtfs departures' and of trips' JSON legs names them")
         }
@@ -133,11 +85,11 @@ struct GTFSTripCommand: GTFSSubcommand {
         let layout = JourneyLayout(t, clock: clock)
         let zone = t.zone
         // No arrival at the first call, no departure from the last.
-        @Sendable func time(_ seconds: Int?, _ c: TripCall, first: Bool) -> Value {
+        @Sendable func time(_ seconds: Int?, _ c: TripCalls.Call, first: Bool) -> Value {
             guard let seconds, c.position != (first ? 0 : length - 1) else { return .null }
             return .time(clock.instant(seconds), zone)
         }
-        let data: [Column<TripCall>] = [
+        let data: [Column<TripCalls.Call>] = [
             Column("sequence", "SEQ") { .int($0.position + 1) }, Column("stop_id", "STOP") { .string(t.stopIDs[$0.stop]) },
             Column("stop_name", "NAME") { .string(t.stopNames[$0.stop]) }, Column("platform") { layout.platform($0.stop) },
             Column("arrival", "ARRIVE") { time($0.arrival, $0, first: true) }, Column("departure", "DEPART") { time($0.departure, $0, first: false) },
@@ -147,12 +99,12 @@ struct GTFSTripCommand: GTFSSubcommand {
             Column("status") { .string($0.status.rawValue) },
         ]
         // Where a rider may not get on or off, the table says so; and how realtime data changed the call.
-        let note = Column<TripCall>("note", "") { c in
+        let note = Column<TripCalls.Call>("note", "") { c in
             .string(([Timetable.canBoard(c.flags) || c.position == length - 1 ? nil : "no pickup",
                       Timetable.canAlight(c.flags) || c.position == 0 ? nil : "no drop-off"]
                      + [c.status == .scheduled || c.status == .updated ? nil : c.status.rawValue]).compactMap { $0 }.joined(separator: ", "))
         }
-        @Sendable func shown(_ c: TripCall, arrival: Bool) -> Value {
+        @Sendable func shown(_ c: TripCalls.Call, arrival: Bool) -> Value {
             let (planned, predicted) = arrival ? (c.plannedArrival, c.arrival) : (c.plannedDeparture, c.departure)
             guard c.position != (arrival ? 0 : length - 1) else { return .string("") }
             let p = planned.map { ClockTime.hhmm(clock.instant($0), zone: zone, on: day) }
@@ -160,11 +112,11 @@ struct GTFSTripCommand: GTFSSubcommand {
             guard let p, p != now else { return .string(now) }
             return .string("\(p) → \(now)")
         }
-        var table: [Column<TripCall>] = [data[0], data[1], data[2],
+        var table: [Column<TripCalls.Call>] = [data[0], data[1], data[2],
                                          Column("arrival", "ARRIVE") { shown($0, arrival: true) },
                                          Column("departure", "DEPART") { shown($0, arrival: false) }, note]
         if calls.allSatisfy({ note.value($0) == .string("") }) { table.removeLast() }
-        let column = GTFSContext.feedColumn(t) { (c: TripCall) in t.feed(ofStop: c.stop) }
+        let column = GTFSContext.feedColumn(t) { (c: TripCalls.Call) in t.feed(ofStop: c.stop) }
         return Output(calls, data: column + data, table: column + table, notices: notices)
     }
 

@@ -1,0 +1,97 @@
+import Foundation
+import TransitSupport
+
+/// A station board: the calls leaving some stops on a service day, with real-time data read
+/// through the overlay journeys ride (`RealtimeSchedule`).
+package enum Board {
+    package struct Call {
+        package var trip: Int
+        package var stop: Int
+        /// Planned departure, in seconds of the requested day (nil for an added trip).
+        package var planned: Int?
+        /// Predicted departure (the planned one without realtime data); nil when canceled or skipped.
+        package var predicted: Int?
+        /// 0: the requested day; -1: the day before (a call past 24:00).
+        package var dayOffset: Int
+        /// The run's first departure (what tells the runs of a frequencies.txt trip apart).
+        package var runStart: Int
+        package var status: RealtimeStatus = .scheduled
+        /// The trip's id where realtime data names it (an added trip), else the timetable's.
+        package var tripID: String? = nil
+        package var route: Int = -1
+        package var headsign: String? = nil
+        /// The ids of the alerts in force that apply to it.
+        package var alerts: [String] = []
+
+        /// Where it sorts and what a window compares: the time to plan on, else the planned one.
+        package var seconds: Int { predicted ?? planned ?? 0 }
+        package var delay: Int? { status == .updated ? predicted.flatMap { p in planned.map { p - $0 } } : nil }
+    }
+
+    /// The calls at `stops` leaving on `day`'s service (and the day before's, past 24:00) from
+    /// `after` (seconds of the service day), in order of the time to plan on. With realtime
+    /// data, read through the same overlay the router rides (`RealtimeSchedule`): predicted
+    /// times, canceled and skipped calls kept and marked, added trips in.
+    package static func calls(_ t: Timetable, _ stops: [Int], day: LocalDate, after: Int?, updates: TripUpdates? = nil) -> [Call] {
+        var calls: [Call] = []
+        for (offset, serviceDay) in [(0, day), (-1, day.adding(days: -1))] {
+            if let updates {
+                calls += self.calls(RealtimeSchedule(t, day: serviceDay.dayNumber, updates: updates), t, stops, offset: offset, after: after, updates: updates)
+            } else {
+                calls += self.calls(DaySchedule(t, day: serviceDay.dayNumber), t, stops, offset: offset, after: after, updates: nil)
+            }
+        }
+        calls.sort { ($0.seconds, $0.trip, $0.stop) < ($1.seconds, $1.trip, $1.stop) }
+        if let updates, !updates.alerts.isEmpty {
+            for k in calls.indices {
+                calls[k].alerts = updates.alerts(t, route: calls[k].route, trip: calls[k].trip, tripID: calls[k].tripID, at: [calls[k].stop]).map(\.id)
+            }
+        }
+        return calls
+    }
+
+    /// One service day's calls at `stops` that board as planned (a skipped or canceled one is
+    /// listed, marked), `offset` days from the board's day.
+    private static func calls<S: Schedule>(_ schedule: S, _ t: Timetable, _ stops: [Int], offset: Int, after: Int?, updates: TripUpdates?) -> [Call] {
+        var calls: [Call] = []
+        let shift = offset * 86_400
+        for stop in stops {
+            for k in schedule.calls(at: stop) {
+                let (q, i) = schedule.call(k)
+                guard i < schedule.length(q) - 1, Timetable.canBoard(schedule.plannedFlags(of: q)[i]) else { continue }
+                for run in 0..<schedule.runCount(q) {
+                    let index = schedule.instance(q, run), instance = index >= 0 ? updates?.instances[index] : nil
+                    // DELETED: gone from boards (asked by its id, `gtfs trip` says canceled).
+                    if instance?.status == .hidden { continue }
+                    let status = schedule.status(q, run, i), trip = schedule.trip(q, run)
+                    var call = Call(trip: trip, stop: stop, planned: status == .added ? nil : Int(schedule.planned(q, run, i).departure) + shift,
+                                    predicted: status.calls ? Int(schedule.departure(q, run, i)) + shift : nil, dayOffset: offset,
+                                    runStart: Int(schedule.planned(q, run, 0).departure), status: status,
+                                    route: instance?.route ?? Int(t.tripRoute[trip]))
+                    if status == .added {
+                        call.tripID = instance?.tripID
+                        call.headsign = instance?.headsign
+                    }
+                    guard call.seconds >= 0, call.seconds >= after ?? Int.min else { continue }
+                    calls.append(call)
+                }
+            }
+        }
+        return calls
+    }
+
+    /// Every trip with a call at one of `stops`, on any day.
+    package static func trips(calling stops: [Int], _ t: Timetable) -> Set<Int> {
+        var trips = Set<Int>()
+        let starts = t.stopPatternStart.buffer, pairs = t.stopPatterns.buffer, tripStart = t.patternTripStart.buffer, patternTrips = t.patternTrips.buffer
+        for stop in stops where stop >= 0 && stop + 1 < starts.count {
+            // (pattern, position) pairs, flat.
+            for k in stride(from: Int(starts[stop]), to: min(Int(starts[stop + 1]), pairs.count), by: 2) {
+                let q = Int(pairs[k])
+                guard q >= 0, q + 1 < tripStart.count else { continue }
+                for row in Int(tripStart[q])..<Int(tripStart[q + 1]) { trips.insert(Int(patternTrips[row])) }
+            }
+        }
+        return trips
+    }
+}
