@@ -26,7 +26,7 @@ extension TripUpdates {
 
 /// How real-time data leaves a call, or a ride, as every answer reports it (`status`). The
 /// words are the output's.
-package enum RealtimeStatus: String, Sendable {
+public enum RealtimeStatus: String, Sendable {
     /// No real-time data reaches it (rule 17: never "on time").
     case scheduled
     /// A time from an update or carried from one.
@@ -39,7 +39,7 @@ package enum RealtimeStatus: String, Sendable {
     case added
 
     /// Whether real-time data speaks of it (the `realtime` field).
-    package var isRealtime: Bool { self != .scheduled }
+    public var isRealtime: Bool { self != .scheduled }
     /// Whether it has a time to plan on (a canceled or skipped call has none).
-    package var calls: Bool { self != .canceled && self != .skipped }
+    public var calls: Bool { self != .canceled && self != .skipped }
 }

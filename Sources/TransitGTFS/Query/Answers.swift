@@ -1,0 +1,178 @@
+import Foundation
+@_exported import TransitSupport
+
+/// The library's answers, as a program embedding TransitGTFS reads them: the same queries the
+/// command line asks (`QueryEnds`, the router, `Board`, `TripCalls`), with stops named and every
+/// time an instant (`Date`), real-time data laid over the timetable where it is given.
+extension GTFSFeed {
+    /// A stop as an answer names it.
+    public struct Stop: Sendable, Equatable {
+        public let id: String
+        public let name: String
+        public let latitude: Double
+        public let longitude: Double
+    }
+
+    /// A call's time, as planned and as predicted: nil where there is none (an added trip has no
+    /// plan; a canceled or skipped call has no time to plan on). Without real-time data the two
+    /// are the same.
+    public struct Time: Sendable, Equatable {
+        public let planned: Date?
+        public let predicted: Date?
+    }
+
+    /// A ride, or a walk (`tripID` nil).
+    public struct Leg: Sendable, Equatable {
+        public let tripID: String?
+        public let route: String?
+        public let headsign: String?
+        /// nil: the point an end was given as (`LAT,LON`).
+        public let from: Stop?
+        public let to: Stop?
+        public let departure: Time
+        public let arrival: Time
+        public let status: RealtimeStatus
+        public let walkMeters: Double?
+    }
+
+    /// A Pareto-optimal journey: no other leaves later, arrives earlier and changes less.
+    public struct Journey: Sendable, Equatable {
+        public let departure: Date
+        public let arrival: Date
+        public let transfers: Int
+        public let legs: [Leg]
+    }
+
+    /// A call on a station board.
+    public struct Departure: Sendable, Equatable {
+        public let stop: Stop
+        public let tripID: String
+        public let route: String
+        public let headsign: String
+        public let time: Time
+        public let status: RealtimeStatus
+    }
+
+    /// A call of one trip's run.
+    public struct Call: Sendable, Equatable {
+        public let stop: Stop
+        public let arrival: Time
+        public let departure: Time
+        public let status: RealtimeStatus
+    }
+
+    /// A stop reached, at the earliest, with the fewest changes that arrive then.
+    public struct Reached: Sendable, Equatable {
+        public let stop: Stop
+        public let arrival: Date
+        public let transfers: Int
+    }
+
+    /// GTFS-Realtime trip updates applied to this feed, with what they said of themselves
+    /// (trip updates that matched no trip, data that is old: one line each).
+    public struct Realtime: Sendable {
+        let updates: TripUpdates
+        public let notices: [String]
+    }
+
+    /// A feed compiled from a GTFS zip or an unzipped directory, in memory (nothing written).
+    public static func compile(_ path: String) throws(TransitError) -> GTFSFeed {
+        GTFSFeed(timetable: try GTFSCompiler.compile(try FeedFiles.open(path)).0)
+    }
+
+    /// The feed's zone (its agency_timezone), in which its dates and times are read.
+    public var timeZone: TimeZone { timetable.zone }
+
+    /// A GTFS-Realtime message (its protobuf bytes) applied to this feed, read at `now` (nil:
+    /// the message's own time, as a recording is read).
+    public func realtime(_ message: Data, now: Date? = nil) throws(TransitError) -> Realtime {
+        let decoded: FeedMessage
+        do { decoded = try FeedMessage.decode(message) } catch {
+            throw .parse(what: "the GTFS-Realtime message", reason: "\(error.reason) (byte \(error.offset))")
+        }
+        let at = now.map { Int($0.timeIntervalSince1970.rounded(.down)) } ?? decoded.headerSeconds ?? Int(Date().timeIntervalSince1970)
+        let updates = TripUpdateApplier.apply(decoded, to: timetable, now: at, source: "GTFS-Realtime")
+        return Realtime(updates: updates, notices: updates.notices)
+    }
+
+    /// Every Pareto-optimal journey of the query, with its legs, in the zone of the origin's feed.
+    public func journeys(_ q: TripQuery, realtime: Realtime?) throws(TransitError) -> [Journey] {
+        let ends = try QueryEnds(timetable, from: q.from, to: q.to, radius: q.radius)
+        let router = ends.router(ends.routerQuery(day: q.date.dayNumber, after: q.after, before: q.before, transfers: q.transfers,
+                                                  minTransfer: q.minTransferSeconds, walk: q.walkMeters, link: q.linkMeters), updates: realtime?.updates)
+        let t = ends.timetable, clock = ServiceClock(day: q.date, zone: t.zone), updates = realtime?.updates
+        return (q.limit.map { router.journeys(limit: $0) } ?? router.journeys()).map { journey in
+            Journey(departure: clock.instant(journey.departure), arrival: clock.instant(journey.arrival), transfers: journey.transfers,
+                    legs: journey.legs.map { leg in
+                        let instance = leg.instance >= 0 ? updates?.instances[leg.instance] : nil
+                        let status = updates?.rideStatus(ofInstance: leg.isRide ? leg.instance : -1) ?? .scheduled
+                        let route = instance?.route ?? leg.trip.map { Int(t.tripRoute[$0]) } ?? -1
+                        func time(_ time: LegTime) -> Time {
+                            Time(planned: status == .added ? nil : clock.instant(time.planned), predicted: clock.instant(time.predicted))
+                        }
+                        var meters: Double?
+                        if case .walk(let m) = leg.mode { meters = m }
+                        return Leg(tripID: leg.isRide ? instance?.tripID ?? leg.trip.map { t.tripIDs[$0] } : nil,
+                                   route: leg.isRide ? StopIndex.routeName(t, route) : nil,
+                                   headsign: leg.isRide ? instance?.headsign ?? leg.trip.map { t.headsign($0) } : nil,
+                                   from: stop(leg.from, t), to: stop(leg.to, t), departure: time(leg.departure), arrival: time(leg.arrival),
+                                   status: leg.isRide ? status : .scheduled, walkMeters: meters)
+                    })
+        }
+    }
+
+    /// Every stop reachable from `from` leaving at or after `after` (seconds of the service
+    /// day `date`, in the zone of the origin's feed) and arriving within `minutes`.
+    public func reach(from: String, date: LocalDate, after: Int, minutes: Int, transfers: Int = SearchDefaults.transfers,
+                      minTransferSeconds: Int = SearchDefaults.minTransferSeconds, realtime: Realtime? = nil) throws(TransitError) -> [Reached] {
+        let ends = try QueryEnds(timetable, from: from)
+        let end = after + minutes * 60, t = ends.timetable, clock = ServiceClock(day: date, zone: t.zone)
+        let query = ends.routerQuery(day: date.dayNumber, after: after, before: end, transfers: transfers, minTransfer: minTransferSeconds,
+                                     walk: nil, link: SearchDefaults.linkMeters)
+        return ends.router(query, updates: realtime?.updates).reach().filter { $0.arrival <= end }.compactMap { reached in
+            stop(reached.stop, t).map { Reached(stop: $0, arrival: clock.instant(reached.arrival), transfers: reached.rides - 1) }
+        }
+    }
+
+    /// A station board: the calls leaving `stop` on the service day `date` at or after `after`
+    /// (seconds of that day; nil: all day), canceled and skipped ones marked.
+    public func departures(at stop: String, date: LocalDate, after: Int? = nil, realtime: Realtime? = nil) throws(TransitError) -> [Departure] {
+        let ends = try QueryEnds(timetable, from: stop, points: false)
+        let t = ends.timetable, clock = ServiceClock(day: date, zone: t.zone)
+        return Board.calls(t, ends.origin.stops, day: date, after: after, updates: realtime?.updates).compactMap { call in
+            guard let at = self.stop(call.stop, t) else { return nil }
+            return Departure(stop: at, tripID: call.tripID ?? t.tripIDs[call.trip], route: StopIndex.routeName(t, call.route),
+                             headsign: call.headsign ?? t.headsign(call.trip), time: Time(planned: call.planned.map(clock.instant),
+                                                                                       predicted: call.predicted.map(clock.instant)),
+                             status: call.status)
+        }
+    }
+
+    /// The calls of trip `id` on the service day `date` (its first run there, for a
+    /// frequencies.txt trip); none when it does not run that day.
+    public func trip(_ id: String, date: LocalDate, realtime: Realtime? = nil) throws(TransitError) -> [Call] {
+        let t = timetable, clock = ServiceClock(day: date, zone: t.zone), updates = realtime?.updates
+        let overlay = updates.map { RealtimeSchedule(t, day: date.dayNumber, updates: $0) }
+        var calls: [TripCalls.Call] = []
+        if let (added, _) = TripCalls.added(id, day: date.dayNumber, in: t, overlay: overlay, updates: updates) {
+            calls = added
+        } else if let trip = try TripCalls.trip(named: id, in: t) {
+            guard t.serviceRuns(Int(t.tripService[trip]), day: date.dayNumber), let run = t.runs(ofTrip: trip).first else { return [] }
+            calls = TripCalls.calls(of: run, trip: trip, day: date.dayNumber, in: t, overlay: overlay, updates: updates)
+        } else {
+            throw .usage("unknown trip_id '\(id)'")
+        }
+        return calls.compactMap { call in
+            stop(call.stop, t).map {
+                Call(stop: $0, arrival: Time(planned: call.plannedArrival.map(clock.instant), predicted: call.arrival.map(clock.instant)),
+                     departure: Time(planned: call.plannedDeparture.map(clock.instant), predicted: call.departure.map(clock.instant)),
+                     status: call.status)
+            }
+        }
+    }
+
+    private func stop(_ index: Int, _ t: Timetable) -> Stop? {
+        guard index >= 0, index < t.stopCount else { return nil }
+        return Stop(id: t.stopIDs[index], name: t.stopNames[index], latitude: t.stopLat[index], longitude: t.stopLon[index])
+    }
+}
