@@ -124,16 +124,6 @@ extension Timetable {
 
     package func zone(ofStop stop: Int) -> TimeZone { feedZones.isEmpty ? zone : zone(ofFeed: feed(ofStop: stop)) }
 
-    /// A combination on the clock of the feed `stop` belongs to (nil: the timetable's own).
-    /// One feed keeps its clock.
-    package func onClock(ofStop stop: Int?) -> Timetable {
-        guard isCombination else { return self }
-        // One zone for all (the usual case): nothing to find out.
-        let zones = Set((0..<feedCount).map { feedZones[$0] })
-        if zones.count == 1, let only = zones.first { return onClock(only) }
-        return stop.map { onClock(feedZones[feed(ofStop: $0)]) } ?? self
-    }
-
     /// A feed's patterns.
     package func patterns(ofFeed f: Int) -> Range<Int> {
         guard isCombination, f + 1 < feedPatternStart.count else { return 0..<patternCount }

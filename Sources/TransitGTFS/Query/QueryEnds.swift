@@ -37,7 +37,7 @@ package struct QueryEnds {
         }
         // Over feeds in several zones, the origin's feed's clock (a point: its nearest stop's).
         let first = origin.walks.flatMap { walks in walks.min { ($0.value, $0.key) < ($1.value, $1.key) }?.key } ?? origin.stops.first
-        timetable = zone.map(t.onClock) ?? t.onClock(ofStop: first)
+        timetable = zone.map(t.onClock) ?? Self.onClock(ofStop: first, t)
         children = index.children
         self.origin = End(stops: origin.stops, walks: origin.walks)
         self.destination = destination.map { End(stops: $0.stops, walks: $0.walks) }
@@ -51,6 +51,15 @@ package struct QueryEnds {
         query.access = origin.walks ?? [:]
         query.egress = destination?.walks ?? [:]
         return query
+    }
+
+    /// A combination on the clock of the feed `stop` belongs to (nil: the timetable's own). One
+    /// feed keeps its clock; feeds that share one zone take it.
+    private static func onClock(ofStop stop: Int?, _ t: Timetable) -> Timetable {
+        guard t.isCombination else { return t }
+        let zones = Set((0..<t.feedCount).map { t.feedZones[$0] })
+        if zones.count == 1, let only = zones.first { return t.onClock(only) }
+        return stop.map { t.onClock(t.feedZones[t.feed(ofStop: $0)]) } ?? t
     }
 
     /// The router for `query` on the query's clock, with real-time data laid over it.
