@@ -63,11 +63,18 @@ import TransitTestSupport
                                             "--realtime", pb, "--format", "json"], now: now)
         #expect(board.status == 0, "\(board.stderr)")
         let rows = try board.records()
-        // 5151022WKDY: its update names 24TH as stop_sequence 3 (24TH is 4 in the timetable): the
-        // stop_id decides; time 1565200027 (10:47:07) wins over delay 926.
-        let late = try #require(rows.first { $0["trip_id"] as? String == "5151022WKDY" })
-        #expect(late["time"] as? String == "2019-08-07T10:47:07-07:00" && late["planned_time"] as? String == "2019-08-07T10:31:00-07:00"
-                && late["delay_seconds"] as? Int == 967 && late["status"] as? String == "updated" && late["realtime"] as? Bool == true)
+        // 4531003WKDY: 24TH as stop_sequence 8, as the timetable has it; its departure time
+        // 1565199911 (10:45:11) wins over its delay field (1110).
+        let late = try #require(rows.first { $0["trip_id"] as? String == "4531003WKDY" })
+        #expect(late["time"] as? String == "2019-08-07T10:45:11-07:00" && late["planned_time"] as? String == "2019-08-07T10:26:00-07:00"
+                && late["delay_seconds"] as? Int == 1151 && late["status"] as? String == "updated" && late["realtime"] as? Bool == true)
+        // Rules 11 and 15 as revised on 2026-11-25. 1171042WKDY's first update says
+        // `stop_sequence: 1` (DALY) with `stop_id: FTVL` (its 12th call): dropped, so nothing
+        // runs 29 minutes early; upstream of COLS, its next update, it keeps its schedule: 24TH at
+        // 10:51, planned, no ghost at 10:48.
+        let kept = try #require(rows.first { $0["trip_id"] as? String == "1171042WKDY" })
+        #expect(kept["time"] as? String == "2019-08-07T10:51:00-07:00" && kept["status"] as? String == "scheduled")
+        #expect(board.stderr.contains("stop updates name no call of their trip (dropped)"))
         // Sorted by the time to plan on.
         let times = rows.compactMap { $0["time"] as? String }
         #expect(times == times.sorted() && times.count == rows.count)
@@ -80,14 +87,25 @@ import TransitTestSupport
         #expect(lines.contains { $0.hasSuffix("1 trip updates list their stops out of order (rejected; those trips keep their schedule)") })
         let scrambled = try await Self.transit(["gtfs", "trip", "3711056WKDY", "--feed", zip, "--date", "2019-08-07", "--realtime", pb, "--format", "json"], now: now)
         #expect(try scrambled.records().allSatisfy { $0["status"] as? String == "scheduled" })
-        // A journey rides 5151022WKDY on its predicted times: 24TH 10:47:07 → 16TH 10:48:34 (1565200114)
-        // (in a window that leaves out 1171042WKDY, which leaves at 10:48:17 and arrives sooner).
+        // 5151022WKDY names 24TH as stop_sequence 3 (GLEN in the timetable; 24TH is 4): dropped; the
+        // trip keeps its schedule up to 16TH, whose update agrees (arrival 1565200114, 10:48:34).
+        let dropped = try await Self.transit(["gtfs", "trip", "5151022WKDY", "--feed", zip, "--date", "2019-08-07", "--realtime", pb, "--format", "json"], now: now)
+        let calls = try dropped.records()
+        let at24TH = calls.first { $0["stop_id"] as? String == "24TH" }, at16TH = calls.first { $0["stop_id"] as? String == "16TH" }
+        #expect(at24TH?["departure"] as? String == "2019-08-07T10:31:00-07:00" && at24TH?["status"] as? String == "scheduled")
+        #expect(at16TH?["arrival"] as? String == "2019-08-07T10:48:34-07:00" && at16TH?["status"] as? String == "updated")
+        // A journey rides 4531003WKDY on its predicted times: 24TH 10:45:11 → 16TH 10:46:49 (1565200009).
         let trips = try await Self.transit(["gtfs", "trips", "--feed", zip, "--from", "24TH", "--to", "16TH", "--date", "2019-08-07",
-                                            "--after", "10:47", "--before", "10:47:30", "--realtime", pb, "--format", "json"], now: now)
+                                            "--after", "10:45", "--before", "10:45:30", "--realtime", pb, "--format", "json"], now: now)
         let journeys = try trips.records()
-        let ride = try #require(journeys.compactMap { ($0["legs"] as? [[String: Any]])?.first }.first { $0["trip_id"] as? String == "5151022WKDY" })
-        #expect(ride["departure"] as? String == "2019-08-07T10:47:07-07:00" && ride["arrival"] as? String == "2019-08-07T10:48:34-07:00"
-                && ride["planned_arrival"] as? String == "2019-08-07T10:33:00-07:00" && ride["arrival_delay_seconds"] as? Int == 934)
+        let ride = try #require(journeys.compactMap { ($0["legs"] as? [[String: Any]])?.first }.first { $0["trip_id"] as? String == "4531003WKDY" })
+        #expect(ride["departure"] as? String == "2019-08-07T10:45:11-07:00" && ride["arrival"] as? String == "2019-08-07T10:46:49-07:00"
+                && ride["planned_arrival"] as? String == "2019-08-07T10:28:00-07:00" && ride["arrival_delay_seconds"] as? Int == 1129)
+        // No ride between two stations takes 0 s (the ghost of 1171042WKDY rode 24TH → EMBR at 10:48).
+        let east = try await Self.transit(["gtfs", "trips", "--feed", zip, "--from", "24TH", "--to", "ANTC", "--date", "2019-08-07",
+                                           "--after", "10:45", "--realtime", pb, "--format", "json"], now: now)
+        let rides = try east.records().flatMap { ($0["legs"] as? [[String: Any]]) ?? [] }.filter { $0["trip_id"] is String }
+        #expect(!rides.isEmpty && rides.allSatisfy { ($0["departure"] as? String ?? "") < ($0["arrival"] as? String ?? "") }, "\(rides.prefix(3))")
         // Without realtime, the same query rides the schedule.
         let planned = try await Self.transit(["gtfs", "trips", "--feed", zip, "--from", "24TH", "--to", "16TH", "--date", "2019-08-07",
                                               "--after", "10:47", "--format", "json"], now: now)
@@ -187,14 +205,18 @@ import TransitTestSupport
         let moved = try await calls("nigiri-gtfsrt-rt", "3248651", "2023-08-10", "kTripUpdate.json.pb")
         #expect(moved.first { $0["sequence"] as? Int == 16 }?["stop_id"] as? String == "10000")
         #expect(!moved.contains { $0["stop_id"] as? String == "1992" })
-        // Negative delays of −90 min at C, −91/−92 min at E. Rule 15, not nigiri's clamp (it puts C at
-        // 11:00 local): C is 12:00 − 90 min = 10:30, never moved, and B, planned at 11:00 before it,
-        // is lowered to 10:30; D carries C's delay (11:30); E 12:29; F carries E's departure delay (13:28).
+        // Negative delays of −90 min at C, −91/−92 min at E. Rule 15 as revised on 2026-11-25, not
+        // nigiri's clamp (it puts C at 11:00 local): C is 12:00 − 90 min = 10:30, never moved; B,
+        // planned at 11:00, would leave after it, so it moves as much as C did (09:30), and so does
+        // A (planned 10:00, after B's new time): the vehicle keeps its scheduled running times, no
+        // two stations on one instant. D carries C's delay (11:30); E 12:29; F carries E's
+        // departure delay (13:28).
         let early = try await calls("nigiri-gtfsrt-relative", "TRIP_1", "2023-11-26", "kTripUpdate.json.pb")
         let arrivals = early.map { $0["arrival"] as? String ?? "-" }
-        #expect(Array(arrivals.dropFirst()) == ["2023-11-26T10:30:00+01:00", "2023-11-26T10:30:00+01:00", "2023-11-26T11:30:00+01:00",
+        #expect(Array(arrivals.dropFirst()) == ["2023-11-26T09:30:00+01:00", "2023-11-26T10:30:00+01:00", "2023-11-26T11:30:00+01:00",
                                                 "2023-11-26T12:29:00+01:00", "2023-11-26T13:28:00+01:00"], "\(arrivals)")
-        #expect(early.first?["status"] as? String == "scheduled" && early[1]["status"] as? String == "updated")
+        #expect(early.first?["departure"] as? String == "2023-11-26T08:30:00+01:00")
+        #expect(early.first?["status"] as? String == "updated" && early[1]["status"] as? String == "updated")
     }
 
     @Test func nigiriAddedNewReplacementAndDuplicatedTrips() async throws {
@@ -408,7 +430,7 @@ import TransitTestSupport
         let query = ["gtfs", "departures", "--feed", zip, "--stop", "24TH", "--date", "2019-08-07", "--after", "10:40", "--format", "json", "--realtime"]
         let live = try await Run.transit(["--record", record] + query + [server.baseURL + "/rt/trip-updates.pb"], env: env)
         #expect(live.status == 0, "\(live.stderr)")
-        #expect(live.stdout.contains("\"delay_seconds\" : 967") || live.stdout.contains("\"delay_seconds\": 967"), "\(live.stdout.prefix(300))")
+        #expect(live.stdout.contains("\"delay_seconds\" : 1151") || live.stdout.contains("\"delay_seconds\": 1151"), "\(live.stdout.prefix(300))")
         // The recording holds the body byte for byte after its head.
         let files = try FileManager.default.subpathsOfDirectory(atPath: record).filter { $0.hasSuffix(".http") }
         let recorded = try Data(contentsOf: URL(fileURLWithPath: record + "/" + (try #require(files.first))))

@@ -83,9 +83,11 @@ import Testing
         // Rule 16: an explicit time at C earlier than B's explicit time.
         (u, t) = try Self.apply([Self.trip([Self.stu(20, departure: 900), Self.stu(30, arrival: -300)])])
         #expect(Self.calls(u, t) == nil && u.notices == ["rt: 1 trip updates have times that go backwards (rejected; those trips keep their schedule)"])
-        // Rule 15: running 15 minutes early at C lowers B (planned to leave after C's new time), never C.
+        // Rule 15 (revised 2026-11-25): running 15 minutes early at C (08:05) moves B (planned to
+        // leave at 08:10, after it) 15 minutes earlier too, and then A (08:00, after B's new 07:55),
+        // never C; before, B was lowered onto C's instant.
         (u, t) = try Self.apply([Self.trip([Self.stu(30, arrival: -900, departure: -900)])])
-        #expect(Self.calls(u, t) == ["scheduled 0", "updated -5", "updated -15", "updated -15"])
+        #expect(Self.calls(u, t) == ["updated -15", "updated -15", "updated -15", "updated -15"])
     }
 
     @Test func whichTripAndWhichDay() throws {

@@ -396,11 +396,12 @@ package struct TripUpdateApplier {
                 // The common case: the sequence, and a stop_id that agrees (compared as bytes).
                 found = (at, Int(stops[at]))
             } else if let seq = updates[index].stopSequence, let at = call(seq) {
-                // They disagree: a stop_id that occurs once decides, else a platform change nearby.
-                let given = stopID.flatMap { stop($0) }
-                if let given, let only = once(given) {
-                    found = (only, given)
-                } else if let given, samePlace(given, Int(stops[at])) {
+                // They disagree (rule 11, revised 2026-11-25): a stop off the trip at the same
+                // station or within 100 m is a platform change at that call; anything else drops
+                // the update, since neither can be trusted (letting the stop_id decide put BART's
+                // 2019 trip 1171042WKDY 29 minutes early at its 12th call and every call before
+                // it on one instant).
+                if let given = stopID.flatMap({ stop($0) }), !(0..<n).contains(where: { Int(stops[$0]) == given }), samePlace(given, Int(stops[at])) {
                     found = (at, given)
                 }
             } else if let given = stopID.flatMap({ stop($0) }), let only = once(given) {
@@ -491,21 +492,38 @@ package struct TripUpdateApplier {
                 carried = (departure ?? arrival).map { $0.delay ?? ($0.time - ($0 == departure ? planned.1 : planned.0)) }
             }
         }
-        // Rule 15: nothing before an explicit time may leave after it; explicit times never move.
-        var bound = Int.max
-        for i in stride(from: length - 1, through: 0, by: -1) {
-            if explicit[i] {
-                if calls[i].departure > bound || calls[i].arrival > calls[i].departure {
-                    rejectedBackwards += 1  // rule 16
-                    return nil
-                }
-            } else {
-                if calls[i].departure > bound { calls[i].departure = bound; if calls[i].status == .scheduled { calls[i].status = .updated } }
-                if calls[i].arrival > calls[i].departure { calls[i].arrival = calls[i].departure; if calls[i].status == .scheduled { calls[i].status = .updated } }
-            }
-            bound = calls[i].arrival
+        return Self.keepOrder(&calls, explicit: explicit) ? calls : { rejectedBackwards += 1; return nil }()  // rule 16
+    }
+
+    /// Rule 15 (revised 2026-11-25), from each updated call back: a call that would no longer
+    /// come before the next one moves earlier by as much as that updated call did, keeping its
+    /// scheduled running times, and so on back until a call fits; updated calls never move.
+    /// Times never decrease along the trip, and two stops the schedule has apart never share one
+    /// instant (no ride of 0 s). False when the updates cannot be laid out so (rule 16).
+    package static func keepOrder(_ calls: inout [TripUpdates.Call], explicit: [Bool]) -> Bool {
+        /// Call i leaves before call i + 1 arrives (at the same instant only where the schedule says so).
+        func fits(_ i: Int) -> Bool {
+            let leaves = calls[i].departure, next = calls[i + 1].arrival
+            return leaves < next || (leaves == next && calls[i].plannedDeparture == calls[i + 1].plannedArrival)
         }
-        return calls
+        var delay: Int?
+        for i in stride(from: calls.count - 1, through: 0, by: -1) {
+            let call = calls[i]
+            guard call.arrival <= call.departure else { return false }
+            let last = i == calls.count - 1
+            if explicit[i] {
+                if !last && !fits(i) { return false }
+                delay = call.plannedArrival.map { call.arrival - $0 }
+                continue
+            }
+            guard !last, !fits(i) else { continue }
+            guard let delay, let a = call.plannedArrival, let d = call.plannedDeparture else { return false }
+            calls[i].arrival = a + delay
+            calls[i].departure = d + delay
+            calls[i].status = call.status == .skipped ? .skipped : .updated
+            if !fits(i) { return false }
+        }
+        return true
     }
 
     package struct Event: Equatable {
