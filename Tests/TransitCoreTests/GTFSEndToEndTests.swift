@@ -38,6 +38,39 @@ import TransitTestSupport
         #expect(legs.map { $0["trip_start"] as? String } == ["08:00:00", "08:30:00"])
     }
 
+    /// A remembered real-time source that is down never takes the answer down: boards, journeys,
+    /// one trip and reach answer from the timetable, exit 0, with one notice naming the source and
+    /// why; vehicles and alerts, which have nothing to show without it, fail (exit 1).
+    @Test func aSourceThatIsDownLeavesTheTimetable() async throws {
+        let server = try LoopbackServer { request in request.path == "/garbage.pb" ? .garbage(Data("not protobuf at all".utf8)) : .close }
+        defer { server.stop() }
+        let cache = Paths.temporary()
+        let imported = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport", "--realtime", server.baseURL + "/down.pb"], env: env(cache))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let day = ["--date", "2026-11-23"]
+        for query in [["departures", "--stop", "Harbor", "--after", "08:00", "--limit", "2"],
+                      ["trips", "--from", "Harbor", "--to", "Stadium", "--after", "08:00", "--limit", "2"],
+                      ["trip", "SL-WK-N05"], ["reach", "--from", "Harbor", "--after", "08:00", "--minutes", "20"]] {
+            let run = try await Run.transit(["gtfs"] + query + day, env: env(cache))
+            #expect(run.status == 0 && !run.stdout.isEmpty, "\(query): \(run.status) \(run.stderr)")
+            #expect(run.stderrLines.count == 1 && run.stderr.hasPrefix("not live: ") && run.stderr.contains(server.baseURL + "/down.pb")
+                    && run.stderr.contains("the times are as planned"), "\(query): \(run.stderr)")
+            // The same answer as without real-time data (a board keeps the columns a real-time
+            // board has, so that a script's columns do not move with the source's health).
+            let planned = try await Run.transit(["gtfs"] + query + day + ["--no-realtime"], env: env(cache))
+            let columns = { (run: Run) in run.stdoutLines.map { $0.split(separator: "\t", omittingEmptySubsequences: false).prefix(6).joined(separator: "\t") } }
+            #expect(columns(planned) == columns(run), "\(query)")
+        }
+        // Given on the command line, and garbage rather than down: the same.
+        let given = try await Run.transit(["gtfs", "departures", "--stop", "Harbor", "--after", "08:00", "--limit", "2", "--realtime",
+                                           server.baseURL + "/garbage.pb"] + day, env: env(cache))
+        #expect(given.status == 0 && given.stderrLines.count == 1 && given.stderr.hasPrefix("not live: "), "\(given.stderr)")
+        for command in ["vehicles", "alerts"] {
+            let run = try await Run.transit(["gtfs", command], env: env(cache))
+            #expect(run.status == 1 && run.stdout.isEmpty && run.stderr.contains(server.baseURL), "\(command): \(run.stderr)")
+        }
+    }
+
     /// Real-time data has one path: a board, one trip's calls and journeys all read the same
     /// overlay, so each says the same of a call. On the bundled Lakeport at 07:58 (a late train,
     /// a run that waits, a cancellation, a skipped stop, an added train): every call a board

@@ -98,20 +98,37 @@ struct RealtimeSource {
     /// A decoded message, where it came from, and its clock (`RealtimeMessage`).
     typealias Message = RealtimeMessage
 
-    /// Every source read and decoded, in order; an empty one is said and left out.
-    func messages(_ sources: [String], headers: [String] = [], keepCalls: FeedMessage.KeepCalls? = nil) async throws(TransitError) -> (messages: [Message], notices: [String]) {
+    /// Every source read and decoded, in order; an empty one, or one with a header and nothing
+    /// else, is said and left out. `soft`: a source that cannot be reached or read (down, timed
+    /// out, an error status, garbage) is said in one notice and left out, and the answer is the
+    /// timetable as planned; a usage error (a file that is not there, a key not set) still fails.
+    func messages(_ sources: [String], headers: [String] = [], keepCalls: FeedMessage.KeepCalls? = nil,
+                  soft: Bool = false) async throws(TransitError) -> (messages: [Message], notices: [String]) {
         var out: [Message] = [], notices: [String] = []
         for source in sources {
             context.progress("reading real-time data")
-            let (data, isFile) = try await bytes(source, headers: headers)
             let name = Redaction.url(source)
-            guard let message = try Self.decode(data, source: name, keepCalls: keepCalls) else {
+            let read: (data: Data, isFile: Bool), decoded: FeedMessage?
+            do {
+                read = try await bytes(source, headers: headers)
+                decoded = try Self.decode(read.data, source: name, keepCalls: keepCalls)
+            } catch {
+                guard soft, error.exitStatus != 2 else { throw error }
+                notices.append("not live: \(Sanitize.line(error.message)); the times are as planned")
+                continue
+            }
+            guard let message = decoded else {
                 notices.append("\(name): empty, no real-time data")
                 continue
             }
+            // A header and nothing else says nothing: a dead feed, not a network on time.
+            if message.entities.isEmpty {
+                notices.append("\(name): a header and no data (no trip is known to run as planned or not)")
+            }
             var now = Int(context.settings.now.timeIntervalSince1970)
-            if isFile && !context.settings.clockPinned, let stamp = message.headerSeconds { now = stamp }
-            out.append(Message(source: name, message: message, now: now))
+            let recording = read.isFile && !context.settings.clockPinned && message.headerSeconds != nil
+            if recording, let stamp = message.headerSeconds { now = stamp }
+            out.append(Message(source: name, message: message, now: now, isRecording: recording))
         }
         return (out, notices)
     }
@@ -130,10 +147,11 @@ struct RealtimeSource {
 
     /// Each group's messages, in order, their ids in the timetable's terms. `keepCalls`: the
     /// decode's choice of trips for a group (see `FeedMessage.decode`).
-    func messages(_ groups: [Group], keepCalls: (Group) -> FeedMessage.KeepCalls? = { _ in nil }) async throws(TransitError) -> (messages: [Message], notices: [String]) {
+    func messages(_ groups: [Group], soft: Bool = false,
+                  keepCalls: (Group) -> FeedMessage.KeepCalls? = { _ in nil }) async throws(TransitError) -> (messages: [Message], notices: [String]) {
         var out: [Message] = [], notices: [String] = []
         for group in groups {
-            let (messages, more) = try await self.messages(group.sources, headers: group.headers, keepCalls: keepCalls(group))
+            let (messages, more) = try await self.messages(group.sources, headers: group.headers, keepCalls: keepCalls(group), soft: soft)
             out += group.feed.isEmpty ? messages : messages.map { m in
                 var m = m
                 m.message = m.message.namespaced(group.prefix)
@@ -152,7 +170,8 @@ struct RealtimeSource {
         // Of the trips an answer reads, the calls are built; of the others, only checked. A trip
         // the timetable does not have (ADDED, NEW) or a descriptor without trip_id keeps its calls.
         let ids = only.map { Set($0.map { t.tripIDs[$0] }) }
-        let (messages, notices) = try await self.messages(groups) { group in
+        // A source that cannot be read leaves the timetable as planned, said (rule 6's stale data too).
+        let (messages, notices) = try await self.messages(groups, soft: true) { group in
             ids.map { ids in
                 { d in
                     guard let d, let id = d.tripID else { return true }
@@ -162,6 +181,7 @@ struct RealtimeSource {
             }
         }
         var updates = Self.tripUpdates(messages, t, notices: notices, only: only)
+        if !messages.isEmpty && messages.allSatisfy(\.isRecording) { updates.recordedAt = messages.map(\.now).max() }
         // Alerts of data too old to apply are not applied either (its notice says so).
         let fresh = messages.filter { m in !TripUpdateApplier.refuses(age: m.message.headerSeconds.map { m.now - $0 }) }
         updates.alerts = ServiceAlert.alerts(fresh, language: ServiceAlert.language(context.settings.environment["LANG"]))

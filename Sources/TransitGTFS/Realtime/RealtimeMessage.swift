@@ -9,11 +9,14 @@ package struct RealtimeMessage {
     package var now: Int
     /// Over several feeds, the feed whose ids it names ("" for one feed).
     package var feed = ""
+    /// A recording (a file), read at its own header time: `now` is that time.
+    package var isRecording = false
 
-    package init(source: String, message: FeedMessage, now: Int, feed: String = "") {
+    package init(source: String, message: FeedMessage, now: Int, feed: String = "", isRecording: Bool = false) {
         self.source = source
         self.message = message
         self.now = now
         self.feed = feed
+        self.isRecording = isRecording
     }
 }

@@ -76,6 +76,9 @@ package struct TripUpdates {
     package var notices: [String] = []
     /// The service alerts that came with the data (every one; `ServiceAlert.active` says which hold now).
     package var alerts: [ServiceAlert] = []
+    /// When every source was a recording: the latest of their header times, which a query's
+    /// default day and "now" are then read at (seconds since 1970).
+    package var recordedAt: Int?
 
     package init() {}
 

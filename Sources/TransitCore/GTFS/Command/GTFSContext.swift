@@ -10,13 +10,27 @@ struct GTFSContext {
     let context: Context
     let store: FeedStore
 
+    /// The clock a query reads its default day and "now" at: the settings' (`TRANSIT_NOW` or
+    /// the system's), or a recording's (`reading(_:)`).
+    private(set) var now: Date
+
     init(_ context: Context) {
         self.context = context
         store = FeedStore(cacheDirectory: context.settings.cacheDirectory)
+        now = context.settings.now
+    }
+
+    /// The same, on the clock of the real-time data read: when every source was a recording (a
+    /// file, the clock not pinned), its header time, so that a recording is asked about its own
+    /// day and moment by default.
+    func reading(_ updates: TripUpdates?) -> GTFSContext {
+        guard let at = updates?.recordedAt else { return self }
+        var copy = self
+        copy.now = Date(timeIntervalSince1970: TimeInterval(at))
+        return copy
     }
 
     var settings: Settings { context.settings }
-    var now: Date { context.settings.now }
     func progress(_ words: String) { context.progress(words) }
 
     // MARK: the feeds

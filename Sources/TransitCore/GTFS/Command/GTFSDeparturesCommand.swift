@@ -50,7 +50,7 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
         let (feed, ends) = try gtfs.open(feeds, from: stop, points: false)
         // The board reads the trips calling at its stops: only theirs are applied.
         let updates = try await gtfs.tripUpdates(realtime, feed, only: Board.trips(calling: ends.origin.stops, feed.timetable))
-        return try board(gtfs, feed, stops: ends.origin.stops, updates: updates)
+        return try board(gtfs.reading(updates), feed, stops: ends.origin.stops, updates: updates)
     }
 
     /// `feed` on the clock of the stop's feed, as `run` opens it.

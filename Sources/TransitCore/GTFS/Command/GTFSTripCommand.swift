@@ -42,7 +42,7 @@ struct GTFSTripCommand: GTFSSubcommand {
         if let named, feed.timetable.isCombination { feed.timetable = feed.timetable.onClock(feed.timetable.feedZones[feed.timetable.feed(ofTrip: named)]) }
         let only = Set(named.map { [$0] } ?? [])
         let updates = try await gtfs.tripUpdates(realtime, feed, only: only)
-        return try calls(gtfs, feed, updates: updates)
+        return try calls(gtfs.reading(updates), feed, updates: updates)
     }
 
     /// The calls of `tripID`'s run on the service day, with realtime data where there is some.

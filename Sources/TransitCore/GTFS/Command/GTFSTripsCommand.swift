@@ -57,7 +57,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
         let (feed, ends) = try gtfs.open(feeds, from: from, to: to, radius: search.radius, zone: search.zone)
         let updates = try await gtfs.tripUpdates(realtime, feed)
-        return try journeys(gtfs, feed, ends, updates: updates)
+        return try journeys(gtfs.reading(updates), feed, ends, updates: updates)
     }
 
     /// `feed` on the query's clock, as `run` opens it.
