@@ -300,6 +300,12 @@ import TransitTestSupport
         #expect(collection["type"] as? String == "FeatureCollection" && features.count == 291)
         let point = try #require((features.first?["geometry"] as? [String: Any])?["coordinates"] as? [Double])
         #expect(point.count == 2 && (-64.0 ... -63.0).contains(point[0]) && (44.0...45.5).contains(point[1]), "\(point)")
+        // Speeds as the feed writes its float32s (vehicle 2526: `speed: 22.352`), not 22.35199928…;
+        // the table says where each vehicle is (vehicle 2526 at 44.81045,-63.59964).
+        #expect(rows.first { $0["id"] as? String == "2526" }?["speed"] as? Double == 22.352)
+        #expect(!(try JSONSerialization.data(withJSONObject: rows).isEmpty) && !run.stdout.contains("9999999"), "float noise")
+        let table = try await Self.transit(halifax + ["--format", "table"], now: nil)
+        #expect(table.stdoutLines.first?.contains("POSITION") == true && table.stdout.contains("44.81045,-63.59964"), "\(table.stdout.prefix(300))")
         // Bull Runner: trips by route only, and an unknown extension in the header.
         let bull = try await Self.transit(["gtfs", "vehicles", "--feed", Self.feeds("validator-bullrunner/bullrunner-gtfs.zip"),
                                            "--realtime", Self.feeds("validator-bullrunner/bullrunner-vehicle-positions.pb"), "--format", "json"], now: nil)

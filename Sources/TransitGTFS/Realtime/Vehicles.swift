@@ -52,8 +52,10 @@ package enum VehiclePositions {
                    (-90...90).contains(lat), (-180...180).contains(lon) {
                     row.latitude = lat
                     row.longitude = lon
-                    row.bearing = p.bearing.flatMap { $0.isFinite ? $0 : nil }
-                    row.speed = p.speed.flatMap { $0.isFinite ? $0 : nil }
+                    // Degrees; anything else (a float32 can say 1e30) is no bearing.
+                    row.bearing = p.bearing.flatMap { $0.isFinite && (-360...720).contains($0) ? $0 : nil }
+                    // A float32 as the feed wrote it (2.2352, not 2.2351999282836914).
+                    row.speed = p.speed.flatMap { $0.isFinite ? Double(Float($0).description) : nil }
                 }
                 let trip = v.trip?.tripID.flatMap { trips.find($0) }
                 if let trip {

@@ -99,7 +99,7 @@ struct GTFSTripCommand: GTFSSubcommand {
             Column("status") { .string($0.status.rawValue) },
         ]
         // Where a rider may not get on or off, the table says so; and how realtime data changed the call.
-        let note = Column<TripCalls.Call>("note", "") { c in
+        let note = Column<TripCalls.Call>("note", "NOTE") { c in
             .string(([Timetable.canBoard(c.flags) || c.position == length - 1 ? nil : "no pickup",
                       Timetable.canAlight(c.flags) || c.position == 0 ? nil : "no drop-off"]
                      + [c.status == .scheduled || c.status == .updated ? nil : c.status.rawValue]).compactMap { $0 }.joined(separator: ", "))

@@ -44,8 +44,21 @@ struct GTFSVehiclesCommand: GTFSSubcommand {
         ]
         notices = feed.notices + readNotices + notices
         if rows.isEmpty { notices.append("No vehicles" + (route.map { " on route \($0)" } ?? "") + " in " + sources.flatMap(\.sources).map(Redaction.url).joined(separator: ", ")) }
-        var output = Output(rows, data: data, table: [data[0], data[3], data[2], data[10], data[11], data[12], data[14]], notices: notices)
+        // The table says where each vehicle is, as LAT,LON (to 5 decimals, about a meter).
+        let position = Column<VehicleRow>("position", "POSITION") { row in
+            guard let lat = row.latitude, let lon = row.longitude else { return .string("") }
+            return .string(Self.degrees(lat) + "," + Self.degrees(lon))
+        }
+        var output = Output(rows, data: data, table: [data[0], data[3], data[2], position, data[10], data[11], data[12], data[14]], notices: notices)
         output.geoJSON { GeoJSON.points($0) }
         return output
+    }
+
+    /// Degrees to 5 decimals, trailing zeros dropped (`44.81045`, `-63.5`).
+    static func degrees(_ value: Double) -> String {
+        var text = String(format: "%.5f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }
