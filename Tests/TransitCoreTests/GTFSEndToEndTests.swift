@@ -38,6 +38,46 @@ import TransitTestSupport
         #expect(legs.map { $0["trip_start"] as? String } == ["08:00:00", "08:30:00"])
     }
 
+    /// With several feeds imported and none named, the feed that has the stops asked for answers
+    /// (README's examples keep working beside BART and Caltrain); where none or several do, the
+    /// error names them and says how to choose; an unknown stop's hint looks in every feed.
+    @Test func severalImportedFeedsAnswerWhereTheStopsAre() async throws {
+        let cache = Paths.temporary()
+        for (source, name) in [("lakeport", "lakeport"), ("pairs/bay/bart", "bart"), ("pairs/bay/caltrain", "caltrain")] {
+            let imported = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/" + source, "--name", name], env: env(cache))
+            #expect(imported.status == 0, "\(imported.stderr)")
+        }
+        let board = ["gtfs", "departures", "--stop", "Old Town", "--date", "2026-11-23", "--after", "08:00", "--limit", "4"]
+        let chosen = try await Run.transit(board, env: env(cache)), named = try await Run.transit(board + ["--feed", "lakeport"], env: env(cache))
+        #expect(chosen.status == 0 && chosen.stdout == named.stdout && !chosen.stdout.isEmpty, "\(chosen.stderr)")
+        #expect(chosen.stderrLines == ["lakeport is the one of 3 imported feeds with Old Town; --feed chooses"])
+        let both = try await Run.transit(["gtfs", "departures", "--stop", "Millbrae", "--date", "2026-11-23"], env: env(cache))
+        #expect(both.status == 2 && both.stderrLines.first == "transit: 3 feeds are imported (bart, caltrain, lakeport) and bart and caltrain have Millbrae: say which with --feed NAME, or --feed all for every feed as one network")
+        let across = try await Run.transit(["gtfs", "trips", "--from", "Embarcadero", "--to", "Palo Alto", "--date", "2026-11-23"], env: env(cache))
+        #expect(across.status == 2 && across.stderr.contains("none has Embarcadero and Palo Alto") && across.stderr.contains("--feed all"))
+        let unknown = try await Run.transit(["gtfs", "departures", "--feed", "bart", "--stop", "Old Town", "--date", "2026-11-23"], env: env(cache))
+        #expect(unknown.status == 2 && unknown.stderr.contains("transit gtfs stops --feed all --name \"Old\""), "\(unknown.stderr)")
+    }
+
+    /// `gtfs update` tries every feed: a broken source is named, the others update, and the exit
+    /// status says that one failed.
+    @Test func updateTriesEveryFeedAndNamesTheBrokenOne() async throws {
+        let cache = Paths.temporary(), work = Paths.temporary()
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        // bart from a copy of its directory, which then breaks (trips.txt loses its columns); caltrain as it is.
+        try FileManager.default.copyItem(atPath: Paths.fixtures + "/gtfs/pairs/bay/bart", toPath: work + "/bart")
+        for (source, name) in [(work + "/bart", "bart"), (Paths.fixtures + "/gtfs/pairs/bay/caltrain", "caltrain")] {
+            let imported = try await Run.transit(["gtfs", "import", source, "--name", name], env: env(cache))
+            #expect(imported.status == 0, "\(imported.stderr)")
+        }
+        try "stop_id,stop_name\n".write(toFile: work + "/bart/trips.txt", atomically: true, encoding: .utf8)
+        let run = try await Run.transit(["gtfs", "update"], env: env(cache))
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stdoutLines.contains { $0.hasPrefix("caltrain\tunchanged") }, "\(run.stdout)")
+        #expect(run.stderrLines.contains { $0.hasPrefix("bart: not updated from \(work)/bart: ") && $0.hasSuffix("; kept as it was") }, "\(run.stderr)")
+        #expect(run.stderrLines.last == "transit: 1 of 2 feeds could not be updated: bart")
+    }
+
     /// A remembered real-time source that is down never takes the answer down: boards, journeys,
     /// one trip and reach answer from the timetable, exit 0, with one notice naming the source and
     /// why; vehicles and alerts, which have nothing to show without it, fail (exit 1).

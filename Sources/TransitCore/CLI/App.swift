@@ -99,6 +99,7 @@ public struct App: Sendable {
         if !settings.quiet {
             for notice in output.notices { writeErr(Sanitize.text(notice).replacingOccurrences(of: "\n", with: " ") + "\n") }
         }
+        if let failure = output.failure { throw failure }
     }
 
     /// `--watch`: fetch, print, wait, again. On a terminal each refresh redraws the screen;

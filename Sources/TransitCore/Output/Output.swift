@@ -27,6 +27,9 @@ public struct Output: Sendable {
     public var json: Value?
     /// Lines printed on stderr as notices (unless `--quiet`); for an empty result, say why.
     public var notices: [String]
+    /// A part of the work failed: the answer is written as it is, then this error is reported
+    /// and its exit status returned (`gtfs update` of every feed, one source broken).
+    public var failure: TransitError?
     /// Lines printed around the table only (alerts before and after a predictions table).
     public var tableBefore: [String] = []
     public var tableAfter: [String] = []

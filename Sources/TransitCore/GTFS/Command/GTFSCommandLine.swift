@@ -54,7 +54,7 @@ enum GTFSCommandLine {
     /// A downloaded feed is held in memory before it is compiled: the largest accepted (the
     /// biggest published feeds, whole countries, are a few hundred MB zipped).
     static let maxFeedBytes = 512 << 20
-    static let feed = OptionSpec("feed", value: "NAME|PATH", "an imported feed, a GTFS zip or directory (compiled on first use), or all; repeatable: several feeds are searched as one, their ids written feed:id; default $TRANSIT_GTFS_FEED (comma-separated), else the one imported feed", source: .cached, repeatable: true)
+    static let feed = OptionSpec("feed", value: "NAME|PATH", "an imported feed, a GTFS zip or directory (compiled on first use), or all; repeatable: several feeds are searched as one, their ids written feed:id; default $TRANSIT_GTFS_FEED (comma-separated), else the one imported feed (of several, the one that has the stops asked for)", source: .cached, repeatable: true)
     static let link = OptionSpec("link", value: "METERS", "over several feeds: a change between stops of different feeds this close, needing --min-transfer plus the walk at 1.2 m/s (1 to 5000)",
                                  default: Arguments.format(SearchDefaults.linkMeters))
     static let zone = OptionSpec("tz", value: "ZONE", "read --date, --after and --before in this IANA zone (default: the zone of the origin's feed)")

@@ -55,6 +55,25 @@ struct GTFSContext {
     /// the zone of the origin's feed (with coordinates, the nearest stop's).
     func open(_ given: [String], from: String, to: String? = nil, radius: Double = SearchDefaults.radiusMeters,
               zone: String? = nil, points: Bool = true) throws(TransitError) -> (feed: Feed, ends: QueryEnds) {
+        // No feed named and several imported: the one that has the stops asked for answers.
+        let imported = given.isEmpty && settings.variables["TRANSIT_GTFS_FEED"] == nil ? store.feeds() : []
+        if imported.count > 1 {
+            var found: [(feed: Feed, ends: QueryEnds)] = []
+            for summary in imported {
+                guard var feed = try? open([summary.name]),
+                      let ends = try? QueryEnds(feed.timetable, from: from, to: to, radius: radius, zone: zone, points: points) else { continue }
+                feed.timetable = ends.timetable
+                found.append((feed, ends))
+            }
+            let asked = from + (to.map { " and " + $0 } ?? "")
+            if found.count == 1, var (feed, ends) = found.first {
+                feed.notices.append("\(feed.summary.name) is the one of \(imported.count) imported feeds with \(asked); --feed chooses")
+                return (feed, ends)
+            }
+            let names = imported.map(\.name).joined(separator: ", ")
+            let having = found.isEmpty ? "none has \(asked)" : found.map(\.feed.summary.name).joined(separator: " and ") + " have \(asked)"
+            throw .usage("\(imported.count) feeds are imported (\(names)) and \(having): say which with --feed NAME, or --feed all for every feed as one network")
+        }
         var feed = try open(given)
         let opened = feed
         let ends = try withStopHelp(opened) { () throws(TransitError) in
@@ -147,7 +166,9 @@ struct GTFSContext {
                 throw .usage("'\(query)' looks like coordinates; a stop is wanted here (an id, a code or a name). The stops near it: transit gtfs stops --near \(query.replacingOccurrences(of: " ", with: ""))")
             }
             guard suggestions.isEmpty else { throw error }
-            throw .usage("unknown stop '\(query)' in feed \(feed.summary.name); look for it with: transit gtfs stops --name \"\(query.prefix(3))\"")
+            // Over several imported feeds, the look names them all.
+            let all = store.feeds().count > 1 ? " --feed all" : ""
+            throw .usage("unknown stop '\(query)' in feed \(feed.summary.name); look for it with: transit gtfs stops\(all) --name \"\(query.prefix(3))\"")
         }
     }
 

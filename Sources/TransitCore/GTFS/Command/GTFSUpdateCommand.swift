@@ -34,7 +34,7 @@ struct GTFSUpdateCommand: GTFSSubcommand {
         let feeds: [FeedStore.Summary]
         if let name { feeds = [try gtfs.importedFeed(name)] } else { feeds = store.feeds() + olderFeeds }
         var rows: [Update] = []
-        var notices: [String] = []
+        var notices: [String] = [], failed: [String] = [], failure: TransitError?
         for feed in feeds {
             let source = feed.source, stale = older.contains(feed.name)
             if !HTTPRequest.isURL(source) {
@@ -48,7 +48,16 @@ struct GTFSUpdateCommand: GTFSSubcommand {
                     continue
                 }
             }
-            guard let output = try await GTFSImportCommand.install(gtfs, source, name: feed.name, ifChangedSince: stale ? nil : feed) else {
+            // Every feed is tried: one broken source is named, and the others still update.
+            let installed: Output?
+            do { installed = try await GTFSImportCommand.install(gtfs, source, name: feed.name, ifChangedSince: stale ? nil : feed) } catch {
+                guard name == nil, feeds.count > 1 else { throw error }
+                notices.append("\(feed.name): not updated from \(Redaction.url(source)): \(error.message); kept as it was")
+                failed.append(feed.name)
+                failure = failure ?? error
+                continue
+            }
+            guard let output = installed else {
                 rows.append(Update(before: feed, after: feed, updated: false))
                 continue
             }
@@ -63,7 +72,13 @@ struct GTFSUpdateCommand: GTFSSubcommand {
             Column("trips", "TRIPS") { .int($0.after.trips) }, Column("stop_times", "STOP TIMES") { .int(Int($0.after.stopTimes)) },
             Column("changes", "CHANGES") { .string(Self.changes($0.before, $0.after)) },
         ]
-        return Output(rows, data: data, table: data, notices: notices)
+        var output = Output(rows, data: data, table: data, notices: notices)
+        if let failure {
+            // After the others: one line naming every feed not updated, exit 1 (a usage error's 2).
+            output.failure = failure.exitStatus == 2 ? failure
+                : .refused("\(failed.count) of \(feeds.count) feeds could not be updated: \(failed.joined(separator: ", "))", hint: nil)
+        }
+        return output
     }
 
     /// `dates 2026-01-01…2026-12-31 → 2026-02-01…2027-01-31, trips 220 → 230`; empty when nothing differs.
