@@ -401,6 +401,40 @@ import TransitTestSupport
         }
     }
 
+    /// A board answers at a glance (Halifax, 2025-11-06, stop 6121: 578 departures a day): a
+    /// terminal shows the next 20 and says how many there are (a pipe gets them all); `--route`,
+    /// `--to` (the departures that reach a stop) and `--before` narrow it; MIN counts from now on
+    /// today's board.
+    @Test func aBoardNarrowsAndShowsTheNextTwenty() async throws {
+        let zip = Self.feeds("halifax-2025/google_transit.zip"), pb = Self.feeds("halifax-2025/TripUpdates.pb")
+        let day = ["--feed", zip, "--stop", "6121", "--date", "2025-11-06"]
+        let piped = try await Self.transit(["gtfs", "departures"] + day, now: nil)
+        #expect(piped.status == 0 && piped.stdoutLines.count == 578, "\(piped.stderr)")
+        // On a terminal (the app with a terminal's stdout): the next 20, and a notice.
+        let out = Locked(""), err = Locked("")
+        let app = App(terminal: Terminal(stdout: true, stderr: false), writeOut: { text in out.withLock { $0 += text } },
+                      writeErr: { text in err.withLock { $0 += text } })
+        let status = await app.run(["gtfs", "departures"] + day, environment: Run.environment(["COLUMNS": "120", "NO_COLOR": "1"]))
+        let lines = out.current.split(separator: "\n")
+        #expect(status == 0 && lines.count == 21 && lines.first?.hasPrefix("TIME") == true, "\(err.current)")
+        #expect(err.current.contains("20 of 578 departures shown; --all shows every one"), "\(err.current)")
+        let route = try await Self.transit(["gtfs", "departures"] + day + ["--route", "1"], now: nil)
+        #expect(route.status == 0 && route.stdoutLines.count == 111 && route.stdoutLines.allSatisfy { $0.split(separator: "\t")[1] == "1" })
+        // --to: the departures whose trip calls at 6106 (two stops on) later; --before closes the window.
+        let reaching = try await Self.transit(["gtfs", "departures"] + day + ["--to", "6106", "--after", "08:00", "--before", "09:00", "--format", "json"], now: nil)
+        let rows = try reaching.records()
+        #expect(!rows.isEmpty && rows.count < 578 && rows.allSatisfy { ($0["time"] as? String ?? "") <= "2025-11-06T09:00:00-04:00" }, "\(reaching.stderr)")
+        for row in rows.prefix(5) {
+            let calls = try await Self.transit(["gtfs", "trip", try #require(row["trip_id"] as? String), "--feed", zip, "--date", "2025-11-06", "--format", "json"], now: nil)
+            let stops = try calls.records().compactMap { $0["stop_id"] as? String }
+            #expect((stops.firstIndex(of: "6121") ?? .max) < (stops.lastIndex(of: "6106") ?? -1), "\(row)")
+        }
+        // Today's board (the recording's day): MIN counts from the recording's time.
+        let live = try await Self.transit(["gtfs", "departures", "--feed", zip, "--stop", "6121", "--realtime", pb, "--limit", "3", "--format", "json"], now: nil)
+        let minutes = try live.records().compactMap { $0["minutes"] as? Int }
+        #expect(minutes.count == 3 && minutes == minutes.sorted() && minutes.allSatisfy { $0 >= 0 && $0 < 60 }, "\(live.stderr)")
+    }
+
     /// A header and nothing else says nothing: HART's capture is a dead feed, and the board says
     /// so rather than look all on time.
     @Test func aHeaderOnlyMessageIsSaid() async throws {

@@ -32,13 +32,16 @@ package enum Board {
     /// `after` (seconds of the service day), in order of the time to plan on. With realtime
     /// data, read through the same overlay the router rides (`RealtimeSchedule`): predicted
     /// times, canceled and skipped calls kept and marked, added trips in.
-    package static func calls(_ t: Timetable, _ stops: [Int], day: LocalDate, after: Int?, updates: TripUpdates? = nil) -> [Call] {
+    /// `filter`: only the calls of these routes, reaching these stops later on, leaving by then.
+    package static func calls(_ t: Timetable, _ stops: [Int], day: LocalDate, after: Int?, updates: TripUpdates? = nil,
+                              filter: Filter = Filter()) -> [Call] {
         var calls: [Call] = []
         for (offset, serviceDay) in [(0, day), (-1, day.adding(days: -1))] {
             if let updates {
-                calls += self.calls(RealtimeSchedule(t, day: serviceDay.dayNumber, updates: updates), t, stops, offset: offset, after: after, updates: updates)
+                calls += self.calls(RealtimeSchedule(t, day: serviceDay.dayNumber, updates: updates), t, stops, offset: offset, after: after,
+                                    updates: updates, filter: filter)
             } else {
-                calls += self.calls(DaySchedule(t, day: serviceDay.dayNumber), t, stops, offset: offset, after: after, updates: nil)
+                calls += self.calls(DaySchedule(t, day: serviceDay.dayNumber), t, stops, offset: offset, after: after, updates: nil, filter: filter)
             }
         }
         calls.sort { ($0.seconds, $0.trip, $0.stop) < ($1.seconds, $1.trip, $1.stop) }
@@ -52,13 +55,32 @@ package enum Board {
 
     /// One service day's calls at `stops` that board as planned (a skipped or canceled one is
     /// listed, marked), `offset` days from the board's day.
-    private static func calls<S: Schedule>(_ schedule: S, _ t: Timetable, _ stops: [Int], offset: Int, after: Int?, updates: TripUpdates?) -> [Call] {
+    /// What a board keeps (nil: everything): a call of one of `routes`, whose run calls at one of
+    /// `reaching` later on where it may alight (as planned: a canceled run is kept, marked), and
+    /// that leaves at or before `before` (seconds of the board's day).
+    package struct Filter {
+        package var routes: Set<Int>?
+        package var reaching: Set<Int>?
+        package var before: Int?
+
+        package init(routes: Set<Int>? = nil, reaching: Set<Int>? = nil, before: Int? = nil) {
+            self.routes = routes
+            self.reaching = reaching
+            self.before = before
+        }
+    }
+
+    private static func calls<S: Schedule>(_ schedule: S, _ t: Timetable, _ stops: [Int], offset: Int, after: Int?, updates: TripUpdates?,
+                                           filter: Filter) -> [Call] {
         var calls: [Call] = []
         let shift = offset * 86_400
         for stop in stops {
             for k in schedule.calls(at: stop) {
                 let (q, i) = schedule.call(k)
-                guard i < schedule.length(q) - 1, Timetable.canBoard(schedule.plannedFlags(of: q)[i]) else { continue }
+                let flags = schedule.plannedFlags(of: q)
+                guard i < schedule.length(q) - 1, Timetable.canBoard(flags[i]) else { continue }
+                if let reaching = filter.reaching,
+                   !((i + 1)..<schedule.length(q)).contains(where: { reaching.contains(schedule.stop(q, $0)) && Timetable.canAlight(flags[$0]) }) { continue }
                 for run in 0..<schedule.runCount(q) {
                     let index = schedule.instance(q, run), instance = index >= 0 ? updates?.instances[index] : nil
                     // DELETED: gone from boards (asked by its id, `gtfs trip` says canceled).
@@ -72,7 +94,8 @@ package enum Board {
                         call.tripID = instance?.tripID
                         call.headsign = instance?.headsign
                     }
-                    guard call.seconds >= 0, call.seconds >= after ?? Int.min else { continue }
+                    guard call.seconds >= 0, call.seconds >= after ?? Int.min, call.seconds <= filter.before ?? Int.max,
+                          filter.routes.map({ $0.contains(call.route) }) ?? true else { continue }
                     calls.append(call)
                 }
             }

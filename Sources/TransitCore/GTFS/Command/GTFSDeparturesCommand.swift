@@ -6,12 +6,17 @@ import TransitGTFS
 struct GTFSDeparturesCommand: GTFSSubcommand {
     static let spec = CommandSpec(
         provider: "gtfs", name: "departures", summary: "a station board: the trips leaving a stop on a service day",
-        examples: ["transit gtfs departures --stop \"Old Town\" --date 2026-11-23 --after 08:00 --limit 10"],
+        examples: ["transit gtfs departures --stop \"Old Town\" --date 2026-11-23 --after 08:00 --limit 10",
+                   "transit gtfs departures --stop Harbor --to Stadium --route SL --date 2026-11-23 --after 07:00 --before 09:00"],
         options: [
             OptionSpec("stop", value: "STOP", "a stop_id, a stop_code or a name", required: true, source: .cached),
+            OptionSpec("to", value: "STOP", "only departures that reach this stop later on (where they let riders off)", source: .cached),
+            OptionSpec("route", value: "ROUTE", "only this route: its route_id or name"),
             GTFSCommandLine.date,
             OptionSpec("after", value: "T", "only departures at or after T: HH:MM, 5pm, 17, now or +30m; before 03:00 is the night after, H:MM:SS the feed's own hours (default: now on today's service day, else the start of the day)"),
-            OptionSpec("limit", value: "N", "keep the first N"),
+            OptionSpec("before", value: "T", "only departures at or before T"),
+            OptionSpec("limit", value: "N", "keep the first N (default on a terminal: 20)"),
+            OptionSpec("all", "every departure of the day on a terminal too (piped, every one is written anyway)"),
             GTFSCommandLine.realtime, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
         ] + OptionSpec.watch,
         notes: ["Fields: time (the time to plan on: predicted with --realtime, else planned; null when canceled or skipped), route, headsign, trip_id, platform (the stop id), service_day (the day the trip belongs to: calls past 24:00 of the day before appear in the morning); JSON also trip_start (a frequencies.txt run's start, HH:MM:SS; null for other trips), planned_time, delay_seconds (null without real-time data for the trip), realtime, status (scheduled, updated, canceled, skipped, added); tsv/csv add those four with --realtime. The table shows planned and predicted side by side (16:02 → 16:05 +3) and a STATUS column with --realtime. Real-time rules: docs/realtime.md."])
@@ -23,8 +28,17 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
     var date: String?
     /// As typed; resolved on the service day (default: now, for today's service day).
     var after: ServiceTime?
+    var before: ServiceTime?
     var limit: Int?
+    /// `--all`: no limit on a terminal either.
+    var all = false
+    /// `--to`, `--route` as typed.
+    var to: String?
+    var route: String?
     var realtime = GTFSCommandLine.RealtimeChoice()
+
+    /// The departures a board on a terminal shows unless `--limit` or `--all` says otherwise.
+    static let terminalLimit = 20
 
     init(feeds: [String] = [], stop: String, date: String? = nil, after: ServiceTime? = nil, limit: Int? = nil,
          realtime: GTFSCommandLine.RealtimeChoice = .init()) {
@@ -42,7 +56,12 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
         stop = try args.required("stop")
         date = try GTFSCommandLine.checkedDate(args)
         after = try args.serviceTime("after")
+        before = try args.serviceTime("before")
         limit = try args.int("limit", in: 1...100_000)
+        all = args.flag("all")
+        if all && limit != nil { throw .usage("--all and --limit together say two things") }
+        to = args.string("to")
+        route = args.string("route")
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
@@ -58,9 +77,27 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
         let t = feed.timetable
         let day = try gtfs.serviceDay(date, feed)
         let clock = ServiceClock(day: day, zone: t.zone)
-        let window = try ServiceWindow(after: after).seconds(on: clock, now: gtfs.now)
-        var calls = Board.calls(t, stops, day: day, after: window.after, updates: updates)
-        if let limit { calls = Array(calls.prefix(limit)) }
+        let typed = ServiceWindow(after: after, before: before), window = try typed.seconds(on: clock, now: gtfs.now)
+        let reaching = try to.map { text throws(TransitError) in
+            Set(try gtfs.withStopHelp(feed) { () throws(TransitError) in try StopIndex(t).resolve(text) })
+        }
+        let filter = Board.Filter(routes: try route.map { text throws(TransitError) in try gtfs.routes(text, feed) }, reaching: reaching,
+                                  before: window.before)
+        var calls = Board.calls(t, stops, day: day, after: window.after, updates: updates, filter: filter)
+        var notices = feed.notices + (updates?.notices ?? [])
+        // A terminal shows the next 20 (a pipe gets the day); --limit and --all say otherwise.
+        let onTerminal = gtfs.settings.format == .table && gtfs.settings.tableWidth != nil
+        if let shown = limit ?? (onTerminal && !all ? Self.terminalLimit : nil), calls.count > shown {
+            if limit == nil { notices.append("\(shown) of \(calls.count) departures shown; --all shows every one, --limit N as many as N") }
+            calls = Array(calls.prefix(shown))
+        }
+        // Minutes from now, where the board is of the service day in progress.
+        let today = ServiceClock.inProgress(at: gtfs.now, in: t.zone).day == day
+        let nowSeconds = clock.seconds(at: gtfs.now)
+        @Sendable func minutes(_ c: Board.Call) -> Value {
+            guard today, let leaves = c.predicted, leaves >= nowSeconds else { return .null }
+            return .int((leaves - nowSeconds) / 60)
+        }
         // Each call in its stop's zone (over feeds in two zones, the station clock where it leaves).
         @Sendable func time(_ seconds: Int?, _ c: Board.Call) -> Value { seconds.map { .time(clock.instant($0), t.zone(ofStop: c.stop)) } ?? .null }
         let realtimeUse: ColumnUse = updates == nil ? .json : .data
@@ -81,6 +118,9 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
             Column("realtime", in: realtimeUse) { .bool($0.status.isRealtime) },
             Column("status", in: realtimeUse) { .string($0.status.rawValue) },
             Column("alerts", in: updates == nil ? .json : .data) { .list($0.alerts.map(Value.string)) },
+            // Whole minutes until it leaves, on today's board (null on another day's, once it has
+            // left, or with no time to plan on).
+            Column("minutes", in: .json) { c in minutes(c) },
         ]
         // The table: planned and predicted side by side (`16:02 → 16:05 +3`), and a status where there is one.
         let shown = Column<Board.Call>("time", "TIME") { c in
@@ -91,8 +131,12 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
             let minutes = JourneyLayout.minutes(delay)
             return .string("\(planned) → \(predicted) \(minutes >= 0 ? "+" : "")\(minutes)")
         }
-        var table = [shown] + data.filter { !["time", "planned_time", "delay_seconds", "realtime", "status", "trip_start"].contains($0.key) }
+        var table = [shown] + data.filter { !["time", "planned_time", "delay_seconds", "realtime", "status", "trip_start", "minutes"].contains($0.key) }
         table.removeAll { $0.key == "alerts" }
+        if today {
+            // MIN: how long until it leaves, on a board of the service day in progress.
+            table.insert(Column("minutes", "MIN") { c in minutes(c) }, at: 1)
+        }
         if updates != nil {
             // A status where there is one, and `!` where an alert applies (its text in a notice).
             table.insert(Column("status", "STATUS") { c in
@@ -100,11 +144,12 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
                 return .string([marked, c.alerts.isEmpty ? nil : "!"].compactMap { $0 }.joined(separator: " "))
             }, at: 1)
         }
-        var notices = feed.notices + (updates?.notices ?? [])
         notices += GTFSContext.alertNotices(calls.flatMap(\.alerts), updates)
         if calls.isEmpty {
-            notices.append(gtfs.emptyNotice("No departures from \(stop)", t, clock: clock, typed: ServiceWindow(after: after), window: window) {
-                !Board.calls(t, stops, day: day, after: $0.after, updates: updates).isEmpty
+            notices.append(gtfs.emptyNotice("No departures from \(stop)", t, clock: clock, typed: typed, window: window) { other in
+                var wider = filter
+                wider.before = other.before
+                return !Board.calls(t, stops, day: day, after: other.after, updates: updates, filter: wider).isEmpty
             })
         }
         let column = GTFSContext.feedColumn(t) { (c: Board.Call) in t.feed(ofStop: c.stop) }
