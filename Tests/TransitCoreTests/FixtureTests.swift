@@ -138,8 +138,8 @@ import Testing
                 == ["2026-11-23T23:10:00-06:00", "2026-11-24T00:10:00-06:00", "2026-11-24T01:10:00-06:00"])
     }
 
-    /// On an 80-column terminal the table says where and when to change before it says how:
-    /// the JOURNEY column is the one cut. (script(1) gives the binary a terminal.)
+    /// On an 80-column terminal the table says where to board and where and when to change
+    /// before it says how: the JOURNEY column is the one cut. (script(1) gives the binary a terminal.)
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a terminal"))
     func theChangeShowsOnAnEightyColumnTerminal() async throws {
         let cache = Paths.temporary()
@@ -148,8 +148,8 @@ import Testing
         let command = "\(Run.binary) gtfs trips --feed \(feed) --from University --to 'Westfield Mall' --date 2026-11-23 --after 08:00 --limit 1"
         let run = try await Run.transitLike(["/usr/bin/script", "-qec", command, "/dev/null"], env: env)
         let lines = run.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("DEPART  ARRIVE  MIN  CHG  CHANGE AT") == true, "\(run.stdout)")
-        #expect(lines.dropFirst().first?.hasPrefix("08:07   08:42    35    1  Riverside Bus Bay 08:35  SL toward Riverside") == true, "\(run.stdout)")
+        #expect(lines.first?.hasPrefix("DEPART  ARRIVE  MIN  CHG  FROM        CHANGE AT") == true, "\(run.stdout)")
+        #expect(lines.dropFirst().first?.hasPrefix("08:07   08:42    35    1  University  Riverside Bus Bay 08:35  SL toward Rivers") == true, "\(run.stdout)")
         #expect(!lines.isEmpty && lines.allSatisfy { $0.count <= 80 }, "\(run.stdout)")
     }
 }

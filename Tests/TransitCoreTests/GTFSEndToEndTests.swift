@@ -38,6 +38,29 @@ import TransitTestSupport
         #expect(legs.map { $0["trip_start"] as? String } == ["08:00:00", "08:30:00"])
     }
 
+    /// A journey table at 80 columns keeps, on every row, when it leaves and arrives, how long,
+    /// how many changes, where to board and where and when to change; the line names give way
+    /// first (BART then Caltrain, two feeds, the table a terminal shows).
+    @Test func aJourneyTableAtEightyColumnsKeepsWhereToBoardAndChange() async throws {
+        let cache = Paths.temporary()
+        for (source, name) in [("pairs/bay/bart", "bart"), ("pairs/bay/caltrain", "caltrain")] {
+            let imported = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/" + source, "--name", name], env: env(cache))
+            #expect(imported.status == 0, "\(imported.stderr)")
+        }
+        let out = Locked(""), err = Locked("")
+        let app = App(terminal: Terminal(stdout: true, stderr: false), writeOut: { text in out.withLock { $0 += text } },
+                      writeErr: { text in err.withLock { $0 += text } })
+        let status = await app.run(["gtfs", "trips", "--feed", "bart", "--feed", "caltrain", "--from", "Embarcadero", "--to", "Palo Alto",
+                                    "--date", "2026-11-23", "--after", "07:00", "--limit", "3"],
+                                   environment: env(cache, ["COLUMNS": "80", "NO_COLOR": "1"]))
+        let lines = out.current.split(separator: "\n").map(String.init)
+        #expect(status == 0 && lines.count == 4, "\(err.current)")
+        #expect(lines.first?.hasPrefix("DEPART  ARRIVE  MIN  CHG  FROM         CHANGE AT       JOURNEY") == true, "\(lines)")
+        for line in lines { #expect(TextWidth.of(line) <= 80, "\(line)") }
+        #expect(lines.dropFirst().allSatisfy { $0.contains("Embarcadero  Millbrae ") && $0.hasSuffix("…") }, "\(lines)")
+        #expect(lines.dropFirst().first?.hasPrefix("07:15   08:30    75    1  Embarcadero  Millbrae 07:58  Red") == true, "\(lines)")
+    }
+
     /// With several feeds imported and none named, the feed that has the stops asked for answers
     /// (README's examples keep working beside BART and Caltrain); where none or several do, the
     /// error names them and says how to choose; an unknown stop's hint looks in every feed.

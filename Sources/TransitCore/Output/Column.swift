@@ -10,6 +10,9 @@ public struct Column<Row>: Sendable {
     public var header: String
     public var use: Use
     public var value: @Sendable (Row) -> Value
+    /// In a table narrower than its text, this column gives way before the others (a journey's
+    /// line names, before where to board and change).
+    public var shrinksFirst = false
 
     public init(_ key: String, _ header: String? = nil, in use: Use = .data, _ value: @escaping @Sendable (Row) -> Value) {
         self.key = key
@@ -26,12 +29,21 @@ extension Column {
         copy.header = header
         return copy
     }
+
+    /// The same column, giving way first when a table must narrow.
+    public func shrinkingFirst() -> Column {
+        var copy = self
+        copy.shrinksFirst = true
+        return copy
+    }
 }
 
 /// Rows of one table: headers and cells, already computed from typed rows.
 public struct Grid: Sendable, Equatable {
     public var headers: [String]
     public var rows: [[Value]]
+    /// Per column: it gives way first when the table must narrow (empty: none does).
+    public var shrinksFirst: [Bool] = []
 
     public init(headers: [String] = [], rows: [[Value]] = []) {
         self.headers = headers
@@ -41,6 +53,7 @@ public struct Grid: Sendable, Equatable {
     public init<Row>(_ items: [Row], _ columns: [Column<Row>]) {
         headers = columns.map(\.header)
         rows = items.map { item in columns.map { $0.value(item) } }
+        shrinksFirst = columns.map(\.shrinksFirst)
     }
 }
 

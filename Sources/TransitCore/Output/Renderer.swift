@@ -57,7 +57,12 @@ public struct Renderer: Sendable {
                     switch row[i] { case .string, .null: return true; default: return false }
                 }
             }
-            if let width { Self.fit(&widths, into: width, shrinkable: text, headers: grid.headers) }
+            if let width {
+                // The columns that give way first, then every text column.
+                let first = grid.headers.indices.map { text[$0] && $0 < grid.shrinksFirst.count && grid.shrinksFirst[$0] }
+                Self.fit(&widths, into: width, shrinkable: first, headers: grid.headers)
+                Self.fit(&widths, into: width, shrinkable: text, headers: grid.headers)
+            }
             func line(_ row: [String]) -> String {
                 var parts: [String] = []
                 for (i, cell) in row.enumerated() where i < widths.count {

@@ -221,7 +221,11 @@ struct JourneyLayout {
         }
         let depart = Column<Router.Journey>("departure", "DEPART") { shown($0.departure, at: $0.legs.first?.from ?? -1, $0.legs.first(where: \.isRide)?.departure) }
         let arrive = Column<Router.Journey>("arrival", "ARRIVE") { shown($0.arrival, at: $0.legs.last?.to ?? -1, $0.legs.last(where: \.isRide)?.arrival) }
-        var output = Output(journeys, data: data, table: [depart, arrive, duration, transfers, change, journey], notices: notices)
+        // Where to board: the first ride's station (a journey from a point walks there first).
+        let board = Column<Router.Journey>("from", "FROM") { j in .string(j.legs.first(where: \.isRide).map { stationName($0.from) } ?? "") }
+        // At 80 columns every row keeps its times, where to board and where to change; the
+        // line names give way first.
+        var output = Output(journeys, data: data, table: [depart, arrive, duration, transfers, board, change, journey.shrinkingFirst()], notices: notices)
         // A journey as a line through the stops it calls at, its JSON record as properties.
         output.geoJSON { records in GeoJSON.points([], lines: zip(records, journeys).map { (properties: $0, coordinates: path($1)) }) }
         return output
