@@ -66,9 +66,10 @@ struct GTFSContext {
                 found.append((feed, ends))
             }
             let asked = from + (to.map { " and " + $0 } ?? "")
-            if found.count == 1, var (feed, ends) = found.first {
+            if found.count == 1, let only = found.first {
+                var feed = only.feed
                 feed.notices.append("\(feed.summary.name) is the one of \(imported.count) imported feeds with \(asked); --feed chooses")
-                return (feed, ends)
+                return (feed, only.ends)
             }
             let names = imported.map(\.name).joined(separator: ", ")
             let having = found.isEmpty ? "none has \(asked)" : found.map(\.feed.summary.name).joined(separator: " and ") + " have \(asked)"
