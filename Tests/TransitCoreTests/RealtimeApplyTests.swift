@@ -306,6 +306,17 @@ import TransitTestSupport
         #expect(!(try JSONSerialization.data(withJSONObject: rows).isEmpty) && !run.stdout.contains("9999999"), "float noise")
         let table = try await Self.transit(halifax + ["--format", "table"], now: nil)
         #expect(table.stdoutLines.first?.contains("POSITION") == true && table.stdout.contains("44.81045,-63.59964"), "\(table.stdout.prefix(300))")
+        // Halifax names no stop: each vehicle on a known trip gets the stop it is at or heading to
+        // along that trip, from its position, marked as worked out (stop_derived, `~` in the table).
+        let placed = rows.filter { $0["trip_id"] is String && $0["latitude"] is Double && $0["stop_id"] is String }
+        #expect(placed.count > 250 && placed.allSatisfy { $0["stop_derived"] as? Bool == true && ["stopped_at", "in_transit_to"].contains($0["status"] as? String) })
+        #expect(table.stdout.contains("~in_transit_to") && table.stdout.contains("~stopped_at"))
+        for vehicle in placed.prefix(4) {
+            let trip = try #require(vehicle["trip_id"] as? String)
+            let calls = try await Self.transit(["gtfs", "trip", trip, "--feed", Self.feeds("halifax-2025/google_transit.zip"), "--date", "2025-11-06",
+                                                "--format", "json"], now: nil)
+            #expect(try calls.records().contains { $0["stop_id"] as? String == vehicle["stop_id"] as? String }, "\(vehicle)")
+        }
         // Bull Runner: trips by route only, and an unknown extension in the header.
         let bull = try await Self.transit(["gtfs", "vehicles", "--feed", Self.feeds("validator-bullrunner/bullrunner-gtfs.zip"),
                                            "--realtime", Self.feeds("validator-bullrunner/bullrunner-vehicle-positions.pb"), "--format", "json"], now: nil)

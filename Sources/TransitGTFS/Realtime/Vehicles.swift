@@ -18,6 +18,9 @@ package struct VehicleRow: Sendable {
     /// The stop it is at or heading to, and how (only with a stop: rule 23).
     package var stop: Int?
     package var status: String?
+    /// The feed names no stop: `stop` and `status` are worked out from the position along the
+    /// vehicle's trip (`VehiclePositions.along`).
+    package var stopDerived = false
     package var occupancy: String?
     /// POSIX seconds of the position, and its age against now.
     package var timestamp: Int?
@@ -75,7 +78,15 @@ package enum VehiclePositions {
                         row.stop = Int(t.patternStops[base + i])
                     }
                 }
-                if row.stop != nil { row.status = statuses[safe: Int(clamping: v.currentStatus ?? 2)] }
+                if row.stop != nil {
+                    row.status = statuses[safe: Int(clamping: v.currentStatus ?? 2)]
+                } else if v.stopID == nil, let trip, let lat = row.latitude, let lon = row.longitude, let run = t.runs(ofTrip: trip).first,
+                          let (at, status) = along(run.pattern, Coordinate(latitude: lat, longitude: lon), t) {
+                    // Caltrain's and Halifax's positions name a trip but no stop: where it is on that trip.
+                    row.stop = at
+                    row.status = status
+                    row.stopDerived = true
+                }
                 row.occupancy = v.occupancyStatus.flatMap { occupancies[safe: Int(clamping: $0)] }
                 rows.append(row)
             }
@@ -83,6 +94,34 @@ package enum VehiclePositions {
             if unmatched > 0 { notices.append("\(m.source): \(unmatched) vehicles name a trip or route the timetable does not have") }
         }
         return (rows, notices)
+    }
+
+    /// Where `point` is on `pattern`'s stops: the segment between two calls it lies nearest to;
+    /// `stopped_at` a stop within 50 m of it, else `in_transit_to` the segment's end. nil for a
+    /// pattern of fewer than two stops with places, or a point more than 2 km from the line.
+    package static func along(_ pattern: Int, _ point: Coordinate, _ t: Timetable) -> (stop: Int, status: String)? {
+        let base = Int(t.patternStopStart[pattern]), length = t.patternLength(pattern)
+        let stops = (0..<length).map { Int(t.patternStops[base + $0]) }
+        let places = stops.map { Coordinate(latitude: t.stopLat[$0], longitude: t.stopLon[$0]) }
+        guard length >= 2 else { return nil }
+        // Meters east and north of `point` (an equirectangular projection: exact enough within a few km).
+        let scale = cos(point.latitude * .pi / 180) * 111_320
+        func xy(_ c: Coordinate) -> (Double, Double) { ((c.longitude - point.longitude) * scale, (c.latitude - point.latitude) * 110_540) }
+        var best: (distance: Double, segment: Int)?
+        for k in 0..<(length - 1) {
+            let (ax, ay) = xy(places[k]), (bx, by) = xy(places[k + 1])
+            let dx = bx - ax, dy = by - ay, squared = dx * dx + dy * dy
+            let u = squared > 0 ? min(1, max(0, -(ax * dx + ay * dy) / squared)) : 0
+            let distance = ((ax + u * dx) * (ax + u * dx) + (ay + u * dy) * (ay + u * dy)).squareRoot()
+            guard distance.isFinite else { continue }
+            if best.map({ distance < $0.distance }) ?? true { best = (distance, k) }
+        }
+        guard let best, best.distance <= 2000 else { return nil }
+        for k in [best.segment + 1, best.segment] {
+            let d = point.meters(to: places[k])
+            if d.isFinite && d <= 50 { return (stops[k], "stopped_at") }
+        }
+        return (stops[best.segment + 1], "in_transit_to")
     }
 }
 

@@ -11,7 +11,7 @@ struct GTFSVehiclesCommand: GTFSSubcommand {
         options: [OptionSpec("route", value: "ROUTE", "only this route: its route_id or name"),
                   OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime vehicle positions: an http(s) URL or a .pb file (repeatable; default the feed's remembered sources)", source: .files, repeatable: true),
                   GTFSCommandLine.feed] + OptionSpec.watch,
-        notes: ["Fields: id, label, trip_id, route, route_id, latitude, longitude, bearing (degrees), speed (m/s), stop_id, stop_name (the stop it is at or heading to), status (incoming_at, stopped_at, in_transit_to; null without a stop), occupancy, timestamp, age_seconds. A position more than 5 minutes older than its feed is left out. --format geojson: a Point per vehicle with a position."],
+        notes: ["Fields: id, label, trip_id, route, route_id, latitude, longitude, bearing (degrees), speed (m/s), stop_id, stop_name (the stop it is at or heading to), status (incoming_at, stopped_at, in_transit_to; null without a stop), occupancy, timestamp, age_seconds; JSON also stop_derived (the feed named no stop: the stop and status are worked out from the position along the vehicle's trip, stopped_at within 50 m; `~` before the status in the table). A position more than 5 minutes older than its feed is left out. --format geojson: a Point per vehicle with a position."],
         geoJSON: true)
 
     var feeds: [String] = []
@@ -38,7 +38,8 @@ struct GTFSVehiclesCommand: GTFSSubcommand {
             Column("latitude") { .coordinate($0.latitude) }, Column("longitude") { .coordinate($0.longitude) },
             Column("bearing", "HDG") { $0.bearing.map { .int(Int($0.rounded())) } ?? .null }, Column("speed") { .optional($0.speed) },
             Column("stop_id", "STOP") { .optional($0.stop.map { t.stopIDs[$0] }) }, Column("stop_name") { .optional($0.stop.map { t.stopNames[$0] }) },
-            Column("status") { .optional($0.status) }, Column("occupancy") { .optional($0.occupancy) },
+            Column("status") { .optional($0.status) }, Column("stop_derived", in: .json) { .bool($0.stopDerived) },
+            Column("occupancy") { .optional($0.occupancy) },
             Column("timestamp", "SEEN") { $0.timestamp.map { .time(Date(timeIntervalSince1970: TimeInterval($0)), zone) } ?? .null },
             Column("age_seconds", "AGE") { .optional($0.age) },
         ]
@@ -49,7 +50,11 @@ struct GTFSVehiclesCommand: GTFSSubcommand {
             guard let lat = row.latitude, let lon = row.longitude else { return .string("") }
             return .string(Self.degrees(lat) + "," + Self.degrees(lon))
         }
-        var output = Output(rows, data: data, table: [data[0], data[3], data[2], position, data[10], data[11], data[12], data[14]], notices: notices)
+        // A stop worked out from the position (the feed named none) is marked `~`.
+        let status = Column<VehicleRow>("status", "STATUS") { row in row.status.map { .string(row.stopDerived ? "~" + $0 : $0) } ?? .null }
+        let named = { (key: String) in data.filter { $0.key == key } }
+        let table = named("id") + named("route") + named("trip_id") + [position] + named("stop_name") + [status] + named("occupancy") + named("age_seconds")
+        var output = Output(rows, data: data, table: table, notices: notices)
         output.geoJSON { GeoJSON.points($0) }
         return output
     }
