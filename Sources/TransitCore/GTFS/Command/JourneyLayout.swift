@@ -207,6 +207,9 @@ struct JourneyLayout {
             Column("legs", in: .json) { .list($0.legs.map { .object(legRecord($0)) }) },
             Column("routes", in: .flat) { .string(routes($0)) },
             Column("change_at", in: .flat) { .string(changes($0).map { stationName($0.from) }.joined(separator: " > ")) },
+            // Each ride's trip_id (what `gtfs trip` takes), joined with >: last, so that a
+            // script's columns before it stay where they were.
+            Column("trip_ids", in: .flat) { .string($0.legs.filter(\.isRide).map { tripID($0) }.joined(separator: " > ")) },
         ]
         let change = Column<Router.Journey>("change_at", "CHANGE AT") { .string(changeAt($0)) }
         let journey = Column<Router.Journey>("journey", "JOURNEY") { .string(description($0)) }
