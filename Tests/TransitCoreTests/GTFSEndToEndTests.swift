@@ -61,6 +61,21 @@ import TransitTestSupport
         #expect(lines.dropFirst().first?.hasPrefix("07:15   08:30    75    1  Embarcadero  Millbrae 07:58  Red") == true, "\(lines)")
     }
 
+    /// A journey from a point says where to board after the walk (FROM), and `gtfs trip`'s table
+    /// heads the column that says a call is skipped.
+    @Test func aPointsJourneySaysWhereToBoardAndATripItsNotes() async throws {
+        let cache = Paths.temporary(), feed = ["--feed", Paths.fixtures + "/gtfs/lakeport"]
+        let run = try await Run.transit(["gtfs", "trips", "--from", "41.8800,-87.6400", "--to", "Stadium", "--radius", "1500", "--date", "2026-11-23",
+                                         "--after", "07:00", "--limit", "1", "--format", "table"] + feed, env: env(cache))
+        #expect(run.status == 0 && run.stdoutLines.count == 2, "\(run.stderr)")
+        let columns = run.stdoutLines.first.map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) } ?? []
+        #expect(columns == ["DEPART", "ARRIVE", "MIN", "CHG", "FROM", "CHANGE", "AT", "JOURNEY"], "\(run.stdout)")
+        #expect(run.stdoutLines.last?.contains("  University  ") == true && run.stdoutLines.last?.contains("walk 1269 m → SL") == true, "\(run.stdout)")
+        let trip = try await Run.transit(["gtfs", "trip", "22-WK-03", "--date", "2026-11-23", "--format", "table", "--realtime",
+                                          Paths.fixtures + "/gtfs/lakeport-realtime/trip-updates.pb"] + feed, env: env(cache))
+        #expect(trip.stdoutLines.first?.hasSuffix("NOTE") == true && trip.stdout.contains("Hillcrest") && trip.stdout.contains("skipped"), "\(trip.stdout)")
+    }
+
     /// With several feeds imported and none named, the feed that has the stops asked for answers
     /// (README's examples keep working beside BART and Caltrain); where none or several do, the
     /// error names them and says how to choose; an unknown stop's hint looks in every feed.

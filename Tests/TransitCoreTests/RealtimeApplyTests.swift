@@ -311,6 +311,11 @@ import TransitTestSupport
         let placed = rows.filter { $0["trip_id"] is String && $0["latitude"] is Double && $0["stop_id"] is String }
         #expect(placed.count > 250 && placed.allSatisfy { $0["stop_derived"] as? Bool == true && ["stopped_at", "in_transit_to"].contains($0["status"] as? String) })
         #expect(table.stdout.contains("~in_transit_to") && table.stdout.contains("~stopped_at"))
+        // Caltrain's positions name no stop either: every train on a known trip gets one.
+        let caltrain = try await Self.transit(["gtfs", "vehicles", "--feed", Self.feeds("transitland-ct/ct.zip"), "--realtime",
+                                               Self.feeds("transitland-ct/ct-vehicle-positions.pb"), "--format", "json"], now: nil)
+        let trains = try caltrain.records().filter { $0["trip_id"] is String && $0["latitude"] is Double && $0["route"] is String }
+        #expect(!trains.isEmpty && trains.allSatisfy { $0["stop_id"] is String && $0["stop_derived"] as? Bool == true }, "\(caltrain.stderr)")
         for vehicle in placed.prefix(4) {
             let trip = try #require(vehicle["trip_id"] as? String)
             let calls = try await Self.transit(["gtfs", "trip", trip, "--feed", Self.feeds("halifax-2025/google_transit.zip"), "--date", "2025-11-06",
