@@ -7,3 +7,14 @@ public enum Numbers {
         return (value * scale).rounded() / scale
     }
 }
+
+extension Int {
+    /// `value` rounded toward minus infinity, total on any Double: NaN is 0, and values beyond
+    /// ±2^62 stop there (`Int(Double)` traps on outside data: a GTFS-Realtime time of −9.2e18,
+    /// a coordinate of 1e14).
+    public init(saturating value: Double) {
+        let limit = 4.611686018427388e18  // 2^62, exactly representable
+        guard !value.isNaN else { self = 0; return }
+        self = Int(Swift.min(Swift.max(value.rounded(.down), -limit), limit))
+    }
+}

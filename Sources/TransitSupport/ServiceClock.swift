@@ -30,11 +30,11 @@ package struct ServiceClock: Sendable {
     /// Seconds by which service day `day` begins later in `zone` than in `clock`: what moves a
     /// time of a feed in `zone` onto `clock`'s day (Lisbon's 08:00 is 09:00 on Madrid's).
     package static func offset(of zone: TimeZone, onto clock: TimeZone, day: LocalDate) -> Int {
-        Int(ServiceClock(day: day, zone: zone).origin.timeIntervalSince(ServiceClock(day: day, zone: clock).origin))
+        Int(saturating: ServiceClock(day: day, zone: zone).origin.timeIntervalSince(ServiceClock(day: day, zone: clock).origin))
     }
 
     /// Seconds of this service day at `instant` (negative before it began, past 86,400 after).
-    package func seconds(at instant: Date) -> Int { Int((instant.timeIntervalSince(origin)).rounded(.down)) }
+    package func seconds(at instant: Date) -> Int { Int(saturating: instant.timeIntervalSince(origin)) }
 }
 
 /// A time of the service day as typed after `--after`, `--before` or `--arrive-by`, resolved

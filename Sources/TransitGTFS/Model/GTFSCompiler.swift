@@ -96,6 +96,7 @@ package struct GTFSCompiler {
         let platform = r.column("platform_code")
         let parent = r.column("parent_station")
         var parents: [(stop: Int, parent: String, line: Int)] = []
+        var unplaced = 0
         while try r.next() {
             let key = r.bytes(id)
             guard !key.isEmpty else { throw fail(r, "empty stop_id") }
@@ -103,9 +104,17 @@ package struct GTFSCompiler {
             t.stopCodes.append(code.map { r.string($0) } ?? "")
             t.stopPlatforms.append(platform.map { r.string($0) } ?? "")
             t.stopNames.append(name.map { r.string($0) } ?? "")
-            t.stopLat.append(lat.flatMap { FieldBytes.double(r.bytes($0)) } ?? .nan)
-            t.stopLon.append(lon.flatMap { FieldBytes.double(r.bytes($0)) } ?? .nan)
+            // A coordinate outside ±90° / ±180° is not a place: the stop is kept without one
+            // (as a stop with none), said once below.
+            let latitude = lat.flatMap { FieldBytes.double(r.bytes($0)) } ?? .nan, longitude = lon.flatMap { FieldBytes.double(r.bytes($0)) } ?? .nan
+            let placed = (-90...90).contains(latitude) && (-180...180).contains(longitude)
+            if !placed && !(latitude.isNaN && longitude.isNaN) { unplaced += 1 }
+            t.stopLat.append(placed ? latitude : .nan)
+            t.stopLon.append(placed ? longitude : .nan)
             if let parent, !r.isEmpty(parent) { parents.append((stops.count - 1, r.string(parent), r.line)) }
+        }
+        if unplaced > 0 {
+            warnings.append("\(unplaced) \(unplaced == 1 ? "stop has" : "stops have") coordinates outside ±90°/±180° (kept without a place: never reached on foot)")
         }
         t.stopIDs = stops.keys
         var stopParent = [Int32](repeating: -1, count: stops.count)

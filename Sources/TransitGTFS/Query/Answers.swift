@@ -90,7 +90,7 @@ extension GTFSFeed {
         do { decoded = try FeedMessage.decode(message) } catch {
             throw .parse(what: "the GTFS-Realtime message", reason: "\(error.reason) (byte \(error.offset))")
         }
-        let at = now.map { Int($0.timeIntervalSince1970.rounded(.down)) } ?? decoded.headerSeconds ?? Int(Date().timeIntervalSince1970)
+        let at = now.map { Int(saturating: $0.timeIntervalSince1970) } ?? decoded.headerSeconds ?? Int(saturating: Date().timeIntervalSince1970)
         let updates = TripUpdateApplier.apply(decoded, to: timetable, now: at, source: "GTFS-Realtime")
         return Realtime(updates: updates, notices: updates.notices)
     }

@@ -106,7 +106,7 @@ package struct TripUpdateApplier {
     package let source: String
 
     /// Entities of each kind of trouble, for one counted line each (rule 10).
-    private var unmatched = 0, tripUpdates = 0, rejectedOrder = 0, rejectedBackwards = 0, droppedStops = 0
+    private var unmatched = 0, tripUpdates = 0, rejectedOrder = 0, rejectedBackwards = 0, droppedStops = 0, farTimes = 0
     private var duplicates = 0, unsupported = 0, addedSkipped = 0, routeContradicts = 0, milliseconds = false
     private var result = TripUpdates()
     /// The feed's stop ids by their bytes, built when first needed; the message's trip ids, each
@@ -190,6 +190,7 @@ package struct TripUpdateApplier {
         say(rejectedOrder, "\(rejectedOrder) trip updates list their stops out of order (rejected; those trips keep their schedule)")
         say(rejectedBackwards, "\(rejectedBackwards) trip updates have times that go backwards (rejected; those trips keep their schedule)")
         say(droppedStops, "\(droppedStops) stop updates name no call of their trip (dropped)")
+        say(farTimes, "\(farTimes) stop time events are more than a day from their call's planned time (not believed, ignored)")
         say(duplicates, "\(duplicates) trip updates repeat a trip instance (the later in the feed wins)")
         say(unsupported, "\(unsupported) trip updates are UNSCHEDULED, which transit does not apply")
         say(addedSkipped, "\(addedSkipped) added trips could not be built (a known trip_id, unknown stops, or fewer than two timed calls)")
@@ -537,14 +538,20 @@ package struct TripUpdateApplier {
 
     /// An event's time in seconds of the service day: `time` if present, else planned + `delay`;
     /// nil for an event with neither (rule 13).
+    /// An event more than a day from its call's planned time (a time of the year 1958, a delay of
+    /// 68 years) is no prediction: ignored, and counted.
     package mutating func event(_ e: FeedMessage.StopTimeEvent?, planned: Int, clock: ServiceClock) -> Event? {
         guard let e else { return nil }
+        var found: Event?
         if let time = e.time {
             let instant = Date(timeIntervalSince1970: TimeInterval(seconds(time)))
-            return Event(time: clock.seconds(at: instant), delay: e.delay.map(Int.init))
+            found = Event(time: clock.seconds(at: instant), delay: e.delay.map(Int.init))
+        } else if let delay = e.delay {
+            found = Event(time: planned + Int(delay), delay: Int(delay))
         }
-        if let delay = e.delay { return Event(time: planned + Int(delay), delay: Int(delay)) }
-        return nil
+        guard let event = found else { return nil }
+        guard abs(event.time - planned) <= 86_400 else { farTimes += 1; return nil }
+        return event
     }
 
     // MARK: trips the timetable does not run (rules 20, 21)

@@ -318,7 +318,7 @@ package final class TransferEdges {
         }
 
         package func key(_ lat: Double, _ lon: Double) -> Int64 {
-            let a = Int64(clamping: Int((lat / latStep).rounded(.down))), b = Int64(clamping: Int((lon / lonStep).rounded(.down)))
+            let a = Int64(Int(saturating: lat / latStep)), b = Int64(Int(saturating: lon / lonStep))
             return a &* 1_000_003 &+ b
         }
 

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import TransitCore
+@testable import TransitSupport
+import TransitTestSupport
+
+/// Numbers at the ends of their types, from outside: each once trapped (exit 132 and a
+/// backtrace) and is now an answer (issue 30's crashes 1–3), through the binary as a user meets it.
+@Suite struct ExtremeValueTests {
+    func env(_ cache: String) -> [String: String] { Run.environment(["TRANSIT_CACHE_DIR": cache]) }
+
+    /// A hand-written protobuf field: its key, then a varint or a length and the bytes.
+    static func varint(_ value: UInt64) -> [UInt8] {
+        var out: [UInt8] = [], v = value
+        repeat {
+            out.append(UInt8(v & 0x7F) | (v > 0x7F ? 0x80 : 0))
+            v >>= 7
+        } while v > 0
+        return out
+    }
+    static func field(_ number: Int, _ value: UInt64) -> [UInt8] { varint(UInt64(number << 3)) + varint(value) }
+    static func field(_ number: Int, _ bytes: [UInt8]) -> [UInt8] { varint(UInt64(number << 3 | 2)) + varint(UInt64(bytes.count)) + bytes }
+    static func field(_ number: Int, _ text: String) -> [UInt8] { field(number, Array(text.utf8)) }
+
+    /// A trip update for Lakeport's SL-WK-N05 of 2026-11-23 whose arrival at its second call is
+    /// at `time` (POSIX seconds, any Int64).
+    static func message(time: Int64) -> Data {
+        let header = field(1, "2.0") + field(3, UInt64(1_795_442_280))
+        let trip = field(1, "SL-WK-N05") + field(3, "20261123")
+        let event = field(2, UInt64(bitPattern: time))
+        let update = field(1, trip) + field(2, field(1, UInt64(2)) + field(2, event))
+        return Data(field(1, header) + field(2, field(1, "e1") + field(3, update)))
+    }
+
+    @Test func timesAtTheEndsOfInt64AreNoCrash() async throws {
+        let cache = Paths.temporary(), dir = Paths.temporary()
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let imported = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env(cache))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let times: [Int64] = [.min, .min + 1, -930_000_000_000_000_000, .max]
+        for time in times {
+            let path = dir + "/t\(time).pb"
+            try Self.message(time: time).write(to: URL(fileURLWithPath: path))
+            for query in [["departures", "--stop", "Harbor", "--limit", "2"], ["trips", "--from", "Harbor", "--to", "Stadium", "--limit", "1"],
+                          ["trip", "SL-WK-N05"], ["reach", "--from", "Harbor", "--minutes", "20"]] {
+                let run = try await Run.transit(["gtfs"] + query + ["--date", "2026-11-23", "--after", "07:55", "--realtime", path]
+                                                    .filter { !(query[0] == "trip" && ($0 == "--after" || $0 == "07:55")) }, env: env(cache))
+                #expect(run.status == 0 && !run.stdout.isEmpty, "\(time) \(query[0]): \(run.status) \(run.stderr)")
+            }
+        }
+    }
+
+    /// A vehicle whose bearing is 1e30 (a valid float32) and whose speed is infinite: listed, with
+    /// no bearing and no speed.
+    @Test func aBearingOfOneE30IsNoBearing() async throws {
+        func float(_ number: Int, _ value: Float) -> [UInt8] {
+            Self.varint(UInt64(number << 3 | 5)) + withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }
+        }
+        let position = float(1, 41.8402) + float(2, -87.6121) + float(3, 1e30) + float(5, .infinity)
+        let vehicle = Self.field(1, Self.field(1, "SL-WK-N05")) + Self.field(2, position) + Self.field(8, Self.field(1, "bus-1"))
+        let message = Self.field(1, Self.field(1, "2.0") + Self.field(3, UInt64(1_795_442_280))) + Self.field(2, Self.field(1, "v1") + Self.field(4, vehicle))
+        let path = Paths.temporary() + ".pb"
+        try Data(message).write(to: URL(fileURLWithPath: path))
+        for format in ["json", "table", "geojson"] {
+            let run = try await Run.transit(["gtfs", "vehicles", "--feed", Paths.fixtures + "/gtfs/lakeport", "--realtime", path, "--format", format],
+                                            env: env(Paths.temporary()))
+            #expect(run.status == 0 && (run.stdout.contains("bus-1") || run.stdout.contains("41.8402")), "\(format): \(run.status) \(run.stderr)")
+            if format == "json" {
+                let row = try #require(try run.records().first)
+                #expect(row["bearing"] is NSNull && row["speed"] is NSNull && row["trip_id"] as? String == "SL-WK-N05", "\(row)")
+            }
+        }
+    }
+
+    /// A stop at latitude 1e14 is no place: said at import, never reached on foot, and a `--walk`
+    /// query or a combination holding the feed answers.
+    @Test func coordinatesOutsideTheEarthAreNoPlace() async throws {
+        let cache = Paths.temporary(), dir = Paths.temporary()
+        try FileManager.default.copyItem(atPath: Paths.fixtures + "/gtfs/lakeport", toPath: dir)
+        var stops = try String(contentsOfFile: dir + "/stops.txt", encoding: .utf8)
+        stops = stops.replacingOccurrences(of: "HBR1,Harbor,41.8401,-87.6121", with: "HBR1,Harbor,1e14,-87.6121")
+        #expect(stops.contains("1e14"))
+        try stops.write(toFile: dir + "/stops.txt", atomically: true, encoding: .utf8)
+        let imported = try await Run.transit(["gtfs", "import", dir, "--name", "far"], env: env(cache))
+        #expect(imported.status == 0 && imported.stderr.contains("1 stop has coordinates outside ±90°/±180°"), "\(imported.stderr)")
+        let walk = try await Run.transit(["gtfs", "trips", "--feed", "far", "--from", "Harbor", "--to", "Stadium", "--date", "2026-11-23",
+                                          "--after", "07:00", "--walk", "400", "--limit", "1"], env: env(cache))
+        #expect(walk.status == 0 && !walk.stdout.isEmpty, "\(walk.stderr)")
+        let pair = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/pairs/bay/bart", "--name", "bart"], env: env(cache))
+        #expect(pair.status == 0)
+        let all = try await Run.transit(["gtfs", "stops", "--feed", "all", "--name", "Harbor"], env: env(cache))
+        #expect(all.status == 0 && all.stdout.contains("far:HBR1"), "\(all.stderr)")
+    }
+}
