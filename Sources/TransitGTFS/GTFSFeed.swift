@@ -61,10 +61,15 @@ public struct GTFSFeed: Sendable {
     /// Every Pareto-optimal journey of the query, with its legs, on the clock of the origin's
     /// feed (`QueryEnds`).
     package func plan(_ q: TripQuery, updates: TripUpdates? = nil) throws(TransitError) -> [Router.Journey] {
+        try planned(q, updates: updates).journeys
+    }
+
+    /// The same, with the ends it resolved (their timetable on the query's clock).
+    package func planned(_ q: TripQuery, updates: TripUpdates?) throws(TransitError) -> (ends: QueryEnds, journeys: [Router.Journey]) {
         let ends = try QueryEnds(timetable, from: q.from, to: q.to, radius: q.radius)
         let router = ends.router(ends.routerQuery(day: q.date.dayNumber, after: q.after, before: q.before, transfers: q.transfers,
                                                   minTransfer: q.minTransferSeconds, walk: q.walkMeters, link: q.linkMeters), updates: updates)
-        return q.limit.map { router.journeys(limit: $0) } ?? router.journeys()
+        return (ends, q.limit.map { router.journeys(limit: $0) } ?? router.journeys())
     }
 
     /// Every Pareto-optimal journey of the query, as (departure, arrival, transfers) in seconds

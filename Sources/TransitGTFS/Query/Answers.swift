@@ -97,24 +97,21 @@ extension GTFSFeed {
 
     /// Every Pareto-optimal journey of the query, with its legs, in the zone of the origin's feed.
     public func journeys(_ q: TripQuery, realtime: Realtime?) throws(TransitError) -> [Journey] {
-        let ends = try QueryEnds(timetable, from: q.from, to: q.to, radius: q.radius)
-        let router = ends.router(ends.routerQuery(day: q.date.dayNumber, after: q.after, before: q.before, transfers: q.transfers,
-                                                  minTransfer: q.minTransferSeconds, walk: q.walkMeters, link: q.linkMeters), updates: realtime?.updates)
-        let t = ends.timetable, clock = ServiceClock(day: q.date, zone: t.zone), updates = realtime?.updates
-        return (q.limit.map { router.journeys(limit: $0) } ?? router.journeys()).map { journey in
+        let updates = realtime?.updates
+        let (ends, journeys) = try planned(q, updates: updates)
+        let t = ends.timetable, clock = ServiceClock(day: q.date, zone: t.zone)
+        return journeys.map { journey in
             Journey(departure: clock.instant(journey.departure), arrival: clock.instant(journey.arrival), transfers: journey.transfers,
                     legs: journey.legs.map { leg in
-                        let instance = leg.instance >= 0 ? updates?.instances[leg.instance] : nil
                         let status = updates?.rideStatus(ofInstance: leg.isRide ? leg.instance : -1) ?? .scheduled
-                        let route = instance?.route ?? leg.trip.map { Int(t.tripRoute[$0]) } ?? -1
                         func time(_ time: LegTime) -> Time {
                             Time(planned: status == .added ? nil : clock.instant(time.planned), predicted: clock.instant(time.predicted))
                         }
                         var meters: Double?
                         if case .walk(let m) = leg.mode { meters = m }
-                        return Leg(tripID: leg.isRide ? instance?.tripID ?? leg.trip.map { t.tripIDs[$0] } : nil,
-                                   route: leg.isRide ? StopIndex.routeName(t, route) : nil,
-                                   headsign: leg.isRide ? instance?.headsign ?? leg.trip.map { t.headsign($0) } : nil,
+                        return Leg(tripID: leg.isRide ? leg.tripID(t, updates) : nil,
+                                   route: leg.isRide ? StopIndex.routeName(t, leg.route(t, updates)) : nil,
+                                   headsign: leg.isRide ? leg.headsign(t, updates) : nil,
                                    from: stop(leg.from, t), to: stop(leg.to, t), departure: time(leg.departure), arrival: time(leg.arrival),
                                    status: leg.isRide ? status : .scheduled, walkMeters: meters)
                     })

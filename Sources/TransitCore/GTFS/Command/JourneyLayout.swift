@@ -29,7 +29,7 @@ struct JourneyLayout {
         var names: [Int: String] = [:]
         for journey in journeys {
             for leg in journey.legs where leg.isRide {
-                let route = Self.route(of: leg, timetable, updates)
+                let route = leg.route(timetable, updates)
                 if route >= 0 && names[route] == nil { names[route] = StopIndex.routeName(timetable, route) }
             }
         }
@@ -38,28 +38,16 @@ struct JourneyLayout {
 
     func routeName(_ route: Int) -> String { route < 0 ? "unknown route" : names[route] ?? StopIndex.routeName(t, route) }
 
-    /// The realtime instance a ride's run stands for, if any.
-    func instance(_ leg: Router.Leg) -> TripUpdates.Instance? {
-        guard let updates, leg.instance >= 0, leg.instance < updates.instances.count else { return nil }
-        return updates.instances[leg.instance]
-    }
-
-    /// A ride's route (-1: an added trip on a route the feed does not have).
-    static func route(of leg: Router.Leg, _ t: Timetable, _ updates: TripUpdates?) -> Int {
-        if let updates, leg.instance >= 0, leg.instance < updates.instances.count { return updates.instances[leg.instance].route }
-        guard let trip = leg.trip, trip >= 0, trip < t.tripCount else { return -1 }
-        return Int(t.tripRoute[trip])
-    }
-
-    func route(_ leg: Router.Leg) -> Int { Self.route(of: leg, t, updates) }
+    func instance(_ leg: Router.Leg) -> TripUpdates.Instance? { leg.instance(updates) }
+    func route(_ leg: Router.Leg) -> Int { leg.route(t, updates) }
 
     /// The alerts in force for a ride, where it boards or alights (or anywhere on its trip or route).
     func alerts(_ leg: Router.Leg) -> [ServiceAlert] {
         guard let updates, !updates.alerts.isEmpty, leg.isRide else { return [] }
         return updates.alerts(t, route: route(leg), trip: leg.trip ?? -1, tripID: tripID(leg), at: [leg.from, leg.to])
     }
-    func tripID(_ leg: Router.Leg) -> String { instance(leg)?.tripID ?? leg.trip.map { t.tripIDs[$0] } ?? "" }
-    func headsign(_ leg: Router.Leg) -> String { instance(leg)?.headsign ?? leg.trip.map { t.headsign($0) } ?? "" }
+    func tripID(_ leg: Router.Leg) -> String { leg.tripID(t, updates) }
+    func headsign(_ leg: Router.Leg) -> String { leg.headsign(t, updates) }
 
     /// A journey nobody takes: another leaves at most this much earlier (seconds)…
     static let unlikelyLeavesWithin = 5 * 60
