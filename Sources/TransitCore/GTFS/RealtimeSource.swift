@@ -94,12 +94,11 @@ struct RealtimeSource {
     }
 
     /// One source's message, with the clock it is read at (rule 6: a recording at its own time,
-    /// unless the clock is pinned).
-    /// A decoded message, where it came from, and its clock (`RealtimeMessage`).
+    /// unless the clock is pinned): `RealtimeMessage`.
     typealias Message = RealtimeMessage
 
-    /// Every source read and decoded, in order; an empty one, or one with a header and nothing
-    /// else, is said and left out. `soft`: a source that cannot be reached or read (down, timed
+    /// Every source read and decoded, in order; an empty one is said and left out, one with a
+    /// header and nothing else is said. `soft`: a source that cannot be reached or read (down, timed
     /// out, an error status, garbage) is said in one notice and left out, and the answer is the
     /// timetable as planned; a usage error (a file that is not there, a key not set) still fails.
     func messages(_ sources: [String], headers: [String] = [], keepCalls: FeedMessage.KeepCalls? = nil,

@@ -41,8 +41,6 @@ package struct StopIndex {
         }
     }
 
-    /// The boardable stop nearest `point` (nil when no stop has coordinates).
-    package func nearest(to point: Coordinate) -> Int? { boardable(from: point).min { $0.meters < $1.meters }?.stop }
 
     /// Stops as typed. Over several feeds an id is `feed:id`; a bare id is accepted when one
     /// feed has it; `feed:NAME` looks in that feed only; a code or a name matches in every feed

@@ -73,13 +73,9 @@ package enum TimetableCombination {
         t.linkStops = stops
         t.linkLengths = lengths
     }
-
-    /// `table`'s strings after `out`'s, each behind `prefix`: bytes copied, no String per entry.
 }
 
 extension Timetable {
-    package var headsignCount: Int { headsigns.count }
-
     /// Feeds combined in this timetable: 1 for a feed of its own.
     package var feedCount: Int { max(1, feedNames.count) }
     package var isCombination: Bool { feedNames.count > 1 }
