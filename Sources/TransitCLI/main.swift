@@ -1,5 +1,6 @@
 import Foundation
 import TransitCore
+import TransitSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,12 +8,23 @@ import Darwin
 #endif
 
 // Ctrl-C: end at once with 130, also mid-request or mid-watch; clear a spinner line first.
+// The files being written go first (a download, a compiled feed not yet in place): past this
+// point no `defer` runs. SIGTERM and SIGHUP end the same way, with 128 + the signal.
 signal(SIGINT) { _ in
+    TemporaryFiles.removeAll()
     if isatty(2) != 0 {
         let clear: [UInt8] = [13, 27, 91, 75]  // "\r\e[K"
         _ = clear.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count) }
     }
     _exit(130)
+}
+signal(SIGTERM) { _ in
+    TemporaryFiles.removeAll()
+    _exit(143)
+}
+signal(SIGHUP) { _ in
+    TemporaryFiles.removeAll()
+    _exit(129)
 }
 
 /// A standard descriptor that was closed when transit started is held by /dev/null, so that no

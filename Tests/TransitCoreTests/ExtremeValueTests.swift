@@ -91,4 +91,65 @@ import TransitTestSupport
         let all = try await Run.transit(["gtfs", "stops", "--feed", "all", "--name", "Harbor"], env: env(cache))
         #expect(all.status == 0 && all.stdout.contains("far:HBR1"), "\(all.stderr)")
     }
+
+    /// A vehicle's timestamp past 2^63 (a UInt64 the feed may send) is no time: before, it
+    /// printed as the year 318857 with a negative age.
+    @Test func aTimestampPastTwoToThe63IsNoTime() async throws {
+        func float(_ number: Int, _ value: Float) -> [UInt8] {
+            Self.varint(UInt64(number << 3 | 5)) + withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }
+        }
+        for stamp: UInt64 in [1 << 63, .max, 1 << 62] {
+            let vehicle = Self.field(1, Self.field(1, "SL-WK-N05")) + Self.field(2, float(1, 41.8402) + float(2, -87.6121))
+                + Self.field(5, stamp) + Self.field(8, Self.field(1, "bus-1"))
+            let message = Self.field(1, Self.field(1, "2.0") + Self.field(3, stamp)) + Self.field(2, Self.field(1, "v1") + Self.field(4, vehicle))
+            let path = Paths.temporary() + ".pb"
+            try Data(message).write(to: URL(fileURLWithPath: path))
+            let run = try await Run.transit(["gtfs", "vehicles", "--feed", Paths.fixtures + "/gtfs/lakeport", "--realtime", path, "--format", "json"],
+                                            env: env(Paths.temporary()))
+            let row = try #require(try run.records().first, "\(run.stderr)")
+            #expect(row["timestamp"] is NSNull && row["age_seconds"] is NSNull && row["id"] as? String == "bus-1", "\(stamp): \(row)")
+        }
+    }
+
+    /// An empty value is said, not read as no option (`--date ""` was today; `--limit=` no limit).
+    @Test func emptyValuesAreUsageErrors() async throws {
+        let feed = ["--feed", Paths.fixtures + "/gtfs/lakeport"]
+        for option in ["--date", "--after", "--limit", "--stop"] {
+            let run = try await Run.transit(["gtfs", "departures", "--stop", "Harbor"] + feed + ["\(option)=", "--no-cache"], env: env(Paths.temporary()))
+            #expect(run.status == 2 && run.stdout.isEmpty && run.stderr.hasPrefix("transit: \(option) needs a value"), "\(option): \(run.stderr)")
+        }
+        let spaced = try await Run.transit(["gtfs", "trips", "--from", "Harbor", "--to", "Stadium", "--date", " "] + feed, env: env(Paths.temporary()))
+        #expect(spaced.status == 2 && spaced.stderr.contains("--date needs a value"))
+    }
+
+    /// `all` cannot name a feed (`--feed all` means every one): refused as --name and as a file's name.
+    @Test func aFeedCannotBeCalledAll() async throws {
+        let cache = Paths.temporary()
+        let named = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport", "--name", "all"], env: env(cache))
+        #expect(named.status == 2 && named.stderr.contains("cannot be called 'all'"), "\(named.stderr)")
+        let dir = Paths.temporary() + "/all"
+        try FileManager.default.copyItem(atPath: Paths.fixtures + "/gtfs/lakeport", toPath: dir)
+        let stem = try await Run.transit(["gtfs", "import", dir], env: env(cache))
+        #expect(stem.status == 2 && stem.stderr.contains("--name NAME") && !FileManager.default.fileExists(atPath: cache + "/gtfs/all.timetable"))
+    }
+
+    /// Feed text holding a C1 control (U+009B, a terminal's CSI) or a bidi override (U+202E):
+    /// stripped from tables, tsv and csv, escaped in JSON (the text kept exact).
+    @Test func controlsAndBidiOverridesNeverReachATerminal() async throws {
+        let dir = Paths.temporary()
+        try FileManager.default.copyItem(atPath: Paths.fixtures + "/gtfs/lakeport", toPath: dir)
+        var stops = try String(contentsOfFile: dir + "/stops.txt", encoding: .utf8)
+        stops = stops.replacingOccurrences(of: "HBR1,Harbor,", with: "HBR1,Har\u{9B}31mbor\u{202E}rettel,")
+        try stops.write(toFile: dir + "/stops.txt", atomically: true, encoding: .utf8)
+        for format in ["table", "tsv", "csv", "json"] {
+            let run = try await Run.transit(["gtfs", "stops", "--feed", dir, "--name", "Har", "--format", format], env: env(Paths.temporary()))
+            #expect(run.status == 0 && !run.stdout.unicodeScalars.contains { $0.value == 0x9B || $0.value == 0x202E }, "\(format): \(run.stdout)")
+            if format == "json" {
+                #expect(run.stdout.contains("Har\\u009b31mbor\\u202erettel"), "\(run.stdout)")
+                #expect(try run.records().contains { $0["name"] as? String == "Har\u{9B}31mbor\u{202E}rettel" })
+            } else {
+                #expect(run.stdout.contains("Har31mborrettel"), "\(format): \(run.stdout)")
+            }
+        }
+    }
 }

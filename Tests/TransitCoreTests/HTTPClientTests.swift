@@ -95,7 +95,9 @@ import TransitTestSupport
         // the error reached this test.)
         for _ in 0..<500 where server.hangUps.isEmpty { try await Task.sleep(nanoseconds: 20_000_000) }
         let hangUp = try #require(server.hangUps.first)
-        #expect(hangUp >= 0.45 && hangUp < 20, "the client hung up after \(hangUp) s")
+        // The lower bound is half the deadline: the client's clock starts before it connects,
+        // and on a busy machine the request reached the server's thread 63 ms late (0.437 s seen).
+        #expect(hangUp >= 0.25 && hangUp < 20, "the client hung up after \(hangUp) s")
         // A timeout is not retried: one send, counted at the transport. (On a loaded machine the
         // deadline's timer once ran seconds late, the connection failed first and was retried:
         // a failure past the deadline is now a timeout.)

@@ -112,6 +112,17 @@ struct Run {
         }
     }
 
+    /// Sends `signal` as soon as `when` holds (polled every 5 ms, for at most 60 s): a signal at
+    /// a moment of the run, not after a guessed delay.
+    static func transit(_ args: [String], env: [String: String], signal: Int32, when: @escaping @Sendable () -> Bool) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result { try blockingTransit(args, env: env, interruptAfter: nil, signal: (signal, when)) })
+            }
+            thread.start()
+        }
+    }
+
     /// Any program, with the same capture (a shell running `transit`, say).
     static func transitLike(_ argv: [String], env: [String: String]) async throws -> Run {
         try await withCheckedThrowingContinuation { continuation in
@@ -120,7 +131,8 @@ struct Run {
         }
     }
 
-    static func blockingTransit(_ args: [String], env: [String: String], interruptAfter: Double?, program: String? = nil) throws -> Run {
+    static func blockingTransit(_ args: [String], env: [String: String], interruptAfter: Double?, program: String? = nil,
+                                signal: (number: Int32, when: () -> Bool)? = nil) throws -> Run {
         let binary = program ?? Self.binary
         let dir = Paths.temporary()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -145,8 +157,18 @@ struct Run {
             Thread.sleep(forTimeInterval: interruptAfter)
             kill(pid, SIGINT)
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        var status: Int32 = 0, reaped = false
+        if let signal {
+            var waited = 0.0
+            // Until the condition holds, or the process ended without it.
+            while !signal.when() && waited < 60 {
+                if waitpid(pid, &status, WNOHANG) == pid { reaped = true; break }
+                Thread.sleep(forTimeInterval: 0.005)
+                waited += 0.005
+            }
+            if !reaped { kill(pid, signal.number) }
+        }
+        while !reaped && waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let seconds = Date().timeIntervalSince(started)
         // WIFEXITED / WEXITSTATUS, spelled out (the macros are not imported).
         let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)

@@ -183,6 +183,11 @@ public enum CommandLineParser {
                         value = args[i]
                         i += 1
                     }
+                    // An empty value (`--date ""`, `--limit=`, an unset shell variable) is never
+                    // meant as the default: said, rather than read as no option at all.
+                    if let value, value.trimmingCharacters(in: .whitespaces).isEmpty {
+                        throw .usage("--\(name) needs a value (\(placeholder)), and '\(value)' is empty")
+                    }
                     if spec?.repeatable == true, let value { raw.lists[name, default: []].append(value) }
                     // One value each: a second one would silently replace the first.
                     if spec?.repeatable != true, let earlier = raw.values[name], let value {

@@ -216,7 +216,9 @@ public enum JSONWriter {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 {
+                // Controls (C0, DEL, C1: U+009B is a terminal's CSI) and bidi overrides are
+                // escaped: the data stays exact, and nothing reaches a terminal that acts on it.
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || Sanitize.isBidiControl(scalar.value) {
                     out += String(format: "\\u%04x", scalar.value)
                 } else {
                     out.unicodeScalars.append(scalar)

@@ -8,6 +8,8 @@ import TransitSupport
 /// warning naming it.
 package struct GTFSCompiler {
     package var warnings: [String] = []
+    /// When the feed is compiled: the year around it is never dropped from a calendar too long.
+    package var now = Date()
     package var t = Timetable()
     package var stops = IDTable()
     package var routes = IDTable()
@@ -24,11 +26,26 @@ package struct GTFSCompiler {
     package var frequencies: [Int: [Frequency]] = [:]
     /// Trips that a transfers.txt row names as from_trip_id.
     package var tripsNamedFrom = Set<Int32>()
+    /// Names and headsigns longer than `maxText`, cut.
+    package var longTexts = 0
+    /// Runs made from frequencies.txt so far, and their calls (`maxFrequencyRuns`, `maxFrequencyCalls`).
+    package var frequencyRuns = 0
+    package var frequencyCalls = 0
+    package var frequenciesTooMany = false
+    /// Runs tried against a group of their pattern (see `layOutPatterns`), for the tests.
+    package var groupTrials = 0
     /// The largest calendar this compiles: ten years of days.
     package static let maxDays = 3660
+    /// The most runs frequencies.txt may make in all, and the most calls they may hold: each
+    /// window is capped too (100,000 runs), but 600 windows of a 1.5 KB zip made a 2.2 GB file.
+    package static let maxFrequencyRuns = 2_000_000
+    package static let maxFrequencyCalls = 50_000_000
+    /// The most stop_times rows one trip may have (the longest real trips have a few hundred).
+    package static let maxCallsPerTrip = 10_000
 
-    package static func compile(_ files: FeedFiles) throws(TransitError) -> (Timetable, warnings: [String]) {
+    package static func compile(_ files: FeedFiles, now: Date = Date()) throws(TransitError) -> (Timetable, warnings: [String]) {
         var compiler = GTFSCompiler()
+        compiler.now = now
         try compiler.run(files)
         return (compiler.t, compiler.warnings)
     }
@@ -51,7 +68,14 @@ package struct GTFSCompiler {
         // write them); otherwise it is read again whole and grouped here.
         if try !readStopTimes(try required(files, "stop_times.txt"), grouped: true) {
             timeStore = []; patternOf = [:]; patternKeys = []; patternRuns = []; skippedTrips = []; untimedTrips = 0
+            frequencyRuns = 0; frequencyCalls = 0; frequenciesTooMany = false
             _ = try readStopTimes(try required(files, "stop_times.txt"), grouped: false)
+        }
+        if frequenciesTooMany {
+            throw .parse(what: "frequencies.txt", reason: "its windows make more than 2,000,000 runs or 50,000,000 calls in all (the bound; see docs/gtfs.md)")
+        }
+        if longTexts > 0 {
+            warnings.append("\(longTexts) \(longTexts == 1 ? "name or headsign is" : "names or headsigns are") longer than \(Self.maxText) bytes: cut there")
         }
         layOutPatterns()
     }
@@ -70,6 +94,23 @@ package struct GTFSCompiler {
         return found
     }
 
+    /// The longest name, code or headsign kept (in bytes): a longer one is cut, at a character,
+    /// and counted. Every name is read for did-you-mean and printed in tables; a feed's 15 MB
+    /// stop name made each mistyped stop cost seconds and hundreds of megabytes.
+    package static let maxText = 500
+
+    /// A text field (empty when the column is absent), cut to `maxText` bytes.
+    package mutating func text(_ r: CSVReader, _ column: Int?) -> String {
+        guard let column else { return "" }
+        let bytes = r.bytes(column)
+        guard bytes.count > Self.maxText else { return r.string(column) }
+        longTexts += 1
+        // Back to the start of a character: a UTF-8 continuation byte is 10xxxxxx.
+        var end = Self.maxText
+        while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
+    }
+
     package func fail(_ r: CSVReader, _ text: String) -> TransitError {
         .parse(what: r.file, reason: "line \(r.line): \(text)")
     }
@@ -81,10 +122,10 @@ package struct GTFSCompiler {
         let name = r.column("agency_name")
         var zoneName: String?
         while try r.next() {
-            let text = r.string(zone)
-            guard TimeZone(identifier: text) != nil else { throw fail(r, "unknown agency_timezone '\(text.prefix(60))'") }
-            if zoneName == nil { zoneName = text }
-            t.agencies.append(name.map { r.string($0) } ?? "")
+            let identifier = r.string(zone)
+            guard TimeZone(identifier: identifier) != nil else { throw fail(r, "unknown agency_timezone '\(identifier.prefix(60))'") }
+            if zoneName == nil { zoneName = identifier }
+            t.agencies.append(text(r, name))
         }
         guard let zoneName else { throw .parse(what: "agency.txt", reason: "it lists no agency") }
         t.timeZone = zoneName
@@ -101,9 +142,9 @@ package struct GTFSCompiler {
             let key = r.bytes(id)
             guard !key.isEmpty else { throw fail(r, "empty stop_id") }
             guard stops.insert(key).added else { throw fail(r, "stop_id '\(r.string(id).prefix(60))' appears twice") }
-            t.stopCodes.append(code.map { r.string($0) } ?? "")
-            t.stopPlatforms.append(platform.map { r.string($0) } ?? "")
-            t.stopNames.append(name.map { r.string($0) } ?? "")
+            t.stopCodes.append(text(r, code))
+            t.stopPlatforms.append(text(r, platform))
+            t.stopNames.append(text(r, name))
             // A coordinate outside ±90° / ±180° is not a place: the stop is kept without one
             // (as a stop with none), said once below.
             let latitude = lat.flatMap { FieldBytes.double(r.bytes($0)) } ?? .nan, longitude = lon.flatMap { FieldBytes.double(r.bytes($0)) } ?? .nan
@@ -133,11 +174,11 @@ package struct GTFSCompiler {
         let type = r.column("route_type"), color = r.column("route_color")
         while try r.next() {
             guard routes.insert(r.bytes(id)).added else { throw fail(r, "route_id '\(r.string(id).prefix(60))' appears twice") }
-            t.routeAgency.append(agency.map { r.string($0) } ?? "")
-            t.routeShortName.append(short.map { r.string($0) } ?? "")
-            t.routeLongName.append(long.map { r.string($0) } ?? "")
-            t.routeType.append(Int32(type.flatMap { FieldBytes.int(r.bytes($0)) } ?? 3))
-            t.routeColor.append(color.map { r.string($0) } ?? "")
+            t.routeAgency.append(text(r, agency))
+            t.routeShortName.append(text(r, short))
+            t.routeLongName.append(text(r, long))
+            t.routeType.append(Int32(clamping: type.flatMap { FieldBytes.int(r.bytes($0)) } ?? 3))
+            t.routeColor.append(text(r, color))
         }
         t.routeIDs = routes.keys
     }
@@ -150,7 +191,8 @@ package struct GTFSCompiler {
             guard trips.insert(r.bytes(c[2])).added else { throw fail(r, "trip_id '\(r.string(c[2]).prefix(60))' appears twice") }
             t.tripRoute.append(Int32(route))
             t.tripService.append(Int32(services.insert(r.bytes(c[1])).index))
-            t.tripHeadsign.append(Int32(headsigns.insert(headsign.map { r.bytes($0) } ?? UnsafeBufferPointer(start: nil, count: 0)).index))
+            let sign = headsign.map { r.bytes($0) } ?? UnsafeBufferPointer(start: nil, count: 0)
+            t.tripHeadsign.append(Int32(sign.count <= Self.maxText ? headsigns.insert(sign).index : headsigns.insert(text(r, headsign)).index))
         }
         t.tripIDs = trips.keys
         t.headsigns = headsigns.keys
@@ -199,8 +241,15 @@ package struct GTFSCompiler {
         var first = allDays.min() ?? 0
         var last = allDays.max() ?? -1
         if last - first + 1 > Self.maxDays {
-            warnings.append("the calendar runs from \(LocalDate(dayNumber: first).iso) to \(LocalDate(dayNumber: last).iso); only its first ten years are kept")
-            last = first + Self.maxDays - 1
+            let today = LocalDate(now, in: TimeZone(identifier: t.timeZone) ?? .gmt).dayNumber
+            let kept = Self.calendarWindow(first: first, last: last, today: today, weekly: weekly.map { ($0.days, $0.start, $0.end) },
+                                           exceptions: exceptions.map { ($0.day, $0.add) })
+            let dropped = [first < kept.first ? "\(LocalDate(dayNumber: first).iso)…\(LocalDate(dayNumber: kept.first - 1).iso)" : nil,
+                           last > kept.last ? "\(LocalDate(dayNumber: kept.last + 1).iso)…\(LocalDate(dayNumber: last).iso)" : nil].compactMap { $0 }
+            warnings.append("the calendar runs from \(LocalDate(dayNumber: first).iso) to \(LocalDate(dayNumber: last).iso), more than ten years: "
+                            + "kept \(LocalDate(dayNumber: kept.first).iso) to \(LocalDate(dayNumber: kept.last).iso) (the most service in ten years "
+                            + "that hold the current year), dropped \(dropped.joined(separator: " and "))")
+            (first, last) = kept
         }
         if last < first { first = 0; last = -1 }
         t.firstDay = Int32(first)
@@ -226,6 +275,51 @@ package struct GTFSCompiler {
         for e in exceptions { set(e.service, e.day, e.add) }
         t.serviceDays = Packed(serviceDays)
         t.serviceIDs = services.keys
+    }
+
+    /// The ten years of a calendar too long to keep whole (`maxDays`): of the windows that hold
+    /// the whole current year (the year of `today`, moved into the calendar when it lies outside),
+    /// the one with the most days of service (a calendar row's running days, plus each added
+    /// date, less each removed one); of equals, the one starting nearest the first of January a year before, so that a
+    /// "forever" calendar keeps last year and the eight after this one. Bounded by the windows'
+    /// span (about twenty years of days), whatever the calendar's.
+    package static func calendarWindow(first: Int, last: Int, today: Int, weekly: [(days: [Bool], start: Int, end: Int)], exceptions: [(day: Int, add: Bool)]) -> (first: Int, last: Int) {
+        let anchor = LocalDate(dayNumber: min(max(today, first), last))
+        let yearStart = max(first, LocalDate(year: anchor.year, month: 1, day: 1).dayNumber)
+        let yearEnd = min(last, LocalDate(year: anchor.year, month: 12, day: 31).dayNumber)
+        // Window starts that hold [yearStart, yearEnd] and lie within the calendar.
+        let lowest = max(first, yearEnd - maxDays + 1), highest = min(yearStart, last - maxDays + 1)
+        guard lowest <= highest else { return (max(first, yearStart), max(first, yearStart) + maxDays - 1) }
+        // Service per day over every day a candidate window covers, by difference arrays per weekday.
+        let spanStart = lowest, spanEnd = highest + maxDays - 1, span = spanEnd - spanStart + 1
+        var change = [[Int]](repeating: [Int](repeating: 0, count: span + 1), count: 7)
+        for row in weekly {
+            let a = max(row.start, spanStart), b = min(row.end, spanEnd)
+            guard a <= b else { continue }
+            for weekday in 0..<7 where row.days.indices.contains(weekday) && row.days[weekday] {
+                change[weekday][a - spanStart] += 1
+                change[weekday][b - spanStart + 1] -= 1
+            }
+        }
+        var perDay = [Int](repeating: 0, count: span)
+        var running = [Int](repeating: 0, count: 7)
+        for i in 0..<span {
+            for weekday in 0..<7 { running[weekday] += change[weekday][i] }
+            let day = spanStart + i
+            perDay[i] = running[((day % 7) + 7 + 3) % 7]
+        }
+        for e in exceptions where e.day >= spanStart && e.day <= spanEnd { perDay[e.day - spanStart] += e.add ? 1 : -1 }
+        // Sliding sums of maxDays days.
+        var sum = perDay.prefix(maxDays).reduce(0, +)
+        let preferred = LocalDate(year: anchor.year - 1, month: 1, day: 1).dayNumber
+        var best = (start: lowest, service: sum)
+        var start = lowest
+        while start < highest {
+            sum += perDay[start - spanStart + maxDays] - perDay[start - spanStart]
+            start += 1
+            if sum > best.service || (sum == best.service && abs(start - preferred) < abs(best.start - preferred)) { best = (start, sum) }
+        }
+        return (best.start, best.start + maxDays - 1)
     }
 
     // MARK: stop_times
@@ -260,6 +354,9 @@ package struct GTFSCompiler {
         // short comparison.
         var nextStop = [Int32](repeating: -1, count: stops.count), otherNextStop = [Int32](repeating: -1, count: stops.count)
         var previousStop = -1, firstStop = -1
+        // Rows of the trip being read, and of each trip when they come in any order.
+        var callsOfTrip = 0
+        var callsPerTrip = [Int32](repeating: 0, count: grouped ? 0 : trips.count)
         while try r.next() {
             let tripKey = r.bytes(c[0])
             var trip = lastTrip
@@ -282,6 +379,7 @@ package struct GTFSCompiler {
                 }
                 trip = found
                 lastTrip = found
+                callsOfTrip = 0
                 lastTripKey = Array(tripKey)
                 previousStop = -1
             }
@@ -306,6 +404,14 @@ package struct GTFSCompiler {
                 firstStop = stop
             }
             previousStop = stop
+            callsOfTrip += 1
+            if !grouped {
+                callsPerTrip[trip] += 1
+                callsOfTrip = Int(callsPerTrip[trip])
+            }
+            if callsOfTrip > Self.maxCallsPerTrip {
+                throw fail(r, "trip '\(r.string(c[0]).prefix(60))' has more than 10,000 stop_times rows (the bound; see docs/gtfs.md)")
+            }
             guard let sequence = FieldBytes.int(r.bytes(c[4])), sequence <= Int(Int32.max) else {
                 throw fail(r, "stop_sequence '\(r.string(c[4]).prefix(20))' is not a whole number")
             }
@@ -370,7 +476,9 @@ package struct GTFSCompiler {
             }
             guard let headway = FieldBytes.int(r.bytes(c[3])), headway > 0 else { throw fail(r, "headway_secs must be a whole number above 0") }
             guard (end - start) / headway <= 100_000 else { throw fail(r, "more than 100,000 departures in one window") }
-            result[trip, default: []].append(Frequency(start: Int32(start), end: Int32(end), headway: Int32(headway)))
+            // A headway past the window makes one run: kept below a day's seconds ten times over, so
+            // that a departure plus it stays far inside Int32 (ten digits can say 9,999,999,999).
+            result[trip, default: []].append(Frequency(start: Int32(start), end: Int32(end), headway: Int32(min(headway, 864_000))))
         }
         return result
     }

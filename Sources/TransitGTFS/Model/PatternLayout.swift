@@ -68,7 +68,15 @@ extension GTFSCompiler {
             patternRuns.append([])
         }
         if let windows = frequencies[trip] {
-            // The template itself does not run: one run per departure of each window.
+            // The template itself does not run: one run per departure of each window. Counted
+            // first, against the bounds for the whole feed (the compiler refuses the feed after).
+            let runs = windows.reduce(0) { $0 + max(0, (Int($1.end) - Int($1.start) + Int($1.headway) - 1) / max(1, Int($1.headway))) }
+            frequencyRuns += runs
+            frequencyCalls += runs * n
+            guard frequencyRuns <= Self.maxFrequencyRuns, frequencyCalls <= Self.maxFrequencyCalls else {
+                frequenciesTooMany = true
+                return
+            }
             let first = times[base + 1]
             for w in windows {
                 var departure = w.start
@@ -81,6 +89,9 @@ extension GTFSCompiler {
             patternRuns[p].append(Run(trip: Int32(trip), times: base, shift: 0))
         }
     }
+
+    /// How many groups a run of a pattern is tried against before it starts one of its own.
+    package static let triedGroups = 16
 
     package mutating func layOutPatterns() {
         if !skippedTrips.isEmpty {
@@ -103,19 +114,33 @@ extension GTFSCompiler {
                 let a = timeStore[$0.times + 1] + $0.shift, b = timeStore[$1.times + 1] + $1.shift
                 return a != b ? a < b : $0.trip < $1.trip
             }
+            // First fit: each run joins the first group whose last run it does not overtake. The
+            // groups' last arrivals are in a tree, so only groups it might follow are tried (a
+            // run that arrives before a group's last one overtakes it), at most `triedGroups` of
+            // them: 80,000 trips that each overtake the others took 20 s when every group was tried.
             var groups: [[Run]] = []
+            var lastArrivals = MinimumTree(capacity: runs.count)
             for run in runs {
-                if let g = groups.firstIndex(where: { group in
-                    guard let last = group.last else { return true }
+                let arrival = timeStore[run.times + 2 * (length - 1)] + run.shift
+                var chosen: Int?, from = 0, tried = 0
+                while tried < Self.triedGroups, let g = lastArrivals.first(atMost: arrival, from: from) {
+                    tried += 1
+                    groupTrials += 1
+                    from = g + 1
+                    guard let last = groups[g].last else { continue }
+                    var overtakes = false
                     for i in 0..<length {
                         let a = timeStore[run.times + 2 * i] + run.shift, la = timeStore[last.times + 2 * i] + last.shift
                         let d = timeStore[run.times + 2 * i + 1] + run.shift, ld = timeStore[last.times + 2 * i + 1] + last.shift
-                        if a < la || d < ld { return false }
+                        if a < la || d < ld { overtakes = true; break }
                     }
-                    return true
-                }) {
+                    if !overtakes { chosen = g; break }
+                }
+                if let g = chosen {
                     groups[g].append(run)
+                    lastArrivals.set(g, arrival)
                 } else {
+                    lastArrivals.set(groups.count, arrival)
                     groups.append([run])
                 }
             }
@@ -234,5 +259,43 @@ extension GTFSCompiler {
             }
         }
         return nil
+    }
+}
+
+/// The least of a growing list of values, over any range of it: `first(atMost:from:)` finds
+/// the first index at or after `from` whose value is at most a bound, in O(log n).
+package struct MinimumTree {
+    private var leaves = 1
+    private var tree: [Int32]
+
+    package init(capacity: Int) {
+        while leaves < max(1, capacity) { leaves *= 2 }
+        tree = [Int32](repeating: .max, count: 2 * leaves)
+    }
+
+    package mutating func set(_ index: Int, _ value: Int32) {
+        guard index >= 0, index < leaves else { return }
+        var node = index + leaves
+        tree[node] = value
+        while node > 1 {
+            node /= 2
+            tree[node] = min(tree[2 * node], tree[2 * node + 1])
+        }
+    }
+
+    package func first(atMost bound: Int32, from start: Int) -> Int? {
+        guard start >= 0, start < leaves else { return nil }
+        // Up from the leaf to the first subtree right of it holding a value at most `bound`:
+        // a left child's right sibling covers what comes next.
+        var node = start + leaves
+        if tree[node] <= bound { return start }
+        while true {
+            if node <= 1 { return nil }
+            if node % 2 == 0, tree[node + 1] <= bound { node += 1; break }
+            node /= 2
+        }
+        // Down to the leftmost leaf at most `bound`.
+        while node < leaves { node = tree[2 * node] <= bound ? 2 * node : 2 * node + 1 }
+        return node - leaves
     }
 }

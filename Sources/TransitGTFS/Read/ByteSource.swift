@@ -20,12 +20,17 @@ package final class ReadOnlyFile {
 
     package init(_ path: String) throws(TransitError) {
         self.path = path
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO opens at once (to be refused below) instead of waiting for a writer.
+        descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw .usage("cannot open \(path): \(String(cString: strerror(errno)))") }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             close(descriptor)
             throw .usage("cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw .usage("\(path) is not a regular file (a pipe or a device cannot be read twice; save it to a file first)")
         }
         size = Int(info.st_size)
     }

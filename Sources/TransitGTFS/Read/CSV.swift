@@ -31,8 +31,9 @@ package final class CSVReader {
     package private(set) var line = 0
     private var nextLine = 1
     package private(set) var header: [String] = []
-    /// A record longer than this is refused rather than grown without end.
-    package static let maxRecord = 16 * 1024 * 1024
+    /// A record longer than this is refused rather than grown without end (a megabyte of commas
+    /// is a million fields: 24 MB; sixteen were 455 MB).
+    package static let maxRecord = 1 << 20
 
     package init(_ source: ByteSource, file: String, chunk: Int = 1 << 20) throws(TransitError) {
         self.file = file
@@ -200,7 +201,7 @@ package final class CSVReader {
     private func fill() throws(TransitError) {
         let pending = filled - position
         if pending >= capacity {
-            guard capacity < Self.maxRecord else { throw .parse(what: file, reason: "line \(nextLine): a record longer than 16 MiB") }
+            guard capacity < Self.maxRecord else { throw .parse(what: file, reason: "line \(nextLine): a record longer than 1 MiB (the bound; see docs/gtfs.md)") }
             let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
             bigger.update(from: buffer + position, count: pending)
             buffer.deallocate()

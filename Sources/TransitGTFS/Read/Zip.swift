@@ -73,6 +73,8 @@ package struct ZipArchive {
         return entries
     }
 
+    package static let maxRatio = 100
+
     /// The entry's bytes, inflated as they are read.
     package func source(_ entry: Entry) throws(TransitError) -> ZipEntrySource {
         let header = try file.bytes(at: entry.localHeaderOffset, count: 30, what: "the local header of \(entry.name)")
@@ -81,6 +83,12 @@ package struct ZipArchive {
         let start = entry.localHeaderOffset + 30 + Int(Self.le16(header, 26)) + Int(Self.le16(header, 28))
         guard start <= file.size, entry.compressedSize <= file.size - start else {
             throw .parse(what: file.path, reason: "\(entry.name) is cut short (the zip is truncated)")
+        }
+        // A deflated file inflates to at most `maxRatio` times its size (real feeds: about 10; a
+        // zip bomb: up to 1,032), so that a 2 MB zip cannot make gigabytes to read.
+        if entry.method == 8, entry.size > Self.maxRatio * entry.compressedSize + (1 << 20) {
+            throw .parse(what: file.path, reason: "\(entry.name) would inflate from \(entry.compressedSize) to \(entry.size) bytes, "
+                         + "more than \(Self.maxRatio) times (the bound; see docs/gtfs.md)")
         }
         switch entry.method {
         case 0, 8: return try ZipEntrySource(file: file, entry: entry, start: start)

@@ -69,8 +69,9 @@ package struct ServiceAlert: Sendable {
                 guard let a = entity.alert else { continue }
                 // Rule 4 reads a time above 10^10 as milliseconds; a period's open end is often written
                 // as a far year in seconds (Halifax: 32503694400, the year 3000), so here only a
-                // value above 10^11 (no date in seconds before the year 5138) is milliseconds.
-                func seconds(_ v: UInt64?) -> Int? { v.map { FeedMessage.seconds($0, millisecondsAbove: 100_000_000_000) } }
+                // value above 10^11 (no date in seconds before the year 5138) is milliseconds. One past
+                // the year 9999 is the end of 9999 (printable; a start there is not yet).
+                func seconds(_ v: UInt64?) -> Int? { v.map { min(FeedMessage.seconds($0, millisecondsAbove: 100_000_000_000), FeedMessage.latestSecond) } }
                 let periods = a.activePeriods.map { (start: seconds($0.start), end: seconds($0.end)) }
                 let active = periods.isEmpty || periods.contains { ($0.start ?? Int.min) <= m.now && m.now < ($0.end ?? Int.max) }
                 let selectors = a.informedEntities.map {

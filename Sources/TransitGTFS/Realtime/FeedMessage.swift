@@ -472,8 +472,18 @@ extension FeedMessage {
         Int(clamping: value > UInt64(clamping: above) ? value / 1000 : value)
     }
 
+    /// The last second of the year 9999: a feed's time past it is no time (a UInt64 past 2^63
+    /// printed as the year 318857, with a negative age).
+    package static let latestSecond = 253_402_300_799
+
+    /// `seconds(value)` when it lies between 1970 and the year 9999; nil otherwise.
+    package static func instant(_ value: UInt64, millisecondsAbove above: Int64 = millisecondsAbove) -> Int? {
+        let s = seconds(value, millisecondsAbove: above)
+        return s <= latestSecond ? s : nil
+    }
+
     /// The header's time in seconds.
-    package var headerSeconds: Int? { header?.timestamp.map { Self.seconds($0) } }
+    package var headerSeconds: Int? { header?.timestamp.flatMap { Self.instant($0) } }
 }
 
 /// What a GTFS-Realtime message holds, counted: the library's public look at a feed (and the

@@ -47,7 +47,7 @@ package enum VehiclePositions {
             for entity in m.message.entities where entity.isDeleted != true {
                 guard let v = entity.vehicle else { continue }
                 total += 1
-                let stamp = v.timestamp.map { FeedMessage.seconds($0) }
+                let stamp = v.timestamp.flatMap { FeedMessage.instant($0) }
                 if let stamp, let header, header - stamp > maxAge { old += 1; continue }
                 var row = VehicleRow(id: v.vehicle?.id ?? entity.id ?? "", label: v.vehicle?.label, tripID: v.trip?.tripID, route: -1,
                                      routeID: v.trip?.routeID, timestamp: stamp, age: stamp.map { m.now - $0 })

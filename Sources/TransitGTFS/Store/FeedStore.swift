@@ -6,9 +6,16 @@ import TransitSupport
 /// A feed given as a path is compiled into `gtfs/.paths/` and reused while its file is unchanged.
 package struct FeedStore {
     package let root: String
+    /// The clock feeds are compiled at (`TRANSIT_NOW` in the CLI): see `GTFSCompiler.calendarWindow`.
+    package var now: Date
+    /// Whether feeds given by path and combinations are compiled into the cache and read from it
+    /// (`--no-cache`: neither, both compiled in memory for each query).
+    package var keepsCompiled: Bool
 
-    package init(cacheDirectory: String) {
+    package init(cacheDirectory: String, now: Date = Date(), keepsCompiled: Bool = true) {
         root = (cacheDirectory as NSString).appendingPathComponent("gtfs")
+        self.now = now
+        self.keepsCompiled = keepsCompiled
     }
 
     /// What `feeds` lists and `import` prints, kept at the front of the compiled file.
@@ -61,9 +68,23 @@ package struct FeedStore {
     /// Compiles `files` and writes it as `name`; returns the summary and the compiler's warnings.
     package func install(_ files: FeedFiles, name: String, source: String, at path: String? = nil,
                  sourceStamp: (size: Int, modified: Double)? = nil, validators: (etag: String?, lastModified: String?)? = nil,
-                 realtime: (sources: [String], headers: [String])? = nil) throws(TransitError) -> (Summary, [String]) {
+                 realtime: (sources: [String], headers: [String])? = nil, replacing: Bool = false) throws(TransitError) -> (Summary, [String]) {
+        var (summary, timetable, warnings) = try compile(files, name: name, source: source, sourceStamp: sourceStamp, validators: validators, realtime: realtime)
+        // An update (`replacing`) writes the feed back only if it was not removed meanwhile.
+        let target = path ?? self.path(of: name)
+        guard let bytes = try write(timetable, summary: summary, to: target, still: replacing ? { FileManager.default.fileExists(atPath: target) } : nil) else {
+            throw .refused("\(name) was removed while it was compiled again; not written back", hint: nil)
+        }
+        summary.compiledBytes = bytes
+        return (summary, warnings)
+    }
+
+    /// Compiles `files` in memory, with the summary a compiled file of it would carry.
+    package func compile(_ files: FeedFiles, name: String, source: String, sourceStamp: (size: Int, modified: Double)? = nil,
+                         validators: (etag: String?, lastModified: String?)? = nil,
+                         realtime: (sources: [String], headers: [String])? = nil) throws(TransitError) -> (Summary, Timetable, [String]) {
         let started = DispatchTime.now().uptimeNanoseconds
-        let (timetable, warnings) = try GTFSCompiler.compile(files)
+        let (timetable, warnings) = try GTFSCompiler.compile(files, now: now)
         let range = timetable.dateRange
         var summary = Summary(name: name, source: source, agencies: (0..<timetable.agencies.count).map { timetable.agencies[$0] },
                               timeZone: timetable.timeZone, firstDate: range.first.iso, lastDate: range.last.iso,
@@ -76,8 +97,7 @@ package struct FeedStore {
             summary.realtime = realtime.sources
             summary.realtimeHeaders = realtime.headers.isEmpty ? nil : realtime.headers
         }
-        summary.compiledBytes = try write(timetable, summary: summary, to: path ?? self.path(of: name))
-        return (summary, warnings)
+        return (summary, timetable, warnings)
     }
 
     /// A source's size and time; for a directory, its files' total size and latest time (a file
@@ -101,13 +121,19 @@ package struct FeedStore {
 
     /// 16 bytes; the summary after it is padded to 8, so the timetable's arrays stay aligned.
     /// The container's version is the timetable's: one constant (`TimetableFile.version`).
+    /// The file ends with the checksum (`Checksum`, 8 bytes) of every byte before it, checked at
+    /// each load: a flipped bit anywhere is refused, never answered from.
     package static let magic = Array("transit-feed \(TimetableFile.version < 10 ? "0" : "")\(TimetableFile.version)\n".utf8)
 
     /// Streams the summary and the timetable to a temporary file beside `path`, then renames it
-    /// over `path`; on any failure the temporary file goes and `path` stays as it was.
-    package func write(_ timetable: Timetable, summary: Summary, to path: String) throws(TransitError) -> Int {
+    /// over `path`; on any failure the temporary file goes and `path` stays as it was. The
+    /// rename is made holding the writers' lock, and only while `still()` holds there (a feed
+    /// being updated that was removed meanwhile is not written back); nil when it did not.
+    package func write(_ timetable: Timetable, summary: Summary, to path: String, still: (() -> Bool)? = nil) throws(TransitError) -> Int? {
         let directory = (path as NSString).deletingLastPathComponent
-        let temporary = (directory as NSString).appendingPathComponent(".import-\(UUID().uuidString)")
+        let temporary = (directory as NSString).appendingPathComponent(TemporaryFiles.name("import"))
+        var token: Int?
+        defer { TemporaryFiles.forget(token) }
         func failed(_ reason: String) -> TransitError {
             unlink(temporary)
             return .parse(what: "the compiled feed", reason: "cannot write \(path): \(reason)")
@@ -117,6 +143,7 @@ package struct FeedStore {
         } catch {
             throw failed(error.localizedDescription)
         }
+        token = TemporaryFiles.register(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failed(String(cString: strerror(errno))) }
         var writer = BinaryWriter(descriptor: fd)
@@ -126,11 +153,68 @@ package struct FeedStore {
         header.withUnsafeBytes { writer.append($0) }
         writer.pad()
         TimetableFile.write(timetable, to: &writer)
+        writer.scalar(writer.checksum.value)
         let closed = close(fd)
         if let failure = writer.failure { throw failed(String(cString: strerror(failure))) }
         guard closed == 0 else { throw failed(String(cString: strerror(errno))) }
-        guard rename(temporary, path) == 0 else { throw failed(String(cString: strerror(errno))) }
+        let renamed = try whileLocked { () throws(TransitError) -> Bool in
+            guard still?() ?? true else { return false }
+            guard rename(temporary, path) == 0 else { throw failed(String(cString: strerror(errno))) }
+            return true
+        }
+        guard renamed else { unlink(temporary); return nil }
         return writer.written
+    }
+
+    /// Runs `body` holding the cache's writers' lock (an advisory `flock` on `gtfs/.lock`): one
+    /// writer at a time renames or deletes a compiled file, and each writer checks what it
+    /// relies on under it. Held for a rename or a delete only, so a writer waits milliseconds;
+    /// readers never take it. Where the lock cannot be had (a read-only cache), `body` runs
+    /// without it (it cannot write either).
+    package func whileLocked<T>(_ body: () throws(TransitError) -> T) throws(TransitError) -> T {
+        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let fd = open((root as NSString).appendingPathComponent(".lock"), O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return try body() }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    /// Removes what writers killed outright left behind: temporary files (`.import-PID-…`,
+    /// `.download-PID-…`) whose process is gone, in the cache and its `.combined/` and `.paths/`;
+    /// those of an older transit (no pid in the name) when over an hour old. Run by every
+    /// command that writes the cache (import, update, remove). Returns the bytes freed.
+    @discardableResult
+    package func sweep() -> Int {
+        var freed = 0
+        let files = FileManager.default
+        for directory in [root, root + "/.combined", root + "/.paths"] {
+            for name in (try? files.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(".import-") || name.hasPrefix(".download-") {
+                let path = (directory as NSString).appendingPathComponent(name)
+                let owner = TemporaryFiles.owner(of: name, prefix: "import") ?? TemporaryFiles.owner(of: name, prefix: "download")
+                let attributes = try? files.attributesOfItem(atPath: path)
+                if let owner {
+                    guard TemporaryFiles.isGone(owner) else { continue }
+                } else {
+                    let modified = (attributes?[.modificationDate] as? Date) ?? Date()
+                    // The file system's clock, not a pinned one (`TRANSIT_NOW`).
+                    guard Date().timeIntervalSince(modified) > 3600 else { continue }
+                }
+                if unlink(path) == 0 { freed += (attributes?[.size] as? NSNumber)?.intValue ?? 0 }
+            }
+        }
+        return freed
+    }
+
+    /// Deletes the feed `name` and the combinations holding it, under the writers' lock.
+    package func remove(_ name: String) throws(TransitError) {
+        try whileLocked { () throws(TransitError) in
+            guard unlink(path(of: name)) == 0 || errno == ENOENT else {
+                throw .parse(what: path(of: name), reason: "cannot remove it: \(String(cString: strerror(errno)))")
+            }
+            removeCombinations(with: name)
+        }
     }
 
     /// The summary at the front of a compiled file.
@@ -150,12 +234,14 @@ package struct FeedStore {
         let head = try file.bytes(at: 0, count: magic.count + 4, what: "the header")
         let stem = Array("transit-feed ".utf8)
         guard Array(head.prefix(stem.count)) == stem, head.count > magic.count, head[magic.count - 1] == UInt8(ascii: "\n") else {
-            throw .parse(what: path, reason: "not a compiled feed; import it again")
+            let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            throw .parse(what: path, reason: "not a compiled feed; remove it (transit gtfs remove \(name)) and import it again")
         }
         let length = Int(head[magic.count]) | Int(head[magic.count + 1]) << 8 | Int(head[magic.count + 2]) << 16 | Int(head[magic.count + 3]) << 24
         let json = try file.bytes(at: magic.count + 4, count: length, what: "the summary")
         guard let summary = try? JSONDecoder().decode(Summary.self, from: Data(json)) else {
-            throw .parse(what: path, reason: "the feed's summary is damaged; import it again")
+            let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            throw .parse(what: path, reason: "the feed's summary is damaged; remove it (transit gtfs remove \(name)) and import it again")
         }
         return (summary, Array(head.prefix(magic.count)) == magic)
     }
@@ -163,8 +249,12 @@ package struct FeedStore {
     package static func load(_ path: String) throws(TransitError) -> (Summary, Timetable) {
         let summary = try summary(at: path)
         let file = try MappedFile(path)
-        let bytes = file.bytes
-        guard bytes.count >= magic.count + 4 else { throw .parse(what: path, reason: "the compiled feed is cut short; import it again") }
+        guard file.bytes.count >= magic.count + 4 + 8 else { throw .parse(what: path, reason: "the compiled feed is cut short; import it again") }
+        let bytes = UnsafeRawBufferPointer(rebasing: file.bytes.dropLast(8))
+        let stored = UInt64(littleEndian: file.bytes.loadUnaligned(fromByteOffset: bytes.count, as: UInt64.self))
+        guard Checksum.of(bytes) == stored else {
+            throw .parse(what: path, reason: "the compiled feed is damaged (its checksum differs); compile it again from its source: transit gtfs update \(summary.name)")
+        }
         let headerLength = Int(bytes[magic.count]) | Int(bytes[magic.count + 1]) << 8 | Int(bytes[magic.count + 2]) << 16 | Int(bytes[magic.count + 3]) << 24
         var start = magic.count + 4 + headerLength
         start += (8 - start % 8) % 8
@@ -173,14 +263,31 @@ package struct FeedStore {
     }
 
     /// Imported feeds, by name.
-    package func feeds() -> [Summary] { stored().filter(\.current).map(\.summary) }
+    package func feeds() -> [Summary] { stored().compactMap { $0.state == .current ? $0.summary : nil } }
 
     /// Imported feeds compiled by another version of transit (to compile again from their sources).
-    package func olderFeeds() -> [Summary] { stored().filter { !$0.current }.map(\.summary) }
+    package func olderFeeds() -> [Summary] { stored().compactMap { $0.state == .older ? $0.summary : nil } }
 
-    private func stored() -> [(summary: Summary, current: Bool)] {
+    /// Imported feeds whose summary cannot be read (their file damaged): by name, to be removed.
+    package func damagedFeeds() -> [String] { stored().filter { $0.state == .damaged }.map(\.name) }
+
+    package enum State { case current, older, damaged }
+
+    private func stored() -> [(name: String, summary: Summary?, state: State)] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-        return names.filter { $0.hasSuffix(".timetable") && !$0.hasPrefix(".") }.sorted().compactMap { try? Self.storedSummary(at: (root as NSString).appendingPathComponent($0)) }
+        return names.filter { $0.hasSuffix(".timetable") && !$0.hasPrefix(".") }.sorted().map { file in
+            let name = String(file.dropLast(".timetable".count))
+            guard let (summary, current) = try? Self.storedSummary(at: (root as NSString).appendingPathComponent(file)) else { return (name, nil, .damaged) }
+            return (name, summary, current ? .current : .older)
+        }
+    }
+
+    /// Whether a compiled file is whole: its checksum read over every byte (for `update`, which
+    /// compiles a damaged feed again from its source, changed or not).
+    package static func intact(_ path: String) -> Bool {
+        guard let file = try? MappedFile(path), file.bytes.count >= 8 else { return false }
+        let bytes = UnsafeRawBufferPointer(rebasing: file.bytes.dropLast(8))
+        return Checksum.of(bytes) == UInt64(littleEndian: file.bytes.loadUnaligned(fromByteOffset: bytes.count, as: UInt64.self))
     }
 
     /// `--feed NAME|PATH` (repeatable; `all`: every imported feed), else `TRANSIT_GTFS_FEED` (a
@@ -243,7 +350,9 @@ package struct FeedStore {
         }
         let name = parts.map(\.summary.name).joined(separator: "+")
         let cached = (root as NSString).appendingPathComponent(".combined/\(FNV1a.hex(name)).timetable")
-        if let summary = try? Self.summary(at: cached), summary.parts == stamps, let loaded = try? Self.load(cached) { return (loaded.0, loaded.1, nil) }
+        if keepsCompiled, let summary = try? Self.summary(at: cached), summary.parts == stamps, let loaded = try? Self.load(cached) {
+            return (loaded.0, loaded.1, nil)
+        }
         var timetables: [(name: String, timetable: Timetable)] = []
         for part in parts {
             if let loaded = part.timetable {
@@ -262,8 +371,14 @@ package struct FeedStore {
                               compileMilliseconds: 0)
         summary.parts = stamps
         summary.compileMilliseconds = Int((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
+        // Kept only if no feed of it changed or went meanwhile (a combination of a removed feed
+        // would be an orphan no removal deletes).
+        let unchanged = { parts.map { part in Self.stamp(part.file).map { ($0.size, $0.modified) } ?? (-1, -1) }
+            .elementsEqual(stamps.map { ($0.size, $0.modified) }) { $0 == $1 } }
+        guard keepsCompiled else { return (summary, timetable, nil) }
         do {
-            summary.compiledBytes = try write(timetable, summary: summary, to: cached)
+            guard let bytes = try write(timetable, summary: summary, to: cached, still: unchanged) else { return (summary, timetable, nil) }
+            summary.compiledBytes = bytes
         } catch {
             let reason = if case .parse(_, let reason) = error { reason } else { error.message }
             return (summary, timetable, "the combination is not kept (\(reason)); it is compiled again next time")
@@ -294,6 +409,9 @@ package struct FeedStore {
         }
         let all = feeds()
         guard all.count == 1, let only = all.first else {
+            if all.isEmpty, let damaged = damagedFeeds().first {
+                throw .usage("the compiled file of \(damaged) is damaged; remove it with: transit gtfs remove \(damaged), then import it again")
+            }
             if all.isEmpty, let older = olderFeeds().first {
                 throw .usage("\(older.name) was compiled by another version of transit; compile it again from its source: transit gtfs update")
             }
@@ -308,18 +426,26 @@ package struct FeedStore {
         (root as NSString).appendingPathComponent(".paths/\(FNV1a.hex(absolute)).timetable")
     }
 
-    /// A zip or directory given by path: compiled once, reused while its size and time stay.
+    /// A zip or directory given by path: compiled once into `.paths/`, reused while its size and
+    /// time stay. Where it cannot be kept (a full disk, a read-only cache) the query answers from
+    /// memory with a warning; with `keepsCompiled` off (`--no-cache`) nothing is read or written.
     package func compiledPath(_ given: String) throws(TransitError) -> (Summary, Timetable, warnings: [String]) {
         let absolute = URL(fileURLWithPath: given).standardizedFileURL.path
         let (size, modified) = Self.stamp(absolute) ?? (0, 0)
         let cached = pathCache(absolute)
-        if let summary = try? Self.summary(at: cached), summary.source == absolute, summary.sourceSize == size, summary.sourceModified == modified,
-           let loaded = try? Self.load(cached) {
+        if keepsCompiled, let summary = try? Self.summary(at: cached), summary.source == absolute, summary.sourceSize == size,
+           summary.sourceModified == modified, let loaded = try? Self.load(cached) {
             return (loaded.0, loaded.1, [])
         }
         let name = ((absolute as NSString).lastPathComponent as NSString).deletingPathExtension
-        let (_, warnings) = try install(try FeedFiles.open(absolute), name: name, source: absolute, at: cached, sourceStamp: (size, modified))
-        let (summary, timetable) = try Self.load(cached)
+        var (summary, timetable, warnings) = try compile(try FeedFiles.open(absolute), name: name, source: absolute, sourceStamp: (size, modified))
+        guard keepsCompiled else { return (summary, timetable, warnings) }
+        do {
+            if let bytes = try write(timetable, summary: summary, to: cached) { summary.compiledBytes = bytes }
+        } catch {
+            let reason = if case .parse(_, let reason) = error { reason } else { error.message }
+            warnings.append("the compiled feed is not kept (\(reason)); it is compiled again next time")
+        }
         return (summary, timetable, warnings)
     }
 }

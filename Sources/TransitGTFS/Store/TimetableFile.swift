@@ -12,7 +12,7 @@ import Darwin
 package enum TimetableFile {
     /// Bumped whenever a section, its order or its meaning changes: an older file is refused
     /// ("import the feed again"), never misread.
-    package static let version = 10
+    package static let version = 11
     /// 16 bytes, so that what follows stays 8-byte aligned.
     package static let magic = Array("transit-gtfs \(version < 10 ? "0" : "")\(version)\n".utf8)
 
@@ -61,6 +61,8 @@ package struct BinaryWriter {
     package var descriptor: Int32?
     package var failure: Int32?
     package var written = 0
+    /// Of every byte appended, for the file's trailer.
+    package var checksum = Checksum()
 
     package init(descriptor: Int32? = nil) {
         self.descriptor = descriptor
@@ -68,6 +70,7 @@ package struct BinaryWriter {
 
     package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         written += bytes.count
+        checksum.add(bytes)
         guard let descriptor else { data.append(contentsOf: bytes); return }
         guard failure == nil, var base = bytes.baseAddress else { return }
         var left = bytes.count

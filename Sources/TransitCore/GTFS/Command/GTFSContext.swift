@@ -16,7 +16,7 @@ struct GTFSContext {
 
     init(_ context: Context) {
         self.context = context
-        store = FeedStore(cacheDirectory: context.settings.cacheDirectory)
+        store = FeedStore(cacheDirectory: context.settings.cacheDirectory, now: context.settings.now, keepsCompiled: !context.settings.noCache)
         now = context.settings.now
     }
 

@@ -39,7 +39,11 @@ struct GTFSFeedsCommand: GTFSSubcommand {
         if !older.isEmpty {
             notices.append("compiled by another version of transit: \(older.joined(separator: ", ")); 'transit gtfs update' compiles them again from their sources")
         }
-        if list.isEmpty && older.isEmpty { notices.append("No GTFS feed is imported; import one with: transit gtfs import FEED.zip") }
+        let damaged = store.damagedFeeds()
+        if !damaged.isEmpty {
+            notices.append("damaged (the compiled file cannot be read): \(damaged.joined(separator: ", ")); 'transit gtfs remove NAME' deletes one, then import it again")
+        }
+        if list.isEmpty && older.isEmpty && damaged.isEmpty { notices.append("No GTFS feed is imported; import one with: transit gtfs import FEED.zip") }
         let data: [Column<FeedStore.Summary>] = [
             Column("name") { .string($0.name) }, Column("agencies") { .list($0.agencies.map(Value.string)) },
             Column("time_zone", "ZONE") { .string($0.timeZone) }, Column("first_date", "FROM") { .string($0.firstDate) },

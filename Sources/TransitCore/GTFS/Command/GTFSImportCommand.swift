@@ -27,6 +27,7 @@ struct GTFSImportCommand: GTFSSubcommand {
         if let name, !FeedStore.validName(name) {
             throw .usage("--name takes letters, digits, '.', '_' and '-' (not starting with '.'), not '\(name)'")
         }
+        if name == "all" { throw Self.allIsReserved }
         realtime = args.strings("realtime")
         headers = args.strings("realtime-header")
         for url in realtime where !HTTPRequest.isURL(url) {
@@ -47,12 +48,19 @@ struct GTFSImportCommand: GTFSSubcommand {
 
     /// A feed from `source` compiled and installed as `name`; with `ifChangedSince`, a URL is asked with that import's validators, and nil
     /// says the server answered 304 (not modified).
+    static let allIsReserved = TransitError.usage("a feed cannot be called 'all': --feed all means every imported feed", hint: "give it another name with --name NAME")
+
+    /// `replacing`: an update, which does not write back a feed removed meanwhile.
     static func install(_ gtfs: GTFSContext, _ source: String, name given: String?, ifChangedSince previous: FeedStore.Summary?,
-                        realtime: (sources: [String], headers: [String])? = nil) async throws(TransitError) -> Output? {
+                        realtime: (sources: [String], headers: [String])? = nil, replacing: Bool = false) async throws(TransitError) -> Output? {
         var path = source
-        var temporary: String?
+        var temporary: String?, token: Int?
         var validators: (etag: String?, lastModified: String?)?
-        defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
+        defer {
+            if let temporary { unlink(temporary) }
+            TemporaryFiles.forget(token)
+        }
+        gtfs.store.sweep()
         if HTTPRequest.isURL(source) {
             guard let url = URLComponents(string: source), let host = url.host, !host.isEmpty else { throw .usage("'\(source)' is not a URL") }
             var base = url
@@ -68,17 +76,22 @@ struct GTFSImportCommand: GTFSSubcommand {
             if response.status == 304 { return nil }
             let body = response.body
             validators = (response.headers["etag"], response.headers["last-modified"])
-            let file = NSTemporaryDirectory() + "transit-feed-\(UUID().uuidString).zip"
+            // In the cache, named with this process's pid: removed on every way out, Ctrl-C and
+            // SIGTERM included, and swept by the next writer after a kill -9.
+            try? FileManager.default.createDirectory(atPath: gtfs.store.root, withIntermediateDirectories: true)
+            let file = (gtfs.store.root as NSString).appendingPathComponent(TemporaryFiles.name("download", suffix: ".zip"))
+            token = TemporaryFiles.register(file)
+            temporary = file
             do { try body.write(to: URL(fileURLWithPath: file)) } catch {
                 throw .parse(what: "the downloaded feed", reason: "cannot write \(file): \(error.localizedDescription)")
             }
-            temporary = file
             path = file
         }
         var stem = (source as NSString).lastPathComponent
         // `city.gtfs.zip` and `city.zip` are both "city".
         for suffix in [".zip", ".gtfs"] where stem.lowercased().hasSuffix(suffix) { stem = String(stem.dropLast(suffix.count)) }
         let name = given ?? (FeedStore.validName(stem) ? stem : "feed")
+        if name == "all" { throw Self.allIsReserved }
         var stored = source
         if temporary == nil {
             guard FileManager.default.fileExists(atPath: path) else {
@@ -97,7 +110,7 @@ struct GTFSImportCommand: GTFSSubcommand {
         // What real-time sources it had stay with it, unless new ones are given.
         let remembered = realtime ?? previous.map { ($0.realtime ?? [], $0.realtimeHeaders ?? []) }
         let (summary, warnings) = try gtfs.store.install(try FeedFiles.open(path), name: name, source: stored, sourceStamp: stamp, validators: validators,
-                                                    realtime: remembered)
+                                                    realtime: remembered, replacing: replacing)
         let rows: [(String, Value)] = [
             ("name", .string(summary.name)), ("agencies", .list(summary.agencies.map(Value.string))), ("time_zone", .string(summary.timeZone)),
             ("first_date", .string(summary.firstDate)), ("last_date", .string(summary.lastDate)), ("stops", .int(summary.stops)),

@@ -7,7 +7,7 @@ struct GTFSRemoveCommand: GTFSSubcommand {
     static let spec = CommandSpec(
         provider: "gtfs", name: "remove", summary: "forget an imported feed (its compiled file is deleted)",
         examples: ["transit gtfs remove lakeport"],
-        notes: ["Prints the name removed. An unknown name exits 2 with the imported ones."],
+        notes: ["Prints the name removed. An unknown name exits 2 with the imported ones. A feed whose compiled file is damaged (`feeds` names it) is removed too."],
         positional: "NAME", positionalSource: .cached)
 
     var name: String
@@ -19,11 +19,9 @@ struct GTFSRemoveCommand: GTFSSubcommand {
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
         let store = gtfs.store
-        _ = try gtfs.importedFeed(name)
-        do { try FileManager.default.removeItem(atPath: store.path(of: name)) } catch {
-            throw .parse(what: store.path(of: name), reason: "cannot remove it: \(error.localizedDescription)")
-        }
-        store.removeCombinations(with: name)
+        store.sweep()
+        if !store.damagedFeeds().contains(name) { _ = try gtfs.importedFeed(name) }
+        try store.remove(name)
         let data = [Column<String>("removed", "REMOVED") { .string($0) }]
         return Output([name], data: data, table: data)
     }

@@ -29,14 +29,16 @@ struct GTFSUpdateCommand: GTFSSubcommand {
     /// Each feed (or `name`) from its source again: a file when its size or time changed, a URL always.
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
         let store = gtfs.store
-        // A feed compiled by another version of transit is compiled again, changed or not.
+        store.sweep()
+        // A feed compiled by another version of transit, or whose file is damaged, is compiled
+        // again, changed or not.
         let olderFeeds = store.olderFeeds(), older = Set(olderFeeds.map(\.name))
         let feeds: [FeedStore.Summary]
         if let name { feeds = [try gtfs.importedFeed(name)] } else { feeds = store.feeds() + olderFeeds }
         var rows: [Update] = []
         var notices: [String] = [], failed: [String] = [], failure: TransitError?
         for feed in feeds {
-            let source = feed.source, stale = older.contains(feed.name)
+            let source = feed.source, stale = older.contains(feed.name) || !FeedStore.intact(store.path(of: feed.name))
             if !HTTPRequest.isURL(source) {
                 guard let stamp = FeedStore.stamp(source) else {
                     notices.append(stale ? "\(feed.name): compiled by another version of transit, and its source \(source) is gone: import it again from a source"
@@ -50,7 +52,7 @@ struct GTFSUpdateCommand: GTFSSubcommand {
             }
             // Every feed is tried: one broken source is named, and the others still update.
             let installed: Output?
-            do { installed = try await GTFSImportCommand.install(gtfs, source, name: feed.name, ifChangedSince: stale ? nil : feed) } catch {
+            do { installed = try await GTFSImportCommand.install(gtfs, source, name: feed.name, ifChangedSince: stale ? nil : feed, replacing: true) } catch {
                 guard name == nil, feeds.count > 1 else { throw error }
                 notices.append("\(feed.name): not updated from \(Redaction.url(source)): \(error.message); kept as it was")
                 failed.append(feed.name)
@@ -65,7 +67,11 @@ struct GTFSUpdateCommand: GTFSSubcommand {
             guard let after = try? FeedStore.summary(at: store.path(of: feed.name)) else { continue }
             rows.append(Update(before: feed, after: after, updated: true))
         }
-        if feeds.isEmpty { notices.append("No GTFS feed is imported; import one with: transit gtfs import FEED.zip") }
+        let damaged = name == nil ? store.damagedFeeds() : []
+        for feed in damaged {
+            notices.append("\(feed): its compiled file is damaged and names no source; remove it with: transit gtfs remove \(feed), then import it again")
+        }
+        if feeds.isEmpty && damaged.isEmpty { notices.append("No GTFS feed is imported; import one with: transit gtfs import FEED.zip") }
         let data: [Column<Update>] = [
             Column("name", "FEED") { .string($0.after.name) }, Column("status", "STATUS") { .string($0.updated ? "updated" : "unchanged") },
             Column("first_date", "FROM") { .string($0.after.firstDate) }, Column("last_date", "TO") { .string($0.after.lastDate) },

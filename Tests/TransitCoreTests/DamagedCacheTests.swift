@@ -1,0 +1,223 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import TransitGTFS
+@testable import TransitSupport
+import TransitTestSupport
+
+/// What the cache holds can be damaged, left half written by a killed process, or raced by two
+/// writers (issue 30, items 4 and 10–13): each case through the binary, as a user meets it.
+@Suite struct DamagedCacheTests {
+    func env(_ cache: String) -> [String: String] { Run.environment(["TRANSIT_CACHE_DIR": cache]) }
+
+    /// Where a compiled file's summary ends: 16 bytes of magic, its length, the JSON.
+    static func summaryEnd(_ path: String) throws -> Int {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        return 20 + Int(bytes[16]) + Int(bytes[17]) << 8 + Int(bytes[18]) << 16
+    }
+
+    static func flip(_ path: String, at offset: Int) throws {
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[offset] ^= 0x10
+        try bytes.write(to: URL(fileURLWithPath: path))
+    }
+
+    /// XXH64's published values (xxhash.com; the Python package's README for the long one), the
+    /// long input fed whole and in uneven pieces.
+    @Test func theChecksumIsXXH64() {
+        func sum(_ text: String, pieces: Int = 1) -> UInt64 {
+            let bytes = Array(text.utf8)
+            var checksum = Checksum(), start = 0
+            let step = max(1, bytes.count / pieces)
+            while start < bytes.count {
+                let end = min(bytes.count, start + step)
+                bytes[start..<end].withUnsafeBytes { checksum.add($0) }
+                start = end
+            }
+            return checksum.value
+        }
+        #expect(sum("") == 0xEF46_DB37_51D8_E999)
+        #expect(sum("a") == 0xD24E_C4F1_A98C_6E5B)
+        #expect(sum("abc") == 0x44BC_2CF5_AD77_0999)
+        let long = "Nobody inspects the spammish repetition"
+        #expect(sum(long) == 0xFBCE_A83C_8A37_8BF1)
+        #expect((1...long.utf8.count).allSatisfy { sum(long, pieces: $0) == 0xFBCE_A83C_8A37_8BF1 })
+    }
+
+    /// One flipped bit anywhere after the summary (the first day, a time, a name, the checksum
+    /// itself) is refused with one line, exit 1, never answered from; a flip in a combination's
+    /// file makes it compiled again, with the same answer.
+    @Test func aFlippedBitIsRefused() async throws {
+        let cache = Paths.temporary()
+        let imported = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env(cache))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let file = cache + "/gtfs/lakeport.timetable"
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+        let summaryEnd = try Self.summaryEnd(file)
+        let query = ["gtfs", "departures", "--stop", "Harbor", "--date", "2026-11-28", "--after", "07:00", "--limit", "3"]
+        let good = try await Run.transit(query, env: env(cache))
+        #expect(good.status == 0 && good.stdoutLines.count == 3)
+        for offset in [summaryEnd + 8, summaryEnd + 2000, size / 2, size - 9, size - 1] {
+            try Self.flip(file, at: offset)
+            let run = try await Run.transit(query, env: env(cache))
+            #expect(run.status == 1 && run.stdout.isEmpty && run.stderrLines.count == 1
+                        && run.stderr.contains("damaged") && run.stderr.contains("transit gtfs update lakeport"), "\(offset): \(run.status) \(run.stdout) \(run.stderr)")
+            try Self.flip(file, at: offset)
+        }
+        // A combination's compiled file, damaged, is compiled again.
+        let pair = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/pairs/border/renfe", "--name", "renfe"], env: env(cache))
+        #expect(pair.status == 0)
+        let both = query + ["--feed", "lakeport", "--feed", "renfe"]
+        let first = try await Run.transit(both, env: env(cache))
+        let combined = try #require(try FileManager.default.contentsOfDirectory(atPath: cache + "/gtfs/.combined").first)
+        let combinedSize = try #require(try FileManager.default.attributesOfItem(atPath: cache + "/gtfs/.combined/" + combined)[.size] as? Int)
+        try Self.flip(cache + "/gtfs/.combined/" + combined, at: combinedSize / 2)
+        let again = try await Run.transit(both, env: env(cache))
+        #expect(first.status == 0 && again.status == 0 && again.stdout == first.stdout && again.stderr == first.stderr, "\(again.stderr)")
+    }
+
+    /// A compiled file whose summary cannot be read is listed as damaged, named by a query
+    /// (with how to mend it), and removed by `remove`; before, it vanished from `feeds`, `update`
+    /// and `remove` while `--feed NAME` still found it.
+    @Test func aDamagedSummaryIsListedAndRemovable() async throws {
+        let cache = Paths.temporary()
+        _ = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env(cache))
+        // The summary's JSON no longer JSON: its opening brace made a letter.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: cache + "/gtfs/lakeport.timetable"))
+        bytes[20] = UInt8(ascii: "X")
+        try bytes.write(to: URL(fileURLWithPath: cache + "/gtfs/lakeport.timetable"))
+        let feeds = try await Run.transit(["gtfs", "feeds"], env: env(cache))
+        #expect(feeds.status == 0 && feeds.stderr.contains("damaged (the compiled file cannot be read): lakeport"), "\(feeds.stderr)")
+        let query = try await Run.transit(["gtfs", "departures", "--stop", "Harbor"], env: env(cache))
+        #expect(query.status == 2 && query.stderr.contains("transit gtfs remove lakeport"), "\(query.stderr)")
+        let named = try await Run.transit(["gtfs", "departures", "--stop", "Harbor", "--feed", "lakeport"], env: env(cache))
+        #expect(named.status == 1 && named.stderr.contains("transit gtfs remove lakeport"), "\(named.stderr)")
+        let update = try await Run.transit(["gtfs", "update"], env: env(cache))
+        #expect(update.stderr.contains("lakeport: its compiled file is damaged"), "\(update.stderr)")
+        let removed = try await Run.transit(["gtfs", "remove", "lakeport"], env: env(cache))
+        #expect(removed.status == 0 && removed.stdout == "lakeport\n" && !FileManager.default.fileExists(atPath: cache + "/gtfs/lakeport.timetable"), "\(removed.stderr)")
+    }
+
+    /// A feed whose file is damaged after its summary is compiled again by `update`, although
+    /// its source did not change.
+    @Test func updateMendsADamagedFeed() async throws {
+        let cache = Paths.temporary()
+        _ = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env(cache))
+        let file = cache + "/gtfs/lakeport.timetable"
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+        try Self.flip(file, at: size / 2)
+        let update = try await Run.transit(["gtfs", "update", "--format", "tsv"], env: env(cache))
+        #expect(update.status == 0 && update.stdoutLines.first?.hasPrefix("lakeport\tupdated") == true, "\(update.stdout) \(update.stderr)")
+        let query = try await Run.transit(["gtfs", "departures", "--stop", "Harbor", "--limit", "1"], env: env(cache))
+        #expect(query.status == 0, "\(query.stderr)")
+    }
+
+    /// What a process killed outright left (its pid gone) is swept by the next writer, in the
+    /// cache and its `.combined/` and `.paths/`; a live process's file and a recent file of an
+    /// older transit stay.
+    @Test func temporariesOfDeadWritersAreSwept() async throws {
+        let cache = Paths.temporary(), root = cache + "/gtfs"
+        for directory in [root, root + "/.combined", root + "/.paths"] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        // A pid that has just ended: a child that exited.
+        let dead = try await Run.transitLike(["/bin/sh", "-c", "echo $$"], env: [:])
+        let deadPid = try #require(Int32(dead.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let gone = [root + "/.import-\(deadPid)-A", root + "/.combined/.import-\(deadPid)-B", root + "/.paths/.import-\(deadPid)-C",
+                    root + "/.download-\(deadPid)-D.zip", root + "/.import-6F1A0D0E-LEGACY"]
+        let kept = [root + "/.import-\(getpid())-E", root + "/.import-7B2C-RECENT"]
+        for path in gone + kept { try Data(repeating: 7, count: 1000).write(to: URL(fileURLWithPath: path)) }
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: root + "/.import-6F1A0D0E-LEGACY")
+        let run = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env(cache))
+        #expect(run.status == 0)
+        for path in gone { #expect(!FileManager.default.fileExists(atPath: path), "\(path) left") }
+        for path in kept { #expect(FileManager.default.fileExists(atPath: path), "\(path) swept") }
+    }
+
+    /// Killed while it writes (SIGKILL: nothing runs) or interrupted (Ctrl-C, SIGTERM: the
+    /// handler removes what it was writing): an import leaves nothing once the next writer ran,
+    /// and a URL import's download goes with it.
+    @Test func anInterruptedImportLeavesNothing() async throws {
+        guard Reference.isPresent else { return }
+        let feed = try Data(contentsOf: URL(fileURLWithPath: Reference.path("realdata/bart_gtfs/gtfs-lite_2022/bart.zip")))
+        let server = try LoopbackServer { _ in .respond(status: 200, headers: ["Content-Type": "application/zip"], body: feed, delay: 0) }
+        defer { server.stop() }
+        for signal in [SIGKILL, SIGINT, SIGTERM] {
+            let cache = Paths.temporary(), root = cache + "/gtfs"
+            // The signal once the download is in the cache (the feed is being compiled).
+            let run = try await Run.transit(["gtfs", "import", server.baseURL + "/bart.zip", "--name", "bart"], env: env(cache), signal: signal) {
+                ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).contains { $0.hasPrefix(".download-") }
+            }
+            #expect(run.status == 128 + signal, "\(signal): \(run.status) \(run.stderr)")
+            let left = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0.hasPrefix(".download-") || $0.hasPrefix(".import-") }
+            if signal == SIGKILL {
+                let next = try await Run.transit(["gtfs", "remove", "nothing"], env: env(cache))
+                #expect(next.status == 2)
+                let after = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0.hasPrefix(".download-") || $0.hasPrefix(".import-") }
+                #expect(after.isEmpty, "\(after)")
+            } else {
+                #expect(left.isEmpty, "\(signal): \(left)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: root + "/bart.timetable"))
+        }
+    }
+
+    /// Writers take one lock per cache: a `remove` waits while another writer holds it (here the
+    /// test), so that it cannot interleave with an update's rename; queries never wait.
+    @Test func writersTakeTheCachesLock() async throws {
+        let cache = Paths.temporary()
+        _ = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env(cache))
+        let fd = open(cache + "/gtfs/.lock", O_RDWR | O_CREAT, 0o644)
+        #expect(fd >= 0 && flock(fd, LOCK_EX) == 0)
+        async let removal = Run.transit(["gtfs", "remove", "lakeport"], env: env(cache))
+        let query = try await Run.transit(["gtfs", "departures", "--stop", "Harbor", "--limit", "1"], env: env(cache))
+        #expect(query.status == 0, "a query waited: \(query.stderr)")
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(FileManager.default.fileExists(atPath: cache + "/gtfs/lakeport.timetable"), "removed under another writer's lock")
+        flock(fd, LOCK_UN)
+        close(fd)
+        let removed = try await removal
+        #expect(removed.status == 0 && !FileManager.default.fileExists(atPath: cache + "/gtfs/lakeport.timetable"))
+    }
+
+    /// An update does not write back a feed removed while it compiled; a combination is not
+    /// kept when a feed of it changed meanwhile (the orphan a removal could not delete).
+    @Test func aFeedRemovedMeanwhileIsNotWrittenBack() throws {
+        let cache = Paths.temporary()
+        let store = FeedStore(cacheDirectory: cache)
+        let lakeport = Paths.fixtures + "/gtfs/lakeport"
+        _ = try store.install(try FeedFiles.open(lakeport), name: "lp", source: lakeport)
+        try store.remove("lp")
+        #expect(throws: TransitError.self) { try store.install(try FeedFiles.open(lakeport), name: "lp", source: lakeport, replacing: true) }
+        #expect(!FileManager.default.fileExists(atPath: store.path(of: "lp")))
+        let (summary, timetable, _) = try store.compile(try FeedFiles.open(lakeport), name: "lp", source: lakeport)
+        let target = cache + "/gtfs/.combined/x.timetable"
+        #expect(try store.write(timetable, summary: summary, to: target, still: { false }) == nil)
+        let left = try FileManager.default.contentsOfDirectory(atPath: cache + "/gtfs/.combined")
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    /// `--feed PATH` where the cache cannot keep it answers from memory with a warning;
+    /// `--no-cache` writes nothing; a FIFO is refused at once (it blocked in `open`).
+    @Test func aFeedByPathNeedsNoWritableCache() async throws {
+        let cache = Paths.temporary()
+        try FileManager.default.createDirectory(atPath: cache + "/gtfs", withIntermediateDirectories: true)
+        try Data().write(to: URL(fileURLWithPath: cache + "/gtfs/.paths"))  // a file where the directory goes
+        let query = ["gtfs", "departures", "--feed", Paths.fixtures + "/gtfs/lakeport", "--stop", "Harbor", "--date", "2026-11-24", "--after", "07:00", "--limit", "1"]
+        let full = try await Run.transit(query, env: env(cache))
+        #expect(full.status == 0 && full.stdoutLines.count == 1 && full.stderr.contains("the compiled feed is not kept"), "\(full.stderr)")
+        let fresh = Paths.temporary()
+        let none = try await Run.transit(query + ["--no-cache"], env: env(fresh))
+        #expect(none.status == 0 && none.stdout == full.stdout && !FileManager.default.fileExists(atPath: fresh + "/gtfs/.paths"), "\(none.stderr)")
+        let pair = try await Run.transit(query + ["--feed", Paths.fixtures + "/gtfs/pairs/border/renfe", "--no-cache"], env: env(fresh))
+        #expect(pair.status == 0 && !FileManager.default.fileExists(atPath: fresh + "/gtfs"), "\(pair.stderr)")
+        let fifo = Paths.temporary() + ".zip"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        for args in [["gtfs", "import", fifo], ["gtfs", "departures", "--feed", fifo, "--stop", "Harbor"]] {
+            let run = try await Run.transit(args, env: env(Paths.temporary()))
+            #expect(run.status == 2 && run.stderr.contains("not a regular file"), "\(args[1]): \(run.stderr)")
+        }
+    }
+}
