@@ -70,7 +70,20 @@ extension CPUBound {
                                          maxTransfers: 2, minTransfer: 60)
                 _ = Router(t, query, updates: updates).journeys()
             }),
+            // OpenStreetMap PBF, as osmium and osmosis wrote it and with its blobs unpacked (so that
+            // a mutation reaches the block parser, not only zlib); walkable ways picked as a map is read.
+            Family(name: "osm pbf", samples: osmSamples(), parse: { data in
+                data.withUnsafeBytes { bytes in
+                    var walkable = 0
+                    _ = try? PBFReader.read(bytes, what: "fuzz", PBFReader.Visitor(way: { _, refs, tags in if Walkable.way(tags) { walkable += refs.count } }))
+                }
+            }),
         ]
+
+        static func osmSamples() -> [Data] {
+            let files = samples("osm/beatty", [".pbf"]) + samples("osm/helsinki", ["test.osm.pbf"])
+            return files + files.map(PBFReaderTests.rawCopy)
+        }
 
         /// BART's 2019 feed, compiled once.
         static let bartTimetable: Timetable? = try? GTFSCompiler.compile(try FeedFiles.open(Reference.path("gtfs-rt/feeds/transitland-bart/bart-rt.zip"))).0
@@ -139,7 +152,7 @@ extension CPUBound {
                 }
                 return counts
             }
-            #expect(counts.count == (Self.environment["TRANSIT_FUZZ_FAMILY"] == nil ? 7 : 1), "\(counts)")  // every family had samples and ran
+            #expect(counts.count == (Self.environment["TRANSIT_FUZZ_FAMILY"] == nil ? 8 : 1), "\(counts)")  // every family had samples and ran
             #expect(counts.values.reduce(0, +) >= Self.inputs * 9 / 10)
         }
 

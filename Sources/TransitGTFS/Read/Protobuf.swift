@@ -95,6 +95,16 @@ package struct ProtobufReader {
         return value
     }
 
+    /// Whether the range is read to its end (for packed values: a reader over their range).
+    package var atEnd: Bool { position >= end }
+
+    /// The next varint of a packed run (`[packed = true]` repeated numbers: varints back to back,
+    /// no keys), read with a reader over the run's range until `atEnd`.
+    @inline(__always) package mutating func packedVarint() throws(Failure) -> UInt64 { try varint() }
+
+    /// A sint32/sint64 (zigzag) value: 0, -1, 1, -2 … as 0, 1, 2, 3 ….
+    @inline(__always) package static func zigzag(_ v: UInt64) -> Int64 { Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1) }
+
     /// A nested message's reader.
     package func message(_ range: Range<Int>) -> ProtobufReader { ProtobufReader(bytes, range: range) }
 

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+@testable import TransitGTFS
+@testable import TransitSupport
+
+/// Our OpenStreetMap PBF reader on the pack's extracts: the counts of its README (osmium's for
+/// nodes, ways and relations; OSMnx's walk rule for the rest), from files written by osmium and
+/// by osmosis.
+@Suite struct PBFReaderTests {
+    struct Counts: Equatable, CustomStringConvertible {
+        var nodes = 0, ways = 0, relations = 0, walkableWays = 0, nodesOnWalkableWays = 0
+        var description: String { "\(nodes) nodes, \(ways) ways, \(relations) relations, \(walkableWays) walkable, \(nodesOnWalkableWays) on them" }
+    }
+
+    /// Walkable ways and their nodes as a graph can use them: only nodes the file holds (an
+    /// extract cuts ways at its edge), and a way only when two or more of its nodes are there,
+    /// as the README's counts are made.
+    static func counts(_ path: String) throws -> (Counts, PBFReader.Header) {
+        var counts = Counts()
+        var nodes = Set<Int64>(), walkable: [[Int64]] = []
+        let header = try PBFReader.read(path, PBFReader.Visitor(node: { node in
+            counts.nodes += 1
+            nodes.insert(node.id)
+        }, way: { _, refs, tags in
+            counts.ways += 1
+            if Walkable.way(tags) { walkable.append(refs) }
+        }, relation: { counts.relations += 1 }))
+        let present = walkable.map { $0.filter(nodes.contains) }.filter { $0.count >= 2 }
+        counts.walkableWays = present.count
+        counts.nodesOnWalkableWays = Set(present.joined()).count
+        return (counts, header)
+    }
+
+    @Test(.enabled(if: Reference.isPresent, Reference.absent), arguments: [
+        ("beatty/beatty.osm.pbf", Counts(nodes: 6_624, ways: 344, relations: 8, walkableWays: 169, nodesOnWalkableWays: 2_120), "osmium/1.11.1"),
+        ("helsinki/Helsinki.osm.pbf", Counts(nodes: 24_260, ways: 5_130, relations: 620, walkableWays: 2_334, nodesOnWalkableWays: 5_583), "0.47"),
+        ("helsinki/test.osm.pbf", Counts(nodes: 14_222, ways: 2_653, relations: 5, walkableWays: 237, nodesOnWalkableWays: 977), "0.47"),
+    ]) func theExtractsDecodeToTheirCounts(file: String, expected: Counts, program: String) throws {
+        let (counts, header) = try Self.counts(Reference.path("osm/" + file))
+        #expect(counts == expected, "\(file): \(counts)")
+        #expect(header.writingProgram == program && header.requiredFeatures.contains("OsmSchema-V0.6"), "\(header)")
+    }
+
+    typealias P = ExtremeValueTests
+
+    static func zigzag(_ v: Int64) -> UInt64 { UInt64(bitPattern: (v << 1) ^ (v >> 63)) }
+    static func packed(_ values: [UInt64]) -> [UInt8] { values.flatMap(P.varint) }
+
+    /// A file of blobs written here: (type, blob message) each behind its BlobHeader.
+    static func file(_ blobs: [(String, [UInt8])]) -> Data {
+        var out: [UInt8] = []
+        for (type, blob) in blobs {
+            let header = P.field(1, type) + P.field(3, UInt64(blob.count))
+            out += withUnsafeBytes(of: UInt32(header.count).bigEndian) { Array($0) } + header + blob
+        }
+        return Data(out)
+    }
+
+    static func header(_ required: [String] = ["OsmSchema-V0.6"]) -> [UInt8] {
+        required.flatMap { P.field(4, $0) } + P.field(16, "transit-tests")
+    }
+
+    /// A data block, raw: two plain nodes (granularity 1000, offsets), a way with tags, a relation.
+    static func block() -> [UInt8] {
+        let strings = P.field(1, [UInt8]()) + P.field(1, "highway") + P.field(1, "footway") + P.field(1, "foot") + P.field(1, "no")
+        let node1 = P.field(1, zigzag(10)) + P.field(8, zigzag(41_000_000)) + P.field(9, zigzag(-87_000_000))
+        let node2 = P.field(1, zigzag(11)) + P.field(8, zigzag(41_001_000)) + P.field(9, zigzag(-87_000_000))
+        let way = P.field(1, UInt64(5)) + P.field(2, packed([1])) + P.field(3, packed([2])) + P.field(8, packed([zigzag(10), zigzag(1)]))
+        let closed = P.field(1, UInt64(6)) + P.field(2, packed([1, 3])) + P.field(3, packed([2, 4])) + P.field(8, packed([zigzag(10), zigzag(1)]))
+        let group = P.field(1, node1) + P.field(1, node2) + P.field(3, way) + P.field(3, closed) + P.field(4, P.field(1, UInt64(1)))
+        return P.field(1, strings) + P.field(2, group) + P.field(17, UInt64(1000)) + P.field(19, UInt64(bitPattern: 5_000))
+    }
+
+    static func raw(_ message: [UInt8]) -> [UInt8] { P.field(1, message) + P.field(2, UInt64(message.count)) }
+
+    /// Plain nodes, raw blobs, granularity and offsets, tags by string table, the walk rule.
+    @Test func rawBlobsPlainNodesGranularityAndOffsets() throws {
+        let data = Self.file([("OSMHeader", Self.raw(Self.header())), ("OSMData", Self.raw(Self.block()))])
+        var nodes: [PBFReader.Node] = [], ways: [(Int64, [Int64], Bool)] = [], relations = 0
+        let header = try data.withUnsafeBytes { bytes in
+            try PBFReader.read(bytes, what: "x", PBFReader.Visitor(node: { nodes.append($0) }, way: { ways.append(($0, $1, Walkable.way($2))) },
+                                                                     relation: { relations += 1 }))
+        }
+        #expect(header.writingProgram == "transit-tests")
+        // 1e-9 × (5,000 + 1000 × 41,000,000) degrees = 41.000005°, as 1e-7: 410,000,050.
+        #expect(nodes == [PBFReader.Node(id: 10, latitude: 410_000_050, longitude: -870_000_000), PBFReader.Node(id: 11, latitude: 410_010_050, longitude: -870_000_000)])
+        #expect(ways.count == 2 && ways[0] == (5, [10, 11], true) && ways[1] == (6, [10, 11], false) && relations == 1)
+    }
+
+    /// Each a one-line error naming the file, never a trap: no header, an unknown required
+    /// feature, lzma, a file that is not PBF, a cut file (at every 997th byte of beatty), a blob
+    /// that claims more than it holds.
+    @Test func badFilesAreOneLineErrors() throws {
+        func error(_ data: Data) -> String? {
+            data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> String? in
+                do throws(TransitError) { _ = try PBFReader.read(bytes, what: "m.pbf", PBFReader.Visitor()); return nil } catch { return error.message }
+            }
+        }
+        #expect(error(Self.file([("OSMData", Self.raw(Self.block()))]))?.contains("data before the OSMHeader") == true)
+        #expect(error(Self.file([("OSMHeader", Self.raw(Self.header(["OsmSchema-V0.6", "HistoricalInformation"])))]))?
+                    .contains("requires the feature 'HistoricalInformation'") == true)
+        #expect(error(Self.file([("OSMHeader", P.field(4, [UInt8](repeating: 1, count: 9)) + P.field(2, UInt64(9)))]))?.contains("packed with lzma") == true)
+        #expect(error(Data("<?xml version='1.0'?><osm></osm>".utf8))?.contains("is it an OpenStreetMap .osm.pbf file?") == true)
+        #expect(error(Data())?.contains("no OSMHeader") == true)
+        #expect(error(Self.file([("OSMHeader", P.field(3, [UInt8](repeating: 7, count: 20)) + P.field(2, UInt64(1000)))]))?.contains("zlib") == true)
+        guard Reference.isPresent else { return }
+        let beatty = try Data(contentsOf: URL(fileURLWithPath: Reference.path("osm/beatty/beatty.osm.pbf")))
+        for cut in stride(from: 1, to: beatty.count, by: 997) {
+            let message = try #require(error(beatty.prefix(cut)), "cut at \(cut) read without an error")
+            #expect(!message.contains("\n"))
+        }
+    }
+
+    /// `data` with every blob unpacked and written raw: mutations of it reach the block parser
+    /// (a flipped bit in zlib data only reaches zlib).
+    static func rawCopy(_ data: Data) -> Data {
+        var blobs: [(String, [UInt8])] = []
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var position = 0
+            while position + 4 <= bytes.count {
+                let length = Int(bytes[position]) << 24 | Int(bytes[position + 1]) << 16 | Int(bytes[position + 2]) << 8 | Int(bytes[position + 3])
+                position += 4
+                var reader = ProtobufReader(bytes, range: position..<min(bytes.count, position + length))
+                var type = "", size = 0
+                while let (field, value) = try? reader.next() {
+                    if field == 1, case .bytes(let r) = value { type = reader.string(r) }
+                    if field == 3, case .varint(let v) = value { size = Int(v) }
+                }
+                position += length
+                guard let unpacked = try? PBFReader.unpack(bytes, position..<min(bytes.count, position + size), what: "x") else { return }
+                blobs.append((type, raw(unpacked)))
+                position += size
+            }
+        }
+        return file(blobs)
+    }
+
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func aRawCopyReadsTheSame() throws {
+        let beatty = try Data(contentsOf: URL(fileURLWithPath: Reference.path("osm/beatty/beatty.osm.pbf")))
+        let copy = Self.rawCopy(beatty)
+        #expect(copy.count > beatty.count)
+        func count(_ data: Data) throws -> [Int] {
+            var n = [0, 0, 0]
+            _ = try data.withUnsafeBytes { try PBFReader.read($0, what: "x", PBFReader.Visitor(node: { _ in n[0] += 1 }, way: { _, _, _ in n[1] += 1 }, relation: { n[2] += 1 })) }
+            return n
+        }
+        #expect(try count(copy) == count(beatty) && count(copy) == [6_624, 344, 8])
+    }
+}
