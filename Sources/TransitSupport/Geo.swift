@@ -22,11 +22,14 @@ public struct Coordinate: Sendable, Equatable {
     public static let metersPerFoot = 0.3048
     public static let metersPerMile = 1609.344
 
-    /// Great-circle distance in meters (haversine).
-    public func meters(to other: Coordinate) -> Double {
+    /// The mean radius OSMnx measures street segments with (../shared/reference/osm/README.md).
+    public static let meanEarthRadiusMeters = 6_371_008.8
+
+    /// Great-circle distance in meters (haversine), on a sphere of `radius`.
+    public func meters(to other: Coordinate, radius: Double = earthRadiusMeters) -> Double {
         let p1 = latitude * .pi / 180, p2 = other.latitude * .pi / 180
         let dp = (other.latitude - latitude) * .pi / 180, dl = (other.longitude - longitude) * .pi / 180
         let a = sin(dp / 2) * sin(dp / 2) + cos(p1) * cos(p2) * sin(dl / 2) * sin(dl / 2)
-        return 2 * Self.earthRadiusMeters * atan2(sqrt(a), sqrt(max(0, 1 - a)))
+        return 2 * radius * atan2(sqrt(a), sqrt(max(0, 1 - a)))
     }
 }

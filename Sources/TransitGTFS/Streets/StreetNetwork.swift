@@ -1,0 +1,157 @@
+import Foundation
+import TransitSupport
+
+/// The walking network of an OpenStreetMap extract: the nodes of walkable ways (`Walkable`) that
+/// the file holds, and the segments between consecutive ones along each way, undirected, each as
+/// long as the great circle between its ends (R = 6,371,008.8 m). An extract cuts ways at its
+/// edge: a way is split where a node is missing, never joined across the gap, and a piece needs
+/// two nodes. Adjacency is compressed (one range of `targets` per node).
+package struct StreetNetwork {
+    package var latitude: [Double] = []
+    package var longitude: [Double] = []
+    /// Node i's segments are `targets[start[i]..<start[i + 1]]`, with their lengths.
+    package var start: [Int32] = [0]
+    package var targets: [Int32] = []
+    package var meters: [Double] = []
+    /// Walkable ways read, and pieces of them kept (a way cut by the extract's edge is several).
+    package var ways = 0
+    package var pieces = 0
+
+    package var nodeCount: Int { latitude.count }
+    package var segmentCount: Int { targets.count / 2 }
+
+    package func coordinate(_ node: Int) -> Coordinate { Coordinate(latitude: latitude[node], longitude: longitude[node]) }
+
+    /// Reads the walkable network of the PBF file at `path`.
+    package static func read(_ path: String) throws(TransitError) -> StreetNetwork {
+        // Every node's id and place (nodes come before the ways that use them, and which nodes a
+        // walkable way uses is known only then), then the walkable ways' refs.
+        var ids: [Int64] = [], lats: [Int32] = [], lons: [Int32] = [], sorted = true
+        var refs: [Int64] = [], wayEnds: [Int] = []
+        _ = try PBFReader.read(path, PBFReader.Visitor(node: { node in
+            if let last = ids.last, last >= node.id { sorted = false }
+            ids.append(node.id)
+            lats.append(node.latitude)
+            lons.append(node.longitude)
+        }, way: { _, nodes, tags in
+            guard Walkable.way(tags) else { return }
+            refs += nodes
+            wayEnds.append(refs.count)
+        }))
+        if !sorted {
+            // Files written by osmium and osmosis are sorted by id; another may not be.
+            let order = ids.indices.sorted { ids[$0] < ids[$1] }
+            ids = order.map { ids[$0] }
+            lats = order.map { lats[$0] }
+            lons = order.map { lons[$0] }
+        }
+        return build(ids: ids, lats: lats, lons: lons, refs: refs, wayEnds: wayEnds)
+    }
+
+    /// The network from nodes sorted by id (places in 1e-7 degrees) and ways' refs.
+    package static func build(ids: [Int64], lats: [Int32], lons: [Int32], refs: [Int64], wayEnds: [Int]) -> StreetNetwork {
+        func index(_ id: Int64) -> Int? {
+            var low = 0, high = ids.count
+            while low < high {
+                let mid = (low + high) / 2
+                if ids[mid] < id { low = mid + 1 } else { high = mid }
+            }
+            return low < ids.count && ids[low] == id ? low : nil
+        }
+        var network = StreetNetwork()
+        var number = [Int32](repeating: -1, count: ids.count)
+        var edges: [(Int32, Int32, Double)] = []
+        func node(_ fileIndex: Int) -> Int32 {
+            if number[fileIndex] < 0 {
+                number[fileIndex] = Int32(network.latitude.count)
+                network.latitude.append(Double(lats[fileIndex]) / 1e7)
+                network.longitude.append(Double(lons[fileIndex]) / 1e7)
+            }
+            return number[fileIndex]
+        }
+        var begin = 0
+        for end in wayEnds {
+            network.ways += 1
+            // Runs of consecutive refs the file holds; each run of two or more is a piece.
+            var run: [Int] = []
+            func flush() {
+                defer { run.removeAll(keepingCapacity: true) }
+                guard run.count >= 2 else { return }
+                network.pieces += 1
+                for k in 1..<run.count where run[k] != run[k - 1] {
+                    let a = node(run[k - 1]), b = node(run[k])
+                    edges.append((a, b, network.coordinate(Int(a)).meters(to: network.coordinate(Int(b)), radius: Coordinate.meanEarthRadiusMeters)))
+                }
+            }
+            for k in begin..<end {
+                if let i = index(refs[k]) { run.append(i) } else { flush() }
+            }
+            flush()
+            begin = end
+        }
+        // Both directions of each segment, grouped by node (a counting sort).
+        var count = [Int32](repeating: 0, count: network.nodeCount + 1)
+        for (a, b, _) in edges {
+            count[Int(a) + 1] += 1
+            count[Int(b) + 1] += 1
+        }
+        for i in 0..<network.nodeCount { count[i + 1] += count[i] }
+        network.start = count
+        var fill = count
+        network.targets = [Int32](repeating: 0, count: edges.count * 2)
+        network.meters = [Double](repeating: 0, count: edges.count * 2)
+        for (a, b, m) in edges {
+            for (from, to) in [(a, b), (b, a)] {
+                let slot = Int(fill[Int(from)])
+                network.targets[slot] = to
+                network.meters[slot] = m
+                fill[Int(from)] += 1
+            }
+        }
+        return network
+    }
+
+    /// Where a point joins the network: the nearest point of the nearest segment, `offset`
+    /// meters from `from` towards `to` (a segment `meters` long), `distance` meters from the point.
+    package struct Join: Equatable {
+        package var from: Int
+        package var to: Int
+        package var offset: Double
+        package var meters: Double
+        package var distance: Double
+    }
+
+    /// Segments by grid cell, for `join`.
+    package struct SegmentGrid {
+        /// Cell size in degrees of latitude (about 111 m); longitude cells are as wide in meters
+        /// at the network's middle latitude.
+        let cell: Double
+        let lonCell: Double
+        /// Per cell, (from node, slot) pairs of the segments that cross it.
+        var cells: [Int64: [Int32]] = [:]
+
+        func key(_ lat: Double, _ lon: Double) -> (Int, Int) { (Int(saturating: (lat / cell).rounded(.down)), Int(saturating: (lon / lonCell).rounded(.down))) }
+        static func pack(_ x: Int, _ y: Int) -> Int64 { Int64(truncatingIfNeeded: x) << 32 ^ Int64(truncatingIfNeeded: UInt32(truncatingIfNeeded: y)) }
+    }
+
+    /// The grid of every segment (one slot per direction-less segment: its lower-numbered end's slot).
+    package func grid() -> SegmentGrid {
+        let middle = ((latitude.min() ?? 0) + (latitude.max() ?? 0)) / 2
+        var grid = SegmentGrid(cell: 0.001, lonCell: 0.001 / max(0.01, cos(middle * .pi / 180)))
+        for a in 0..<nodeCount {
+            for slot in Int(start[a])..<Int(start[a + 1]) where Int(targets[slot]) > a {
+                let b = Int(targets[slot])
+                let (x0, y0) = grid.key(min(latitude[a], latitude[b]), min(longitude[a], longitude[b]))
+                let (x1, y1) = grid.key(max(latitude[a], latitude[b]), max(longitude[a], longitude[b]))
+                // A segment longer than the grid's bound is filed under its ends only.
+                guard x1 - x0 <= 64, y1 - y0 <= 64 else {
+                    grid.cells[SegmentGrid.pack(x0, y0), default: []] += [Int32(a), Int32(slot)]
+                    grid.cells[SegmentGrid.pack(x1, y1), default: []] += [Int32(a), Int32(slot)]
+                    continue
+                }
+                for x in x0...x1 { for y in y0...y1 { grid.cells[SegmentGrid.pack(x, y), default: []] += [Int32(a), Int32(slot)] } }
+            }
+        }
+        return grid
+    }
+}
