@@ -42,7 +42,7 @@ public struct GTFSFeed: Sendable {
         public var linkMeters: Double
 
         public init(from: String, to: String, date: LocalDate, after: Int? = nil, before: Int? = nil, transfers: Int = SearchDefaults.transfers,
-                    minTransferSeconds: Int = SearchDefaults.minTransferSeconds, walkMeters: Double? = nil, limit: Int? = nil,
+                    minTransferSeconds: Int = SearchDefaults.minTransferSeconds, walkMeters: Double? = SearchDefaults.walkMeters, limit: Int? = nil,
                     radius: Double = SearchDefaults.radiusMeters, linkMeters: Double = SearchDefaults.linkMeters) {
             self.limit = limit
             self.linkMeters = linkMeters

@@ -79,10 +79,11 @@ import TransitTestSupport
         let legs = Self.legs(journeys.first)
         #expect(legs.map { $0["to"] as? String ?? "" } == ["bart:MLBR", "caltrain:millbrae-sb", "caltrain:paloalto-sb"])
         #expect(legs.dropFirst().first?["walk_meters"] as? Int == 54)
-        // With links of 50 m, the southbound platform (54 m) is out of reach: what is left rides
-        // north first and turns at a station up the line (a walk is never chained to the link).
+        // With links of 50 m and no changes on foot (`--walk` pairs stops of two feeds too), the
+        // southbound platform (54 m) is out of reach: what is left rides north first and turns at
+        // a station up the line (a walk is never chained to the link).
         let short = try await Self.journeys(["--feed", "bart", "--feed", "caltrain", "--from", "Embarcadero", "--to", "Palo Alto",
-                                             "--date", "2026-11-23", "--after", "07:00", "--before", "08:00", "--link", "50"])
+                                             "--date", "2026-11-23", "--after", "07:00", "--before", "08:00", "--link", "50", "--walk", "0"])
         #expect(!short.journeys.isEmpty)
         for journey in short.journeys {
             #expect(Self.legs(journey).map { $0["to"] as? String ?? "" }.prefix(2) == ["bart:MLBR", "caltrain:millbrae-nb"])

@@ -78,6 +78,8 @@ package struct GTFSCompiler {
             warnings.append("\(longTexts) \(longTexts == 1 ? "name or headsign is" : "names or headsigns are") longer than \(Self.maxText) bytes: cut there")
         }
         layOutPatterns()
+        // The changes on foot within the default walk, found once (`isCalledAt` reads the patterns).
+        TimetableCombination.findLinks(&t)
     }
 
     package func required(_ files: FeedFiles, _ name: String) throws(TransitError) -> CSVReader {

@@ -189,9 +189,9 @@ package struct Timetable: Sendable {
     package var feedPatternStart = Packed<Int32>()
     package var feedServiceStart = Packed<Int32>()
     package var feedTransferStart = Packed<Int32>()
-    /// A combination's links found when it was compiled: for stop x, the stops of other feeds
-    /// within `TimetableCombination.linkRadius` meters, `linkStops[linkStart[x] ..< linkStart[x + 1]]`,
-    /// and their distances in `linkLengths` (empty arrays for one feed).
+    /// The walks found when the feed or combination was compiled: for stop x, the stops within
+    /// `TimetableCombination.linkRadius` meters, `linkStops[linkStart[x] ..< linkStart[x + 1]]`,
+    /// their distances in `linkLengths`.
     package var linkStart = Packed<Int32>()
     package var linkStops = Packed<Int32>()
     package var linkLengths = Packed<Double>()

@@ -48,19 +48,22 @@ package enum TimetableCombination {
         }
     }
 
-    /// The links a query reads when `--link` is at most this (the default): found once, here.
-    /// A longer `--link`, or `--walk`, looks through a grid at query time.
-    package static let linkRadius = SearchDefaults.linkMeters
+    /// The walks a query reads when `--walk` and `--link` are at most this (the defaults): found
+    /// once, when a feed or a combination is compiled. A longer one looks through a grid at
+    /// query time.
+    package static let linkRadius = max(SearchDefaults.linkMeters, SearchDefaults.walkMeters)
 
-    /// For every stop a vehicle calls at, the stops of other feeds within `linkRadius`, through a
-    /// grid of that cell size (never every pair with every other).
-    private static func findLinks(_ t: inout Timetable) {
+    /// For every stop with a place, the stops with one within `linkRadius` (but itself), of any
+    /// feed: `TransferEdges` decides which of them a change may use (`--walk` within a feed,
+    /// `--link` between stops vehicles call at). Through a grid of that cell size, never every
+    /// pair with every other.
+    package static func findLinks(_ t: inout Timetable) {
         let grid = TransferEdges.Grid(t, cell: linkRadius)
         var start = Packed<Int32>([0]), stops = Packed<Int32>(), lengths = Packed<Double>()
         for x in 0..<t.stopCount {
-            if t.isCalledAt(x) && !t.stopLat[x].isNaN {
-                let here = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x]), feed = t.feed(ofStop: x)
-                for y in grid.near(x, t).sorted() where t.isCalledAt(y) && t.feed(ofStop: y) != feed {
+            if !t.stopLat[x].isNaN {
+                let here = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x])
+                for y in grid.near(x, t).sorted() where y != x {
                     let meters = here.meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))
                     guard meters.isFinite, meters <= linkRadius else { continue }
                     stops.append(Int32(y))

@@ -121,11 +121,12 @@ extension GTFSFeed {
     /// Every stop reachable from `from` leaving at or after `after` (seconds of the service
     /// day `date`, in the zone of the origin's feed) and arriving within `minutes`.
     public func reach(from: String, date: LocalDate, after: Int, minutes: Int, transfers: Int = SearchDefaults.transfers,
-                      minTransferSeconds: Int = SearchDefaults.minTransferSeconds, realtime: Realtime? = nil) throws(TransitError) -> [Reached] {
+                      minTransferSeconds: Int = SearchDefaults.minTransferSeconds, walkMeters: Double? = SearchDefaults.walkMeters,
+                      realtime: Realtime? = nil) throws(TransitError) -> [Reached] {
         let ends = try QueryEnds(timetable, from: from)
         let end = after + minutes * 60, t = ends.timetable, clock = ServiceClock(day: date, zone: t.zone)
         let query = ends.routerQuery(day: date.dayNumber, after: after, before: end, transfers: transfers, minTransfer: minTransferSeconds,
-                                     walk: nil, link: SearchDefaults.linkMeters)
+                                     walk: walkMeters, link: SearchDefaults.linkMeters)
         return ends.router(query, updates: realtime?.updates).reach().filter { $0.arrival <= end }.compactMap { reached in
             stop(reached.stop, t).map { Reached(stop: $0, arrival: clock.instant(reached.arrival), transfers: reached.rides - 1) }
         }

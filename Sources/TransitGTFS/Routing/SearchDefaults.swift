@@ -10,6 +10,9 @@ public enum SearchDefaults {
     /// Meters within which stops of different feeds are linked by a walk; links this long are
     /// found once, when a combination is compiled.
     public static let linkMeters = 300.0
+    /// Meters within which a change may be made on foot between stops of one feed (`--walk`; 0
+    /// turns it off): walks this long are found once, when the feed is compiled.
+    public static let walkMeters = 300.0
     /// Meters around an end given as `LAT,LON`: every stop this close is reached on foot.
     public static let radiusMeters = 1000.0
 }

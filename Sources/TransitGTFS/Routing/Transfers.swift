@@ -77,11 +77,11 @@ package final class TransferEdges {
         for rule in t.transfers where rule.fromStop >= 0 && rule.toStop >= 0 {
             for x in expand(Int(rule.fromStop)) { listed[x, default: []] += expand(Int(rule.toStop)) }
         }
-        // Links no longer than the combination's own are read from it; a grid for `--walk` (or
-        // for longer links) is as wide as the longer of the two, and covers both.
-        let linksCompiled = !t.linkStart.isEmpty && (linkMeters ?? 0) <= TimetableCombination.linkRadius
-        let reach = (walkMeters ?? 0) > 0 || !linksCompiled ? max(walkMeters ?? 0, linkMeters ?? 0) : 0
-        if reach > 0 { grid = Grid(t, cell: reach) }
+        // Walks and links no longer than those compiled are read from the timetable; a longer
+        // `--walk` or `--link` looks through a grid as wide as the longer of the two.
+        let reach = max(walkMeters ?? 0, linkMeters ?? 0)
+        let compiled = t.linkStart.count == t.stopCount + 1 && reach <= TimetableCombination.linkRadius
+        if reach > 0 && !compiled { grid = Grid(t, cell: reach) }
     }
 
     deinit {
@@ -134,7 +134,7 @@ package final class TransferEdges {
             let here = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x])
             return grid.near(x, t).map { y in (y, here.meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))) }
         }
-        guard linkMeters != nil, x + 1 < t.linkStart.count else { return [] }
+        guard (walkMeters ?? 0) > 0 || linkMeters != nil, x + 1 < t.linkStart.count else { return [] }
         return (Int(t.linkStart[x])..<Int(t.linkStart[x + 1])).map { (Int(t.linkStops[$0]), t.linkLengths[$0]) }
     }
 

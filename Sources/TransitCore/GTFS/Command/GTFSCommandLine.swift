@@ -66,7 +66,8 @@ enum GTFSCommandLine {
     static let transfers = OptionSpec("transfers", value: "K", "at most K changes (0 to 5)", default: String(SearchDefaults.transfers))
     static let minTransfer = OptionSpec("min-transfer", value: "MIN", "minutes a change needs where transfers.txt does not say",
                                         default: String(SearchDefaults.minTransferSeconds / 60))
-    static let walk = OptionSpec("walk", value: "METERS", "also change between stops this close: --min-transfer plus the walk at 1.2 m/s")
+    static let walk = OptionSpec("walk", value: "METERS", "change on foot between stops this close: --min-transfer plus the walk at 1.2 m/s (0 turns it off)",
+                                 default: Arguments.format(SearchDefaults.walkMeters))
 
     /// The options of a search that `trips` and `reach` share, read and bounded one way: changes,
     /// walking, a point's radius, links between feeds, and `--tz` (an IANA zone name).
@@ -82,7 +83,9 @@ enum GTFSCommandLine {
         init(_ args: Arguments) throws(TransitError) {
             transfers = try args.intValue("transfers", in: 0...5)
             minTransfer = try args.intValue("min-transfer", in: 0...60) * 60
-            walk = try args.double("walk", in: 0...5000, what: "meters")
+            // 0 turns walking changes off.
+            let meters = try args.double("walk", in: 0...5000, what: "meters") ?? SearchDefaults.walkMeters
+            walk = meters > 0 ? meters : nil
             radius = try args.double("radius", in: 1...5000, what: "meters") ?? SearchDefaults.radiusMeters
             link = try args.double("link", in: 1...5000, what: "meters") ?? SearchDefaults.linkMeters
             zone = args.string("tz")
