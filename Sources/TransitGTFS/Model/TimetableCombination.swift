@@ -31,7 +31,7 @@ package enum TimetableCombination {
             let joining = TimetableField.Joining(prefix: name + ":", before: TimetableTable.sizes(of: out))
             for field in Timetable.fields { field.combine(&out, t, joining) }
         }
-        findLinks(&out)
+        joinWalks(&out, parts.map(\.timetable))
         return out
     }
 
@@ -52,6 +52,39 @@ package enum TimetableCombination {
     /// once, when a feed or a combination is compiled. A longer one looks through a grid at
     /// query time.
     package static let linkRadius = max(SearchDefaults.linkMeters, SearchDefaults.walkMeters)
+
+    /// The combination's walks: each feed's own, as it stored them (on its map's streets, if it
+    /// was imported with one), moved past the feeds before it, and the straight lines within
+    /// `linkRadius` between stops of different feeds.
+    package static func joinWalks(_ out: inout Timetable, _ feeds: [Timetable]) {
+        var straight = out
+        findLinks(&straight)
+        var start = Packed<Int32>([0]), stops = Packed<Int32>(), lengths = Packed<Double>()
+        for x in 0..<out.stopCount {
+            let feedOf = out.feed(ofStop: x)
+            let first = Int(out.feedStopStart[feedOf]), part = feedOf < feeds.count ? feeds[feedOf] : Timetable()
+            var walks: [(Int32, Double)] = []
+            let local = x - first
+            if part.linkStart.count == part.stopCount + 1, local >= 0, local < part.stopCount {
+                for k in Int(part.linkStart[local])..<Int(part.linkStart[local + 1]) { walks.append((part.linkStops[k] &+ Int32(first), part.linkLengths[k])) }
+            }
+            let end = first + (feedOf < feeds.count ? feeds[feedOf].stopCount : 0)
+            for k in Int(straight.linkStart[x])..<Int(straight.linkStart[x + 1]) {
+                let y = Int(straight.linkStops[k])
+                // Of its own feed only what the feed stored (its streets may have dropped a pair).
+                if y >= first && y < end && part.linkStart.count == part.stopCount + 1 { continue }
+                walks.append((Int32(y), straight.linkLengths[k]))
+            }
+            for (y, meters) in walks.sorted(by: { $0.0 < $1.0 }) {
+                stops.append(y)
+                lengths.append(meters)
+            }
+            start.append(Int32(stops.count))
+        }
+        out.linkStart = start
+        out.linkStops = stops
+        out.linkLengths = lengths
+    }
 
     /// For every stop with a place, the stops with one within `linkRadius` (but itself), of any
     /// feed: `TransferEdges` decides which of them a change may use (`--walk` within a feed,

@@ -296,7 +296,12 @@ package final class TransferEdges {
         return nil
     }
 
+    /// How far a walk from `x` to `y` is: as the feed stored it (on a map's streets, if it was
+    /// imported with one) where the walks are read from there, else the straight line.
     package func meters(_ x: Int, _ y: Int, in t: Timetable) -> Double {
+        if grid == nil, x >= 0, x + 1 < t.linkStart.count {
+            for k in Int(t.linkStart[x])..<Int(t.linkStart[x + 1]) where Int(t.linkStops[k]) == y { return t.linkLengths[k] }
+        }
         let a = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x]), b = Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y])
         let m = a.meters(to: b)
         return m.isFinite ? m : 0

@@ -47,6 +47,11 @@ package struct FeedStore {
         /// For a combination of feeds: each feed's name and its compiled file's size and time
         /// when combined (a feed imported again, or its source changed, makes it stale).
         package var parts: [Part]?
+        /// The OpenStreetMap extract its walks were measured on (`import --streets`), as an
+        /// absolute path, with its size and time then (`update` measures again when they change).
+        package var streets: String?
+        package var streetsSize: Int?
+        package var streetsModified: Double?
     }
 
     package struct Part: Codable, Equatable {
@@ -68,8 +73,10 @@ package struct FeedStore {
     /// Compiles `files` and writes it as `name`; returns the summary and the compiler's warnings.
     package func install(_ files: FeedFiles, name: String, source: String, at path: String? = nil,
                  sourceStamp: (size: Int, modified: Double)? = nil, validators: (etag: String?, lastModified: String?)? = nil,
-                 realtime: (sources: [String], headers: [String])? = nil, replacing: Bool = false) throws(TransitError) -> (Summary, [String]) {
-        var (summary, timetable, warnings) = try compile(files, name: name, source: source, sourceStamp: sourceStamp, validators: validators, realtime: realtime)
+                 realtime: (sources: [String], headers: [String])? = nil, streets: String? = nil,
+                 replacing: Bool = false) throws(TransitError) -> (Summary, [String]) {
+        var (summary, timetable, warnings) = try compile(files, name: name, source: source, sourceStamp: sourceStamp, validators: validators,
+                                                         realtime: realtime, streets: streets)
         // An update (`replacing`) writes the feed back only if it was not removed meanwhile.
         let target = path ?? self.path(of: name)
         guard let bytes = try write(timetable, summary: summary, to: target, still: replacing ? { FileManager.default.fileExists(atPath: target) } : nil) else {
@@ -82,9 +89,20 @@ package struct FeedStore {
     /// Compiles `files` in memory, with the summary a compiled file of it would carry.
     package func compile(_ files: FeedFiles, name: String, source: String, sourceStamp: (size: Int, modified: Double)? = nil,
                          validators: (etag: String?, lastModified: String?)? = nil,
-                         realtime: (sources: [String], headers: [String])? = nil) throws(TransitError) -> (Summary, Timetable, [String]) {
+                         realtime: (sources: [String], headers: [String])? = nil, streets: String? = nil) throws(TransitError) -> (Summary, Timetable, [String]) {
         let started = DispatchTime.now().uptimeNanoseconds
-        let (timetable, warnings) = try GTFSCompiler.compile(files, now: now)
+        var (timetable, warnings) = try GTFSCompiler.compile(files, now: now)
+        var streetsStamp: (size: Int, modified: Double)?
+        if let streets {
+            streetsStamp = Self.stamp(streets)
+            let outcome = StreetFootpaths.measure(&timetable, on: try StreetNetwork.read(streets))
+            if outcome.joined == 0 {
+                throw .usage("no stop of the feed is within \(Int(StreetFootpaths.joinRadius)) m of a walkable street of \(streets): does the map cover the feed?")
+            }
+            if outcome.unjoined > 0 {
+                warnings.append("\(outcome.unjoined) of \(outcome.joined + outcome.unjoined) stops are more than \(Int(StreetFootpaths.joinRadius)) m from a walkable street of the map: their walks stay straight lines")
+            }
+        }
         let range = timetable.dateRange
         var summary = Summary(name: name, source: source, agencies: (0..<timetable.agencies.count).map { timetable.agencies[$0] },
                               timeZone: timetable.timeZone, firstDate: range.first.iso, lastDate: range.last.iso,
@@ -97,6 +115,9 @@ package struct FeedStore {
             summary.realtime = realtime.sources
             summary.realtimeHeaders = realtime.headers.isEmpty ? nil : realtime.headers
         }
+        summary.streets = streets
+        summary.streetsSize = streetsStamp?.size
+        summary.streetsModified = streetsStamp?.modified
         return (summary, timetable, warnings)
     }
 

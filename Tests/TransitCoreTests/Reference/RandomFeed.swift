@@ -85,6 +85,9 @@ struct RandomFeed {
     /// Two feeds as one model (`pair`): each stop's feed, and the feeds themselves as written.
     var stopFeed: [Int] = []
     var parts: [RandomFeed] = []
+    /// Walks as a map's streets measured them (`DifferentialCase` draws them on the compiled
+    /// feed's stored walks): stop → stop → meters, within a feed; nil: straight lines.
+    var footpaths: [Int: [Int: Double]]?
 
     func feed(of stop: Int) -> Int { stop < stopFeed.count ? stopFeed[stop] : 0 }
 
@@ -117,6 +120,13 @@ struct RandomFeed {
                 r.toTrip = r.toTrip.map { $0 + trips }
                 r.feed = f
                 return r
+            }
+            if let paths = part.footpaths {
+                for (x, ys) in paths {
+                    out.footpaths = out.footpaths ?? [:]
+                    out.footpaths?[x + stops] = Dictionary(uniqueKeysWithValues: ys.map { ($0.key + stops, $0.value) })
+                }
+                if out.footpaths == nil { out.footpaths = [:] }
             }
             out.parts.append(part)
         }

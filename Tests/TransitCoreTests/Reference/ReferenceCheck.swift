@@ -11,26 +11,59 @@ struct DifferentialCase {
 
     init(seed: UInt64) throws {
         self.seed = seed
-        feed = RandomFeed(seed: seed)
+        var feed = RandomFeed(seed: seed)
         let directory = Paths.temporary()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try feed.write(to: directory)
-        timetable = try GTFSCompiler.compile(try FeedFiles.open(directory)).0
+        var timetable = try GTFSCompiler.compile(try FeedFiles.open(directory)).0
+        Self.drawFootpaths(&feed, &timetable, seed: seed)
+        self.feed = feed
+        self.timetable = timetable
+    }
+
+    /// Half the feeds walk on "streets": each stored walk (a straight line within 300 m) made
+    /// longer by up to half, or dropped (a river, a wall), as `StreetFootpaths` stores what a map
+    /// measured; the reference learns the same walks. Its own generator, so that the feed's other
+    /// draws stay as they were.
+    static func drawFootpaths(_ feed: inout RandomFeed, _ t: inout Timetable, seed: UInt64) {
+        var g = SeededGenerator(seed: seed ^ 0x57_5245_4554)
+        guard g.chance(0.5), t.linkStart.count == t.stopCount + 1 else { return }
+        let index = Dictionary(uniqueKeysWithValues: feed.stops.enumerated().map { ($0.element.id, $0.offset) })
+        var paths: [Int: [Int: Double]] = [:]
+        var start = Packed<Int32>([0]), stops = Packed<Int32>(), lengths = Packed<Double>()
+        for x in 0..<t.stopCount {
+            for k in Int(t.linkStart[x])..<Int(t.linkStart[x + 1]) {
+                let y = Int(t.linkStops[k])
+                let meters = t.linkLengths[k] * (1 + Double(g.int(0...50)) / 100)
+                guard !g.chance(0.2), meters <= TimetableCombination.linkRadius,
+                      let rx = index[t.stopIDs[x]], let ry = index[t.stopIDs[y]] else { continue }
+                paths[rx, default: [:]][ry] = meters
+                stops.append(Int32(y))
+                lengths.append(meters)
+            }
+            start.append(Int32(stops.count))
+        }
+        t.linkStart = start
+        t.linkStops = stops
+        t.linkLengths = lengths
+        feed.footpaths = paths
     }
 
     /// Two random feeds (seeds `seed` and `seed + 1 << 32`) each compiled alone, then combined as
     /// `--feed one --feed two` combines them; the reference reads their union (`RandomFeed.pair`).
     init(pairSeed seed: UInt64) throws {
         self.seed = seed
-        let parts = [("one", RandomFeed(seed: seed)), ("two", RandomFeed(seed: seed &+ 1 << 32))]
-        feed = RandomFeed.pair(parts)
+        var parts = [("one", RandomFeed(seed: seed)), ("two", RandomFeed(seed: seed &+ 1 << 32))]
         var compiled: [(String, Timetable)] = []
-        for (name, part) in parts {
+        for k in parts.indices {
             let directory = Paths.temporary()
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            try part.write(to: directory)
-            compiled.append((name, try GTFSCompiler.compile(try FeedFiles.open(directory)).0))
+            try parts[k].1.write(to: directory)
+            var t = try GTFSCompiler.compile(try FeedFiles.open(directory)).0
+            Self.drawFootpaths(&parts[k].1, &t, seed: seed &+ UInt64(k))
+            compiled.append((parts[k].0, t))
         }
+        feed = RandomFeed.pair(parts)
         timetable = try TimetableCombination.combine(compiled)
     }
 
@@ -57,7 +90,7 @@ struct DifferentialCase {
         return ReferenceRouter.Query(origins: origins, destinations: destinations.subtracting(origins),
                                      day: RandomFeed.days[g.int(0...RandomFeed.days.count - 1)], after: after, before: before,
                                      maxTransfers: g.int(0...3), minTransfer: [0, 60, 120, 300][g.int(0...3)],
-                                     walkMeters: g.chance(0.35) ? Double(g.int(1...8) * 200) : nil,
+                                     walkMeters: g.chance(0.5) ? [100, 200, 300, 300, 300, 400, 800, 1600][g.int(0...7)] : nil,
                                      linkMeters: feed.parts.isEmpty ? 300 : [1, 150, 300, 800, 1500, 3000][g.int(0...5)])
     }
 

@@ -107,6 +107,14 @@ struct ReferenceRouter {
         return 2 * 6_371_000 * asin(min(1, sqrt(h)))
     }
 
+    /// How long a walk within a feed is: the footpath a map measured (none: no walk) when the
+    /// feed has them and the query's walks and links stay within the 300 m they were stored
+    /// for; else the straight line.
+    func walkLength(_ x: Int, _ y: Int, walk: Double) -> Double? {
+        if let paths = feed.footpaths, max(walk, query.linkMeters) <= 300 { return paths[x]?[y] }
+        return meters(x, y)
+    }
+
     /// Seconds a change from `x` (off trip `a`) to `y` (onto trip `b`) needs; nil: not allowed.
     func change(_ x: Int, _ y: Int, from a: Int, to b: Int) -> Int? {
         let key = ((x * 256 + y) * 65_536 + a) * 65_536 + b
@@ -127,9 +135,9 @@ struct ReferenceRouter {
         if x == y || sameStation || feed.transfers.contains(where: { lists($0, x, y) }) {
             return decided(x, y, from: a, to: b)
         }
-        if let walk = query.walkMeters, meters(x, y) <= walk,
+        if let walk = query.walkMeters, let d = walkLength(x, y, walk: walk), d <= walk,
            !feed.transfers.contains(where: { $0.type == 3 && $0.feed == feed.feed(of: x) && names($0.fromStop, x) && names($0.toStop, y) }) {
-            return query.minTransfer + Int((meters(x, y) / 1.2).rounded(.up))
+            return query.minTransfer + Int((d / 1.2).rounded(.up))
         }
         return nil
     }

@@ -10,7 +10,8 @@ struct GTFSImportCommand: GTFSSubcommand {
                    "transit gtfs import ./unzipped-feed --name metro", "transit gtfs import https://example.org/gtfs.zip --name city"],
         options: [OptionSpec("name", value: "NAME", "the feed's name (default: the file name without .zip)"),
                   OptionSpec("realtime", value: "URL", "a GTFS-Realtime URL every query of the feed reads (repeatable); $NAME or ${NAME} in it is read from the environment at each fetch, and kept as a name", repeatable: true),
-                  OptionSpec("realtime-header", value: "\"NAME: VALUE\"", "a header sent with the real-time URLs (repeatable), e.g. \"x-api-key: $KEY\"", repeatable: true)],
+                  OptionSpec("realtime-header", value: "\"NAME: VALUE\"", "a header sent with the real-time URLs (repeatable), e.g. \"x-api-key: $KEY\"", repeatable: true),
+                  OptionSpec("streets", value: "AREA.osm.pbf", "an OpenStreetMap extract: changes on foot are measured on its walkable streets (remembered; update measures again when it changes)", source: .files)],
         notes: ["SOURCE is a .zip, an unzipped directory or an http(s) URL (fetched through the HTTP path: --timeout, retries, --record, --offline). The compiled feed goes to $TRANSIT_CACHE_DIR/gtfs/NAME.timetable; importing again replaces it atomically, and a failed import leaves the old one. Prints: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, patterns, compiled_bytes, compile_ms."],
         positional: "SOURCE", positionalSource: .files)
 
@@ -19,6 +20,8 @@ struct GTFSImportCommand: GTFSSubcommand {
     /// URLs remembered for every query of the feed, with `headers` (`Name: value`), as typed.
     var realtime: [String]
     var headers: [String]
+    /// The map walks are measured on, as an absolute path.
+    var streets: String?
 
     init(_ args: Arguments) throws(TransitError) {
         source = (args.positional ?? "").trimmingCharacters(in: .whitespaces)
@@ -39,11 +42,15 @@ struct GTFSImportCommand: GTFSSubcommand {
             }
         }
         if !headers.isEmpty && realtime.isEmpty { throw .usage("--realtime-header goes with --realtime") }
+        if let map = args.string("streets") {
+            guard FileManager.default.fileExists(atPath: map) else { throw .usage("--streets: no file at \(map); give an OpenStreetMap .osm.pbf extract") }
+            streets = URL(fileURLWithPath: map).standardizedFileURL.path
+        }
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
         // Nothing to ask about: never nil.
-        try await Self.install(gtfs, source, name: name, ifChangedSince: nil, realtime: (realtime, headers)) ?? Output([String](), data: [], table: [])
+        try await Self.install(gtfs, source, name: name, ifChangedSince: nil, realtime: (realtime, headers), streets: streets) ?? Output([String](), data: [], table: [])
     }
 
     /// A feed from `source` compiled and installed as `name`; with `ifChangedSince`, a URL is asked with that import's validators, and nil
@@ -52,7 +59,10 @@ struct GTFSImportCommand: GTFSSubcommand {
 
     /// `replacing`: an update, which does not write back a feed removed meanwhile.
     static func install(_ gtfs: GTFSContext, _ source: String, name given: String?, ifChangedSince previous: FeedStore.Summary?,
-                        realtime: (sources: [String], headers: [String])? = nil, replacing: Bool = false) async throws(TransitError) -> Output? {
+                        realtime: (sources: [String], headers: [String])? = nil, streets map: String? = nil,
+                        replacing: Bool = false) async throws(TransitError) -> Output? {
+        // The map given, else the one the feed was imported with.
+        let streets = map ?? previous?.streets
         var path = source
         var temporary: String?, token: Int?
         var validators: (etag: String?, lastModified: String?)?
@@ -110,13 +120,13 @@ struct GTFSImportCommand: GTFSSubcommand {
         // What real-time sources it had stay with it, unless new ones are given.
         let remembered = realtime ?? previous.map { ($0.realtime ?? [], $0.realtimeHeaders ?? []) }
         let (summary, warnings) = try gtfs.store.install(try FeedFiles.open(path), name: name, source: stored, sourceStamp: stamp, validators: validators,
-                                                    realtime: remembered, replacing: replacing)
+                                                    realtime: remembered, streets: streets, replacing: replacing)
         let rows: [(String, Value)] = [
             ("name", .string(summary.name)), ("agencies", .list(summary.agencies.map(Value.string))), ("time_zone", .string(summary.timeZone)),
             ("first_date", .string(summary.firstDate)), ("last_date", .string(summary.lastDate)), ("stops", .int(summary.stops)),
             ("routes", .int(summary.routes)), ("trips", .int(summary.trips)), ("stop_times", .int(Int(summary.stopTimes))),
             ("patterns", .int(summary.patterns)), ("compiled_bytes", .int(summary.compiledBytes)), ("compile_ms", .int(summary.compileMilliseconds)),
-            ("realtime", .list((summary.realtime ?? []).map(Value.string))),
+            ("realtime", .list((summary.realtime ?? []).map(Value.string))), ("streets", summary.streets.map(Value.string) ?? .null),
         ]
         let data = rows.map { pair in Column<FeedStore.Summary>(pair.0) { _ in pair.1 } }
         var output = Output([summary], data: data, table: [], notices: warnings.map { "GTFS: " + $0 })

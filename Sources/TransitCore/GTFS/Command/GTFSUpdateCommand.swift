@@ -45,14 +45,16 @@ struct GTFSUpdateCommand: GTFSSubcommand {
                                          : "\(feed.name): its source \(source) is gone; kept as it was")
                     continue
                 }
-                if !stale && feed.sourceSize == stamp.size && feed.sourceModified == stamp.modified {
+                if !stale && feed.sourceSize == stamp.size && feed.sourceModified == stamp.modified && !Self.mapChanged(feed) {
                     rows.append(Update(before: feed, after: feed, updated: false))
                     continue
                 }
             }
             // Every feed is tried: one broken source is named, and the others still update.
             let installed: Output?
-            do { installed = try await GTFSImportCommand.install(gtfs, source, name: feed.name, ifChangedSince: stale ? nil : feed, replacing: true) } catch {
+            do { installed = try await GTFSImportCommand.install(gtfs, source, name: feed.name, ifChangedSince: stale || Self.mapChanged(feed) ? nil : feed,
+                                                                                realtime: (feed.realtime ?? [], feed.realtimeHeaders ?? []), streets: feed.streets,
+                                                                                replacing: true) } catch {
                 guard name == nil, feeds.count > 1 else { throw error }
                 notices.append("\(feed.name): not updated from \(Redaction.url(source)): \(error.message); kept as it was")
                 failed.append(feed.name)
@@ -85,6 +87,13 @@ struct GTFSUpdateCommand: GTFSSubcommand {
                 : .refused("\(failed.count) of \(feeds.count) feeds could not be updated: \(failed.joined(separator: ", "))", hint: nil)
         }
         return output
+    }
+
+    /// Whether the map the feed's walks were measured on changed since (or is gone).
+    static func mapChanged(_ feed: FeedStore.Summary) -> Bool {
+        guard let map = feed.streets else { return false }
+        guard let stamp = FeedStore.stamp(map) else { return true }
+        return stamp.size != feed.streetsSize || stamp.modified != feed.streetsModified
     }
 
     /// `dates 2026-01-01…2026-12-31 → 2026-02-01…2027-01-31, trips 220 → 230`; empty when nothing differs.

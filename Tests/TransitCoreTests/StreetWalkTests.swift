@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import TransitGTFS
+@testable import TransitSupport
+import TransitTestSupport
+
+/// Changes on foot measured on a map's streets (`gtfs import --streets`), through the binary: a
+/// river between two platforms 67 m apart makes that change a walk of 400 m (none within the
+/// default 300), and the platform by the bridge, 180 m away in a straight line, 235 m on foot.
+@Suite struct StreetWalkTests {
+    typealias P = ExtremeValueTests
+    typealias B = PBFReaderTests
+
+    func env(_ cache: String) -> [String: String] { Run.environment(["TRANSIT_CACHE_DIR": cache]) }
+
+    /// A map of plain nodes (1e-7 degrees) and ways (all `highway=residential` unless said).
+    static func map(_ nodes: [(Int64, Double, Double)], _ ways: [[Int64]]) -> Data {
+        let strings = ["", "highway", "residential"].flatMap { P.field(1, $0) }
+        let nodeFields = nodes.flatMap { id, lat, lon in
+            P.field(1, P.field(1, B.zigzag(id)) + P.field(8, B.zigzag(Int64((lat * 1e7).rounded()))) + P.field(9, B.zigzag(Int64((lon * 1e7).rounded()))))
+        }
+        let wayFields = ways.enumerated().flatMap { k, refs -> [UInt8] in
+            var previous: Int64 = 0
+            let deltas = refs.map { ref -> UInt64 in defer { previous = ref }; return B.zigzag(ref - previous) }
+            return P.field(3, P.field(1, UInt64(100 + k)) + P.field(2, B.packed([1])) + P.field(3, B.packed([2])) + P.field(8, B.packed(deltas)))
+        }
+        return B.file([("OSMHeader", B.raw(B.header())), ("OSMData", B.raw(P.field(1, strings) + P.field(2, nodeFields + wayFields)))])
+    }
+
+    /// North street at 41.0005°, south street at 41.0000°, from 87.0000° W to 86.9980° W; the
+    /// bridge at the east end.
+    static let river = map([(1, 41.0005, -87.0), (2, 41.0005, -86.998), (3, 41.0, -87.0), (4, 41.0, -86.998)], [[1, 2], [3, 4], [2, 4]])
+
+    /// X → A (north bank) by R1; B (south bank, across from A) → Y by R2, 5 minutes sooner than C
+    /// (south bank, by the bridge) → Y by R3.
+    static func feed() -> String {
+        TestFeed([
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nX,Xville,41.0100,-87.0000\nA,North Bank,41.00055,-87.0000\n"
+                + "B,South Bank,40.99995,-87.0000\nC,Bridge South,40.99995,-86.9980\nY,Yton,40.9900,-87.0000\n",
+            "routes.txt": "route_id,route_short_name,route_type\nR1,R1,3\nR2,R2,3\nR3,R3,3\n",
+            "trips.txt": "route_id,service_id,trip_id\nR1,S,t1\nR2,S,t2\nR3,S,t3\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt1,08:00:00,08:00:00,X,1\nt1,08:10:00,08:10:00,A,2\n"
+                + "t2,08:15:00,08:15:00,B,1\nt2,08:30:00,08:30:00,Y,2\nt3,08:20:00,08:20:00,C,1\nt3,08:40:00,08:40:00,Y,2\n",
+        ], zone: "America/Chicago").directory
+    }
+
+    static func journey(_ cache: String, _ feed: String) async throws -> (arrival: String, walk: Int?) {
+        let run = try await Run.transit(["gtfs", "trips", "--feed", feed, "--from", "Xville", "--to", "Yton", "--date", "2026-11-23",
+                                         "--after", "07:59", "--format", "json"], env: Run.environment(["TRANSIT_CACHE_DIR": cache]))
+        let first = try #require(try run.records().first, "\(run.stderr)")
+        let legs = first["legs"] as? [[String: Any]] ?? []
+        return ((first["arrival"] as? String) ?? "", legs.first { $0["mode"] as? String == "walk" }?["walk_meters"] as? Int)
+    }
+
+    @Test func aRiverMakesTheChangeTheBridgesWay() async throws {
+        let cache = Paths.temporary(), feed = Self.feed()
+        let mapPath = Paths.temporary() + ".osm.pbf"
+        try Self.river.write(to: URL(fileURLWithPath: mapPath))
+        // Straight lines: across the river, 67 m.
+        let plain = try await Run.transit(["gtfs", "import", feed, "--name", "plain"], env: env(cache))
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let straight = try await Self.journey(cache, "plain")
+        #expect(straight.arrival == "2026-11-23T08:30:00-06:00" && straight.walk == 67, "\(straight)")
+        // On the streets: the bridge, 235 m (5.6 + 168.8 + 55.6 + 5.6 by hand: see the map).
+        let streets = try await Run.transit(["gtfs", "import", feed, "--name", "streets", "--streets", mapPath, "--format", "json"], env: env(cache))
+        #expect(streets.status == 0 && streets.stderr.contains("2 of 5 stops are more than 100 m from a walkable street"), "\(streets.stderr)")
+        let onStreets = try await Self.journey(cache, "streets")
+        let c = { (lat: Double, lon: Double) in Coordinate(latitude: lat, longitude: lon) }
+        let byHand = c(41.00055, -87.0).meters(to: c(41.0005, -87.0)) + c(41.0005, -87.0).meters(to: c(41.0005, -86.998))
+            + c(41.0005, -86.998).meters(to: c(41.0, -86.998)) + c(41.0, -86.998).meters(to: c(40.99995, -86.998))
+        #expect(onStreets.arrival == "2026-11-23T08:40:00-06:00" && onStreets.walk == Int(byHand.rounded()), "\(onStreets), by hand \(byHand)")
+        let feeds = try await Run.transit(["gtfs", "feeds", "--format", "json"], env: env(cache))
+        #expect(try feeds.records().first { $0["name"] as? String == "streets" }?["streets"] as? String == mapPath)
+        // `--walk 0`: no change on foot at all.
+        let none = try await Run.transit(["gtfs", "trips", "--feed", "streets", "--from", "Xville", "--to", "Yton", "--date", "2026-11-23",
+                                          "--after", "07:59", "--walk", "0"], env: env(cache))
+        #expect(none.status == 0 && none.stdout.isEmpty, "\(none.stdout)")
+        // A map of somewhere else: refused, one line, the feed imported before unchanged.
+        let elsewhere = Paths.temporary() + ".osm.pbf"
+        try Self.map([(1, 10.0, 10.0), (2, 10.001, 10.0)], [[1, 2]]).write(to: URL(fileURLWithPath: elsewhere))
+        let refused = try await Run.transit(["gtfs", "import", feed, "--name", "streets", "--streets", elsewhere], env: env(cache))
+        #expect(refused.status == 2 && refused.stderrLines.count == 1 && refused.stderr.contains("does the map cover the feed?"), "\(refused.stderr)")
+        #expect(try await Self.journey(cache, "streets").walk == onStreets.walk)
+        // The map changes (a footbridge straight across): `update` measures again, source unchanged.
+        try Self.map([(1, 41.0005, -87.0), (2, 41.0005, -86.998), (3, 41.0, -87.0), (4, 41.0, -86.998)], [[1, 2], [3, 4], [2, 4], [1, 3]])
+            .write(to: URL(fileURLWithPath: mapPath))
+        let update = try await Run.transit(["gtfs", "update", "streets", "--format", "tsv"], env: env(cache))
+        #expect(update.stdoutLines.first?.hasPrefix("streets\tupdated") == true, "\(update.stdout) \(update.stderr)")
+        let bridged = try await Self.journey(cache, "streets")
+        #expect(bridged.arrival == "2026-11-23T08:30:00-06:00" && (bridged.walk ?? 0) > 60 && (bridged.walk ?? 0) < 70, "\(bridged)")
+    }
+}
