@@ -282,6 +282,36 @@ if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "gtfs-rt" {
     exit(0)
 }
 
+if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "pbf" {
+    // transit-bench pbf FILE.osm.pbf: our PBF reader (every element decoded, ways' tags read),
+    // then the walking network built from it; best of 5 each, and this process's peak memory.
+    do {
+        let path = CommandLine.arguments[2]
+        var readBest = Double.infinity, networkBest = Double.infinity
+        var counts = (0, 0, 0), network: StreetNetwork?
+        for _ in 0..<5 {
+            var n = (0, 0, 0)
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = try PBFReader.read(path, PBFReader.Visitor(node: { _ in n.0 += 1 }, way: { _, _, _ in n.1 += 1 }, relation: { n.2 += 1 }))
+            readBest = min(readBest, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            counts = n
+            let built = DispatchTime.now().uptimeNanoseconds
+            network = try StreetNetwork.read(path)
+            networkBest = min(networkBest, Double(DispatchTime.now().uptimeNanoseconds - built) / 1e9)
+        }
+        let mb = Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1e6
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        print(String(format: "pbf %@: %.1f MB, %d nodes, %d ways, %d relations: read in %.1f ms (%.0f MB/s); walking network (%d nodes, %d segments) in %.1f ms; peak RSS %d MB (best of 5)",
+                     (path as NSString).lastPathComponent, mb, counts.0, counts.1, counts.2, readBest * 1000, mb / readBest,
+                     network?.nodeCount ?? 0, network?.segmentCount ?? 0, networkBest * 1000, usage.ru_maxrss / 1024))
+    } catch {
+        FileHandle.standardError.write(Data("transit-bench: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+
 if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "checksum" {
     // transit-bench checksum FILE: what checking a compiled feed's checksum costs at load
     // (mapping the file and reading every page of it), cold in this process, then best of 20.

@@ -44,12 +44,13 @@ import TransitTestSupport
         ], zone: "America/Chicago").directory
     }
 
-    static func journey(_ cache: String, _ feed: String) async throws -> (arrival: String, walk: Int?) {
+    static func journey(_ cache: String, _ feed: String) async throws -> (arrival: String, walk: Int?, seconds: Int?) {
         let run = try await Run.transit(["gtfs", "trips", "--feed", feed, "--from", "Xville", "--to", "Yton", "--date", "2026-11-23",
                                          "--after", "07:59", "--format", "json"], env: Run.environment(["TRANSIT_CACHE_DIR": cache]))
         let first = try #require(try run.records().first, "\(run.stderr)")
         let legs = first["legs"] as? [[String: Any]] ?? []
-        return ((first["arrival"] as? String) ?? "", legs.first { $0["mode"] as? String == "walk" }?["walk_meters"] as? Int)
+        let walk = legs.first { $0["mode"] as? String == "walk" }
+        return ((first["arrival"] as? String) ?? "", walk?["walk_meters"] as? Int, walk?["walk_seconds"] as? Int)
     }
 
     @Test func aRiverMakesTheChangeTheBridgesWay() async throws {
@@ -69,6 +70,7 @@ import TransitTestSupport
         let byHand = c(41.00055, -87.0).meters(to: c(41.0005, -87.0)) + c(41.0005, -87.0).meters(to: c(41.0005, -86.998))
             + c(41.0005, -86.998).meters(to: c(41.0, -86.998)) + c(41.0, -86.998).meters(to: c(40.99995, -86.998))
         #expect(onStreets.arrival == "2026-11-23T08:40:00-06:00" && onStreets.walk == Int(byHand.rounded()), "\(onStreets), by hand \(byHand)")
+        #expect(onStreets.seconds == Int((byHand / 1.2).rounded(.up)), "\(onStreets)")
         let feeds = try await Run.transit(["gtfs", "feeds", "--format", "json"], env: env(cache))
         #expect(try feeds.records().first { $0["name"] as? String == "streets" }?["streets"] as? String == mapPath)
         // `--walk 0`: no change on foot at all.

@@ -17,6 +17,8 @@ package struct StreetNetwork {
     package var ways = 0
     package var pieces = 0
 
+    package init() {}
+
     package var nodeCount: Int { latitude.count }
     package var segmentCount: Int { targets.count / 2 }
 

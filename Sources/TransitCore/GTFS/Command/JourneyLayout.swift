@@ -136,7 +136,9 @@ struct JourneyLayout {
                            ("trip_id", .string(tripID(leg))), ("headsign", .string(headsign(leg)))] + run + ends + realtime)
         case .walk:
             return Record([("route", .null), ("route_id", .null), ("trip_id", .null), ("headsign", .null)] + ends
-                          + [("walk_meters", .int(Int(meters(leg).rounded())))])
+                          + [("walk_meters", .int(Int(meters(leg).rounded()))),
+                             // The walk itself, as the router timed it (a change also needs --min-transfer).
+                             ("walk_seconds", .int(leg.arrival.predicted - leg.departure.predicted))])
         }
     }
 
