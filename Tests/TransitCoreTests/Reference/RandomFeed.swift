@@ -88,6 +88,8 @@ struct RandomFeed {
     /// Walks as a map's streets measured them (`DifferentialCase` draws them on the compiled
     /// feed's stored walks): stop → stop → meters, within a feed; nil: straight lines.
     var footpaths: [Int: [Int: Double]]?
+    /// The feeds (of a pair) whose walks those are; the others walk straight lines.
+    var footpathFeeds: Set<Int> = []
 
     func feed(of stop: Int) -> Int { stop < stopFeed.count ? stopFeed[stop] : 0 }
 
@@ -127,6 +129,7 @@ struct RandomFeed {
                     out.footpaths?[x + stops] = Dictionary(uniqueKeysWithValues: ys.map { ($0.key + stops, $0.value) })
                 }
                 if out.footpaths == nil { out.footpaths = [:] }
+                out.footpathFeeds.insert(f)
             }
             out.parts.append(part)
         }

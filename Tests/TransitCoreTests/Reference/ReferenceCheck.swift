@@ -47,6 +47,7 @@ struct DifferentialCase {
         t.linkStops = stops
         t.linkLengths = lengths
         feed.footpaths = paths
+        feed.footpathFeeds = [0]
     }
 
     /// Two random feeds (seeds `seed` and `seed + 1 << 32`) each compiled alone, then combined as

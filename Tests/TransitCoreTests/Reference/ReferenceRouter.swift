@@ -111,7 +111,7 @@ struct ReferenceRouter {
     /// feed has them and the query's walks and links stay within the 300 m they were stored
     /// for; else the straight line.
     func walkLength(_ x: Int, _ y: Int, walk: Double) -> Double? {
-        if let paths = feed.footpaths, max(walk, query.linkMeters) <= 300 { return paths[x]?[y] }
+        if let paths = feed.footpaths, feed.footpathFeeds.contains(feed.feed(of: x)), max(walk, query.linkMeters) <= 300 { return paths[x]?[y] }
         return meters(x, y)
     }
 
