@@ -101,27 +101,3 @@ package struct Packed<Element: PackedElement>: RandomAccessCollection, Equatable
         deinit { pointer.deallocate() }
     }
 }
-
-/// A file mapped read-only; unmapped when released.
-package final class MappedFile: @unchecked Sendable {
-    package let bytes: UnsafeRawBufferPointer
-
-    package init(_ path: String) throws(TransitError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw .parse(what: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .parse(what: path, reason: String(cString: strerror(errno))) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .parse(what: path, reason: "not a regular file") }
-        let size = Int(info.st_size)
-        guard size > 0 else { bytes = UnsafeRawBufferPointer(start: nil, count: 0); return }
-        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else {
-            throw .parse(what: path, reason: "cannot map it: \(String(cString: strerror(errno)))")
-        }
-        bytes = UnsafeRawBufferPointer(start: address, count: size)
-    }
-
-    deinit {
-        if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
-    }
-}
