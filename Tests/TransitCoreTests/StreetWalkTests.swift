@@ -91,4 +91,25 @@ import TransitTestSupport
         let bridged = try await Self.journey(cache, "streets")
         #expect(bridged.arrival == "2026-11-23T08:30:00-06:00" && (bridged.walk ?? 0) > 60 && (bridged.walk ?? 0) < 70, "\(bridged)")
     }
+
+    /// A map cut short, one that is not PBF, one that needs lzma: one line, exit 1, and the feed
+    /// imported before still answers as it did.
+    @Test func aBrokenMapLeavesTheFeedAsItWas() async throws {
+        let cache = Paths.temporary(), feed = Self.feed()
+        let good = Paths.temporary() + ".osm.pbf"
+        try Self.river.write(to: URL(fileURLWithPath: good))
+        let imported = try await Run.transit(["gtfs", "import", feed, "--name", "f", "--streets", good], env: env(cache))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let before = try await Self.journey(cache, "f")
+        let lzma = PBFReaderTests.file([("OSMHeader", ExtremeValueTests.field(4, [UInt8](repeating: 1, count: 9)) + ExtremeValueTests.field(2, UInt64(9)))])
+        for (bytes, words) in [(Self.river.prefix(Self.river.count - 7), "ends inside"), (Data("<osm version='0.6'/>".utf8), "OpenStreetMap .osm.pbf"),
+                               (lzma, "packed with lzma")] {
+            let bad = Paths.temporary() + ".osm.pbf"
+            try bytes.write(to: URL(fileURLWithPath: bad))
+            let run = try await Run.transit(["gtfs", "import", feed, "--name", "f", "--streets", bad], env: env(cache))
+            #expect(run.status == 1 && run.stderrLines.count == 1 && run.stderr.contains(words), "\(words): \(run.status) \(run.stderr)")
+            let after = try await Self.journey(cache, "f")
+            #expect(after.arrival == before.arrival && after.walk == before.walk)
+        }
+    }
 }
