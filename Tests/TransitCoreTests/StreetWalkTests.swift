@@ -112,4 +112,35 @@ import TransitTestSupport
             #expect(after.arrival == before.arrival && after.walk == before.walk)
         }
     }
+
+    /// The last walk, to a point across the river from the stop the ride ends at: 72 m in a
+    /// straight line, 408 m by the bridge (by hand: 5.6 + 168.8 + 55.6 + 168.8 + 11.1), with a
+    /// map; the network is compiled once into the cache and read from there.
+    @Test func aWalkToAPointFollowsTheStreets() async throws {
+        let cache = Paths.temporary(), feed = Self.feed()
+        let mapPath = Paths.temporary() + ".osm.pbf"
+        try Self.river.write(to: URL(fileURLWithPath: mapPath))
+        for (name, extra) in [("plain", [String]()), ("streets", ["--streets", mapPath])] {
+            let run = try await Run.transit(["gtfs", "import", feed, "--name", name] + extra, env: env(cache))
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: cache + "/gtfs/.streets")) ?? []).filter { $0.hasSuffix(".network") }.count == 1)
+        let c = { (lat: Double, lon: Double) in Coordinate(latitude: lat, longitude: lon) }
+        let byHand = c(41.00055, -87.0).meters(to: c(41.0005, -87.0)) + c(41.0005, -87.0).meters(to: c(41.0005, -86.998))
+            + c(41.0005, -86.998).meters(to: c(41.0, -86.998)) + c(41.0, -86.998).meters(to: c(41.0, -87.0)) + c(41.0, -87.0).meters(to: c(40.9999, -87.0))
+        var walks: [String: (arrival: String, meters: Int?, seconds: Int?)] = [:]
+        for name in ["plain", "streets"] {
+            let run = try await Run.transit(["gtfs", "trips", "--feed", name, "--from", "Xville", "--to", "40.99990,-87.0", "--date", "2026-11-23",
+                                             "--after", "07:59", "--limit", "1", "--format", "json"], env: env(cache))
+            let journey = try #require(try run.records().first, "\(name): \(run.stderr)")
+            let last = (journey["legs"] as? [[String: Any]])?.last
+            walks[name] = ((journey["arrival"] as? String) ?? "", last?["walk_meters"] as? Int, last?["walk_seconds"] as? Int)
+        }
+        // The ride ends at A at 08:10:00; the walk's seconds follow.
+        func arrival(_ seconds: Int) -> String { String(format: "2026-11-23T08:%02d:%02d-06:00", 10 + seconds / 60, seconds % 60) }
+        #expect(walks["plain"]?.meters == 72 && walks["plain"]?.seconds == 61 && walks["plain"]?.arrival == arrival(61), "\(walks)")
+        let seconds = Int((byHand / 1.2).rounded(.up))
+        #expect(walks["streets"]?.meters == Int(byHand.rounded()) && walks["streets"]?.seconds == seconds
+                    && walks["streets"]?.arrival == arrival(seconds), "\(walks), by hand \(byHand)")
+    }
 }

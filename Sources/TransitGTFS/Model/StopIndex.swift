@@ -18,18 +18,28 @@ package struct StopIndex {
     /// calls at within `radius` meters, with the seconds to walk there at 1.2 m/s (⌈d / 1.2⌉;
     /// `walks` is nil for stops named). None in range is a usage error naming the nearest stop
     /// and its distance.
-    package func end(_ typed: String, radius: Double) throws(TransitError) -> (stops: [Int], walks: [Int: Int]?) {
-        guard let point = Coordinate(parsing: typed) else { return (try resolve(typed), nil) }
-        var seconds: [Int: Int] = [:], nearest: (stop: Int, meters: Double)?
-        for (stop, d) in boardable(from: point) {
-            if nearest.map({ d < $0.meters }) ?? true { nearest = (stop, d) }
-            if d <= radius { seconds[stop] = Int((d / Router.walkingSpeed).rounded(.up)) }
+    /// `onFoot`: the walks from a point to stops (with their straight lines) where they are not
+    /// straight lines (a map's streets: `StreetWalker`); a stop it leaves out walks straight.
+    package func end(_ typed: String, radius: Double, onFoot: ((Coordinate, [(stop: Int, meters: Double)]) -> [Int: Double])? = nil)
+        throws(TransitError) -> (stops: [Int], walks: [Int: Int]?, meters: [Int: Double]?) {
+        guard let point = Coordinate(parsing: typed) else { return (try resolve(typed), nil, nil) }
+        var seconds: [Int: Int] = [:], meters: [Int: Double] = [:], nearest: (stop: Int, meters: Double)?
+        let candidates = boardable(from: point)
+        // On a map's streets where the point and a stop join them; else the straight line.
+        let onStreets = onFoot?(point, candidates.filter { $0.meters <= radius }) ?? [:]
+        for (stop, straight) in candidates {
+            if nearest.map({ straight < $0.meters }) ?? true { nearest = (stop, straight) }
+            guard straight <= radius else { continue }
+            let d = onStreets[stop] ?? straight
+            guard d <= radius else { continue }
+            meters[stop] = d
+            seconds[stop] = Int((d / Router.walkingSpeed).rounded(.up))
         }
         guard !seconds.isEmpty else {
             let near = nearest.map { " the nearest is \(t.stopNames[$0.stop]) (\(t.stopIDs[$0.stop])), \(Int($0.meters.rounded())) m away" } ?? " the feed has no stop"
-            throw .usage("no stop within \(Int(radius)) m of \(typed);\(near)", hint: "raise --radius (up to 5000)")
+            throw .usage("no stop within \(Int(radius)) m of \(typed)\(onFoot == nil ? "" : " on foot");\(near)", hint: "raise --radius (up to 5000)")
         }
-        return (seconds.keys.sorted(), seconds)
+        return (seconds.keys.sorted(), seconds, meters)
     }
 
     /// Every stop a vehicle calls at, with its distance from `point` in meters.

@@ -20,15 +20,20 @@ package struct QueryEnds {
         package var stops: [Int]
         /// Seconds on foot between the point and each stop; nil for stops named.
         package var walks: [Int: Int]?
+        /// And meters.
+        package var meters: [Int: Double]?
     }
 
     /// `radius`: meters around an end given as a point (`points`: a point is taken; a board's
     /// stop is a stop). `zone`: an IANA zone for `--date` and the window, over the origin's.
+    /// `streets`: a map's walking network, on which the walks from and to a point are measured.
     package init(_ t: Timetable, from: String, to: String? = nil, radius: Double = SearchDefaults.radiusMeters,
-                 zone: String? = nil, points: Bool = true) throws(TransitError) {
+                 zone: String? = nil, points: Bool = true, streets: StreetWalker? = nil) throws(TransitError) {
         let index = StopIndex(t)
-        let origin: (stops: [Int], walks: [Int: Int]?) = points ? try index.end(from, radius: radius) : (try index.resolve(from), nil)
-        var destination = try to.map { typed throws(TransitError) in try index.end(typed, radius: radius) }
+        let onFoot = streets.map { walker in { (point: Coordinate, stops: [(stop: Int, meters: Double)]) in walker.meters(from: point, to: stops, limit: radius, in: t) } }
+        let origin: (stops: [Int], walks: [Int: Int]?, meters: [Int: Double]?) = points ? try index.end(from, radius: radius, onFoot: onFoot)
+            : (try index.resolve(from), nil, nil)
+        var destination = try to.map { typed throws(TransitError) in try index.end(typed, radius: radius, onFoot: onFoot) }
         if var end = destination {
             if Set(origin.stops) == Set(end.stops) { throw .usage("--from and --to are the same stops") }
             if origin.walks != nil || end.walks != nil { end.stops.removeAll { origin.stops.contains($0) } }
@@ -39,8 +44,8 @@ package struct QueryEnds {
         let first = origin.walks.flatMap { walks in walks.min { ($0.value, $0.key) < ($1.value, $1.key) }?.key } ?? origin.stops.first
         timetable = zone.map(t.onClock) ?? Self.onClock(ofStop: first, t)
         children = index.children
-        self.origin = End(stops: origin.stops, walks: origin.walks)
-        self.destination = destination.map { End(stops: $0.stops, walks: $0.walks) }
+        self.origin = End(stops: origin.stops, walks: origin.walks, meters: origin.meters)
+        self.destination = destination.map { End(stops: $0.stops, walks: $0.walks, meters: $0.meters) }
     }
 
     /// The router's query between the ends on the service day `day`, leaving in [after, before].
@@ -50,6 +55,8 @@ package struct QueryEnds {
         query.linkMeters = link
         query.access = origin.walks ?? [:]
         query.egress = destination?.walks ?? [:]
+        query.accessMeters = origin.meters ?? [:]
+        query.egressMeters = destination?.meters ?? [:]
         return query
     }
 

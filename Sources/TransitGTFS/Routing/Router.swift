@@ -39,6 +39,9 @@ package struct Router {
         /// destination to the point. Empty: the stops themselves are the ends.
         package var access: [Int: Int] = [:]
         package var egress: [Int: Int] = [:]
+        /// How long those walks are, in meters (on a map's streets, or straight lines).
+        package var accessMeters: [Int: Double] = [:]
+        package var egressMeters: [Int: Double] = [:]
 
         package init(origins: [Int], destinations: [Int], day: Int, after: Int? = nil, before: Int? = nil, maxTransfers: Int,
                      minTransfer: Int, walkMeters: Double? = nil) {

@@ -95,7 +95,8 @@ package struct FeedStore {
         var streetsStamp: (size: Int, modified: Double)?
         if let streets {
             streetsStamp = Self.stamp(streets)
-            let outcome = StreetFootpaths.measure(&timetable, on: try StreetNetwork.read(streets))
+            let (network, grid) = try self.streets(streets)
+            let outcome = StreetFootpaths.measure(&timetable, on: network, grid: grid)
             if outcome.joined == 0 {
                 throw .usage("no stop of the feed is within \(Int(StreetFootpaths.joinRadius)) m of a walkable street of \(streets): does the map cover the feed?")
             }
@@ -119,6 +120,21 @@ package struct FeedStore {
         summary.streetsSize = streetsStamp?.size
         summary.streetsModified = streetsStamp?.modified
         return (summary, timetable, warnings)
+    }
+
+    /// The walking network of the map at `path` (an absolute path) and its grid: compiled into
+    /// `.streets/` once and read from there while the map keeps its size and time; read from the
+    /// map where that copy is missing, stale or damaged (and kept, where the cache can).
+    package func streets(_ path: String) throws(TransitError) -> (StreetNetwork, StreetNetwork.SegmentGrid) {
+        let stamp = Self.stamp(path) ?? (0, 0)
+        let cached = (root as NSString).appendingPathComponent(".streets/\(FNV1a.hex(path)).network")
+        if keepsCompiled, let found = StreetNetworkFile.read(cached, map: path, stamp: stamp) { return found }
+        let network = try StreetNetwork.read(path)
+        let grid = network.grid()
+        if keepsCompiled {
+            _ = try? writeFile(cached, what: "the walking network") { StreetNetworkFile.write(network, grid, map: path, stamp: stamp, to: &$0) }
+        }
+        return (network, grid)
     }
 
     /// A source's size and time; for a directory, its files' total size and latest time (a file
@@ -151,13 +167,28 @@ package struct FeedStore {
     /// rename is made holding the writers' lock, and only while `still()` holds there (a feed
     /// being updated that was removed meanwhile is not written back); nil when it did not.
     package func write(_ timetable: Timetable, summary: Summary, to path: String, still: (() -> Bool)? = nil) throws(TransitError) -> Int? {
+        try writeFile(path, what: "the compiled feed", still: still) { writer in
+            writer.raw(Self.magic)
+            let header = (try? JSONEncoder().encode(summary)) ?? Data("{}".utf8)
+            writer.scalar(UInt32(header.count))
+            header.withUnsafeBytes { writer.append($0) }
+            writer.pad()
+            TimetableFile.write(timetable, to: &writer)
+        }
+    }
+
+    /// Writes a file of the cache as `body` streams it, then its checksum, to a temporary file
+    /// beside `path`, renamed over it under the writers' lock while `still()` holds; on any
+    /// failure the temporary file goes and `path` stays as it was. Returns the bytes written,
+    /// nil when `still()` said no.
+    package func writeFile(_ path: String, what: String, still: (() -> Bool)? = nil, _ body: (inout BinaryWriter) -> Void) throws(TransitError) -> Int? {
         let directory = (path as NSString).deletingLastPathComponent
         let temporary = (directory as NSString).appendingPathComponent(TemporaryFiles.name("import"))
         var token: Int?
         defer { TemporaryFiles.forget(token) }
         func failed(_ reason: String) -> TransitError {
             unlink(temporary)
-            return .parse(what: "the compiled feed", reason: "cannot write \(path): \(reason)")
+            return .parse(what: what, reason: "cannot write \(path): \(reason)")
         }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -168,12 +199,7 @@ package struct FeedStore {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failed(String(cString: strerror(errno))) }
         var writer = BinaryWriter(descriptor: fd)
-        writer.raw(Self.magic)
-        let header = (try? JSONEncoder().encode(summary)) ?? Data("{}".utf8)
-        writer.scalar(UInt32(header.count))
-        header.withUnsafeBytes { writer.append($0) }
-        writer.pad()
-        TimetableFile.write(timetable, to: &writer)
+        body(&writer)
         writer.scalar(writer.checksum.value)
         let closed = close(fd)
         if let failure = writer.failure { throw failed(String(cString: strerror(failure))) }
@@ -185,6 +211,17 @@ package struct FeedStore {
         }
         guard renamed else { unlink(temporary); return nil }
         return writer.written
+    }
+
+    /// A file of the cache, mapped, its checksum checked: the bytes before it.
+    package static func verified(_ path: String) throws(TransitError) -> (file: MappedFile, bytes: UnsafeRawBufferPointer) {
+        let file = try MappedFile(path)
+        guard file.bytes.count >= 8 else { throw .parse(what: path, reason: "cut short") }
+        let bytes = UnsafeRawBufferPointer(rebasing: file.bytes.dropLast(8))
+        guard Checksum.of(bytes) == UInt64(littleEndian: file.bytes.loadUnaligned(fromByteOffset: bytes.count, as: UInt64.self)) else {
+            throw .parse(what: path, reason: "damaged (its checksum differs)")
+        }
+        return (file, bytes)
     }
 
     /// Runs `body` holding the cache's writers' lock (an advisory `flock` on `gtfs/.lock`): one
@@ -203,14 +240,14 @@ package struct FeedStore {
     }
 
     /// Removes what writers killed outright left behind: temporary files (`.import-PID-…`,
-    /// `.download-PID-…`) whose process is gone, in the cache and its `.combined/` and `.paths/`;
+    /// `.download-PID-…`) whose process is gone, in the cache and its `.combined/`, `.paths/` and `.streets/`;
     /// those of an older transit (no pid in the name) when over an hour old. Run by every
     /// command that writes the cache (import, update, remove). Returns the bytes freed.
     @discardableResult
     package func sweep() -> Int {
         var freed = 0
         let files = FileManager.default
-        for directory in [root, root + "/.combined", root + "/.paths"] {
+        for directory in [root, root + "/.combined", root + "/.paths", root + "/.streets"] {
             for name in (try? files.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(".import-") || name.hasPrefix(".download-") {
                 let path = (directory as NSString).appendingPathComponent(name)
                 let owner = TemporaryFiles.owner(of: name, prefix: "import") ?? TemporaryFiles.owner(of: name, prefix: "download")
@@ -269,13 +306,11 @@ package struct FeedStore {
 
     package static func load(_ path: String) throws(TransitError) -> (Summary, Timetable) {
         let summary = try summary(at: path)
-        let file = try MappedFile(path)
-        guard file.bytes.count >= magic.count + 4 + 8 else { throw .parse(what: path, reason: "the compiled feed is cut short; import it again") }
-        let bytes = UnsafeRawBufferPointer(rebasing: file.bytes.dropLast(8))
-        let stored = UInt64(littleEndian: file.bytes.loadUnaligned(fromByteOffset: bytes.count, as: UInt64.self))
-        guard Checksum.of(bytes) == stored else {
-            throw .parse(what: path, reason: "the compiled feed is damaged (its checksum differs); compile it again from its source: transit gtfs update \(summary.name)")
+        let file: MappedFile, bytes: UnsafeRawBufferPointer
+        do { (file, bytes) = try verified(path) } catch {
+            throw .parse(what: path, reason: "the compiled feed is damaged or cut short; compile it again from its source: transit gtfs update \(summary.name)")
         }
+        guard bytes.count >= magic.count + 4 else { throw .parse(what: path, reason: "the compiled feed is cut short; import it again") }
         let headerLength = Int(bytes[magic.count]) | Int(bytes[magic.count + 1]) << 8 | Int(bytes[magic.count + 2]) << 16 | Int(bytes[magic.count + 3]) << 24
         var start = magic.count + 4 + headerLength
         start += (8 - start % 8) % 8
@@ -305,11 +340,7 @@ package struct FeedStore {
 
     /// Whether a compiled file is whole: its checksum read over every byte (for `update`, which
     /// compiles a damaged feed again from its source, changed or not).
-    package static func intact(_ path: String) -> Bool {
-        guard let file = try? MappedFile(path), file.bytes.count >= 8 else { return false }
-        let bytes = UnsafeRawBufferPointer(rebasing: file.bytes.dropLast(8))
-        return Checksum.of(bytes) == UInt64(littleEndian: file.bytes.loadUnaligned(fromByteOffset: bytes.count, as: UInt64.self))
-    }
+    package static func intact(_ path: String) -> Bool { (try? verified(path)) != nil }
 
     /// `--feed NAME|PATH` (repeatable; `all`: every imported feed), else `TRANSIT_GTFS_FEED` (a
     /// comma-separated list), else the one imported feed. Several feeds are one combination.

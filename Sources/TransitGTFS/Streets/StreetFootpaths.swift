@@ -20,10 +20,9 @@ package enum StreetFootpaths {
         package var dropped = 0
     }
 
-    package static func measure(_ t: inout Timetable, on network: StreetNetwork) -> Outcome {
+    package static func measure(_ t: inout Timetable, on network: StreetNetwork, grid: StreetNetwork.SegmentGrid) -> Outcome {
         var outcome = Outcome()
         guard t.linkStart.count == t.stopCount + 1 else { return outcome }
-        let grid = network.grid()
         var joins = [StreetNetwork.Join?](repeating: nil, count: t.stopCount)
         for stop in 0..<t.stopCount where !t.stopLat[stop].isNaN {
             joins[stop] = network.join(Coordinate(latitude: t.stopLat[stop], longitude: t.stopLon[stop]), within: joinRadius, grid: grid)

@@ -123,23 +123,41 @@ package struct StreetNetwork {
         package var distance: Double
     }
 
-    /// Segments by grid cell, for `join`.
-    package struct SegmentGrid {
-        /// Cell size in degrees of latitude (about 111 m); longitude cells are as wide in meters
-        /// at the network's middle latitude.
-        let cell: Double
-        let lonCell: Double
-        /// Per cell, (from node, slot) pairs of the segments that cross it.
-        var cells: [Int64: [Int32]] = [:]
+    /// Segments by grid cell, for `join`: the cells' keys sorted, each cell's (from node, slot)
+    /// pairs in `entries[starts[k] ..< starts[k + 1]]` (arrays, so that the grid is stored with
+    /// the network and read back without rebuilding).
+    package struct SegmentGrid: Equatable {
+        /// Cell size in degrees of latitude (about 111 m), and of longitude, as wide in meters at
+        /// the network's middle latitude.
+        package var cell = 0.001
+        package var lonCell = 0.001
+        package var keys: [Int64] = []
+        package var starts: [Int32] = [0]
+        package var entries: [Int32] = []
 
-        func key(_ lat: Double, _ lon: Double) -> (Int, Int) { (Int(saturating: (lat / cell).rounded(.down)), Int(saturating: (lon / lonCell).rounded(.down))) }
-        static func pack(_ x: Int, _ y: Int) -> Int64 { Int64(truncatingIfNeeded: x) << 32 ^ Int64(truncatingIfNeeded: UInt32(truncatingIfNeeded: y)) }
+        package func key(_ lat: Double, _ lon: Double) -> (Int, Int) { (Int(saturating: (lat / cell).rounded(.down)), Int(saturating: (lon / lonCell).rounded(.down))) }
+        package static func pack(_ x: Int, _ y: Int) -> Int64 { Int64(truncatingIfNeeded: x) << 32 ^ Int64(truncatingIfNeeded: UInt32(truncatingIfNeeded: y)) }
+
+        /// The (from node, slot) pairs filed under a cell.
+        package func cell(_ x: Int, _ y: Int) -> ArraySlice<Int32> {
+            let key = Self.pack(x, y)
+            var low = 0, high = keys.count
+            while low < high {
+                let mid = (low + high) / 2
+                if keys[mid] < key { low = mid + 1 } else { high = mid }
+            }
+            guard low < keys.count, keys[low] == key, low + 1 < starts.count else { return [] }
+            let a = Int(starts[low]), b = Int(starts[low + 1])
+            guard a >= 0, a <= b, b <= entries.count else { return [] }
+            return entries[a..<b]
+        }
     }
 
-    /// The grid of every segment (one slot per direction-less segment: its lower-numbered end's slot).
+    /// The grid of every segment (each filed once, under its lower-numbered end's slot).
     package func grid() -> SegmentGrid {
         let middle = ((latitude.min() ?? 0) + (latitude.max() ?? 0)) / 2
         var grid = SegmentGrid(cell: 0.001, lonCell: 0.001 / max(0.01, cos(middle * .pi / 180)))
+        var filed: [(key: Int64, a: Int32, slot: Int32)] = []
         for a in 0..<nodeCount {
             for slot in Int(start[a])..<Int(start[a + 1]) where Int(targets[slot]) > a {
                 let b = Int(targets[slot])
@@ -147,13 +165,22 @@ package struct StreetNetwork {
                 let (x1, y1) = grid.key(max(latitude[a], latitude[b]), max(longitude[a], longitude[b]))
                 // A segment longer than the grid's bound is filed under its ends only.
                 guard x1 - x0 <= 64, y1 - y0 <= 64 else {
-                    grid.cells[SegmentGrid.pack(x0, y0), default: []] += [Int32(a), Int32(slot)]
-                    grid.cells[SegmentGrid.pack(x1, y1), default: []] += [Int32(a), Int32(slot)]
+                    filed.append((SegmentGrid.pack(x0, y0), Int32(a), Int32(slot)))
+                    filed.append((SegmentGrid.pack(x1, y1), Int32(a), Int32(slot)))
                     continue
                 }
-                for x in x0...x1 { for y in y0...y1 { grid.cells[SegmentGrid.pack(x, y), default: []] += [Int32(a), Int32(slot)] } }
+                for x in x0...x1 { for y in y0...y1 { filed.append((SegmentGrid.pack(x, y), Int32(a), Int32(slot))) } }
             }
         }
+        filed.sort { ($0.key, $0.slot) < ($1.key, $1.slot) }
+        for item in filed {
+            if grid.keys.last != item.key {
+                if !grid.keys.isEmpty { grid.starts.append(Int32(grid.entries.count)) }
+                grid.keys.append(item.key)
+            }
+            grid.entries += [item.a, item.slot]
+        }
+        if !grid.keys.isEmpty { grid.starts.append(Int32(grid.entries.count)) }
         return grid
     }
 }

@@ -19,9 +19,9 @@ extension StreetNetwork {
         var best: Join?
         for x in x0...x1 {
             for y in y0...y1 {
-                guard let cell = grid.cells[SegmentGrid.pack(x, y)] else { continue }
-                var k = 0
-                while k + 1 < cell.count {
+                let cell = grid.cell(x, y)
+                var k = cell.startIndex
+                while k + 1 < cell.endIndex {
                     let a = Int(cell[k]), slot = Int(cell[k + 1])
                     k += 2
                     guard a >= 0, a < nodeCount, slot >= 0, slot < targets.count else { continue }

@@ -77,11 +77,24 @@ struct GTFSContext {
         }
         var feed = try open(given)
         let opened = feed
+        let streets = try walker(feed.summary, points: points && ([from] + (to.map { [$0] } ?? [])).contains { Coordinate(parsing: $0) != nil })
         let ends = try withStopHelp(opened) { () throws(TransitError) in
-            try QueryEnds(opened.timetable, from: from, to: to, radius: radius, zone: zone, points: points)
+            try QueryEnds(opened.timetable, from: from, to: to, radius: radius, zone: zone, points: points, streets: streets)
         }
         feed.timetable = ends.timetable
         return (feed, ends)
+    }
+
+    /// The walks from and to a point on the streets of the map the feed was imported with (read
+    /// from its compiled copy in the cache); nil without a map, or without a point.
+    func walker(_ summary: FeedStore.Summary, points: Bool) throws(TransitError) -> StreetWalker? {
+        guard points, let map = summary.streets else { return nil }
+        guard FileManager.default.fileExists(atPath: map) else {
+            throw .usage("\(summary.name) walks on the map \(map), which is gone; import the feed again with --streets, or without")
+        }
+        progress("reading the streets")
+        let (network, grid) = try store.streets(map)
+        return StreetWalker(network, grid)
     }
 
     /// The imported feed `name`; an unknown name is a usage error listing the imported ones.

@@ -142,13 +142,11 @@ struct JourneyLayout {
         }
     }
 
-    /// A walk's length: between two stops as the router measured it; from or to a point, the
-    /// great-circle distance (the router keeps seconds).
+    /// A walk's length, as the router measured it (between stops, and from or to a point: a
+    /// straight line, or a map's streets).
     func meters(_ leg: Router.Leg) -> Double {
         guard case .walk(let meters) = leg.mode else { return 0 }
-        guard leg.from < 0 || leg.to < 0, let a = place(leg.from, origin: true), let b = place(leg.to, origin: false) else { return meters }
-        let d = a.meters(to: b)
-        return d.isFinite ? d : meters
+        return meters
     }
 
     func routes(_ journey: Router.Journey) -> String {

@@ -1,0 +1,70 @@
+import Foundation
+import TransitSupport
+
+/// A map's walking network, compiled into the cache (`gtfs/.streets/HASH.network`, the hash of
+/// the map's path) when a feed is imported with `--streets`, shared by every feed that names the
+/// same file, and read by the queries that walk from or to a point. Its map's path, size and
+/// time head it: a map changed since is read again. Ends with the cache's checksum.
+package enum StreetNetworkFile {
+    /// 16 bytes; bumped whenever the layout changes.
+    package static let magic = Array("transit-osm 01\n\n".utf8)
+
+    package static func write(_ network: StreetNetwork, _ grid: StreetNetwork.SegmentGrid, map: String, stamp: (size: Int, modified: Double),
+                              to w: inout BinaryWriter) {
+        w.raw(magic)
+        w.string(map)
+        w.scalar(Int64(stamp.size))
+        w.scalar(stamp.modified.bitPattern)
+        w.array(network.latitude)
+        w.array(network.longitude)
+        w.array(network.start)
+        w.array(network.targets)
+        w.array(network.meters)
+        w.scalar(Int64(network.ways))
+        w.scalar(Int64(network.pieces))
+        w.scalar(grid.cell.bitPattern)
+        w.scalar(grid.lonCell.bitPattern)
+        w.array(grid.keys)
+        w.array(grid.starts)
+        w.array(grid.entries)
+    }
+
+    /// The network and its grid, when the file is whole, of this version, of `map` as it is
+    /// now, and every index in range; nil otherwise (the caller reads the map again).
+    package static func read(_ path: String, map: String, stamp: (size: Int, modified: Double)) -> (StreetNetwork, StreetNetwork.SegmentGrid)? {
+        guard let (file, bytes) = try? FeedStore.verified(path) else { return nil }
+        var r = BinaryReader(bytes: bytes, owner: file, path: path)
+        do {
+            guard try r.raw(magic.count) == magic, try r.string() == map else { return nil }
+            let size: Int64 = try r.scalar(), modified: UInt64 = try r.scalar()
+            guard size == Int64(stamp.size), Double(bitPattern: modified) == stamp.modified else { return nil }
+            var network = StreetNetwork()
+            network.latitude = try r.array()
+            network.longitude = try r.array()
+            network.start = try r.array()
+            network.targets = try r.array()
+            network.meters = try r.array()
+            network.ways = Int(truncatingIfNeeded: try r.scalar() as Int64)
+            network.pieces = Int(truncatingIfNeeded: try r.scalar() as Int64)
+            var grid = StreetNetwork.SegmentGrid()
+            grid.cell = Double(bitPattern: try r.scalar())
+            grid.lonCell = Double(bitPattern: try r.scalar())
+            grid.keys = try r.array()
+            grid.starts = try r.array()
+            grid.entries = try r.array()
+            return network.isWhole && grid.cell > 0 && grid.lonCell > 0 && grid.starts.count == grid.keys.count + 1 ? (network, grid) : nil
+        } catch {
+            return nil
+        }
+    }
+}
+
+extension StreetNetwork {
+    /// Every index a walk follows is in range (a file read back is checked, never trusted).
+    package var isWhole: Bool {
+        let n = nodeCount
+        return longitude.count == n && start.count == n + 1 && start.first == 0 && Int(start.last ?? -1) == targets.count
+            && meters.count == targets.count && zip(start, start.dropFirst()).allSatisfy { $0 <= $1 }
+            && targets.allSatisfy { $0 >= 0 && Int($0) < n }
+    }
+}
