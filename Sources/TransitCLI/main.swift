@@ -64,23 +64,32 @@ func writeAll(_ fd: Int32, _ text: String) -> Int32 {
 // any other failure is one line on stderr and exit 1, or a quiet exit 1 when stderr is gone too.
 let app = App(terminal: Terminal(stdout: isatty(1) != 0, stderr: isatty(2) != 0), commit: buildCommit,
               writeOut: { text in
+                  TemporaryFiles.holdIfEnding()
                   let failure = stdoutClosed ? EBADF : writeAll(1, text)
                   guard failure != 0 else { return }
                   if failure == EPIPE { _exit(141) }
                   if !stderrClosed { _ = writeAll(2, "transit: cannot write the output: \(String(cString: strerror(failure)))\n") }
                   _exit(1)
               },
-              writeErr: { if !stderrClosed { _ = writeAll(2, $0) } })
+              writeErr: { text in
+                  TemporaryFiles.holdIfEnding()
+                  if !stderrClosed { _ = writeAll(2, text) }
+              })
 // Help, --version, a completion script and usage errors are answered here, synchronously:
 // no task, no thread pool. Only a command starts the async machinery.
 switch app.prepare(Array(CommandLine.arguments.dropFirst()), environment: .process) {
 case .exit(let status):
+    TemporaryFiles.holdIfEnding()
     _exit(status)
 case let step:
     // Detached: the status is handed over where the command finished, with no hop back to the
     // main thread. _exit, not exit: every byte went out through write(2) already, and the
     // atexit and static destructors of the runtime and the libraries cost a millisecond.
     let runner = app
-    Task.detached { _exit(await runner.finish(step)) }
+    Task.detached {
+        let status = await runner.finish(step)
+        TemporaryFiles.holdIfEnding()
+        _exit(status)
+    }
     dispatchMain()
 }

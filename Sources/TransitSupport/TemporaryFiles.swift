@@ -59,8 +59,19 @@ public enum TemporaryFiles {
         }
     }
 
+    /// Set by a signal handler before it removes the files and ends the process: another thread
+    /// that would find them gone and end with its own status and message waits instead
+    /// (`holdIfEnding`), so that the signal's status is the process's.
+    nonisolated(unsafe) public static var ending: sig_atomic_t = 0
+
+    /// On a thread about to write or exit: never returns while a signal handler ends the process.
+    public static func holdIfEnding() {
+        while ending != 0 { pause() }
+    }
+
     /// From a signal handler: unlinks every registered file (unlink is async-signal-safe).
     public static func removeAll() {
+        ending = 1
         for slot in 0..<slots {
             if let path = paths[slot] { unlink(path) }
         }

@@ -59,31 +59,17 @@ package enum TimetableCombination {
     package static func joinWalks(_ out: inout Timetable, _ feeds: [Timetable]) {
         var straight = out
         findLinks(&straight)
-        var start = Packed<Int32>([0]), stops = Packed<Int32>(), lengths = Packed<Double>()
-        for x in 0..<out.stopCount {
-            let feedOf = out.feed(ofStop: x)
-            let first = Int(out.feedStopStart[feedOf]), part = feedOf < feeds.count ? feeds[feedOf] : Timetable()
-            var walks: [(Int32, Double)] = []
-            let local = x - first
-            if part.linkStart.count == part.stopCount + 1, local >= 0, local < part.stopCount {
-                for k in Int(part.linkStart[local])..<Int(part.linkStart[local + 1]) { walks.append((part.linkStops[k] &+ Int32(first), part.linkLengths[k])) }
-            }
-            let end = first + (feedOf < feeds.count ? feeds[feedOf].stopCount : 0)
-            for k in Int(straight.linkStart[x])..<Int(straight.linkStart[x + 1]) {
-                let y = Int(straight.linkStops[k])
-                // Of its own feed only what the feed stored (its streets may have dropped a pair).
-                if y >= first && y < end && part.linkStart.count == part.stopCount + 1 { continue }
-                walks.append((Int32(y), straight.linkLengths[k]))
-            }
-            for (y, meters) in walks.sorted(by: { $0.0 < $1.0 }) {
-                stops.append(y)
-                lengths.append(meters)
-            }
-            start.append(Int32(stops.count))
+        let t = out
+        out.storeWalks { x in
+            let feedOf = t.feed(ofStop: x)
+            let first = Int(t.feedStopStart[feedOf]), part = feedOf < feeds.count ? feeds[feedOf] : Timetable()
+            let stored = part.linkStart.count == part.stopCount + 1
+            let end = first + part.stopCount
+            // Of its own feed only what the feed stored (its streets may have dropped a pair).
+            let own = stored ? part.storedWalks(x - first).map { ($0.stop &+ Int32(first), $0.meters) } : []
+            let others = straight.storedWalks(x).filter { !(stored && Int($0.stop) >= first && Int($0.stop) < end) }
+            return (own + others).sorted { $0.stop < $1.stop }
         }
-        out.linkStart = start
-        out.linkStops = stops
-        out.linkLengths = lengths
     }
 
     /// For every stop with a place, the stops with one within `linkRadius` (but itself), of any
@@ -92,26 +78,42 @@ package enum TimetableCombination {
     /// pair with every other.
     package static func findLinks(_ t: inout Timetable) {
         let grid = TransferEdges.Grid(t, cell: linkRadius)
-        var start = Packed<Int32>([0]), stops = Packed<Int32>(), lengths = Packed<Double>()
-        for x in 0..<t.stopCount {
-            if !t.stopLat[x].isNaN {
-                let here = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x])
-                for y in grid.near(x, t).sorted() where y != x {
-                    let meters = here.meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))
-                    guard meters.isFinite, meters <= linkRadius else { continue }
-                    stops.append(Int32(y))
-                    lengths.append(meters)
-                }
+        let table = t
+        t.storeWalks { x in
+            guard !table.stopLat[x].isNaN else { return [] }
+            let here = Coordinate(latitude: table.stopLat[x], longitude: table.stopLon[x])
+            return grid.near(x, table).sorted().compactMap { y in
+                guard y != x else { return nil }
+                let meters = here.meters(to: Coordinate(latitude: table.stopLat[y], longitude: table.stopLon[y]))
+                return meters.isFinite && meters <= linkRadius ? (Int32(y), meters) : nil
             }
-            start.append(Int32(stops.count))
         }
-        t.linkStart = start
-        t.linkStops = stops
-        t.linkLengths = lengths
     }
 }
 
 extension Timetable {
+    /// Sets the stored walks (`linkStart`, `linkStops`, `linkLengths`) from each stop's list,
+    /// asked in stop order.
+    package mutating func storeWalks(_ walks: (Int) -> [(stop: Int32, meters: Double)]) {
+        var start = Packed<Int32>([0]), stops = Packed<Int32>(), lengths = Packed<Double>()
+        for x in 0..<stopCount {
+            for (y, meters) in walks(x) {
+                stops.append(y)
+                lengths.append(meters)
+            }
+            start.append(Int32(stops.count))
+        }
+        linkStart = start
+        linkStops = stops
+        linkLengths = lengths
+    }
+
+    /// The stored walks out of `x`.
+    package func storedWalks(_ x: Int) -> [(stop: Int32, meters: Double)] {
+        guard x >= 0, x + 1 < linkStart.count else { return [] }
+        return (Int(linkStart[x])..<Int(linkStart[x + 1])).map { (linkStops[$0], linkLengths[$0]) }
+    }
+
     /// Feeds combined in this timetable: 1 for a feed of its own.
     package var feedCount: Int { max(1, feedNames.count) }
     package var isCombination: Bool { feedNames.count > 1 }

@@ -28,30 +28,20 @@ package enum StreetFootpaths {
             joins[stop] = network.join(Coordinate(latitude: t.stopLat[stop], longitude: t.stopLon[stop]), within: joinRadius, grid: grid)
             if joins[stop] == nil { outcome.unjoined += 1 } else { outcome.joined += 1 }
         }
-        let radius = TimetableCombination.linkRadius
-        var start = Packed<Int32>([0]), stops = Packed<Int32>(), lengths = Packed<Double>()
-        for x in 0..<t.stopCount {
+        let radius = TimetableCombination.linkRadius, before = t
+        t.storeWalks { x in
             let reached = joins[x].map { network.distances(from: $0, limit: radius) }
-            for k in Int(t.linkStart[x])..<Int(t.linkStart[x + 1]) {
-                let y = Int(t.linkStops[k])
-                var meters = t.linkLengths[k]
-                if let a = joins[x], let reached, let b = joins[y] {
-                    guard let street = network.meters(from: a, reached, to: b), street <= radius else {
-                        outcome.dropped += 1
-                        continue
-                    }
-                    // Never shorter than the straight line (a join's plane is an approximation).
-                    meters = max(street, meters)
-                    outcome.onStreets += 1
+            return before.storedWalks(x).compactMap { y, straight in
+                guard let a = joins[x], let reached, let b = joins[Int(y)] else { return (y, straight) }
+                guard let street = network.meters(from: a, reached, to: b), street <= radius else {
+                    outcome.dropped += 1
+                    return nil
                 }
-                stops.append(Int32(y))
-                lengths.append(meters)
+                outcome.onStreets += 1
+                // Never shorter than the straight line (a join's plane is an approximation).
+                return (y, max(street, straight))
             }
-            start.append(Int32(stops.count))
         }
-        t.linkStart = start
-        t.linkStops = stops
-        t.linkLengths = lengths
         return outcome
     }
 }

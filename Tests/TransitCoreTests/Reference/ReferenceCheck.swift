@@ -30,22 +30,16 @@ struct DifferentialCase {
         guard g.chance(0.5), t.linkStart.count == t.stopCount + 1 else { return }
         let index = Dictionary(uniqueKeysWithValues: feed.stops.enumerated().map { ($0.element.id, $0.offset) })
         var paths: [Int: [Int: Double]] = [:]
-        var start = Packed<Int32>([0]), stops = Packed<Int32>(), lengths = Packed<Double>()
-        for x in 0..<t.stopCount {
-            for k in Int(t.linkStart[x])..<Int(t.linkStart[x + 1]) {
-                let y = Int(t.linkStops[k])
-                let meters = t.linkLengths[k] * (1 + Double(g.int(0...50)) / 100)
+        let before = t
+        t.storeWalks { x in
+            before.storedWalks(x).compactMap { y, straight in
+                let meters = straight * (1 + Double(g.int(0...50)) / 100)
                 guard !g.chance(0.2), meters <= TimetableCombination.linkRadius,
-                      let rx = index[t.stopIDs[x]], let ry = index[t.stopIDs[y]] else { continue }
+                      let rx = index[before.stopIDs[x]], let ry = index[before.stopIDs[Int(y)]] else { return nil }
                 paths[rx, default: [:]][ry] = meters
-                stops.append(Int32(y))
-                lengths.append(meters)
+                return (y, meters)
             }
-            start.append(Int32(stops.count))
         }
-        t.linkStart = start
-        t.linkStops = stops
-        t.linkLengths = lengths
         feed.footpaths = paths
         feed.footpathFeeds = [0]
     }
