@@ -134,8 +134,8 @@ package final class TransferEdges {
             let here = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x])
             return grid.near(x, t).map { y in (y, here.meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))) }
         }
-        guard (walkMeters ?? 0) > 0 || linkMeters != nil, x + 1 < t.linkStart.count else { return [] }
-        return (Int(t.linkStart[x])..<Int(t.linkStart[x + 1])).map { (Int(t.linkStops[$0]), t.linkLengths[$0]) }
+        guard (walkMeters ?? 0) > 0 || linkMeters != nil else { return [] }
+        return t.storedWalks(x).map { (Int($0.stop), $0.meters) }
     }
 
     /// A pair's key; -1 stands for a row's empty stop field.
@@ -299,9 +299,7 @@ package final class TransferEdges {
     /// How far a walk from `x` to `y` is: as the feed stored it (on a map's streets, if it was
     /// imported with one) where the walks are read from there, else the straight line.
     package func meters(_ x: Int, _ y: Int, in t: Timetable) -> Double {
-        if grid == nil, x >= 0, x + 1 < t.linkStart.count {
-            for k in Int(t.linkStart[x])..<Int(t.linkStart[x + 1]) where Int(t.linkStops[k]) == y { return t.linkLengths[k] }
-        }
+        if grid == nil, let stored = t.storedWalks(x).first(where: { Int($0.stop) == y }) { return stored.meters }
         let a = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x]), b = Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y])
         let m = a.meters(to: b)
         return m.isFinite ? m : 0

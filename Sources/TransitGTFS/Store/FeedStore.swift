@@ -242,27 +242,23 @@ package struct FeedStore {
     /// Removes what writers killed outright left behind: temporary files (`.import-PID-…`,
     /// `.download-PID-…`) whose process is gone, in the cache and its `.combined/`, `.paths/` and `.streets/`;
     /// those of an older transit (no pid in the name) when over an hour old. Run by every
-    /// command that writes the cache (import, update, remove). Returns the bytes freed.
-    @discardableResult
-    package func sweep() -> Int {
-        var freed = 0
+    /// command that writes the cache (import, update, remove).
+    package func sweep() {
         let files = FileManager.default
         for directory in [root, root + "/.combined", root + "/.paths", root + "/.streets"] {
             for name in (try? files.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(".import-") || name.hasPrefix(".download-") {
                 let path = (directory as NSString).appendingPathComponent(name)
                 let owner = TemporaryFiles.owner(of: name, prefix: "import") ?? TemporaryFiles.owner(of: name, prefix: "download")
-                let attributes = try? files.attributesOfItem(atPath: path)
                 if let owner {
                     guard TemporaryFiles.isGone(owner) else { continue }
                 } else {
-                    let modified = (attributes?[.modificationDate] as? Date) ?? Date()
+                    let modified = ((try? files.attributesOfItem(atPath: path))?[.modificationDate] as? Date) ?? Date()
                     // The file system's clock, not a pinned one (`TRANSIT_NOW`).
                     guard Date().timeIntervalSince(modified) > 3600 else { continue }
                 }
-                if unlink(path) == 0 { freed += (attributes?[.size] as? NSNumber)?.intValue ?? 0 }
+                unlink(path)
             }
         }
-        return freed
     }
 
     /// Deletes the feed `name` and the combinations holding it, under the writers' lock.

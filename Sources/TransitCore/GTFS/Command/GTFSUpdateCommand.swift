@@ -39,20 +39,22 @@ struct GTFSUpdateCommand: GTFSSubcommand {
         var notices: [String] = [], failed: [String] = [], failure: TransitError?
         for feed in feeds {
             let source = feed.source, stale = older.contains(feed.name) || !FeedStore.intact(store.path(of: feed.name))
+            // Its map changed: measured again, its source changed or not.
+            let remeasure = Self.mapChanged(feed)
             if !HTTPRequest.isURL(source) {
                 guard let stamp = FeedStore.stamp(source) else {
                     notices.append(stale ? "\(feed.name): compiled by another version of transit, and its source \(source) is gone: import it again from a source"
                                          : "\(feed.name): its source \(source) is gone; kept as it was")
                     continue
                 }
-                if !stale && feed.sourceSize == stamp.size && feed.sourceModified == stamp.modified && !Self.mapChanged(feed) {
+                if !stale && feed.sourceSize == stamp.size && feed.sourceModified == stamp.modified && !remeasure {
                     rows.append(Update(before: feed, after: feed, updated: false))
                     continue
                 }
             }
             // Every feed is tried: one broken source is named, and the others still update.
             let installed: Output?
-            do { installed = try await GTFSImportCommand.install(gtfs, source, name: feed.name, ifChangedSince: stale || Self.mapChanged(feed) ? nil : feed,
+            do { installed = try await GTFSImportCommand.install(gtfs, source, name: feed.name, ifChangedSince: stale || remeasure ? nil : feed,
                                                                                 realtime: (feed.realtime ?? [], feed.realtimeHeaders ?? []), streets: feed.streets,
                                                                                 replacing: true) } catch {
                 guard name == nil, feeds.count > 1 else { throw error }
