@@ -24,6 +24,8 @@ import os, struct, sys
 from datetime import datetime, timedelta, timezone
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from protowire import varint  # noqa: E402
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(HERE), "Fixtures", "gtfs", "lakeport-realtime")
 
 # 2026-11-23 in America/Chicago is CST, UTC-6 (no clock change near it).
@@ -39,21 +41,7 @@ def at(clock):
 
 NOW = at("07:58")
 
-# --- a protobuf writer: varints, length-delimited fields, fixed32 floats ---
-
-def varint(n):
-    if n < 0:
-        n += 1 << 64  # a negative int32/int64 is ten bytes, as protobuf writes it
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
+# --- a protobuf writer: length-delimited fields, fixed32 floats (varints: scripts/protowire.py) ---
 
 def key(field, wire):
     return varint(field << 3 | wire)

@@ -7,37 +7,10 @@ protobuf wire format, zlib blobs, DenseNodes, 8,000 elements a block, as osmium 
 
     scripts/make-osm-city.py OUT.osm.pbf [N] [LAT] [LON]     (default N=150, at 41.88, -87.63)
 """
-import math, struct, sys, zlib
+import math, os, sys
 
-def varint(v):
-    out = bytearray()
-    v &= (1 << 64) - 1
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        if v:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-def zigzag(v):
-    return (v << 1) ^ (v >> 63)
-
-def field(n, value):
-    if isinstance(value, int):
-        return varint(n << 3) + varint(value)
-    if isinstance(value, str):
-        value = value.encode()
-    return varint(n << 3 | 2) + varint(len(value)) + bytes(value)
-
-def packed(values):
-    return b"".join(varint(v) for v in values)
-
-def blob(kind, message):
-    data = field(2, len(message)) + field(3, zlib.compress(message, 6))
-    header = field(1, kind) + field(3, len(data))
-    return struct.pack(">I", len(header)) + header + data
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from protowire import blob, deltas, field, header, packed, zigzag  # noqa: E402
 
 def main():
     out = sys.argv[1]
@@ -60,8 +33,7 @@ def main():
             ways.append(([node(j * step + k, i * step) for k in range(step + 1)], "motorway" if i % 10 == 9 else "residential"))
             ways.append(([node(i * step, j * step + k) for k in range(step + 1)], "residential"))
     with open(out, "wb") as f:
-        header = field(4, "OsmSchema-V0.6") + field(4, "DenseNodes") + field(16, "transit make-osm-city.py")
-        f.write(blob("OSMHeader", header))
+        f.write(header("transit make-osm-city.py"))
         items = sorted(nodes.items(), key=lambda kv: kv[1])
         for start in range(0, len(items), 8000):
             chunk = items[start:start + 8000]
@@ -79,10 +51,7 @@ def main():
         for start in range(0, len(ways), 8000):
             group = b""
             for k, (refs, kind) in enumerate(ways[start:start + 8000]):
-                deltas, prev = [], 0
-                for r in refs:
-                    deltas.append(zigzag(r - prev)); prev = r
-                group += field(3, field(1, start + k + 1) + field(2, packed([1])) + field(3, packed([2 if kind == "residential" else 3])) + field(8, packed(deltas)))
+                group += field(3, field(1, start + k + 1) + field(2, packed([1])) + field(3, packed([2 if kind == "residential" else 3])) + field(8, packed(deltas(refs))))
             f.write(blob("OSMData", field(1, strings) + field(2, group)))
     print(f"{out}: {len(nodes)} nodes, {len(ways)} ways")
 

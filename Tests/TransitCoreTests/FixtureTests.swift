@@ -61,6 +61,34 @@ import Testing
         #expect(updates.entities.first?.tripUpdate?.stopTimeUpdates.first?.departure?.delay == 240)
     }
 
+    /// The map of two of Lakeport's neighbourhoods, and the README's journey on it: its change
+    /// and its last walk follow the streets (docs/maps/walk-on-streets.geojson is what the
+    /// README's command prints with `--format geojson`).
+    @Test(.enabled(if: python != nil, "needs python3 (scripts/setup)"))
+    func theBundledMapIsWhatItsScriptWrites() async throws {
+        Self.expectSameFiles(try await Self.generate("make-osm-fixture.py"), "osm", by: "make-osm-fixture.py")
+        let env = Run.environment(["TRANSIT_CACHE_DIR": Paths.temporary()])
+        let imported = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport", "--streets", Paths.fixtures + "/osm/lakeport.osm.pbf"], env: env)
+        #expect(imported.status == 0 && imported.stderr.contains("25 of 30 stops are more than 100 m from a walkable street"), "\(imported.stderr)")
+        let run = try await Run.transit(["gtfs", "trips", "--from", "Harbor", "--to", "41.9003,-87.6575", "--date", "2026-11-23", "--after", "07:00",
+                                         "--limit", "1", "--format", "geojson"], env: env)
+        let map = try String(contentsOfFile: Paths.root.appendingPathComponent("docs/maps/walk-on-streets.geojson").path, encoding: .utf8)
+        #expect(run.status == 0 && run.stdout == map, "\(run.stderr)")
+        // The walks, by hand from the script's places: University Avenue's 16.6 m from UNI2, up it,
+        // along College Street, down Gate Walk and 11.1 m to the stop; then Hillcrest Road west,
+        // Crest Lane north, 41.5 m to the house.
+        let c = { (lat: Double, lon: Double) in Coordinate(latitude: lat, longitude: lon) }
+        let change = c(41.8906, -87.6337).meters(to: c(41.8906, -87.6335)) + c(41.8906, -87.6335).meters(to: c(41.8914, -87.6335))
+            + c(41.8914, -87.6335).meters(to: c(41.8914, -87.6345)) + c(41.8914, -87.6345).meters(to: c(41.8912, -87.6345))
+            + c(41.8912, -87.6345).meters(to: c(41.8911, -87.6345))
+        let last = c(41.8995, -87.6561).meters(to: c(41.8997, -87.6561)) + c(41.8997, -87.6561).meters(to: c(41.8997, -87.6580))
+            + c(41.8997, -87.6580).meters(to: c(41.9003, -87.6580)) + c(41.9003, -87.6580).meters(to: c(41.9003, -87.6575))
+        let collection = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let properties = (collection?["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any]
+        let legs = properties?["legs"] as? [[String: Any]] ?? []
+        #expect(legs.compactMap { $0["walk_meters"] as? Int } == [Int(change.rounded()), Int(last.rounded())], "\(change) \(last)")
+    }
+
     /// The recordings, written from facts of the pack (names, codes, coordinates, times).
     @Test(.enabled(if: python != nil, "needs python3 (scripts/setup)"), .enabled(if: Reference.isPresent, Reference.absent),
           arguments: [("make-bart-fixtures.py", ["bart"]), ("make-busbud-fixtures.py", ["busbud"]),

@@ -52,17 +52,93 @@ import Testing
         let south = gc(c(41.0, -87.0), c(41.0, -86.995)) + gc(c(41.0, -86.995), c(41.0, -86.99))
         let bridge = gc(c(41.001, -86.99), c(41.0, -86.99))
         let expected = a.distance + north + bridge + south + b.distance
-        let walked = try #require(network.meters(from: a, network.distances(from: a, limit: 5_000), to: b))
+        let search = StreetSearch(network)
+        search.run(from: a, limit: 5_000)
+        let walked = try #require(search.meters(to: b))
         #expect(abs(a.distance - 11.12) < 0.05 && abs(walked - expected) < 1e-6 && walked > 1_800, "\(walked) vs \(expected)")
         // Within a limit below the walk: no answer (never the straight line).
-        #expect(network.meters(from: a, network.distances(from: a, limit: 1_000), to: b) == nil)
+        search.run(from: a, limit: 1_000)
+        #expect(search.meters(to: b) == nil)
         // Two points on one segment: along it.
         let p = try #require(network.join(c(41.0012, -86.999), within: 100, grid: grid))
         let q = try #require(network.join(c(41.0008, -86.998), within: 100, grid: grid))
-        let along = try #require(network.meters(from: p, network.distances(from: p, limit: 5_000), to: q))
+        search.run(from: p, limit: 5_000)
+        let along = try #require(search.meters(to: q))
+        // Its line: the two joins, nothing between.
+        #expect(search.path(to: q)?.count == 2)
+        // Across the bridge (the search runs from a again): a's join (at node 1), then 2, 3, the
+        // bridge to 6, 5, 4, and b's join (at node 4).
+        search.run(from: a, limit: 5_000)
+        let line = try #require(search.path(to: b))
+        let nodes = [(41.001, -87.0), (41.001, -86.995), (41.001, -86.99), (41.0, -86.99), (41.0, -86.995), (41.0, -87.0), (41.0, -87.0)]
+            .map { c($0.0, $0.1) }
+        #expect(line.count == 7 && zip(line, nodes).allSatisfy { gc($0, $1) < 0.01 }, "\(line)")
         #expect(abs(along - (p.distance + gc(c(41.001, -86.999), c(41.001, -86.998)) + q.distance)) < 0.2, "\(along)")
         // Nothing within 100 m of a point in the river's middle far west? The streets are 55 m away.
         #expect(network.join(c(41.0005, -87.001), within: 50, grid: grid) == nil)
+    }
+
+    /// The street search against a brute force that is slow and obviously right (Bellman–Ford:
+    /// relax every segment until nothing changes), on random networks: one search object run
+    /// again and again from random points with random limits, so that what one run leaves in its
+    /// buffers is seen to be reset. Exact to the last bit is not asked (sums in another order).
+    @Test func theStreetSearchIsBellmanFord() throws {
+        var random = SplitMix(seed: 3131)
+        var compared = 0, unreached = 0
+        for _ in 0..<150 {
+            let n = 3 + Int(random.next() % 40)
+            let ids = (1...n).map(Int64.init)
+            // Within about 600 m of 41° N 87° W, in 1e-7 degrees.
+            let lats = ids.map { _ in Int32(410_000_000 + Int(random.next() % 54_000)) }
+            let lons = ids.map { _ in Int32(-870_000_000 + Int(random.next() % 72_000)) }
+            var refs: [Int64] = [], ends: [Int] = []
+            for _ in 0..<(1 + Int(random.next() % UInt64(n))) {
+                refs += (0..<(2 + Int(random.next() % 4))).map { _ in Int64(1 + random.next() % UInt64(n)) }
+                ends.append(refs.count)
+            }
+            let network = StreetNetwork.build(ids: ids, lats: lats, lons: lons, refs: refs, wayEnds: ends)
+            guard network.nodeCount > 1 else { continue }
+            let grid = network.grid(), search = StreetSearch(network)
+            func point() -> Coordinate {
+                Coordinate(latitude: 41.0 + Double(random.next() % 6_000) / 1_000_000, longitude: -87.0 + Double(random.next() % 8_000) / 1_000_000)
+            }
+            for _ in 0..<6 {
+                guard let a = network.join(point(), within: 300, grid: grid), let b = network.join(point(), within: 300, grid: grid) else { continue }
+                let limit = Double(50 + random.next() % 1_500)
+                search.run(from: a, limit: limit)
+                // The brute force: every node's distance from a's join, then b's ends and the
+                // walk along a shared segment; beyond the limit, none.
+                var d = [Double](repeating: .infinity, count: network.nodeCount)
+                d[a.from] = min(d[a.from], a.distance + a.offset)
+                d[a.to] = min(d[a.to], a.distance + a.meters - a.offset)
+                var changed = true
+                while changed {
+                    changed = false
+                    for x in 0..<network.nodeCount {
+                        for slot in Int(network.start[x])..<Int(network.start[x + 1]) where d[x] + network.meters[slot] < d[Int(network.targets[slot])] {
+                            d[Int(network.targets[slot])] = d[x] + network.meters[slot]
+                            changed = true
+                        }
+                    }
+                }
+                // A node counts when its distance is within the limit; the piece from it to b's
+                // join is added after (the caller compares the sum with what it allows).
+                func via(_ node: Int, _ piece: Double) -> Double { d[node] <= limit ? d[node] + piece : .infinity }
+                var want = min(via(b.from, b.offset + b.distance), via(b.to, b.meters - b.offset + b.distance))
+                if a.from == b.from && a.to == b.to { want = min(want, a.distance + abs(a.offset - b.offset) + b.distance) }
+                if a.from == b.to && a.to == b.from { want = min(want, a.distance + abs(a.offset - (b.meters - b.offset)) + b.distance) }
+                let got = search.meters(to: b)
+                if want.isFinite {
+                    #expect(got.map { abs($0 - want) < 1e-6 } == true, "\(String(describing: got)) vs \(want)")
+                    #expect(search.path(to: b) != nil)
+                    compared += 1
+                } else {
+                    #expect(got == nil && search.path(to: b) == nil, "\(String(describing: got)), none within \(limit)")
+                    unreached += 1
+                }
+            }
+        }
+        #expect(compared > 300 && unreached > 20, "\(compared) compared, \(unreached) beyond")
     }
 
     static let hasPyosmium: Bool = {
@@ -82,6 +158,7 @@ import Testing
         let map = Reference.path("osm/beatty/beatty.osm.pbf")
         let network = try StreetNetwork.read(map)
         let grid = network.grid()
+        let search = StreetSearch(network)
         var points = [(36.914893, -116.76821), (36.914944, -116.761472), (36.909489, -116.768242), (36.905697, -116.76218), (36.915682, -116.751677)]
         var random = SplitMix(seed: 31)
         for _ in 0..<10 { points.append((36.902 + Double(random.next() % 1500) / 100_000, -116.772 + Double(random.next() % 2000) / 100_000)) }
@@ -97,7 +174,10 @@ import Testing
         for (k, (i, j)) in pairs.enumerated() where k < expected.count {
             let a = network.join(Coordinate(latitude: points[i].0, longitude: points[i].1), within: 100, grid: grid)
             let b = network.join(Coordinate(latitude: points[j].0, longitude: points[j].1), within: 100, grid: grid)
-            let ours = a.flatMap { a in b.flatMap { b in network.meters(from: a, network.distances(from: a, limit: 50_000), to: b) } }
+            let ours = a.flatMap { a in b.flatMap { b in
+                search.run(from: a, limit: 50_000)
+                return search.meters(to: b)
+            } }
             if expected[k] == "none" {
                 #expect(ours == nil, "\(points[i]) → \(points[j]): \(String(describing: ours)), the reference none")
             } else {
@@ -107,5 +187,55 @@ import Testing
             }
         }
         #expect(compared >= pairs.count / 2, "\(compared) of \(pairs.count) pairs had a walk")
+    }
+
+    /// The Google sample feed imported on Beatty's map: every walk of journeys between points in
+    /// the town and the feed's stops (first and last walks, and changes within `--walk 2000`,
+    /// measured at query time) is the reference's street distance, or the straight line where
+    /// an end is more than 100 m from any street (the reference's `none`), and never shorter.
+    @Test(.enabled(if: Reference.isPresent && hasPyosmium, "needs ../shared/reference and Python's osmium (scripts/setup installs it)"))
+    func beattysJourneysWalkOnTheStreets() async throws {
+        let map = Reference.path("osm/beatty/beatty.osm.pbf"), feed = Reference.path("gtfs-multi/feeds/gh-sample-feed")
+        let env = Run.environment(["TRANSIT_CACHE_DIR": Paths.temporary()])
+        let imported = try await Run.transit(["gtfs", "import", feed, "--name", "sample", "--streets", map], env: env)
+        #expect(imported.status == 0 && imported.stderr.contains("4 of 11 stops are more than 100 m"), "\(imported.stderr)")
+        var places: [String: Coordinate] = [:]
+        for line in try String(contentsOfFile: feed + "/stops.txt", encoding: .utf8).split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            if fields.count > 4, let lat = Double(fields[3]), let lon = Double(fields[4]) { places[String(fields[0])] = Coordinate(latitude: lat, longitude: lon) }
+        }
+        let town = ["36.9125,-116.7650", "36.9080,-116.7600", "36.9150,-116.7560", "36.9060,-116.7700"]
+        var walks: [(from: Coordinate, to: Coordinate, meters: Int)] = []
+        let away = ["BULLFROG", "36.8700,-116.7830", "BEATTY_AIRPORT"]
+        for (from, to) in town.flatMap({ point in away.flatMap { [(point, $0), ($0, point)] } }) {
+            do {
+                let run = try await Run.transit(["gtfs", "trips", "--feed", "sample", "--from", from, "--to", to, "--date", "2008-06-04",
+                                                 "--after", "06:00", "--before", "09:00", "--walk", "2000", "--format", "json"], env: env)
+                #expect(run.status == 0, "\(from) → \(to): \(run.stderr)")
+                for journey in try run.records() {
+                    for leg in journey["legs"] as? [[String: Any]] ?? [] where leg["mode"] as? String == "walk" {
+                        func at(_ end: String) -> Coordinate? { places[end] ?? Coordinate(parsing: end) }
+                        let a = try #require(at(leg["from"] as? String ?? "")), b = try #require(at(leg["to"] as? String ?? ""))
+                        walks.append((a, b, try #require(leg["walk_meters"] as? Int)))
+                    }
+                }
+            }
+        }
+        let input = walks.map { "\($0.from.latitude),\($0.from.longitude) \($0.to.latitude),\($0.to.longitude)" }.joined(separator: "\n") + "\n"
+        let inputPath = Paths.temporary() + "/walks.txt"
+        try input.write(toFile: inputPath, atomically: true, encoding: .utf8)
+        let reference = try await Run.transitLike(["/bin/sh", "-c", "python3 '\(Paths.root.path)/scripts/osm-walk-reference.py' '\(map)' 100 < '\(inputPath)'"],
+                                                  env: ProcessInfo.processInfo.environment)
+        let expected = reference.stdoutLines
+        try #require(expected.count == walks.count, "\(reference.stderr)")
+        var longerThanStraight = 0
+        for (walk, theirs) in zip(walks, expected) {
+            let straight = walk.from.meters(to: walk.to)
+            let street = Double(theirs)
+            let want = max(street ?? straight, straight)
+            #expect(abs(Double(walk.meters) - want) <= 0.5 + 1e-6, "\(walk.from) → \(walk.to): \(walk.meters) m, the reference \(theirs), straight \(straight)")
+            if let street, street > straight * 1.1 { longerThanStraight += 1 }
+        }
+        #expect(walks.count >= 40 && longerThanStraight >= 10, "\(walks.count) walks, \(longerThanStraight) longer than the straight line by a tenth")
     }
 }

@@ -44,6 +44,21 @@ import TransitTestSupport
         ], zone: "America/Chicago").directory
     }
 
+    /// The river map written to a file of its own, for `--streets`.
+    static func riverFile() throws -> String {
+        let path = Paths.temporary() + ".osm.pbf"
+        try river.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// A fresh cache with the feed imported as `streets` on the river map.
+    func importedOnTheRiver() async throws -> (cache: String, map: String) {
+        let cache = Paths.temporary(), map = try Self.riverFile()
+        let imported = try await Run.transit(["gtfs", "import", Self.feed(), "--name", "streets", "--streets", map], env: env(cache))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        return (cache, map)
+    }
+
     static func journey(_ cache: String, _ feed: String) async throws -> (arrival: String, walk: Int?, seconds: Int?) {
         let run = try await Run.transit(["gtfs", "trips", "--feed", feed, "--from", "Xville", "--to", "Yton", "--date", "2026-11-23",
                                          "--after", "07:59", "--format", "json"], env: Run.environment(["TRANSIT_CACHE_DIR": cache]))
@@ -55,8 +70,7 @@ import TransitTestSupport
 
     @Test func aRiverMakesTheChangeTheBridgesWay() async throws {
         let cache = Paths.temporary(), feed = Self.feed()
-        let mapPath = Paths.temporary() + ".osm.pbf"
-        try Self.river.write(to: URL(fileURLWithPath: mapPath))
+        let mapPath = try Self.riverFile()
         // Straight lines: across the river, 67 m.
         let plain = try await Run.transit(["gtfs", "import", feed, "--name", "plain"], env: env(cache))
         #expect(plain.status == 0, "\(plain.stderr)")
@@ -96,8 +110,7 @@ import TransitTestSupport
     /// imported before still answers as it did.
     @Test func aBrokenMapLeavesTheFeedAsItWas() async throws {
         let cache = Paths.temporary(), feed = Self.feed()
-        let good = Paths.temporary() + ".osm.pbf"
-        try Self.river.write(to: URL(fileURLWithPath: good))
+        let good = try Self.riverFile()
         let imported = try await Run.transit(["gtfs", "import", feed, "--name", "f", "--streets", good], env: env(cache))
         #expect(imported.status == 0, "\(imported.stderr)")
         let before = try await Self.journey(cache, "f")
@@ -118,8 +131,7 @@ import TransitTestSupport
     /// map; the network is compiled once into the cache and read from there.
     @Test func aWalkToAPointFollowsTheStreets() async throws {
         let cache = Paths.temporary(), feed = Self.feed()
-        let mapPath = Paths.temporary() + ".osm.pbf"
-        try Self.river.write(to: URL(fileURLWithPath: mapPath))
+        let mapPath = try Self.riverFile()
         for (name, extra) in [("plain", [String]()), ("streets", ["--streets", mapPath])] {
             let run = try await Run.transit(["gtfs", "import", feed, "--name", name] + extra, env: env(cache))
             #expect(run.status == 0, "\(run.stderr)")
@@ -142,5 +154,85 @@ import TransitTestSupport
         let seconds = Int((byHand / 1.2).rounded(.up))
         #expect(walks["streets"]?.meters == Int(byHand.rounded()) && walks["streets"]?.seconds == seconds
                     && walks["streets"]?.arrival == arrival(seconds), "\(walks), by hand \(byHand)")
+    }
+
+    /// A `--walk` longer than the stored walks is looked for at query time, and measured on the
+    /// same streets by the same rule: across the river is still 400 m (out of reach at 08:15),
+    /// so the change is still by the bridge, 235 m, never the straight 67 m.
+    @Test func aLongerWalkIsMeasuredOnTheStreetsToo() async throws {
+        let (cache, _) = try await importedOnTheRiver()
+        var found: [String: (String, Int?)] = [:]
+        for walk in ["300", "301", "1000"] {
+            let run = try await Run.transit(["gtfs", "trips", "--feed", "streets", "--from", "Xville", "--to", "Yton", "--date", "2026-11-23",
+                                             "--after", "07:59", "--walk", walk, "--limit", "1", "--format", "json"], env: env(cache))
+            let first = try #require(try run.records().first, "\(walk): \(run.stderr)")
+            let legs = first["legs"] as? [[String: Any]] ?? []
+            found[walk] = ((first["arrival"] as? String) ?? "", legs.first { $0["mode"] as? String == "walk" }?["walk_meters"] as? Int)
+        }
+        #expect(Set(found.values.map { "\($0.0) \($0.1 ?? -1)" }) == ["2026-11-23T08:40:00-06:00 235"], "\(found)")
+        // Shorter than the street walk (180 m straight): no change there.
+        let short = try await Run.transit(["gtfs", "trips", "--feed", "streets", "--from", "Xville", "--to", "Yton", "--date", "2026-11-23",
+                                           "--after", "07:59", "--walk", "230"], env: env(cache))
+        #expect(short.status == 0 && short.stdout.isEmpty, "\(short.stdout)")
+    }
+
+    /// Two feeds imported on one map: the link between them (the walk from A, the first feed's,
+    /// to C, the second's) is measured on the streets, stored with the combination or looked for
+    /// with a longer `--link`; on no map, the straight line across the river.
+    @Test func linksBetweenFeedsOnOneMapFollowTheStreets() async throws {
+        let cache = Paths.temporary()
+        let mapPath = try Self.riverFile()
+        let north = TestFeed([
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nX,Xville,41.0100,-87.0000\nA,North Bank,41.00055,-87.0000\n",
+            "routes.txt": "route_id,route_short_name,route_type\nR1,R1,3\n",
+            "trips.txt": "route_id,service_id,trip_id\nR1,S,t1\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt1,08:00:00,08:00:00,X,1\nt1,08:10:00,08:10:00,A,2\n",
+        ], zone: "America/Chicago").directory
+        let south = TestFeed([
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nB,South Bank,40.99995,-87.0000\nC,Bridge South,40.99995,-86.9980\nY,Yton,40.9900,-87.0000\n",
+            "routes.txt": "route_id,route_short_name,route_type\nR2,R2,3\nR3,R3,3\n",
+            "trips.txt": "route_id,service_id,trip_id\nR2,S,t2\nR3,S,t3\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+                + "t2,08:15:00,08:15:00,B,1\nt2,08:30:00,08:30:00,Y,2\nt3,08:20:00,08:20:00,C,1\nt3,08:40:00,08:40:00,Y,2\n",
+        ], zone: "America/Chicago").directory
+        func journey(_ feeds: String, _ extra: [String] = []) async throws -> String {
+            let run = try await Run.transit(["gtfs", "trips", "--feed", feeds, "--from", "Xville", "--to", "Yton", "--date", "2026-11-23",
+                                             "--after", "07:59", "--limit", "1", "--format", "json"] + extra, env: env(cache))
+            let first = try #require(try run.records().first, "\(feeds): \(run.stderr)")
+            let walk = (first["legs"] as? [[String: Any]] ?? []).first { $0["mode"] as? String == "walk" }
+            return "\((first["arrival"] as? String) ?? "") \((walk?["walk_meters"] as? Int) ?? -1)"
+        }
+        for (name, dir, map) in [("n", north, true), ("s", south, true), ("n0", north, false), ("s0", south, false)] {
+            let run = try await Run.transit(["gtfs", "import", dir, "--name", name] + (map ? ["--streets", mapPath] : []), env: env(cache))
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        #expect(try await journey("n,s") == "2026-11-23T08:40:00-06:00 235")
+        #expect(try await journey("n,s", ["--link", "1000"]) == "2026-11-23T08:40:00-06:00 235")
+        #expect(try await journey("n0,s0") == "2026-11-23T08:30:00-06:00 67")
+        // One of them on no map: straight lines between the feeds.
+        #expect(try await journey("n,s0") == "2026-11-23T08:30:00-06:00 67")
+        let feeds = try await Run.transit(["gtfs", "feeds", "--feed", "n,s", "--format", "json"], env: env(cache))
+        #expect(feeds.status == 0, "\(feeds.stderr)")
+    }
+
+    /// `--format geojson` draws a walk along the streets it follows: from A by the bridge's two
+    /// ends to C, a line as long as the walk's meters.
+    @Test func geoJSONDrawsTheWalkAlongTheStreets() async throws {
+        let (cache, _) = try await importedOnTheRiver()
+        let run = try await Run.transit(["gtfs", "trips", "--feed", "streets", "--from", "Xville", "--to", "Yton", "--date", "2026-11-23",
+                                         "--after", "07:59", "--limit", "1", "--format", "geojson"], env: env(cache))
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let feature = try #require((object?["features"] as? [[String: Any]])?.first, "\(run.stdout) \(run.stderr)")
+        let line = ((feature["geometry"] as? [String: Any])?["coordinates"] as? [[Double]] ?? []).map { Coordinate(latitude: $0[1], longitude: $0[0]) }
+        let a = try #require(line.firstIndex { abs($0.latitude - 41.00055) < 1e-9 && abs($0.longitude + 87.0) < 1e-9 }, "\(line)")
+        let c = try #require(line.firstIndex { abs($0.latitude - 40.99995) < 1e-9 && abs($0.longitude + 86.998) < 1e-9 }, "\(line)")
+        let walk = Array(line[a...c])
+        let length = zip(walk, walk.dropFirst()).reduce(0.0) { $0 + $1.0.meters(to: $1.1) }
+        let meters = ((feature["properties"] as? [String: Any])?["legs"] as? [[String: Any]])?.compactMap { $0["walk_meters"] as? Int }.first
+        // A, the north street's west end (where A joins), the bridge's two ends (the south one
+        // where C joins), C.
+        let bridge = [(41.0005, -87.0), (41.0005, -86.998), (41.0, -86.998)].map { Coordinate(latitude: $0.0, longitude: $0.1) }
+        let onBridge = walk.count == 5 && zip(walk[1...3], bridge).allSatisfy { $0.meters(to: $1) < 0.01 }
+        #expect(onBridge && meters == 235 && abs(length - 235) < 1, "\(walk) \(length) \(String(describing: meters))")
     }
 }

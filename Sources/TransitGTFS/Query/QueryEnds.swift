@@ -15,6 +15,9 @@ package struct QueryEnds {
     /// The destination (none for reach and a board); its stops never include an origin's
     /// where either end is a point (nobody rides to where they could have boarded).
     package let destination: End?
+    /// The map's walking network the feed was imported with, when the query reads it (a point
+    /// as an end, or walks longer than those stored).
+    package let streets: StreetWalker?
 
     package struct End {
         package var stops: [Int]
@@ -26,7 +29,8 @@ package struct QueryEnds {
 
     /// `radius`: meters around an end given as a point (`points`: a point is taken; a board's
     /// stop is a stop). `zone`: an IANA zone for `--date` and the window, over the origin's.
-    /// `streets`: a map's walking network, on which the walks from and to a point are measured.
+    /// `streets`: a map's walking network, on which the walks from and to a point are measured
+    /// (and, by the router, changes on foot longer than those the feed stored).
     package init(_ t: Timetable, from: String, to: String? = nil, radius: Double = SearchDefaults.radiusMeters,
                  zone: String? = nil, points: Bool = true, streets: StreetWalker? = nil) throws(TransitError) {
         let index = StopIndex(t)
@@ -44,6 +48,7 @@ package struct QueryEnds {
         let first = origin.walks.flatMap { walks in walks.min { ($0.value, $0.key) < ($1.value, $1.key) }?.key } ?? origin.stops.first
         timetable = zone.map(t.onClock) ?? Self.onClock(ofStop: first, t)
         children = index.children
+        self.streets = streets
         self.origin = End(stops: origin.stops, walks: origin.walks, meters: origin.meters)
         self.destination = destination.map { End(stops: $0.stops, walks: $0.walks, meters: $0.meters) }
     }
@@ -71,6 +76,6 @@ package struct QueryEnds {
 
     /// The router for `query` on the query's clock, with real-time data laid over it.
     package func router(_ query: Router.Query, updates: TripUpdates? = nil) -> Router {
-        Router(timetable, query, children: children, updates: updates)
+        Router(timetable, query, children: children, updates: updates, streets: streets)
     }
 }

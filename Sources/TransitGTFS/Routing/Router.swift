@@ -98,14 +98,16 @@ package struct Router {
     package let edges: TransferEdges
 
     /// `children`: the feed's stations, when the caller already worked them out (a StopIndex has).
-    package init(_ timetable: Timetable, _ query: Query, children: StationChildren? = nil, updates: TripUpdates? = nil) {
+    /// `streets`: a map's walking network, for walks longer than those the feed stored.
+    package init(_ timetable: Timetable, _ query: Query, children: StationChildren? = nil, updates: TripUpdates? = nil,
+                 streets: StreetWalker? = nil) {
         t = timetable
         self.query = query
         let schedule = DaySchedule(timetable, day: query.day)
         self.schedule = schedule
         realtime = updates.map { RealtimeSchedule(timetable, day: query.day, updates: $0, base: schedule) }
         edges = TransferEdges(timetable, minTransfer: query.minTransfer, walkMeters: query.walkMeters,
-                              linkMeters: timetable.isCombination ? query.linkMeters : nil, children: children ?? StationChildren(timetable))
+                              linkMeters: timetable.isCombination ? query.linkMeters : nil, children: children ?? StationChildren(timetable), streets: streets)
     }
 
     package func journeys() -> [Journey] { search(query) }

@@ -38,6 +38,10 @@ package final class TransferEdges {
     package var listed: [Int: [Int]] = [:]
     package let children: StationChildren
     package var grid: Grid?
+    /// A map's streets, on which the walks found through `grid` are measured (nil: straight).
+    package let streets: StreetWalker?
+    /// Those walks, by stop, once measured (a change's meters are printed from here).
+    private var measured: [Int: [(stop: Int, meters: Double)]] = [:]
     /// Each stop's edges once worked out (nil: not yet).
     private var cache: [[Edge]?]
     /// Candidate rows per edge, found once.
@@ -49,8 +53,10 @@ package final class TransferEdges {
     private let routeKeys: UnsafeMutableBufferPointer<Int64>
     private let routeSeconds: UnsafeMutableBufferPointer<Int32>
 
-    package init(_ t: Timetable, minTransfer: Int, walkMeters: Double?, linkMeters: Double? = nil, children: StationChildren) {
+    package init(_ t: Timetable, minTransfer: Int, walkMeters: Double?, linkMeters: Double? = nil, children: StationChildren,
+                 streets: StreetWalker? = nil) {
         self.t = t
+        self.streets = streets
         self.minTransfer = minTransfer
         self.walkMeters = walkMeters
         self.linkMeters = linkMeters
@@ -77,8 +83,9 @@ package final class TransferEdges {
         for rule in t.transfers where rule.fromStop >= 0 && rule.toStop >= 0 {
             for x in expand(Int(rule.fromStop)) { listed[x, default: []] += expand(Int(rule.toStop)) }
         }
-        // Walks and links no longer than those compiled are read from the timetable; a longer
-        // `--walk` or `--link` looks through a grid as wide as the longer of the two.
+        // Walks and links no longer than those compiled are read from the timetable (measured on
+        // the streets when the feed was, at import); a longer `--walk` or `--link` looks through a
+        // grid as wide as the longer of the two, and measures what it finds on `streets`.
         let reach = max(walkMeters ?? 0, linkMeters ?? 0)
         let compiled = t.linkStart.count == t.stopCount + 1 && reach <= TimetableCombination.linkRadius
         if reach > 0 && !compiled { grid = Grid(t, cell: reach) }
@@ -126,13 +133,26 @@ package final class TransferEdges {
         return out
     }
 
-    /// The stops near `x` that a walk might reach, with their distances: through the grid, or
-    /// the combination's links found when it was compiled.
+    /// The stops near `x` that a walk might reach, with their distances: through the grid (on
+    /// the streets, with a map: a stop beyond the reach on foot is left out, and the same rule
+    /// as the stored walks', `StreetFootpaths`, keeps a straight line where either stop joins no
+    /// street), or the walks stored when the feed or combination was compiled.
     package func onFoot(_ x: Int) -> [(stop: Int, meters: Double)] {
         guard x >= 0, x < t.stopCount, !t.stopLat[x].isNaN else { return [] }
         if let grid {
+            if let known = measured[x] { return known }
             let here = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x])
-            return grid.near(x, t).map { y in (y, here.meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))) }
+            let near = grid.near(x, t).map { y in (stop: y, meters: here.meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))) }
+            guard let streets else { return near }
+            let reach = max(walkMeters ?? 0, linkMeters ?? 0)
+            let within = near.filter { $0.stop != x && $0.meters <= reach }
+            let street = streets.meters(fromStop: x, to: within, limit: reach, in: t)
+            let out = within.compactMap { y, straight in
+                let meters = street[y] ?? straight
+                return meters <= reach ? (stop: y, meters: meters) : nil
+            }
+            measured[x] = out
+            return out
         }
         guard (walkMeters ?? 0) > 0 || linkMeters != nil else { return [] }
         return t.storedWalks(x).map { (Int($0.stop), $0.meters) }
@@ -297,9 +317,11 @@ package final class TransferEdges {
     }
 
     /// How far a walk from `x` to `y` is: as the feed stored it (on a map's streets, if it was
-    /// imported with one) where the walks are read from there, else the straight line.
+    /// imported with one) where the walks are read from there, as measured on `streets` where
+    /// they were, else the straight line.
     package func meters(_ x: Int, _ y: Int, in t: Timetable) -> Double {
         if grid == nil, let stored = t.storedWalks(x).first(where: { Int($0.stop) == y }) { return stored.meters }
+        if streets != nil, let walked = onFoot(x).first(where: { $0.stop == y }) { return walked.meters }
         let a = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x]), b = Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y])
         let m = a.meters(to: b)
         return m.isFinite ? m : 0

@@ -410,7 +410,16 @@ package struct FeedStore {
             }
         }
         let started = DispatchTime.now().uptimeNanoseconds
-        let timetable = try TimetableCombination.combine(timetables)
+        var timetable = try TimetableCombination.combine(timetables)
+        // Feeds imported on one map: the links between them are measured on its streets too (each
+        // feed's own walks were at its import, and measuring them again changes none). Feeds on
+        // different maps, or some on none, link by straight lines (docs/gtfs.md).
+        let maps = Set(parts.map(\.summary.streets))
+        var map: (path: String, stamp: (size: Int, modified: Double)?)?
+        if maps.count == 1, let only = maps.first ?? nil, let (network, grid) = try? streets(only) {
+            _ = StreetFootpaths.measure(&timetable, on: network, grid: grid)
+            map = (only, Self.stamp(only))
+        }
         let range = timetable.dateRange
         var summary = Summary(name: name, source: "the combination of " + parts.map(\.summary.name).joined(separator: ", "),
                               agencies: parts.flatMap(\.summary.agencies), timeZone: timetable.timeZone,
@@ -418,6 +427,9 @@ package struct FeedStore {
                               trips: timetable.tripCount, stopTimes: timetable.sourceStopTimes, patterns: timetable.patternCount, compiledBytes: 0,
                               compileMilliseconds: 0)
         summary.parts = stamps
+        summary.streets = map?.path
+        summary.streetsSize = map?.stamp?.size
+        summary.streetsModified = map?.stamp?.modified
         summary.compileMilliseconds = Int((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
         // Kept only if no feed of it changed or went meanwhile (a combination of a removed feed
         // would be an orphan no removal deletes).

@@ -29,11 +29,12 @@ package enum StreetFootpaths {
             if joins[stop] == nil { outcome.unjoined += 1 } else { outcome.joined += 1 }
         }
         let radius = TimetableCombination.linkRadius, before = t
+        let search = StreetSearch(network)
         t.storeWalks { x in
-            let reached = joins[x].map { network.distances(from: $0, limit: radius) }
+            if let a = joins[x] { search.run(from: a, limit: radius) }
             return before.storedWalks(x).compactMap { y, straight in
-                guard let a = joins[x], let reached, let b = joins[Int(y)] else { return (y, straight) }
-                guard let street = network.meters(from: a, reached, to: b), street <= radius else {
+                guard joins[x] != nil, let b = joins[Int(y)] else { return (y, straight) }
+                guard let street = search.meters(to: b), street <= radius else {
                     outcome.dropped += 1
                     return nil
                 }

@@ -1,8 +1,8 @@
 import Foundation
 import TransitSupport
 
-/// Walks on a `StreetNetwork`: where a point joins it, and the shortest street distance between
-/// two points (the straight pieces from each point to its join count).
+/// Walks on a `StreetNetwork`: where a point joins it (`join`), and the shortest street walks
+/// from a join (`StreetSearch`: the straight pieces from each point to its join count).
 extension StreetNetwork {
     /// The nearest point of the nearest segment within `radius` meters of `point`; nil when none.
     /// Distances on a plane around the point (equirectangular; under 0.1 % off within 100 m).
@@ -39,27 +39,11 @@ extension StreetNetwork {
         return best
     }
 
-    /// Street distances from `join` to the nodes reached within `limit` meters (Dijkstra, the
-    /// straight piece to the join included).
-    package func distances(from join: Join, limit: Double) -> [Int: Double] {
-        var best: [Int: Double] = [:]
-        var heap = MinimumHeap()
-        for (node, meters) in [(join.from, join.distance + join.offset), (join.to, join.distance + join.meters - join.offset)] where meters <= limit {
-            if meters < best[node] ?? .infinity {
-                best[node] = meters
-                heap.push(meters, node)
-            }
-        }
-        while let (meters, node) = heap.pop() {
-            guard meters <= best[node] ?? .infinity else { continue }
-            for slot in Int(start[node])..<Int(start[node + 1]) {
-                let next = Int(targets[slot]), through = meters + self.meters[slot]
-                guard through <= limit, through < best[next] ?? .infinity else { continue }
-                best[next] = through
-                heap.push(through, next)
-            }
-        }
-        return best
+    /// Where a join meets its segment.
+    package func place(_ join: Join) -> Coordinate {
+        let share = join.meters > 0 ? min(1, max(0, join.offset / join.meters)) : 0
+        return Coordinate(latitude: latitude[join.from] + (latitude[join.to] - latitude[join.from]) * share,
+                          longitude: longitude[join.from] + (longitude[join.to] - longitude[join.from]) * share)
     }
 
     /// The street distance from `a` to `b` given `a`'s distances (`distances(from: a, …)`); nil
@@ -72,6 +56,105 @@ extension StreetNetwork {
         if a.from == b.from && a.to == b.to { best = min(best, a.distance + abs(a.offset - b.offset) + b.distance) }
         if a.from == b.to && a.to == b.from { best = min(best, a.distance + abs(a.offset - (b.meters - b.offset)) + b.distance) }
         return best.isFinite ? best : nil
+    }
+}
+
+/// Shortest street walks from one join at a time (Dijkstra), in buffers as long as the network's
+/// nodes, kept between searches: a search resets only the nodes it reached. Hashing nodes into
+/// dictionaries took half of a query that measures walks as it goes, and arrays in a class paid
+/// an exclusivity check at every access; plain buffers pay neither. Not for two threads.
+package final class StreetSearch {
+    package typealias Join = StreetNetwork.Join
+
+    package let network: StreetNetwork
+    /// The last search's distances (`.infinity`: not reached) and each node's predecessor on its
+    /// shortest path (-1 for the two ends of the start's segment, where every path begins).
+    private let best: UnsafeMutableBufferPointer<Double>
+    private let previous: UnsafeMutableBufferPointer<Int32>
+    private var reached: [Int32] = []
+    private var heap = MinimumHeap()
+    private var origin: Join?
+
+    package init(_ network: StreetNetwork) {
+        self.network = network
+        best = .allocate(capacity: network.nodeCount)
+        best.initialize(repeating: .infinity)
+        previous = .allocate(capacity: network.nodeCount)
+        previous.initialize(repeating: -1)
+    }
+
+    deinit {
+        best.deallocate()
+        previous.deallocate()
+    }
+
+    /// Searches from `join` (the straight piece to it included) every node within `limit` meters.
+    package func run(from join: Join, limit: Double) {
+        let best = self.best, previous = self.previous
+        for node in reached {
+            best[Int(node)] = .infinity
+            previous[Int(node)] = -1
+        }
+        var reached = self.reached, heap = self.heap
+        reached.removeAll(keepingCapacity: true)
+        defer {
+            self.reached = reached
+            self.heap = heap
+        }
+        origin = join
+        guard join.from >= 0, join.from < best.count, join.to >= 0, join.to < best.count else { return }
+        func settle(_ node: Int, _ meters: Double, from: Int32) {
+            guard meters <= limit, meters < best[node] else { return }
+            if best[node] == .infinity { reached.append(Int32(node)) }
+            best[node] = meters
+            previous[node] = from
+            heap.push(meters, node)
+        }
+        settle(join.from, join.distance + join.offset, from: -1)
+        settle(join.to, join.distance + join.meters - join.offset, from: -1)
+        network.start.withUnsafeBufferPointer { start in
+            network.targets.withUnsafeBufferPointer { targets in
+                network.meters.withUnsafeBufferPointer { lengths in
+                    while let (meters, node) = heap.pop() {
+                        guard meters <= best[node] else { continue }
+                        for slot in Int(start[node])..<Int(start[node + 1]) {
+                            settle(Int(targets[slot]), meters + lengths[slot], from: Int32(node))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The street distance from the last search's join to `b`; nil beyond its limit.
+    package func meters(to b: Join) -> Double? { arrival(at: b)?.meters }
+
+    /// The distance to `b`, and through which end of `b`'s segment (-1: along the start's own).
+    private func arrival(at b: Join) -> (meters: Double, node: Int)? {
+        guard let a = origin, b.from >= 0, b.from < best.count, b.to >= 0, b.to < best.count else { return nil }
+        var result: (meters: Double, node: Int) = (.infinity, -1)
+        if best[b.from] + b.offset + b.distance < result.meters { result = (best[b.from] + b.offset + b.distance, b.from) }
+        if best[b.to] + b.meters - b.offset + b.distance < result.meters { result = (best[b.to] + b.meters - b.offset + b.distance, b.to) }
+        // On the same segment: along it, between the two joins.
+        var along = Double.infinity
+        if a.from == b.from && a.to == b.to { along = a.distance + abs(a.offset - b.offset) + b.distance }
+        if a.from == b.to && a.to == b.from { along = a.distance + abs(a.offset - (b.meters - b.offset)) + b.distance }
+        if along < result.meters { result = (along, -1) }
+        return result.meters.isFinite ? result : nil
+    }
+
+    /// The places the shortest walk from the last search's join to `b` passes: where the start
+    /// joins its segment, the nodes between, where `b` joins; nil beyond the limit. What a map draws.
+    package func path(to b: Join) -> [Coordinate]? {
+        guard let a = origin, let (_, last) = arrival(at: b) else { return nil }
+        var nodes: [Int] = []
+        var node = last
+        // Each predecessor is strictly nearer, so the chain ends; bounded all the same.
+        while node >= 0, nodes.count <= network.nodeCount {
+            nodes.append(node)
+            node = Int(previous[node])
+        }
+        return [network.place(a)] + nodes.reversed().map(network.coordinate) + [network.place(b)]
     }
 }
 

@@ -93,6 +93,9 @@ enum GTFSCommandLine {
                 throw .usage("--tz takes an IANA zone name (Europe/Madrid, America/Los_Angeles), not '\(zone)'")
             }
         }
+
+        /// The longest change on foot asked for (a link between feeds is one too).
+        var longestWalk: Double { max(walk ?? 0, link) }
     }
 
     /// `--realtime` and `--no-realtime` as given to a query that applies trip updates.

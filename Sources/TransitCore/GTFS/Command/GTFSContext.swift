@@ -52,24 +52,34 @@ struct GTFSContext {
 
     /// The feeds, with the query's ends resolved (an unknown stop said as `withStopHelp` says
     /// it) and the feeds put on the clock the query reads its date and window on: `--tz`, else
-    /// the zone of the origin's feed (with coordinates, the nearest stop's).
+    /// the zone of the origin's feed (with coordinates, the nearest stop's). `walks`: the longest
+    /// change on foot the query allows (`--walk`, `--link`): past the walks the feed stored, its
+    /// map is read to measure them.
     func open(_ given: [String], from: String, to: String? = nil, radius: Double = SearchDefaults.radiusMeters,
-              zone: String? = nil, points: Bool = true) throws(TransitError) -> (feed: Feed, ends: QueryEnds) {
+              zone: String? = nil, points: Bool = true, walks: Double = 0) throws(TransitError) -> (feed: Feed, ends: QueryEnds) {
+        let pointed = points && ([from] + (to.map { [$0] } ?? [])).contains { Coordinate(parsing: $0) != nil }
+        // The map is read for what the stored walks do not hold: a point's walks, longer changes,
+        // the streets a walk follows (drawn by GeoJSON).
+        let needsStreets = pointed || walks > TimetableCombination.linkRadius || settings.format == .geojson
         // No feed named and several imported: the one that has the stops asked for answers.
         let imported = given.isEmpty && settings.variables["TRANSIT_GTFS_FEED"] == nil ? store.feeds() : []
         if imported.count > 1 {
             var found: [(feed: Feed, ends: QueryEnds)] = []
             for summary in imported {
-                guard var feed = try? open([summary.name]),
+                guard let feed = try? open([summary.name]),
                       let ends = try? QueryEnds(feed.timetable, from: from, to: to, radius: radius, zone: zone, points: points) else { continue }
-                feed.timetable = ends.timetable
                 found.append((feed, ends))
             }
             let asked = from + (to.map { " and " + $0 } ?? "")
             if found.count == 1, let only = found.first {
                 var feed = only.feed
+                // The one that answers, again with its map's streets where the query needs them.
+                let streets = try walker(feed.summary, needed: needsStreets)
+                let ends = streets == nil ? only.ends
+                    : try QueryEnds(feed.timetable, from: from, to: to, radius: radius, zone: zone, points: points, streets: streets)
+                feed.timetable = ends.timetable
                 feed.notices.append("\(feed.summary.name) is the one of \(imported.count) imported feeds with \(asked); --feed chooses")
-                return (feed, only.ends)
+                return (feed, ends)
             }
             let names = imported.map(\.name).joined(separator: ", ")
             let having = found.isEmpty ? "none has \(asked)" : found.map(\.feed.summary.name).joined(separator: " and ") + " have \(asked)"
@@ -77,7 +87,7 @@ struct GTFSContext {
         }
         var feed = try open(given)
         let opened = feed
-        let streets = try walker(feed.summary, points: points && ([from] + (to.map { [$0] } ?? [])).contains { Coordinate(parsing: $0) != nil })
+        let streets = try walker(feed.summary, needed: needsStreets)
         let ends = try withStopHelp(opened) { () throws(TransitError) in
             try QueryEnds(opened.timetable, from: from, to: to, radius: radius, zone: zone, points: points, streets: streets)
         }
@@ -85,10 +95,10 @@ struct GTFSContext {
         return (feed, ends)
     }
 
-    /// The walks from and to a point on the streets of the map the feed was imported with (read
-    /// from its compiled copy in the cache); nil without a map, or without a point.
-    func walker(_ summary: FeedStore.Summary, points: Bool) throws(TransitError) -> StreetWalker? {
-        guard points, let map = summary.streets else { return nil }
+    /// Walks on the streets of the map the feed was imported with (read from its compiled copy
+    /// in the cache); nil without a map, or when not `needed`.
+    func walker(_ summary: FeedStore.Summary, needed: Bool) throws(TransitError) -> StreetWalker? {
+        guard needed, let map = summary.streets else { return nil }
         guard FileManager.default.fileExists(atPath: map) else {
             throw .usage("\(summary.name) walks on the map \(map), which is gone; import the feed again with --streets, or without")
         }

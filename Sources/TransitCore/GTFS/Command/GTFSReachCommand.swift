@@ -41,7 +41,7 @@ struct GTFSReachCommand: GTFSSubcommand {
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
-        let (feed, ends) = try gtfs.open(feeds, from: from, radius: search.radius, zone: search.zone)
+        let (feed, ends) = try gtfs.open(feeds, from: from, radius: search.radius, zone: search.zone, walks: search.longestWalk)
         let updates = try await gtfs.tripUpdates(realtime, feed)
         return try reach(gtfs.reading(updates), feed, ends, updates: updates)
     }

@@ -55,7 +55,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
-        let (feed, ends) = try gtfs.open(feeds, from: from, to: to, radius: search.radius, zone: search.zone)
+        let (feed, ends) = try gtfs.open(feeds, from: from, to: to, radius: search.radius, zone: search.zone, walks: search.longestWalk)
         let updates = try await gtfs.tripUpdates(realtime, feed)
         return try journeys(gtfs.reading(updates), feed, ends, updates: updates)
     }
@@ -84,7 +84,8 @@ struct GTFSTripsCommand: GTFSSubcommand {
                 !plan(ends, day: day, window: $0, updates: updates).isEmpty
             })
         }
-        let layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates, from: from, to: to)
+        let layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates, from: from, to: to,
+                                   streets: gtfs.settings.format == .geojson ? ends.streets : nil)
         notices += GTFSContext.alertNotices(journeys.flatMap { $0.legs.flatMap { layout.alerts($0).map(\.id) } }, updates)
         return layout.output(journeys, notices: notices)
     }

@@ -16,9 +16,13 @@ struct JourneyLayout {
     /// The display names of the routes the journeys ride, worked out once each (thousands of
     /// journeys name a dozen routes, and a feed may have thousands).
     let names: [Int: String]
+    /// Each walk's line along the streets it follows, by (from, to) stop (-1: the point), where
+    /// it was measured on a map and the caller wants it drawn (`--format geojson`).
+    private(set) var streetLines: [Int64: [Coordinate]] = [:]
 
+    /// `streets`: the map the journeys' walks were measured on, to draw them along its streets.
     init(_ timetable: Timetable, clock: ServiceClock, journeys: [Router.Journey] = [], updates: TripUpdates? = nil,
-         from: String? = nil, to: String? = nil) {
+         from: String? = nil, to: String? = nil, streets: StreetWalker? = nil) {
         t = timetable
         self.clock = clock
         self.updates = updates
@@ -34,6 +38,16 @@ struct JourneyLayout {
             }
         }
         self.names = names
+        if let streets {
+            for journey in journeys {
+                for leg in journey.legs {
+                    guard case .walk(let meters) = leg.mode, streetLines[TransferEdges.key(leg.from, leg.to)] == nil,
+                          let a = place(leg.from, origin: true), let b = place(leg.to, origin: false),
+                          let line = streets.path(from: a, to: b, limit: meters + 1) else { continue }
+                    streetLines[TransferEdges.key(leg.from, leg.to)] = line
+                }
+            }
+        }
     }
 
     func routeName(_ route: Int) -> String { route < 0 ? "unknown route" : names[route] ?? StopIndex.routeName(t, route) }
@@ -222,22 +236,22 @@ struct JourneyLayout {
         return output
     }
 
-    /// (latitude, longitude) of every call of a journey's rides, and the two ends of its walks;
-    /// stops without coordinates are left out.
+    /// (latitude, longitude) of every call of a journey's rides, and of its walks the two ends
+    /// with, where the walk was measured on a map, the streets it follows between them; stops
+    /// without coordinates are left out.
     func path(_ journey: Router.Journey) -> [(Double, Double)] {
-        var stops: [Int] = []
+        var places: [Coordinate?] = []
         for leg in journey.legs {
             switch leg.mode {
             case .ride:
-                stops += leg.calls
+                places += leg.calls.map { place($0, origin: false) }
             case .walk:
-                stops += [leg.from, leg.to]
+                // Stop -1 is a point: where a first walk starts, or a last one ends.
+                places += streetLines[TransferEdges.key(leg.from, leg.to)] ?? [place(leg.from, origin: true), place(leg.to, origin: false)]
             }
         }
         var line: [(Double, Double)] = []
-        for (k, stop) in stops.enumerated() {
-            // Stop -1 is a point: the origin's at the start, the destination's after.
-            guard let at = place(stop, origin: k == 0), !at.latitude.isNaN, !at.longitude.isNaN else { continue }
+        for case let at? in places where !at.latitude.isNaN && !at.longitude.isNaN {
             let point = (at.latitude, at.longitude)
             if let last = line.last, last == point { continue }
             line.append(point)
