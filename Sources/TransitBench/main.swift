@@ -334,6 +334,49 @@ if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "checksum" {
     exit(0)
 }
 
+if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "json" {
+    // transit-bench json FILE [ZONE]: the JSON writer alone, on what a command printed as JSON
+    // (say `gtfs trips --format json` on dense81): read back into values, every
+    // `YYYY-MM-DDTHH:MM:SS±HH:MM` string as a time in ZONE (default America/Los_Angeles) as the
+    // command had it, then written again, best of 5. The bytes written must be the file's.
+    do {
+        let path = CommandLine.arguments[2]
+        let zoneName = CommandLine.arguments.count > 3 ? CommandLine.arguments[3] : "America/Los_Angeles"
+        guard let data = FileManager.default.contents(atPath: path), let zone = TimeZone(identifier: zoneName) else { throw BenchError.noFixture(path) }
+        func value(_ any: Any) -> Value {
+            switch any {
+            case let text as String:
+                if text.count == 25, text.dropFirst(10).first == "T", let date = ClockTime.parseISO8601(text),
+                   ClockTime.iso8601(date, zone: zone) == text { return .time(date, zone) }
+                return .string(text)
+            case let number as NSNumber:
+                if String(cString: number.objCType) == "c" { return .bool(number.boolValue) }  // how Foundation marks a JSON true or false
+                if let integer = Int(exactly: number.doubleValue), !"\(number)".contains(".") { return .int(integer) }
+                return .double(number.doubleValue)
+            case let list as [Any]: return .list(list.map(value))
+            case let object as [String: Any]:
+                // Foundation's dictionaries forget the order: keys as the file has them are not
+                // needed for the speed, only the same count of bytes.
+                return .object(Record(object.sorted { $0.key < $1.key }.map { ($0.key, value($0.value)) }))
+            default: return .null
+            }
+        }
+        let parsed = value(try JSONSerialization.jsonObject(with: data))
+        var best = Double.infinity, written = 0
+        for _ in 0..<5 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            written = JSONWriter.write(parsed).utf8.count
+            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        let mb = Double(written) / 1e6
+        print(String(format: "json writer: %.1f MB (the file: %.1f MB) in %.1f ms = %.0f MB/s (best of 5)", mb, Double(data.count - 1) / 1e6, best * 1000, mb / best))
+    } catch {
+        FileHandle.standardError.write(Data("transit-bench: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+
 if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "gtfs" {
     // transit-bench gtfs CACHE FEED FROM TO DATE
     let a = CommandLine.arguments

@@ -140,6 +140,38 @@ public enum ClockTime {
             + (offset < 0 ? "-" : "+") + pad(abs / 3600) + ":" + pad(abs % 3600 / 60)
     }
 
+    /// The same, written into a byte buffer: JSON prints thousands, and each String made and
+    /// joined cost more than the arithmetic.
+    public static func iso8601(_ date: Date, zone: TimeZone, into out: inout [UInt8]) {
+        let offset = zone.secondsFromGMT(for: date)
+        let (day, second) = civil(date, offset: offset)
+        guard (0...9999).contains(day.year) else {
+            out.append(contentsOf: iso8601(date, zone: zone).utf8)
+            return
+        }
+        func two(_ value: Int) {
+            out.append(UInt8(ascii: "0") + UInt8(value / 10 % 10))
+            out.append(UInt8(ascii: "0") + UInt8(value % 10))
+        }
+        two(day.year / 100)
+        two(day.year % 100)
+        out.append(UInt8(ascii: "-"))
+        two(day.month)
+        out.append(UInt8(ascii: "-"))
+        two(day.day)
+        out.append(UInt8(ascii: "T"))
+        two(second / 3600)
+        out.append(UInt8(ascii: ":"))
+        two(second / 60 % 60)
+        out.append(UInt8(ascii: ":"))
+        two(second % 60)
+        out.append(UInt8(ascii: offset < 0 ? "-" : "+"))
+        let magnitude = abs(offset)
+        two(magnitude / 3600 % 100)
+        out.append(UInt8(ascii: ":"))
+        two(magnitude % 3600 / 60)
+    }
+
     /// `25:10:00`: seconds of a service day as GTFS writes them (hours may pass 24).
     package static func gtfs(_ seconds: Int) -> String {
         let s = max(0, seconds)

@@ -72,6 +72,36 @@ import Testing
         #expect(try Renderer(format: .json).render(Output.empty([])) == "[]\n")
     }
 
+    /// The byte writer against what it replaced and against Foundation: random text (controls,
+    /// C1, bidi overrides, quotes, backslashes, CJK, emoji) reads back as it was, with every
+    /// control escaped; integers print as `String(_:)` does; times as `ClockTime.iso8601`'s
+    /// String, in zones with half hours and across years outside four digits.
+    @Test func theJSONWriterWritesBytesAsTheStringsWere() throws {
+        var random = SplitMix(seed: 32)
+        let pieces = ["a", "Z", " ", "\"", "\\", "\n", "\t", "\r", "\u{1}", "\u{1B}", "\u{7F}", "\u{85}", "\u{9B}", "\u{202E}", "\u{2066}",
+                      "é", "北京", "🚆", "/", "\u{0}", "}", "{", ":"]
+        for _ in 0..<2_000 {
+            let text = (0..<Int(random.next() % 12)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            let written = JSONWriter.write(.list([.string(text)]))
+            let back = try JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String]
+            #expect(back == [text], "\(written)")
+            #expect(!written.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) || Sanitize.isBidiControl($0.value) },
+                    "\(written.debugDescription)")
+        }
+        for value in [0, 7, -7, 10, -10, 1_000_000, Int.max, Int.min] + (0..<500).map({ _ in Int(bitPattern: UInt(random.next())) >> Int(random.next() % 63) }) {
+            #expect(JSONWriter.write(.int(value)) == String(value))
+        }
+        let zones = ["America/Los_Angeles", "Asia/Kolkata", "America/St_Johns", "Asia/Kathmandu", "Europe/Lisbon", "UTC"].compactMap(TimeZone.init(identifier:))
+        for seconds in [-62_135_596_800.0, -1e11, 0, 1_795_442_280, 253_402_300_799, 1e11] + (0..<300).map({ _ in Double(random.next() % 4_000_000_000) }) {
+            for zone in zones {
+                let date = Date(timeIntervalSince1970: seconds)
+                var bytes: [UInt8] = []
+                ClockTime.iso8601(date, zone: zone, into: &bytes)
+                #expect(String(decoding: bytes, as: UTF8.self) == ClockTime.iso8601(date, zone: zone), "\(seconds) \(zone.identifier)")
+            }
+        }
+    }
+
     @Test func tableAlignsWideCharactersAndNumbers() throws {
         let text = try Renderer(format: .table).render(output)
         #expect(text == """

@@ -163,41 +163,70 @@ public struct Renderer: Sendable {
     }
 }
 
-/// Pretty JSON with the records' own key order (JSONEncoder would sort or shuffle it).
+/// Pretty JSON with the records' own key order (JSONEncoder would sort or shuffle it), written
+/// as bytes into one buffer: strings that need no escape are copied whole, numbers and times
+/// are written digit by digit. (Appending to a String scalar by scalar ran at 30 MB/s, a third
+/// of a whole-day query's time on a dense feed.)
 public enum JSONWriter {
     public static func write(_ value: Value) -> String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 16)
         append(value, to: &out, indent: 0)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    static func append(_ value: Value, to out: inout String, indent: Int) {
+    static func append(_ value: Value, to out: inout [UInt8], indent: Int) {
         switch value {
-        case .null: out += "null"
-        case .string(let s): out += quote(s)
-        case .int(let i): out += String(i)
-        case .double(let d): out += d.isFinite ? number(d) : "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .time(let date, let zone): out += quote(ClockTime.iso8601(date, zone: zone))
+        case .null: out.append(contentsOf: "null".utf8)
+        case .string(let s): quote(s, into: &out)
+        case .int(let i): digits(i, into: &out)
+        case .double(let d):
+            if d.isFinite { out.append(contentsOf: number(d).utf8) } else { out.append(contentsOf: "null".utf8) }
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .time(let date, let zone):
+            out.append(UInt8(ascii: "\""))
+            ClockTime.iso8601(date, zone: zone, into: &out)
+            out.append(UInt8(ascii: "\""))
         case .list(let items):
-            if items.isEmpty { out += "[]"; return }
-            out += "[\n"
+            if items.isEmpty { out.append(contentsOf: "[]".utf8); return }
+            out.append(contentsOf: "[\n".utf8)
             for (i, item) in items.enumerated() {
-                out += String(repeating: "  ", count: indent + 1)
+                spaces(indent + 1, into: &out)
                 append(item, to: &out, indent: indent + 1)
-                out += i == items.count - 1 ? "\n" : ",\n"
+                out.append(contentsOf: (i == items.count - 1 ? "\n" : ",\n").utf8)
             }
-            out += String(repeating: "  ", count: indent) + "]"
+            spaces(indent, into: &out)
+            out.append(UInt8(ascii: "]"))
         case .object(let record):
-            if record.fields.isEmpty { out += "{}"; return }
-            out += "{\n"
+            if record.fields.isEmpty { out.append(contentsOf: "{}".utf8); return }
+            out.append(contentsOf: "{\n".utf8)
             for (i, field) in record.fields.enumerated() {
-                out += String(repeating: "  ", count: indent + 1) + quote(field.key) + ": "
+                spaces(indent + 1, into: &out)
+                quote(field.key, into: &out)
+                out.append(contentsOf: ": ".utf8)
                 append(field.value, to: &out, indent: indent + 1)
-                out += i == record.fields.count - 1 ? "\n" : ",\n"
+                out.append(contentsOf: (i == record.fields.count - 1 ? "\n" : ",\n").utf8)
             }
-            out += String(repeating: "  ", count: indent) + "}"
+            spaces(indent, into: &out)
+            out.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// Two spaces a level.
+    @inline(__always) static func spaces(_ level: Int, into out: inout [UInt8]) {
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+    }
+
+    /// A decimal integer, digit by digit (no String made for it).
+    static func digits(_ value: Int, into out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let first = out.count
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        out[first...].reverse()
     }
 
     /// Shortest round-trip form; integral values without a fraction.
@@ -207,24 +236,43 @@ public enum JSONWriter {
     }
 
     static func quote(_ s: String) -> String {
-        var out = "\""
+        var out: [UInt8] = []
+        quote(s, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A JSON string. Controls (C0, DEL, C1: U+009B is a terminal's CSI) and bidi overrides are
+    /// escaped: the data stays exact, and nothing reaches a terminal that acts on it. Text of
+    /// printable ASCII without `"` or `\\` (nearly all) is copied as it is.
+    static func quote(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        let plain = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if plain != true { escaped(s, into: &out) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func escaped(_ s: String, into out: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
         for scalar in s.unicodeScalars {
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
+            case "\"": out.append(contentsOf: "\\\"".utf8)
+            case "\\": out.append(contentsOf: "\\\\".utf8)
+            case "\n": out.append(contentsOf: "\\n".utf8)
+            case "\r": out.append(contentsOf: "\\r".utf8)
+            case "\t": out.append(contentsOf: "\\t".utf8)
             default:
-                // Controls (C0, DEL, C1: U+009B is a terminal's CSI) and bidi overrides are
-                // escaped: the data stays exact, and nothing reaches a terminal that acts on it.
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || Sanitize.isBidiControl(scalar.value) {
-                    out += String(format: "\\u%04x", scalar.value)
+                let v = scalar.value
+                if v < 0x20 || (0x7F...0x9F).contains(v) || Sanitize.isBidiControl(v) {
+                    out.append(contentsOf: "\\u".utf8)
+                    for shift in [12, 8, 4, 0] { out.append(hex[Int((v >> UInt32(shift)) & 0xF)]) }
                 } else {
-                    out.unicodeScalars.append(scalar)
+                    UTF8.encode(scalar) { out.append($0) }
                 }
             }
         }
-        return out + "\""
     }
 }
