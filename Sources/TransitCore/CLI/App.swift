@@ -94,7 +94,9 @@ public struct App: Sendable {
         defer { spinner.stop() }
         let output = try await Providers.run(command, Context(settings: settings, http: http, progress: spinner.show))
         spinner.stop()
-        let text = prefix + (try Renderer(format: settings.format, header: settings.header, color: settings.color, width: settings.tableWidth).render(output))
+        let rendered = try Renderer(format: settings.format, header: settings.header, color: settings.color, width: settings.tableWidth).render(output)
+        // Not `prefix + rendered` with no prefix: that copies the whole output once more.
+        let text = prefix.isEmpty ? rendered : prefix + rendered
         if !text.isEmpty { writeOut(text) }
         if !settings.quiet {
             for notice in output.notices { writeErr(Sanitize.text(notice).replacingOccurrences(of: "\n", with: " ") + "\n") }

@@ -53,6 +53,9 @@ package struct RangeSearch<S: Schedule> {
     package let accessOf: [Int32]
     package let egressOf: [Int32]
     package let minEgress: Int32
+    /// Lower bounds of the seconds left to the destination, from each stop and from boarding
+    /// each pattern at each position (`TargetBounds`).
+    package let bounds: TargetBounds
 
     package init(schedule: S, query: Router.Query, edges: TransferEdges, t: Timetable) {
         self.schedule = schedule
@@ -72,6 +75,20 @@ package struct RangeSearch<S: Schedule> {
         self.accessOf = accessOf
         self.egressOf = egressOf
         minEgress = query.destinations.filter { $0 >= 0 && $0 < s }.map { egressOf[$0] }.min() ?? 0
+        let minEgress = self.minEgress
+        bounds = query.destinations.isEmpty ? TargetBounds(stops: s, schedule: schedule)
+            : TargetBounds(schedule, edges: edges, destinations: query.destinations.filter { $0 >= 0 && $0 < s }.map { ($0, egressOf[$0] - minEgress) })
+    }
+
+    /// Whether being at `y` at `time` might still beat the best arrival known (no way from `y`
+    /// is quicker than its bound).
+    @inline(__always) package func promising(_ y: Int, _ time: Int64) -> Bool {
+        time + Int64(bounds.stop[y]) < Int64(destinationBound)
+    }
+
+    /// Whether boarding pattern `q` at position `i`, ready at `time`, might.
+    @inline(__always) package func promising(pattern q: Int, _ i: Int, _ time: Int64) -> Bool {
+        time + Int64(bounds.ride(q, i)) < Int64(destinationBound)
     }
 
     /// An arrival at destination stop `d` as an arrival at the end (the point, when there is one).
@@ -82,7 +99,9 @@ package struct RangeSearch<S: Schedule> {
     package mutating func run() -> [Router.Journey] {
         // Slots are Int32: no real feed comes near.
         guard schedule.stopCount < Int(Int32.max) / (rounds + 2) else { return [] }
-        for (tau, departing) in originDepartures() {
+        let (departures, calls) = originDepartures()
+        for (tau, range) in departures {
+            let departing = calls[range]
             // Emptied, not replaced: the lists keep their memory from one departure to the next.
             rideMarked.removeAll(keepingCapacity: true)
             changed.removeAll(keepingCapacity: true)
@@ -104,9 +123,10 @@ package struct RangeSearch<S: Schedule> {
     }
 
     /// The departures at the origin stops in the window, latest first, each with the patterns
-    /// and positions that leave then (round 1 scans only those).
-    package func originDepartures() -> [(time: Int32, calls: [(pattern: Int, position: Int)])] {
-        var byTime: [Int32: [(pattern: Int, position: Int)]] = [:]
+    /// and positions that leave then (round 1 scans only those): one list sorted by time, each
+    /// departure a range of it (a list per departure was an allocation per departure).
+    package func originDepartures() -> (departures: [(time: Int32, calls: Range<Int>)], calls: [(pattern: Int, position: Int)]) {
+        var all: [(time: Int32, pattern: Int, position: Int)] = []
         for o in query.origins {
             for k in schedule.calls(at: o) {
                 let (q, i) = schedule.call(k)
@@ -116,11 +136,24 @@ package struct RangeSearch<S: Schedule> {
                     let d = schedule.departure(q, run, i) - accessOf[o]
                     if let after = query.after, Int(d) < after { continue }
                     if let before = query.before, Int(d) > before { continue }
-                    byTime[d, default: []].append((q, i))
+                    all.append((d, q, i))
                 }
             }
         }
-        return byTime.sorted { $0.key > $1.key }.map { (time: $0.key, calls: $0.value) }
+        // Latest first; at one time, in the order found.
+        let order = all.indices.sorted { all[$0].time != all[$1].time ? all[$0].time > all[$1].time : $0 < $1 }
+        var departures: [(time: Int32, calls: Range<Int>)] = [], calls: [(pattern: Int, position: Int)] = []
+        calls.reserveCapacity(all.count)
+        for index in order {
+            let call = all[index]
+            if let last = departures.last, last.time == call.time {
+                departures[departures.count - 1].calls = last.calls.lowerBound..<(calls.count + 1)
+            } else {
+                departures.append((call.time, calls.count..<(calls.count + 1)))
+            }
+            calls.append((call.pattern, call.position))
+        }
+        return (departures, calls)
     }
 
     /// Labels never get worse with another round: what changed last round carries into this one.
@@ -178,7 +211,7 @@ package struct RangeSearch<S: Schedule> {
             for e in edges.edges(x) {
                 let y = Int(e.to)
                 let ready = Int64(reached) + Int64(e.lowerBound)
-                guard ready < Int64(destinationBound) else { continue }
+                guard promising(y, ready) else { continue }
                 if e.exact {
                     // Ready no earlier than a boarding already tried at y in this round (now or
                     // for a later departure): nothing new can come of it.
@@ -202,7 +235,7 @@ package struct RangeSearch<S: Schedule> {
             let fromTrip = tripOf(arrival.label)
             for e in edges.edges(x) where !e.exact {
                 let ready = Int64(arrival.time) + Int64(e.lowerBound)
-                guard ready < Int64(destinationBound) else { continue }
+                guard promising(Int(e.to), ready) else { continue }
                 addBoarding(at: Int(e.to), Source(from: x, ready: Int32(ready), edge: e, arrival: Int32(index),
                                                   reached: arrival.time, arrivedBy: arrival.label, fromTrip: fromTrip))
             }
@@ -226,7 +259,7 @@ package struct RangeSearch<S: Schedule> {
         state.head[y] = Int32(entries.count - 1)
     }
 
-    package mutating func queuePatterns(_ round: Int, departing: [(pattern: Int, position: Int)]) {
+    package mutating func queuePatterns(_ round: Int, departing: ArraySlice<(pattern: Int, position: Int)>) {
         func add(_ q: Int, _ i: Int) {
             if state.queued[q] < 0 {
                 queue.append(q)
@@ -241,9 +274,16 @@ package struct RangeSearch<S: Schedule> {
             for (q, i) in departing { add(q, i) }
         } else {
             for y in touched {
+                // The earliest any source is ready here: a pattern that even then cannot reach the
+                // destination before the best arrival known is not scanned from here.
+                var ready = Int64(SearchState.unreached), entry = Int(state.head[y])
+                while entry >= 0 {
+                    ready = min(ready, Int64(entries[entry].source.ready))
+                    entry = Int(entries[entry].next)
+                }
                 for k in schedule.calls(at: y) {
                     let (q, i) = schedule.call(k)
-                    add(q, i)
+                    if promising(pattern: q, i, ready) { add(q, i) }
                 }
             }
         }
@@ -266,17 +306,19 @@ package struct RangeSearch<S: Schedule> {
             for i in startPosition..<length {
                 let y = Int(stops[i])
                 if i > lastBoarding {
-                    // No boarding ahead: the run ridden is all there is, and arrivals only grow.
-                    if current < 0 || ridden[2 * i] >= destinationBound { break }
+                    // No boarding ahead: the run ridden is all there is, its arrivals only grow,
+                    // and (where every run's times rise) so does the least it could still reach.
+                    if current < 0 || ridden[2 * i] >= destinationBound || (bounds.rising && !promising(y, Int64(ridden[2 * i]))) { break }
                 }
-                if current >= 0 && Timetable.canAlight(flags[i]) {
+                // Alighting: only where something before the best arrival known can come of it.
+                if current >= 0 && Timetable.canAlight(flags[i]) && !state.isOrigin[y] && promising(y, Int64(ridden[2 * i])) {
                     let a = ridden[2 * i]
-                    if a < destinationBound && !state.isOrigin[y] && hasFromRules(y) {
+                    if hasFromRules(y) {
                         var label = boarded
                         label.alightPosition = Int32(i)
                         keepClassArrival(at: y, round: round, time: a, trip: schedule.trip(q, current), label: label)
                     }
-                    if a < destinationBound && !state.isOrigin[y] && a < state.arrival(y, round) {
+                    if a < state.arrival(y, round) {
                         let k = state.slot(y) + round
                         state.arrivals[k] = a
                         var label = boarded
@@ -292,8 +334,10 @@ package struct RangeSearch<S: Schedule> {
                 while entry >= 0 {
                     let source = entries[entry].source
                     entry = Int(entries[entry].next)
-                    // A run already ridden that leaves before this source is ready: nothing to gain.
+                    // A run already ridden that leaves before this source is ready: nothing to gain;
+                    // nor from a boarding that cannot reach the destination before the best known.
                     if current >= 0 && source.ready > ridden[2 * i + 1] { continue }
+                    if !promising(pattern: q, i, Int64(source.ready)) { continue }
                     if let run = boardable(q, i, y, source, round: round, current: current), current < 0 || run < current {
                         current = run
                         ridden = schedule.times(of: q, run)

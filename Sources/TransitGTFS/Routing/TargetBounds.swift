@@ -1,0 +1,160 @@
+import Foundation
+import TransitSupport
+
+/// For each stop, a lower bound of the seconds from being there to arriving at the destination
+/// (nigiri's `lb`, from a Dijkstra over minimal travel times): a label at stop `y` arriving at
+/// `a` can lead to nothing better than the best arrival known when `a + bound[y]` is no earlier.
+/// The search then leaves alone every stop off the way to the destination, and on a dense
+/// timetable a later departure's answer cuts an earlier departure's search to a few scans.
+///
+/// A bound must never exceed the truth, so the graph holds more than a search can use: each
+/// hop of each pattern running on the day, as short as its shortest run makes it (boarding and
+/// alighting rules ignored), and every change the search could make (the same station, a
+/// transfers.txt pair, a walk) at no cost at all. Built backward from the destinations, each
+/// starting at its walk to the point less the shortest such walk, as the search's own bound does.
+package struct TargetBounds {
+    /// What no destination can be reached from.
+    package static let unreachable = Int32.max
+
+    /// Per stop: the least seconds from there to the destination.
+    package let stop: [Int32]
+    /// Per pattern position (from `rideStart[q]`): the least seconds from boarding there to the
+    /// destination, riding at least one hop (a pattern going away from it is out at once).
+    package let ride: [Int32]
+    package let rideStart: [Int]
+    /// Every run's times never fall along it (arrival ≤ departure ≤ the next arrival): then a
+    /// run's arrival plus the stop's bound never falls along the run either (each hop is at
+    /// least its pattern's least, which the bounds were built on), and a scan whose arrival
+    /// holds no promise can stop there.
+    package let rising: Bool
+
+    /// No destination (`reach`): every bound 0, nothing pruned.
+    package init(stops: Int, schedule: some Schedule) {
+        stop = [Int32](repeating: 0, count: stops)
+        var rideStart = [Int](repeating: 0, count: schedule.patternCount + 1)
+        for q in 0..<schedule.patternCount { rideStart[q + 1] = rideStart[q] + schedule.length(q) }
+        self.rideStart = rideStart
+        ride = [Int32](repeating: 0, count: rideStart[schedule.patternCount])
+        rising = false
+    }
+
+    /// Each destination starts at its walk to the point less the shortest such walk, as the
+    /// search's own bound does.
+    package init<S: Schedule>(_ schedule: S, edges: TransferEdges, destinations: [(stop: Int, start: Int32)]) {
+        let n = schedule.stopCount, unreachable = Self.unreachable
+        var bound = [Int32](repeating: unreachable, count: n)
+        let hops = Self.shortestHops(schedule)
+        let before = Self.changesInto(edges, stops: n)
+        var heap = MinimumHeap()
+        for (d, start) in destinations where d >= 0 && d < n && start < bound[d] {
+            bound[d] = max(0, start)
+            heap.push(Double(bound[d]), d)
+        }
+        while let (key, v) = heap.pop() {
+            let seconds = Int32(key)
+            guard seconds <= bound[v] else { continue }
+            func relax(_ u: Int, _ through: Int32) {
+                guard u >= 0, u < n, through < bound[u] else { return }
+                bound[u] = through
+                heap.push(Double(through), u)
+            }
+            // Riding into v: from the stop before it on each pattern calling at it.
+            for k in schedule.calls(at: v) {
+                let (q, i) = schedule.call(k)
+                guard i >= 1 else { continue }
+                let hop = hops.seconds[hops.start[q] + i - 1]
+                if hop != unreachable { relax(schedule.stop(q, i - 1), seconds &+ hop) }
+            }
+            // Changing into v, free.
+            for u in before.stops[Int(before.start[v])..<Int(before.start[v + 1])] { relax(Int(u), seconds) }
+        }
+        // Boarding pattern q at i: one hop, then alighting, or riding on.
+        var rideStart = [Int](repeating: 0, count: schedule.patternCount + 1)
+        for q in 0..<schedule.patternCount { rideStart[q + 1] = rideStart[q] + schedule.length(q) }
+        var ride = [Int32](repeating: unreachable, count: rideStart[schedule.patternCount])
+        for q in 0..<schedule.patternCount where schedule.length(q) > 1 {
+            var onward = Int64(unreachable)
+            for i in stride(from: schedule.length(q) - 2, through: 0, by: -1) {
+                let hop = hops.seconds[hops.start[q] + i]
+                let next = Int64(bound[schedule.stop(q, i + 1)])
+                onward = hop == unreachable ? Int64(unreachable) : min(Int64(unreachable), min(next, onward) + Int64(hop))
+                ride[rideStart[q] + i] = Int32(onward)
+            }
+        }
+        stop = bound
+        self.ride = ride
+        self.rideStart = rideStart
+        rising = hops.rising
+    }
+
+    /// The least seconds from boarding pattern `q` at position `i` to the destination.
+    @inline(__always) package func ride(_ q: Int, _ i: Int) -> Int32 { ride[rideStart[q] + i] }
+
+    /// Per pattern, from `start[q]`: the least seconds from each position to the next over the
+    /// day's runs (`unreachable` where the pattern has none); and whether every run's times rise.
+    static func shortestHops<S: Schedule>(_ schedule: S) -> (start: [Int], seconds: [Int32], rising: Bool) {
+        var start = [Int](repeating: 0, count: schedule.patternCount + 1)
+        for q in 0..<schedule.patternCount { start[q + 1] = start[q] + max(0, schedule.length(q) - 1) }
+        var seconds = [Int32](repeating: unreachable, count: start[schedule.patternCount])
+        var rising = true
+        seconds.withUnsafeMutableBufferPointer { least in
+            for q in 0..<schedule.patternCount where schedule.length(q) > 1 {
+                let hops = schedule.length(q) - 1, first = start[q]
+                for run in 0..<schedule.runCount(q) {
+                    // (arrival, departure) per position.
+                    let times = schedule.times(of: q, run)
+                    guard times.count >= 2 * (hops + 1) else {
+                        rising = false
+                        continue
+                    }
+                    for i in 0..<hops {
+                        let hop = times[2 * i + 2] &- times[2 * i + 1]
+                        if hop < 0 || times[2 * i] > times[2 * i + 1] { rising = false }
+                        if max(0, hop) < least[first + i] { least[first + i] = max(0, hop) }
+                    }
+                    if times[2 * hops] > times[2 * hops + 1] { rising = false }
+                }
+            }
+        }
+        return (start, seconds, rising)
+    }
+
+    /// For each stop v, the stops a change leads into v from (`TransferEdges.edges` read
+    /// backward, and wider): its station's stops, the from-stops of transfers.txt pairs into it,
+    /// and the walks (through the grid or as stored, both ways).
+    static func changesInto(_ edges: TransferEdges, stops n: Int) -> (start: [Int32], stops: [Int32]) {
+        let t = edges.t
+        var pairs: [(to: Int32, from: Int32)] = []
+        for v in 0..<n where v < t.stopCount {
+            let parent = Int(t.stopParent[v])
+            if parent >= 0 { for u in edges.children.of(parent) where u != v { pairs.append((Int32(v), Int32(u))) } }
+        }
+        for (x, ys) in edges.listed where x >= 0 && x < n {
+            for y in ys where y >= 0 && y < n && y != x { pairs.append((Int32(y), Int32(x))) }
+        }
+        if let grid = edges.grid {
+            for v in 0..<n where v < t.stopCount && !t.stopLat[v].isNaN {
+                for u in grid.near(v, t) where u != v { pairs.append((Int32(v), Int32(u))) }
+            }
+        } else if (edges.walkMeters ?? 0) > 0 || edges.linkMeters != nil, t.linkStart.count == t.stopCount + 1 {
+            for x in 0..<min(n, t.stopCount) {
+                for k in Int(t.linkStart[x])..<Int(t.linkStart[x + 1]) where k < t.linkStops.count {
+                    let y = t.linkStops[k]
+                    guard y >= 0, Int(y) < n else { continue }
+                    pairs.append((y, Int32(x)))
+                    pairs.append((Int32(x), y))
+                }
+            }
+        }
+        // Grouped by `to` (a counting sort).
+        var start = [Int32](repeating: 0, count: n + 1)
+        for pair in pairs { start[Int(pair.to) + 1] += 1 }
+        for v in 0..<n { start[v + 1] += start[v] }
+        var fill = start, stops = [Int32](repeating: 0, count: pairs.count)
+        for pair in pairs {
+            stops[Int(fill[Int(pair.to)])] = pair.from
+            fill[Int(pair.to)] += 1
+        }
+        return (start, stops)
+    }
+}
