@@ -54,8 +54,8 @@ package struct RangeSearch<S: Schedule> {
     package let egressOf: [Int32]
     package let minEgress: Int32
     /// Lower bounds of the seconds left to the destination, from each stop and from boarding
-    /// each pattern at each position (`TargetBounds`).
-    package let bounds: TargetBounds
+    /// each pattern at each position (`TargetBounds`), where they pay for themselves.
+    package var bounds = TargetBounds.none
 
     package init(schedule: S, query: Router.Query, edges: TransferEdges, t: Timetable) {
         self.schedule = schedule
@@ -75,15 +75,12 @@ package struct RangeSearch<S: Schedule> {
         self.accessOf = accessOf
         self.egressOf = egressOf
         minEgress = query.destinations.filter { $0 >= 0 && $0 < s }.map { egressOf[$0] }.min() ?? 0
-        let minEgress = self.minEgress
-        bounds = query.destinations.isEmpty ? TargetBounds(stops: s, schedule: schedule)
-            : TargetBounds(schedule, edges: edges, destinations: query.destinations.filter { $0 >= 0 && $0 < s }.map { ($0, egressOf[$0] - minEgress) })
     }
 
     /// Whether being at `y` at `time` might still beat the best arrival known (no way from `y`
     /// is quicker than its bound).
     @inline(__always) package func promising(_ y: Int, _ time: Int64) -> Bool {
-        time + Int64(bounds.stop[y]) < Int64(destinationBound)
+        time + Int64(bounds.stop(y)) < Int64(destinationBound)
     }
 
     /// Whether boarding pattern `q` at position `i`, ready at `time`, might.
@@ -100,6 +97,10 @@ package struct RangeSearch<S: Schedule> {
         // Slots are Int32: no real feed comes near.
         guard schedule.stopCount < Int(Int32.max) / (rounds + 2) else { return [] }
         let (departures, calls) = originDepartures()
+        if !query.destinations.isEmpty && TargetBounds.worthBuilding(schedule, departures: departures.count) {
+            let s = schedule.stopCount, egressOf = egressOf, minEgress = minEgress
+            bounds = TargetBounds(schedule, edges: edges, destinations: query.destinations.filter { $0 >= 0 && $0 < s }.map { ($0, egressOf[$0] - minEgress) })
+        }
         for (tau, range) in departures {
             let departing = calls[range]
             // Emptied, not replaced: the lists keep their memory from one departure to the next.
