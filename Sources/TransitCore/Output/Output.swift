@@ -6,8 +6,14 @@ public struct Output: Sendable {
     /// The JSON form: one record per row, every data column in order.
     public var records: [Record] {
         get { recordsForm.value }
-        set { recordsForm = Deferred(value: newValue) }
+        set {
+            recordsForm = Deferred(value: newValue)
+            recordStream = nil
+        }
     }
+    /// The same records one at a time, for JSON to write each as it is made (a whole day's
+    /// journeys as records were 37 MB alive at once); nil once `records` is set.
+    public private(set) var recordStream: RecordStream?
     /// tsv and csv: keys and rows of the data columns used flat.
     public var flat: Grid {
         get { flatForm.value }
@@ -48,6 +54,7 @@ public struct Output: Sendable {
     public init<Row>(_ rows: [Row], data: [Column<Row>], table: [Column<Row>], notices: [String] = []) {
         let jsonColumns = data.filter { $0.use.contains(.json) }
         recordsForm = Deferred { rows.map { row in Record(jsonColumns.map { ($0.key, $0.value(row)) }) } }
+        recordStream = RecordStream(count: rows.count) { i in Record(jsonColumns.map { ($0.key, $0.value(rows[i])) }) }
         let flatColumns = data.filter { $0.use.contains(.flat) }
         flatForm = Deferred { Grid(headers: flatColumns.map(\.key), rows: rows.map { row in flatColumns.map { $0.value(row) } }) }
         tableForm = Deferred { Grid(rows, table) }
@@ -58,4 +65,20 @@ public struct Output: Sendable {
     public static func empty(_ notices: [String]) -> Output {
         Output([Never](), data: [], table: [], notices: notices)
     }
+}
+
+/// An output's JSON records, made one at a time from its rows and data columns (the same
+/// columns as `Output.records`, so the two cannot disagree). Read by one thread, the renderer's,
+/// as `Deferred`'s forms are.
+public final class RecordStream: @unchecked Sendable {
+    public let count: Int
+    private let make: (Int) -> Record
+
+    init(count: Int, _ make: @escaping (Int) -> Record) {
+        self.count = count
+        self.make = make
+    }
+
+    /// Record `i` of `0 ..< count`.
+    public func record(_ i: Int) -> Record { make(i) }
 }

@@ -27,12 +27,17 @@ public struct Renderer: Sendable {
         case .table: return table(output)
         case .tsv: return delimited(output, separator: "\t", header: header ?? false)
         case .csv: return delimited(output, separator: ",", header: header ?? true)
-        case .json: return JSONWriter.write(output.json ?? .list(output.records.map(Value.object))) + "\n"
+        case .json:
+            // A plain list of records is written as each is made, not all made first.
+            if output.json == nil, let stream = output.recordStream {
+                return JSONWriter.document(count: stream.count) { .object(stream.record($0)) }
+            }
+            return JSONWriter.document(output.json ?? .list(output.records.map(Value.object)))
         case .geojson:
             guard let geo = output.geoJSON else {
                 throw .usage("--format geojson is only for commands that return places (stops, vehicles)")
             }
-            return JSONWriter.write(geo) + "\n"
+            return JSONWriter.document(geo)
         }
     }
 
@@ -197,6 +202,42 @@ public enum JSONWriter {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `value` as a whole output: the text and its last newline (added in the buffer, where
+    /// `write(value) + "\n"` copied all of it once more).
+    public static func document(_ value: Value) -> String {
+        if case .list(let items) = value { return document(count: items.count) { items[$0] } }
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 16)
+        append(value, to: &out, indent: 0)
+        out.append(UInt8(ascii: "\n"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A list of `count` values made one at a time by `element`, as a whole output: each is
+    /// written and let go before the next is made.
+    public static func document(count: Int, _ element: (Int) -> Value) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 16)
+        list(count: count, element, to: &out, indent: 0)
+        out.append(UInt8(ascii: "\n"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func list(count: Int, _ element: (Int) -> Value, to out: inout [UInt8], indent: Int) {
+        if count == 0 { out.append(contentsOf: "[]".utf8); return }
+        out.append(contentsOf: "[\n".utf8)
+        for i in 0..<count {
+            spaces(indent + 1, into: &out)
+            append(element(i), to: &out, indent: indent + 1)
+            out.append(contentsOf: (i == count - 1 ? "\n" : ",\n").utf8)
+            // A long list of records: room for all of them as large as the first, at once
+            // (growing by doubling copied everything written, four times over, on 15 MB).
+            if i == 0 && indent == 0 && count > 64 { out.reserveCapacity(out.count * (count + count / 8)) }
+        }
+        spaces(indent, into: &out)
+        out.append(UInt8(ascii: "]"))
+    }
+
     static func append(_ value: Value, to out: inout [UInt8], indent: Int) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
@@ -210,18 +251,7 @@ public enum JSONWriter {
             ClockTime.iso8601(date, zone: zone, into: &out)
             out.append(UInt8(ascii: "\""))
         case .list(let items):
-            if items.isEmpty { out.append(contentsOf: "[]".utf8); return }
-            out.append(contentsOf: "[\n".utf8)
-            for (i, item) in items.enumerated() {
-                spaces(indent + 1, into: &out)
-                append(item, to: &out, indent: indent + 1)
-                out.append(contentsOf: (i == items.count - 1 ? "\n" : ",\n").utf8)
-                // A long list of records: room for all of them as large as the first, at once
-                // (growing by doubling copied everything written, four times over, on 15 MB).
-                if i == 0 && indent == 0 && items.count > 64 { out.reserveCapacity(out.count * (items.count + items.count / 8)) }
-            }
-            spaces(indent, into: &out)
-            out.append(UInt8(ascii: "]"))
+            list(count: items.count, { items[$0] }, to: &out, indent: indent)
         case .object(let record):
             if record.fields.isEmpty { out.append(contentsOf: "{}".utf8); return }
             out.append(contentsOf: "{\n".utf8)
