@@ -260,21 +260,13 @@ func stationList() throws {
     print(String(format: "12306 stations: parse %d stations and run 3 searches (%d hits): %.2f ms, of which parsing %.2f ms (best of 20)", count, hits, best, parseBest))
 }
 
-if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "gtfs-rt" {
-    // transit-bench gtfs-rt FILE.pb: the GTFS-Realtime decoder's throughput, best of 20.
-    let path = CommandLine.arguments[2]
+/// A mode of its own, `transit-bench NAME ARGUMENT…`: `body` gets the arguments after the name;
+/// a failure is one line on stderr and exit 1, and the process ends after it either way.
+func mode(_ name: String, _ body: ([String]) throws -> Void) {
+    let a = CommandLine.arguments
+    guard a.count > 2, a[1] == name else { return }
     do {
-        guard let data = FileManager.default.contents(atPath: path) else { throw BenchError.noFixture(path) }
-        var best = Double.infinity
-        var summary: RealtimeFeedSummary?
-        for _ in 0..<20 {
-            let start = DispatchTime.now().uptimeNanoseconds
-            summary = try RealtimeFeedSummary.of(data, what: path)
-            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-        }
-        let mb = Double(data.count) / 1e6
-        print(String(format: "gtfs-rt %@: %.2f MB, %d entities, %d stop_time_updates: decoded in %.2f ms = %.0f MB/s (best of 20)",
-                     (path as NSString).lastPathComponent, mb, summary?.entities ?? 0, summary?.stopTimeUpdates ?? 0, best * 1000, mb / best))
+        try body(Array(a.dropFirst(2)))
     } catch {
         FileHandle.standardError.write(Data("transit-bench: \(error)\n".utf8))
         exit(1)
@@ -282,114 +274,97 @@ if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "gtfs-rt" {
     exit(0)
 }
 
-if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "pbf" {
+/// Seconds `body` took, each of `runs` times, in order.
+func seconds(_ runs: Int, _ body: () throws -> Void) rethrows -> [Double] {
+    try (0..<runs).map { _ in
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+}
+
+mode("gtfs-rt") { args in
+    // transit-bench gtfs-rt FILE.pb: the GTFS-Realtime decoder's throughput, best of 20.
+    let path = args[0]
+    guard let data = FileManager.default.contents(atPath: path) else { throw BenchError.noFixture(path) }
+    var summary: RealtimeFeedSummary?
+    let best = try seconds(20) { summary = try RealtimeFeedSummary.of(data, what: path) }.min() ?? 0
+    let mb = Double(data.count) / 1e6
+    print(String(format: "gtfs-rt %@: %.2f MB, %d entities, %d stop_time_updates: decoded in %.2f ms = %.0f MB/s (best of 20)",
+                 (path as NSString).lastPathComponent, mb, summary?.entities ?? 0, summary?.stopTimeUpdates ?? 0, best * 1000, mb / best))
+}
+
+mode("pbf") { args in
     // transit-bench pbf FILE.osm.pbf: our PBF reader (every element decoded, ways' tags read),
     // then the walking network built from it; best of 5 each, and this process's peak memory.
-    do {
-        let path = CommandLine.arguments[2]
-        var readBest = Double.infinity, networkBest = Double.infinity
-        var counts = (0, 0, 0), network: StreetNetwork?
-        for _ in 0..<5 {
-            var n = (0, 0, 0)
-            let start = DispatchTime.now().uptimeNanoseconds
-            _ = try PBFReader.read(path, PBFReader.Visitor(node: { _ in n.0 += 1 }, way: { _, _, _ in n.1 += 1 }, relation: { n.2 += 1 }))
-            readBest = min(readBest, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-            counts = n
-            let built = DispatchTime.now().uptimeNanoseconds
-            network = try StreetNetwork.read(path)
-            networkBest = min(networkBest, Double(DispatchTime.now().uptimeNanoseconds - built) / 1e9)
-        }
-        let mb = Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1e6
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        print(String(format: "pbf %@: %.1f MB, %d nodes, %d ways, %d relations: read in %.1f ms (%.0f MB/s); walking network (%d nodes, %d segments) in %.1f ms; peak RSS %d MB (best of 5)",
-                     (path as NSString).lastPathComponent, mb, counts.0, counts.1, counts.2, readBest * 1000, mb / readBest,
-                     network?.nodeCount ?? 0, network?.segmentCount ?? 0, networkBest * 1000, usage.ru_maxrss / 1024))
-    } catch {
-        FileHandle.standardError.write(Data("transit-bench: \(error)\n".utf8))
-        exit(1)
+    let path = args[0]
+    var counts = (0, 0, 0), network: StreetNetwork?
+    let read = try seconds(5) {
+        var n = (0, 0, 0)
+        _ = try PBFReader.read(path, PBFReader.Visitor(node: { _ in n.0 += 1 }, way: { _, _, _ in n.1 += 1 }, relation: { n.2 += 1 }))
+        counts = n
     }
-    exit(0)
+    let built = try seconds(5) { network = try StreetNetwork.read(path) }
+    let readBest = read.min() ?? 0, networkBest = built.min() ?? 0
+    let mb = Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1e6
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    print(String(format: "pbf %@: %.1f MB, %d nodes, %d ways, %d relations: read in %.1f ms (%.0f MB/s); walking network (%d nodes, %d segments) in %.1f ms; peak RSS %d MB (best of 5)",
+                 (path as NSString).lastPathComponent, mb, counts.0, counts.1, counts.2, readBest * 1000, mb / readBest,
+                 network?.nodeCount ?? 0, network?.segmentCount ?? 0, networkBest * 1000, usage.ru_maxrss / 1024))
 }
 
-if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "checksum" {
+mode("checksum") { args in
     // transit-bench checksum FILE: what checking a compiled feed's checksum costs at load
     // (mapping the file and reading every page of it), cold in this process, then best of 20.
-    do {
-        var times: [Double] = []
-        var size = 0
-        for _ in 0..<21 {
-            let start = DispatchTime.now().uptimeNanoseconds
-            let file = try MappedFile(CommandLine.arguments[2])
-            _ = Checksum.of(file.bytes)
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-            size = file.bytes.count
-        }
-        let best = times.dropFirst().min() ?? 0, mb = Double(size) / 1e6
-        print(String(format: "checksum of %.1f MB (mapped): first %.2f ms, then %.2f ms = %.1f GB/s (best of 20)", mb, times[0] * 1000, best * 1000, mb / best / 1000))
-    } catch {
-        FileHandle.standardError.write(Data("transit-bench: \(error)\n".utf8))
-        exit(1)
+    var size = 0
+    let times = try seconds(21) {
+        let file = try MappedFile(args[0])
+        _ = Checksum.of(file.bytes)
+        size = file.bytes.count
     }
-    exit(0)
+    let best = times.dropFirst().min() ?? 0, mb = Double(size) / 1e6
+    print(String(format: "checksum of %.1f MB (mapped): first %.2f ms, then %.2f ms = %.1f GB/s (best of 20)", mb, times[0] * 1000, best * 1000, mb / best / 1000))
 }
 
-if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "json" {
+mode("json") { args in
     // transit-bench json FILE [ZONE]: the JSON writer alone, on what a command printed as JSON
     // (say `gtfs trips --format json` on dense81): read back into values, every
     // `YYYY-MM-DDTHH:MM:SS±HH:MM` string as a time in ZONE (default America/Los_Angeles) as the
     // command had it, then written again, best of 5. The bytes written must be the file's.
-    do {
-        let path = CommandLine.arguments[2]
-        let zoneName = CommandLine.arguments.count > 3 ? CommandLine.arguments[3] : "America/Los_Angeles"
-        guard let data = FileManager.default.contents(atPath: path), let zone = TimeZone(identifier: zoneName) else { throw BenchError.noFixture(path) }
-        func value(_ any: Any) -> Value {
-            switch any {
-            case let text as String:
-                if text.count == 25, text.dropFirst(10).first == "T", let date = ClockTime.parseISO8601(text),
-                   ClockTime.iso8601(date, zone: zone) == text { return .time(date, zone) }
-                return .string(text)
-            case let number as NSNumber:
-                if String(cString: number.objCType) == "c" { return .bool(number.boolValue) }  // how Foundation marks a JSON true or false
-                if let integer = Int(exactly: number.doubleValue), !"\(number)".contains(".") { return .int(integer) }
-                return .double(number.doubleValue)
-            case let list as [Any]: return .list(list.map(value))
-            case let object as [String: Any]:
-                // Foundation's dictionaries forget the order: keys as the file has them are not
-                // needed for the speed, only the same count of bytes.
-                return .object(Record(object.sorted { $0.key < $1.key }.map { ($0.key, value($0.value)) }))
-            default: return .null
-            }
+    let path = args[0], zoneName = args.count > 1 ? args[1] : "America/Los_Angeles"
+    guard let data = FileManager.default.contents(atPath: path), let zone = TimeZone(identifier: zoneName) else { throw BenchError.noFixture(path) }
+    func value(_ any: Any) -> Value {
+        switch any {
+        case let text as String:
+            if text.count == 25, text.dropFirst(10).first == "T", let date = ClockTime.parseISO8601(text),
+               ClockTime.iso8601(date, zone: zone) == text { return .time(date, zone) }
+            return .string(text)
+        case let number as NSNumber:
+            if String(cString: number.objCType) == "c" { return .bool(number.boolValue) }  // how Foundation marks a JSON true or false
+            if let integer = Int(exactly: number.doubleValue), !"\(number)".contains(".") { return .int(integer) }
+            return .double(number.doubleValue)
+        case let list as [Any]: return .list(list.map(value))
+        case let object as [String: Any]:
+            // Foundation's dictionaries forget the order: keys as the file has them are not
+            // needed for the speed, only the same count of bytes.
+            return .object(Record(object.sorted { $0.key < $1.key }.map { ($0.key, value($0.value)) }))
+        default: return .null
         }
-        let parsed = value(try JSONSerialization.jsonObject(with: data))
-        var best = Double.infinity, written = 0
-        for _ in 0..<5 {
-            let start = DispatchTime.now().uptimeNanoseconds
-            written = JSONWriter.write(parsed).utf8.count
-            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-        }
-        let mb = Double(written) / 1e6
-        print(String(format: "json writer: %.1f MB (the file: %.1f MB) in %.1f ms = %.0f MB/s (best of 5)", mb, Double(data.count - 1) / 1e6, best * 1000, mb / best))
-    } catch {
-        FileHandle.standardError.write(Data("transit-bench: \(error)\n".utf8))
-        exit(1)
     }
-    exit(0)
+    let parsed = value(try JSONSerialization.jsonObject(with: data))
+    var written = 0
+    let best = seconds(5) { written = JSONWriter.document(parsed).utf8.count }.min() ?? 0
+    let mb = Double(written) / 1e6
+    print(String(format: "json writer: %.1f MB (the file: %.1f MB) in %.1f ms = %.0f MB/s (best of 5)", mb, Double(data.count) / 1e6, best * 1000, mb / best))
 }
 
-if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "gtfs" {
+mode("gtfs") { a in
     // transit-bench gtfs CACHE FEED FROM TO DATE
-    let a = CommandLine.arguments
-    do {
-        guard a.count >= 7 else { throw BenchError.noFixture("usage: transit-bench gtfs CACHE FEED FROM TO DATE") }
-        // TRANSIT_BENCH_RUNS=1 for one run (under valgrind --tool=callgrind, say).
-        let runs = ProcessInfo.processInfo.environment["TRANSIT_BENCH_RUNS"].flatMap(Int.init) ?? 10
-        try gtfsQuery(cache: a[2], feed: a[3], from: a[4], to: a[5], date: a[6], runs: max(1, runs))
-    } catch {
-        FileHandle.standardError.write(Data("transit-bench: \(error)\n".utf8))
-        exit(1)
-    }
-    exit(0)
+    guard a.count >= 5 else { throw BenchError.noFixture("usage: transit-bench gtfs CACHE FEED FROM TO DATE") }
+    // TRANSIT_BENCH_RUNS=1 for one run (under valgrind --tool=callgrind, say).
+    let runs = ProcessInfo.processInfo.environment["TRANSIT_BENCH_RUNS"].flatMap(Int.init) ?? 10
+    try gtfsQuery(cache: a[0], feed: a[1], from: a[2], to: a[3], date: a[4], runs: max(1, runs))
 }
 
 do {
