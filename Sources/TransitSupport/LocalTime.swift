@@ -133,11 +133,9 @@ public enum ClockTime {
 
     /// `2026-11-23T18:04:00-08:00`: the instant in `zone`, with that zone's offset on that date.
     public static func iso8601(_ date: Date, zone: TimeZone) -> String {
-        let offset = zone.secondsFromGMT(for: date)
-        let (day, second) = civil(date, offset: offset)
-        let abs = Swift.abs(offset)
-        return day.iso + "T" + pad(second / 3600) + ":" + pad(second / 60 % 60) + ":" + pad(second % 60)
-            + (offset < 0 ? "-" : "+") + pad(abs / 3600) + ":" + pad(abs % 3600 / 60)
+        var out: [UInt8] = []
+        iso8601(date, zone: zone, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The same, written into a byte buffer: JSON prints thousands, and each String made and
@@ -145,20 +143,21 @@ public enum ClockTime {
     public static func iso8601(_ date: Date, zone: TimeZone, into out: inout [UInt8]) {
         let offset = zone.secondsFromGMT(for: date)
         let (day, second) = civil(date, offset: offset)
-        guard (0...9999).contains(day.year) else {
-            out.append(contentsOf: iso8601(date, zone: zone).utf8)
-            return
-        }
         func two(_ value: Int) {
             out.append(UInt8(ascii: "0") + UInt8(value / 10 % 10))
             out.append(UInt8(ascii: "0") + UInt8(value % 10))
         }
-        two(day.year / 100)
-        two(day.year % 100)
-        out.append(UInt8(ascii: "-"))
-        two(day.month)
-        out.append(UInt8(ascii: "-"))
-        two(day.day)
+        if (0...9999).contains(day.year) {
+            two(day.year / 100)
+            two(day.year % 100)
+            out.append(UInt8(ascii: "-"))
+            two(day.month)
+            out.append(UInt8(ascii: "-"))
+            two(day.day)
+        } else {
+            // A year of more than four digits, or before year 0: as `LocalDate.iso` writes it.
+            out.append(contentsOf: day.iso.utf8)
+        }
         out.append(UInt8(ascii: "T"))
         two(second / 3600)
         out.append(UInt8(ascii: ":"))

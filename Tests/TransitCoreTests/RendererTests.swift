@@ -72,10 +72,10 @@ import Testing
         #expect(try Renderer(format: .json).render(Output.empty([])) == "[]\n")
     }
 
-    /// The byte writer against what it replaced and against Foundation: random text (controls,
-    /// C1, bidi overrides, quotes, backslashes, CJK, emoji) reads back as it was, with every
-    /// control escaped; integers print as `String(_:)` does; times as `ClockTime.iso8601`'s
-    /// String, in zones with half hours and across years outside four digits.
+    /// The byte writer against Foundation: random text (controls, C1, bidi overrides, quotes,
+    /// backslashes, CJK, emoji) reads back as it was, with every control escaped; integers print
+    /// as `String(_:)` does; times as Foundation's formatter writes them, in zones with half and
+    /// three-quarter hours, and at the ends of four-digit years (worked out by Python's datetime).
     @Test func theJSONWriterWritesBytesAsTheStringsWere() throws {
         var random = SplitMix(seed: 32)
         let pieces = ["a", "Z", " ", "\"", "\\", "\n", "\t", "\r", "\u{1}", "\u{1B}", "\u{7F}", "\u{85}", "\u{9B}", "\u{202E}", "\u{2066}",
@@ -92,13 +92,26 @@ import Testing
             #expect(JSONWriter.write(.int(value)) == String(value))
         }
         let zones = ["America/Los_Angeles", "Asia/Kolkata", "America/St_Johns", "Asia/Kathmandu", "Europe/Lisbon", "UTC"].compactMap(TimeZone.init(identifier:))
-        for seconds in [-62_135_596_800.0, -1e11, 0, 1_795_442_280, 253_402_300_799, 1e11] + (0..<300).map({ _ in Double(random.next() % 4_000_000_000) }) {
+        #expect(zones.count == 6)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.calendar = Calendar(identifier: .gregorian)
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssxxx"
+        // 1901 to 2096: Foundation's Gregorian calendar is Julian before 1582, ours never is.
+        for seconds in [0, 1_795_442_280] + (0..<300).map({ _ in Double(random.next() % 6_200_000_000) - 2_150_000_000 }) {
             for zone in zones {
                 let date = Date(timeIntervalSince1970: seconds)
+                formatter.timeZone = zone
                 var bytes: [UInt8] = []
                 ClockTime.iso8601(date, zone: zone, into: &bytes)
-                #expect(String(decoding: bytes, as: UTF8.self) == ClockTime.iso8601(date, zone: zone), "\(seconds) \(zone.identifier)")
+                #expect(String(decoding: bytes, as: UTF8.self) == formatter.string(from: date), "\(seconds) \(zone.identifier)")
             }
+        }
+        let utc = try #require(TimeZone(identifier: "UTC"))
+        for (seconds, text) in [(-62_135_596_800.0, "0001-01-01T00:00:00+00:00"), (1e11, "5138-11-16T09:46:40+00:00"), (253_402_300_799, "9999-12-31T23:59:59+00:00")] {
+            var bytes: [UInt8] = []
+            ClockTime.iso8601(Date(timeIntervalSince1970: seconds), zone: utc, into: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == text)
         }
     }
 

@@ -53,8 +53,9 @@ public struct Output: Sendable {
     /// Rows through their data columns (JSON, tsv/csv) and table columns.
     public init<Row>(_ rows: [Row], data: [Column<Row>], table: [Column<Row>], notices: [String] = []) {
         let jsonColumns = data.filter { $0.use.contains(.json) }
-        recordsForm = Deferred { rows.map { row in Record(jsonColumns.map { ($0.key, $0.value(row)) }) } }
-        recordStream = RecordStream(count: rows.count) { i in Record(jsonColumns.map { ($0.key, $0.value(rows[i])) }) }
+        let stream = RecordStream(count: rows.count) { i in Record(jsonColumns.map { ($0.key, $0.value(rows[i])) }) }
+        recordsForm = Deferred { (0..<stream.count).map(stream.record) }
+        recordStream = stream
         let flatColumns = data.filter { $0.use.contains(.flat) }
         flatForm = Deferred { Grid(headers: flatColumns.map(\.key), rows: rows.map { row in flatColumns.map { $0.value(row) } }) }
         tableForm = Deferred { Grid(rows, table) }

@@ -99,7 +99,8 @@ package struct RangeSearch<S: Schedule> {
         let (departures, calls) = originDepartures()
         if !query.destinations.isEmpty && TargetBounds.worthBuilding(schedule, departures: departures.count) {
             let s = schedule.stopCount, egressOf = egressOf, minEgress = minEgress
-            bounds = TargetBounds(schedule, edges: edges, destinations: query.destinations.filter { $0 >= 0 && $0 < s }.map { ($0, egressOf[$0] - minEgress) })
+            bounds = TargetBounds(schedule, edges: edges, destinations: query.destinations.filter { $0 >= 0 && $0 < s }.map { ($0, egressOf[$0] - minEgress) },
+                                  positions: runHint.start)
         }
         for (tau, range) in departures {
             let departing = calls[range]

@@ -18,10 +18,11 @@ package struct TargetBounds {
 
     /// Per stop: the least seconds from there to the destination.
     package let stop: [Int32]
-    /// Per pattern position (from `rideStart[q]`): the least seconds from boarding there to the
-    /// destination, riding at least one hop (a pattern going away from it is out at once).
+    /// Per pattern position (from `positions[q]`, the first call of pattern q among all
+    /// patterns' calls): the least seconds from boarding there to the destination, riding at
+    /// least one hop (a pattern going away from it is out at once).
     package let ride: [Int32]
-    package let rideStart: [Int]
+    package let positions: [Int]
     /// Every run's times never fall along it (arrival ≤ departure ≤ the next arrival): then a
     /// run's arrival plus the stop's bound never falls along the run either (each hop is at
     /// least its pattern's least, which the bounds were built on), and a scan whose arrival
@@ -29,12 +30,12 @@ package struct TargetBounds {
     package let rising: Bool
 
     /// No bounds: every one 0, nothing pruned.
-    package static let none = TargetBounds(stop: [], ride: [], rideStart: [], rising: false)
+    package static let none = TargetBounds(stop: [], ride: [], positions: [], rising: false)
 
-    private init(stop: [Int32], ride: [Int32], rideStart: [Int], rising: Bool) {
+    private init(stop: [Int32], ride: [Int32], positions: [Int], rising: Bool) {
         self.stop = stop
         self.ride = ride
-        self.rideStart = rideStart
+        self.positions = positions
         self.rising = rising
     }
 
@@ -47,11 +48,12 @@ package struct TargetBounds {
     }
 
     /// Each destination starts at its walk to the point less the shortest such walk, as the
-    /// search's own bound does.
-    package init<S: Schedule>(_ schedule: S, edges: TransferEdges, destinations: [(stop: Int, start: Int32)]) {
+    /// search's own bound does. `positions`: each pattern's first call among all patterns'
+    /// calls, and their count last (`RunHints.start`, which the search has already).
+    package init<S: Schedule>(_ schedule: S, edges: TransferEdges, destinations: [(stop: Int, start: Int32)], positions: [Int]) {
         let n = schedule.stopCount, unreachable = Self.unreachable
         var bound = [Int32](repeating: unreachable, count: n)
-        let hops = Self.shortestHops(schedule)
+        let hops = Self.shortestHops(schedule, positions: positions)
         let before = Self.changesInto(edges, stops: n)
         var heap = MinimumHeap()
         for (d, start) in destinations where d >= 0 && d < n && start < bound[d] {
@@ -70,28 +72,26 @@ package struct TargetBounds {
             for k in schedule.calls(at: v) {
                 let (q, i) = schedule.call(k)
                 guard i >= 1 else { continue }
-                let hop = hops.seconds[hops.start[q] + i - 1]
+                let hop = hops.seconds[positions[q] + i - 1]
                 if hop != unreachable { relax(schedule.stop(q, i - 1), seconds &+ hop) }
             }
             // Changing into v, free.
             for u in before.stops[Int(before.start[v])..<Int(before.start[v + 1])] { relax(Int(u), seconds) }
         }
         // Boarding pattern q at i: one hop, then alighting, or riding on.
-        var rideStart = [Int](repeating: 0, count: schedule.patternCount + 1)
-        for q in 0..<schedule.patternCount { rideStart[q + 1] = rideStart[q] + schedule.length(q) }
-        var ride = [Int32](repeating: unreachable, count: rideStart[schedule.patternCount])
+        var ride = [Int32](repeating: unreachable, count: positions.last ?? 0)
         for q in 0..<schedule.patternCount where schedule.length(q) > 1 {
             var onward = Int64(unreachable)
             for i in stride(from: schedule.length(q) - 2, through: 0, by: -1) {
-                let hop = hops.seconds[hops.start[q] + i]
+                let hop = hops.seconds[positions[q] + i]
                 let next = Int64(bound[schedule.stop(q, i + 1)])
                 onward = hop == unreachable ? Int64(unreachable) : min(Int64(unreachable), min(next, onward) + Int64(hop))
-                ride[rideStart[q] + i] = Int32(onward)
+                ride[positions[q] + i] = Int32(onward)
             }
         }
         stop = bound
         self.ride = ride
-        self.rideStart = rideStart
+        self.positions = positions
         rising = hops.rising
     }
 
@@ -99,18 +99,17 @@ package struct TargetBounds {
     @inline(__always) package func stop(_ y: Int) -> Int32 { y < stop.count ? stop[y] : 0 }
 
     /// The least seconds from boarding pattern `q` at position `i` to the destination.
-    @inline(__always) package func ride(_ q: Int, _ i: Int) -> Int32 { q + 1 < rideStart.count ? ride[rideStart[q] + i] : 0 }
+    @inline(__always) package func ride(_ q: Int, _ i: Int) -> Int32 { q + 1 < positions.count ? ride[positions[q] + i] : 0 }
 
-    /// Per pattern, from `start[q]`: the least seconds from each position to the next over the
-    /// day's runs (`unreachable` where the pattern has none); and whether every run's times rise.
-    static func shortestHops<S: Schedule>(_ schedule: S) -> (start: [Int], seconds: [Int32], rising: Bool) {
-        var start = [Int](repeating: 0, count: schedule.patternCount + 1)
-        for q in 0..<schedule.patternCount { start[q + 1] = start[q] + max(0, schedule.length(q) - 1) }
-        var seconds = [Int32](repeating: unreachable, count: start[schedule.patternCount])
+    /// Per pattern position (from `positions[q]`): the least seconds from it to the next over
+    /// the day's runs (`unreachable` where the pattern has none, and at its last position); and
+    /// whether every run's times rise.
+    static func shortestHops<S: Schedule>(_ schedule: S, positions: [Int]) -> (seconds: [Int32], rising: Bool) {
+        var seconds = [Int32](repeating: unreachable, count: positions.last ?? 0)
         var rising = true
         seconds.withUnsafeMutableBufferPointer { least in
             for q in 0..<schedule.patternCount where schedule.length(q) > 1 {
-                let hops = schedule.length(q) - 1, first = start[q]
+                let hops = schedule.length(q) - 1, first = positions[q]
                 for run in 0..<schedule.runCount(q) {
                     // (arrival, departure) per position.
                     let times = schedule.times(of: q, run)
@@ -127,7 +126,7 @@ package struct TargetBounds {
                 }
             }
         }
-        return (start, seconds, rising)
+        return (seconds, rising)
     }
 
     /// For each stop v, the stops a change leads into v from (`TransferEdges.edges` read

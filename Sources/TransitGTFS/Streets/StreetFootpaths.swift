@@ -23,24 +23,23 @@ package enum StreetFootpaths {
     package static func measure(_ t: inout Timetable, on network: StreetNetwork, grid: StreetNetwork.SegmentGrid) -> Outcome {
         var outcome = Outcome()
         guard t.linkStart.count == t.stopCount + 1 else { return outcome }
-        var joins = [StreetNetwork.Join?](repeating: nil, count: t.stopCount)
+        // The walker a query measures longer walks with: one rule for both.
+        let walker = StreetWalker(network, grid), radius = TimetableCombination.linkRadius, before = t
         for stop in 0..<t.stopCount where !t.stopLat[stop].isNaN {
-            joins[stop] = network.join(Coordinate(latitude: t.stopLat[stop], longitude: t.stopLon[stop]), within: joinRadius, grid: grid)
-            if joins[stop] == nil { outcome.unjoined += 1 } else { outcome.joined += 1 }
+            if walker.join(stop: stop, in: before) == nil { outcome.unjoined += 1 } else { outcome.joined += 1 }
         }
-        let radius = TimetableCombination.linkRadius, before = t
-        let search = StreetSearch(network)
         t.storeWalks { x in
-            if let a = joins[x] { search.run(from: a, limit: radius) }
-            return before.storedWalks(x).compactMap { y, straight in
-                guard joins[x] != nil, let b = joins[Int(y)] else { return (y, straight) }
-                guard let street = search.meters(to: b), street <= radius else {
+            let stored = before.storedWalks(x)
+            let street = walker.meters(fromStop: x, to: stored.map { (Int($0.stop), $0.meters) }, limit: radius, in: before)
+            return stored.compactMap { y, straight in
+                // Either stop joins no street: the straight line.
+                guard let meters = street[Int(y)] else { return (y, straight) }
+                guard meters <= radius else {
                     outcome.dropped += 1
                     return nil
                 }
                 outcome.onStreets += 1
-                // Never shorter than the straight line (a join's plane is an approximation).
-                return (y, max(street, straight))
+                return (y, meters)
             }
         }
         return outcome

@@ -20,7 +20,8 @@ package final class StreetWalker {
 
     private func join(_ point: Coordinate) -> StreetNetwork.Join? { network.join(point, within: StreetFootpaths.joinRadius, grid: grid) }
 
-    private func join(stop: Int, in t: Timetable) -> StreetNetwork.Join? {
+    /// Where stop `stop` joins the streets (nil: no walkable segment within the join radius).
+    package func join(stop: Int, in t: Timetable) -> StreetNetwork.Join? {
         if let known = stopJoins[stop] { return known }
         let found = join(Coordinate(latitude: t.stopLat[stop], longitude: t.stopLon[stop]))
         stopJoins[stop] = found
@@ -28,8 +29,8 @@ package final class StreetWalker {
     }
 
     /// For each stop of `stops` (with its straight-line meters): the street meters from the
-    /// point, at least the straight line; `.infinity` where no street path is within `limit`;
-    /// absent where the stop (or the point) joins no street.
+    /// point, at least the straight line (a join's plane is an approximation); `.infinity` where
+    /// no street path is within `limit`; absent where the stop (or the point) joins no street.
     package func meters(from point: Coordinate, to stops: [(stop: Int, meters: Double)], limit: Double, in t: Timetable) -> [Int: Double] {
         meters(from: join(point), to: stops, limit: limit, in: t)
     }
