@@ -46,6 +46,58 @@ import TransitTestSupport
         #expect((1...long.utf8.count).allSatisfy { sum(long, pieces: $0) == 0xFBCE_A83C_8A37_8BF1 })
     }
 
+    /// A file found sound is not read whole again while the file system says it is the same
+    /// file (`CheckRecord`): the note is written only two seconds after the file's last change,
+    /// any write to the file (even one that puts its bytes back) makes it read whole again and a
+    /// flipped bit refused, `gtfs update`'s check reads it whole regardless, and a note of another
+    /// version or another file is not believed.
+    @Test func aFileFoundSoundIsReadWholeAgainOnlyWhenItChanges() async throws {
+        let cache = Paths.temporary()
+        let imported = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env(cache))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let file = cache + "/gtfs/lakeport.timetable", note = cache + "/gtfs/.lakeport.timetable.checked"
+        let query = ["gtfs", "departures", "--stop", "Harbor", "--date", "2026-11-28", "--after", "07:00", "--limit", "3"]
+        let good = try await Run.transit(query, env: env(cache))
+        let identity = try MappedFile(file).identity
+        try? FileManager.default.removeItem(atPath: note)
+
+        CheckRecord.record(for: file, identity, now: identity.changed + 1_999_999_999)
+        #expect(!FileManager.default.fileExists(atPath: note), "a change within the file system's tick could go unseen")
+        #expect(try FeedStore.verified(file).checkedBefore == false)
+        CheckRecord.record(for: file, identity, now: identity.changed + 2_000_000_000)
+        #expect(try FeedStore.verified(file).checkedBefore == true)
+        #expect(try FeedStore.verified(file, whole: true).checkedBefore == false)
+        #expect(FeedStore.intact(file))
+        let trusted = try await Run.transit(query, env: env(cache))
+        #expect(trusted.status == 0 && trusted.stdout == good.stdout)
+
+        // The same bytes written back: another change time, so read whole again.
+        try Self.flip(file, at: 5000)
+        try Self.flip(file, at: 5000)
+        #expect(try FeedStore.verified(file).checkedBefore == false)
+        CheckRecord.record(for: file, try MappedFile(file).identity, now: CheckRecord.wallClock() + 10_000_000_000)
+        #expect(try FeedStore.verified(file).checkedBefore == true)
+        try Self.flip(file, at: 5000)
+        let flipped = try await Run.transit(query, env: env(cache))
+        #expect(flipped.status == 1 && flipped.stdout.isEmpty && flipped.stderr.contains("damaged"), "\(flipped.stderr)")
+        try Self.flip(file, at: 5000)
+
+        // A note of another version, or of another file, is not believed.
+        var other = try MappedFile(file).identity
+        CheckRecord.record(for: file, other, now: CheckRecord.wallClock() + 10_000_000_000)
+        #expect(try FeedStore.verified(file).checkedBefore == true)
+        let text = try String(contentsOfFile: note, encoding: .utf8)
+        try text.replacingOccurrences(of: "transit-checked \(TimetableFile.version) ", with: "transit-checked \(TimetableFile.version - 1) ").write(toFile: note, atomically: true, encoding: .utf8)
+        #expect(try FeedStore.verified(file).checkedBefore == false)
+        other.inode &+= 1
+        CheckRecord.record(for: file, other, now: CheckRecord.wallClock() + 10_000_000_000)
+        #expect(try FeedStore.verified(file).checkedBefore == false)
+
+        // Removing the feed removes its note.
+        #expect(try await Run.transit(["gtfs", "remove", "lakeport"], env: env(cache)).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: note))
+    }
+
     /// One flipped bit anywhere after the summary (the first day, a time, a name, the checksum
     /// itself) is refused with one line, exit 1, never answered from; a flip in a combination's
     /// file makes it compiled again, with the same answer.
@@ -71,7 +123,7 @@ import TransitTestSupport
         #expect(pair.status == 0)
         let both = query + ["--feed", "lakeport", "--feed", "renfe"]
         let first = try await Run.transit(both, env: env(cache))
-        let combined = try #require(try FileManager.default.contentsOfDirectory(atPath: cache + "/gtfs/.combined").first)
+        let combined = try #require(try FileManager.default.contentsOfDirectory(atPath: cache + "/gtfs/.combined").first { $0.hasSuffix(".timetable") })
         let combinedSize = try #require(try FileManager.default.attributesOfItem(atPath: cache + "/gtfs/.combined/" + combined)[.size] as? Int)
         try Self.flip(cache + "/gtfs/.combined/" + combined, at: combinedSize / 2)
         let again = try await Run.transit(both, env: env(cache))

@@ -102,7 +102,7 @@ struct MultiFeedCommandTests {
         let first = try await Run.transit(query, env: env)
         #expect(first.status == 0 && !first.stdout.isEmpty, "\(first.stderr)")
         let combined = cache + "/gtfs/.combined"
-        let files = try FileManager.default.contentsOfDirectory(atPath: combined)
+        let files = try FileManager.default.contentsOfDirectory(atPath: combined).filter { $0.hasSuffix(".timetable") }
         #expect(files.count == 1)
         let file = combined + "/" + (files.first ?? "")
         let made = try #require(try FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date)

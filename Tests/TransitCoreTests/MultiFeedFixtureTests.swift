@@ -275,6 +275,22 @@ import TransitTestSupport
         #expect(run.stderr.hasPrefix("transit: --feed all: no GTFS feed is imported"), "\(run.stderr)")
     }
 
+    /// The station index the compiled file keeps (each station's stops) is the one its
+    /// `stopParent` makes, for a feed with stations and for a combination of it with another,
+    /// before and after the file is written and read back.
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func stationsKeepTheirStopsInTheFileAndInACombination() throws {
+        let caltrain = try GTFSCompiler.compile(try FeedFiles.open(Reference.path("gtfs/feeds/caltrain-20160406"))).0
+        let lakeport = try GTFSCompiler.compile(try FeedFiles.open(Paths.fixtures + "/gtfs/lakeport")).0
+        let combined = try TimetableCombination.combine([("lakeport", lakeport), ("caltrain", caltrain)])
+        for t in [caltrain, combined, try TimetableFile.decode(TimetableFile.encode(combined), path: "x")] {
+            var byParent: [Int: [Int]] = [:]
+            for stop in 0..<t.stopCount where t.stopParent[stop] >= 0 { byParent[Int(t.stopParent[stop]), default: []].append(stop) }
+            #expect(byParent.count > 20, "Caltrain's stations")
+            let children = StationChildren(t)
+            #expect((0..<t.stopCount).allSatisfy { children.of($0) == (byParent[$0] ?? []) })
+        }
+    }
+
     /// A combination's file round-trips with its feeds, and damage anywhere in it is an error or
     /// a timetable the router reads without trapping (the feeds' ranges are checked at load).
     @Test func theCombinedFileRoundTripsAndRefusesDamage() throws {

@@ -168,6 +168,7 @@ package struct GTFSCompiler {
             stopParent[link.stop] = Int32(p)
         }
         t.stopParent = Packed(stopParent)
+        (t.stationChildStart, t.stationChildren) = StationChildren.index(stopParent)
     }
 
     package mutating func readRoutes(_ r: CSVReader) throws(TransitError) {

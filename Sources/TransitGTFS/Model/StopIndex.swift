@@ -57,7 +57,7 @@ package struct StopIndex {
     /// (each feed's best match: "Millbrae" is BART's Millbrae and Caltrain's "Millbrae Caltrain").
     package func resolve(_ typed: String) throws(TransitError) -> [Int] {
         let text = typed.trimmingCharacters(in: .whitespaces)
-        if let stop = t.stopIDs.indices(of: text).first { return children.expand(stop) }
+        if let stop = t.stopIDs.firstIndex(of: text) { return children.expand(stop) }
         guard t.isCombination else { return try resolve(text, among: 0..<t.stopCount) }
         if let colon = text.firstIndex(of: ":"), let f = t.feed(named: text[..<colon]) {
             return try resolve(String(text[text.index(after: colon)...]), among: stops(ofFeed: f))
@@ -82,7 +82,7 @@ package struct StopIndex {
     private func resolve(_ text: String, among stops: Range<Int>) throws(TransitError) -> [Int] {
         let expand = children.expand
         let prefix = t.isCombination ? t.feedName(t.feed(ofStop: stops.lowerBound)) + ":" : ""
-        if t.isCombination, let stop = t.stopIDs.indices(of: prefix + text).first, stops.contains(stop) { return expand(stop) }
+        if t.isCombination, let stop = t.stopIDs.firstIndex(of: prefix + text), stops.contains(stop) { return expand(stop) }
         let coded = text.isEmpty ? [] : t.stopCodes.indices(of: text).filter(stops.contains)
         if !coded.isEmpty { return Array(Set(coded.flatMap(expand))).sorted() }
         // One candidate per distinct name: stations and the stops that stand alone.

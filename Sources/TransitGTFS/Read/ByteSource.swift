@@ -92,6 +92,9 @@ package struct FileSource: ByteSource {
 /// A file mapped read-only; unmapped when released.
 package final class MappedFile: @unchecked Sendable {
     package let bytes: UnsafeRawBufferPointer
+    /// What the file system says of the file mapped (from the descriptor mapped, so a file
+    /// renamed over the path meanwhile cannot lend its identity).
+    package let identity: FileIdentity
 
     package init(_ path: String) throws(TransitError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -101,6 +104,7 @@ package final class MappedFile: @unchecked Sendable {
         guard fstat(fd, &info) == 0 else { throw .parse(what: path, reason: String(cString: strerror(errno))) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw .parse(what: path, reason: "not a regular file") }
         let size = Int(info.st_size)
+        identity = FileIdentity(info)
         guard size > 0 else { bytes = UnsafeRawBufferPointer(start: nil, count: 0); return }
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else {
             throw .parse(what: path, reason: "cannot map it: \(String(cString: strerror(errno)))")
@@ -110,5 +114,27 @@ package final class MappedFile: @unchecked Sendable {
 
     deinit {
         if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
+    }
+}
+
+/// A file as its file system knows it: device, inode, size and the times of its last change.
+/// The change time (ctime) is set by the kernel on every write, rename or change of
+/// attributes and cannot be set back by a program; with the inode it says "the same bytes".
+package struct FileIdentity: Equatable, Sendable {
+    package var device: UInt64, inode: UInt64, size: Int64
+    package var modified: Int64, changed: Int64  // nanoseconds since 1970
+
+    package init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
+        (self.device, self.inode, self.size, self.modified, self.changed) = (device, inode, size, modified, changed)
+    }
+
+    init(_ info: stat) {
+        #if canImport(Darwin)
+        let (m, c) = (info.st_mtimespec, info.st_ctimespec)
+        #else
+        let (m, c) = (info.st_mtim, info.st_ctim)
+        #endif
+        self.init(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino), size: Int64(info.st_size),
+                  modified: Int64(m.tv_sec) &* 1_000_000_000 &+ Int64(m.tv_nsec), changed: Int64(c.tv_sec) &* 1_000_000_000 &+ Int64(c.tv_nsec))
     }
 }

@@ -274,7 +274,7 @@ package struct TripUpdateApplier {
         guard let id = d.tripID else {
             // Rule 9: route, start date and time naming exactly one instance.
             guard let routeID = d.routeID, let day = Self.day(d.startDate), let start,
-                  let route = t.routeIDs.indices(of: routeID).first else { unmatched += 1; return nil }
+                  let route = t.routeIDs.firstIndex(of: routeID) else { unmatched += 1; return nil }
             var found: [(Int, (pattern: Int, row: Int))] = []
             for trip in 0..<t.tripCount where Int(t.tripRoute[trip]) == route && t.serviceRuns(Int(t.tripService[trip]), day: day) {
                 for run in t.runs(ofTrip: trip) where t.runStart(pattern: run.pattern, row: run.row) == start { found.append((trip, run)) }
@@ -350,7 +350,7 @@ package struct TripUpdateApplier {
         guard let index = tripIndex, let i = index.ids.find(id), index.trips[i] >= 0 else {
             // An id the message did not list up front (trip_properties' own): asked once more.
             guard let index = tripIndex, index.ids.find(id) == nil else { return nil }
-            let found = t.tripIDs.indices(of: id).first
+            let found = t.tripIDs.firstIndex(of: id)
             return found
         }
         return Int(index.trips[i])
@@ -448,7 +448,7 @@ package struct TripUpdateApplier {
         var increasing = calls.count >= 2
         for k in calls.indices.dropFirst() where calls[k].arrival < calls[k - 1].departure { increasing = false }
         guard increasing else { addedSkipped += 1; return }
-        let route = trip >= 0 ? Int(t.tripRoute[trip]) : (d.routeID.flatMap { t.routeIDs.indices(of: $0).first } ?? -1)
+        let route = trip >= 0 ? Int(t.tripRoute[trip]) : (d.routeID.flatMap { t.routeIDs.firstIndex(of: $0) } ?? -1)
         let instance = TripUpdates.Instance(status: .added, tripID: tripID, trip: trip, route: route, day: day, run: nil, calls: calls,
                                             headsign: trip >= 0 ? t.headsign(trip) : (calls.last.map { t.stopNames[$0.stop] } ?? ""))
         result.instances.append(instance)

@@ -63,7 +63,7 @@ package enum VehiclePositions {
                 let trip = v.trip?.tripID.flatMap { trips.find($0) }
                 if let trip {
                     row.route = Int(t.tripRoute[trip])
-                } else if let routeID = v.trip?.routeID, let route = t.routeIDs.indices(of: routeID).first {
+                } else if let routeID = v.trip?.routeID, let route = t.routeIDs.firstIndex(of: routeID) {
                     row.route = route
                 } else if v.trip != nil {
                     unmatched += 1

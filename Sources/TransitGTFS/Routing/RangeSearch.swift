@@ -50,8 +50,8 @@ package struct RangeSearch<S: Schedule> {
     package var destinationBound = SearchState.unreached
     /// Per stop: the walk from the point to it (an origin) and from it to the point (a
     /// destination), in seconds; zeros when the ends are stops.
-    package let accessOf: [Int32]
-    package let egressOf: [Int32]
+    package let accessOf: Zeroed<Int32>
+    package let egressOf: Zeroed<Int32>
     package let minEgress: Int32
     /// Lower bounds of the seconds left to the destination, from each stop and from boarding
     /// each pattern at each position (`TargetBounds`), where they pay for themselves.
@@ -69,12 +69,11 @@ package struct RangeSearch<S: Schedule> {
         for o in query.origins where o >= 0 && o < s { state.isOrigin[o] = true }
         previousBest = [Int32](repeating: SearchState.unreached, count: rounds + 1)
         runHint = RunHints(schedule)
-        var accessOf = [Int32](repeating: 0, count: s), egressOf = [Int32](repeating: 0, count: s)
+        (accessOf, egressOf) = (state.accessOf, state.egressOf)
         for (stop, seconds) in query.access where stop >= 0 && stop < s { accessOf[stop] = Int32(clamping: seconds) }
         for (stop, seconds) in query.egress where stop >= 0 && stop < s { egressOf[stop] = Int32(clamping: seconds) }
-        self.accessOf = accessOf
-        self.egressOf = egressOf
-        minEgress = query.destinations.filter { $0 >= 0 && $0 < s }.map { egressOf[$0] }.min() ?? 0
+        let egress = state.egressOf
+        minEgress = query.destinations.filter { $0 >= 0 && $0 < s }.map { egress[$0] }.min() ?? 0
     }
 
     /// Whether being at `y` at `time` might still beat the best arrival known (no way from `y`

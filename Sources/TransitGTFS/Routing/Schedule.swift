@@ -90,23 +90,60 @@ extension Schedule {
 
 /// The static timetable seen on one service day: each pattern's runs that day (trips of the
 /// other days are left out once here, instead of being stepped over at every boarding).
+/// Worked out per pattern when the search first asks for its runs: a one-hour query on a feed
+/// of three million trips reads the few patterns it scans, not every trip of the feed (which
+/// was a fifth of its time; issue 32).
 package struct DaySchedule: Schedule {
     /// Keeps the timetable (whose memory the buffers below point into) alive, behind one
     /// reference: the search copies its schedule where it reads it from a `mutating` method,
-    /// and a whole `Timetable` by value made that a memcpy per boarding.
+    /// and a whole `Timetable` by value made that a memcpy per boarding. Holds the day's runs
+    /// as they are worked out (one search on one thread at a time, like the search's own state).
     private final class Keep {
-        package let t: Timetable
+        let t: Timetable
         /// A combination's times with each feed's moved onto the timetable's clock, where zones differ.
-        package var shifted: Packed<Int32>?
-        package init(_ t: Timetable) { self.t = t }
+        var shifted: Packed<Int32>?
+        let running: [Bool]
+        /// Per pattern, its runs of the day (-1: not worked out yet).
+        let runCount: UnsetInt32s
+        /// Per row of the timetable (a pattern's rows start at `patternTripStart`), in the
+        /// pattern's first `runCount` rows: each run's offset in `times` and its trip.
+        let runTimes: Zeroed<Int>
+        let runTrips: Zeroed<Int32>
+
+        init(_ t: Timetable, day: Int) {
+            self.t = t
+            running = t.servicesRunning(on: day)
+            runCount = UnsetInt32s(t.patternCount)
+            let rows = t.patternTripStart.count > 0 ? Int(t.patternTripStart[t.patternCount]) : 0
+            runTimes = Zeroed(rows)
+            runTrips = Zeroed(rows)
+        }
+
+        deinit {
+            runCount.release()
+            runTimes.release()
+            runTrips.release()
+        }
+
+        /// Pattern `q`'s runs of the day, written into its rows.
+        func work(_ q: Int) -> Int32 {
+            let first = Int(t.patternTripStart[q]), last = Int(t.patternTripStart[q + 1])
+            let tripService = t.tripService.buffer, patternTrips = t.patternTrips.buffer
+            var count = 0
+            for row in first..<last {
+                let trip = patternTrips[row], service = Int(tripService[Int(trip)])
+                guard service < running.count, running[service] else { continue }
+                runTimes[first + count] = t.timeIndex(pattern: q, row: row - first, position: 0)
+                runTrips[first + count] = trip
+                count += 1
+            }
+            runCount[q] = Int32(count)
+            return Int32(count)
+        }
     }
     private let keep: Keep
     package let stopCount: Int
-    /// Where each pattern's runs of the day begin in `runTimes` and `runTrips`.
-    private let runStart: [Int32]
-    /// Each run's offset in the timetable's `times` (its first arrival), and its trip.
-    private let runTimes: [Int]
-    private let runTrips: [Int32]
+    package let patternCount: Int
     // The timetable's arrays the hot loops read, as plain buffers (they live as long as `t`).
     private let times: UnsafeBufferPointer<Int32>
     private let patternStops: UnsafeBufferPointer<Int32>
@@ -114,34 +151,26 @@ package struct DaySchedule: Schedule {
     private let stopStart: UnsafeBufferPointer<Int32>
     private let callStart: UnsafeBufferPointer<Int32>
     private let calls: UnsafeBufferPointer<Int32>
+    private let tripStart: UnsafeBufferPointer<Int32>
+    private let runCounts: UnsetInt32s
+    private let runTimes: Zeroed<Int>
+    private let runTrips: Zeroed<Int32>
 
     package init(_ timetable: Timetable, day: Int) {
-        keep = Keep(timetable)
+        keep = Keep(timetable, day: day)
         keep.shifted = Self.shiftedTimes(timetable, day: day)
         stopCount = timetable.stopCount
+        patternCount = timetable.patternCount
         times = keep.shifted?.buffer ?? timetable.times.buffer
         patternStops = timetable.patternStops.buffer
         patternFlags = timetable.patternFlags.buffer
         stopStart = timetable.patternStopStart.buffer
         callStart = timetable.stopPatternStart.buffer
         calls = timetable.stopPatterns.buffer
-        let running = timetable.servicesRunning(on: day)
-        let tripService = timetable.tripService.buffer, patternTrips = timetable.patternTrips.buffer
-        let tripStart = timetable.patternTripStart.buffer
-        var runStart = [Int32](repeating: 0, count: timetable.patternCount + 1)
-        var runTimes: [Int] = [], runTrips: [Int32] = []
-        for q in 0..<timetable.patternCount {
-            for row in Int(tripStart[q])..<Int(tripStart[q + 1]) {
-                let trip = patternTrips[row], service = Int(tripService[Int(trip)])
-                guard service < running.count, running[service] else { continue }
-                runTimes.append(timetable.timeIndex(pattern: q, row: row - Int(tripStart[q]), position: 0))
-                runTrips.append(trip)
-            }
-            runStart[q + 1] = Int32(runTimes.count)
-        }
-        self.runStart = runStart
-        self.runTimes = runTimes
-        self.runTrips = runTrips
+        tripStart = timetable.patternTripStart.buffer
+        runCounts = keep.runCount
+        runTimes = keep.runTimes
+        runTrips = keep.runTrips
     }
 
     /// Each feed's service day as seconds of the timetable's clock: a feed in another zone starts
@@ -164,15 +193,20 @@ package struct DaySchedule: Schedule {
         return values.map { Packed($0) }
     }
 
-    package var patternCount: Int { runStart.count - 1 }
     @inline(__always) package func length(_ q: Int) -> Int { Int(stopStart[q + 1] - stopStart[q]) }
     @inline(__always) package func stop(_ q: Int, _ i: Int) -> Int { Int(patternStops[Int(stopStart[q]) + i]) }
     @inline(__always) package func canBoard(_ q: Int, _ i: Int) -> Bool { Timetable.canBoard(patternFlags[Int(stopStart[q]) + i]) }
     @inline(__always) package func canAlight(_ q: Int, _ i: Int) -> Bool { Timetable.canAlight(patternFlags[Int(stopStart[q]) + i]) }
-    @inline(__always) package func runCount(_ q: Int) -> Int { Int(runStart[q + 1] - runStart[q]) }
-    @inline(__always) package func departure(_ q: Int, _ run: Int, _ i: Int) -> Int32 { times[runTimes[Int(runStart[q]) + run] + 2 * i + 1] }
-    @inline(__always) package func arrival(_ q: Int, _ run: Int, _ i: Int) -> Int32 { times[runTimes[Int(runStart[q]) + run] + 2 * i] }
-    @inline(__always) package func trip(_ q: Int, _ run: Int) -> Int { Int(runTrips[Int(runStart[q]) + run]) }
+    /// The runs a pattern has on the day; the first call works them out. A run index below it
+    /// is what the accessors after it take (they read what this call wrote).
+    @inline(__always) package func runCount(_ q: Int) -> Int {
+        let known = runCounts[q]
+        return Int(known >= 0 ? known : keep.work(q))
+    }
+
+    @inline(__always) package func departure(_ q: Int, _ run: Int, _ i: Int) -> Int32 { times[runTimes[Int(tripStart[q]) + run] + 2 * i + 1] }
+    @inline(__always) package func arrival(_ q: Int, _ run: Int, _ i: Int) -> Int32 { times[runTimes[Int(tripStart[q]) + run] + 2 * i] }
+    @inline(__always) package func trip(_ q: Int, _ run: Int) -> Int { Int(runTrips[Int(tripStart[q]) + run]) }
 
     @inline(__always) package func stops(of q: Int) -> UnsafeBufferPointer<Int32> {
         UnsafeBufferPointer(rebasing: patternStops[Int(stopStart[q])..<Int(stopStart[q + 1])])
@@ -183,7 +217,7 @@ package struct DaySchedule: Schedule {
     }
 
     @inline(__always) package func times(of q: Int, _ run: Int) -> UnsafeBufferPointer<Int32> {
-        let start = runTimes[Int(runStart[q]) + run]
+        let start = runTimes[Int(tripStart[q]) + run]
         return UnsafeBufferPointer(rebasing: times[start..<(start + 2 * length(q))])
     }
 

@@ -30,7 +30,7 @@ package final class SearchState {
 
     /// Entries per slot: rounds 0 ... rounds.
     package let stride: Int
-    package let slotOf: UnsafeMutableBufferPointer<Int32>
+    package let slotOf: UnsetInt32s
     private var slotCount = 0
     package let arrivals: UnsafeMutableBufferPointer<Int32>
     /// The earliest time each stop was ready for boarding, per round, over every departure so far.
@@ -39,50 +39,54 @@ package final class SearchState {
 
     // Per stop: where its boardings of this round start (linked entries, -1: none) and its one
     // exact-change entry; stamps that keep the marked lists free of repeats; the query's ends.
-    package let head: UnsafeMutableBufferPointer<Int32>
-    package let exactEntryAt: UnsafeMutableBufferPointer<Int32>
-    package let markedStamp: UnsafeMutableBufferPointer<Int32>
-    package let changedStamp: UnsafeMutableBufferPointer<Int32>
-    package let isOrigin: UnsafeMutableBufferPointer<Bool>
-    package let isDestination: UnsafeMutableBufferPointer<Bool>
+    package let head: UnsetInt32s
+    package let exactEntryAt: UnsetInt32s
+    package let markedStamp: UnsetInt32s
+    package let changedStamp: UnsetInt32s
+    package let isOrigin: Zeroed<Bool>
+    package let isDestination: Zeroed<Bool>
     // Per pattern: queued from this position (-1: not queued), and its last position with a boarding.
-    package let queued: UnsafeMutableBufferPointer<Int32>
-    package let queuedLast: UnsafeMutableBufferPointer<Int32>
+    package let queued: UnsetInt32s
+    package let queuedLast: UnsetInt32s
     /// Per stop: its first class arrival (-1: none), and whether its changes depend on the trip
     /// arrived on (0 not known yet, 1 no, 2 yes).
-    package let arrivalHead: UnsafeMutableBufferPointer<Int32>
-    package let fromRules: UnsafeMutableBufferPointer<UInt8>
+    package let arrivalHead: UnsetInt32s
+    package let fromRules: Zeroed<UInt8>
+    /// Per stop: the walk's seconds from the query's start to it (at origins) and from it to the
+    /// query's end (at destinations); 0 elsewhere.
+    package let accessOf: Zeroed<Int32>
+    package let egressOf: Zeroed<Int32>
 
+    /// The per-stop and per-pattern arrays in zeroed memory (`Zeroed`): a query touches the
+    /// pages of the stops it reaches, not one entry per stop of the feed.
     package init(stops: Int, patterns: Int, rounds: Int) {
         stride = rounds + 1
-        func filled<T>(_ count: Int, _ value: T) -> UnsafeMutableBufferPointer<T> {
-            let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, count))
-            buffer.initialize(repeating: value)
-            return buffer
-        }
-        slotOf = filled(stops, -1)
+        slotOf = UnsetInt32s(stops)
         // Reserved, not written: `slot` writes a stop's entries when it is first reached.
         arrivals = .allocate(capacity: max(1, stops * stride))
         bestReady = .allocate(capacity: max(1, stops * stride))
         labels = .allocate(capacity: max(1, stops * stride))
-        head = filled(stops, -1)
-        exactEntryAt = filled(stops, -1)
-        markedStamp = filled(stops, -1)
-        changedStamp = filled(stops, -1)
-        isOrigin = filled(stops, false)
-        isDestination = filled(stops, false)
-        queued = filled(patterns, -1)
-        queuedLast = filled(patterns, -1)
-        arrivalHead = filled(stops, -1)
-        fromRules = filled(stops, 0)
+        head = UnsetInt32s(stops)
+        exactEntryAt = UnsetInt32s(stops)
+        markedStamp = UnsetInt32s(stops)
+        changedStamp = UnsetInt32s(stops)
+        isOrigin = Zeroed(stops)
+        isDestination = Zeroed(stops)
+        queued = UnsetInt32s(patterns)
+        queuedLast = UnsetInt32s(patterns)
+        arrivalHead = UnsetInt32s(stops)
+        fromRules = Zeroed(stops)
+        accessOf = Zeroed(stops)
+        egressOf = Zeroed(stops)
     }
 
     deinit {
-        for buffer in [slotOf, arrivals, bestReady, head, exactEntryAt, markedStamp, changedStamp, queued, queuedLast, arrivalHead] { buffer.deallocate() }
-        fromRules.deallocate()
+        for buffer in [slotOf, head, exactEntryAt, markedStamp, changedStamp, queued, queuedLast, arrivalHead] { buffer.release() }
+        for buffer in [arrivals, bestReady] { buffer.deallocate() }
+        for buffer in [fromRules.release, accessOf.release, egressOf.release] { buffer() }
         labels.deallocate()
-        isOrigin.deallocate()
-        isDestination.deallocate()
+        isOrigin.release()
+        isDestination.release()
     }
 
     /// The first entry of `stop`'s slot, made on first use.
@@ -106,18 +110,17 @@ package final class SearchState {
     }
 }
 
-/// Per call of every pattern, a run index (see `RangeSearch.runHint`).
+/// Per call of every pattern, a run index (see `RangeSearch.runHint`; -1: none yet).
 package final class RunHints {
     package let start: [Int]
-    package let runs: UnsafeMutableBufferPointer<Int32>
+    package let runs: UnsetInt32s
 
     package init<S: Schedule>(_ schedule: S) {
         var start = [Int](repeating: 0, count: schedule.patternCount + 1)
         for q in 0..<schedule.patternCount { start[q + 1] = start[q] + schedule.length(q) }
         self.start = start
-        runs = .allocate(capacity: max(1, start[schedule.patternCount]))
-        runs.initialize(repeating: -1)
+        runs = UnsetInt32s(start[schedule.patternCount])
     }
 
-    deinit { runs.deallocate() }
+    deinit { runs.release() }
 }

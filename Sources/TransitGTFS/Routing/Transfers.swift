@@ -42,8 +42,10 @@ package final class TransferEdges {
     package let streets: StreetWalker?
     /// Those walks, by stop, once measured (a change's meters are printed from here).
     private var measured: [Int: [(stop: Int, meters: Double)]] = [:]
-    /// Each stop's edges once worked out (nil: not yet).
-    private var cache: [[Edge]?]
+    /// Each stop's edges once worked out: per stop, where in `worked` (-1: not yet; in zeroed
+    /// memory, so a feed's million stops cost nothing until a search reaches them).
+    private let workedAt: UnsetInt32s
+    private var worked: [[Edge]] = []
     /// Candidate rows per edge, found once.
     package private(set) var pairRows: [[Int]] = []
     /// Decided changes by (edge rows, from route, to route), for rows that name no trip: a
@@ -65,7 +67,7 @@ package final class TransferEdges {
         } : []
         wildcardRules = Array(repeating: [], count: t.feedCount)
         self.children = children
-        cache = [[Edge]?](repeating: nil, count: t.stopCount)
+        workedAt = UnsetInt32s(t.stopCount)
         routeKeys = .allocate(capacity: 1 << Self.routeCacheBits)
         routeKeys.initialize(repeating: -1)
         routeSeconds = .allocate(capacity: 1 << Self.routeCacheBits)
@@ -92,14 +94,16 @@ package final class TransferEdges {
     }
 
     deinit {
+        workedAt.release()
         routeKeys.deallocate()
         routeSeconds.deallocate()
     }
 
     /// The changes out of stop `x`.
     package func edges(_ x: Int) -> [Edge] {
-        guard x >= 0, x < cache.count else { return [] }
-        if let known = cache[x] { return known }
+        guard x >= 0, x < t.stopCount else { return [] }
+        let at = Int(workedAt[x])
+        if at >= 0 { return worked[at] }
         var pairs = [x]
         let parent = Int(t.stopParent[x])
         if parent >= 0 { pairs += children.of(parent).filter { $0 != x } }
@@ -129,7 +133,8 @@ package final class TransferEdges {
             let seconds = Int32((meters / Router.walkingSpeed).rounded(.up))
             out.append(Edge(to: Int32(y), lowerBound: Int32(minTransfer) + seconds, walkSeconds: seconds, exact: true))
         }
-        cache[x] = out
+        workedAt[x] = Int32(clamping: worked.count)
+        worked.append(out)
         return out
     }
 

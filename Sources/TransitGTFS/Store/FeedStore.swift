@@ -207,21 +207,25 @@ package struct FeedStore {
         let renamed = try whileLocked { () throws(TransitError) -> Bool in
             guard still?() ?? true else { return false }
             guard rename(temporary, path) == 0 else { throw failed(String(cString: strerror(errno))) }
+            CheckRecord.forget(path)  // of the file replaced (it would not match this one anyway)
             return true
         }
         guard renamed else { unlink(temporary); return nil }
         return writer.written
     }
 
-    /// A file of the cache, mapped, its checksum checked: the bytes before it.
-    package static func verified(_ path: String) throws(TransitError) -> (file: MappedFile, bytes: UnsafeRawBufferPointer) {
+    /// A file of the cache, mapped: the bytes before its checksum, and whether a `CheckRecord`
+    /// says this very file was found sound before (then the checksum is not read again; the
+    /// caller records its own check when it was not). `whole`: read it whole regardless.
+    package static func verified(_ path: String, whole: Bool = false) throws(TransitError) -> (file: MappedFile, bytes: UnsafeRawBufferPointer, checkedBefore: Bool) {
         let file = try MappedFile(path)
         guard file.bytes.count >= 8 else { throw .parse(what: path, reason: "cut short") }
         let bytes = UnsafeRawBufferPointer(rebasing: file.bytes.dropLast(8))
+        if !whole, CheckRecord.holds(for: path, file.identity) { return (file, bytes, true) }
         guard Checksum.of(bytes) == UInt64(littleEndian: file.bytes.loadUnaligned(fromByteOffset: bytes.count, as: UInt64.self)) else {
             throw .parse(what: path, reason: "damaged (its checksum differs)")
         }
-        return (file, bytes)
+        return (file, bytes, false)
     }
 
     /// Runs `body` holding the cache's writers' lock (an advisory `flock` on `gtfs/.lock`): one
@@ -267,6 +271,7 @@ package struct FeedStore {
             guard unlink(path(of: name)) == 0 || errno == ENOENT else {
                 throw .parse(what: path(of: name), reason: "cannot remove it: \(String(cString: strerror(errno)))")
             }
+            CheckRecord.forget(path(of: name))
             removeCombinations(with: name)
         }
     }
@@ -302,8 +307,8 @@ package struct FeedStore {
 
     package static func load(_ path: String) throws(TransitError) -> (Summary, Timetable) {
         let summary = try summary(at: path)
-        let file: MappedFile, bytes: UnsafeRawBufferPointer
-        do { (file, bytes) = try verified(path) } catch {
+        let file: MappedFile, bytes: UnsafeRawBufferPointer, checkedBefore: Bool
+        do { (file, bytes, checkedBefore) = try verified(path) } catch {
             throw .parse(what: path, reason: "the compiled feed is damaged or cut short; compile it again from its source: transit gtfs update \(summary.name)")
         }
         guard bytes.count >= magic.count + 4 else { throw .parse(what: path, reason: "the compiled feed is cut short; import it again") }
@@ -311,7 +316,9 @@ package struct FeedStore {
         var start = magic.count + 4 + headerLength
         start += (8 - start % 8) % 8
         guard start <= bytes.count else { throw .parse(what: path, reason: "the compiled feed is cut short; import it again") }
-        return (summary, try TimetableFile.decode(bytes, from: start, owner: file, path: path))
+        let timetable = try TimetableFile.decode(bytes, from: start, owner: file, path: path, validate: !checkedBefore)
+        if !checkedBefore { CheckRecord.record(for: path, file.identity) }
+        return (summary, timetable)
     }
 
     /// Imported feeds, by name.
@@ -336,7 +343,7 @@ package struct FeedStore {
 
     /// Whether a compiled file is whole: its checksum read over every byte (for `update`, which
     /// compiles a damaged feed again from its source, changed or not).
-    package static func intact(_ path: String) -> Bool { (try? verified(path)) != nil }
+    package static func intact(_ path: String) -> Bool { (try? verified(path, whole: true)) != nil }
 
     /// `--feed NAME|PATH` (repeatable; `all`: every imported feed), else `TRANSIT_GTFS_FEED` (a
     /// comma-separated list), else the one imported feed. Several feeds are one combination.
@@ -451,7 +458,10 @@ package struct FeedStore {
         let directory = (root as NSString).appendingPathComponent(".combined")
         for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where file.hasSuffix(".timetable") {
             let path = (directory as NSString).appendingPathComponent(file)
-            if let summary = try? Self.summary(at: path), summary.parts?.contains(where: { $0.name == name }) == true { unlink(path) }
+            if let summary = try? Self.summary(at: path), summary.parts?.contains(where: { $0.name == name }) == true {
+                unlink(path)
+                CheckRecord.forget(path)
+            }
         }
     }
 

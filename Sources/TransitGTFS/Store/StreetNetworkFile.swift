@@ -32,7 +32,7 @@ package enum StreetNetworkFile {
     /// The network and its grid, when the file is whole, of this version, of `map` as it is
     /// now, and every index in range; nil otherwise (the caller reads the map again).
     package static func read(_ path: String, map: String, stamp: (size: Int, modified: Double)) -> (StreetNetwork, StreetNetwork.SegmentGrid)? {
-        guard let (file, bytes) = try? FeedStore.verified(path) else { return nil }
+        guard let (file, bytes, checkedBefore) = try? FeedStore.verified(path) else { return nil }
         var r = BinaryReader(bytes: bytes, owner: file, path: path)
         do {
             guard try r.raw(magic.count) == magic, try r.string() == map else { return nil }
@@ -52,7 +52,9 @@ package enum StreetNetworkFile {
             grid.keys = try r.array()
             grid.starts = try r.array()
             grid.entries = try r.array()
-            return network.isWhole && grid.cell > 0 && grid.lonCell > 0 && grid.starts.count == grid.keys.count + 1 ? (network, grid) : nil
+            guard checkedBefore || network.isWhole && grid.cell > 0 && grid.lonCell > 0 && grid.starts.count == grid.keys.count + 1 else { return nil }
+            if !checkedBefore { CheckRecord.record(for: path, file.identity) }
+            return (network, grid)
         } catch {
             return nil
         }

@@ -12,7 +12,7 @@ import Darwin
 package enum TimetableFile {
     /// Bumped whenever a section, its order or its meaning changes: an older file is refused
     /// ("import the feed again"), never misread.
-    package static let version = 12
+    package static let version = 13
     /// 16 bytes, so that what follows stays 8-byte aligned.
     package static let magic = Array("transit-gtfs \(version < 10 ? "0" : "")\(version)\n".utf8)
 
@@ -33,7 +33,8 @@ package enum TimetableFile {
     }
 
     /// Reads from `bytes` (kept alive by `owner`); the big arrays stay where they are.
-    package static func decode(_ bytes: UnsafeRawBufferPointer, from start: Int, owner: AnyObject, path: String) throws(TransitError) -> Timetable {
+    /// `validate`: false only for a file a `CheckRecord` says was validated as it is.
+    package static func decode(_ bytes: UnsafeRawBufferPointer, from start: Int, owner: AnyObject, path: String, validate: Bool = true) throws(TransitError) -> Timetable {
         var r = BinaryReader(bytes: bytes, owner: owner, path: path)
         r.position = start
         guard try r.raw(magic.count) == magic else {
@@ -41,7 +42,7 @@ package enum TimetableFile {
         }
         var t = Timetable()
         for field in Timetable.fields { try field.read(&t, &r) }
-        try validate(t, path: path)
+        if validate { try Self.validate(t, path: path) }
         return t
     }
 
@@ -183,6 +184,12 @@ package struct BinaryReader {
             }
             initialized = count
         }
+    }
+
+    /// Past the zero bytes `BinaryWriter.pad()` wrote.
+    package mutating func pad() throws(TransitError) {
+        position += (8 - position % 8) % 8
+        guard position <= bytes.count else { throw damaged() }
     }
 
     /// An array left in place (the file is mapped and aligned to 8).
