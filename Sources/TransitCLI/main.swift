@@ -44,34 +44,41 @@ let stderrClosed = holdIfClosed(2)
 func writeAll(_ fd: Int32, _ text: String) -> Int32 {
     // The string's own bytes, not a copy of them (a whole day's JSON is 15 MB).
     var text = text
-    return text.withUTF8 { raw -> Int32 in
-        guard var base = raw.baseAddress else { return 0 }
-        var left = raw.count
-        while left > 0 {
-            let n = write(fd, base, left)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            left -= n
-            base += n
+    return text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+}
+
+func writeAll(_ fd: Int32, _ raw: UnsafeRawBufferPointer) -> Int32 {
+    guard var base = raw.baseAddress else { return 0 }
+    var left = raw.count
+    while left > 0 {
+        let n = write(fd, base, left)
+        if n < 0 {
+            if errno == EINTR { continue }
+            return errno
         }
-        return 0
+        left -= n
+        base += n
     }
+    return 0
+}
+
+/// Standard output, as text or bytes: a reader that went away (EPIPE) ends transit quietly
+/// with 141, as SIGPIPE would; any other failure is one line on stderr and exit 1.
+func writeOut(_ write: () -> Int32) {
+    TemporaryFiles.holdIfEnding()
+    let failure = stdoutClosed ? EBADF : write()
+    guard failure != 0 else { return }
+    if failure == EPIPE { _exit(141) }
+    if !stderrClosed { _ = writeAll(2, "transit: cannot write the output: \(String(cString: strerror(failure)))\n") }
+    _exit(1)
 }
 
 // Output goes through write(2), never FileHandle (whose write traps on a closed or full
 // stdout): a reader that went away (EPIPE) ends transit quietly with 141, as SIGPIPE would;
 // any other failure is one line on stderr and exit 1, or a quiet exit 1 when stderr is gone too.
 let app = App(terminal: Terminal(stdout: isatty(1) != 0, stderr: isatty(2) != 0), commit: buildCommit,
-              writeOut: { text in
-                  TemporaryFiles.holdIfEnding()
-                  let failure = stdoutClosed ? EBADF : writeAll(1, text)
-                  guard failure != 0 else { return }
-                  if failure == EPIPE { _exit(141) }
-                  if !stderrClosed { _ = writeAll(2, "transit: cannot write the output: \(String(cString: strerror(failure)))\n") }
-                  _exit(1)
-              },
+              writeOut: { text in writeOut { writeAll(1, text) } },
+              writeOutBytes: { bytes in writeOut { writeAll(1, bytes) } },
               writeErr: { text in
                   TemporaryFiles.holdIfEnding()
                   if !stderrClosed { _ = writeAll(2, text) }

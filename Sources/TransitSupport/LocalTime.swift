@@ -141,34 +141,52 @@ public enum ClockTime {
     /// The same, written into a byte buffer: JSON prints thousands, and each String made and
     /// joined cost more than the arithmetic.
     public static func iso8601(_ date: Date, zone: TimeZone, into out: inout [UInt8]) {
-        let offset = zone.secondsFromGMT(for: date)
+        var offsets = ZoneOffsets()
+        iso8601(date, zone: zone, into: &out, offsets: &offsets)
+    }
+
+    /// The same, with the zone's offset remembered across calls (`offsets`): a writer of
+    /// thousands of times keeps one.
+    public static func iso8601(_ date: Date, zone: TimeZone, into out: inout [UInt8], offsets: inout ZoneOffsets) {
+        let offset = offsets.seconds(at: date, in: zone)
         let (day, second) = civil(date, offset: offset)
-        func two(_ value: Int) {
-            out.append(UInt8(ascii: "0") + UInt8(value / 10 % 10))
-            out.append(UInt8(ascii: "0") + UInt8(value % 10))
+        // Into 32 bytes on the stack, then one append: a byte at a time was 25 appends a time,
+        // each checking the array's capacity and uniqueness.
+        var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { raw in
+            var n = 0
+            func put(_ byte: UInt8) {
+                raw[n] = byte
+                n += 1
+            }
+            func two(_ value: Int) {
+                put(UInt8(ascii: "0") + UInt8(value / 10 % 10))
+                put(UInt8(ascii: "0") + UInt8(value % 10))
+            }
+            if (0...9999).contains(day.year) {
+                two(day.year / 100)
+                two(day.year % 100)
+                put(UInt8(ascii: "-"))
+                two(day.month)
+                put(UInt8(ascii: "-"))
+                two(day.day)
+            } else {
+                // A year of more than four digits, or before year 0: as `LocalDate.iso` writes it.
+                out.append(contentsOf: day.iso.utf8)
+            }
+            put(UInt8(ascii: "T"))
+            two(second / 3600)
+            put(UInt8(ascii: ":"))
+            two(second / 60 % 60)
+            put(UInt8(ascii: ":"))
+            two(second % 60)
+            put(UInt8(ascii: offset < 0 ? "-" : "+"))
+            let magnitude = abs(offset)
+            two(magnitude / 3600 % 100)
+            put(UInt8(ascii: ":"))
+            two(magnitude % 3600 / 60)
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<n]))
         }
-        if (0...9999).contains(day.year) {
-            two(day.year / 100)
-            two(day.year % 100)
-            out.append(UInt8(ascii: "-"))
-            two(day.month)
-            out.append(UInt8(ascii: "-"))
-            two(day.day)
-        } else {
-            // A year of more than four digits, or before year 0: as `LocalDate.iso` writes it.
-            out.append(contentsOf: day.iso.utf8)
-        }
-        out.append(UInt8(ascii: "T"))
-        two(second / 3600)
-        out.append(UInt8(ascii: ":"))
-        two(second / 60 % 60)
-        out.append(UInt8(ascii: ":"))
-        two(second % 60)
-        out.append(UInt8(ascii: offset < 0 ? "-" : "+"))
-        let magnitude = abs(offset)
-        two(magnitude / 3600 % 100)
-        out.append(UInt8(ascii: ":"))
-        two(magnitude % 3600 / 60)
     }
 
     /// `25:10:00`: seconds of a service day as GTFS writes them (hours may pass 24).
@@ -223,5 +241,28 @@ public enum ClockTime {
         }
         let utcSeconds = (day.dayNumber * 1440 + minutes) * 60 + seconds - offset
         return Date(timeIntervalSince1970: TimeInterval(utcSeconds))
+    }
+}
+
+/// A zone's offset from UTC, remembered from the instant it was asked for up to the zone's next
+/// transition (ICU's: any change of offset, daylight saving or not), where it cannot change.
+/// The offset of a Foundation `TimeZone` is an ICU call behind a lock (a tenth of writing a
+/// dense whole day's journeys as JSON); the times of one answer lie in a day or two, so a
+/// writer asks ICU once or twice. Checked against `secondsFromGMT` over a century of zones whose
+/// offsets moved (`ZoneOffsetsTests`).
+public struct ZoneOffsets {
+    private var zone: TimeZone?
+    private var from = Date.distantFuture, until = Date.distantPast
+    private var offset = 0
+
+    public init() {}
+
+    public mutating func seconds(at date: Date, in zone: TimeZone) -> Int {
+        if date >= from, date < until, zone == self.zone { return offset }
+        offset = zone.secondsFromGMT(for: date)
+        self.zone = zone
+        from = date
+        until = zone.nextDaylightSavingTimeTransition(after: date) ?? .distantFuture
+        return offset
     }
 }

@@ -115,6 +115,35 @@ import Testing
         }
     }
 
+    /// A long output goes to the sink a megabyte at a time, each piece ending between records,
+    /// and the pieces joined are the whole document: JSON that parses to every row, in order,
+    /// with its multi-byte names and times; tsv with every line.
+    @Test func aLongOutputGoesOutInPiecesThatJoinToTheWhole() throws {
+        let t = day.instant(minutes: 6 * 60, in: BART.zone)
+        let rows = (0..<60_000).map { i in Row(code: "北京\(i)", name: "Ståtion ø \(i) 🚆", time: t.addingTimeInterval(Double(i) * 7), n: i, lat: 0, ok: i % 2 == 0, tags: []) }
+        let data: [Column<Row>] = [Column("code") { .string($0.code) }, Column("name") { .string($0.name) },
+                                   Column("time") { $0.time.map { .time($0, BART.zone) } ?? .null }, Column("n") { .int($0.n) }]
+        let output = Output(rows, data: data, table: data)
+        for format in [OutputFormat.json, .tsv] {
+            var pieces: [[UInt8]] = []
+            try Renderer(format: format).write(output) { pieces.append(Array($0)) }
+            let joined = pieces.flatMap { $0 }
+            #expect(pieces.count > 2 && pieces.dropLast().allSatisfy { $0.count >= Renderer.piece && $0.count < Renderer.piece + 4096 }, "\(format): \(pieces.map(\.count))")
+            #expect(pieces.allSatisfy { String(validating: $0, as: UTF8.self) != nil && $0.last == UInt8(ascii: "\n") })
+            if format == .json {
+                let parsed = try #require(try JSONSerialization.jsonObject(with: Data(joined)) as? [[String: Any]])
+                #expect(parsed.count == rows.count)
+                #expect(parsed.enumerated().allSatisfy { i, record in
+                    record["code"] as? String == rows[i].code && record["name"] as? String == rows[i].name && record["n"] as? Int == i
+                        && record["time"] as? String == ClockTime.iso8601(t.addingTimeInterval(Double(i) * 7), zone: BART.zone)
+                })
+            } else {
+                let lines = String(decoding: joined, as: UTF8.self).split(separator: "\n")
+                #expect(lines.count == rows.count && lines.enumerated().allSatisfy { i, line in line.hasPrefix("\(rows[i].code)\t\(rows[i].name)\t") })
+            }
+        }
+    }
+
     @Test func tableAlignsWideCharactersAndNumbers() throws {
         let text = try Renderer(format: .table).render(output)
         #expect(text == """

@@ -48,6 +48,36 @@ import Testing
         #expect(ClockTime.iso8601(summer, zone: shanghai) == "2026-07-02T09:04:00+08:00")
     }
 
+    /// The remembered offset is the zone's own at every instant: zones whose standard offset
+    /// moved (Moscow 2011 and 2014, Apia's skipped day in 2011, Pyongyang's half hour in 2015,
+    /// Caracas, Lisbon, Casablanca's Ramadan switches, Lord Howe's half-hour summer time, Kiritimati
+    /// jumping a day), one memo asked in turn about instants walking forward by seconds to days,
+    /// jumping back, and a second either side of each transition.
+    @Test func aRememberedOffsetIsTheZonesOwn() throws {
+        let zones = try ["America/Los_Angeles", "Europe/Moscow", "Pacific/Apia", "Asia/Pyongyang", "America/Caracas", "Europe/Lisbon",
+                         "Africa/Casablanca", "Australia/Lord_Howe", "Pacific/Kiritimati", "Asia/Kolkata", "UTC"].map { try #require(TimeZone(identifier: $0)) }
+        var memo = ZoneOffsets(), generator = SplitMix(seed: 32), checked = 0, transitions = 0
+        for zone in zones {
+            var t = Date(timeIntervalSince1970: -2_208_988_800)  // 1900
+            let end = Date(timeIntervalSince1970: 2_208_988_800)  // 2040
+            while t < end {
+                #expect(memo.seconds(at: t, in: zone) == zone.secondsFromGMT(for: t), "\(zone.identifier) \(t)")
+                checked += 1
+                if let next = zone.nextDaylightSavingTimeTransition(after: t), next < end, Int.random(in: 0..<4, using: &generator) == 0 {
+                    transitions += 1
+                    for instant in [next.addingTimeInterval(-1), next, next.addingTimeInterval(1)] {
+                        #expect(memo.seconds(at: instant, in: zone) == zone.secondsFromGMT(for: instant), "\(zone.identifier) \(instant)")
+                    }
+                    // Another zone between: the memo follows whichever zone it is asked about.
+                    #expect(memo.seconds(at: next, in: zones[(transitions) % zones.count]) == zones[transitions % zones.count].secondsFromGMT(for: next))
+                }
+                let step = Double(Int.random(in: 1...(3 * 86_400), using: &generator)) * (Int.random(in: 0..<10, using: &generator) == 0 ? -0.5 : 40)
+                t = t.addingTimeInterval(step)
+            }
+        }
+        #expect(checked > 5_000 && transitions > 300, "\(checked) instants, \(transitions) transitions")
+    }
+
     @Test func minutesPastMidnightLandOnTheNextDay() {
         let day = LocalDate(year: 2026, month: 11, day: 23)
         let late = day.instant(minutes: 1440 + 27, in: BART.zone)

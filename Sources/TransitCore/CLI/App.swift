@@ -6,18 +6,22 @@ import TransitGTFS
 /// status out. `main.swift` wires it to the process.
 public struct App: Sendable {
     public var writeOut: @Sendable (String) -> Void
+    /// Where a command's rendered output goes as the renderer writes it, a piece at a time
+    /// (`Renderer.write`); nil: gathered whole and given to `writeOut`.
+    public var writeOutBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?
     public var writeErr: @Sendable (String) -> Void
     public var terminal: Terminal
     /// The git commit the binary was built from, when it was built in a checkout.
     public var commit: String?
 
     public init(terminal: Terminal, commit: String? = nil, writeOut: @escaping @Sendable (String) -> Void,
-                writeErr: @escaping @Sendable (String) -> Void) {
+                writeOutBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil, writeErr: @escaping @Sendable (String) -> Void) {
         self.terminal = terminal
         self.commit = commit
         // Every byte transit prints passes here: no configured secret gets out, even one a
-        // server echoed into an error or a field.
+        // server echoed into an error or a field (output in pieces only while there is none).
         self.writeOut = { writeOut(Redaction.scrub($0)) }
+        self.writeOutBytes = writeOutBytes
         self.writeErr = { writeErr(Redaction.scrub($0)) }
     }
 
@@ -94,10 +98,19 @@ public struct App: Sendable {
         defer { spinner.stop() }
         let output = try await Providers.run(command, Context(settings: settings, http: http, progress: spinner.show))
         spinner.stop()
-        let rendered = try Renderer(format: settings.format, header: settings.header, color: settings.color, width: settings.tableWidth).render(output)
-        // Not `prefix + rendered` with no prefix: that copies the whole output once more.
-        let text = prefix.isEmpty ? rendered : prefix + rendered
-        if !text.isEmpty { writeOut(text) }
+        let renderer = Renderer(format: settings.format, header: settings.header, color: settings.color, width: settings.tableWidth)
+        if let pieces = writeOutBytes, !Redaction.isActive {
+            // A usage error is thrown before the first byte, so the prefix waits for it.
+            var started = false
+            try renderer.write(output) { piece in
+                if !started && !prefix.isEmpty { writeOut(prefix) }
+                started = true
+                if !piece.isEmpty { pieces(piece) }
+            }
+        } else {
+            let text = prefix + (try renderer.render(output))
+            if !text.isEmpty { writeOut(text) }
+        }
         if !settings.quiet {
             for notice in output.notices { writeErr(Sanitize.text(notice).replacingOccurrences(of: "\n", with: " ") + "\n") }
         }

@@ -17,6 +17,9 @@ public enum Redaction {
         }
     }
 
+    /// Whether any secret is registered (else output needs no scrubbing).
+    public static var isActive: Bool { !secrets.current.isEmpty }
+
     /// `text` with every registered secret replaced by `REDACTED`.
     public static func scrub(_ text: String) -> String {
         let all = secrets.current

@@ -23,22 +23,50 @@ public struct Renderer: Sendable {
     }
 
     public func render(_ output: Output) throws(TransitError) -> String {
+        String(decoding: try bytes(output), as: UTF8.self)
+    }
+
+    /// The output as UTF-8 bytes, whole.
+    public func bytes(_ output: Output) throws(TransitError) -> [UInt8] {
+        var all: [UInt8] = []
+        try write(output) { all.append(contentsOf: $0) }
+        return all
+    }
+
+    /// The output as UTF-8 bytes handed to `sink` in pieces as they are written, each ending
+    /// between records: a long list of records goes out a megabyte at a time, so a
+    /// whole day's 15 MB of JSON is never in memory at once (its pages cost a tenth of the
+    /// command) and a reader downstream starts at once. A usage error is thrown before any
+    /// byte; after the first, nothing fails.
+    public func write(_ output: Output, to sink: (UnsafeRawBufferPointer) -> Void) throws(TransitError) {
         switch format {
-        case .table: return table(output)
-        case .tsv: return delimited(output, separator: "\t", header: header ?? false)
-        case .csv: return delimited(output, separator: ",", header: header ?? true)
+        case .table:
+            var text = table(output)
+            text.withUTF8 { sink(UnsafeRawBufferPointer($0)) }
+        case .tsv: delimited(output, separator: "\t", header: header ?? false, to: sink)
+        case .csv: delimited(output, separator: ",", header: header ?? true, to: sink)
         case .json:
             // A plain list of records is written as each is made, not all made first.
             if output.json == nil, let stream = output.recordStream {
-                return JSONWriter.document(count: stream.count) { .object(stream.record($0)) }
+                JSONWriter.document(count: stream.count, { .object(stream.record($0)) }, to: sink)
+            } else {
+                JSONWriter.document(output.json ?? .list(output.records.map(Value.object)), to: sink)
             }
-            return JSONWriter.document(output.json ?? .list(output.records.map(Value.object)))
         case .geojson:
             guard let geo = output.geoJSON else {
                 throw .usage("--format geojson is only for commands that return places (stops, vehicles)")
             }
-            return JSONWriter.document(geo)
+            JSONWriter.document(geo, to: sink)
         }
+    }
+
+    /// How much a writer gathers before handing it on.
+    static let piece = 1 << 20
+
+    /// Hands what `out` holds to `sink` and empties it, keeping its memory.
+    static func hand(_ out: inout [UInt8], to sink: (UnsafeRawBufferPointer) -> Void) {
+        out.withUnsafeBytes { sink($0) }
+        out.removeAll(keepingCapacity: true)
     }
 
     // MARK: table
@@ -120,11 +148,11 @@ public struct Renderer: Sendable {
 
     /// Rows of cells written as bytes into one buffer (as JSON is): printable ASCII text copied
     /// whole, integers and times digit by digit.
-    func delimited(_ output: Output, separator: String, header: Bool) -> String {
+    func delimited(_ output: Output, separator: String, header: Bool, to sink: (UnsafeRawBufferPointer) -> Void) {
         let csv = separator == ","
         let grid = output.flat
         let comma = UInt8(ascii: csv ? "," : "\t"), end = csv ? "\r\n" : "\n"
-        var out: [UInt8] = []
+        var out: [UInt8] = [], offsets = ZoneOffsets()
         out.reserveCapacity(1 << 16)
         if header && !grid.headers.isEmpty {
             for (i, key) in grid.headers.enumerated() {
@@ -136,19 +164,20 @@ public struct Renderer: Sendable {
         for row in grid.rows {
             for (i, value) in row.enumerated() {
                 if i > 0 { out.append(comma) }
-                Self.flatCell(value, csv: csv, into: &out)
+                Self.flatCell(value, csv: csv, into: &out, offsets: &offsets)
             }
             out.append(contentsOf: end.utf8)
+            if out.count >= Self.piece { Self.hand(&out, to: sink) }
         }
-        return String(decoding: out, as: UTF8.self)
+        Self.hand(&out, to: sink)
     }
 
     /// One tsv or csv cell: `flatText`, cleaned (tsv) or quoted (csv).
-    static func flatCell(_ value: Value, csv: Bool, into out: inout [UInt8]) {
+    static func flatCell(_ value: Value, csv: Bool, into out: inout [UInt8], offsets: inout ZoneOffsets) {
         switch value {
         case .null: return
         case .int(let i): JSONWriter.digits(i, into: &out)
-        case .time(let date, let zone): ClockTime.iso8601(date, zone: zone, into: &out)
+        case .time(let date, let zone): ClockTime.iso8601(date, zone: zone, into: &out, offsets: &offsets)
         case .string(let s) where plain(s, csv: csv): out.append(contentsOf: s.utf8)
         default:
             let text = flatText(value)
@@ -196,92 +225,130 @@ public struct Renderer: Sendable {
 /// of a whole-day query's time on a dense feed.)
 public enum JSONWriter {
     public static func write(_ value: Value) -> String {
-        var out: [UInt8] = []
+        var out: [UInt8] = [], offsets = ZoneOffsets()
         out.reserveCapacity(1 << 16)
-        append(value, to: &out, indent: 0)
+        append(value, to: &out, indent: 0, offsets: &offsets)
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `value` as a whole output: the text and its last newline (added in the buffer, where
-    /// `write(value) + "\n"` copied all of it once more).
+    /// `value` as a whole output: the text and its last newline.
     public static func document(_ value: Value) -> String {
-        if case .list(let items) = value { return document(count: items.count) { items[$0] } }
-        var out: [UInt8] = []
+        var all: [UInt8] = []
+        document(value) { all.append(contentsOf: $0) }
+        return String(decoding: all, as: UTF8.self)
+    }
+
+    /// `value` as a whole output, handed to `sink` in pieces (see `Renderer.write`).
+    public static func document(_ value: Value, to sink: (UnsafeRawBufferPointer) -> Void) {
+        if case .list(let items) = value { return document(count: items.count, { items[$0] }, to: sink) }
+        var out: [UInt8] = [], offsets = ZoneOffsets()
         out.reserveCapacity(1 << 16)
-        append(value, to: &out, indent: 0)
+        append(value, to: &out, indent: 0, offsets: &offsets)
         out.append(UInt8(ascii: "\n"))
-        return String(decoding: out, as: UTF8.self)
+        Renderer.hand(&out, to: sink)
     }
 
     /// A list of `count` values made one at a time by `element`, as a whole output: each is
-    /// written and let go before the next is made.
-    public static func document(count: Int, _ element: (Int) -> Value) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(1 << 16)
-        list(count: count, element, to: &out, indent: 0)
+    /// written and let go before the next is made, and the text goes to `sink` a piece at a
+    /// time, the buffer reused.
+    public static func document(count: Int, _ element: (Int) -> Value, to sink: (UnsafeRawBufferPointer) -> Void) {
+        var out: [UInt8] = [], offsets = ZoneOffsets()
+        out.reserveCapacity(Renderer.piece + (1 << 16))
+        withoutActuallyEscaping(sink) { sink in list(count: count, element, to: &out, indent: 0, offsets: &offsets, sink: sink) }
         out.append(UInt8(ascii: "\n"))
-        return String(decoding: out, as: UTF8.self)
+        Renderer.hand(&out, to: sink)
     }
 
-    static func list(count: Int, _ element: (Int) -> Value, to out: inout [UInt8], indent: Int) {
-        if count == 0 { out.append(contentsOf: "[]".utf8); return }
-        out.append(contentsOf: "[\n".utf8)
+    /// `offsets`: the zones' offsets, remembered while the document is written. `sink`: where
+    /// what was written goes once it passes `Renderer.piece` (the writer's buffer is emptied),
+    /// for the document's own list; nil for a list inside it.
+    static func list(count: Int, _ element: (Int) -> Value, to out: inout [UInt8], indent: Int, offsets: inout ZoneOffsets,
+                     sink: ((UnsafeRawBufferPointer) -> Void)?) {
+        if count == 0 { token(Token.emptyList, &out); return }
+        token(Token.openList, &out)
         for i in 0..<count {
             spaces(indent + 1, into: &out)
-            append(element(i), to: &out, indent: indent + 1)
-            out.append(contentsOf: (i == count - 1 ? "\n" : ",\n").utf8)
-            // A long list of records: room for all of them as large as the first, at once
-            // (growing by doubling copied everything written, four times over, on 15 MB).
-            if i == 0 && indent == 0 && count > 64 { out.reserveCapacity(out.count * (count + count / 8)) }
+            append(element(i), to: &out, indent: indent + 1, offsets: &offsets)
+            token(i == count - 1 ? Token.newline : Token.commaNewline, &out)
+            if let sink, out.count >= Renderer.piece { Renderer.hand(&out, to: sink) }
         }
         spaces(indent, into: &out)
         out.append(UInt8(ascii: "]"))
     }
 
-    static func append(_ value: Value, to out: inout [UInt8], indent: Int) {
+    static func append(_ value: Value, to out: inout [UInt8], indent: Int, offsets: inout ZoneOffsets) {
         switch value {
-        case .null: out.append(contentsOf: "null".utf8)
+        case .null: token(Token.null, &out)
         case .string(let s): quote(s, into: &out)
         case .int(let i): digits(i, into: &out)
         case .double(let d):
-            if d.isFinite { out.append(contentsOf: number(d).utf8) } else { out.append(contentsOf: "null".utf8) }
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+            if d.isFinite { out.append(contentsOf: number(d).utf8) } else { token(Token.null, &out) }
+        case .bool(let b): token(b ? Token.true : Token.false, &out)
         case .time(let date, let zone):
             out.append(UInt8(ascii: "\""))
-            ClockTime.iso8601(date, zone: zone, into: &out)
+            ClockTime.iso8601(date, zone: zone, into: &out, offsets: &offsets)
             out.append(UInt8(ascii: "\""))
         case .list(let items):
-            list(count: items.count, { items[$0] }, to: &out, indent: indent)
+            list(count: items.count, { items[$0] }, to: &out, indent: indent, offsets: &offsets, sink: nil)
         case .object(let record):
-            if record.fields.isEmpty { out.append(contentsOf: "{}".utf8); return }
-            out.append(contentsOf: "{\n".utf8)
-            for (i, field) in record.fields.enumerated() {
-                spaces(indent + 1, into: &out)
-                quote(field.key, into: &out)
-                out.append(contentsOf: ": ".utf8)
-                append(field.value, to: &out, indent: indent + 1)
-                out.append(contentsOf: (i == record.fields.count - 1 ? "\n" : ",\n").utf8)
+            if record.fields.isEmpty { token(Token.emptyObject, &out); return }
+            token(Token.openObject, &out)
+            // Read in place: iterating the fields copied each key and value out (a retain and
+            // a release apiece, a third of the writer's time).
+            record.fields.withUnsafeBufferPointer { fields in
+                for i in fields.indices {
+                    spaces(indent + 1, into: &out)
+                    quote(fields[i].key, into: &out)
+                    token(Token.colon, &out)
+                    append(fields[i].value, to: &out, indent: indent + 1, offsets: &offsets)
+                    token(i == fields.count - 1 ? Token.newline : Token.commaNewline, &out)
+                }
             }
             spaces(indent, into: &out)
             out.append(UInt8(ascii: "}"))
         }
     }
 
+    /// The writer's fixed bytes, as arrays: appending one is a copy of its bytes, where a
+    /// string literal's `utf8` went through the generic sequence path (a tenth of the writer).
+    enum Token {
+        static let null = Array("null".utf8), `true` = Array("true".utf8), `false` = Array("false".utf8)
+        static let emptyList = Array("[]".utf8), openList = Array("[\n".utf8), emptyObject = Array("{}".utf8), openObject = Array("{\n".utf8)
+        static let colon = Array(": ".utf8), newline = Array("\n".utf8), commaNewline = Array(",\n".utf8)
+        static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
+    }
+
+    @inline(__always) static func token(_ bytes: [UInt8], _ out: inout [UInt8]) {
+        bytes.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+    }
+
     /// Two spaces a level.
     @inline(__always) static func spaces(_ level: Int, into out: inout [UInt8]) {
-        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+        let count = 2 * level
+        if count <= Token.spaces.count {
+            Token.spaces.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
+        } else {
+            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+        }
     }
 
     /// A decimal integer, digit by digit (no String made for it).
     static func digits(_ value: Int, into out: inout [UInt8]) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        let first = out.count
-        repeat {
-            out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        out[first...].reverse()
+        // Right to left into 24 bytes on the stack, then one append.
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { raw in
+            var n = raw.count, magnitude = value.magnitude
+            repeat {
+                n -= 1
+                raw[n] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                n -= 1
+                raw[n] = UInt8(ascii: "-")
+            }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[n...]))
+        }
     }
 
     /// Shortest round-trip form; integral values without a fraction.

@@ -16,6 +16,12 @@ struct JourneyLayout {
     /// The display names of the routes the journeys ride, worked out once each (thousands of
     /// journeys name a dozen routes, and a feed may have thousands).
     let names: [Int: String]
+    /// Each feed's zone, made once (a `TimeZone` made from its name is a lookup behind a lock,
+    /// and every time of every leg asks).
+    let zones: [TimeZone]
+    /// The id and name of each stop a leg starts or ends at, made once (a name longer than 15
+    /// bytes is an allocation each time a String is made of it, and JSON writes two per leg).
+    let stops: [Int: (id: String, name: String)]
     /// Each walk's line along the streets it follows, by (from, to) stop (-1: the point), where
     /// it was measured on a map and the caller wants it drawn (`--format geojson`).
     private(set) var streetLines: [Int64: [Coordinate]] = [:]
@@ -38,6 +44,16 @@ struct JourneyLayout {
             }
         }
         self.names = names
+        var stops: [Int: (id: String, name: String)] = [:]
+        for journey in journeys {
+            for leg in journey.legs {
+                for stop in [leg.from, leg.to] where stop >= 0 && stop < timetable.stopCount && stops[stop] == nil {
+                    stops[stop] = (timetable.stopIDs[stop], timetable.stopNames[stop])
+                }
+            }
+        }
+        self.stops = stops
+        zones = timetable.isCombination ? (0..<timetable.feedCount).map(timetable.zone(ofFeed:)) : [timetable.zone]
         if let streets {
             for journey in journeys {
                 for leg in journey.legs {
@@ -99,7 +115,11 @@ struct JourneyLayout {
     /// A time at a stop, in the zone of the stop's feed (a combination's feeds may differ; a
     /// point, stop -1, is on the query's clock).
     func time(_ seconds: Int, at stop: Int) -> Value { .time(clock.instant(seconds), zone(at: stop)) }
-    func zone(at stop: Int) -> TimeZone { stop >= 0 && stop < t.stopCount ? t.zone(ofStop: stop) : clock.zone }
+    func zone(at stop: Int) -> TimeZone {
+        guard stop >= 0 && stop < t.stopCount else { return clock.zone }
+        let feed = zones.count == 1 ? 0 : t.feed(ofStop: stop)
+        return feed >= 0 && feed < zones.count ? zones[feed] : t.zone(ofStop: stop)
+    }
 
     /// A delay in whole minutes, rounded to the nearest (half away from zero), as tables show it.
     static func minutes(_ delay: Int) -> Int { (delay >= 0 ? delay + 30 : delay - 30) / 60 }
@@ -113,7 +133,12 @@ struct JourneyLayout {
     /// A leg's end: a stop's id, or the point as typed (stop -1 is the origin's point on a
     /// first leg, the destination's on a last).
     func endID(_ stop: Int, origin: Bool) -> String {
-        stop >= 0 ? t.stopIDs[stop] : (origin ? points.from?.text : points.to?.text) ?? ""
+        stop >= 0 ? stops[stop]?.id ?? t.stopIDs[stop] : (origin ? points.from?.text : points.to?.text) ?? ""
+    }
+
+    /// A leg's end by name: a stop's name, or the point as typed.
+    func endName(_ stop: Int, origin: Bool) -> String {
+        stop >= 0 ? stops[stop]?.name ?? t.stopNames[stop] : endID(-1, origin: origin)
     }
 
     /// Where an end is: a stop's coordinates, or the point's.
@@ -122,38 +147,45 @@ struct JourneyLayout {
     }
 
     func legRecord(_ leg: Router.Leg) -> Record {
-        let ends: [(String, Value)] = [("mode", .string(leg.isRide ? "ride" : "walk")),
-                                       ("from", .string(endID(leg.from, origin: true))), ("from_name", .string(leg.from >= 0 ? t.stopNames[leg.from] : endID(-1, origin: true))),
-                                       ("from_platform", leg.from >= 0 ? platform(leg.from) : .null),
-                                       ("to", .string(endID(leg.to, origin: false))), ("to_name", .string(leg.to >= 0 ? t.stopNames[leg.to] : endID(-1, origin: false))),
-                                       ("to_platform", leg.to >= 0 ? platform(leg.to) : .null),
-                                       ("departure", time(leg.departure.predicted, at: leg.from)), ("arrival", time(leg.arrival.predicted, at: leg.to))]
-        switch leg.mode {
-        case .ride(let trip, _, _, _, _):
+        // One array, in the order printed (joining four made a copy of each).
+        var fields: [(String, Value)] = []
+        fields.reserveCapacity(24)
+        let ride: (route: Int, status: RealtimeStatus)?
+        if case .ride = leg.mode {
             let route = self.route(leg), instance = instance(leg)
+            ride = (route, updates?.rideStatus(ofInstance: instance == nil ? -1 : leg.instance) ?? .scheduled)
+            fields += [("route", .string(routeName(route))), ("route_id", route >= 0 ? .string(t.routeIDs[route]) : .null),
+                       ("trip_id", .string(tripID(leg))), ("headsign", .string(headsign(leg)))]
             // A frequencies.txt trip runs many times: its start time says which run (as
             // GTFS-Realtime's trip descriptor does), in the feed's HH:MM:SS.
-            let frequency = trip >= 0 && trip < t.tripCount && t.tripIsFrequency[trip] != 0
-            let run: [(String, Value)] = frequency ? [("trip_start", .string(ClockTime.gtfs(leg.runStart)))] : []
-            // Planned and predicted: an added trip has no plan; a run without realtime data, no delay.
-            let status = updates?.rideStatus(ofInstance: instance == nil ? -1 : leg.instance) ?? .scheduled
-            let added = status == .added, delays = status == .updated
-            let realtime: [(String, Value)] = [
-                ("planned_departure", added ? .null : time(leg.departure.planned, at: leg.from)),
-                ("planned_arrival", added ? .null : time(leg.arrival.planned, at: leg.to)),
-                ("departure_delay_seconds", delays ? .int(leg.departure.delay) : .null),
-                ("arrival_delay_seconds", delays ? .int(leg.arrival.delay) : .null),
-                ("realtime", .bool(status.isRealtime)), ("status", .string(status.rawValue)),
-                ("alerts", .list(alerts(leg).map { .string($0.id) })),
-            ]
-            return Record([("route", .string(routeName(route))), ("route_id", route >= 0 ? .string(t.routeIDs[route]) : .null),
-                           ("trip_id", .string(tripID(leg))), ("headsign", .string(headsign(leg)))] + run + ends + realtime)
-        case .walk:
-            return Record([("route", .null), ("route_id", .null), ("trip_id", .null), ("headsign", .null)] + ends
-                          + [("walk_meters", .int(Int(meters(leg).rounded()))),
-                             // The walk itself, as the router timed it (a change also needs --min-transfer).
-                             ("walk_seconds", .int(leg.arrival.predicted - leg.departure.predicted))])
+            if let trip = leg.trip, trip >= 0 && trip < t.tripCount && t.tripIsFrequency[trip] != 0 {
+                fields.append(("trip_start", .string(ClockTime.gtfs(leg.runStart))))
+            }
+        } else {
+            ride = nil
+            fields += [("route", .null), ("route_id", .null), ("trip_id", .null), ("headsign", .null)]
         }
+        fields += [("mode", .string(leg.isRide ? "ride" : "walk")),
+                   ("from", .string(endID(leg.from, origin: true))), ("from_name", .string(endName(leg.from, origin: true))),
+                   ("from_platform", leg.from >= 0 ? platform(leg.from) : .null),
+                   ("to", .string(endID(leg.to, origin: false))), ("to_name", .string(endName(leg.to, origin: false))),
+                   ("to_platform", leg.to >= 0 ? platform(leg.to) : .null),
+                   ("departure", time(leg.departure.predicted, at: leg.from)), ("arrival", time(leg.arrival.predicted, at: leg.to))]
+        if let ride {
+            // Planned and predicted: an added trip has no plan; a run without realtime data, no delay.
+            let added = ride.status == .added, delays = ride.status == .updated
+            fields += [("planned_departure", added ? .null : time(leg.departure.planned, at: leg.from)),
+                       ("planned_arrival", added ? .null : time(leg.arrival.planned, at: leg.to)),
+                       ("departure_delay_seconds", delays ? .int(leg.departure.delay) : .null),
+                       ("arrival_delay_seconds", delays ? .int(leg.arrival.delay) : .null),
+                       ("realtime", .bool(ride.status.isRealtime)), ("status", .string(ride.status.rawValue)),
+                       ("alerts", .list(alerts(leg).map { .string($0.id) }))]
+        } else {
+            fields += [("walk_meters", .int(Int(meters(leg).rounded()))),
+                       // The walk itself, as the router timed it (a change also needs --min-transfer).
+                       ("walk_seconds", .int(leg.arrival.predicted - leg.departure.predicted))]
+        }
+        return Record(fields)
     }
 
     /// A walk's length, as the router measured it (between stops, and from or to a point: a
