@@ -69,6 +69,8 @@ public struct CommandSpec: Sendable {
     public var positional: String?
     /// The positional argument may be left out (`[NAME]`).
     public var positionalOptional = false
+    /// The positional argument is every word left, joined by spaces (`catalog search bay area`).
+    public var positionalTakesRest = false
     /// Where completion finds the positional argument.
     public var positionalSource: ValueSource
     /// Old spellings still accepted, by the option they mean (`top` → `limit`): parsed as that

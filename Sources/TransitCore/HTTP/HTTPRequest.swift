@@ -4,7 +4,7 @@ import TransitGTFS
 
 /// What a provider's answers are written in.
 public enum BodyKind: String, Sendable {
-    case xml = "XML", json = "JSON", javaScript = "JavaScript", html = "HTML", zip = "a zip file"
+    case xml = "XML", json = "JSON", javaScript = "JavaScript", html = "HTML", zip = "a zip file", csv = "CSV"
     case protobuf = "a GTFS-Realtime protobuf message"
 
     /// A binary body: recorded byte for byte (a secret in it cannot be scrubbed without

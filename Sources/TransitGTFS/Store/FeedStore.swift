@@ -52,6 +52,20 @@ package struct FeedStore {
         package var streets: String?
         package var streetsSize: Int?
         package var streetsModified: Double?
+        /// Where it was found: its id in the Mobility Database catalog (`import mdb-53`), and the
+        /// licence the catalog names for it (a URL).
+        package var catalog: String?
+        package var license: String?
+    }
+
+    /// A feed's entry in the catalog, as a summary keeps it.
+    package struct CatalogEntry: Sendable, Equatable {
+        package var id: String?
+        package var license: String?
+        package init(id: String?, license: String?) {
+            self.id = id
+            self.license = license
+        }
     }
 
     package struct Part: Codable, Equatable {
@@ -73,10 +87,12 @@ package struct FeedStore {
     /// Compiles `files` and writes it as `name`; returns the summary and the compiler's warnings.
     package func install(_ files: FeedFiles, name: String, source: String, at path: String? = nil,
                  sourceStamp: (size: Int, modified: Double)? = nil, validators: (etag: String?, lastModified: String?)? = nil,
-                 realtime: (sources: [String], headers: [String])? = nil, streets: String? = nil,
+                 realtime: (sources: [String], headers: [String])? = nil, streets: String? = nil, catalog: CatalogEntry? = nil,
                  replacing: Bool = false) throws(TransitError) -> (Summary, [String]) {
         var (summary, timetable, warnings) = try compile(files, name: name, source: source, sourceStamp: sourceStamp, validators: validators,
                                                          realtime: realtime, streets: streets)
+        summary.catalog = catalog?.id
+        summary.license = catalog?.license
         // An update (`replacing`) writes the feed back only if it was not removed meanwhile.
         let target = path ?? self.path(of: name)
         guard let bytes = try write(timetable, summary: summary, to: target, still: replacing ? { FileManager.default.fileExists(atPath: target) } : nil) else {

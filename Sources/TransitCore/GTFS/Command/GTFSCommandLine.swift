@@ -34,15 +34,17 @@ enum GTFSCommandLine {
     static let commands: [any GTFSSubcommand.Type] = [
         GTFSTripsCommand.self, GTFSDeparturesCommand.self, GTFSReachCommand.self, GTFSVehiclesCommand.self, GTFSAlertsCommand.self,
         GTFSStopsCommand.self, GTFSRoutesCommand.self, GTFSImportCommand.self, GTFSFeedsCommand.self, GTFSTripCommand.self,
-        GTFSUpdateCommand.self, GTFSRemoveCommand.self,
+        GTFSUpdateCommand.self, GTFSRemoveCommand.self, GTFSCatalogCommand.self,
     ]
 
     static let spec = ProviderSpec(
         name: "gtfs", displayName: "GTFS", summary: "any agency's GTFS static feed: imported once, every journey of a day offline",
         zoneName: "the feed's agency_timezone", commands: commands.map { $0.spec },
-        variables: [("TRANSIT_GTFS_FEED", "the default --feed of gtfs: an imported feed's name, a path, all, or several, comma-separated (searched as one)")],
+        variables: [("TRANSIT_GTFS_FEED", "the default --feed of gtfs: an imported feed's name, a path, all, or several, comma-separated (searched as one)"),
+                    ("TRANSIT_CATALOG_URL", "where gtfs catalog downloads the Mobility Database's catalog (its v2 CSV; default \(CatalogCache.defaultURL))")],
         files: [("$TRANSIT_CACHE_DIR/gtfs/NAME.timetable", "an imported GTFS feed, compiled for routing; replaced atomically by a new import"),
-                ("$TRANSIT_CACHE_DIR/gtfs/.combined/", "several feeds combined (--feed a --feed b), compiled on first use, compiled again when one of them changes")])
+                ("$TRANSIT_CACHE_DIR/gtfs/.combined/", "several feeds combined (--feed a --feed b), compiled on first use, compiled again when one of them changes"),
+                ("$TRANSIT_CACHE_DIR/catalog/feeds_v2.csv", "the Mobility Database's feed catalog, downloaded on first use and again after 7 days")])
 
     static func parse(_ args: Arguments) throws(TransitError) -> GTFSCommand {
         guard let type = commands.first(where: { $0.spec.name == args.spec.name }) else { throw args.unknownCommand() }

@@ -8,7 +8,7 @@ struct GTFSFeedsCommand: GTFSSubcommand {
         provider: "gtfs", name: "feeds", summary: "the imported feeds and the dates they cover",
         examples: ["transit gtfs feeds", "transit gtfs feeds --feed bart --feed caltrain"],
         options: [OptionSpec("feed", value: "NAME|PATH", "only these feeds (repeatable, or all), with what their combination should know: feeds in different zones, feeds that share no service day", source: .cached, repeatable: true)],
-        notes: ["Fields: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, source; JSON also realtime (the remembered real-time URLs, as typed) and streets (the map walks are measured on, or null). A notice says when today is outside a feed's dates."])
+        notes: ["Fields: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, source; JSON also realtime (the remembered real-time URLs, as typed), streets (the map walks are measured on, or null), catalog and license (a feed imported from the catalog: its id and licence URL, which the table shows too). A notice says when today is outside a feed's dates."])
 
     /// Only these feeds, as a query would combine them; none: every imported feed.
     var feeds: [String] = []
@@ -53,7 +53,12 @@ struct GTFSFeedsCommand: GTFSSubcommand {
             Column("realtime", in: .json) { .list(($0.realtime ?? []).map(Value.string)) },
             // The map walks were measured on (`import --streets`); null: straight lines.
             Column("streets", in: .json) { $0.streets.map(Value.string) ?? .null },
+            // Where the catalog has it (`import mdb-53`): its id there and its licence.
+            Column("catalog", in: .json) { $0.catalog.map(Value.string) ?? .null },
+            Column("license", in: .json) { $0.license.map(Value.string) ?? .null },
         ]
-        return Output(list, data: data, table: Array(data.prefix(9)), notices: notices)
+        var table = Array(data.prefix(9))
+        if list.contains(where: { $0.license != nil }) { table.append(Column("license") { .string($0.license ?? "") }) }
+        return Output(list, data: data, table: table, notices: notices)
     }
 }

@@ -49,8 +49,10 @@ struct GTFSImportCommand: GTFSSubcommand {
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
+        if CatalogImport.isID(source) { return try await CatalogImport(self).run(gtfs) }
         // Nothing to ask about: never nil.
-        try await Self.install(gtfs, source, name: name, ifChangedSince: nil, realtime: (realtime, headers), streets: streets) ?? Output([String](), data: [], table: [])
+        return try await Self.install(gtfs, source, name: name, ifChangedSince: nil, realtime: (realtime, headers), streets: streets)
+            ?? Output([String](), data: [], table: [])
     }
 
     /// A feed from `source` compiled and installed as `name`; with `ifChangedSince`, a URL is asked with that import's validators, and nil
@@ -60,7 +62,7 @@ struct GTFSImportCommand: GTFSSubcommand {
     /// `replacing`: an update, which does not write back a feed removed meanwhile.
     static func install(_ gtfs: GTFSContext, _ source: String, name given: String?, ifChangedSince previous: FeedStore.Summary?,
                         realtime: (sources: [String], headers: [String])? = nil, streets map: String? = nil,
-                        replacing: Bool = false) async throws(TransitError) -> Output? {
+                        catalog: FeedStore.CatalogEntry? = nil, replacing: Bool = false) async throws(TransitError) -> Output? {
         // The map given, else the one the feed was imported with.
         let streets = map ?? previous?.streets
         var path = source
@@ -119,14 +121,17 @@ struct GTFSImportCommand: GTFSSubcommand {
         let stamp = temporary == nil ? FeedStore.stamp(path) : nil
         // What real-time sources it had stay with it, unless new ones are given.
         let remembered = realtime ?? previous.map { ($0.realtime ?? [], $0.realtimeHeaders ?? []) }
+        // Its catalog entry stays with it too (an update keeps the licence).
+        let entry = catalog ?? previous.map { FeedStore.CatalogEntry(id: $0.catalog, license: $0.license) }
         let (summary, warnings) = try gtfs.store.install(try FeedFiles.open(path), name: name, source: stored, sourceStamp: stamp, validators: validators,
-                                                    realtime: remembered, streets: streets, replacing: replacing)
+                                                    realtime: remembered, streets: streets, catalog: entry, replacing: replacing)
         let rows: [(String, Value)] = [
             ("name", .string(summary.name)), ("agencies", .list(summary.agencies.map(Value.string))), ("time_zone", .string(summary.timeZone)),
             ("first_date", .string(summary.firstDate)), ("last_date", .string(summary.lastDate)), ("stops", .int(summary.stops)),
             ("routes", .int(summary.routes)), ("trips", .int(summary.trips)), ("stop_times", .int(Int(summary.stopTimes))),
             ("patterns", .int(summary.patterns)), ("compiled_bytes", .int(summary.compiledBytes)), ("compile_ms", .int(summary.compileMilliseconds)),
             ("realtime", .list((summary.realtime ?? []).map(Value.string))), ("streets", summary.streets.map(Value.string) ?? .null),
+            ("catalog", summary.catalog.map(Value.string) ?? .null), ("license", summary.license.map(Value.string) ?? .null),
         ]
         let data = rows.map { pair in Column<FeedStore.Summary>(pair.0) { _ in pair.1 } }
         var output = Output([summary], data: data, table: [], notices: warnings.map { "GTFS: " + $0 })
