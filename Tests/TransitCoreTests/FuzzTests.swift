@@ -78,7 +78,22 @@ extension CPUBound {
                     _ = try? PBFReader.read(bytes, what: "fuzz", PBFReader.Visitor(way: { _, refs, tags in if Walkable.way(tags) { walkable += refs.count } }))
                 }
             }),
+            // The catalog's v2 CSV (the README's header and two real rows), read from a file as
+            // a download is, then searched, its rows made feeds and their real-time feeds found.
+            Family(name: "catalog", samples: catalogSamples(), parse: { data in
+                let file = Paths.temporary() + "/feeds_v2.csv"
+                defer { try? FileManager.default.removeItem(atPath: (file as NSString).deletingLastPathComponent) }
+                guard (try? data.write(to: URL(fileURLWithPath: file))) != nil, let catalog = try? FeedCatalog(file: file, what: "fuzz") else { return }
+                _ = catalog.search(["cape", "cod"], near: Coordinate(latitude: 41.8, longitude: -70.3), country: "us", all: true)
+                _ = catalog.realtime(of: catalog.feeds.map(\.id))
+                _ = catalog.feed("mdb-645").map { CatalogImport.realtimeSources([$0], environment: RunEnvironment(Environment([:]))) }
+            }),
         ]
+
+        static func catalogSamples() -> [Data] {
+            guard let file = try? CatalogTests.publishedRows(), let data = FileManager.default.contents(atPath: file) else { return [] }
+            return [data]
+        }
 
         static func osmSamples() -> [Data] {
             let files = samples("osm/beatty", [".pbf"]) + samples("osm/helsinki", ["test.osm.pbf"])
@@ -152,7 +167,7 @@ extension CPUBound {
                 }
                 return counts
             }
-            #expect(counts.count == (Self.environment["TRANSIT_FUZZ_FAMILY"] == nil ? 8 : 1), "\(counts)")  // every family had samples and ran
+            #expect(counts.count == (Self.environment["TRANSIT_FUZZ_FAMILY"] == nil ? 9 : 1), "\(counts)")  // every family had samples and ran
             #expect(counts.values.reduce(0, +) >= Self.inputs * 9 / 10)
         }
 
