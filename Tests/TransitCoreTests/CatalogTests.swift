@@ -239,6 +239,10 @@ struct CatalogTests {
             let run = try await Run.transit(args, env: Self.env(cache, server))
             #expect(run.status == 2 && run.stdout.isEmpty && run.stderrLines.first?.contains(words) == true, "\(args): \(run.stderr)")
         }
+        // A mistyped path is a path, not a catalog id; an id is one.
+        #expect(!CatalogImport.isID("bart-feed") && !CatalogImport.isID("./mdb-53") && !CatalogImport.isID("m-53") && CatalogImport.isID("mdb-53") && CatalogImport.isID("tld-a1b"))
+        let typo = try await Run.transit(["gtfs", "import", "bart-feed"], env: Self.env(cache, server))
+        #expect(typo.status == 2 && typo.stderr.hasPrefix("transit: no feed at bart-feed"), "\(typo.stderr)")
         // A feed URL that answers an HTML page: exit 1, no feed.
         mode.withLock { $0 = "good" }
         let html = try await Self.catalog(["mdb-53": ["urls.direct_download": server.baseURL + "/html.zip", "urls.latest": ""]])

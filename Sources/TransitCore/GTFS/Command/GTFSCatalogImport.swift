@@ -10,12 +10,15 @@ struct CatalogImport {
 
     init(_ command: GTFSImportCommand) { self.command = command }
 
-    /// `mdb-53`, `tld-1234`: a catalog's id, and no file of that name here.
+    /// `mdb-53`, `tld-1234`: a catalog's id (a source's 2 to 5 letters, a dash, then a number
+    /// or a code with a digit), and no file of that name here. A mistyped path (`bart-feed`)
+    /// stays a path, and its error says so.
     static func isID(_ text: String) -> Bool {
-        guard let dash = text.firstIndex(of: "-"), dash != text.startIndex,
-              text[..<dash].allSatisfy({ $0.isASCII && $0.isLowercase }),
-              text[text.index(after: dash)...].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }),
-              text.index(after: dash) != text.endIndex else { return false }
+        guard let dash = text.firstIndex(of: "-"), (2...5).contains(text.distance(from: text.startIndex, to: dash)),
+              text[..<dash].allSatisfy({ $0.isASCII && $0.isLowercase }) else { return false }
+        let rest = text[text.index(after: dash)...]
+        guard rest.contains(where: { $0.isASCII && $0.isNumber }),
+              rest.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return false }
         return !FileManager.default.fileExists(atPath: text)
     }
 
