@@ -7,13 +7,14 @@ struct GTFSImportCommand: GTFSSubcommand {
     static let spec = CommandSpec(
         provider: "gtfs", name: "import", summary: "check a feed and compile it for offline queries",
         examples: ["transit gtfs import Fixtures/gtfs/lakeport",
-                   "transit gtfs import ./unzipped-feed --name metro", "transit gtfs import https://example.org/gtfs.zip --name city"],
+                   "transit gtfs import ./unzipped-feed --name metro", "transit gtfs import https://example.org/gtfs.zip --name city",
+                   "transit gtfs import mdb-53"],
         options: [OptionSpec("name", value: "NAME", "the feed's name (default: the file name without .zip)"),
                   OptionSpec("realtime", value: "URL", "a GTFS-Realtime URL every query of the feed reads (repeatable); $NAME or ${NAME} in it is read from the environment at each fetch, and kept as a name", repeatable: true),
                   OptionSpec("realtime-header", value: "\"NAME: VALUE\"", "a header sent with the real-time URLs (repeatable), e.g. \"x-api-key: $KEY\"", repeatable: true),
                   OptionSpec("streets", value: "AREA.osm.pbf", "an OpenStreetMap extract: changes on foot are measured on its walkable streets (remembered; update measures again when it changes)", source: .files)],
-        notes: ["SOURCE is a .zip, an unzipped directory or an http(s) URL (fetched through the HTTP path: --timeout, retries, --record, --offline). The compiled feed goes to $TRANSIT_CACHE_DIR/gtfs/NAME.timetable; importing again replaces it atomically, and a failed import leaves the old one. Prints: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, patterns, compiled_bytes, compile_ms, realtime, streets (the map, or null). With --streets, the changes on foot within 300 m and the walks from and to LAT,LON follow the map's walkable streets (docs/gtfs.md); a map that no stop is within 100 m of is refused."],
-        positional: "SOURCE", positionalSource: .files)
+        notes: ["SOURCE is a .zip, an unzipped directory or an http(s) URL (fetched through the HTTP path: --timeout, retries, --record, --offline), or a feed's id in the Mobility Database catalog (mdb-53, see gtfs catalog): downloaded from its URL, else the catalog's copy, named after its provider, with its real-time feeds remembered (a key as $VARIABLE) and its licence kept. The compiled feed goes to $TRANSIT_CACHE_DIR/gtfs/NAME.timetable; importing again replaces it atomically, and a failed import leaves the old one. Prints: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, patterns, compiled_bytes, compile_ms, realtime, streets (the map, or null), catalog and license (from the catalog, or null). With --streets, the changes on foot within 300 m and the walks from and to LAT,LON follow the map's walkable streets (docs/gtfs.md); a map that no stop is within 100 m of is refused."],
+        positional: "SOURCE|CATALOG_ID", positionalSource: .files)
 
     var source: String
     var name: String?
@@ -25,7 +26,7 @@ struct GTFSImportCommand: GTFSSubcommand {
 
     init(_ args: Arguments) throws(TransitError) {
         source = (args.positional ?? "").trimmingCharacters(in: .whitespaces)
-        guard !source.isEmpty else { throw args.missing("SOURCE") }
+        guard !source.isEmpty else { throw args.missing("SOURCE|CATALOG_ID") }
         name = args.string("name")
         if let name, !FeedStore.validName(name) {
             throw .usage("--name takes letters, digits, '.', '_' and '-' (not starting with '.'), not '\(name)'")
