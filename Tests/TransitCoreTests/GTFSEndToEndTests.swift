@@ -350,7 +350,11 @@ import TransitTestSupport
         ])
         let json = try await Run.transit(["--format", "json", "gtfs", "trips", "--from", "San Francisco", "--to", "Palo Alto", "--date", "2016-04-06", "--after", "07:00", "--limit", "1"], env: env(cache))
         let first = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])?.first)
-        #expect(Array(first.keys).sorted() == ["arrival", "departure", "destination", "duration_minutes", "legs", "origin", "transfers"])
+        #expect(Array(first.keys).sorted() == ["arrival", "departure", "destination", "duration_minutes", "fare", "legs", "origin", "transfers"])
+        // Zone 1 to zone 3 on the Baby Bullet: fare_rules.txt's OW_3 row, 7.75 USD.
+        let fare = try #require(first["fare"] as? [String: Any])
+        #expect(fare["total"] as? Double == 7.75 && fare["currency"] as? String == "USD" && fare["complete"] as? Bool == true)
+        #expect((fare["legs"] as? [[String: Any]])?.map { $0["fare_id"] as? String } == ["OW_3_20160228"])
         let leg = try #require((first["legs"] as? [[String: Any]])?.first)
         #expect(leg["route"] as? String == "Baby Bullet" && leg["from"] as? String == "70012" && leg["to"] as? String == "70172")
         #expect(leg["departure"] as? String == "2016-04-06T07:12:00-07:00" && leg["trip_id"] as? String != nil)

@@ -54,6 +54,7 @@ package struct GTFSCompiler {
         try agencies(try required(files, "agency.txt"))
         try readStops(try required(files, "stops.txt"))
         try readRoutes(try required(files, "routes.txt"))
+        try readFares(try files.reader("fare_attributes.txt"), try files.reader("fare_rules.txt"))
         let calendar = try files.reader("calendar.txt"), dates = try files.reader("calendar_dates.txt")
         guard calendar != nil || dates != nil else {
             throw .parse(what: "the feed", reason: "it has neither calendar.txt nor calendar_dates.txt")
@@ -137,8 +138,9 @@ package struct GTFSCompiler {
         let id = try columns(r, ["stop_id"])[0]
         let code = r.column("stop_code"), name = r.column("stop_name"), lat = r.column("stop_lat"), lon = r.column("stop_lon")
         let platform = r.column("platform_code")
-        let parent = r.column("parent_station")
+        let parent = r.column("parent_station"), zone = r.column("zone_id")
         var parents: [(stop: Int, parent: String, line: Int)] = []
+        var zones = IDTable()
         var unplaced = 0
         while try r.next() {
             let key = r.bytes(id)
@@ -155,7 +157,10 @@ package struct GTFSCompiler {
             t.stopLat.append(placed ? latitude : .nan)
             t.stopLon.append(placed ? longitude : .nan)
             if let parent, !r.isEmpty(parent) { parents.append((stops.count - 1, r.string(parent), r.line)) }
+            // Its fare zone (Fares v1), by index.
+            t.stopZone.append(zone.map { r.isEmpty($0) ? -1 : Int32(clamping: zones.insert(r.bytes($0)).index) } ?? -1)
         }
+        t.zoneIDs = zones.keys
         if unplaced > 0 {
             warnings.append("\(unplaced) \(unplaced == 1 ? "stop has" : "stops have") coordinates outside ±90°/±180° (kept without a place: never reached on foot)")
         }

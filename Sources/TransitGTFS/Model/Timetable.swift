@@ -204,6 +204,21 @@ package struct Timetable: Sendable {
 
     package var transfers: [TransferRule] = []
 
+    // Fares v1 (fare_attributes.txt, fare_rules.txt, stops' zone_id): see `FareTable`.
+    /// Each stop's zone (-1: none), an index of `zoneIDs`.
+    package var stopZone = Packed<Int32>()
+    package var zoneIDs = StringTable()
+    package var fareIDs = StringTable()
+    package var farePrice = Packed<Double>()
+    /// ISO 4217, as the feed wrote it (checked at import).
+    package var fareCurrency = StringTable()
+    /// How many changes a ticket allows (-1: unlimited), and in how many seconds (-1: no limit).
+    package var fareTransfers = Packed<Int32>()
+    package var fareTransferDuration = Packed<Int32>()
+    /// fare_rules.txt, five values a row: fare, route, origin zone, destination zone, contained
+    /// zone (-1 where the row leaves the field empty).
+    package var fareRules = Packed<Int32>()
+
     // Feeds: empty for one feed. A combination of several (`--feed a --feed b`) keeps each
     // feed's stops, routes, trips, patterns, services and transfers.txt rows as one contiguous
     // range, its ids written `feed:id`, and its own zone (TimetableCombination).

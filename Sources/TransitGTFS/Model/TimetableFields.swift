@@ -16,6 +16,8 @@ package enum TimetableTable: CaseIterable {
     case tripRuns
     /// Stops listed under their stations (`stationChildren`).
     case stationChildren
+    /// Fare zones, fares, and fare_rules.txt rows (five values each).
+    case zones, fares, fareRules
     case services, transfers, times, links, feeds
 
     package func count(in t: Timetable) -> Int {
@@ -30,6 +32,9 @@ package enum TimetableTable: CaseIterable {
         case .stopPatternValues: t.stopPatterns.count
         case .tripRuns: t.tripRuns.count / 2
         case .stationChildren: t.stationChildren.count
+        case .zones: t.zoneIDs.count
+        case .fares: t.fareIDs.count
+        case .fareRules: t.fareRules.count / 5
         case .services: t.serviceCount
         case .transfers: t.transfers.count
         case .times: t.times.count
@@ -237,6 +242,20 @@ extension Timetable {
                                                                  type: rule.type, minTime: rule.minTime))
                            }
                        }),
+        // Fares v1: zones by stop, fares, rules (each feed's own: its fares and zones moved past
+        // the feeds' before it, ids prefixed).
+        .indices("stopZone", \.stopZone, rows: .stops, into: .zones, none: true),
+        .strings("zoneIDs", \.zoneIDs, rows: .zones, ids: true), .strings("fareIDs", \.fareIDs, rows: .fares, ids: true),
+        .values("farePrice", \.farePrice, rows: .fares), .strings("fareCurrency", \.fareCurrency, rows: .fares),
+        .values("fareTransfers", \.fareTransfers, rows: .fares), .values("fareTransferDuration", \.fareTransferDuration, rows: .fares),
+        .packed("fareRules", \.fareRules, rows: nil, check: { t in
+            let rules = t.fareRules.buffer, limits = [t.fareIDs.count, t.routeCount, t.zoneIDs.count, t.zoneIDs.count, t.zoneIDs.count]
+            guard rules.count % 5 == 0 else { return false }
+            return rules.indices.allSatisfy { k in rules[k] >= (k % 5 == 0 ? 0 : -1) && Int(rules[k]) < limits[k % 5] }
+        }) { out, t, j in
+            let plus = [j.offset(.fares), j.offset(.routes), j.offset(.zones), j.offset(.zones), j.offset(.zones)]
+            for (k, v) in t.fareRules.buffer.enumerated() { out.fareRules.append(v < 0 ? v : v &+ plus[k % 5]) }
+        },
         // Feeds: empty for one feed; a combination names each, with its zone and where its rows begin.
         TimetableField.strings("feedNames", \.feedNames, rows: .feeds).combinedApart,
         TimetableField(name: "feedZones", write: { t, w in w.strings(t.feedZones) }, read: { (t, r) throws(TransitError) in t.feedZones = try r.strings() },

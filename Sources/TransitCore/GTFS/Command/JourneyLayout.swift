@@ -22,6 +22,8 @@ struct JourneyLayout {
     /// The id and name of each stop a leg starts or ends at, made once (a name longer than 15
     /// bytes is an allocation each time a String is made of it, and JSON writes two per leg).
     let stops: [Int: (id: String, name: String)]
+    /// The feed's fares (Fares v1), when it has any: each journey is priced with them.
+    let fares: FareTable?
     /// Each walk's line along the streets it follows, by (from, to) stop (-1: the point), where
     /// it was measured on a map and the caller wants it drawn (`--format geojson`).
     private(set) var streetLines: [Int64: [Coordinate]] = [:]
@@ -53,6 +55,7 @@ struct JourneyLayout {
             }
         }
         self.stops = stops
+        fares = FareTable(timetable)
         zones = timetable.isCombination ? (0..<timetable.feedCount).map(timetable.zone(ofFeed:)) : [timetable.zone]
         if let streets {
             for journey in journeys {
@@ -235,7 +238,7 @@ struct JourneyLayout {
         let arrival = Column<Router.Journey>("arrival", "ARRIVE") { time($0.arrival, at: $0.legs.last?.to ?? -1) }
         let duration = Column<Router.Journey>("duration_minutes", "MIN") { .int(($0.arrival - $0.departure) / 60) }
         let transfers = Column<Router.Journey>("transfers", "CHG") { .int($0.transfers) }
-        let data: [Column<Router.Journey>] = [
+        var data: [Column<Router.Journey>] = [
             Column("origin") { stop($0.legs.first, first: true) }, Column("destination") { stop($0.legs.last, first: false) },
             departure, arrival, duration, transfers,
             Column("legs", in: .json) { .list($0.legs.map { .object(legRecord($0)) }) },
@@ -262,10 +265,40 @@ struct JourneyLayout {
         let board = Column<Router.Journey>("from", "FROM") { j in .string(j.legs.first(where: \.isRide).map { stationName($0.from) } ?? "") }
         // At 80 columns every row keeps its times, where to board and where to change; the
         // line names give way first.
-        var output = Output(journeys, data: data, table: [depart, arrive, duration, transfers, board, change, journey.shrinkingFirst()], notices: notices)
+        var table = [depart, arrive, duration, transfers, board, change, journey.shrinkingFirst()]
+        if let fares {
+            // Priced where the feed has fares: JSON's `fare`, the table's PRICE (`?` when some
+            // ride has none: never a partial sum).
+            data.append(Column("fare", in: .json) { Self.fareValue(fares.price($0)) })
+            table.insert(Column("price", "PRICE") { Self.priceText(fares.price($0)) }, at: 4)
+        }
+        var output = Output(journeys, data: data, table: table, notices: notices)
         // A journey as a line through the stops it calls at, its JSON record as properties.
         output.geoJSON { records in GeoJSON.points([], lines: zip(records, journeys).map { (properties: $0, coordinates: path($1)) }) }
         return output
+    }
+
+    /// `{total, currency, legs: [{fare_id, price, currency, legs}], complete}`; legs as indices
+    /// into the journey's legs.
+    static func fareValue(_ price: FareTable.Price) -> Value {
+        .object(Record([("total", price.total.map(Value.double) ?? .null), ("currency", price.currency.map(Value.string) ?? .null),
+                        ("legs", .list(price.parts.map { part in
+                            .object(Record([("fare_id", .string(part.fare)), ("price", .double(part.price)), ("currency", .string(part.currency)),
+                                            ("legs", .list(part.legs.map(Value.int)))]))
+                        })),
+                        ("complete", .bool(price.complete))]))
+    }
+
+    /// `$6.40`, `€2.10`, `6.40 CHF`; `?` when the journey has no total.
+    static func priceText(_ price: FareTable.Price) -> Value {
+        guard let total = price.total, let currency = price.currency else { return .string("?") }
+        let amount = String(format: "%.2f", total)
+        switch currency {
+        case "USD", "CAD", "AUD", "NZD": return .string("$" + amount)
+        case "EUR": return .string("€" + amount)
+        case "GBP": return .string("£" + amount)
+        default: return .string(amount + " " + currency)
+        }
     }
 
     /// (latitude, longitude) of every call of a journey's rides, and of its walks the two ends

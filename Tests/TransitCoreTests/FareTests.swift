@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+@testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
+
+/// Fares v1 (issue 34, its first part): each journey priced from the feed's own
+/// fare_attributes.txt and fare_rules.txt, checked against those files read here by hand.
+@Suite(.enabled(if: Reference.isPresent, Reference.absent))
+struct FareTests {
+    /// A feed's CSV file as rows of named fields (quotes dropped; these files have no commas in fields).
+    static func rows(_ path: String) throws -> [[String: String]] {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(whereSeparator: \.isNewline).map { $0.replacingOccurrences(of: "\"", with: "") }
+        let header = lines.first.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } ?? []
+        return lines.dropFirst().map { line in
+            Dictionary(zip(header, line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)), uniquingKeysWith: { a, _ in a })
+        }
+    }
+
+    static func journeys(_ t: Timetable, _ from: [Int], _ to: [Int], day: String, after: Int) throws -> [Router.Journey] {
+        let query = Router.Query(origins: from, destinations: to, day: try #require(LocalDate(iso: day)).dayNumber, after: after, before: after + 3 * 3600,
+                                 maxTransfers: 0, minTransfer: 60)
+        return Router(t, query).journeys()
+    }
+
+    /// BART 2022: every direct journey between 100 pairs of stations costs the fare its
+    /// fare_rules.txt row gives for their two zones (the stations' own), USD, one part.
+    @Test func bartChargesItsTableForEachPair() throws {
+        let dir = Reference.path("realdata/bart_gtfs/gtfs-lite_2022/unz")
+        let t = try GTFSCompiler.compile(try FeedFiles.open(dir)).0
+        let prices = Dictionary(try Self.rows(dir + "/fare_attributes.txt").map { ($0["fare_id"] ?? "", Double($0["price"] ?? "") ?? -1) }, uniquingKeysWith: { a, _ in a })
+        var table: [String: Double] = [:]
+        for rule in try Self.rows(dir + "/fare_rules.txt") { table[(rule["origin_id"] ?? "") + ">" + (rule["destination_id"] ?? "")] = prices[rule["fare_id"] ?? ""] }
+        let fares = try #require(FareTable(t))
+        // The stops trains call at are zoned (BART's zone is the station's code).
+        let stations = (0..<t.stopCount).filter { t.stopZone[$0] >= 0 && t.isCalledAt($0) }
+        #expect(stations.count > 40)
+        var generator = SplitMix(seed: 34), checked = 0, tries = 0
+        while checked < 100 && tries < 2000 {
+            tries += 1
+            let a = stations[Int(generator.next() % UInt64(stations.count))], b = stations[Int(generator.next() % UInt64(stations.count))]
+            guard a != b, let journey = try Self.journeys(t, [a], [b], day: "2022-10-12", after: 8 * 3600).first else { continue }
+            let key = t.zoneIDs[Int(t.stopZone[a])] + ">" + t.zoneIDs[Int(t.stopZone[b])]
+            let expected = try #require(table[key], "\(key)")
+            let price = fares.price(journey)
+            #expect(price.total == expected && price.currency == "USD" && price.complete && price.parts.count == 1, "\(key): \(price)")
+            checked += 1
+        }
+        #expect(checked == 100)
+    }
+
+    /// 24TH → MLBR and back through the binary: the table's PRICE and JSON's `fare`.
+    @Test func bartPricesThroughTheBinary() async throws {
+        let env = Run.environment()
+        #expect(try await Run.transit(["gtfs", "import", Reference.path("realdata/bart_gtfs/gtfs-lite_2022/unz"), "--name", "bart"], env: env).status == 0)
+        for (from, to) in [("24TH", "MLBR"), ("MLBR", "24TH")] {
+            let table = try await Run.transit(["gtfs", "trips", "--from", from, "--to", to, "--date", "2022-10-12", "--after", "08:00", "--limit", "1", "--format", "table"], env: env)
+            #expect(table.status == 0 && table.stdoutLines.first?.contains("PRICE") == true && table.stdoutLines.dropFirst().first?.contains("$5.05") == true, "\(table.stdout)")
+            let json = try await Run.transit(["gtfs", "trips", "--from", from, "--to", to, "--date", "2022-10-12", "--after", "08:00", "--limit", "1", "--format", "json"], env: env)
+            let record = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])?.first)
+            let fare = try #require(record["fare"] as? [String: Any])
+            #expect(fare["total"] as? Double == 5.05 && fare["currency"] as? String == "USD" && fare["complete"] as? Bool == true, "\(fare)")
+        }
+    }
+
+    /// Caltrain 2016: zone fares by route and zones, one zone to six; and a journey between
+    /// stations of every pair of zones a train serves costs the row for those zones.
+    @Test func caltrainChargesByZones() throws {
+        let dir = Reference.path("gtfs/feeds/caltrain-20160406")
+        let t = try GTFSCompiler.compile(try FeedFiles.open(dir)).0
+        let fares = try #require(FareTable(t))
+        let prices = Dictionary(try Self.rows(dir + "/fare_attributes.txt").map { ($0["fare_id"] ?? "", Double($0["price"] ?? "") ?? -1) }, uniquingKeysWith: { a, _ in a })
+        var byZones: [String: Set<Double>] = [:]
+        for rule in try Self.rows(dir + "/fare_rules.txt") { byZones[(rule["origin_id"] ?? "") + ">" + (rule["destination_id"] ?? ""), default: []].insert(prices[rule["fare_id"] ?? ""] ?? -1) }
+        // Stations by zone: the first station of each.
+        var stationOf: [String: Int] = [:]
+        for stop in 0..<t.stopCount where t.stopParent[stop] >= 0 {
+            let zone = t.zoneIDs[Int(fares.zone(stop))]
+            if stationOf[zone] == nil { stationOf[zone] = Int(t.stopParent[stop]) }
+        }
+        #expect(Set(stationOf.keys).isSuperset(of: ["1", "2", "3", "4", "5", "6"]))
+        var pairs = 0
+        for a in ["1", "2", "3", "4", "5", "6"] {
+            for b in ["1", "2", "3", "4", "5", "6"] where a != b {
+                guard let x = stationOf[a], let y = stationOf[b],
+                      let journey = try Self.journeys(t, StationChildren(t).expand(x), StationChildren(t).expand(y), day: "2016-04-06", after: 7 * 3600).first else { continue }
+                let price = fares.price(journey)
+                #expect(price.complete && byZones[a + ">" + b]?.contains(price.total ?? -1) == true, "\(a) → \(b): \(price)")
+                pairs += 1
+            }
+        }
+        #expect(pairs >= 12)
+    }
+
+    /// The Google sample feed's fares by route: a ride on AB, STBA or BFC costs p (1.25), on
+    /// AAMV a (5.25); a journey of two rides pays twice (transfers 0).
+    @Test func theSampleFeedChargesByRoute() throws {
+        let t = try GTFSCompiler.compile(try FeedFiles.open(Reference.path("gtfs-multi/feeds/gh-sample-feed"))).0
+        let fares = try #require(FareTable(t))
+        func stop(_ id: String) throws -> [Int] { [try #require(t.stopIDs.firstIndex(of: id))] }
+        let toAirport = try #require(try Self.journeys(t, try stop("BEATTY_AIRPORT"), try stop("AMV"), day: "2008-01-05", after: 8 * 3600).first)
+        #expect(fares.price(toAirport).total == 5.25 && fares.price(toAirport).parts.map(\.fare) == ["a"])
+        let direct = try #require(try Self.journeys(t, try stop("STAGECOACH"), try stop("BEATTY_AIRPORT"), day: "2008-01-02", after: 6 * 3600).first)
+        #expect(fares.price(direct).total == 1.25 && fares.price(direct).parts.map(\.fare) == ["p"])
+    }
+
+    /// Over several feeds each ride is priced by its own feed's fares: Caltrain and the sample
+    /// feed combined (their fares, zones and routes moved past the other's) price as they do alone,
+    /// and so after the combined file is written and read back.
+    @Test func eachFeedPricesItsOwnRidesInACombination() throws {
+        let caltrain = try GTFSCompiler.compile(try FeedFiles.open(Reference.path("gtfs/feeds/caltrain-20160406"))).0
+        let sample = try GTFSCompiler.compile(try FeedFiles.open(Reference.path("gtfs-multi/feeds/gh-sample-feed"))).0
+        let combined = try TimetableCombination.combine([("gs", sample), ("ct", caltrain)])
+        for t in [combined, try TimetableFile.decode(TimetableFile.encode(combined), path: "x")] {
+            let fares = try #require(FareTable(t))
+            func stop(_ id: String) throws -> [Int] { [try #require(t.stopIDs.firstIndex(of: id), "\(id)")] }
+            let ride = try #require(try Self.journeys(t, try stop("ct:70012"), try stop("ct:70172"), day: "2016-04-06", after: 7 * 3600).first)
+            #expect(fares.price(ride).total == 7.75 && fares.price(ride).parts.map(\.fare) == ["ct:OW_3_20160228"])
+            let bus = try #require(try Self.journeys(t, try stop("gs:BEATTY_AIRPORT"), try stop("gs:AMV"), day: "2008-01-05", after: 8 * 3600).first)
+            #expect(fares.price(bus).total == 5.25 && fares.price(bus).parts.map(\.fare) == ["gs:a"])
+        }
+    }
+
+    /// Rows that cannot be used are skipped, counted in one warning; the feed still imports and
+    /// prices with the rest. A journey a fare does not cover has no total (`?`, complete false).
+    @Test func badFareRowsAreSkippedAndCounted() throws {
+        let dir = Paths.temporary()
+        let source = Reference.path("gtfs-multi/feeds/gh-sample-feed")
+        for name in try FileManager.default.contentsOfDirectory(atPath: source) { try FileManager.default.copyItem(atPath: source + "/" + name, toPath: dir + "/" + name) }
+        try "fare_id,price,currency_type,payment_method,transfers,transfer_duration\np,1.25,USD,0,0,\nbad,abc,USD,0,0,\nlow,1.00,usd,0,0,\n"
+            .write(toFile: dir + "/fare_attributes.txt", atomically: true, encoding: .utf8)
+        try "fare_id,route_id,origin_id,destination_id,contains_id\np,AB,,,\np,STBA,,,\np,BFC,,,\nnone,AB,,,\np,NOROUTE,,,\np,,NOZONE,,\n"
+            .write(toFile: dir + "/fare_rules.txt", atomically: true, encoding: .utf8)
+        let (t, warnings) = try GTFSCompiler.compile(try FeedFiles.open(dir))
+        #expect(warnings.contains("5 fare rows name an unknown fare, route or zone, or a price or currency that cannot be read: skipped"), "\(warnings)")
+        #expect(t.fareIDs.count == 1)
+        let fares = try #require(FareTable(t))
+        func stop(_ id: String) throws -> [Int] { [try #require(t.stopIDs.firstIndex(of: id))] }
+        // Fare a is gone (a fare without rules would cover any ride): the airport ride has none, so no total.
+        let toAirport = try #require(try Self.journeys(t, try stop("BEATTY_AIRPORT"), try stop("AMV"), day: "2008-01-05", after: 8 * 3600).first)
+        #expect(fares.price(toAirport) == FareTable.Price(parts: [], total: nil, currency: nil, complete: false))
+        #expect(JourneyLayout.priceText(fares.price(toAirport)) == .string("?"))
+    }
+}
