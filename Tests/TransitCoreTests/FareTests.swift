@@ -63,6 +63,47 @@ struct FareTests {
         }
     }
 
+    /// BART's rider categories (rider_categories.txt, fare_rider_categories.txt): for each
+    /// category, 100 random pairs cost that category's price of their zones' fare; `--rider`
+    /// takes an id or a name, through the binary; an unknown one, or a feed without categories,
+    /// is one line and exit 2.
+    @Test func bartChargesEachRiderCategoryItsPrice() async throws {
+        let dir = Reference.path("realdata/bart_gtfs/gtfs-lite_2022/unz")
+        let t = try GTFSCompiler.compile(try FeedFiles.open(dir)).0
+        var fareOf: [String: String] = [:]
+        for rule in try Self.rows(dir + "/fare_rules.txt") { fareOf[(rule["origin_id"] ?? "") + ">" + (rule["destination_id"] ?? "")] = rule["fare_id"] }
+        var riderPrice: [String: Double] = [:]
+        for row in try Self.rows(dir + "/fare_rider_categories.txt") { riderPrice[(row["fare_id"] ?? "") + "/" + (row["rider_category_id"] ?? "")] = Double(row["price"] ?? "") }
+        #expect((0..<t.riderCategoryIDs.count).map { t.riderCategoryIDs[$0] } == ["5", "2", "16"])
+        let stations = (0..<t.stopCount).filter { t.stopZone[$0] >= 0 && t.isCalledAt($0) }
+        for category in 0..<t.riderCategoryIDs.count {
+            let fares = try #require(FareTable(t, rider: category))
+            var generator = SplitMix(seed: 340 + UInt64(category)), checked = 0, tries = 0
+            while checked < 100 && tries < 2000 {
+                tries += 1
+                let a = stations[Int(generator.next() % UInt64(stations.count))], b = stations[Int(generator.next() % UInt64(stations.count))]
+                guard a != b, let journey = try Self.journeys(t, [a], [b], day: "2022-10-12", after: 9 * 3600).first else { continue }
+                let fare = try #require(fareOf[t.zoneIDs[Int(t.stopZone[a])] + ">" + t.zoneIDs[Int(t.stopZone[b])]])
+                let expected = try #require(riderPrice[fare + "/" + t.riderCategoryIDs[category]])
+                #expect(fares.price(journey).total == expected, "\(fare) for \(t.riderCategoryIDs[category])")
+                checked += 1
+            }
+            #expect(checked == 100)
+        }
+        let env = Run.environment()
+        #expect(try await Run.transit(["gtfs", "import", dir, "--name", "bart"], env: env).status == 0)
+        let query = ["gtfs", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2022-10-12", "--after", "08:00", "--limit", "1", "--format", "table"]
+        for (rider, price) in [("youth", "$2.50"), ("2", "$1.85"), ("Clipper START", "$4.00")] {
+            let run = try await Run.transit(query + ["--rider", rider], env: env)
+            #expect(run.status == 0 && run.stdoutLines.dropFirst().first?.contains(price) == true, "\(rider): \(run.stdout)")
+        }
+        let unknown = try await Run.transit(query + ["--rider", "clipper"], env: env)
+        #expect(unknown.status == 2 && unknown.stdout.isEmpty && unknown.stderrLines == ["transit: --rider: no single rider category 'clipper'; the feed has 5 (Youth Clipper), 2 (Senior/Disabled Clipper), 16 (Clipper START)"], "\(unknown.stderr)")
+        #expect(try await Run.transit(["gtfs", "import", Reference.path("gtfs-multi/feeds/gh-sample-feed"), "--name", "sample"], env: env).status == 0)
+        let none = try await Run.transit(["gtfs", "trips", "--feed", "sample", "--from", "STAGECOACH", "--to", "BEATTY_AIRPORT", "--date", "2008-01-02", "--rider", "youth"], env: env)
+        #expect(none.status == 2 && none.stderrLines.first == "transit: --rider: the feed names no rider categories (no rider_categories.txt)", "\(none.stderr)")
+    }
+
     /// Caltrain 2016: zone fares by route and zones, one zone to six; and a journey between
     /// stations of every pair of zones a train serves costs the row for those zones.
     @Test func caltrainChargesByZones() throws {

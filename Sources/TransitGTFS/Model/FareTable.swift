@@ -51,6 +51,35 @@ extension GTFSCompiler {
     }
 }
 
+extension GTFSCompiler {
+    /// Rider categories beside Fares v1, as BART publishes them: rider_categories.txt
+    /// (rider_category_id, rider_category_description) and fare_rider_categories.txt (fare_id,
+    /// rider_category_id, price). A row naming an unknown fare or category, or a price that is no
+    /// number, is skipped and counted.
+    mutating func readRiderCategories(_ categories: CSVReader?, _ prices: CSVReader?) throws(TransitError) {
+        guard let categories, let prices, !t.fareIDs.isEmpty, let id = categories.column("rider_category_id"),
+              let fare = prices.column("fare_id"), let category = prices.column("rider_category_id"), let price = prices.column("price") else { return }
+        let name = categories.column("rider_category_description") ?? categories.column("rider_category_name")
+        var known = IDTable(), fares = IDTable(), skipped = 0
+        for f in 0..<t.fareIDs.count { t.fareIDs.withBytes(f) { _ = fares.insert($0) } }
+        while try categories.next() {
+            guard !categories.isEmpty(id), known.insert(categories.bytes(id)).added else { skipped += 1; continue }
+            t.riderCategoryNames.append(name.map { categories.string($0) } ?? "")
+        }
+        t.riderCategoryIDs = known.keys
+        while try prices.next() {
+            guard let f = fares.find(prices.bytes(fare)), let c = known.find(prices.bytes(category)),
+                  let value = Double(prices.string(price)), value.isFinite, value >= 0, value < 1e9 else { skipped += 1; continue }
+            t.riderFare.append(Int32(f))
+            t.riderCategory.append(Int32(c))
+            t.riderPrice.append(value)
+        }
+        if skipped > 0 {
+            warnings.append("\(skipped) rider category \(skipped == 1 ? "row names" : "rows name") an unknown fare or category, or a price that cannot be read: skipped")
+        }
+    }
+}
+
 /// A feed's fares (Fares v1) as a query prices journeys with them: for each fare, the routes,
 /// origin and destination zones and contained zones its rules name. A fare covers a run of
 /// consecutive rides (as OpenTripPlanner's v1 reckons it) when every ride's route is one of its
@@ -76,10 +105,25 @@ package struct FareTable: Sendable {
     /// for a run are found by its pair, not by trying BART's 2,500 fares each time.
     private let byPair: [Int64: [Int]]
     private let withoutPairs: [Int]
+    /// Each fare's price for the rider asked for (its own price where the feed gives none for
+    /// the category).
+    private let prices: [Double]
+    /// The rider category priced for, by name (nil: the fares' own prices).
+    package let rider: String?
     private let t: Timetable
 
-    package init?(_ t: Timetable) {
+    /// `rider`: a category of `riderCategoryIDs`, whose prices replace the fares' own.
+    package init?(_ t: Timetable, rider: Int? = nil) {
         guard !t.fareIDs.isEmpty else { return nil }
+        var prices = Array(t.farePrice.buffer)
+        if let rider {
+            for k in 0..<t.riderPrice.count where Int(t.riderCategory[k]) == rider {
+                let f = Int(t.riderFare[k])
+                if f >= 0 && f < prices.count { prices[f] = t.riderPrice[k] }
+            }
+        }
+        self.prices = prices
+        self.rider = rider.map { t.riderCategoryNames[$0].isEmpty ? t.riderCategoryIDs[$0] : t.riderCategoryNames[$0] }
         var fares = [Fare](repeating: Fare(), count: t.fareIDs.count)
         var byPair: [Int64: [Int]] = [:]
         let rules = t.fareRules.buffer
@@ -148,7 +192,7 @@ package struct FareTable: Sendable {
         }
         var parts: [Part] = [], k = rides.count
         while k > 0, let step = best[k] {
-            parts.append(Part(fare: t.fareIDs[step.fare], price: t.farePrice[step.fare], currency: t.fareCurrency[step.fare],
+            parts.append(Part(fare: t.fareIDs[step.fare], price: prices[step.fare], currency: t.fareCurrency[step.fare],
                               legs: Array(rides[step.from..<k])))
             k = step.from
         }
@@ -186,7 +230,7 @@ package struct FareTable: Sendable {
             if !fare.hasRules && rides.count > 1 { continue }
             if !fare.routes.isEmpty && !routes.allSatisfy({ Self.holds(fare.routes, $0) }) { continue }
             if !fare.contains.isEmpty && passed != fare.contains { continue }
-            let price = t.farePrice[f]
+            let price = prices[f]
             if found.map({ price < $0.1 || price == $0.1 && f < $0.0 }) ?? true { found = (f, price) }
         }
         }

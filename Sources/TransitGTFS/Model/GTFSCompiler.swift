@@ -55,6 +55,7 @@ package struct GTFSCompiler {
         try readStops(try required(files, "stops.txt"))
         try readRoutes(try required(files, "routes.txt"))
         try readFares(try files.reader("fare_attributes.txt"), try files.reader("fare_rules.txt"))
+        try readRiderCategories(try files.reader("rider_categories.txt"), try files.reader("fare_rider_categories.txt"))
         let calendar = try files.reader("calendar.txt"), dates = try files.reader("calendar_dates.txt")
         guard calendar != nil || dates != nil else {
             throw .parse(what: "the feed", reason: "it has neither calendar.txt nor calendar_dates.txt")

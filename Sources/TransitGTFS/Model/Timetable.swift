@@ -218,6 +218,13 @@ package struct Timetable: Sendable {
     /// fare_rules.txt, five values a row: fare, route, origin zone, destination zone, contained
     /// zone (-1 where the row leaves the field empty).
     package var fareRules = Packed<Int32>()
+    /// Rider categories beside Fares v1 (BART's rider_categories.txt and
+    /// fare_rider_categories.txt): each category's id and name, and a fare's price for one.
+    package var riderCategoryIDs = StringTable()
+    package var riderCategoryNames = StringTable()
+    package var riderFare = Packed<Int32>()
+    package var riderCategory = Packed<Int32>()
+    package var riderPrice = Packed<Double>()
 
     // Feeds: empty for one feed. A combination of several (`--feed a --feed b`) keeps each
     // feed's stops, routes, trips, patterns, services and transfers.txt rows as one contiguous

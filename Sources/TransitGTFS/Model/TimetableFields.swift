@@ -18,6 +18,8 @@ package enum TimetableTable: CaseIterable {
     case stationChildren
     /// Fare zones, fares, and fare_rules.txt rows (five values each).
     case zones, fares, fareRules
+    /// Rider categories, and fare_rider_categories.txt's rows.
+    case riderCategories, riderPrices
     case services, transfers, times, links, feeds
 
     package func count(in t: Timetable) -> Int {
@@ -35,6 +37,8 @@ package enum TimetableTable: CaseIterable {
         case .zones: t.zoneIDs.count
         case .fares: t.fareIDs.count
         case .fareRules: t.fareRules.count / 5
+        case .riderCategories: t.riderCategoryIDs.count
+        case .riderPrices: t.riderPrice.count
         case .services: t.serviceCount
         case .transfers: t.transfers.count
         case .times: t.times.count
@@ -256,6 +260,11 @@ extension Timetable {
             let plus = [j.offset(.fares), j.offset(.routes), j.offset(.zones), j.offset(.zones), j.offset(.zones)]
             for (k, v) in t.fareRules.buffer.enumerated() { out.fareRules.append(v < 0 ? v : v &+ plus[k % 5]) }
         },
+        .strings("riderCategoryIDs", \.riderCategoryIDs, rows: .riderCategories, ids: true),
+        .strings("riderCategoryNames", \.riderCategoryNames, rows: .riderCategories),
+        .indices("riderFare", \.riderFare, rows: .riderPrices, into: .fares),
+        .indices("riderCategory", \.riderCategory, rows: .riderPrices, into: .riderCategories),
+        .values("riderPrice", \.riderPrice, rows: .riderPrices),
         // Feeds: empty for one feed; a combination names each, with its zone and where its rows begin.
         TimetableField.strings("feedNames", \.feedNames, rows: .feeds).combinedApart,
         TimetableField(name: "feedZones", write: { t, w in w.strings(t.feedZones) }, read: { (t, r) throws(TransitError) in t.feedZones = try r.strings() },

@@ -21,9 +21,10 @@ struct GTFSTripsCommand: GTFSSubcommand {
             OptionSpec("all", "the table shows every journey, also those another beats clearly (hidden by default; JSON and tsv always have them)"),
             GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk,
             OptionSpec("limit", value: "N", "keep the first N journeys"),
+            OptionSpec("rider", value: "CATEGORY", "price for this rider category of the feed (its id or name, e.g. youth), where the feed names them (rider_categories.txt)"),
             GTFSCommandLine.link, GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
         ],
-        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, route_id, trip_id, headsign, from, from_name, from_platform, to, to_name, to_platform, departure, arrival (predicted with --realtime), planned_departure, planned_arrival, departure_delay_seconds, arrival_delay_seconds, realtime, status (scheduled, updated, added) for a ride; trip_start for a frequencies.txt run; walk_meters for a walk; a platform is the stop's platform_code, else its stop_code); where the feed has fares (fare_attributes.txt, fare_rules.txt), fare: {total, currency, legs: [{fare_id, price, currency, legs}], complete}, the cheapest way the feed's fares cover the rides (no total, complete false, when a ride has none), and the table's PRICE ($5.05, or ? without a total). tsv/csv add routes, change_at (the stations where each change boards, joined with >) and trip_ids (each ride's trip_id, for gtfs trip); the table shows FROM (the station the first ride boards at) and CHANGE AT (station and time) before the JOURNEY, whose line names give way first in a narrow terminal. Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes. --format geojson: a FeatureCollection, each journey a LineString through the stops it calls at (stop coordinates; shapes.txt is not read), its fields and legs as properties."],
+        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, route_id, trip_id, headsign, from, from_name, from_platform, to, to_name, to_platform, departure, arrival (predicted with --realtime), planned_departure, planned_arrival, departure_delay_seconds, arrival_delay_seconds, realtime, status (scheduled, updated, added) for a ride; trip_start for a frequencies.txt run; walk_meters for a walk; a platform is the stop's platform_code, else its stop_code); where the feed has fares (fare_attributes.txt, fare_rules.txt), fare: {total, currency, legs: [{fare_id, price, currency, legs}], complete, rider (the --rider category, or null)}, the cheapest way the feed's fares cover the rides (no total, complete false, when a ride has none), and the table's PRICE ($5.05, or ? without a total). tsv/csv add routes, change_at (the stations where each change boards, joined with >) and trip_ids (each ride's trip_id, for gtfs trip); the table shows FROM (the station the first ride boards at) and CHANGE AT (station and time) before the JOURNEY, whose line names give way first in a narrow terminal. Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes. --format geojson: a FeatureCollection, each journey a LineString through the stops it calls at (stop coordinates; shapes.txt is not read), its fields and legs as properties."],
         geoJSON: true)
 
     /// `--feed`, as given (several: a combination; `all`: every imported feed; none: the default).
@@ -41,6 +42,8 @@ struct GTFSTripsCommand: GTFSSubcommand {
     /// Show in the table the journeys it hides (see `JourneyLayout.unlikely`).
     var all = false
     var realtime = GTFSCommandLine.RealtimeChoice()
+    /// `--rider`, as typed.
+    var rider: String?
 
     init(_ args: Arguments) throws(TransitError) {
         feeds = args.strings("feed")
@@ -52,6 +55,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
         limit = try args.int("limit", in: 1...100_000)
         fastest = args.flag("fastest")
         all = args.flag("all")
+        rider = args.string("rider")
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
@@ -85,9 +89,22 @@ struct GTFSTripsCommand: GTFSSubcommand {
             })
         }
         let layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates, from: from, to: to,
-                                   streets: gtfs.settings.format == .geojson ? ends.streets : nil)
+                                   streets: gtfs.settings.format == .geojson ? ends.streets : nil, rider: try rider.map { typed throws(TransitError) in try Self.category(typed, t) })
         notices += GTFSContext.alertNotices(journeys.flatMap { $0.legs.flatMap { layout.alerts($0).map(\.id) } }, updates)
         return layout.output(journeys, notices: notices)
+    }
+
+    /// The rider category `typed` names: its id, else its name (any case), else the one name
+    /// holding it; else a usage error listing the feed's categories.
+    static func category(_ typed: String, _ t: Timetable) throws(TransitError) -> Int {
+        let ids = (0..<t.riderCategoryIDs.count).map { t.riderCategoryIDs[$0] }, names = (0..<t.riderCategoryNames.count).map { t.riderCategoryNames[$0] }
+        guard !ids.isEmpty else { throw .usage("--rider: the feed names no rider categories (no rider_categories.txt)") }
+        let wanted = typed.lowercased()
+        if let k = ids.firstIndex(of: typed) ?? ids.firstIndex(where: { $0.hasSuffix(":" + typed) }) ?? names.firstIndex(where: { $0.lowercased() == wanted }) { return k }
+        let holding = names.indices.filter { names[$0].lowercased().contains(wanted) }
+        if holding.count == 1, let k = holding.first { return k }
+        let list = ids.indices.map { "\(ids[$0]) (\(names[$0]))" }.joined(separator: ", ")
+        throw .usage("--rider: no single rider category '\(typed)'; the feed has \(list)")
     }
 
     /// The journeys of `window`; with `--arrive-by`, those arriving by then, latest departure first.

@@ -29,8 +29,9 @@ struct JourneyLayout {
     private(set) var streetLines: [Int64: [Coordinate]] = [:]
 
     /// `streets`: the map the journeys' walks were measured on, to draw them along its streets.
+    /// `rider`: the rider category journeys are priced for (an index of `riderCategoryIDs`).
     init(_ timetable: Timetable, clock: ServiceClock, journeys: [Router.Journey] = [], updates: TripUpdates? = nil,
-         from: String? = nil, to: String? = nil, streets: StreetWalker? = nil) {
+         from: String? = nil, to: String? = nil, streets: StreetWalker? = nil, rider: Int? = nil) {
         t = timetable
         self.clock = clock
         self.updates = updates
@@ -55,7 +56,7 @@ struct JourneyLayout {
             }
         }
         self.stops = stops
-        fares = FareTable(timetable)
+        fares = FareTable(timetable, rider: rider)
         zones = timetable.isCombination ? (0..<timetable.feedCount).map(timetable.zone(ofFeed:)) : [timetable.zone]
         if let streets {
             for journey in journeys {
@@ -269,7 +270,7 @@ struct JourneyLayout {
         if let fares {
             // Priced where the feed has fares: JSON's `fare`, the table's PRICE (`?` when some
             // ride has none: never a partial sum).
-            data.append(Column("fare", in: .json) { Self.fareValue(fares.price($0)) })
+            data.append(Column("fare", in: .json) { Self.fareValue(fares.price($0), rider: fares.rider) })
             table.insert(Column("price", "PRICE") { Self.priceText(fares.price($0)) }, at: 4)
         }
         var output = Output(journeys, data: data, table: table, notices: notices)
@@ -278,15 +279,15 @@ struct JourneyLayout {
         return output
     }
 
-    /// `{total, currency, legs: [{fare_id, price, currency, legs}], complete}`; legs as indices
-    /// into the journey's legs.
-    static func fareValue(_ price: FareTable.Price) -> Value {
+    /// `{total, currency, legs: [{fare_id, price, currency, legs}], complete, rider}`; legs as
+    /// indices into the journey's legs; rider the category priced for (`--rider`), or null.
+    static func fareValue(_ price: FareTable.Price, rider: String?) -> Value {
         .object(Record([("total", price.total.map(Value.double) ?? .null), ("currency", price.currency.map(Value.string) ?? .null),
                         ("legs", .list(price.parts.map { part in
                             .object(Record([("fare_id", .string(part.fare)), ("price", .double(part.price)), ("currency", .string(part.currency)),
                                             ("legs", .list(part.legs.map(Value.int)))]))
                         })),
-                        ("complete", .bool(price.complete))]))
+                        ("complete", .bool(price.complete)), ("rider", rider.map(Value.string) ?? .null)]))
     }
 
     /// `$6.40`, `€2.10`, `6.40 CHF`; `?` when the journey has no total.
