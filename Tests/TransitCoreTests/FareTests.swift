@@ -104,6 +104,29 @@ struct FareTests {
         #expect(none.status == 2 && none.stderrLines.first == "transit: --rider: the feed names no rider categories (no rider_categories.txt)", "\(none.stderr)")
     }
 
+    /// `gtfs fares`: BART 24TH → MLBR is one way of paying, 2004 at 5.05, with each rider
+    /// category's price; Caltrain San Francisco → Palo Alto pays OW_3 (7.75); a feed without fares
+    /// says so; the same stop twice is a usage error.
+    @Test func faresBetweenTwoStops() async throws {
+        let env = Run.environment()
+        #expect(try await Run.transit(["gtfs", "import", Reference.path("realdata/bart_gtfs/gtfs-lite_2022/unz"), "--name", "bart"], env: env).status == 0)
+        let json = try await Run.transit(["gtfs", "fares", "--feed", "bart", "--from", "24TH", "--to", "MLBR", "--date", "2022-10-12", "--format", "json"], env: env)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.count == 1 && rows.first?["fares"] as? String == "2004" && rows.first?["price"] as? Double == 5.05 && (rows.first?["journeys"] as? Int ?? 0) > 50)
+        #expect(rows.first?["riders"] as? [String: Double] == ["Youth Clipper": 2.5, "Senior/Disabled Clipper": 1.85, "Clipper START": 4])
+        let table = try await Run.transit(["gtfs", "fares", "--feed", "bart", "--from", "24TH", "--to", "MLBR", "--date", "2022-10-12", "--format", "table"], env: env)
+        let header = (table.stdoutLines.first ?? "").components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        #expect(header == ["FARE", "ROUTES", "PRICE", "YOUTH CLIPPER", "SENIOR/DISABLED CLIPPER", "CLIPPER START", "JOURNEYS"], "\(table.stdout)")
+        #expect(table.stdoutLines.dropFirst().first?.contains("$5.05  $2.50") == true, "\(table.stdout)")
+        #expect(try await Run.transit(["gtfs", "import", Reference.path("gtfs/feeds/caltrain-20160406"), "--name", "caltrain"], env: env).status == 0)
+        let tsv = try await Run.transit(["gtfs", "fares", "--feed", "caltrain", "--from", "70012", "--to", "70172", "--date", "2016-04-06", "--transfers", "0"], env: env)
+        #expect(tsv.status == 0 && tsv.stdoutLines.count == 1 && tsv.stdoutLines.first?.hasPrefix("OW_3_20160228\t") == true && tsv.stdout.contains("\t7.75\tUSD\t"), "\(tsv.stdout)")
+        let none = try await Run.transit(["gtfs", "fares", "--feed", Paths.fixtures + "/gtfs/lakeport", "--from", "Harbor", "--to", "Stadium", "--date", "2026-11-23"], env: env)
+        #expect(none.status == 0 && none.stdout.isEmpty && none.stderrLines.last == "No fares: the feed has no fare_attributes.txt", "\(none.stderr)")
+        let same = try await Run.transit(["gtfs", "fares", "--feed", "bart", "--from", "24TH", "--to", "24TH"], env: env)
+        #expect(same.status == 2 && same.stdout.isEmpty)
+    }
+
     /// Caltrain 2016: zone fares by route and zones, one zone to six; and a journey between
     /// stations of every pair of zones a train serves costs the row for those zones.
     @Test func caltrainChargesByZones() throws {

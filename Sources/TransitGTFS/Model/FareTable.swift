@@ -169,6 +169,10 @@ package struct FareTable: Sendable {
         package var total: Double?
         package var currency: String?
         package var complete: Bool
+
+        package init(parts: [Part], total: Double?, currency: String?, complete: Bool) {
+            (self.parts, self.total, self.currency, self.complete) = (parts, total, currency, complete)
+        }
     }
 
     /// The cheapest cover of the journey's rides; a journey with no ride costs nothing.

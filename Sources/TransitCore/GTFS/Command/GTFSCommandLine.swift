@@ -34,7 +34,7 @@ enum GTFSCommandLine {
     static let commands: [any GTFSSubcommand.Type] = [
         GTFSTripsCommand.self, GTFSDeparturesCommand.self, GTFSReachCommand.self, GTFSVehiclesCommand.self, GTFSAlertsCommand.self,
         GTFSStopsCommand.self, GTFSRoutesCommand.self, GTFSImportCommand.self, GTFSFeedsCommand.self, GTFSTripCommand.self,
-        GTFSUpdateCommand.self, GTFSRemoveCommand.self, GTFSCatalogCommand.self,
+        GTFSUpdateCommand.self, GTFSRemoveCommand.self, GTFSCatalogCommand.self, GTFSFaresCommand.self,
     ]
 
     static let spec = ProviderSpec(

@@ -1,0 +1,86 @@
+import Foundation
+import TransitSupport
+import TransitGTFS
+
+/// `transit gtfs fares --from STOP --to STOP`: what a ride between two stops costs, for a rider
+/// who only wants the price: the fares of the day's journeys between them, each way of paying once.
+struct GTFSFaresCommand: GTFSSubcommand {
+    static let spec = CommandSpec(
+        provider: "gtfs", name: "fares", summary: "what it costs to go between two stops, for every rider category",
+        examples: ["transit gtfs fares --from 24TH --to MLBR", "transit gtfs fares --from \"San Francisco\" --to \"Palo Alto\" --date 2016-04-06"],
+        options: [
+            OptionSpec("from", value: "STOP", "origin: a stop_id, a stop_code or a name (a station means all its stops)", required: true, source: .cached),
+            OptionSpec("to", value: "STOP", "destination, as --from", required: true, source: .cached),
+            GTFSCommandLine.date, GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk,
+            GTFSCommandLine.link, GTFSCommandLine.zone, GTFSCommandLine.feed,
+        ],
+        notes: ["The journeys of the whole service day between the two stops (as gtfs trips finds them), priced with the feed's fares (Fares v1, docs/gtfs.md); one row per way of paying: fares (the fare_ids paid, joined with +), routes (the rides' lines, joined with >; the different ones with ", "), price, currency, journeys (how many of the day's journeys pay so), and in JSON riders (each rider category's price, where the feed names categories; the table shows one column per category). Cheapest first. A feed without fares says so in a notice."])
+
+    var feeds: [String] = []
+    var from: String
+    var to: String
+    var date: String?
+    var search: GTFSCommandLine.Search
+
+    init(_ args: Arguments) throws(TransitError) {
+        feeds = args.strings("feed")
+        (from, to) = try args.distinctPair(what: "stop")
+        date = try GTFSCommandLine.checkedDate(args)
+        search = try GTFSCommandLine.Search(args)
+    }
+
+    /// One way of paying for the day's journeys between the stops.
+    struct Way {
+        var fares: String
+        /// The lines ridden, each journey's joined with >, the distinct ones with ", ".
+        var routes: [String]
+        var price: FareTable.Price
+        var riders: [(name: String, total: Double?)]
+        var journeys: Int
+    }
+
+    func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
+        let (feed, ends) = try gtfs.open(feeds, from: from, to: to, radius: search.radius, zone: search.zone, walks: search.longestWalk)
+        let t = feed.timetable
+        guard let fares = FareTable(t) else {
+            return .empty(feed.notices + ["No fares: the feed has no fare_attributes.txt"])
+        }
+        let day = try gtfs.serviceDay(date, feed)
+        let journeys = ends.router(ends.routerQuery(day: day.dayNumber, after: nil, before: nil, transfers: search.transfers,
+                                                    minTransfer: search.minTransfer, walk: search.walk, link: search.link)).journeys()
+        let riders = (0..<t.riderCategoryIDs.count).compactMap { FareTable(t, rider: $0) }
+        let layout = JourneyLayout(t, clock: ServiceClock(day: day, zone: t.zone), journeys: journeys)
+        var ways: [String: Way] = [:], order: [String] = []
+        for journey in journeys {
+            let price = fares.price(journey)
+            let key = price.parts.map(\.fare).joined(separator: " + ") + (price.complete ? "" : "?")
+            if ways[key] == nil {
+                order.append(key)
+                ways[key] = Way(fares: price.complete ? key : "", routes: [], price: price,
+                                riders: riders.map { ($0.rider ?? "", $0.price(journey).total) }, journeys: 0)
+            }
+            ways[key]?.journeys += 1
+            let lines = layout.routes(journey)
+            if ways[key]?.routes.contains(lines) == false { ways[key]?.routes.append(lines) }
+        }
+        let rows = order.compactMap { ways[$0] }.sorted { ($0.price.total ?? .infinity, $0.fares) < ($1.price.total ?? .infinity, $1.fares) }
+        let data: [Column<Way>] = [
+            Column("fares") { .string($0.fares) }, Column("routes") { .string($0.routes.joined(separator: ", ")) },
+            Column("price") { $0.price.total.map(Value.double) ?? .null }, Column("currency") { $0.price.currency.map(Value.string) ?? .null },
+            Column("journeys") { .int($0.journeys) },
+            Column("riders", in: .json) { way in .object(Record(way.riders.map { ($0.name, $0.total.map(Value.double) ?? .null) })) },
+        ]
+        var table: [Column<Way>] = [Column("fares", "FARE") { .string($0.fares.isEmpty ? "?" : $0.fares) }, Column("routes", "ROUTES") { .string($0.routes.joined(separator: ", ")) }.shrinkingFirst(),
+                                    Column("price", "PRICE") { JourneyLayout.priceText($0.price) }]
+        for (k, rider) in riders.enumerated() {
+            table.append(Column("rider\(k)", (rider.rider ?? "").uppercased()) { way in
+                JourneyLayout.priceText(FareTable.Price(parts: [], total: way.riders[k].total, currency: way.price.currency, complete: way.riders[k].total != nil))
+            })
+        }
+        table.append(data[4])
+        var notices = feed.notices
+        if rows.isEmpty { notices.append("No journey from \(from) to \(to) on \(day.iso), so no fare") }
+        if rows.contains(where: { !$0.price.complete }) { notices.append("some of the day's journeys ride where no fare of the feed applies: their price is unknown (?)") }
+        return Output(rows, data: data, table: table, notices: notices)
+    }
+}
