@@ -3,7 +3,7 @@ import TransitSupport
 
 /// One source of the Mobility Database catalog: a GTFS feed or a GTFS-Realtime feed, as a row
 /// of its published v2 CSV (../shared/reference/catalog/README.md).
-package struct CatalogFeed: Sendable, Equatable {
+package struct CatalogFeed: Sendable {
     package var id: String
     /// `gtfs` or `gtfs_rt`.
     package var dataType: String
@@ -39,11 +39,6 @@ package struct CatalogFeed: Sendable, Equatable {
     /// Not deprecated nor inactive.
     package var isCurrent: Bool { status != "deprecated" && status != "inactive" }
     package var place: String { [municipality, subdivision, countryCode].filter { !$0.isEmpty }.joined(separator: ", ") }
-
-    package static func == (a: CatalogFeed, b: CatalogFeed) -> Bool {
-        a.id == b.id && a.dataType == b.dataType && a.provider == b.provider && a.directDownload == b.directDownload
-            && a.status == b.status && a.boundingBox.map { [$0.south, $0.north, $0.west, $0.east] } == b.boundingBox.map { [$0.south, $0.north, $0.west, $0.east] }
-    }
 }
 
 /// The whole catalog, read from its v2 CSV: searched by words and place, a feed's real-time

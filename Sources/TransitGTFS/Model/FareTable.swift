@@ -12,7 +12,7 @@ extension GTFSCompiler {
             return
         }
         let transfers = attributes.column("transfers"), duration = attributes.column("transfer_duration")
-        var fares = IDTable(), skipped = 0
+        var skipped = 0
         while try attributes.next() {
             let code = attributes.bytes(currency)
             // Correctly rounded (Double(String)): 4.60 is 4.6, not a step beside it.
@@ -28,8 +28,6 @@ extension GTFSCompiler {
             t.fareTransferDuration.append(seconds.map { Int32(clamping: max(0, $0)) } ?? -1)
         }
         t.fareIDs = fares.keys
-        var zones = IDTable()
-        for z in 0..<t.zoneIDs.count { t.zoneIDs.withBytes(z) { _ = zones.insert($0) } }
         if let rules, let fare = rules.column("fare_id") {
             let columns = [rules.column("route_id"), rules.column("origin_id"), rules.column("destination_id"), rules.column("contains_id")]
             while try rules.next() {
@@ -60,8 +58,7 @@ extension GTFSCompiler {
         guard let categories, let prices, !t.fareIDs.isEmpty, let id = categories.column("rider_category_id"),
               let fare = prices.column("fare_id"), let category = prices.column("rider_category_id"), let price = prices.column("price") else { return }
         let name = categories.column("rider_category_description") ?? categories.column("rider_category_name")
-        var known = IDTable(), fares = IDTable(), skipped = 0
-        for f in 0..<t.fareIDs.count { t.fareIDs.withBytes(f) { _ = fares.insert($0) } }
+        var known = IDTable(), skipped = 0
         while try categories.next() {
             guard !categories.isEmpty(id), known.insert(categories.bytes(id)).added else { skipped += 1; continue }
             t.riderCategoryNames.append(name.map { categories.string($0) } ?? "")

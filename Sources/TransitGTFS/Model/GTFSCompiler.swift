@@ -16,6 +16,9 @@ package struct GTFSCompiler {
     package var trips = IDTable()
     package var services = IDTable()
     package var headsigns = IDTable()
+    /// Fare zones (stops' zone_id) and fares, as fare_rules.txt and fare_rider_categories.txt name them.
+    package var zones = IDTable()
+    package var fares = IDTable()
     // Trips as they are finished: their times, and the patterns they fall into.
     package var timeStore: [Int32] = []
     package var patternOf: [PatternKey: Int] = [:]
@@ -141,7 +144,6 @@ package struct GTFSCompiler {
         let platform = r.column("platform_code")
         let parent = r.column("parent_station"), zone = r.column("zone_id")
         var parents: [(stop: Int, parent: String, line: Int)] = []
-        var zones = IDTable()
         var unplaced = 0
         while try r.next() {
             let key = r.bytes(id)

@@ -124,16 +124,18 @@ struct GTFSCatalogCommand: GTFSSubcommand {
         typealias Row = (feed: CatalogFeed, realtime: [CatalogFeed])
         let realtime = catalog.realtime(of: feeds.filter { !$0.isRealtime }.map(\.id))
         let rows: [Row] = feeds.map { ($0, $0.isRealtime ? [] : realtime[$0.id] ?? []) }
-        var data: [Column<Row>] = [
-            Column("id") { .string($0.feed.id) }, Column("provider") { .string($0.feed.provider) }, Column("name") { .string($0.feed.name) },
-            Column("place") { .string($0.feed.place) }, Column("status") { .string($0.feed.status) },
-            Column("realtime", "RT") { .string(Self.kinds($0.feed, $0.realtime).joined(separator: ",")) },
-            Column("key") { .string(key([$0.feed] + $0.realtime.filter(\.isCurrent))) }, Column("license") { .string($0.feed.license) },
+        // tsv and the table: the columns below; JSON: every field of the catalog, and the
+        // real-time feeds with theirs.
+        let data: [Column<Row>] = [
+            Column("id", in: .flat) { .string($0.feed.id) }, Column("provider", in: .flat) { .string($0.feed.provider) },
+            Column("name", in: .flat) { .string($0.feed.name) }, Column("place", in: .flat) { .string($0.feed.place) },
+            Column("status", in: .flat) { .string($0.feed.status) },
+            Column("realtime", "RT", in: .flat) { .string(Self.kinds($0.feed, $0.realtime).joined(separator: ",")) },
+            Column("key", in: .flat) { .string(key([$0.feed] + $0.realtime.filter(\.isCurrent))) },
+            Column("license", in: .flat) { .string($0.feed.license) },
+            Column("feed", in: .json) { .object(record($0.feed)) },
+            Column("realtime_feeds", in: .json) { .list($0.realtime.map { .object(record($0)) }) },
         ]
-        // JSON: every field of the catalog, and the real-time feeds with theirs.
-        data = data.map { column in var c = column; c.use.remove(.json); return c }
-        data.append(Column("feed", in: .json) { .object(record($0.feed)) })
-        data.append(Column("realtime_feeds", in: .json) { .list($0.realtime.map { .object(record($0)) }) })
         var table = Array(data.prefix(8))
         if realtimeFeeds {
             // show: each real-time feed on a line of its own below the feed's.

@@ -42,14 +42,14 @@ struct GTFSFaresCommand: GTFSSubcommand {
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
         let (feed, ends) = try gtfs.open(feeds, from: from, to: to, radius: search.radius, zone: search.zone, walks: search.longestWalk)
         let t = feed.timetable
-        guard let fares = FareTable(t) else {
-            return .empty(feed.notices + ["No fares: the feed has no fare_attributes.txt"])
-        }
+        guard !t.fareIDs.isEmpty else { return .empty(feed.notices + ["No fares: the feed has no fare_attributes.txt"]) }
         let day = try gtfs.serviceDay(date, feed)
         let journeys = ends.router(ends.routerQuery(day: day.dayNumber, after: nil, before: nil, transfers: search.transfers,
                                                     minTransfer: search.minTransfer, walk: search.walk, link: search.link)).journeys()
-        let riders = (0..<t.riderCategoryIDs.count).compactMap { FareTable(t, rider: $0) }
+        // The layout's fare table prices as `gtfs trips` does; one more per rider category.
         let layout = JourneyLayout(t, clock: ServiceClock(day: day, zone: t.zone), journeys: journeys)
+        guard let fares = layout.fares.value else { return .empty(feed.notices) }
+        let riders = (0..<t.riderCategoryIDs.count).compactMap { FareTable(t, rider: $0) }
         var ways: [String: Way] = [:], order: [String] = []
         for journey in journeys {
             let price = fares.price(journey)

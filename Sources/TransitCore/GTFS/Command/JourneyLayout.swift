@@ -22,8 +22,9 @@ struct JourneyLayout {
     /// The id and name of each stop a leg starts or ends at, made once (a name longer than 15
     /// bytes is an allocation each time a String is made of it, and JSON writes two per leg).
     let stops: [Int: (id: String, name: String)]
-    /// The feed's fares (Fares v1), when it has any: each journey is priced with them.
-    let fares: FareTable?
+    /// The feed's fares (Fares v1), when it has any: each journey is priced with them. Made when
+    /// a format first prices (JSON, the table): tsv and `gtfs trip` never pay for BART's 2,500.
+    let fares: Deferred<FareTable?>
     /// Each walk's line along the streets it follows, by (from, to) stop (-1: the point), where
     /// it was measured on a map and the caller wants it drawn (`--format geojson`).
     private(set) var streetLines: [Int64: [Coordinate]] = [:]
@@ -56,7 +57,7 @@ struct JourneyLayout {
             }
         }
         self.stops = stops
-        fares = FareTable(timetable, rider: rider)
+        fares = Deferred { FareTable(timetable, rider: rider) }
         zones = timetable.isCombination ? (0..<timetable.feedCount).map(timetable.zone(ofFeed:)) : [timetable.zone]
         if let streets {
             for journey in journeys {
@@ -267,11 +268,12 @@ struct JourneyLayout {
         // At 80 columns every row keeps its times, where to board and where to change; the
         // line names give way first.
         var table = [depart, arrive, duration, transfers, board, change, journey.shrinkingFirst()]
-        if let fares {
+        if !t.fareIDs.isEmpty {
             // Priced where the feed has fares: JSON's `fare`, the table's PRICE (`?` when some
             // ride has none: never a partial sum).
-            data.append(Column("fare", in: .json) { Self.fareValue(fares.price($0), rider: fares.rider) })
-            table.insert(Column("price", "PRICE") { Self.priceText(fares.price($0)) }, at: 4)
+            let fares = self.fares
+            data.append(Column("fare", in: .json) { journey in fares.value.map { Self.fareValue($0.price(journey), rider: $0.rider) } ?? .null })
+            table.insert(Column("price", "PRICE") { journey in fares.value.map { Self.priceText($0.price(journey)) } ?? .null }, at: 4)
         }
         var output = Output(journeys, data: data, table: table, notices: notices)
         // A journey as a line through the stops it calls at, its JSON record as properties.
