@@ -51,6 +51,13 @@ import Testing
         #expect(Self.files(Paths.fixtures + "/gtfs/pairs").count == 27)
     }
 
+    /// The feeds of Fares v2's worked examples (their prices are checked in FareProductTests).
+    @Test(.enabled(if: python != nil, "needs python3 (scripts/setup)"))
+    func theBundledFareExamplesAreWhatTheirScriptWrites() async throws {
+        Self.expectSameFiles(try await Self.generate("make-gtfs-fares-fixture.py"), "gtfs/fares", by: "make-gtfs-fares-fixture.py")
+        #expect(Self.files(Paths.fixtures + "/gtfs/fares").count == 63)
+    }
+
     /// Its real-time data, and that our decoder reads it as the script means it.
     @Test(.enabled(if: python != nil, "needs python3 (scripts/setup)"))
     func theBundledRealtimeDataIsWhatItsScriptWrites() async throws {

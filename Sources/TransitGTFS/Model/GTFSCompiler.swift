@@ -19,6 +19,9 @@ package struct GTFSCompiler {
     /// Fare zones (stops' zone_id) and fares, as fare_rules.txt and fare_rider_categories.txt name them.
     package var zones = IDTable()
     package var fares = IDTable()
+    /// Rider categories and networks (routes.txt's network_id, networks.txt), as fare files name them.
+    package var riderCategories = IDTable()
+    package var networks = IDTable()
     // Trips as they are finished: their times, and the patterns they fall into.
     package var timeStore: [Int32] = []
     package var patternOf: [PatternKey: Int] = [:]
@@ -58,13 +61,16 @@ package struct GTFSCompiler {
         try readStops(try required(files, "stops.txt"))
         try readRoutes(try required(files, "routes.txt"))
         try readFares(try files.reader("fare_attributes.txt"), try files.reader("fare_rules.txt"))
-        try readRiderCategories(try files.reader("rider_categories.txt"), try files.reader("fare_rider_categories.txt"))
+        try readRiderCategories(try files.reader("rider_categories.txt"))
+        try readRiderPrices(try files.reader("fare_rider_categories.txt"))
         let calendar = try files.reader("calendar.txt"), dates = try files.reader("calendar_dates.txt")
         guard calendar != nil || dates != nil else {
             throw .parse(what: "the feed", reason: "it has neither calendar.txt nor calendar_dates.txt")
         }
         try readTrips(try required(files, "trips.txt"))
         try readCalendars(calendar, dates)
+        // Fares v2 after the calendar: a timeframe names a service.
+        try readFareProducts(files)
         frequencies = try readFrequencies(try files.reader("frequencies.txt"))
         // Before stop_times: a trip that a row names as from_trip_id gets a pattern of its own.
         try readTransfers(try files.reader("transfers.txt"))
@@ -182,7 +188,7 @@ package struct GTFSCompiler {
     package mutating func readRoutes(_ r: CSVReader) throws(TransitError) {
         let id = try columns(r, ["route_id"])[0]
         let agency = r.column("agency_id"), short = r.column("route_short_name"), long = r.column("route_long_name")
-        let type = r.column("route_type"), color = r.column("route_color")
+        let type = r.column("route_type"), color = r.column("route_color"), network = r.column("network_id")
         while try r.next() {
             guard routes.insert(r.bytes(id)).added else { throw fail(r, "route_id '\(r.string(id).prefix(60))' appears twice") }
             t.routeAgency.append(text(r, agency))
@@ -190,6 +196,8 @@ package struct GTFSCompiler {
             t.routeLongName.append(text(r, long))
             t.routeType.append(Int32(clamping: type.flatMap { FieldBytes.int(r.bytes($0)) } ?? 3))
             t.routeColor.append(text(r, color))
+            // Its fare network (Fares v2), by index; route_networks.txt may name it instead.
+            t.routeNetwork.append(network.map { r.isEmpty($0) ? -1 : Int32(clamping: networks.insert(r.bytes($0)).index) } ?? -1)
         }
         t.routeIDs = routes.keys
     }

@@ -20,6 +20,9 @@ package enum TimetableTable: CaseIterable {
     case zones, fares, fareRules
     /// Rider categories, and fare_rider_categories.txt's rows.
     case riderCategories, riderPrices
+    /// Fares v2: areas and the stops' (`stopAreas`), networks, fare media, products and their
+    /// rows (offers), timeframe groups and timeframes, leg groups, leg and transfer rules.
+    case areas, stopAreaValues, networks, fareMedia, products, offers, timeframeGroups, timeframes, legGroups, legRules, transferRules
     case services, transfers, times, links, feeds
 
     package func count(in t: Timetable) -> Int {
@@ -36,9 +39,20 @@ package enum TimetableTable: CaseIterable {
         case .stationChildren: t.stationChildren.count
         case .zones: t.zoneIDs.count
         case .fares: t.fareIDs.count
-        case .fareRules: t.fareRules.count / 5
+        case .fareRules: t.fareRules.count / Self.fareRuleStride
         case .riderCategories: t.riderCategoryIDs.count
         case .riderPrices: t.riderPrice.count
+        case .areas: t.areaIDs.count
+        case .stopAreaValues: t.stopAreas.count
+        case .networks: t.networkIDs.count
+        case .fareMedia: t.fareMediaIDs.count
+        case .products: t.productIDs.count
+        case .offers: t.offers.count / Self.offerStride
+        case .timeframeGroups: t.timeframeGroupIDs.count
+        case .timeframes: t.timeframes.count / Self.timeframeStride
+        case .legGroups: t.legGroupIDs.count
+        case .legRules: t.legRules.count / Self.legRuleStride
+        case .transferRules: t.transferRules.count / Self.transferRuleStride
         case .services: t.serviceCount
         case .transfers: t.transfers.count
         case .times: t.times.count
@@ -46,6 +60,9 @@ package enum TimetableTable: CaseIterable {
         case .feeds: t.feedNames.count
         }
     }
+
+    /// Values a row of the flat tables: `fareRules`, `offers`, `timeframes`, `legRules`, `transferRules`.
+    package static let fareRuleStride = 5, offerStride = 3, timeframeStride = 4, legRuleStride = 8, transferRuleStride = 7
 
     /// Each table's size in `t`.
     package static func sizes(of t: Timetable) -> [TimetableTable: Int] {
@@ -138,6 +155,36 @@ package struct TimetableField {
             let plus = j.offset(.patterns)
             out[keyPath: key].reserveCapacity(out[keyPath: key].count + t[keyPath: key].count)
             for (k, v) in t[keyPath: key].buffer.enumerated() { out[keyPath: key].append(k % 2 == 0 ? v &+ plus : v) }
+        }
+    }
+
+    /// A column of a flat table of rows (`records`): an index of a table (-1 allowed where
+    /// `none`), moved past the feeds before in a combination; or a value kept as it is.
+    package enum RecordColumn {
+        case index(TimetableTable, none: Bool = false)
+        case value(ClosedRange<Int32>)
+    }
+
+    /// Rows of `columns.count` values, one after another: each index within its table, each
+    /// value within its range.
+    package static func records(_ name: String, _ key: WritableKeyPath<Timetable, Packed<Int32>>, _ columns: [RecordColumn]) -> TimetableField {
+        let n = columns.count
+        return packed(name, key, rows: nil, check: { t in
+            let values = t[keyPath: key].buffer
+            guard values.count % n == 0 else { return false }
+            let limits = columns.map { column -> (Int32, Int32) in
+                switch column {
+                case .index(let table, let none): (none ? -1 : 0, Int32(clamping: table.count(in: t)) - 1)
+                case .value(let range): (range.lowerBound, range.upperBound)
+                }
+            }
+            var ok = true
+            for (k, v) in values.enumerated() { ok = ok && v >= limits[k % n].0 && v <= limits[k % n].1 }
+            return ok
+        }) { out, t, j in
+            let plus = columns.map { column -> Int32? in if case .index(let table, _) = column { j.offset(table) } else { nil } }
+            out[keyPath: key].reserveCapacity(out[keyPath: key].count + t[keyPath: key].count)
+            for (k, v) in t[keyPath: key].buffer.enumerated() { out[keyPath: key].append(v >= 0 ? plus[k % n].map { v &+ $0 } ?? v : v) }
         }
     }
 
@@ -252,19 +299,30 @@ extension Timetable {
         .strings("zoneIDs", \.zoneIDs, rows: .zones, ids: true), .strings("fareIDs", \.fareIDs, rows: .fares, ids: true),
         .values("farePrice", \.farePrice, rows: .fares), .strings("fareCurrency", \.fareCurrency, rows: .fares),
         .values("fareTransfers", \.fareTransfers, rows: .fares), .values("fareTransferDuration", \.fareTransferDuration, rows: .fares),
-        .packed("fareRules", \.fareRules, rows: nil, check: { t in
-            let rules = t.fareRules.buffer, limits = [t.fareIDs.count, t.routeCount, t.zoneIDs.count, t.zoneIDs.count, t.zoneIDs.count]
-            guard rules.count % 5 == 0 else { return false }
-            return rules.indices.allSatisfy { k in rules[k] >= (k % 5 == 0 ? 0 : -1) && Int(rules[k]) < limits[k % 5] }
-        }) { out, t, j in
-            let plus = [j.offset(.fares), j.offset(.routes), j.offset(.zones), j.offset(.zones), j.offset(.zones)]
-            for (k, v) in t.fareRules.buffer.enumerated() { out.fareRules.append(v < 0 ? v : v &+ plus[k % 5]) }
-        },
+        .records("fareRules", \.fareRules, [.index(.fares), .index(.routes, none: true), .index(.zones, none: true), .index(.zones, none: true), .index(.zones, none: true)]),
         .strings("riderCategoryIDs", \.riderCategoryIDs, rows: .riderCategories, ids: true),
         .strings("riderCategoryNames", \.riderCategoryNames, rows: .riderCategories),
+        .values("riderCategoryDefault", \.riderCategoryDefault, rows: .riderCategories),
         .indices("riderFare", \.riderFare, rows: .riderPrices, into: .fares),
         .indices("riderCategory", \.riderCategory, rows: .riderPrices, into: .riderCategories),
         .values("riderPrice", \.riderPrice, rows: .riderPrices),
+        // Fares v2 (each feed's own, as v1's).
+        .strings("areaIDs", \.areaIDs, rows: .areas, ids: true), .strings("areaNames", \.areaNames, rows: .areas),
+        .offsets("stopAreaStart", \.stopAreaStart, rows: .stops, into: .stopAreaValues),
+        .indices("stopAreas", \.stopAreas, rows: .stopAreaValues, into: .areas),
+        .strings("networkIDs", \.networkIDs, rows: .networks, ids: true), .strings("networkNames", \.networkNames, rows: .networks),
+        .indices("routeNetwork", \.routeNetwork, rows: .routes, into: .networks, none: true),
+        .strings("fareMediaIDs", \.fareMediaIDs, rows: .fareMedia, ids: true), .strings("fareMediaNames", \.fareMediaNames, rows: .fareMedia),
+        .strings("productIDs", \.productIDs, rows: .products, ids: true), .strings("productNames", \.productNames, rows: .products),
+        .records("offers", \.offers, [.index(.products), .index(.riderCategories, none: true), .index(.fareMedia, none: true)]),
+        .values("offerAmount", \.offerAmount, rows: .offers), .strings("offerCurrency", \.offerCurrency, rows: .offers),
+        .strings("timeframeGroupIDs", \.timeframeGroupIDs, rows: .timeframeGroups, ids: true),
+        .records("timeframes", \.timeframes, [.index(.timeframeGroups), .value(0...86_400), .value(0...86_400), .index(.services)]),
+        .strings("legGroupIDs", \.legGroupIDs, rows: .legGroups, ids: true),
+        .records("legRules", \.legRules, [.index(.legGroups, none: true), .index(.networks, none: true), .index(.areas, none: true), .index(.areas, none: true),
+                                          .index(.timeframeGroups, none: true), .index(.timeframeGroups, none: true), .index(.products), .value(-1...Int32.max)]),
+        .records("transferRules", \.transferRules, [.index(.legGroups, none: true), .index(.legGroups, none: true), .value(-1...Int32.max), .value(-1...Int32.max),
+                                                    .value(0...3), .value(0...2), .index(.products, none: true)]),
         // Feeds: empty for one feed; a combination names each, with its zone and where its rows begin.
         TimetableField.strings("feedNames", \.feedNames, rows: .feeds).combinedApart,
         TimetableField(name: "feedZones", write: { t, w in w.strings(t.feedZones) }, read: { (t, r) throws(TransitError) in t.feedZones = try r.strings() },
@@ -273,6 +331,7 @@ extension Timetable {
         .feedStarts("feedStopStart", \.feedStopStart, into: .stops), .feedStarts("feedRouteStart", \.feedRouteStart, into: .routes),
         .feedStarts("feedTripStart", \.feedTripStart, into: .trips), .feedStarts("feedPatternStart", \.feedPatternStart, into: .patterns),
         .feedStarts("feedServiceStart", \.feedServiceStart, into: .services), .feedStarts("feedTransferStart", \.feedTransferStart, into: .transfers),
+        .feedStarts("feedLegRuleStart", \.feedLegRuleStart, into: .legRules), .feedStarts("feedTransferRuleStart", \.feedTransferRuleStart, into: .transferRules),
         // Links between feeds, found once the combination holds every feed (`TimetableCombination.findLinks`).
         .packed("linkStart", \.linkStart, rows: nil, check: { t in
             t.linkStart.isEmpty ? t.linkStops.isEmpty : t.linkStart.count == t.stopCount + 1 && Timetable.monotone(t.linkStart, last: t.linkStops.count)

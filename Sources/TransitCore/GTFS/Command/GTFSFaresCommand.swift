@@ -14,7 +14,7 @@ struct GTFSFaresCommand: GTFSSubcommand {
             GTFSCommandLine.date, GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk,
             GTFSCommandLine.link, GTFSCommandLine.zone, GTFSCommandLine.feed,
         ],
-        notes: ["The journeys of the whole service day between the two stops (as gtfs trips finds them), priced with the feed's fares (Fares v1, docs/gtfs.md); one row per way of paying: fares (the fare_ids paid, joined with +), routes (the rides' lines, joined with >; the different ones with ", "), price, currency, journeys (how many of the day's journeys pay so), and in JSON riders (each rider category's price, where the feed names categories; the table shows one column per category). Cheapest first. A feed without fares says so in a notice."])
+        notes: ["The journeys of the whole service day between the two stops (as gtfs trips finds them), priced with the feed's fares (Fares v1 or v2, docs/gtfs.md); one row per way of paying: fares (the fare_ids or fare products paid, joined with +), routes (the rides' lines, joined with >; the different ones with ", "), price, currency, journeys (how many of the day's journeys pay so), and in JSON riders (each rider category's price, where the feed names categories; the table shows one column per category). Cheapest first. A feed without fares says so in a notice."])
 
     var feeds: [String] = []
     var from: String
@@ -42,14 +42,17 @@ struct GTFSFaresCommand: GTFSSubcommand {
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
         let (feed, ends) = try gtfs.open(feeds, from: from, to: to, radius: search.radius, zone: search.zone, walks: search.longestWalk)
         let t = feed.timetable
-        guard !t.fareIDs.isEmpty else { return .empty(feed.notices + ["No fares: the feed has no fare_attributes.txt"]) }
+        guard !t.fareIDs.isEmpty || !t.legRules.isEmpty else {
+            return .empty(feed.notices + ["No fares: the feed has neither fare_attributes.txt nor fare_leg_rules.txt"])
+        }
         let day = try gtfs.serviceDay(date, feed)
         let journeys = ends.router(ends.routerQuery(day: day.dayNumber, after: nil, before: nil, transfers: search.transfers,
                                                     minTransfer: search.minTransfer, walk: search.walk, link: search.link)).journeys()
         // The layout's fare table prices as `gtfs trips` does; one more per rider category.
-        let layout = JourneyLayout(t, clock: ServiceClock(day: day, zone: t.zone), journeys: journeys)
+        let clock = ServiceClock(day: day, zone: t.zone)
+        let layout = JourneyLayout(t, clock: clock, journeys: journeys)
         guard let fares = layout.fares.value else { return .empty(feed.notices) }
-        let riders = (0..<t.riderCategoryIDs.count).compactMap { FareTable(t, rider: $0) }
+        let riders = (0..<t.riderCategoryIDs.count).compactMap { FareTable(t, rider: $0, clock: clock) }
         var ways: [String: Way] = [:], order: [String] = []
         for journey in journeys {
             let price = fares.price(journey)

@@ -22,7 +22,7 @@ struct JourneyLayout {
     /// The id and name of each stop a leg starts or ends at, made once (a name longer than 15
     /// bytes is an allocation each time a String is made of it, and JSON writes two per leg).
     let stops: [Int: (id: String, name: String)]
-    /// The feed's fares (Fares v1), when it has any: each journey is priced with them. Made when
+    /// The feed's fares (Fares v1 or v2), when it has any: each journey is priced with them. Made when
     /// a format first prices (JSON, the table): tsv and `gtfs trip` never pay for BART's 2,500.
     let fares: Deferred<FareTable?>
     /// Each walk's line along the streets it follows, by (from, to) stop (-1: the point), where
@@ -57,7 +57,7 @@ struct JourneyLayout {
             }
         }
         self.stops = stops
-        fares = Deferred { FareTable(timetable, rider: rider) }
+        fares = Deferred { FareTable(timetable, rider: rider, clock: clock) }
         zones = timetable.isCombination ? (0..<timetable.feedCount).map(timetable.zone(ofFeed:)) : [timetable.zone]
         if let streets {
             for journey in journeys {
@@ -268,7 +268,7 @@ struct JourneyLayout {
         // At 80 columns every row keeps its times, where to board and where to change; the
         // line names give way first.
         var table = [depart, arrive, duration, transfers, board, change, journey.shrinkingFirst()]
-        if !t.fareIDs.isEmpty {
+        if !t.fareIDs.isEmpty || !t.legRules.isEmpty {
             // Priced where the feed has fares: JSON's `fare`, the table's PRICE (`?` when some
             // ride has none: never a partial sum).
             let fares = self.fares
@@ -282,12 +282,18 @@ struct JourneyLayout {
     }
 
     /// `{total, currency, legs: [{fare_id, price, currency, legs}], complete, rider}`; legs as
-    /// indices into the journey's legs; rider the category priced for (`--rider`), or null.
+    /// indices into the journey's legs; rider the category priced for (`--rider`, else a Fares
+    /// v2 feed's default), or null. A Fares v2 part names its product instead of a fare_id:
+    /// `{fare_product_id, name, fare_media, transfer, price, currency, legs}`.
     static func fareValue(_ price: FareTable.Price, rider: String?) -> Value {
         .object(Record([("total", price.total.map(Value.double) ?? .null), ("currency", price.currency.map(Value.string) ?? .null),
                         ("legs", .list(price.parts.map { part in
-                            .object(Record([("fare_id", .string(part.fare)), ("price", .double(part.price)), ("currency", .string(part.currency)),
-                                            ("legs", .list(part.legs.map(Value.int)))]))
+                            let named: [(String, Value)] = part.product
+                                ? [("fare_product_id", .string(part.fare)), ("name", part.name.map(Value.string) ?? .null),
+                                   ("fare_media", part.medium.map(Value.string) ?? .null), ("transfer", .bool(part.transfer))]
+                                : [("fare_id", .string(part.fare))]
+                            return .object(Record(named + [("price", .double(part.price)), ("currency", .string(part.currency)),
+                                                           ("legs", .list(part.legs.map(Value.int)))]))
                         })),
                         ("complete", .bool(price.complete)), ("rider", rider.map(Value.string) ?? .null)]))
     }

@@ -1,90 +1,17 @@
 import Foundation
 import TransitSupport
 
-extension GTFSCompiler {
-    /// Fares v1: fare_attributes.txt and fare_rules.txt. A row that cannot be used (an unknown
-    /// fare, route or zone, a price that is no number, a currency that is not three capital
-    /// letters) is skipped and counted in one warning; the rest of the feed imports.
-    mutating func readFares(_ attributes: CSVReader?, _ rules: CSVReader?) throws(TransitError) {
-        guard let attributes else { return }
-        guard let id = attributes.column("fare_id"), let price = attributes.column("price"), let currency = attributes.column("currency_type") else {
-            warnings.append("fare_attributes.txt has no fare_id, price or currency_type column: the feed's fares are left out")
-            return
-        }
-        let transfers = attributes.column("transfers"), duration = attributes.column("transfer_duration")
-        var skipped = 0
-        while try attributes.next() {
-            let code = attributes.bytes(currency)
-            // Correctly rounded (Double(String)): 4.60 is 4.6, not a step beside it.
-            guard let value = Double(attributes.string(price)), value.isFinite, value >= 0, value < 1e9,
-                  code.count == 3, code.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }),
-                  !attributes.isEmpty(id), fares.insert(attributes.bytes(id)).added else { skipped += 1; continue }
-            t.farePrice.append(value)
-            t.fareCurrency.append(attributes.string(currency))
-            // transfers: empty is unlimited; 0, 1, 2 as written. transfer_duration in seconds.
-            let allowed = transfers.flatMap { attributes.isEmpty($0) ? nil : FieldBytes.int(attributes.bytes($0)) }
-            t.fareTransfers.append(allowed.map { Int32(clamping: max(0, $0)) } ?? -1)
-            let seconds = duration.flatMap { attributes.isEmpty($0) ? nil : FieldBytes.int(attributes.bytes($0)) }
-            t.fareTransferDuration.append(seconds.map { Int32(clamping: max(0, $0)) } ?? -1)
-        }
-        t.fareIDs = fares.keys
-        if let rules, let fare = rules.column("fare_id") {
-            let columns = [rules.column("route_id"), rules.column("origin_id"), rules.column("destination_id"), rules.column("contains_id")]
-            while try rules.next() {
-                guard let f = fares.find(rules.bytes(fare)) else { skipped += 1; continue }
-                var row = [Int32(f)]
-                for (k, column) in columns.enumerated() {
-                    guard let column, !rules.isEmpty(column) else { row.append(-1); continue }
-                    // A route, or a zone some stop is in.
-                    guard let index = k == 0 ? routes.find(rules.bytes(column)) : zones.find(rules.bytes(column)) else { break }
-                    row.append(Int32(index))
-                }
-                guard row.count == 5 else { skipped += 1; continue }
-                for value in row { t.fareRules.append(value) }
-            }
-        }
-        if skipped > 0 {
-            warnings.append("\(skipped) fare \(skipped == 1 ? "row names" : "rows name") an unknown fare, route or zone, or a price or currency that cannot be read: skipped")
-        }
-    }
-}
-
-extension GTFSCompiler {
-    /// Rider categories beside Fares v1, as BART publishes them: rider_categories.txt
-    /// (rider_category_id, rider_category_description) and fare_rider_categories.txt (fare_id,
-    /// rider_category_id, price). A row naming an unknown fare or category, or a price that is no
-    /// number, is skipped and counted.
-    mutating func readRiderCategories(_ categories: CSVReader?, _ prices: CSVReader?) throws(TransitError) {
-        guard let categories, let prices, !t.fareIDs.isEmpty, let id = categories.column("rider_category_id"),
-              let fare = prices.column("fare_id"), let category = prices.column("rider_category_id"), let price = prices.column("price") else { return }
-        let name = categories.column("rider_category_description") ?? categories.column("rider_category_name")
-        var known = IDTable(), skipped = 0
-        while try categories.next() {
-            guard !categories.isEmpty(id), known.insert(categories.bytes(id)).added else { skipped += 1; continue }
-            t.riderCategoryNames.append(name.map { categories.string($0) } ?? "")
-        }
-        t.riderCategoryIDs = known.keys
-        while try prices.next() {
-            guard let f = fares.find(prices.bytes(fare)), let c = known.find(prices.bytes(category)),
-                  let value = Double(prices.string(price)), value.isFinite, value >= 0, value < 1e9 else { skipped += 1; continue }
-            t.riderFare.append(Int32(f))
-            t.riderCategory.append(Int32(c))
-            t.riderPrice.append(value)
-        }
-        if skipped > 0 {
-            warnings.append("\(skipped) rider category \(skipped == 1 ? "row names" : "rows name") an unknown fare or category, or a price that cannot be read: skipped")
-        }
-    }
-}
-
-/// A feed's fares (Fares v1) as a query prices journeys with them: for each fare, the routes,
-/// origin and destination zones and contained zones its rules name. A fare covers a run of
-/// consecutive rides (as OpenTripPlanner's v1 reckons it) when every ride's route is one of its
-/// routes (if it names routes), the zones where the run starts and ends are one of its
-/// origin-destination pairs (an empty side matching any zone; if it names any), the zones
-/// passed are exactly its contained zones (if it names any), the run has no more changes than
-/// its `transfers`, and its last boarding is within `transfer_duration` of its first (a stop
-/// without a zone is in its station's). A fare
+/// A timetable's fares as a query prices journeys with them. Each feed's rides are priced by
+/// that feed's own fares: Fares v2 (`FareProducts`) where the feed has fare_leg_rules.txt,
+/// else Fares v1, below.
+///
+/// Fares v1: for each fare, the routes, origin and destination zones and contained zones its
+/// rules name. A fare covers a run of consecutive rides of its feed (as OpenTripPlanner's v1
+/// reckons it) when every ride's route is one of its routes (if it names routes), the zones
+/// where the run starts and ends are one of its origin-destination pairs (an empty side
+/// matching any zone; if it names any), the zones passed are exactly its contained zones (if it
+/// names any), the run has no more changes than its `transfers`, and its last boarding is
+/// within `transfer_duration` of its first (a stop without a zone is in its station's). A fare
 /// with no rules covers any single ride of its feed. A journey costs the cheapest way to cover
 /// its rides with such runs.
 package struct FareTable: Sendable {
@@ -105,13 +32,20 @@ package struct FareTable: Sendable {
     /// Each fare's price for the rider asked for (its own price where the feed gives none for
     /// the category).
     private let prices: [Double]
+    /// Each fare's feed (0 for one feed): a run of rides is priced by its own feed's fares.
+    private let fareFeed: [Int]
+    /// The feeds' Fares v2, where any has leg rules.
+    private let products: FareProducts?
     /// The rider category priced for, by name (nil: the fares' own prices).
     package let rider: String?
     private let t: Timetable
 
-    /// `rider`: a category of `riderCategoryIDs`, whose prices replace the fares' own.
-    package init?(_ t: Timetable, rider: Int? = nil) {
-        guard !t.fareIDs.isEmpty else { return nil }
+    /// `rider`: a category of `riderCategoryIDs`, whose prices replace the fares' own (v1) or
+    /// whose products are bought (v2; without one, the feed's default category). `clock`: the
+    /// query's day, on which Fares v2's timeframes are matched.
+    package init?(_ t: Timetable, rider: Int? = nil, clock: ServiceClock? = nil) {
+        guard !t.fareIDs.isEmpty || !t.legRules.isEmpty else { return nil }
+        products = FareProducts(t, rider: rider, clock: clock)
         var prices = Array(t.farePrice.buffer)
         if let rider {
             for k in 0..<t.riderPrice.count where Int(t.riderCategory[k]) == rider {
@@ -120,7 +54,12 @@ package struct FareTable: Sendable {
             }
         }
         self.prices = prices
-        self.rider = rider.map { t.riderCategoryNames[$0].isEmpty ? t.riderCategoryIDs[$0] : t.riderCategoryNames[$0] }
+        self.rider = (rider ?? products?.rider).flatMap { c in
+            c < t.riderCategoryIDs.count ? (t.riderCategoryNames[c].isEmpty ? t.riderCategoryIDs[c] : t.riderCategoryNames[c]) : nil
+        }
+        // A combination's fare ids are `feed:id`.
+        let prefixes = t.isCombination ? (0..<t.feedCount).map { t.feedName($0) + ":" } : []
+        fareFeed = (0..<t.fareIDs.count).map { f in prefixes.isEmpty ? 0 : prefixes.firstIndex { t.fareIDs[f].hasPrefix($0) } ?? -1 }
         var fares = [Fare](repeating: Fare(), count: t.fareIDs.count)
         var byPair: [Int64: [Int]] = [:]
         let rules = t.fareRules.buffer
@@ -153,10 +92,17 @@ package struct FareTable: Sendable {
     /// One fare paid: which, its price and currency, and the journey's legs it covers (indices
     /// into `journey.legs`).
     package struct Part: Equatable, Sendable {
+        /// A fare_id (v1) or fare_product_id (v2).
         package var fare: String
         package var price: Double
         package var currency: String
         package var legs: [Int]
+        /// Fares v2: a product, its name, the fare medium it is bought on (its cheapest), and
+        /// whether it is a transfer's (AB) rather than a leg's.
+        package var product = false
+        package var name: String? = nil
+        package var medium: String? = nil
+        package var transfer = false
     }
 
     /// What a journey costs: the fares paid and their total, which exists only when every ride is
@@ -172,35 +118,54 @@ package struct FareTable: Sendable {
         }
     }
 
-    /// The cheapest cover of the journey's rides; a journey with no ride costs nothing.
+    /// The cheapest way to pay the journey's rides: each feed's consecutive rides by its own
+    /// fares. A journey with no ride costs nothing.
     package func price(_ journey: Router.Journey) -> Price {
         let rides = journey.legs.indices.filter { journey.legs[$0].isRide }
         guard !rides.isEmpty else { return Price(parts: [], total: 0, currency: nil, complete: true) }
+        var parts: [Part] = [], start = 0
+        while start < rides.count {
+            let feed = self.feed(journey.legs[rides[start]])
+            var end = start + 1
+            while end < rides.count && self.feed(journey.legs[rides[end]]) == feed { end += 1 }
+            let run = Array(rides[start..<end])
+            let paid = products?.prices(feed: feed) == true ? products?.parts(journey, run, feed: feed) : cover(journey, run, feed: feed)
+            // Some ride no fare covers: the rides that are covered are not summed.
+            guard let paid else { return Price(parts: [], total: nil, currency: nil, complete: false) }
+            parts += paid
+            start = end
+        }
+        // No part at all: every ride paid, at nothing (an AB transfer with no product replaced the fare).
+        let currencies = Set(parts.map(\.currency))
+        let total = currencies.count <= 1 ? parts.reduce(0) { $0 + $1.price } : nil
+        return Price(parts: parts, total: total, currency: currencies.count == 1 ? currencies.first : nil, complete: total != nil)
+    }
+
+    /// The feed a ride is of (0 for one feed).
+    private func feed(_ leg: Router.Leg) -> Int { t.isCombination ? leg.trip.map(t.feed(ofTrip:)) ?? -1 : 0 }
+
+    /// The cheapest cover of one feed's consecutive rides with its v1 fares; nil when some ride
+    /// has none.
+    func cover(_ journey: Router.Journey, _ rides: [Int], feed: Int) -> [Part]? {
         // best[k]: the cheapest cover of the first k rides, and how it ends.
         var best = [(cost: Double, from: Int, fare: Int)?](repeating: nil, count: rides.count + 1)
         best[0] = (0, -1, -1)
         for start in 0..<rides.count {
             guard let before = best[start] else { continue }
             for end in start..<rides.count {
-                guard let (fare, price) = cheapest(journey, rides[start...end]) else { continue }
+                guard let (fare, price) = cheapest(journey, rides[start...end], feed: feed) else { continue }
                 let cost = before.cost + price
                 if best[end + 1].map({ cost < $0.cost }) ?? true { best[end + 1] = (cost, start, fare) }
             }
         }
-        guard best[rides.count] != nil else {
-            // Some ride no fare covers: the rides that are covered are not summed.
-            return Price(parts: [], total: nil, currency: nil, complete: false)
-        }
+        guard best[rides.count] != nil else { return nil }
         var parts: [Part] = [], k = rides.count
         while k > 0, let step = best[k] {
             parts.append(Part(fare: t.fareIDs[step.fare], price: prices[step.fare], currency: t.fareCurrency[step.fare],
                               legs: Array(rides[step.from..<k])))
             k = step.from
         }
-        parts.reverse()
-        let currencies = Set(parts.map(\.currency))
-        let total = currencies.count == 1 ? parts.reduce(0) { $0 + $1.price } : nil
-        return Price(parts: parts, total: total, currency: currencies.count == 1 ? currencies.first : nil, complete: total != nil)
+        return parts.reversed()
     }
 
     /// A stop's fare zone, else its station's (feeds often zone the station, not its platforms).
@@ -212,7 +177,7 @@ package struct FareTable: Sendable {
 
     /// The cheapest fare covering these rides, and its price (of equal prices, the fare first in
     /// fare_attributes.txt).
-    func cheapest(_ journey: Router.Journey, _ rides: ArraySlice<Int>) -> (Int, Double)? {
+    func cheapest(_ journey: Router.Journey, _ rides: ArraySlice<Int>, feed: Int) -> (Int, Double)? {
         guard let first = rides.first, let last = rides.last else { return nil }
         let legs = rides.map { journey.legs[$0] }
         let zone = { (stop: Int) in self.zone(stop) }
@@ -224,6 +189,7 @@ package struct FareTable: Sendable {
         for list in [byPair[Self.pair(origin, destination)], byPair[Self.pair(origin, -1)], byPair[Self.pair(-1, destination)], withoutPairs] {
         for f in list ?? [] {
             let fare = fares[f]
+            if fareFeed[f] != feed { continue }
             let allowed = Int(t.fareTransfers[f])
             if allowed >= 0 && rides.count - 1 > allowed { continue }
             let limit = Int(t.fareTransferDuration[f])

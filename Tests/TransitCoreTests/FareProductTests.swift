@@ -1,0 +1,334 @@
+import Foundation
+import Testing
+@testable import TransitCore
+@testable import TransitGTFS
+@testable import TransitSupport
+
+/// Fares v2 (issue 34): the GTFS reference's worked examples, as scripts/make-gtfs-fares-fixture.py
+/// writes them (Fixtures/gtfs/fares), each priced as the reference prices it.
+@Suite struct FareProductTests {
+    static func feed(_ name: String) throws -> Timetable {
+        let (t, warnings) = try GTFSCompiler.compile(try FeedFiles.open(Paths.fixtures + "/gtfs/fares/" + name))
+        #expect(warnings.isEmpty, "\(name): \(warnings)")
+        return t
+    }
+
+    static func stop(_ t: Timetable, _ id: String) throws -> [Int] { [try #require(t.stopIDs.firstIndex(of: id), "\(id)")] }
+
+    /// The journeys of a day between two stops, earliest first, each with its price.
+    static func priced(_ t: Timetable, _ from: String, _ to: String, day: String = "2022-10-12", rider: Int? = nil) throws -> [(departure: Int, price: FareTable.Price)] {
+        let date = try #require(LocalDate(iso: day))
+        let query = Router.Query(origins: try stop(t, from), destinations: try stop(t, to), day: date.dayNumber, after: 0, before: 30 * 3600,
+                                 maxTransfers: 3, minTransfer: 60, walkMeters: SearchDefaults.walkMeters)
+        let fares = try #require(FareTable(t, rider: rider, clock: ServiceClock(day: date, zone: t.zone)))
+        return Router(t, query).journeys().map { ($0.departure, fares.price($0)) }
+    }
+
+    /// Maryland's MTA: the cheapest of four products for a leg of `core` ($2.00 one-way), and a
+    /// 90-minute transfer to the light rail that costs nothing more; boarding it 95 minutes
+    /// after the subway pays again.
+    @Test func aFlatFareWithATimeLimitedTransfer() throws {
+        let t = try Self.feed("flat")
+        let journeys = try Self.priced(t, "MOND", "CAMY")
+        #expect(journeys.map(\.departure) == [8 * 3600, 8 * 3600 + 25 * 60])
+        let within = try #require(journeys.first?.price), after = try #require(journeys.last?.price)
+        #expect(within.total == 2.00 && within.currency == "USD" && within.parts.map(\.fare) == ["core_local_oneway_fare"], "\(within)")
+        #expect(within.parts.first?.legs == [0, 2])
+        #expect(after.total == 4.00 && after.parts.map(\.fare) == ["core_local_oneway_fare", "core_local_oneway_fare"], "\(after)")
+    }
+
+    /// BART's areas: Ashby to Glen Park $4.75, to Oakland Airport $9.45; Glen Park to Ashby has
+    /// no rule, so no total.
+    @Test func faresByArea() throws {
+        let t = try Self.feed("areas")
+        #expect(try Self.priced(t, "ASHB", "GLEN").map(\.price.total) == [4.75])
+        #expect(try Self.priced(t, "ASHB", "OAKL").map(\.price.total) == [9.45])
+        #expect(try Self.priced(t, "ASHB", "OAKL").first?.price.parts.map(\.fare) == ["BA:matrix:ASHB-OAKL"])
+        let back = try #require(try Self.priced(t, "GLEN", "ASHB").first?.price)
+        #expect(back == FareTable.Price(parts: [], total: nil, currency: nil, complete: false))
+    }
+
+    /// TransLink: the bus's flat fare (3.20 CAD) carries on free to a one-zone SkyTrain ride and
+    /// with the 1.45 AddFare to a two-zone one: 4.65, the two-zone fare, as the reference says.
+    @Test func aTransferDiscount() throws {
+        let t = try Self.feed("transfer")
+        let oneZone = try #require(try Self.priced(t, "UBC", "WFRN").first?.price)
+        #expect(oneZone.total == 3.20 && oneZone.currency == "CAD" && oneZone.parts.map(\.fare) == ["bus_flat_fare"], "\(oneZone)")
+        let twoZones = try #require(try Self.priced(t, "UBC", "MTWN").first?.price)
+        #expect(twoZones.total.map { abs($0 - 4.65) < 1e-9 } == true, "\(twoZones)")
+        #expect(twoZones.parts.map(\.fare) == ["bus_flat_fare", "1_zone_to_2_zone_upgrade"] && twoZones.parts.map(\.transfer) == [false, true])
+        #expect(twoZones.parts.first?.medium == "Contactless")
+        // The SkyTrain alone: its own zone fare.
+        #expect(try Self.priced(t, "CMBY", "MTWN").map(\.price.total) == [4.65])
+    }
+
+    /// Washington's fictional time fares: peak $5.00 at 07:30, off-peak $3.00 at 11:30, late
+    /// night $2.00 at 22:00 on a weekday, $2.00 on a Saturday.
+    @Test func faresByTimeOfDay() throws {
+        let t = try Self.feed("timeframes")
+        #expect(try Self.priced(t, "MCEN", "UNST").map(\.price.total) == [5.00, 3.00, 2.00])
+        #expect(try Self.priced(t, "MCEN", "UNST").map(\.price.parts.first?.fare) == ["peak_fare", "regular_fare", "late_night_fare"])
+        #expect(try Self.priced(t, "MCEN", "UNST", day: "2022-10-15").map(\.price.parts.first?.fare) == ["weekend_fare"])
+        #expect(try Self.priced(t, "MCEN", "UNST", day: "2022-10-15").map(\.price.total) == [2.00])
+    }
+
+    /// TransLink's rider categories: an adult (the default) pays 3.20 CAD, a concession 2.15.
+    @Test func riderCategories() throws {
+        let t = try Self.feed("riders")
+        #expect(try Self.priced(t, "UBC", "CMBY-BUS").map(\.price.total) == [3.20])
+        let concession = try #require(t.riderCategoryIDs.firstIndex(of: "concession"))
+        #expect(try Self.priced(t, "UBC", "CMBY-BUS", rider: concession).map(\.price.total) == [2.15])
+        #expect(FareTable(t)?.rider == "Adult" && FareTable(t, rider: concession)?.rider == "Concession")
+    }
+
+    /// Muni: cash $3.00, Clipper $2.50; the cheapest medium prices the ride, and is named.
+    @Test func fareMedia() throws {
+        let t = try Self.feed("media")
+        let price = try #require(try Self.priced(t, "CHDU", "BALB").first?.price)
+        #expect(price.total == 2.50 && price.parts.first?.medium == "Clipper" && price.parts.first?.name == "Muni single local fare", "\(price)")
+    }
+
+    /// Through the binary, as a rider sees it: the table's PRICE, JSON's parts with products,
+    /// --rider, and gtfs fares.
+    @Test func theExamplesThroughTheBinary() async throws {
+        let env = Run.environment()
+        for name in ["transfer", "riders"] {
+            #expect(try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/fares/" + name, "--name", name], env: env).status == 0)
+        }
+        let table = try await Run.transit(["gtfs", "trips", "--feed", "transfer", "--from", "UBC", "--to", "MTWN", "--date", "2022-10-12", "--format", "table"], env: env)
+        #expect(table.status == 0 && table.stdoutLines.first?.contains("PRICE") == true && table.stdoutLines.dropFirst().first?.contains("$4.65") == true, "\(table.stdout)")
+        let json = try await Run.transit(["gtfs", "trips", "--feed", "transfer", "--from", "UBC", "--to", "MTWN", "--date", "2022-10-12", "--format", "json"], env: env)
+        let record = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])?.first)
+        let fare = try #require(record["fare"] as? [String: Any])
+        let parts = try #require(fare["legs"] as? [[String: Any]])
+        #expect(fare["total"] as? Double == 4.65 && fare["currency"] as? String == "CAD" && fare["complete"] as? Bool == true)
+        #expect(parts.map { $0["fare_product_id"] as? String } == ["bus_flat_fare", "1_zone_to_2_zone_upgrade"])
+        #expect(parts.map { $0["transfer"] as? Bool } == [false, true] && parts.first?["fare_media"] as? String == "Contactless")
+        let concession = try await Run.transit(["gtfs", "trips", "--feed", "riders", "--from", "UBC", "--to", "CMBY-BUS", "--date", "2022-10-12", "--rider", "Concession", "--format", "tsv"], env: env)
+        #expect(concession.status == 0)
+        let riders = try await Run.transit(["gtfs", "fares", "--feed", "riders", "--from", "UBC", "--to", "CMBY-BUS", "--date", "2022-10-12", "--format", "json"], env: env)
+        let row = try #require((try JSONSerialization.jsonObject(with: Data(riders.stdout.utf8)) as? [[String: Any]])?.first, "\(riders.stderr)")
+        #expect(row["fares"] as? String == "bus_flat_fare" && row["price"] as? Double == 3.20)
+        #expect((row["riders"] as? [String: Double]) == ["Adult": 3.20, "Concession": 2.15])
+    }
+
+    /// Combined with other feeds (ids prefixed, every index moved past the feeds before) and
+    /// written and read back, each feed's rides price as they do alone.
+    @Test func eachFeedKeepsItsProductsInACombination() throws {
+        let parts = try ["flat", "areas", "transfer", "timeframes"].map { ($0, try Self.feed($0)) }
+        let combined = try TimetableCombination.combine(parts)
+        for t in [combined, try TimetableFile.decode(TimetableFile.encode(combined), path: "x")] {
+            #expect(try Self.priced(t, "transfer:UBC", "transfer:MTWN").first.map { abs(($0.price.total ?? 0) - 4.65) < 1e-9 } == true)
+            #expect(try Self.priced(t, "transfer:UBC", "transfer:MTWN").first?.price.parts.map(\.fare) == ["transfer:bus_flat_fare", "transfer:1_zone_to_2_zone_upgrade"])
+            #expect(try Self.priced(t, "areas:ASHB", "areas:OAKL").map(\.price.total) == [9.45])
+            #expect(try Self.priced(t, "flat:MOND", "flat:CAMY").map(\.price.total) == [2.00, 4.00])
+            #expect(try Self.priced(t, "timeframes:MCEN", "timeframes:UNST").map(\.price.total) == [5.00, 3.00, 2.00])
+        }
+    }
+
+    /// Rows that name what the feed does not define, or hold values that cannot be read, are
+    /// skipped and counted in one warning; the rest prices as before.
+    @Test func badFareProductRowsAreSkippedAndCounted() throws {
+        let dir = Paths.temporary()
+        let source = Paths.fixtures + "/gtfs/fares/transfer"
+        for name in try FileManager.default.contentsOfDirectory(atPath: source) { try FileManager.default.copyItem(atPath: source + "/" + name, toPath: dir + "/" + name) }
+        func append(_ file: String, _ rows: String) throws {
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/" + file))
+            handle.seekToEndOfFile()
+            handle.write(Data(rows.utf8))
+            handle.closeFile()
+        }
+        try append("fare_products.txt", "cheap,Cheap,abc,CAD,contactless\nlower,Lower,1.00,cad,contactless\nnomedium,No medium,1.00,CAD,paper\n")
+        try append("fare_leg_rules.txt", "x,skytrain,zone1,zone2,unknown_product\nx,ferry,,,bus_flat_fare\nx,skytrain,zone9,,bus_flat_fare\n")
+        try append("fare_transfer_rules.txt", "flat_fare_leg,ZN1_ZN2,5400,7,0,,\nflat_fare_leg,nogroup,,,0,,\nZN1_ZN1,ZN1_ZN1,,,0,,\nZN1_ZN1,ZN1_ZN2,,,5,,\n")
+        try append("stop_areas.txt", "zone1,NOSTOP\n")
+        let (t, warnings) = try GTFSCompiler.compile(try FeedFiles.open(dir))
+        #expect(warnings == ["11 Fares v2 rows name an unknown id or hold values that cannot be read: skipped "
+                             + "(stop_areas.txt 1, fare_products.txt 3, fare_leg_rules.txt 3, fare_transfer_rules.txt 4)"], "\(warnings)")
+        #expect(t.productIDs.count == 4 && t.legRules.count / TimetableTable.legRuleStride == 3)
+        #expect(try Self.priced(t, "UBC", "MTWN").first.map { abs(($0.price.total ?? 0) - 4.65) < 1e-9 } == true)
+    }
+}
+
+extension CPUBound {
+    /// Fares v2 files mutated (CPU-bound: 300 imports and every journey of each priced).
+    @Suite struct FareProductFuzzTests {
+        /// Mutated fare files (every Fares v2 file of the examples, mutated as FuzzTests mutates
+        /// inputs): an import error or a feed whose every journey prices, never a trap.
+        @Test func mutatedFareFilesNeverTrap() throws {
+            var generator = SplitMix(seed: 3434)
+            let root = Paths.fixtures + "/gtfs/fares"
+            let cases = try ["flat", "transfer", "timeframes", "riders"].flatMap { feed in
+                try FileManager.default.contentsOfDirectory(atPath: root + "/" + feed).sorted().filter { Self.fareFiles.contains($0) }.map { (feed, $0) }
+            }
+            #expect(cases.count >= 20)
+            var priced = 0
+            for round in 0..<300 {
+                let (feed, file) = cases[round % cases.count]
+                let dir = Paths.temporary()
+                defer { try? FileManager.default.removeItem(atPath: dir) }
+                for name in try FileManager.default.contentsOfDirectory(atPath: root + "/" + feed) {
+                    try FileManager.default.copyItem(atPath: root + "/" + feed + "/" + name, toPath: dir + "/" + name)
+                }
+                let original = try Data(contentsOf: URL(fileURLWithPath: dir + "/" + file))
+                try Mutator.mutate(original, &generator).write(to: URL(fileURLWithPath: dir + "/" + file))
+                guard let t = try? GTFSCompiler.compile(try FeedFiles.open(dir)).0 else { continue }
+                let date = LocalDate(year: 2022, month: 10, day: 12)
+                let fares = FareTable(t, rider: t.riderCategoryIDs.isEmpty ? nil : 0, clock: ServiceClock(day: date, zone: t.zone))
+                let calledAt = (0..<t.stopCount).filter(t.isCalledAt)
+                for a in calledAt {
+                    let query = Router.Query(origins: [a], destinations: calledAt.filter { $0 != a }, day: date.dayNumber, maxTransfers: 3, minTransfer: 60,
+                                             walkMeters: SearchDefaults.walkMeters)
+                    for journey in Router(t, query).journeys() { _ = fares?.price(journey); priced += 1 }
+                }
+            }
+            #expect(priced > 300)
+        }
+
+        static let fareFiles: Set<String> = ["fare_products.txt", "fare_media.txt", "fare_leg_rules.txt", "fare_transfer_rules.txt", "areas.txt",
+                                             "stop_areas.txt", "networks.txt", "route_networks.txt", "timeframes.txt", "rider_categories.txt", "routes.txt"]
+    }
+}
+
+extension CPUBound {
+    /// The cheapest reckoning (`FareProducts.parts`, which keeps only the cheapest state for
+    /// each way the reckoning can go on, and only the cheapest product of each leg group)
+    /// against a brute force that tries every leg rule for every ride and every transfer rule
+    /// for every change, on Lakeport's journeys with random fare files: areas, networks,
+    /// products, leg rules with and without rule_priority, transfer rules of every type.
+    @Suite struct FareProductDifferentialTests {
+        struct LegRule { var group, network, from, to: String?; var product: String; var priority: Int? }
+        struct TransferRule { var from, to: String?; var count, limit: Int?; var limitType, type: Int; var product: String? }
+
+        @Test func theCheapestReckoningIsTheBruteForces() throws {
+            var g = SplitMix(seed: 3400)
+            func pick<T>(_ values: [T]) -> T { values[Int(g.next() % UInt64(values.count))] }
+            let base = try GTFSCompiler.compile(try FeedFiles.open(Paths.fixtures + "/gtfs/lakeport")).0
+            let stopIDs = (0..<base.stopCount).map { base.stopIDs[$0] }, routeIDs = (0..<base.routeCount).map { base.routeIDs[$0] }
+            var compared = 0, unpriced = 0
+            for _ in 0..<30 {
+                // Random fare files.
+                let areaNames = ["A1", "A2", "A3"], groups: [String?] = ["G0", "G1", "G2", nil]
+                var own: [String: [String]] = [:]
+                for stop in stopIDs where g.next() % 3 > 0 { own[stop] = Array(Set((0..<Int(1 + g.next() % 2)).map { _ in pick(areaNames) })).sorted() }
+                var network: [String: String] = [:]
+                for route in routeIDs where g.next() % 4 > 0 { network[route] = pick(["N1", "N2"]) }
+                let products = (0..<5).map { ("P\($0)", Double(2 + g.next() % 18) / 4) } + (0..<3).map { ("T\($0)", Double(Int(g.next() % 12) - 4) / 4) }
+                let ranked = g.next() % 2 == 0
+                let legRules = (0..<Int(3 + g.next() % 5)).map { _ in
+                    LegRule(group: pick(groups), network: pick(["N1", "N2", nil]), from: pick(areaNames.map(Optional.some) + [nil, nil]),
+                            to: pick(areaNames.map(Optional.some) + [nil, nil]), product: "P\(g.next() % 5)", priority: ranked ? Int(g.next() % 3) : nil)
+                } + [LegRule(group: "G0", network: nil, from: nil, to: nil, product: "P0", priority: ranked ? 0 : nil)]
+                let defined = Set(legRules.compactMap(\.group))
+                let transferRules = (0..<Int(1 + g.next() % 4)).map { _ -> TransferRule in
+                    let from = pick(groups), to = pick(groups), same = from != nil && from == to
+                    let limit: Int? = g.next() % 2 == 0 ? nil : Int(600 + g.next() % 6000)
+                    return TransferRule(from: from, to: to, count: same ? pick([-1, 1, 2]) : nil, limit: limit, limitType: Int(g.next() % 4),
+                                        type: Int(g.next() % 3), product: pick(["T0", "T1", "T2", nil]))
+                }.filter { ($0.from.map(defined.contains) ?? true) && ($0.to.map(defined.contains) ?? true) }
+
+                let dir = Paths.temporary()
+                defer { try? FileManager.default.removeItem(atPath: dir) }
+                for name in try FileManager.default.contentsOfDirectory(atPath: Paths.fixtures + "/gtfs/lakeport") {
+                    try FileManager.default.copyItem(atPath: Paths.fixtures + "/gtfs/lakeport/" + name, toPath: dir + "/" + name)
+                }
+                func write(_ name: String, _ lines: [String]) throws { try (lines.joined(separator: "\n") + "\n").write(toFile: dir + "/" + name, atomically: true, encoding: .utf8) }
+                try write("areas.txt", ["area_id"] + areaNames)
+                try write("stop_areas.txt", ["area_id,stop_id"] + own.sorted { $0.key < $1.key }.flatMap { stop, areas in areas.map { "\($0),\(stop)" } })
+                try write("networks.txt", ["network_id", "N1", "N2"])
+                try write("route_networks.txt", ["network_id,route_id"] + network.sorted { $0.key < $1.key }.map { "\($1),\($0)" })
+                try write("fare_products.txt", ["fare_product_id,amount,currency"] + products.map { "\($0.0),\($0.1),USD" })
+                try write("fare_leg_rules.txt", ["leg_group_id,network_id,from_area_id,to_area_id,fare_product_id" + (ranked ? ",rule_priority" : "")]
+                          + legRules.map { r in [r.group ?? "", r.network ?? "", r.from ?? "", r.to ?? "", r.product].joined(separator: ",") + (r.priority.map { ",\($0)" } ?? "") })
+                try write("fare_transfer_rules.txt", ["from_leg_group_id,to_leg_group_id,transfer_count,duration_limit,duration_limit_type,fare_transfer_type,fare_product_id"]
+                          + transferRules.map { r in
+                              [r.from ?? "", r.to ?? "", r.count.map(String.init) ?? "", r.limit.map(String.init) ?? "", r.limit == nil ? "" : "\(r.limitType)", "\(r.type)", r.product ?? ""].joined(separator: ",")
+                          })
+                let (t, warnings) = try GTFSCompiler.compile(try FeedFiles.open(dir))
+                #expect(warnings.isEmpty, "\(warnings)")
+                let date = LocalDate(year: 2026, month: 11, day: 23)
+                let fares = try #require(FareTable(t, clock: ServiceClock(day: date, zone: t.zone)))
+                let price = Dictionary(uniqueKeysWithValues: products.map { ($0.0, $0.1) })
+
+                // The brute force, from the rules as written above.
+                func areas(_ stop: Int) -> [String] {
+                    let mine = own[t.stopIDs[stop]] ?? [], parent = Int(t.stopParent[stop])
+                    return mine.isEmpty && parent >= 0 ? own[t.stopIDs[parent]] ?? [] : mine
+                }
+                func field(_ value: String?, _ actual: [String], _ column: [String?]) -> Bool {
+                    if let value { return actual.contains(value) }
+                    return ranked || !actual.contains { a in column.contains(a) }
+                }
+                func matching(_ leg: Router.Leg) -> [LegRule] {
+                    let net = leg.trip.flatMap { network[t.routeIDs[Int(t.tripRoute[$0])]] }
+                    let found = legRules.filter { r in
+                        field(r.network, net.map { [$0] } ?? [], legRules.map(\.network)) && field(r.from, areas(leg.from), legRules.map(\.from))
+                            && field(r.to, areas(leg.to), legRules.map(\.to))
+                    }
+                    let top = found.map { $0.priority ?? 0 }.max()
+                    return ranked ? found.filter { $0.priority == top } : found
+                }
+                func transfers(_ a: String?, _ b: String?) -> [TransferRule] {
+                    transferRules.filter { r in
+                        (r.from.map { $0 == a } ?? (a == nil || !transferRules.contains { $0.from == a }))
+                            && (r.to.map { $0 == b } ?? (b == nil || !transferRules.contains { $0.to == b }))
+                    }
+                }
+                func brute(_ legs: [Router.Leg]) -> Double? {
+                    let options = legs.map(matching)
+                    guard options.allSatisfy({ !$0.isEmpty }) else { return nil }
+                    var best = Double.infinity
+                    func go(_ i: Int, _ previous: LegRule?, _ cost: Double, _ chain: [String?]?, _ start: Int, _ count: Int, _ own: Double?) {
+                        guard i < legs.count else { best = min(best, cost); return }
+                        for rule in options[i] {
+                            let b = price[rule.product] ?? 0
+                            guard let previous else { go(1, rule, b, nil, 0, 0, b); continue }
+                            var steps: [(TransferRule, Int, Int)] = []
+                            let candidates = transfers(previous.group, rule.group)
+                            for pair in Set(candidates.map { [$0.from ?? "-", $0.to ?? "-"] }) {
+                                let same = chain.map { [$0[0] ?? "-", $0[1] ?? "-"] == pair } ?? false
+                                let n = same ? count + 1 : 1, s = same ? start : i - 1
+                                let valid = candidates.filter { r in
+                                    guard [r.from ?? "-", r.to ?? "-"] == pair, (r.count ?? -1) < 0 || n <= r.count ?? 0 else { return false }
+                                    guard let limit = r.limit else { return true }
+                                    let begin = r.limitType <= 1 ? legs[s].departure.predicted : legs[s].arrival.predicted
+                                    let end = r.limitType == 0 || r.limitType == 3 ? legs[i].arrival.predicted : legs[i].departure.predicted
+                                    return end - begin <= limit
+                                }
+                                let least = valid.map { ($0.count ?? -1) < 0 ? Int.max : $0.count ?? 0 }.min()
+                                steps += valid.filter { (($0.count ?? -1) < 0 ? Int.max : $0.count ?? 0) == least }.map { ($0, s, n) }
+                            }
+                            if steps.isEmpty { go(i + 1, rule, cost + b, nil, i, 0, b) }
+                            for (r, s, n) in steps {
+                                let fee = r.product.flatMap { price[$0] } ?? 0
+                                switch r.type {
+                                case 0: go(i + 1, rule, cost + fee, [r.from, r.to], s, n, nil)
+                                case 1: go(i + 1, rule, cost + fee + b, [r.from, r.to], s, n, b)
+                                default: go(i + 1, rule, cost - (own ?? 0) + fee, [r.from, r.to], s, n, nil)
+                                }
+                            }
+                        }
+                    }
+                    go(0, nil, 0, nil, 0, 0, nil)
+                    return best
+                }
+
+                let called = (0..<t.stopCount).filter(t.isCalledAt)
+                for _ in 0..<12 {
+                    let a = pick(called), b = pick(called)
+                    guard a != b else { continue }
+                    let query = Router.Query(origins: [a], destinations: [b], day: date.dayNumber, after: 6 * 3600, before: 20 * 3600, maxTransfers: 3,
+                                             minTransfer: 60, walkMeters: SearchDefaults.walkMeters)
+                    for journey in Router(t, query).journeys() {
+                        let expected = brute(journey.legs.filter(\.isRide)), got = fares.price(journey)
+                        #expect(expected.map { e in got.total.map { abs($0 - e) < 1e-9 } ?? false } ?? (got.total == nil),
+                                "\(t.stopIDs[a]) → \(t.stopIDs[b]) at \(journey.departure): \(String(describing: expected)) against \(got)")
+                        if expected == nil { unpriced += 1 }
+                        compared += 1
+                    }
+                }
+            }
+            #expect(compared > 400 && unpriced < compared / 2, "\(compared) journeys, \(unpriced) unpriced")
+        }
+    }
+}
