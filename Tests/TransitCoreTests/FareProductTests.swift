@@ -126,6 +126,24 @@ import Testing
         }
     }
 
+    /// fare_leg_join_rules.txt: with a rule naming the change at Lexington Market (subway
+    /// platform to light rail stop), the subway and the light rail are one fare leg, so the
+    /// 95-minute change pays one fare; a rule naming no stops joins only a change within one
+    /// station, which that is not.
+    @Test func joinedRidesAreOneFareLeg() throws {
+        for (rule, expected) in [("core,core,LEXM,LEXL", [2.00, 2.00]), ("core,core,,", [2.00, 4.00]), ("core,core,CAMY,LEXL", [2.00, 4.00])] {
+            let dir = Paths.temporary()
+            let source = Paths.fixtures + "/gtfs/fares/flat"
+            for name in try FileManager.default.contentsOfDirectory(atPath: source) { try FileManager.default.copyItem(atPath: source + "/" + name, toPath: dir + "/" + name) }
+            try "from_network_id,to_network_id,from_stop_id,to_stop_id\n\(rule)\n".write(toFile: dir + "/fare_leg_join_rules.txt", atomically: true, encoding: .utf8)
+            let (t, warnings) = try GTFSCompiler.compile(try FeedFiles.open(dir))
+            #expect(warnings.isEmpty && t.legJoinRules.count == 4, "\(warnings)")
+            let journeys = try Self.priced(t, "MOND", "CAMY")
+            #expect(journeys.map(\.price.total) == expected, "\(rule): \(journeys)")
+            if expected == [2.00, 2.00] { #expect(journeys.last?.price.parts.map(\.legs) == [[0, 2]]) }
+        }
+    }
+
     /// Rows that name what the feed does not define, or hold values that cannot be read, are
     /// skipped and counted in one warning; the rest prices as before.
     @Test func badFareProductRowsAreSkippedAndCounted() throws {
@@ -153,40 +171,64 @@ import Testing
 extension CPUBound {
     /// Fares v2 files mutated (CPU-bound: 300 imports and every journey of each priced).
     @Suite struct FareProductFuzzTests {
-        /// Mutated fare files (every Fares v2 file of the examples, mutated as FuzzTests mutates
-        /// inputs): an import error or a feed whose every journey prices, never a trap.
+        /// Mutated fare files (every Fares v2 file of the examples, as FuzzTests mutates its
+        /// inputs; its "fares" family runs more): an import error or a feed whose every journey
+        /// prices, never a trap.
         @Test func mutatedFareFilesNeverTrap() throws {
             var generator = SplitMix(seed: 3434)
-            let root = Paths.fixtures + "/gtfs/fares"
-            let cases = try ["flat", "transfer", "timeframes", "riders"].flatMap { feed in
-                try FileManager.default.contentsOfDirectory(atPath: root + "/" + feed).sorted().filter { Self.fareFiles.contains($0) }.map { (feed, $0) }
-            }
-            #expect(cases.count >= 20)
+            let samples = Self.samples()
+            #expect(samples.count == 6)
             var priced = 0
-            for round in 0..<300 {
-                let (feed, file) = cases[round % cases.count]
-                let dir = Paths.temporary()
-                defer { try? FileManager.default.removeItem(atPath: dir) }
-                for name in try FileManager.default.contentsOfDirectory(atPath: root + "/" + feed) {
-                    try FileManager.default.copyItem(atPath: root + "/" + feed + "/" + name, toPath: dir + "/" + name)
-                }
-                let original = try Data(contentsOf: URL(fileURLWithPath: dir + "/" + file))
-                try Mutator.mutate(original, &generator).write(to: URL(fileURLWithPath: dir + "/" + file))
-                guard let t = try? GTFSCompiler.compile(try FeedFiles.open(dir)).0 else { continue }
-                let date = LocalDate(year: 2022, month: 10, day: 12)
-                let fares = FareTable(t, rider: t.riderCategoryIDs.isEmpty ? nil : 0, clock: ServiceClock(day: date, zone: t.zone))
-                let calledAt = (0..<t.stopCount).filter(t.isCalledAt)
-                for a in calledAt {
-                    let query = Router.Query(origins: [a], destinations: calledAt.filter { $0 != a }, day: date.dayNumber, maxTransfers: 3, minTransfer: 60,
-                                             walkMeters: SearchDefaults.walkMeters)
-                    for journey in Router(t, query).journeys() { _ = fares?.price(journey); priced += 1 }
-                }
-            }
+            for round in 0..<300 { priced += Self.price(Mutator.mutate(samples[round % samples.count], &generator)) }
             #expect(priced > 300)
         }
 
-        static let fareFiles: Set<String> = ["fare_products.txt", "fare_media.txt", "fare_leg_rules.txt", "fare_transfer_rules.txt", "areas.txt",
-                                             "stop_areas.txt", "networks.txt", "route_networks.txt", "timeframes.txt", "rider_categories.txt", "routes.txt"]
+        static let feeds = ["flat", "areas", "transfer", "timeframes", "riders", "media"]
+        static let fareFiles: Set<String> = ["fare_products.txt", "fare_media.txt", "fare_leg_rules.txt", "fare_leg_join_rules.txt", "fare_transfer_rules.txt",
+                                             "areas.txt", "stop_areas.txt", "networks.txt", "route_networks.txt", "timeframes.txt", "rider_categories.txt", "routes.txt"]
+
+        /// Each example feed's fare files as one sample: `=== FEED FILE` before each file's text.
+        static func samples() -> [Data] {
+            let root = Paths.fixtures + "/gtfs/fares"
+            return feeds.map { feed in
+                let names = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/" + feed)) ?? []).filter(fareFiles.contains).sorted()
+                return Data(names.map { "=== \(feed) \($0)\n" + ((try? String(contentsOfFile: root + "/" + feed + "/" + $0, encoding: .utf8)) ?? "") }.joined().utf8)
+            }
+        }
+
+        /// A sample's files written over its example feed (a file whose marker no longer names
+        /// one is left out), compiled, and every journey between its stops priced: how many.
+        static func price(_ sample: Data) -> Int {
+            var feed = "transfer", files: [(String, [Substring])] = []
+            for line in String(decoding: sample, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+                let words = line.split(separator: " ")
+                if words.count == 3, words[0] == "===" {
+                    if feeds.contains(String(words[1])) { feed = String(words[1]) }
+                    files.append((String(words[2]), []))
+                } else if !files.isEmpty {
+                    files[files.count - 1].1.append(line)
+                }
+            }
+            let dir = Paths.temporary(), root = Paths.fixtures + "/gtfs/fares/" + feed
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] {
+                try? FileManager.default.copyItem(atPath: root + "/" + name, toPath: dir + "/" + name)
+            }
+            for (name, lines) in files where fareFiles.contains(name) {
+                try? lines.joined(separator: "\n").write(toFile: dir + "/" + name, atomically: false, encoding: .utf8)
+            }
+            guard let files = try? FeedFiles.open(dir), let t = try? GTFSCompiler.compile(files).0 else { return 0 }
+            let date = LocalDate(year: 2022, month: 10, day: 12)
+            let fares = FareTable(t, rider: t.riderCategoryIDs.isEmpty ? nil : 0, clock: ServiceClock(day: date, zone: t.zone))
+            let calledAt = (0..<t.stopCount).filter(t.isCalledAt)
+            var priced = 0
+            for a in calledAt {
+                let query = Router.Query(origins: [a], destinations: calledAt.filter { $0 != a }, day: date.dayNumber, maxTransfers: 3, minTransfer: 60,
+                                         walkMeters: SearchDefaults.walkMeters)
+                for journey in Router(t, query).journeys() { _ = fares?.price(journey); priced += 1 }
+            }
+            return priced
+        }
     }
 }
 
@@ -195,7 +237,8 @@ extension CPUBound {
     /// each way the reckoning can go on, and only the cheapest product of each leg group)
     /// against a brute force that tries every leg rule for every ride and every transfer rule
     /// for every change, on Lakeport's journeys with random fare files: areas, networks,
-    /// products, leg rules with and without rule_priority, transfer rules of every type.
+    /// products, leg rules with and without rule_priority, join rules, transfer rules of every
+    /// type. (With joins switched off in `FareProducts`, 336 of its checks fail.)
     @Suite struct FareProductDifferentialTests {
         struct LegRule { var group, network, from, to: String?; var product: String; var priority: Int? }
         struct TransferRule { var from, to: String?; var count, limit: Int?; var limitType, type: Int; var product: String? }
@@ -240,6 +283,9 @@ extension CPUBound {
                 try write("fare_products.txt", ["fare_product_id,amount,currency"] + products.map { "\($0.0),\($0.1),USD" })
                 try write("fare_leg_rules.txt", ["leg_group_id,network_id,from_area_id,to_area_id,fare_product_id" + (ranked ? ",rule_priority" : "")]
                           + legRules.map { r in [r.group ?? "", r.network ?? "", r.from ?? "", r.to ?? "", r.product].joined(separator: ",") + (r.priority.map { ",\($0)" } ?? "") })
+                // Join rules: a change within a station between two networks' rides (or none).
+                let joinPairs = [["N1", "N1"], ["N1", "N2"], ["N2", "N1"], ["N2", "N2"]].filter { _ in g.next() % 3 == 0 }
+                try write("fare_leg_join_rules.txt", ["from_network_id,to_network_id"] + joinPairs.map { $0.joined(separator: ",") })
                 try write("fare_transfer_rules.txt", ["from_leg_group_id,to_leg_group_id,transfer_count,duration_limit,duration_limit_type,fare_transfer_type,fare_product_id"]
                           + transferRules.map { r in
                               [r.from ?? "", r.to ?? "", r.count.map(String.init) ?? "", r.limit.map(String.init) ?? "", r.limit == nil ? "" : "\(r.limitType)", "\(r.type)", r.product ?? ""].joined(separator: ",")
@@ -259,8 +305,9 @@ extension CPUBound {
                     if let value { return actual.contains(value) }
                     return ranked || !actual.contains { a in column.contains(a) }
                 }
-                func matching(_ leg: Router.Leg) -> [LegRule] {
-                    let net = leg.trip.flatMap { network[t.routeIDs[Int(t.tripRoute[$0])]] }
+                func net(_ leg: Router.Leg) -> String? { leg.trip.flatMap { network[t.routeIDs[Int(t.tripRoute[$0])]] } }
+                func station(_ stop: Int) -> Int { t.stopParent[stop] >= 0 ? Int(t.stopParent[stop]) : stop }
+                func matching(_ leg: Router.Leg, _ net: String?) -> [LegRule] {
                     let found = legRules.filter { r in
                         field(r.network, net.map { [$0] } ?? [], legRules.map(\.network)) && field(r.from, areas(leg.from), legRules.map(\.from))
                             && field(r.to, areas(leg.to), legRules.map(\.to))
@@ -274,8 +321,20 @@ extension CPUBound {
                             && (r.to.map { $0 == b } ?? (b == nil || !transferRules.contains { $0.to == b }))
                     }
                 }
-                func brute(_ legs: [Router.Leg]) -> Double? {
-                    let options = legs.map(matching)
+                func brute(_ rides: [Router.Leg]) -> Double? {
+                    // Fare legs: rides whose change a join rule names are one, on their network if they share it.
+                    var legs: [Router.Leg] = [], nets: [String?] = []
+                    for (k, ride) in rides.enumerated() {
+                        if k > 0, let a = net(rides[k - 1]), let b = net(ride), joinPairs.contains([a, b]), station(rides[k - 1].to) == station(ride.from) {
+                            legs[legs.count - 1].to = ride.to
+                            legs[legs.count - 1].arrival = ride.arrival
+                            if nets[nets.count - 1] != b { nets[nets.count - 1] = nil }
+                        } else {
+                            legs.append(ride)
+                            nets.append(net(ride))
+                        }
+                    }
+                    let options = legs.indices.map { matching(legs[$0], nets[$0]) }
                     guard options.allSatisfy({ !$0.isEmpty }) else { return nil }
                     var best = Double.infinity
                     func go(_ i: Int, _ previous: LegRule?, _ cost: Double, _ chain: [String?]?, _ start: Int, _ count: Int, _ own: Double?) {

@@ -88,6 +88,9 @@ extension CPUBound {
                 _ = catalog.realtime(of: catalog.feeds.map(\.id))
                 _ = catalog.feed("mdb-645").map { CatalogImport.realtimeSources([$0], environment: RunEnvironment(Environment([:]))) }
             }),
+            // Fares v2's example feeds with their fare files mutated, compiled and every
+            // journey priced (`FareProductFuzzTests.price`).
+            Family(name: "fares", samples: CPUBound.FareProductFuzzTests.samples(), parse: { data in _ = CPUBound.FareProductFuzzTests.price(data) }),
         ]
 
         static func catalogSamples() -> [Data] {
@@ -167,7 +170,7 @@ extension CPUBound {
                 }
                 return counts
             }
-            #expect(counts.count == (Self.environment["TRANSIT_FUZZ_FAMILY"] == nil ? 9 : 1), "\(counts)")  // every family had samples and ran
+            #expect(counts.count == (Self.environment["TRANSIT_FUZZ_FAMILY"] == nil ? 10 : 1), "\(counts)")  // every family had samples and ran
             #expect(counts.values.reduce(0, +) >= Self.inputs * 9 / 10)
         }
 

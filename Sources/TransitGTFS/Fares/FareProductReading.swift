@@ -4,7 +4,7 @@ import TransitSupport
 extension GTFSCompiler {
     /// Fares v2, as the GTFS reference defines its files: networks (networks.txt,
     /// route_networks.txt, routes.txt's network_id), areas (areas.txt, stop_areas.txt), fare
-    /// media, fare products, timeframes, leg rules and transfer rules. Every id a row names must
+    /// media, fare products, timeframes, leg rules, leg join rules and transfer rules. Every id a row names must
     /// be defined; a row that names an unknown one, or holds a value that cannot be read, is
     /// skipped and counted (one warning for all the files).
     mutating func readFareProducts(_ files: FeedFiles) throws(TransitError) {
@@ -119,6 +119,17 @@ extension GTFSCompiler {
         }
         count("fare_leg_rules.txt", bad); bad = 0
         t.legGroupIDs = groups.keys
+
+        // Join rules: two rides, one fare leg (both networks named; both stops or neither).
+        if let r = try files.reader("fare_leg_join_rules.txt"), let from = r.column("from_network_id"), let to = r.column("to_network_id") {
+            let fromStop = r.column("from_stop_id"), toStop = r.column("to_stop_id")
+            while try r.next() {
+                guard let a = networks.find(r.bytes(from)), let b = networks.find(r.bytes(to)), let x = Self.optional(r, fromStop, stops),
+                      let y = Self.optional(r, toStop, stops), (x < 0) == (y < 0) else { bad += 1; continue }
+                for v in [Int32(a), Int32(b), x, y] { t.legJoinRules.append(v) }
+            }
+        }
+        count("fare_leg_join_rules.txt", bad); bad = 0
 
         // Transfer rules: what a change between two leg groups costs, and for how long.
         if let r = try files.reader("fare_transfer_rules.txt"), let type = r.column("fare_transfer_type") {

@@ -3,8 +3,10 @@ import TransitSupport
 
 /// A feed's Fares v2 as a query prices journeys with them (docs/gtfs.md, "Fares v2").
 ///
-/// Each ride is a fare leg. Its leg rules are those of fare_leg_rules.txt whose network, from
-/// area, to area and timeframes match it: a named network or area matches itself; an empty one,
+/// Each ride is a fare leg, or several are, where fare_leg_join_rules.txt joins a change between
+/// them (their networks, at its stops or within one station). A leg's rules are those of
+/// fare_leg_rules.txt whose network, from area, to area and timeframes match it: a named
+/// network or area matches itself; an empty one,
 /// when the file has no rule_priority, matches every one the file does not name in that column,
 /// and with rule_priority matches any (the highest priority then wins); an empty timeframe
 /// matches any time. A rule prices the leg with its product at the rider's price (the cheapest
@@ -16,8 +18,9 @@ import TransitSupport
 package struct FareProducts: Sendable {
     struct LegRule { var group, network, fromArea, toArea, fromFrame, toFrame, product, priority: Int32 }
     struct TransferRule { var from, to, count, limit, limitType, type, product: Int32 }
+    struct JoinRule { var from, to, fromStop, toStop: Int32 }
     /// A product's price for the rider: the cheapest of its rows they may use.
-    struct Offer { var amount: Double; var currency: String; var medium: Int32 }
+    struct Offer { var amount: Double; var row: Int; var medium: Int32 }
     /// One way to pay a leg: a matching rule's group and product, at the product's price.
     struct LegOption { var group: Int32; var product: Int32; var offer: Offer }
 
@@ -30,6 +33,11 @@ package struct FareProducts: Sendable {
     private let legRules: [[LegRule]]
     private let transferRules: [[TransferRule]]
     private let ranked: [Bool]
+    /// Each feed's leg rules by the from area they name (-1: none), in file order: a ride is
+    /// matched against the rules of its stop's areas and those naming none, not against every
+    /// rule (a regional feed has one per pair of areas: 2,500 for BART's).
+    private let rulesFrom: [[Int32: [Int]]]
+    private let joinRules: [JoinRule]
     /// The networks, areas and leg groups some rule names, per column: an empty field matches
     /// only those the file does not name.
     private let namedNetworks: Set<Int32>, namedFrom: Set<Int32>, namedTo: Set<Int32>
@@ -56,30 +64,33 @@ package struct FareProducts: Sendable {
             guard usable, product >= 0, product < offers.count, k < t.offerAmount.count else { continue }
             let amount = t.offerAmount[k]
             if offers[product].map({ amount < $0.amount }) ?? true {
-                offers[product] = Offer(amount: amount, currency: t.offerCurrency[k], medium: rows[k * stride + 2])
+                offers[product] = Offer(amount: amount, row: k, medium: rows[k * stride + 2])
             }
         }
         self.offers = offers
         let feeds = max(1, t.feedCount)
-        func rules<Rule>(_ values: Packed<Int32>, _ stride: Int, _ starts: Packed<Int32>, _ make: (ArraySlice<Int32>) -> Rule) -> [[Rule]] {
+        // Each feed's rows, made from the values at `at` on (the row's first).
+        func rules<Rule>(_ values: Packed<Int32>, _ stride: Int, _ starts: Packed<Int32>, _ make: (UnsafeBufferPointer<Int32>, Int) -> Rule) -> [[Rule]] {
             var out = [[Rule]](repeating: [], count: feeds)
-            let all = Array(values.buffer)
+            let all = values.buffer
+            var f = 0
             for k in 0..<(all.count / stride) {
-                var f = 0
                 while f + 1 < starts.count && f + 1 < feeds && Int(starts[f + 1]) <= k { f += 1 }
-                out[f].append(make(all[(k * stride)..<(k * stride + stride)]))
+                out[f].append(make(all, k * stride))
             }
             return out
         }
-        legRules = rules(t.legRules, TimetableTable.legRuleStride, t.feedLegRuleStart) { v in
-            let v = Array(v)
-            return LegRule(group: v[0], network: v[1], fromArea: v[2], toArea: v[3], fromFrame: v[4], toFrame: v[5], product: v[6], priority: v[7])
+        legRules = rules(t.legRules, TimetableTable.legRuleStride, t.feedLegRuleStart) { v, at in
+            LegRule(group: v[at], network: v[at + 1], fromArea: v[at + 2], toArea: v[at + 3], fromFrame: v[at + 4], toFrame: v[at + 5], product: v[at + 6],
+                    priority: v[at + 7])
         }
-        transferRules = rules(t.transferRules, TimetableTable.transferRuleStride, t.feedTransferRuleStart) { v in
-            let v = Array(v)
-            return TransferRule(from: v[0], to: v[1], count: v[2], limit: v[3], limitType: v[4], type: v[5], product: v[6])
+        transferRules = rules(t.transferRules, TimetableTable.transferRuleStride, t.feedTransferRuleStart) { v, at in
+            TransferRule(from: v[at], to: v[at + 1], count: v[at + 2], limit: v[at + 3], limitType: v[at + 4], type: v[at + 5], product: v[at + 6])
         }
         ranked = legRules.map { $0.contains { $0.priority >= 0 } }
+        rulesFrom = legRules.map { rules in Dictionary(grouping: rules.indices) { rules[$0].fromArea } }
+        let j = t.legJoinRules.buffer, js = TimetableTable.legJoinRuleStride
+        joinRules = (0..<(j.count / js)).map { k in JoinRule(from: j[k * js], to: j[k * js + 1], fromStop: j[k * js + 2], toStop: j[k * js + 3]) }
         let allLeg = legRules.joined(), allTransfer = transferRules.joined()
         namedNetworks = Set(allLeg.map(\.network).filter { $0 >= 0 })
         namedFrom = Set(allLeg.map(\.fromArea).filter { $0 >= 0 })
@@ -128,17 +139,48 @@ package struct FareProducts: Sendable {
         }
     }
 
-    /// The ways to pay one ride: for each leg group its rules give, the cheapest product the
-    /// rider can buy (of the highest rule_priority, where the feed ranks its rules).
-    func options(_ leg: Router.Leg, feed: Int) -> [LegOption] {
-        guard let trip = leg.trip, trip >= 0, trip < t.tripCount, prices(feed: feed) else { return [] }
+    /// A ride's network (-1: none).
+    func network(_ leg: Router.Leg) -> Int32 {
+        guard let trip = leg.trip, trip >= 0, trip < t.tripCount else { return -1 }
         let route = Int(t.tripRoute[trip])
-        let network = route >= 0 && route < t.routeNetwork.count ? t.routeNetwork[route] : -1
+        return route >= 0 && route < t.routeNetwork.count ? t.routeNetwork[route] : -1
+    }
+
+    /// A stop's station (itself when it has none).
+    private func station(_ stop: Int) -> Int {
+        guard stop >= 0, stop < t.stopCount else { return stop }
+        let parent = Int(t.stopParent[stop])
+        return parent >= 0 ? parent : stop
+    }
+
+    /// Whether a change from ride `a` to ride `b` joins them into one fare leg
+    /// (fare_leg_join_rules.txt): their networks are a rule's, and the change is at the rule's
+    /// stops (a stop or its station), or, where it names none, within one station.
+    func joins(_ a: Router.Leg, _ b: Router.Leg) -> Bool {
+        let from = network(a), to = network(b)
+        guard from >= 0, to >= 0 else { return false }
+        return joinRules.contains { rule in
+            guard rule.from == from, rule.to == to else { return false }
+            guard rule.fromStop >= 0 else { return station(a.to) == station(b.from) }
+            return (Int(rule.fromStop) == a.to || Int(rule.fromStop) == station(a.to)) && (Int(rule.toStop) == b.from || Int(rule.toStop) == station(b.from))
+        }
+    }
+
+    /// The ways to pay one fare leg (`leg` from its first boarding to its last alighting, on
+    /// `network`): for each leg group its rules give, the cheapest product the rider can buy
+    /// (of the highest rule_priority, where the feed ranks its rules).
+    func options(_ leg: Router.Leg, network: Int32, feed: Int) -> [LegOption] {
+        guard leg.isRide, prices(feed: feed) else { return [] }
         let from = areas(leg.from), to = areas(leg.to), rank = ranked[feed]
         let zone = t.isCombination ? t.zone(ofFeed: feed) : t.zone
-        let start = local(leg.departure.planned, zone), end = local(leg.arrival.planned, zone)
+        // The local times only where some timeframe may ask (each is a zone lookup).
+        let start = frames.isEmpty ? nil : local(leg.departure.planned, zone), end = frames.isEmpty ? nil : local(leg.arrival.planned, zone)
+        var candidates = rulesFrom[feed][-1] ?? []
+        for area in from { candidates += rulesFrom[feed][area] ?? [] }
+        if from.count > 0 { candidates.sort() }
         var found: [LegRule] = []
-        for rule in legRules[feed] {
+        for k in candidates {
+            let rule = legRules[feed][k]
             guard rule.network >= 0 ? rule.network == network : rank || !namedNetworks.contains(network),
                   Self.matches(rule.fromArea, from, named: namedFrom, ranked: rank), Self.matches(rule.toArea, to, named: namedTo, ranked: rank),
                   holds(rule.fromFrame, start), holds(rule.toFrame, end) else { continue }
@@ -185,7 +227,7 @@ package struct FareProducts: Sendable {
 
     private func part(_ product: Int32, _ offer: Offer, legs: [Int], transfer: Bool) -> FareTable.Part {
         let p = Int(product)
-        return FareTable.Part(fare: t.productIDs[p], price: offer.amount, currency: offer.currency, legs: legs, product: true,
+        return FareTable.Part(fare: t.productIDs[p], price: offer.amount, currency: t.offerCurrency[offer.row], legs: legs, product: true,
                               name: t.productNames[p].isEmpty ? nil : t.productNames[p],
                               medium: offer.medium >= 0 && Int(offer.medium) < t.fareMediaNames.count
                                   ? (t.fareMediaNames[Int(offer.medium)].isEmpty ? t.fareMediaIDs[Int(offer.medium)] : t.fareMediaNames[Int(offer.medium)]) : nil,
@@ -193,13 +235,28 @@ package struct FareProducts: Sendable {
     }
 
     /// The cheapest way to pay feed `feed`'s consecutive rides `rides` (indices of the
-    /// journey's legs), as parts; nil when some ride has no leg rule the rider can pay.
+    /// journey's legs), as parts; nil when some fare leg has no leg rule the rider can pay.
     func parts(_ journey: Router.Journey, _ rides: [Int], feed: Int) -> [FareTable.Part]? {
-        let legs = rides.map { journey.legs[$0] }
-        let choices = legs.map { options($0, feed: feed) }
+        // Fare legs: rides joined by fare_leg_join_rules.txt are one, from the first's boarding
+        // to the last's alighting, on their network if they share one.
+        var covered: [[Int]] = [], legs: [Router.Leg] = [], networks: [Int32] = []
+        for ride in rides {
+            let leg = journey.legs[ride]
+            if let last = covered.last?.last, joins(journey.legs[last], leg) {
+                covered[covered.count - 1].append(ride)
+                legs[legs.count - 1].to = leg.to
+                legs[legs.count - 1].arrival = leg.arrival
+                if networks[networks.count - 1] != network(leg) { networks[networks.count - 1] = -1 }
+            } else {
+                covered.append([ride])
+                legs.append(leg)
+                networks.append(network(leg))
+            }
+        }
+        let choices = legs.indices.map { options(legs[$0], network: networks[$0], feed: feed) }
         guard let first = choices.first, choices.allSatisfy({ !$0.isEmpty }) else { return nil }
         var states = first.indices.map { o in
-            State(cost: first[o].offer.amount, parts: [part(first[o].product, first[o].offer, legs: [rides[0]], transfer: false)],
+            State(cost: first[o].offer.amount, parts: [part(first[o].product, first[o].offer, legs: covered[0], transfer: false)],
                   option: o, chain: nil, chainStart: 0, count: 0, ownLast: true)
         }
         for i in 1..<legs.count {
@@ -215,7 +272,7 @@ package struct FareProducts: Sendable {
                         // No transfer arrangement: the ride is paid on its own.
                         var n = s
                         n.cost += b.offer.amount
-                        n.parts.append(part(b.product, b.offer, legs: [rides[i]], transfer: false))
+                        n.parts.append(part(b.product, b.offer, legs: covered[i], transfer: false))
                         (n.option, n.chain, n.chainStart, n.count, n.ownLast) = (o, nil, i, 0, true)
                         keep(n)
                     }
@@ -227,24 +284,24 @@ package struct FareProducts: Sendable {
                         switch rule.type {
                         case 0:
                             // A + AB: the ride is covered by the fare already paid, plus AB.
-                            if let k = n.parts.lastIndex(where: { !$0.transfer && $0.legs.contains(rides[i - 1]) }) { n.parts[k].legs.append(rides[i]) }
-                            if let ab { n.parts.append(part(rule.product, ab, legs: [rides[i - 1], rides[i]], transfer: true)) }
+                            if let k = n.parts.lastIndex(where: { !$0.transfer && $0.legs.contains(covered[i - 1][0]) }) { n.parts[k].legs += covered[i] }
+                            if let ab { n.parts.append(part(rule.product, ab, legs: covered[i - 1] + covered[i], transfer: true)) }
                             n.cost += fee
                             n.ownLast = false
                         case 1:
                             // A + AB + B.
-                            if let ab { n.parts.append(part(rule.product, ab, legs: [rides[i - 1], rides[i]], transfer: true)) }
-                            n.parts.append(part(b.product, b.offer, legs: [rides[i]], transfer: false))
+                            if let ab { n.parts.append(part(rule.product, ab, legs: covered[i - 1] + covered[i], transfer: true)) }
+                            n.parts.append(part(b.product, b.offer, legs: covered[i], transfer: false))
                             n.cost += fee + b.offer.amount
                             n.ownLast = true
                         default:
                             // AB: replaces the first ride's own fare where it was paid on its own.
-                            var covered = [rides[i - 1], rides[i]]
+                            var both = covered[i - 1] + covered[i]
                             if n.ownLast, let own = n.parts.popLast() {
                                 n.cost -= own.price
-                                covered = own.legs + [rides[i]]
+                                both = own.legs + covered[i]
                             }
-                            if let ab { n.parts.append(part(rule.product, ab, legs: covered, transfer: true)) }
+                            if let ab { n.parts.append(part(rule.product, ab, legs: both, transfer: true)) }
                             n.cost += fee
                             n.ownLast = false
                         }

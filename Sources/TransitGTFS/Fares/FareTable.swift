@@ -77,12 +77,14 @@ package struct FareTable: Sendable {
             }
             k += 5
         }
+        // Sorted, each once (most lists hold one value: no Set made for those, 7,500 at BART).
+        func ordered(_ list: [Int32]) -> [Int32] { list.count < 2 ? list : Array(Set(list)).sorted() }
         for f in fares.indices {
-            fares[f].routes = Array(Set(fares[f].routes)).sorted()
-            fares[f].contains = Array(Set(fares[f].contains)).sorted()
+            fares[f].routes = ordered(fares[f].routes)
+            fares[f].contains = ordered(fares[f].contains)
         }
         self.fares = fares
-        self.byPair = byPair.mapValues { Array(Set($0)).sorted() }
+        self.byPair = byPair.mapValues { $0.count < 2 ? $0 : Array(Set($0)).sorted() }
         withoutPairs = fares.indices.filter { !fares[$0].hasPairs }
         self.t = t
     }

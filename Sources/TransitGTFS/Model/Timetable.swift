@@ -257,6 +257,9 @@ package struct Timetable: Sendable {
     /// fare_leg_rules.txt: leg group, network, from area, to area, from timeframe group, to
     /// timeframe group, product, rule_priority (-1: the file has no such column).
     package var legRules = Packed<Int32>()
+    /// fare_leg_join_rules.txt: from network, to network, from stop, to stop (-1: any): two
+    /// consecutive rides that match are one fare leg.
+    package var legJoinRules = Packed<Int32>()
     /// fare_transfer_rules.txt: from leg group, to leg group, transfer_count (-1: no limit),
     /// duration_limit (-1: none), duration_limit_type, fare_transfer_type, product.
     package var transferRules = Packed<Int32>()

@@ -22,7 +22,7 @@ package enum TimetableTable: CaseIterable {
     case riderCategories, riderPrices
     /// Fares v2: areas and the stops' (`stopAreas`), networks, fare media, products and their
     /// rows (offers), timeframe groups and timeframes, leg groups, leg and transfer rules.
-    case areas, stopAreaValues, networks, fareMedia, products, offers, timeframeGroups, timeframes, legGroups, legRules, transferRules
+    case areas, stopAreaValues, networks, fareMedia, products, offers, timeframeGroups, timeframes, legGroups, legRules, legJoinRules, transferRules
     case services, transfers, times, links, feeds
 
     package func count(in t: Timetable) -> Int {
@@ -52,6 +52,7 @@ package enum TimetableTable: CaseIterable {
         case .timeframes: t.timeframes.count / Self.timeframeStride
         case .legGroups: t.legGroupIDs.count
         case .legRules: t.legRules.count / Self.legRuleStride
+        case .legJoinRules: t.legJoinRules.count / Self.legJoinRuleStride
         case .transferRules: t.transferRules.count / Self.transferRuleStride
         case .services: t.serviceCount
         case .transfers: t.transfers.count
@@ -61,8 +62,8 @@ package enum TimetableTable: CaseIterable {
         }
     }
 
-    /// Values a row of the flat tables: `fareRules`, `offers`, `timeframes`, `legRules`, `transferRules`.
-    package static let fareRuleStride = 5, offerStride = 3, timeframeStride = 4, legRuleStride = 8, transferRuleStride = 7
+    /// Values a row of the flat tables: `fareRules`, `offers`, `timeframes`, `legRules`, `legJoinRules`, `transferRules`.
+    package static let fareRuleStride = 5, offerStride = 3, timeframeStride = 4, legRuleStride = 8, legJoinRuleStride = 4, transferRuleStride = 7
 
     /// Each table's size in `t`.
     package static func sizes(of t: Timetable) -> [TimetableTable: Int] {
@@ -321,6 +322,7 @@ extension Timetable {
         .strings("legGroupIDs", \.legGroupIDs, rows: .legGroups, ids: true),
         .records("legRules", \.legRules, [.index(.legGroups, none: true), .index(.networks, none: true), .index(.areas, none: true), .index(.areas, none: true),
                                           .index(.timeframeGroups, none: true), .index(.timeframeGroups, none: true), .index(.products), .value(-1...Int32.max)]),
+        .records("legJoinRules", \.legJoinRules, [.index(.networks), .index(.networks), .index(.stops, none: true), .index(.stops, none: true)]),
         .records("transferRules", \.transferRules, [.index(.legGroups, none: true), .index(.legGroups, none: true), .value(-1...Int32.max), .value(-1...Int32.max),
                                                     .value(0...3), .value(0...2), .index(.products, none: true)]),
         // Feeds: empty for one feed; a combination names each, with its zone and where its rows begin.
