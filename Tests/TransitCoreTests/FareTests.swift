@@ -245,4 +245,36 @@ struct FareTests {
         }
         #expect(checked == 100 && changes > 50, "\(changes) journeys with changes")
     }
+
+    /// A trip that real-time data adds (ADDED, no trip of the timetable) rides the route its
+    /// descriptor names, and is priced by it: on the Google sample feed's AAMV, fare a (5.25), not
+    /// the first route's (p, 1.25); on the MTA example's subway, the `core` network's $2.00 (it
+    /// had no network, so no price).
+    @Test func anAddedTripIsPricedByItsRoute() async throws {
+        typealias W = ExtremeValueTests
+        let cases = [(Reference.path("gtfs-multi/feeds/gh-sample-feed"), "America/Los_Angeles", "2008-01-05", "AAMV", "BEATTY_AIRPORT", "AMV", "a", 5.25),
+                     (Paths.fixtures + "/gtfs/fares/flat", "America/New_York", "2022-10-12", "subway", "MOND", "LEXM", "core_local_oneway_fare", 2.00)]
+        for (folder, zone, day, route, from, to, fare, price) in cases {
+            let date = try #require(LocalDate(iso: day)), clock = ServiceClock(day: date, zone: try #require(TimeZone(identifier: zone)))
+            let depart = UInt64(clock.instant(7 * 3600 + 5 * 60).timeIntervalSince1970), arrive = depart + 1800
+            func call(_ sequence: UInt64, _ stop: String, _ time: UInt64) -> [UInt8] {
+                W.field(2, W.field(1, sequence) + W.field(2, W.field(2, time)) + W.field(3, W.field(2, time)) + W.field(4, stop))
+            }
+            let trip = W.field(1, "X1") + W.field(3, day.replacingOccurrences(of: "-", with: "")) + W.field(4, UInt64(1)) + W.field(5, route)
+            let update = W.field(1, trip) + call(1, from, depart) + call(2, to, arrive)
+            let header = W.field(1, "2.0") + W.field(3, depart - 600)
+            let file = Paths.temporary() + ".pb"
+            try Data(W.field(1, header) + W.field(2, W.field(1, "e1") + W.field(3, update))).write(to: URL(fileURLWithPath: file))
+            let now = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(depart - 300)))
+            let env = Run.environment(["TRANSIT_NOW": now])
+            #expect(try await Run.transit(["gtfs", "import", folder, "--name", "fares"], env: env).status == 0)
+            let run = try await Run.transit(["gtfs", "trips", "--from", from, "--to", to, "--date", day, "--after", "07:00", "--limit", "1", "--realtime", file,
+                                             "--format", "json"], env: env)
+            let record = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])?.first, "\(run.stderr)")
+            let legs = try #require(record["legs"] as? [[String: Any]]), priced = try #require(record["fare"] as? [String: Any])
+            #expect(legs.first?["status"] as? String == "added" && legs.first?["trip_id"] as? String == "X1", "\(run.stdout)")
+            #expect(priced["total"] as? Double == price && (priced["legs"] as? [[String: Any]])?.first.map { ($0["fare_id"] ?? $0["fare_product_id"]) as? String } == fare,
+                    "\(route): \(priced)")
+        }
+    }
 }

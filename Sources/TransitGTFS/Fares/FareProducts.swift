@@ -25,6 +25,7 @@ package struct FareProducts: Sendable {
     struct LegOption { var group: Int32; var product: Int32; var offer: Offer }
 
     private let t: Timetable
+    private let updates: TripUpdates?
     /// Second 0 of the query's day: a timeframe is matched on the local date and time of a
     /// leg's scheduled departure or arrival, in its feed's zone.
     private let clock: ServiceClock?
@@ -49,9 +50,10 @@ package struct FareProducts: Sendable {
 
     /// `rider`: a category of `riderCategoryIDs`; without one, each product's rows for the
     /// feed's default category (is_default_fare_category), else its rows for no category.
-    package init?(_ t: Timetable, rider: Int? = nil, clock: ServiceClock?) {
+    package init?(_ t: Timetable, rider: Int? = nil, clock: ServiceClock?, updates: TripUpdates? = nil) {
         guard !t.legRules.isEmpty else { return nil }
         self.t = t
+        self.updates = updates
         self.clock = clock
         let isDefault = (0..<t.riderCategoryDefault.count).map { t.riderCategoryDefault[$0] == 1 }
         self.rider = rider ?? isDefault.firstIndex(of: true)
@@ -139,10 +141,9 @@ package struct FareProducts: Sendable {
         }
     }
 
-    /// A ride's network (-1: none).
+    /// A ride's network (-1: none): its route's (an added trip's own route).
     func network(_ leg: Router.Leg) -> Int32 {
-        guard let trip = leg.trip, trip >= 0, trip < t.tripCount else { return -1 }
-        let route = Int(t.tripRoute[trip])
+        let route = leg.route(t, updates)
         return route >= 0 && route < t.routeNetwork.count ? t.routeNetwork[route] : -1
     }
 

@@ -39,13 +39,17 @@ package struct FareTable: Sendable {
     /// The rider category priced for, by name (nil: the fares' own prices).
     package let rider: String?
     private let t: Timetable
+    /// The real-time data the journeys were found with: an added trip's route is its own.
+    private let updates: TripUpdates?
 
     /// `rider`: a category of `riderCategoryIDs`, whose prices replace the fares' own (v1) or
     /// whose products are bought (v2; without one, the feed's default category). `clock`: the
-    /// query's day, on which Fares v2's timeframes are matched.
-    package init?(_ t: Timetable, rider: Int? = nil, clock: ServiceClock? = nil) {
+    /// query's day, on which Fares v2's timeframes are matched. `updates`: the real-time data
+    /// the journeys were found with (a trip it adds rides its own route).
+    package init?(_ t: Timetable, rider: Int? = nil, clock: ServiceClock? = nil, updates: TripUpdates? = nil) {
         guard !t.fareIDs.isEmpty || !t.legRules.isEmpty else { return nil }
-        products = FareProducts(t, rider: rider, clock: clock)
+        products = FareProducts(t, rider: rider, clock: clock, updates: updates)
+        self.updates = updates
         var prices = Array(t.farePrice.buffer)
         if let rider {
             for k in 0..<t.riderPrice.count where Int(t.riderCategory[k]) == rider {
@@ -143,8 +147,9 @@ package struct FareTable: Sendable {
         return Price(parts: parts, total: total, currency: currencies.count == 1 ? currencies.first : nil, complete: total != nil)
     }
 
-    /// The feed a ride is of (0 for one feed).
-    private func feed(_ leg: Router.Leg) -> Int { t.isCombination ? leg.trip.map(t.feed(ofTrip:)) ?? -1 : 0 }
+    /// The feed a ride is of (0 for one feed): its boarding stop's (an added trip has no trip of
+    /// the timetable).
+    private func feed(_ leg: Router.Leg) -> Int { t.isCombination ? t.feed(ofStop: leg.from) : 0 }
 
     /// The cheapest cover of one feed's consecutive rides with its v1 fares; nil when some ride
     /// has none.
@@ -184,7 +189,7 @@ package struct FareTable: Sendable {
         let legs = rides.map { journey.legs[$0] }
         let zone = { (stop: Int) in self.zone(stop) }
         let origin = zone(journey.legs[first].from), destination = zone(journey.legs[last].to)
-        let routes = Array(Set(legs.compactMap { leg in leg.trip.map { Int32(t.tripRoute[$0]) } }))
+        let routes = Array(Set(legs.map { Int32(clamping: $0.route(t, updates)) }))
         let passed = Array(Set(legs.flatMap { $0.calls.map(zone) }.filter { $0 >= 0 })).sorted()
         let span = journey.legs[last].departure.predicted - journey.legs[first].departure.predicted
         var found: (Int, Double)?

@@ -57,7 +57,7 @@ struct JourneyLayout {
             }
         }
         self.stops = stops
-        fares = Deferred { FareTable(timetable, rider: rider, clock: clock) }
+        fares = Deferred { FareTable(timetable, rider: rider, clock: clock, updates: updates) }
         zones = timetable.isCombination ? (0..<timetable.feedCount).map(timetable.zone(ofFeed:)) : [timetable.zone]
         if let streets {
             for journey in journeys {
