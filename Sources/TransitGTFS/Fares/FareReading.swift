@@ -1,10 +1,10 @@
 import Foundation
 import TransitSupport
 
-// Reading a feed's fares at import: Fares v1 (fare_attributes.txt, fare_rules.txt), rider
-// categories (v2's rider_categories.txt, and BART's fare_rider_categories.txt beside v1) and
-// Fares v2 (products, media, areas, networks, timeframes, leg and transfer rules). A row that
-// cannot be used is skipped and counted in one warning; the rest of the feed imports.
+// Reading a feed's fares at import: Fares v1 (fare_attributes.txt, fare_rules.txt) and rider
+// categories (v2's rider_categories.txt, and BART's fare_rider_categories.txt beside v1); Fares
+// v2's other files are FareProductReading's. A row that cannot be used is skipped and counted in
+// one warning; the rest of the feed imports.
 
 extension GTFSCompiler {
     /// A price: a decimal number within ±1e9, correctly rounded (Double(String): 4.60 is 4.6,
