@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Copies a GTFS feed whose fares are Fares v1 zone pairs (as BART publishes them) and writes its
-fares again as Fares v2, the way a regional feed (511's) publishes BART's: each zone an area
+fares again as Fares v2, in the shape of the GTFS reference's zone example (BART's fares in the
+San Francisco Bay Area regional feed: area-pair leg rules): each zone an area
 (areas.txt, stop_areas.txt from stops.txt's zone_id), each fare a product (fare_products.txt,
 one row for every rider, one more per rider category from fare_rider_categories.txt), each
 fare_rules.txt row an origin → destination leg rule (fare_leg_rules.txt), and every route in one

@@ -207,8 +207,8 @@ struct FareTests {
     }
 
     /// BART's fares written again as Fares v2 (scripts/make-fares-v2-from-v1.py: zones as areas,
-    /// each fare a product, each rule an area-to-area leg rule, rider prices as product rows, as
-    /// 511's regional feed publishes them; a change of trains within a station joined into one
+    /// each fare a product, each rule an area-to-area leg rule as in the reference's zone
+    /// example, rider prices as product rows; a change of trains within a station joined into one
     /// fare leg) price every journey between 100 random pairs of stations, with up to two
     /// changes, as the published Fares v1 do where they pay one fare, for every rider and each
     /// category; where v1's cheapest cover splits a journey in two, never below it.
