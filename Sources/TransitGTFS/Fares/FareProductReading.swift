@@ -34,13 +34,7 @@ extension GTFSCompiler {
 
         // Areas, and each stop's: its own, else its station's.
         var areas = IDTable()
-        if let r = try files.reader("areas.txt"), let id = r.column("area_id") {
-            let name = r.column("area_name")
-            while try r.next() {
-                guard !r.isEmpty(id), areas.insert(r.bytes(id)).added else { bad += 1; continue }
-                t.areaNames.append(text(r, name))
-            }
-        }
+        for name in try definitions(try files.reader("areas.txt"), id: "area_id", name: "area_name", into: &areas, bad: &bad) { t.areaNames.append(name) }
         count("areas.txt", bad); bad = 0
         t.areaIDs = areas.keys
         var own = [[Int32]](repeating: [], count: t.stopCount)
@@ -58,12 +52,8 @@ extension GTFSCompiler {
         }
 
         var media = IDTable()
-        if let r = try files.reader("fare_media.txt"), let id = r.column("fare_media_id") {
-            let name = r.column("fare_media_name")
-            while try r.next() {
-                guard !r.isEmpty(id), media.insert(r.bytes(id)).added else { bad += 1; continue }
-                t.fareMediaNames.append(text(r, name))
-            }
+        for name in try definitions(try files.reader("fare_media.txt"), id: "fare_media_id", name: "fare_media_name", into: &media, bad: &bad) {
+            t.fareMediaNames.append(name)
         }
         count("fare_media.txt", bad); bad = 0
         t.fareMediaIDs = media.keys
@@ -157,6 +147,19 @@ extension GTFSCompiler {
             warnings.append("\(total) Fares v2 \(total == 1 ? "row names" : "rows name") an unknown id or \(total == 1 ? "holds a value" : "hold values") that cannot be read: skipped ("
                             + skipped.map { "\($0.file) \($0.rows)" }.joined(separator: ", ") + ")")
         }
+    }
+
+    /// A file that defines ids (areas.txt, fare_media.txt): each row's id, once, into `table`,
+    /// and the names, in its order; a row without an id or repeating one is counted in `bad`.
+    mutating func definitions(_ r: CSVReader?, id: String, name: String, into table: inout IDTable, bad: inout Int) throws(TransitError) -> [String] {
+        guard let r, let id = r.column(id) else { return [] }
+        let name = r.column(name)
+        var names: [String] = []
+        while try r.next() {
+            guard !r.isEmpty(id), table.insert(r.bytes(id)).added else { bad += 1; continue }
+            names.append(text(r, name))
+        }
+        return names
     }
 
     /// An optional id field: -1 when the column is absent or the field empty, its index when

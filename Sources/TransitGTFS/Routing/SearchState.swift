@@ -83,10 +83,8 @@ package final class SearchState {
     deinit {
         for buffer in [slotOf, head, exactEntryAt, markedStamp, changedStamp, queued, queuedLast, arrivalHead] { buffer.release() }
         for buffer in [arrivals, bestReady] { buffer.deallocate() }
-        for buffer in [fromRules.release, accessOf.release, egressOf.release] { buffer() }
+        for release in [fromRules.release, accessOf.release, egressOf.release, isOrigin.release, isDestination.release] { release() }
         labels.deallocate()
-        isOrigin.release()
-        isDestination.release()
     }
 
     /// The first entry of `stop`'s slot, made on first use.
