@@ -144,6 +144,19 @@ import Testing
         }
     }
 
+    /// A journey that pays no fare (no ride: a walk) costs nothing, complete: the table says
+    /// 0.00, not `?` (which is for a price unknown).
+    @Test func aJourneyWithoutFaresCostsNothing() throws {
+        let walk = Router.Journey(legs: [Router.Leg(mode: .walk(meters: 120), from: 0, to: 1, departure: LegTime(100), arrival: LegTime(200))],
+                                  departure: 100, arrival: 200, transfers: 0)
+        for t in [try Self.feed("flat"), try Self.feed("areas")] {
+            let price = try #require(FareTable(t)).price(walk)
+            #expect(price == FareTable.Price(parts: [], total: 0, currency: nil, complete: true))
+            #expect(JourneyLayout.priceText(price) == .string("0.00"))
+        }
+        #expect(JourneyLayout.priceText(FareTable.Price(parts: [], total: nil, currency: nil, complete: false)) == .string("?"))
+    }
+
     /// Rows that name what the feed does not define, or hold values that cannot be read, are
     /// skipped and counted in one warning; the rest prices as before.
     @Test func badFareProductRowsAreSkippedAndCounted() throws {

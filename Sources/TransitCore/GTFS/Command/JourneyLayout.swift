@@ -298,10 +298,12 @@ struct JourneyLayout {
                         ("complete", .bool(price.complete)), ("rider", rider.map(Value.string) ?? .null)]))
     }
 
-    /// `$6.40`, `€2.10`, `6.40 CHF`; `?` when the journey has no total.
+    /// `$6.40`, `€2.10`, `6.40 CHF`; `?` when the journey has no total; `0.00` for one that
+    /// costs nothing and pays no fare (a walk, or rides an AB transfer without a product covers).
     static func priceText(_ price: FareTable.Price) -> Value {
-        guard let total = price.total, let currency = price.currency else { return .string("?") }
+        guard let total = price.total else { return .string("?") }
         let amount = String(format: "%.2f", total)
+        guard let currency = price.currency else { return .string(amount) }
         switch currency {
         case "USD", "CAD", "AUD", "NZD": return .string("$" + amount)
         case "EUR": return .string("€" + amount)
