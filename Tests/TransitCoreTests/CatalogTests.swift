@@ -103,6 +103,12 @@ struct CatalogTests {
 
         let old = try #require(published.feed("mdb-668"))
         #expect(old.status == "deprecated" && old.redirectID == "mdb-3048" && old.redirectComment.isEmpty && old.isOfficial == true)
+        // A status in capitals is the same status, for the search as for the feed made of the row.
+        let shouting = Paths.temporary() + "/shouting.csv"
+        try String(contentsOfFile: try Self.publishedRows(), encoding: .utf8).replacingOccurrences(of: ",deprecated,", with: ",DEPRECATED,")
+            .write(toFile: shouting, atomically: true, encoding: .utf8)
+        let loud = try FeedCatalog(file: shouting, what: "capitals")
+        #expect(loud.feed("mdb-668")?.isCurrent == false && loud.search([]).map(\.id) == ["mdb-645"] && loud.search([], all: true).count == 2)
         #expect(published.feed("mdb-645")?.features.count == 10 && published.feed("mdb-645")?.features.first == "Continuous Stops")
         for id in ["mdb-645", "mdb-668"] {
             let theirs = try #require(published.feed(id)), mine = try #require(catalog.feed(id))

@@ -96,9 +96,11 @@ package struct FeedCatalog: Sendable {
     private func cell(_ row: Int, _ column: Int) -> String { cells[row * Self.columns + column] }
     private func bytes<R>(_ row: Int, _ column: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { cells.withBytes(row * Self.columns + column, body) }
     private func isRealtime(_ row: Int) -> Bool { bytes(row, Self.dataType) { $0.elementsEqual("gtfs_rt".utf8) } }
+    /// As `CatalogFeed.isCurrent` says of the row made a feed (its status in any case).
     private func isCurrent(_ row: Int) -> Bool {
-        bytes(row, Self.status) { status in !status.elementsEqual("deprecated".utf8) && !status.elementsEqual("inactive".utf8) }
+        bytes(row, Self.status) { status in !Self.isWord(status, Self.deprecated) && !Self.isWord(status, Self.inactive) }
     }
+    static let deprecated = Array("DEPRECATED".utf8), inactive = Array("INACTIVE".utf8)
 
     /// Row `row` as a feed, every field.
     package func feed(at row: Int) -> CatalogFeed {
@@ -160,7 +162,7 @@ package struct FeedCatalog: Sendable {
         let country = country.map { Array($0.uppercased().utf8) }
         var found: [(feed: CatalogFeed, distance: Double, text: [UInt8])] = []
         for row in 0..<count where !isRealtime(row) && (all || isCurrent(row)) {
-            if let country, !bytes(row, Self.country, { $0.count == country.count && zip($0, country).allSatisfy { Self.upper($0) == $1 } }) { continue }
+            if let country, !bytes(row, Self.country, { Self.isWord($0, country) }) { continue }
             var text: [UInt8] = []
             for column in [Self.provider, 8, Self.municipality, Self.subdivision, Self.country] {
                 bytes(row, column) { text.append(contentsOf: $0) }
@@ -200,6 +202,11 @@ package struct FeedCatalog: Sendable {
     }
 
     @inline(__always) static func upper(_ byte: UInt8) -> UInt8 { byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte }
+
+    /// Whether `raw` is `word` (written in capitals) in any case.
+    static func isWord(_ raw: UnsafeBufferPointer<UInt8>, _ word: [UInt8]) -> Bool {
+        raw.count == word.count && zip(raw, word).allSatisfy { upper($0) == $1 }
+    }
 
     /// Lower case, accents and other marks dropped ("Zürich" → "zurich"): ASCII and the Latin
     /// letters (U+00C0–U+024F) by table, other scripts through Foundation (a row in fifty).
