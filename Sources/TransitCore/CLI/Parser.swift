@@ -84,8 +84,12 @@ public enum CommandLineParser {
         var positional: String?
         if let placeholder = spec.positional {
             if words.count > 2 {
-                positional = spec.positionalTakesRest ? words[2...].joined(separator: " ") : words.remove(at: 2)
-                if spec.positionalTakesRest { words.removeSubrange(2...) }
+                if spec.positionalTakesRest {
+                    positional = words[2...].joined(separator: " ")
+                    words.removeSubrange(2...)
+                } else {
+                    positional = words.remove(at: 2)
+                }
             } else if !spec.positionalOptional {
                 throw .usage("\(title) needs \(placeholder)", hint: "usage: \(spec.usage)")
             }
