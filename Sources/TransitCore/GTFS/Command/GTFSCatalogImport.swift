@@ -78,14 +78,14 @@ struct CatalogImport {
     /// accents folded, at most 40 characters.
     static func name(_ provider: String) -> String {
         let folded = FeedCatalog.fold(provider)
-        var words: [String] = []
+        func words(_ text: Substring) -> [String] { text.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }.map(String.init) }
+        var found: [String] = []
         if let open = folded.lastIndex(of: "("), let close = folded.lastIndex(of: ")"), open < close {
-            let inside = folded[folded.index(after: open)..<close]
-            words = inside.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }.map(String.init)
+            found = words(folded[folded.index(after: open)..<close])
         }
-        if words.isEmpty || words.joined().count > 20 { words = folded.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }.map(String.init) }
+        if found.isEmpty || found.joined().count > 20 { found = words(folded[...]) }
         var name = ""
-        for word in words where name.count + word.count < 40 { name += (name.isEmpty ? "" : "-") + word }
+        for word in found where name.count + word.count < 40 { name += (name.isEmpty ? "" : "-") + word }
         return FeedStore.validName(name) && name != "all" ? name : "feed"
     }
 
