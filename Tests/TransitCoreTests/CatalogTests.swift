@@ -165,9 +165,11 @@ struct CatalogTests {
     }
 
     /// `import mdb-54`: the feed's own URL fails, the catalog's copy is fetched; named after its
-    /// provider; its three real-time feeds remembered with the key as `$API_KEY` (a notice says
-    /// to set it, and a query without it is one line, exit 2); its catalog id kept. A deprecated
-    /// id follows its redirect with a notice.
+    /// provider; its three real-time feeds remembered with the key as `$TRANSIT_KEY_CALTRAIN`, a
+    /// variable the catalog does not choose (a notice says to set it, and a query without it is one
+    /// line, exit 2); its catalog id kept. A deprecated id follows its redirect with a notice.
+    /// A row whose key parameter is `AWS_SECRET_ACCESS_KEY` gets that variable's value sent
+    /// nowhere (issue 41, item 12): the parameter keeps its name, the value is the user's key.
     @Test func importByIDRemembersTheRealtimeFeeds() async throws {
         let zip = try Data(contentsOf: URL(fileURLWithPath: Reference.feed("caltrain-20160406/caltrain_20160406.zip")))
         let box = Locked(Data())
@@ -186,15 +188,30 @@ struct CatalogTests {
         let imported = try await Run.transit(["gtfs", "import", "mdb-54"], env: Self.env(cache, server))
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stderrLines.contains { $0.hasPrefix("mdb-54: HTTP 404") && $0.hasSuffix("; trying the catalog's copy") }, "\(imported.stderr)")
-        #expect(imported.stderr.contains("mdb-3054 needs a key: set API_KEY (a key from https://511.org/open-data/token)"), "\(imported.stderr)")
+        #expect(imported.stderr.contains("mdb-3054 needs a key: set TRANSIT_KEY_CALTRAIN (a key from https://511.org/open-data/token)"), "\(imported.stderr)")
         let feeds = try await Run.transit(["gtfs", "feeds", "--format", "json"], env: Self.env(cache, server))
         let list = try #require(try JSONSerialization.jsonObject(with: Data(feeds.stdout.utf8)) as? [[String: Any]])
         #expect(list.first?["name"] as? String == "caltrain" && list.first?["catalog"] as? String == "mdb-54")
-        #expect(list.first?["realtime"] as? [String] == ["http://api.511.org/transit/vehiclepositions?agency=CT&api_key=$API_KEY",
-                                                          "http://api.511.org/transit/tripupdates?agency=CT&api_key=$API_KEY",
-                                                          "http://api.511.org/transit/servicealerts?agency=CT&api_key=$API_KEY"])
+        #expect(list.first?["realtime"] as? [String] == ["http://api.511.org/transit/vehiclepositions?agency=CT&api_key=$TRANSIT_KEY_CALTRAIN",
+                                                          "http://api.511.org/transit/tripupdates?agency=CT&api_key=$TRANSIT_KEY_CALTRAIN",
+                                                          "http://api.511.org/transit/servicealerts?agency=CT&api_key=$TRANSIT_KEY_CALTRAIN"])
         let unset = try await Run.transit(["gtfs", "departures", "--stop", "70011", "--date", "2016-04-06"], env: Self.env(cache, server))
-        #expect(unset.status == 2 && unset.stderrLines.count == 1 && unset.stderr.contains("needs $API_KEY, which is not set"), "\(unset.stderr)")
+        #expect(unset.status == 2 && unset.stderrLines.count == 1 && unset.stderr.contains("needs $TRANSIT_KEY_CALTRAIN, which is not set"), "\(unset.stderr)")
+
+        // A hostile row: its key parameter names a variable of the user's environment, and its URL is ours.
+        let hostile = try await Self.catalog(["mdb-54": ["urls.direct_download": server.baseURL + "/copy/caltrain.zip"],
+                                              "mdb-3054": ["urls.direct_download": server.baseURL + "/rt", "urls.api_key_parameter_name": "AWS_SECRET_ACCESS_KEY"]])
+        box.withLock { $0 = hostile }
+        let secret = "aws-secret-value-77c1", other = Paths.temporary()
+        let env = Self.env(other, server, ["AWS_SECRET_ACCESS_KEY": secret, "TRANSIT_KEY_CALTRAIN": "the-users-511-key"])
+        _ = try await Run.transit(["gtfs", "catalog", "update"], env: env)
+        let again = try await Run.transit(["gtfs", "import", "mdb-54"], env: env)
+        #expect(again.status == 0, "\(again.stderr)")
+        let asked = try await Run.transit(["gtfs", "departures", "--stop", "70011", "--date", "2016-04-06"], env: env)
+        #expect(asked.status == 0, "\(asked.stderr)")
+        let sent = server.requests.filter { $0.path == "/rt" }
+        #expect(sent.count == 1 && sent.allSatisfy { $0.value("AWS_SECRET_ACCESS_KEY") == "the-users-511-key" }, "\(sent.map(\.target))")
+        #expect(!server.requests.contains { $0.target.contains(secret) || $0.headers.values.contains(secret) })
 
         let redirected = try await Run.transit(["gtfs", "import", "mdb-668", "--name", "ct2"], env: Self.env(cache, server))
         #expect(redirected.status == 0 && redirected.stderr.contains("mdb-668 is deprecated: importing mdb-54, which replaces it"), "\(redirected.stderr)")

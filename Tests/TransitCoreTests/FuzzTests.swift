@@ -86,7 +86,7 @@ extension CPUBound {
                 guard (try? data.write(to: URL(fileURLWithPath: file))) != nil, let catalog = try? FeedCatalog(file: file, what: "fuzz") else { return }
                 _ = catalog.search(["cape", "cod"], near: Coordinate(latitude: 41.8, longitude: -70.3), country: "us", all: true)
                 _ = catalog.realtime(of: catalog.feeds.map(\.id))
-                _ = catalog.feed("mdb-645").map { CatalogImport.realtimeSources([$0], environment: RunEnvironment(Environment([:]))) }
+                _ = catalog.feed("mdb-645").map { CatalogImport.realtimeSources([$0], variable: "TRANSIT_KEY_FUZZ", environment: RunEnvironment(Environment([:]))) }
             }),
             // Fares v2's example feeds with their fare files mutated, compiled and every
             // journey priced (`FareProductFuzzTests.price`).

@@ -16,32 +16,25 @@ struct RealtimeSource {
     /// `$NAME` and `${NAME}` in `text` replaced by the environment's values, each registered as a
     /// secret (never printed, recorded or cached); a name that is not set is an error.
     func expand(_ text: String) throws(TransitError) -> String {
-        var out = "", rest = Substring(text)
-        while let dollar = rest.firstIndex(of: "$") {
-            out += rest[..<dollar]
-            var after = rest[rest.index(after: dollar)...]
-            let braced = after.first == "{"
-            if braced { after = after.dropFirst() }
-            let name = after.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
-            guard let first = name.first, !first.isNumber, !braced || after.dropFirst(name.count).first == "}" else {
-                out += "$"
-                rest = rest[rest.index(after: dollar)...]
-                continue
-            }
-            guard let value = context.settings.environment[String(name)], !value.isEmpty else {
+        var out = "", from = text.startIndex
+        for (range, name) in RealtimeKeys.references(in: text) {
+            guard let value = context.settings.environment[name], !value.isEmpty else {
                 throw .usage("the real-time source \(text) needs $\(name), which is not set")
             }
             Redaction.register(value)
-            out += value
-            rest = after.dropFirst(name.count + (braced ? 1 : 0))
+            out += text[from..<range.lowerBound] + value
+            from = range.upperBound
         }
-        return out + rest
+        return out + text[from...]
     }
 
     /// A source's bytes, and whether it is a file (a recording: its own header is its clock).
     /// `headers` are `Name: value` lines, `$NAME` expanded, sent with a URL.
     func bytes(_ source: String, headers: [String] = []) async throws(TransitError) -> (data: Data, isFile: Bool) {
         if HTTPRequest.isURL(source) {
+            if let name = RealtimeKeys.inPath(source) {
+                throw .usage("the real-time source \(Redaction.url(source)) names $\(name) before its query string: a key goes in the query (?key=$\(name)) or a header, never in the path")
+            }
             let expanded = try expand(source)
             guard let url = URLComponents(string: expanded), let host = url.host, !host.isEmpty else { throw .usage("'\(Redaction.url(expanded))' is not a URL") }
             var base = url
@@ -140,6 +133,10 @@ struct RealtimeSource {
         var sources: [String]
         var headers: [String] = []
         var feed = ""
+        /// For sources a feed remembers, the variables chosen at import (`RealtimeKeys`), and the
+        /// feed's name; nil for sources typed on this command line, which may read any.
+        var chosenKeys: Set<String>? = nil
+        var owner = ""
 
         var prefix: String { feed.isEmpty ? "" : feed + ":" }
     }
@@ -150,6 +147,15 @@ struct RealtimeSource {
                   keepCalls: (Group) -> FeedMessage.KeepCalls? = { _ in nil }) async throws(TransitError) -> (messages: [Message], notices: [String]) {
         var out: [Message] = [], notices: [String] = []
         for group in groups {
+            // A remembered source reads only the variables its import chose (a catalog row never
+            // chooses one): one that names another is not read, and the answer is as planned.
+            if let chosen = group.chosenKeys, let name = RealtimeKeys.unchosen(group.sources + group.headers, chosen: chosen).first {
+                let notice = "\(group.owner)'s remembered real-time source reads $\(name), which its import did not choose: not read"
+                    + "\(soft ? ", the times are as planned" : ""); import it again with --realtime-key \(name), or name the variable \(RealtimeKeys.prefix)…"
+                guard soft else { throw .usage(notice) }
+                notices.append(notice)
+                continue
+            }
             let (messages, more) = try await self.messages(group.sources, headers: group.headers, keepCalls: keepCalls(group), soft: soft)
             out += group.feed.isEmpty ? messages : messages.map { m in
                 var m = m

@@ -77,10 +77,12 @@ public struct Recording: Sendable {
     /// `<dir>/<provider>/<path>/<sorted query without secrets>.http`, e.g.
     /// `Fixtures/bart/sched.aspx/cmd=routesched&date=11-23-2026&route=1.http`.
     /// `legacy`: the name an older transit gave it (a space written `+`, like a `+` itself).
+    /// No registered secret is part of the name, wherever the request carries it.
     public static func path(for request: HTTPRequest, in directory: String, legacy: Bool = false) -> String {
+        func safe(_ text: String) -> String { Self.safe(Redaction.scrub(text), legacy: legacy) }
         var components = [directory, safe(request.provider)]
         components += request.path.split(separator: "/").map { safe(String($0)) }
-        var name = request.identifyingQuery.map { safe($0.name, legacy: legacy) + "=" + safe($0.value, legacy: legacy) }.joined(separator: "&")
+        var name = request.identifyingQuery.map { safe($0.name) + "=" + safe($0.value) }.joined(separator: "&")
         if name.isEmpty { name = "_" }
         if name.utf8.count > 180 {
             name = String(name.prefix(120)) + "~" + FNV1a.hex(name)

@@ -44,6 +44,10 @@ package struct FeedStore {
         package var realtime: [String]?
         /// `Name: value` headers sent with them (`import --realtime-header`), as typed.
         package var realtimeHeaders: [String]?
+        /// The environment variables the user chose at import for them to read (`--realtime-key`,
+        /// and those typed in `--realtime` and `--realtime-header`): a remembered source reads
+        /// only these and `TRANSIT_KEY_…` (`RealtimeKeys`), never one a catalog row named.
+        package var realtimeKeys: [String]?
         /// For a combination of feeds: each feed's name and its compiled file's size and time
         /// when combined (a feed imported again, or its source changed, makes it stale).
         package var parts: [Part]?
@@ -72,9 +76,27 @@ package struct FeedStore {
         package var name: String
         package var size: Int
         package var modified: Double
-        /// The feed's remembered real-time sources and headers, as its own summary has them.
+        /// The feed's remembered real-time sources, headers and keys, as its own summary has them.
         package var realtime: [String]?
         package var realtimeHeaders: [String]?
+        package var realtimeKeys: [String]?
+    }
+
+    /// The real-time sources a feed remembers: URLs, `Name: value` headers, as typed, and the
+    /// variables the user chose for them to read.
+    package struct RealtimeSources: Sendable, Equatable {
+        package var sources: [String]
+        package var headers: [String]
+        package var keys: [String]
+        package init(sources: [String], headers: [String] = [], keys: [String] = []) {
+            self.sources = sources
+            self.headers = headers
+            self.keys = keys
+        }
+        /// What `summary` remembers.
+        package init(of summary: Summary) {
+            self.init(sources: summary.realtime ?? [], headers: summary.realtimeHeaders ?? [], keys: summary.realtimeKeys ?? [])
+        }
     }
 
     package static func validName(_ name: String) -> Bool {
@@ -87,7 +109,7 @@ package struct FeedStore {
     /// Compiles `files` and writes it as `name`; returns the summary and the compiler's warnings.
     package func install(_ files: FeedFiles, name: String, source: String, at path: String? = nil,
                  sourceStamp: (size: Int, modified: Double)? = nil, validators: (etag: String?, lastModified: String?)? = nil,
-                 realtime: (sources: [String], headers: [String])? = nil, streets: String? = nil, catalog: CatalogEntry? = nil,
+                 realtime: RealtimeSources? = nil, streets: String? = nil, catalog: CatalogEntry? = nil,
                  replacing: Bool = false) throws(TransitError) -> (Summary, [String]) {
         var (summary, timetable, warnings) = try compile(files, name: name, source: source, sourceStamp: sourceStamp, validators: validators,
                                                          realtime: realtime, streets: streets)
@@ -105,7 +127,7 @@ package struct FeedStore {
     /// Compiles `files` in memory, with the summary a compiled file of it would carry.
     package func compile(_ files: FeedFiles, name: String, source: String, sourceStamp: (size: Int, modified: Double)? = nil,
                          validators: (etag: String?, lastModified: String?)? = nil,
-                         realtime: (sources: [String], headers: [String])? = nil, streets: String? = nil) throws(TransitError) -> (Summary, Timetable, [String]) {
+                         realtime: RealtimeSources? = nil, streets: String? = nil) throws(TransitError) -> (Summary, Timetable, [String]) {
         let started = DispatchTime.now().uptimeNanoseconds
         var (timetable, warnings) = try GTFSCompiler.compile(files, now: now)
         var streetsStamp: (size: Int, modified: Double)?
@@ -131,6 +153,7 @@ package struct FeedStore {
         if let realtime, !realtime.sources.isEmpty {
             summary.realtime = realtime.sources
             summary.realtimeHeaders = realtime.headers.isEmpty ? nil : realtime.headers
+            summary.realtimeKeys = realtime.keys.isEmpty ? nil : realtime.keys
         }
         summary.streets = streets
         summary.streetsSize = streetsStamp?.size
@@ -417,7 +440,7 @@ package struct FeedStore {
         let stamps = parts.map { part -> Part in
             let stamp = Self.stamp(part.file) ?? (0, 0)
             return Part(name: part.summary.name, size: stamp.size, modified: stamp.modified,
-                        realtime: part.summary.realtime, realtimeHeaders: part.summary.realtimeHeaders)
+                        realtime: part.summary.realtime, realtimeHeaders: part.summary.realtimeHeaders, realtimeKeys: part.summary.realtimeKeys)
         }
         let name = parts.map(\.summary.name).joined(separator: "+")
         let cached = (root as NSString).appendingPathComponent(".combined/\(FNV1a.hex(name)).timetable")

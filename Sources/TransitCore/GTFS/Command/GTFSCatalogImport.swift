@@ -45,10 +45,11 @@ struct CatalogImport {
         if name == "all" { throw GTFSImportCommand.allIsReserved }
 
         // Its real-time feeds, unless --realtime names others.
-        var realtime = (sources: command.realtime, headers: command.headers)
+        var realtime = command.typedRealtime(keeping: gtfs)
         if command.realtime.isEmpty {
-            let found = Self.realtimeSources(catalog.realtime(of: feed.id).filter(\.isCurrent), environment: gtfs.settings.environment)
-            realtime = (found.urls, found.headers)
+            let variable = command.realtimeKey ?? RealtimeKeys.variable(forFeed: name)
+            let found = Self.realtimeSources(catalog.realtime(of: feed.id).filter(\.isCurrent), variable: variable, environment: gtfs.settings.environment)
+            realtime = FeedStore.RealtimeSources(sources: found.urls, headers: found.headers, keys: command.realtimeKey.map { [$0] } ?? [])
             notices += found.notices
         }
 
@@ -90,21 +91,26 @@ struct CatalogImport {
     }
 
     /// The real-time feeds' URLs, and the headers they need: a key in the query as
-    /// `param=$PARAM`, in a header as `Name: $NAME` (the variable named after the parameter or
-    /// header, upper case); notices for keys not set and for keys got some other way.
-    static func realtimeSources(_ feeds: [CatalogFeed], environment: RunEnvironment) -> (urls: [String], headers: [String], notices: [String]) {
+    /// `param=$VARIABLE`, in a header as `Name: $VARIABLE` (the variable the user chose, never
+    /// one the row names: `RealtimeKeys`); notices for keys not set and for keys got some other way.
+    static func realtimeSources(_ feeds: [CatalogFeed], variable: String, environment: RunEnvironment) -> (urls: [String], headers: [String], notices: [String]) {
         var urls: [String] = [], headers: [String] = [], notices: [String] = []
         for feed in feeds where HTTPRequest.isURL(feed.directDownload) {
             let where_ = feed.authenticationInfo.isEmpty ? "" : " (a key from \(feed.authenticationInfo))"
+            // A row's URL and names are the row's text, not the user's: a `$` there would read the
+            // environment, and a name that is not a token would break the request.
+            let token = feed.apiKeyParameterName.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+            guard RealtimeKeys.references(in: feed.directDownload).isEmpty, token else {
+                notices.append("\(feed.id): the catalog names its URL or key parameter with characters transit does not send; not remembered (give it with --realtime)")
+                continue
+            }
             switch feed.authenticationType ?? 0 {
             case 1:
                 let parameter = feed.apiKeyParameterName.isEmpty ? "api_key" : feed.apiKeyParameterName
-                let variable = variableName(parameter)
                 urls.append(feed.directDownload + (feed.directDownload.contains("?") ? "&" : "?") + "\(parameter)=$\(variable)")
                 if environment[variable] == nil { notices.append("\(feed.id) needs a key: set \(variable)\(where_)") }
             case 2:
                 let header = feed.apiKeyParameterName.isEmpty ? "Authorization" : feed.apiKeyParameterName
-                let variable = variableName(header)
                 urls.append(feed.directDownload)
                 if !headers.contains(where: { $0.hasPrefix(header + ":") }) { headers.append("\(header): $\(variable)") }
                 if environment[variable] == nil { notices.append("\(feed.id) needs a key in the header \(header): set \(variable)\(where_)") }
@@ -115,10 +121,5 @@ struct CatalogImport {
             }
         }
         return (urls, headers, notices)
-    }
-
-    /// `api_key` → `API_KEY`, `x-api-key` → `X_API_KEY`.
-    static func variableName(_ text: String) -> String {
-        String(text.uppercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
     }
 }

@@ -221,7 +221,8 @@ struct GTFSContext {
         guard t.isCombination else {
             if !given.isEmpty { return [RealtimeSource.Group(sources: given)] }
             guard !ignoring, let remembered = feed.summary.realtime else { return [] }
-            return [RealtimeSource.Group(sources: remembered, headers: feed.summary.realtimeHeaders ?? [])]
+            return [RealtimeSource.Group(sources: remembered, headers: feed.summary.realtimeHeaders ?? [],
+                                         chosenKeys: Set(feed.summary.realtimeKeys ?? []), owner: feed.summary.name)]
         }
         var groups: [RealtimeSource.Group] = []
         if !given.isEmpty {
@@ -235,7 +236,8 @@ struct GTFSContext {
             }
         } else if !ignoring {
             groups = (feed.summary.parts ?? []).compactMap { part in
-                part.realtime.map { RealtimeSource.Group(sources: $0, headers: part.realtimeHeaders ?? [], feed: part.name) }
+                part.realtime.map { RealtimeSource.Group(sources: $0, headers: part.realtimeHeaders ?? [], feed: part.name,
+                                                         chosenKeys: Set(part.realtimeKeys ?? []), owner: part.name) }
             }
         }
         return groups

@@ -12,6 +12,7 @@ struct GTFSImportCommand: GTFSSubcommand {
         options: [OptionSpec("name", value: "NAME", "the feed's name (default: the file name without .zip)"),
                   OptionSpec("realtime", value: "URL", "a GTFS-Realtime URL every query of the feed reads (repeatable); $NAME or ${NAME} in it is read from the environment at each fetch, and kept as a name", repeatable: true),
                   OptionSpec("realtime-header", value: "\"NAME: VALUE\"", "a header sent with the real-time URLs (repeatable), e.g. \"x-api-key: $KEY\"", repeatable: true),
+                  OptionSpec("realtime-key", value: "NAME", "the environment variable the feed's real-time sources read their key from (a catalog id's feeds; default TRANSIT_KEY_ and the feed's name); a remembered source reads no variable but those typed, this one and TRANSIT_KEY_…"),
                   OptionSpec("streets", value: "AREA.osm.pbf", "an OpenStreetMap extract: changes on foot are measured on its walkable streets (remembered; update measures again when it changes)", source: .files)],
         notes: ["SOURCE is a .zip, an unzipped directory or an http(s) URL (fetched through the HTTP path: --timeout, retries, --record, --offline), or a feed's id in the Mobility Database catalog (mdb-53, see gtfs catalog): downloaded from its URL, else the catalog's copy, named after its provider, with its real-time feeds remembered (a key as $VARIABLE) and its licence kept. The compiled feed goes to $TRANSIT_CACHE_DIR/gtfs/NAME.timetable; importing again replaces it atomically, and a failed import leaves the old one. Prints: name, agencies, time_zone, first_date, last_date, stops, routes, trips, stop_times, patterns, compiled_bytes, compile_ms, realtime, streets (the map, or null), catalog and license (from the catalog, or null). With --streets, the changes on foot within 300 m and the walks from and to LAT,LON follow the map's walkable streets (docs/gtfs.md); a map that no stop is within 100 m of is refused."],
         positional: "SOURCE|CATALOG_ID", positionalSource: .files)
@@ -21,6 +22,8 @@ struct GTFSImportCommand: GTFSSubcommand {
     /// URLs remembered for every query of the feed, with `headers` (`Name: value`), as typed.
     var realtime: [String]
     var headers: [String]
+    /// `--realtime-key`: the variable chosen for the sources' key.
+    var realtimeKey: String?
     /// The map walks are measured on, as an absolute path.
     var streets: String?
 
@@ -43,6 +46,15 @@ struct GTFSImportCommand: GTFSSubcommand {
             }
         }
         if !headers.isEmpty && realtime.isEmpty { throw .usage("--realtime-header goes with --realtime") }
+        for url in realtime {
+            if let name = RealtimeKeys.inPath(url) {
+                throw .usage("--realtime \(Redaction.url(url)) names $\(name) before its query string: a key goes in the query (?key=$\(name)) or a header, never in the path")
+            }
+        }
+        realtimeKey = args.string("realtime-key")
+        if let key = realtimeKey, !RealtimeKeys.isName(key) {
+            throw .usage("--realtime-key takes the name of an environment variable (letters, digits and '_', not starting with a digit), not '\(key)'")
+        }
         if let map = args.string("streets") {
             guard FileManager.default.fileExists(atPath: map) else { throw .usage("--streets: no file at \(map); give an OpenStreetMap .osm.pbf extract") }
             streets = URL(fileURLWithPath: map).standardizedFileURL.path
@@ -52,17 +64,37 @@ struct GTFSImportCommand: GTFSSubcommand {
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
         if CatalogImport.isID(source) { return try await CatalogImport(self).run(gtfs) }
         // Nothing to ask about: never nil.
-        return try await Self.install(gtfs, source, name: name, ifChangedSince: nil, realtime: (realtime, headers), streets: streets)
+        return try await Self.install(gtfs, source, name: name, ifChangedSince: nil, realtime: typedRealtime(keeping: gtfs), streets: streets)
             ?? Output([String](), data: [], table: [])
+    }
+
+    /// The real-time sources to remember: those typed, with the variables typed in them and the
+    /// one `--realtime-key` names; with `--realtime-key` alone, the feed's remembered sources
+    /// with that key chosen too (what a feed that reads an unchosen variable is told to do).
+    func typedRealtime(keeping gtfs: GTFSContext) -> FeedStore.RealtimeSources {
+        var typed = FeedStore.RealtimeSources(sources: realtime, headers: headers, keys: RealtimeKeys.typed(realtime, headers))
+        if realtime.isEmpty, realtimeKey != nil, let known = gtfs.store.feeds().first(where: { $0.name == name ?? Self.stem(source) }) {
+            typed = FeedStore.RealtimeSources(of: known)
+        }
+        if let key = realtimeKey, !typed.keys.contains(key) { typed.keys.append(key) }
+        return typed
     }
 
     /// A feed from `source` compiled and installed as `name`; with `ifChangedSince`, a URL is asked with that import's validators, and nil
     /// says the server answered 304 (not modified).
     static let allIsReserved = TransitError.usage("a feed cannot be called 'all': --feed all means every imported feed", hint: "give it another name with --name NAME")
 
+    /// The name a feed from `source` gets without `--name`: its file's, without `.zip` or
+    /// `.gtfs` (`city.gtfs.zip` and `city.zip` are both "city"), else "feed".
+    static func stem(_ source: String) -> String {
+        var stem = (source as NSString).lastPathComponent
+        for suffix in [".zip", ".gtfs"] where stem.lowercased().hasSuffix(suffix) { stem = String(stem.dropLast(suffix.count)) }
+        return FeedStore.validName(stem) ? stem : "feed"
+    }
+
     /// `replacing`: an update, which does not write back a feed removed meanwhile.
     static func install(_ gtfs: GTFSContext, _ source: String, name given: String?, ifChangedSince previous: FeedStore.Summary?,
-                        realtime: (sources: [String], headers: [String])? = nil, streets map: String? = nil,
+                        realtime: FeedStore.RealtimeSources? = nil, streets map: String? = nil,
                         catalog: FeedStore.CatalogEntry? = nil, replacing: Bool = false) async throws(TransitError) -> Output? {
         // The map given, else the one the feed was imported with.
         let streets = map ?? previous?.streets
@@ -100,10 +132,7 @@ struct GTFSImportCommand: GTFSSubcommand {
             }
             path = file
         }
-        var stem = (source as NSString).lastPathComponent
-        // `city.gtfs.zip` and `city.zip` are both "city".
-        for suffix in [".zip", ".gtfs"] where stem.lowercased().hasSuffix(suffix) { stem = String(stem.dropLast(suffix.count)) }
-        let name = given ?? (FeedStore.validName(stem) ? stem : "feed")
+        let name = given ?? stem(source)
         if name == "all" { throw Self.allIsReserved }
         var stored = source
         if temporary == nil {
@@ -121,7 +150,7 @@ struct GTFSImportCommand: GTFSSubcommand {
         // A file's size and time, kept so that `update` reads it again only when it changed.
         let stamp = temporary == nil ? FeedStore.stamp(path) : nil
         // What real-time sources it had stay with it, unless new ones are given.
-        let remembered = realtime ?? previous.map { ($0.realtime ?? [], $0.realtimeHeaders ?? []) }
+        let remembered = realtime ?? previous.map(FeedStore.RealtimeSources.init(of:))
         // Its catalog entry stays with it too (an update keeps the licence).
         let entry = catalog ?? previous.map { FeedStore.CatalogEntry(id: $0.catalog, license: $0.license) }
         let (summary, warnings) = try gtfs.store.install(try FeedFiles.open(path), name: name, source: stored, sourceStamp: stamp, validators: validators,

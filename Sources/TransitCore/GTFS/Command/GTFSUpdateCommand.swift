@@ -55,7 +55,7 @@ struct GTFSUpdateCommand: GTFSSubcommand {
             // Every feed is tried: one broken source is named, and the others still update.
             let installed: Output?
             do { installed = try await GTFSImportCommand.install(gtfs, source, name: feed.name, ifChangedSince: stale || remeasure ? nil : feed,
-                                                                                realtime: (feed.realtime ?? [], feed.realtimeHeaders ?? []), streets: feed.streets,
+                                                                                realtime: FeedStore.RealtimeSources(of: feed), streets: feed.streets,
                                                                                 replacing: true) } catch {
                 guard name == nil, feeds.count > 1 else { throw error }
                 notices.append("\(feed.name): not updated from \(Redaction.url(source)): \(error.message); kept as it was")
