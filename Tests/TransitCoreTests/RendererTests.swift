@@ -46,6 +46,35 @@ import Testing
         #expect(try Renderer(format: .csv, header: false).render(output).hasPrefix("24TH,"))
     }
 
+    /// Issue 41, item 14: a csv text cell a spreadsheet would run as a formula gets a leading `'`
+    /// (OWASP's advice); ids, codes and numbers stay as scripts pass them back; tsv is raw.
+    @Test func csvTextCellsNeverOpenAFormula() throws {
+        struct Row { var id, name, headsign, delay: String }
+        let rows = [Row(id: "-A1", name: "=HYPERLINK(\"http://x\",\"y\")", headsign: "+1 Downtown", delay: "-5"),
+                    Row(id: "@B", name: "@SUM(A1)", headsign: "-inf", delay: "+1.5"),
+                    Row(id: "C", name: "\tTab", headsign: "Plain", delay: "x")]
+        let output = Output(rows, data: [Column("stop_id") { .string($0.id) }, Column("name") { .string($0.name) },
+                                         Column("headsign") { .string($0.headsign) }, Column("delay") { .string($0.delay) }], table: [])
+        let csv = try Renderer(format: .csv).render(output).components(separatedBy: "\r\n")
+        #expect(csv[1] == "-A1,\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",'+1 Downtown,-5", "\(csv)")
+        #expect(csv[2] == "@B,'@SUM(A1),'-inf,+1.5", "\(csv)")
+        #expect(csv[3] == "C,'\tTab,Plain,x", "\(csv)")
+        let tsv = try Renderer(format: .tsv).render(output).components(separatedBy: "\n")
+        #expect(tsv[0] == "-A1\t=HYPERLINK(\"http://x\",\"y\")\t+1 Downtown\t-5" && tsv[1] == "@B\t@SUM(A1)\t-inf\t+1.5", "\(tsv)")
+    }
+
+    /// The same through the binary: a feed whose stop is named as a formula.
+    @Test func aStopNamedAsAFormulaIsDefusedInCSV() async throws {
+        let feed = TestFeed(["stops.txt": "stop_id,stop_name,stop_lat,stop_lon\n-S1,=1+2,37.0,-122.0\nS2,@cmd,37.01,-122.0\n",
+                             "trips.txt": "route_id,service_id,trip_id\nR,S,t1\n",
+                             "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt1,08:00:00,08:00:00,-S1,1\nt1,08:10:00,08:10:00,S2,2\n"])
+        let env = Run.environment(["TRANSIT_CACHE_DIR": Paths.temporary()])
+        let csv = try await Run.transit(["gtfs", "stops", "--feed", feed.directory, "--format", "csv"], env: env)
+        #expect(csv.status == 0 && csv.stdout.components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty }.map { $0.split(separator: ",", maxSplits: 3, omittingEmptySubsequences: false).prefix(3).joined(separator: ",") } == ["-S1,,'=1+2", "S2,,'@cmd"], "\(csv.stdout)")
+        let tsv = try await Run.transit(["gtfs", "stops", "--feed", feed.directory, "--format", "tsv"], env: env)
+        #expect(tsv.stdoutLines.first?.hasPrefix("-S1\t\t=1+2\t") == true, "\(tsv.stdout)")
+    }
+
     @Test func jsonKeepsKeyOrderAndTypes() throws {
         let text = try Renderer(format: .json).render(output)
         let expectedStart = """

@@ -150,6 +150,7 @@ public struct App: Sendable {
         options.timeout = settings.timeout
         options.retry = settings.offline ? .none : settings.retry
         options.cacheDirectory = settings.httpCacheDirectory
+        TransportSession.foundationDirectory.withLock { $0 = (settings.cacheDirectory as NSString).appendingPathComponent(".foundation") }
         options.recordDirectory = settings.record
         let now = settings.now
         if settings.clockPinned { options.now = { now } }

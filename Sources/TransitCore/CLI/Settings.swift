@@ -125,6 +125,10 @@ public struct Settings: Sendable, Equatable {
         if let record = values["record"], record.isEmpty { throw .usage("--record needs a directory") }
         if values["record"] != nil && offline { throw .usage("--record and --offline together would record nothing") }
         let home = nonEmpty(env["HOME"]) ?? NSHomeDirectory()
+        // Set and empty is a mistake (a variable not filled in), not a wish for the default.
+        if let given = env["TRANSIT_CACHE_DIR"], given.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw .usage("TRANSIT_CACHE_DIR is set but empty: give it a directory, or unset it for the default ($XDG_CACHE_HOME/transit, else ~/.cache/transit)")
+        }
         let cache = nonEmpty(env["TRANSIT_CACHE_DIR"]) ?? nonEmpty(env["XDG_CACHE_HOME"]).map { $0 + "/transit" } ?? home + "/.cache/transit"
         let color = terminal.stdout && env["NO_COLOR"] == nil && (env["TERM"] ?? "") != "dumb"
         var now = clock

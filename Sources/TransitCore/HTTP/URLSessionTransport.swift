@@ -271,8 +271,20 @@ public final class TransportSession: NSObject, URLSessionDataDelegate, @unchecke
     private let dispatchQueue = DispatchQueue(label: "transit.http.delegate")
     private var session: URLSession?
 
+    /// Where Foundation may write what a URLSession configuration makes on Linux (the shared URL
+    /// cache's and cookie store's directories, under `XDG_CACHE_HOME` and `XDG_DATA_HOME`, else
+    /// `$HOME`): inside transit's cache, never in the user's home. Set before the first request.
+    public static let foundationDirectory = Locked<String?>(nil)
+
     public override init() {
         super.init()
+        // swift-corelibs-foundation reads these when the configuration touches its shared cache
+        // and cookie store, which every configuration does; nothing else of transit reads them
+        // after start-up (Settings has resolved the cache directory).
+        if let directory = Self.foundationDirectory.current {
+            setenv("XDG_CACHE_HOME", directory, 1)
+            setenv("XDG_DATA_HOME", directory, 1)
+        }
         queue.maxConcurrentOperationCount = 1
         queue.underlyingQueue = dispatchQueue
         let config = URLSessionConfiguration.ephemeral

@@ -161,10 +161,12 @@ public struct Renderer: Sendable {
             }
             out.append(contentsOf: end.utf8)
         }
+        // csv's text cells are defused against formula injection; ids and numbers are not.
+        let text = grid.headers.map { csv && !Self.isIDKey($0) }
         for row in grid.rows {
             for (i, value) in row.enumerated() {
                 if i > 0 { out.append(comma) }
-                Self.flatCell(value, csv: csv, into: &out, offsets: &offsets)
+                Self.flatCell(value, csv: csv, text: i < text.count && text[i], into: &out, offsets: &offsets)
             }
             out.append(contentsOf: end.utf8)
             if out.count >= Self.piece { Self.hand(&out, to: sink) }
@@ -172,17 +174,38 @@ public struct Renderer: Sendable {
         Self.hand(&out, to: sink)
     }
 
-    /// One tsv or csv cell: `flatText`, cleaned (tsv) or quoted (csv).
-    static func flatCell(_ value: Value, csv: Bool, into out: inout [UInt8], offsets: inout ZoneOffsets) {
+    /// One tsv or csv cell: `flatText`, cleaned (tsv) or quoted (csv). `text`: a csv cell of free
+    /// text (a name, a headsign, a URL), defused (`defused`).
+    static func flatCell(_ value: Value, csv: Bool, text: Bool = false, into out: inout [UInt8], offsets: inout ZoneOffsets) {
         switch value {
         case .null: return
         case .int(let i): JSONWriter.digits(i, into: &out)
         case .time(let date, let zone): ClockTime.iso8601(date, zone: zone, into: &out, offsets: &offsets)
-        case .string(let s) where plain(s, csv: csv): out.append(contentsOf: s.utf8)
+        case .string(let s) where plain(s, csv: csv) && !(text && opensAFormula(s.utf8.first)): out.append(contentsOf: s.utf8)
         default:
-            let text = flatText(value)
-            out.append(contentsOf: (csv ? csvQuote(text) : tsvClean(text)).utf8)
+            let cell = flatText(value)
+            out.append(contentsOf: (csv ? csvQuote(text ? defused(cell) : cell) : tsvClean(cell)).utf8)
         }
+    }
+
+    /// A csv text cell that a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, tab, CR
+    /// first), written with a leading `'`, as OWASP advises; a number (`-5`, `+1.5`) stays one.
+    static func defused(_ cell: String) -> String {
+        guard opensAFormula(cell.utf8.first), Double(cell) == nil || cell.lowercased().contains(where: { $0.isLetter }) else { return cell }
+        return "'" + cell
+    }
+
+    static func opensAFormula(_ first: UInt8?) -> Bool {
+        guard let first else { return false }
+        return first == UInt8(ascii: "=") || first == UInt8(ascii: "+") || first == UInt8(ascii: "-") || first == UInt8(ascii: "@")
+            || first == 0x09 || first == 0x0D
+    }
+
+    /// Columns of ids and codes, which scripts pass back to transit as they are (`trip_id`,
+    /// `code`, `feed`): never defused.
+    static func isIDKey(_ key: String) -> Bool {
+        key == "id" || key == "code" || key.hasSuffix("_id") || key.hasSuffix("_ids") || key.hasSuffix("_code")
+            || ["abbr", "telecode", "train_no", "feed", "feeds", "parent_station"].contains(key)
     }
 
     /// Machine text: ISO 8601 with offset for times, plain numbers, `true`/`false`.
