@@ -62,14 +62,50 @@ import TransitTestSupport
         let path = Paths.temporary() + ".pb"
         try Data(message).write(to: URL(fileURLWithPath: path))
         for format in ["json", "table", "geojson"] {
+            // On the clock of its header (a clock 18 hours before it refuses the message).
             let run = try await Run.transit(["gtfs", "vehicles", "--feed", Paths.fixtures + "/gtfs/lakeport", "--realtime", path, "--format", format],
-                                            env: env(Paths.temporary()))
+                                            env: env(Paths.temporary()).merging(["TRANSIT_NOW": "2026-11-23T13:58:00Z"]) { $1 })
             #expect(run.status == 0 && (run.stdout.contains("bus-1") || run.stdout.contains("41.8402")), "\(format): \(run.status) \(run.stderr)")
             if format == "json" {
                 let row = try #require(try run.records().first)
                 #expect(row["bearing"] is NSNull && row["speed"] is NSNull && row["trip_id"] as? String == "SL-WK-N05", "\(row)")
             }
         }
+    }
+
+    /// Issue 41, item 16: a speed of 3e38 m/s or −5 is no speed; a position dated a year ahead of
+    /// the clock is left out (it printed AGE −31535991), one a minute ahead is 0 s old; a whole
+    /// message dated a year ahead shows no vehicle. Each said in a counted notice.
+    @Test func speedsAndTimesNoVehicleHasAreNone() async throws {
+        func float(_ number: Int, _ value: Float) -> [UInt8] {
+            Self.varint(UInt64(number << 3 | 5)) + withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }
+        }
+        let now: UInt64 = 1_795_442_280  // TRANSIT_NOW below
+        func vehicle(_ id: String, speed: Float, stamp: UInt64) -> [UInt8] {
+            let position = float(1, 41.8402) + float(2, -87.6121) + float(5, speed)
+            let v = Self.field(1, Self.field(1, "SL-WK-N05")) + Self.field(2, position) + Self.field(5, stamp) + Self.field(8, Self.field(1, id))
+            return Self.field(2, Self.field(1, id) + Self.field(4, v))
+        }
+        func write(header: UInt64, _ entities: [UInt8]) throws -> String {
+            let path = Paths.temporary() + ".pb"
+            try Data(Self.field(1, Self.field(1, "2.0") + Self.field(3, header)) + entities).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let env = env(Paths.temporary()).merging(["TRANSIT_NOW": "2026-11-23T13:58:00Z"]) { $1 }
+        let path = try write(header: now, vehicle("fast", speed: 3e38, stamp: now) + vehicle("back", speed: -5, stamp: now - 10)
+                                 + vehicle("year", speed: 10, stamp: now + 31_536_000) + vehicle("minute", speed: 12.5, stamp: now + 60))
+        let run = try await Run.transit(["gtfs", "vehicles", "--feed", Paths.fixtures + "/gtfs/lakeport", "--realtime", path, "--format", "json"], env: env)
+        let rows = try run.records()
+        let byID = Dictionary(uniqueKeysWithValues: rows.compactMap { row in (row["id"] as? String).map { ($0, row) } })
+        #expect(Set(byID.keys) == ["fast", "back", "minute"], "\(rows) \(run.stderr)")
+        #expect(byID["fast"]?["speed"] is NSNull && byID["back"]?["speed"] is NSNull && byID["minute"]?["speed"] as? Double == 12.5)
+        #expect(byID["minute"]?["age_seconds"] as? Int == 0 && byID["back"]?["age_seconds"] as? Int == 10)
+        #expect(run.stderr.contains("1 of 4 vehicle positions are dated more than 5 minutes ahead of the clock (left out)"), "\(run.stderr)")
+        #expect(run.stderr.contains("1 of 4 vehicle positions are dated ahead of the clock (shown as 0 s old)"), "\(run.stderr)")
+        let future = try write(header: now + 31_536_000, vehicle("later", speed: 10, stamp: now + 31_536_000))
+        let ahead = try await Run.transit(["gtfs", "vehicles", "--feed", Paths.fixtures + "/gtfs/lakeport", "--realtime", future, "--format", "json"], env: env)
+        let aheadRows = try ahead.records()
+        #expect(ahead.status == 0 && aheadRows.isEmpty && ahead.stderr.contains("ahead of the clock") && ahead.stderr.contains("not shown"), "\(ahead.stderr)")
     }
 
     /// A stop at latitude 1e14 is no place: said at import, never reached on foot, and a `--walk`

@@ -341,6 +341,8 @@ import TransitTestSupport
                                            "--after", "10:40", "--limit", "2", "--realtime", Self.feeds("transitland-bart/bart-trip-updates.pb"),
                                            "--watch", "10", "--count", "2"], env: env)
         #expect(board.status == 0 && board.stdoutLines.filter { $0.contains("\t24TH\t") }.count == 4, "\(board.stdout)")
+        // Caltrain's positions on their own day (a clock years before their header refuses them).
+        env["TRANSIT_NOW"] = "2023-11-08T01:05:59Z"
         let vehicles = try await Run.transit(["gtfs", "vehicles", "--feed", Self.feeds("transitland-ct/ct.zip"), "--realtime",
                                               Self.feeds("transitland-ct/ct-vehicle-positions.pb"), "--watch", "10", "--count", "2"], env: env)
         #expect(vehicles.status == 0 && vehicles.stdoutLines.count >= 28, "\(vehicles.stdout)")
@@ -494,6 +496,17 @@ import TransitTestSupport
         #expect(old.status == 0 && old.stderr.contains("the data is 2 h 0 min old") && old.stderr.contains("not applied"), "\(old.stderr)")
         let oldRows = try old.records()
         #expect(oldRows.allSatisfy { $0["status"] as? String == "scheduled" })
+        // Dated ahead of the clock (issue 41, item 7): 2 minutes is a fast server clock, applied with
+        // a notice; 10 minutes, or a year, is not live data.
+        let fast = try await board("2019-08-07T17:43:21Z")
+        let fastRows = try fast.records()
+        #expect(fast.stderr.contains("the data is dated 2 min ahead of the clock") && fastRows.contains { $0["status"] as? String == "updated" }, "\(fast.stderr)")
+        for now in ["2019-08-07T17:35:21Z", "2018-08-07T17:45:21Z"] {
+            let ahead = try await board(now)
+            #expect(ahead.status == 0 && ahead.stderr.contains("ahead of the clock") && ahead.stderr.contains("not applied"), "\(ahead.stderr)")
+            let aheadRows = try ahead.records()
+            #expect(!aheadRows.isEmpty && aheadRows.allSatisfy { $0["status"] as? String == "scheduled" })
+        }
     }
 }
 

@@ -134,10 +134,13 @@ package struct TripUpdateApplier {
     }
 
     /// Data older than this (seconds) gets a notice; older than `refusedAge`, it is not applied.
-    package static let staleAge = 90, staleAlertAge = 10 * 60, refusedAge = 30 * 60
+    /// Data dated ahead of the clock (a server's clock runs fast) is applied with a notice up to
+    /// `aheadAge`, and refused beyond: a header a year ahead is not live data.
+    package static let staleAge = 90, staleAlertAge = 10 * 60, refusedAge = 30 * 60, aheadAge = 5 * 60
 
-    /// Is data this old (seconds; nil: no header time) too old to apply? Trip updates and alerts alike.
-    package static func refuses(age: Int?) -> Bool { (age ?? 0) > refusedAge }
+    /// Is data this old (seconds, negative when dated ahead; nil: no header time) not to be
+    /// applied? Trip updates and alerts alike.
+    package static func refuses(age: Int?) -> Bool { (age ?? 0) > refusedAge || (age ?? 0) < -aheadAge }
 
     /// The trips whose calls are worked out (nil: every trip). A board reads only the trips
     /// that call at its stops, and `gtfs trip` one: the others are matched and counted, not
@@ -154,8 +157,16 @@ package struct TripUpdateApplier {
         let header = message.header
         result.timestamp = header?.timestamp.map { seconds(Int64(clamping: $0)) }
         if let stamp = result.timestamp {
+            // A header's seconds are at most 2^63 / 1000 (`seconds`): no overflow.
             let age = now - stamp
-            if Self.refuses(age: age) {
+            if age < 0 {
+                let ahead = Self.age(-age)
+                if Self.refuses(age: age) {
+                    result.notices.append("\(source): the data is dated \(ahead) ahead of the clock (header time \(stamp)); not applied: times are as planned")
+                    return result
+                }
+                result.notices.append("\(source): the data is dated \(ahead) ahead of the clock (its server's clock runs fast?); applied")
+            } else if Self.refuses(age: age) {
                 result.notices.append("\(source): the data is \(Self.age(age)) old (header time \(stamp)); not applied: times are as planned")
                 return result
             }

@@ -30,6 +30,8 @@ package struct VehicleRow: Sendable {
 package enum VehiclePositions {
     /// How old a position may be against its feed's header before it is dropped.
     package static let maxAge = 5 * 60
+    /// The fastest speed a vehicle is said to go, in m/s.
+    package static let maxSpeed = 200.0
 
     package static let statuses = ["incoming_at", "stopped_at", "in_transit_to"]
     package static let occupancies = ["empty", "many_seats_available", "few_seats_available", "standing_room_only", "crushed_standing_room_only",
@@ -42,15 +44,26 @@ package enum VehiclePositions {
         let trips = IDTable(indexing: t.tripIDs) ?? IDTable(), stops = IDTable(indexing: t.stopIDs) ?? IDTable()
         func stop(_ id: String) -> Int? { stops.find(id) }
         for m in messages {
-            var old = 0, unmatched = 0, total = 0
+            var old = 0, unmatched = 0, total = 0, ahead = 0, early = 0
             let header = m.message.headerSeconds
+            // A feed dated ahead of the clock is refused as trip updates are (a server's clock
+            // may run fast by minutes, not by a year).
+            if let header, TripUpdateApplier.refuses(age: m.now - header), header > m.now {
+                notices.append("\(m.source): the data is dated \(TripUpdateApplier.age(header - m.now)) ahead of the clock (header time \(header)); its vehicles are not shown")
+                continue
+            }
             for entity in m.message.entities where entity.isDeleted != true {
                 guard let v = entity.vehicle else { continue }
                 total += 1
                 let stamp = v.timestamp.flatMap { FeedMessage.instant($0) }
                 if let stamp, let header, header - stamp > maxAge { old += 1; continue }
+                // A position dated ahead of the clock: within minutes, shown as just now; beyond, left out.
+                if let stamp, stamp > m.now {
+                    if stamp - m.now > TripUpdateApplier.aheadAge { ahead += 1; continue }
+                    early += 1
+                }
                 var row = VehicleRow(id: v.vehicle?.id ?? entity.id ?? "", label: v.vehicle?.label, tripID: v.trip?.tripID, route: -1,
-                                     routeID: v.trip?.routeID, timestamp: stamp, age: stamp.map { m.now - $0 })
+                                     routeID: v.trip?.routeID, timestamp: stamp, age: stamp.map { max(0, m.now - $0) })
                 if let p = v.position, let lat = p.latitude, let lon = p.longitude, lat.isFinite, lon.isFinite,
                    (-90...90).contains(lat), (-180...180).contains(lon) {
                     row.latitude = lat
@@ -58,7 +71,8 @@ package enum VehiclePositions {
                     // Degrees; anything else (a float32 can say 1e30) is no bearing.
                     row.bearing = p.bearing.flatMap { $0.isFinite && (-360...720).contains($0) ? $0 : nil }
                     // A float32 as the feed wrote it (2.2352, not 2.2351999282836914).
-                    row.speed = p.speed.flatMap { $0.isFinite ? Double(Float($0).description) : nil }
+                    // m/s; below 0 or above 200 (720 km/h, past any train in service) is no speed.
+                    row.speed = p.speed.flatMap { $0.isFinite && (0...maxSpeed).contains($0) ? Double(Float($0).description) : nil }
                 }
                 let trip = v.trip?.tripID.flatMap { trips.find($0) }
                 if let trip {
@@ -90,6 +104,8 @@ package enum VehiclePositions {
                 row.occupancy = v.occupancyStatus.flatMap { occupancies[safe: Int(clamping: $0)] }
                 rows.append(row)
             }
+            if ahead > 0 { notices.append("\(m.source): \(ahead) of \(total) vehicle positions are dated more than \(TripUpdateApplier.aheadAge / 60) minutes ahead of the clock (left out)") }
+            if early > 0 { notices.append("\(m.source): \(early) of \(total) vehicle positions are dated ahead of the clock (shown as 0 s old)") }
             if old > 0 { notices.append("\(m.source): \(old) of \(total) vehicle positions are more than \(maxAge / 60) minutes older than the feed (left out)") }
             if unmatched > 0 { notices.append("\(m.source): \(unmatched) vehicles name a trip or route the timetable does not have") }
         }
