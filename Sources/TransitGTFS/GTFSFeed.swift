@@ -12,7 +12,7 @@ public struct GTFSFeed: Sendable {
 
     /// A feed imported under `cacheDirectory` (`transit gtfs import … --name NAME`).
     public static func imported(_ name: String, cacheDirectory: String) throws(TransitError) -> GTFSFeed {
-        GTFSFeed(timetable: try FeedStore.load(FeedStore(cacheDirectory: cacheDirectory).path(of: name)).1)
+        GTFSFeed(timetable: try FeedStore.load(FeedStore(cacheDirectory: cacheDirectory).path(of: name), named: name).1)
     }
 
     /// Several imported feeds searched as one (`--feed a --feed b`): ids written `feed:id`,

@@ -154,6 +154,30 @@ import TransitTestSupport
 
     /// A feed whose file is damaged after its summary is compiled again by `update`, although
     /// its source did not change.
+    /// Issue 41, item 4: a compiled file copied over another feed's (`cp lakeport.timetable
+    /// bart.timetable`) is not served under the other name: a query of bart is one line naming
+    /// what it holds, `feeds` lists it as damaged, `remove` deletes it.
+    @Test func aFileCopiedOverAnotherFeedIsNotServedAsIt() async throws {
+        let cache = Paths.temporary()
+        for (source, name) in [("lakeport", "lakeport"), ("pairs/bay/bart", "bart")] {
+            let run = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/" + source, "--name", name], env: env(cache))
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let store = FeedStore(cacheDirectory: cache)
+        try FileManager.default.removeItem(atPath: store.path(of: "bart"))
+        try FileManager.default.copyItem(atPath: store.path(of: "lakeport"), toPath: store.path(of: "bart"))
+        let stops = try await Run.transit(["gtfs", "stops", "--feed", "bart"], env: env(cache))
+        #expect(stops.status == 1 && stops.stdout.isEmpty && stops.stderrLines.count == 1
+                && stops.stderr.contains("it holds the feed 'lakeport', not bart"), "\(stops.stderr)")
+        let both = try await Run.transit(["gtfs", "stops", "--feed", "bart", "--feed", "lakeport"], env: env(cache))
+        #expect(both.status == 1 && both.stderr.contains("it holds the feed 'lakeport', not bart"), "\(both.stderr)")
+        let feeds = try await Run.transit(["gtfs", "feeds", "--format", "tsv"], env: env(cache))
+        #expect(feeds.status == 0 && feeds.stdoutLines.map { $0.split(separator: "\t").first.map(String.init) ?? "" } == ["lakeport"], "\(feeds.stdout)")
+        #expect(feeds.stderr.contains("damaged (the compiled file cannot be read): bart"), "\(feeds.stderr)")
+        let removed = try await Run.transit(["gtfs", "remove", "bart"], env: env(cache))
+        #expect(removed.status == 0 && !FileManager.default.fileExists(atPath: store.path(of: "bart")), "\(removed.stderr)")
+    }
+
     @Test func updateMendsADamagedFeed() async throws {
         let cache = Paths.temporary()
         _ = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env(cache))

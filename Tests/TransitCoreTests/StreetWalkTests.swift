@@ -106,6 +106,44 @@ import TransitTestSupport
         #expect(bridged.arrival == "2026-11-23T08:30:00-06:00" && (bridged.walk ?? 0) > 60 && (bridged.walk ?? 0) < 70, "\(bridged)")
     }
 
+    /// The `.network` files of a cache.
+    static func networks(_ cache: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: cache + "/gtfs/.streets")) ?? []).filter { $0.hasSuffix(".network") }
+    }
+
+    /// Issue 41, items 6 and 11: a map replaced by another of the same size and modification
+    /// time (the bridge moved from the east end to the west: the same bytes but two) is another
+    /// map: `update` measures again and queries walk on the new one. A network no feed names is
+    /// removed: the one measured before, a refused map's, a removed feed's.
+    @Test func aMapIsKnownByItsBytesAndItsNetworkGoesWithIt() async throws {
+        // A time of whole seconds, which setting it back keeps exactly.
+        let time = Date(timeIntervalSince1970: 1_795_000_000)
+        let cache = Paths.temporary(), mapPath = try Self.riverFile()
+        try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: mapPath)
+        let imported = try await Run.transit(["gtfs", "import", Self.feed(), "--name", "streets", "--streets", mapPath], env: env(cache))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try await Self.journey(cache, "streets").walk == 235)
+        let before = try FileManager.default.attributesOfItem(atPath: mapPath)
+        let west = Self.map([(1, 41.0005, -87.0), (2, 41.0005, -86.998), (3, 41.0, -87.0), (4, 41.0, -86.998)], [[1, 2], [3, 4], [1, 3]])
+        #expect(west.count == Self.river.count && west != Self.river)
+        try west.write(to: URL(fileURLWithPath: mapPath))
+        try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: mapPath)
+        let after = try FileManager.default.attributesOfItem(atPath: mapPath)
+        #expect(after[.size] as? Int == before[.size] as? Int && after[.modificationDate] as? Date == before[.modificationDate] as? Date)
+        let update = try await Run.transit(["gtfs", "update", "streets", "--format", "tsv"], env: env(cache))
+        #expect(update.stdoutLines.first?.hasPrefix("streets\tupdated") == true, "\(update.stdout) \(update.stderr)")
+        let across = try await Self.journey(cache, "streets")
+        #expect(across.arrival == "2026-11-23T08:30:00-06:00" && (across.walk ?? 0) < 70, "\(across)")
+        #expect(Self.networks(cache).count == 1, "\(Self.networks(cache))")
+        // A map refused at import leaves no network behind.
+        let elsewhere = Paths.temporary() + ".osm.pbf"
+        try Self.map([(1, 10.0, 10.0), (2, 10.001, 10.0)], [[1, 2]]).write(to: URL(fileURLWithPath: elsewhere))
+        let refused = try await Run.transit(["gtfs", "import", Self.feed(), "--name", "other", "--streets", elsewhere], env: env(cache))
+        #expect(refused.status == 2 && Self.networks(cache).count == 1, "\(refused.stderr) \(Self.networks(cache))")
+        let removed = try await Run.transit(["gtfs", "remove", "streets"], env: env(cache))
+        #expect(removed.status == 0 && Self.networks(cache).isEmpty, "\(removed.stderr) \(Self.networks(cache))")
+    }
+
     /// A map cut short, one that is not PBF, one that needs lzma: one line, exit 1, and the feed
     /// imported before still answers as it did.
     @Test func aBrokenMapLeavesTheFeedAsItWas() async throws {

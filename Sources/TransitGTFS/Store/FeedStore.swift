@@ -54,8 +54,10 @@ package struct FeedStore {
         /// The OpenStreetMap extract its walks were measured on (`import --streets`), as an
         /// absolute path, with its size and time then (`update` measures again when they change).
         package var streets: String?
-        package var streetsSize: Int?
-        package var streetsModified: Double?
+        /// The map's content when measured (`FeedStore.mapHash`): its walking network in
+        /// `.streets/` is named by it, and `update` measures again when the map's bytes differ
+        /// (a map replaced by another of the same size and time is another map).
+        package var streetsHash: String?
         /// Where it was found: its id in the Mobility Database catalog (`import mdb-53`), and the
         /// licence the catalog names for it (a URL).
         package var catalog: String?
@@ -111,6 +113,8 @@ package struct FeedStore {
                  sourceStamp: (size: Int, modified: Double)? = nil, validators: (etag: String?, lastModified: String?)? = nil,
                  realtime: RealtimeSources? = nil, streets: String? = nil, catalog: CatalogEntry? = nil,
                  replacing: Bool = false) throws(TransitError) -> (Summary, [String]) {
+        // A network no feed names (a map refused, or the one this feed had before) is not kept.
+        defer { removeUnusedNetworks() }
         var (summary, timetable, warnings) = try compile(files, name: name, source: source, sourceStamp: sourceStamp, validators: validators,
                                                          realtime: realtime, streets: streets)
         summary.catalog = catalog?.id
@@ -130,10 +134,10 @@ package struct FeedStore {
                          realtime: RealtimeSources? = nil, streets: String? = nil) throws(TransitError) -> (Summary, Timetable, [String]) {
         let started = DispatchTime.now().uptimeNanoseconds
         var (timetable, warnings) = try GTFSCompiler.compile(files, now: now)
-        var streetsStamp: (size: Int, modified: Double)?
+        var streetsHash: String?
         if let streets {
-            streetsStamp = Self.stamp(streets)
-            let (network, grid) = try self.streets(streets)
+            let (network, grid, hash) = try self.streets(streets)
+            streetsHash = hash
             let outcome = StreetFootpaths.measure(&timetable, on: network, grid: grid)
             if outcome.joined == 0 {
                 throw .usage("no stop of the feed is within \(Int(StreetFootpaths.joinRadius)) m of a walkable street of \(streets): does the map cover the feed?")
@@ -156,24 +160,59 @@ package struct FeedStore {
             summary.realtimeKeys = realtime.keys.isEmpty ? nil : realtime.keys
         }
         summary.streets = streets
-        summary.streetsSize = streetsStamp?.size
-        summary.streetsModified = streetsStamp?.modified
+        summary.streetsHash = streetsHash
         return (summary, timetable, warnings)
     }
 
-    /// The walking network of the map at `path` (an absolute path) and its grid: compiled into
-    /// `.streets/` once and read from there while the map keeps its size and time; read from the
-    /// map where that copy is missing, stale or damaged (and kept, where the cache can).
-    package func streets(_ path: String) throws(TransitError) -> (StreetNetwork, StreetNetwork.SegmentGrid) {
-        let stamp = Self.stamp(path) ?? (0, 0)
-        let cached = (root as NSString).appendingPathComponent(".streets/\(FNV1a.hex(path)).network")
-        if keepsCompiled, let found = StreetNetworkFile.read(cached, map: path, stamp: stamp) { return found }
+    /// The walking network of the map at `path` (an absolute path), its grid and the map's content
+    /// hash: compiled into `.streets/HASH.network` once and read from there. `expected`: the hash a
+    /// feed's import took, trusted (a query reads no map when its network is in the cache); a map
+    /// whose bytes no longer have it is a usage error (the feed's stored walks were measured on
+    /// the other). Read from the map where the copy is missing or damaged (and kept, where the
+    /// cache can).
+    package func streets(_ path: String, hash expected: String? = nil) throws(TransitError) -> (StreetNetwork, StreetNetwork.SegmentGrid, hash: String) {
+        if keepsCompiled, let expected, let found = StreetNetworkFile.read(networkPath(expected), hash: expected) { return (found.0, found.1, expected) }
+        let hash = try Self.mapHash(path)
+        if let expected, expected != hash {
+            throw .usage("the map \(path) has changed since the feed's walks were measured on it: transit gtfs update measures them again")
+        }
+        let cached = networkPath(hash)
+        if keepsCompiled, expected == nil, let found = StreetNetworkFile.read(cached, hash: hash) { return (found.0, found.1, hash) }
         let network = try StreetNetwork.read(path)
         let grid = network.grid()
         if keepsCompiled {
-            _ = try? writeFile(cached, what: "the walking network") { StreetNetworkFile.write(network, grid, map: path, stamp: stamp, to: &$0) }
+            _ = try? writeFile(cached, what: "the walking network") { StreetNetworkFile.write(network, grid, map: path, hash: hash, to: &$0) }
         }
-        return (network, grid)
+        return (network, grid, hash)
+    }
+
+    /// The content hash of the map at `path`: XXH64 of its bytes, 16 hex digits.
+    package static func mapHash(_ path: String) throws(TransitError) -> String {
+        let file = try MappedFile(path)
+        let hex = String(Checksum.of(file.bytes), radix: 16)
+        return String(repeating: "0", count: max(0, 16 - hex.count)) + hex
+    }
+
+    func networkPath(_ hash: String) -> String { (root as NSString).appendingPathComponent(".streets/\(hash).network") }
+
+    /// Removes the walking networks of `.streets/` that no feed's summary names (a feed removed,
+    /// measured again on a changed map, or a map refused at import), under the writers' lock.
+    package func removeUnusedNetworks() {
+        try? whileLocked { () throws(TransitError) in
+            let directory = (root as NSString).appendingPathComponent(".streets")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            guard names.contains(where: { $0.hasSuffix(".network") }) else { return }
+            var used = Set(stored().compactMap { $0.summary?.streetsHash })
+            let combined = (root as NSString).appendingPathComponent(".combined")
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: combined)) ?? [] where name.hasSuffix(".timetable") {
+                if let hash = (try? Self.storedSummary(at: (combined as NSString).appendingPathComponent(name)))?.summary.streetsHash { used.insert(hash) }
+            }
+            for name in names where name.hasSuffix(".network") && !used.contains(String(name.dropLast(".network".count))) {
+                let path = (directory as NSString).appendingPathComponent(name)
+                unlink(path)
+                CheckRecord.forget(path)
+            }
+        }
     }
 
     /// A source's size and time; for a directory, its files' total size and latest time (a file
@@ -313,15 +352,22 @@ package struct FeedStore {
             CheckRecord.forget(path(of: name))
             removeCombinations(with: name)
         }
+        removeUnusedNetworks()
     }
 
-    /// The summary at the front of a compiled file.
-    package static func summary(at path: String) throws(TransitError) -> Summary {
+    /// The summary at the front of a compiled file; `named`: the feed it must be (a file of the
+    /// cache is named after its feed, and one copied over another would answer as the other).
+    package static func summary(at path: String, named: String? = nil) throws(TransitError) -> Summary {
         let (summary, current) = try storedSummary(at: path)
+        if let named, summary.name != named { throw misnamed(path, named, holding: summary.name) }
         guard current else {
             throw .parse(what: path, reason: "compiled by another version of transit; compile it again from its source: transit gtfs update \(summary.name)")
         }
         return summary
+    }
+
+    static func misnamed(_ path: String, _ name: String, holding other: String) -> TransitError {
+        .parse(what: path, reason: "it holds the feed '\(other)', not \(name) (a file copied over another?); remove it (transit gtfs remove \(name)) and import \(name) again")
     }
 
     /// The summary at the front of a compiled file of any version of the container (its layout,
@@ -344,8 +390,9 @@ package struct FeedStore {
         return (summary, Array(head.prefix(magic.count)) == magic)
     }
 
-    package static func load(_ path: String) throws(TransitError) -> (Summary, Timetable) {
-        let summary = try summary(at: path)
+    /// The compiled file at `path`; `named`: the feed it must hold (see `summary(at:named:)`).
+    package static func load(_ path: String, named: String? = nil) throws(TransitError) -> (Summary, Timetable) {
+        let summary = try summary(at: path, named: named)
         let file: MappedFile, bytes: UnsafeRawBufferPointer, checkedBefore: Bool
         do { (file, bytes, checkedBefore) = try verified(path) } catch {
             throw .parse(what: path, reason: "the compiled feed is damaged or cut short; compile it again from its source: transit gtfs update \(summary.name)")
@@ -375,7 +422,9 @@ package struct FeedStore {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         return names.filter { $0.hasSuffix(".timetable") && !$0.hasPrefix(".") }.sorted().map { file in
             let name = String(file.dropLast(".timetable".count))
-            guard let (summary, current) = try? Self.storedSummary(at: (root as NSString).appendingPathComponent(file)) else { return (name, nil, .damaged) }
+            // A file holding another feed than its name says is damaged too (copied over it).
+            guard let (summary, current) = try? Self.storedSummary(at: (root as NSString).appendingPathComponent(file)),
+                  summary.name == name else { return (name, nil, .damaged) }
             return (name, summary, current ? .current : .older)
         }
     }
@@ -411,7 +460,7 @@ package struct FeedStore {
         for name in names {
             let part: (summary: Summary, file: String, timetable: Timetable?)
             if Self.validName(name), FileManager.default.fileExists(atPath: path(of: name)) {
-                part = (try Self.summary(at: path(of: name)), path(of: name), nil)
+                part = (try Self.summary(at: path(of: name), named: name), path(of: name), nil)
             } else if FileManager.default.fileExists(atPath: name) {
                 let (summary, timetable, more) = try compiledPath(name)
                 warnings += more.map { "\(summary.name): \($0)" }
@@ -452,7 +501,7 @@ package struct FeedStore {
             if let loaded = part.timetable {
                 timetables.append((part.summary.name, loaded))
             } else {
-                timetables.append((part.summary.name, try Self.load(part.file).1))
+                timetables.append((part.summary.name, try Self.load(part.file, named: part.summary.name).1))
             }
         }
         let started = DispatchTime.now().uptimeNanoseconds
@@ -460,11 +509,11 @@ package struct FeedStore {
         // Feeds imported on one map: the links between them are measured on its streets too (each
         // feed's own walks were at its import, and measuring them again changes none). Feeds on
         // different maps, or some on none, link by straight lines (docs/gtfs.md).
-        let maps = Set(parts.map(\.summary.streets))
-        var map: (path: String, stamp: (size: Int, modified: Double)?)?
-        if maps.count == 1, let only = maps.first ?? nil, let (network, grid) = try? streets(only) {
+        let maps = Set(parts.map { [$0.summary.streets, $0.summary.streetsHash] })
+        var map: (path: String, hash: String)?
+        if maps.count == 1, let only = maps.first, let path = only[0], let hash = only[1], let (network, grid, _) = try? streets(path, hash: hash) {
             _ = StreetFootpaths.measure(&timetable, on: network, grid: grid)
-            map = (only, Self.stamp(only))
+            map = (path, hash)
         }
         let range = timetable.dateRange
         var summary = Summary(name: name, source: "the combination of " + parts.map(\.summary.name).joined(separator: ", "),
@@ -474,8 +523,7 @@ package struct FeedStore {
                               compileMilliseconds: 0)
         summary.parts = stamps
         summary.streets = map?.path
-        summary.streetsSize = map?.stamp?.size
-        summary.streetsModified = map?.stamp?.modified
+        summary.streetsHash = map?.hash
         summary.compileMilliseconds = Int((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
         // Kept only if no feed of it changed or went meanwhile (a combination of a removed feed
         // would be an orphan no removal deletes).
@@ -508,7 +556,7 @@ package struct FeedStore {
     package func resolve(_ given: String?) throws(TransitError) -> (Summary, Timetable, warnings: [String]) {
         if let given {
             if Self.validName(given), FileManager.default.fileExists(atPath: path(of: given)) {
-                let (summary, timetable) = try Self.load(path(of: given))
+                let (summary, timetable) = try Self.load(path(of: given), named: given)
                 return (summary, timetable, [])
             }
             if FileManager.default.fileExists(atPath: given) { return try compiledPath(given) }
@@ -527,7 +575,7 @@ package struct FeedStore {
             if all.isEmpty { throw .usage("no GTFS feed is imported", hint: "import one with: transit gtfs import FEED.zip (or give --feed PATH)") }
             throw .usage("\(all.count) feeds are imported (\(all.map(\.name).joined(separator: ", "))): say which with --feed or TRANSIT_GTFS_FEED")
         }
-        let (summary, timetable) = try Self.load(path(of: only.name))
+        let (summary, timetable) = try Self.load(path(of: only.name), named: only.name)
         return (summary, timetable, [])
     }
 

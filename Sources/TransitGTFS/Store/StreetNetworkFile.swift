@@ -2,19 +2,17 @@ import Foundation
 import TransitSupport
 
 /// A map's walking network, compiled into the cache (`gtfs/.streets/HASH.network`, the hash of
-/// the map's path) when a feed is imported with `--streets`, shared by every feed that names the
-/// same file, and read by the queries that walk from or to a point. Its map's path, size and
-/// time head it: a map changed since is read again. Ends with the cache's checksum.
+/// the map's bytes, `FeedStore.mapHash`) when a feed is imported with `--streets`, shared by
+/// every feed on a map of the same content, and read by the queries that walk from or to a
+/// point. The map's path and content hash head it. Ends with the cache's checksum.
 package enum StreetNetworkFile {
     /// 16 bytes; bumped whenever the layout changes.
-    package static let magic = Array("transit-osm 01\n\n".utf8)
+    package static let magic = Array("transit-osm 02\n\n".utf8)
 
-    package static func write(_ network: StreetNetwork, _ grid: StreetNetwork.SegmentGrid, map: String, stamp: (size: Int, modified: Double),
-                              to w: inout BinaryWriter) {
+    package static func write(_ network: StreetNetwork, _ grid: StreetNetwork.SegmentGrid, map: String, hash: String, to w: inout BinaryWriter) {
         w.raw(magic)
         w.string(map)
-        w.scalar(Int64(stamp.size))
-        w.scalar(stamp.modified.bitPattern)
+        w.string(hash)
         w.array(network.latitude)
         w.array(network.longitude)
         w.array(network.start)
@@ -29,15 +27,15 @@ package enum StreetNetworkFile {
         w.array(grid.entries)
     }
 
-    /// The network and its grid, when the file is whole, of this version, of `map` as it is
-    /// now, and every index in range; nil otherwise (the caller reads the map again).
-    package static func read(_ path: String, map: String, stamp: (size: Int, modified: Double)) -> (StreetNetwork, StreetNetwork.SegmentGrid)? {
+    /// The network and its grid, when the file is whole, of this version, of a map whose bytes
+    /// hash to `hash`, and every index in range; nil otherwise (the caller reads the map again).
+    package static func read(_ path: String, hash: String) -> (StreetNetwork, StreetNetwork.SegmentGrid)? {
         guard let (file, bytes, checkedBefore) = try? FeedStore.verified(path) else { return nil }
         var r = BinaryReader(bytes: bytes, owner: file, path: path)
         do {
-            guard try r.raw(magic.count) == magic, try r.string() == map else { return nil }
-            let size: Int64 = try r.scalar(), modified: UInt64 = try r.scalar()
-            guard size == Int64(stamp.size), Double(bitPattern: modified) == stamp.modified else { return nil }
+            guard try r.raw(magic.count) == magic else { return nil }
+            _ = try r.string()
+            guard try r.string() == hash else { return nil }
             var network = StreetNetwork()
             network.latitude = try r.array()
             network.longitude = try r.array()

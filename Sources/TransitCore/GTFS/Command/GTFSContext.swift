@@ -103,7 +103,7 @@ struct GTFSContext {
             throw .usage("\(summary.name) walks on the map \(map), which is gone; import the feed again with --streets, or without")
         }
         progress("reading the streets")
-        let (network, grid) = try store.streets(map)
+        let (network, grid, _) = try store.streets(map, hash: summary.streetsHash)
         return StreetWalker(network, grid)
     }
 

@@ -91,11 +91,12 @@ struct GTFSUpdateCommand: GTFSSubcommand {
         return output
     }
 
-    /// Whether the map the feed's walks were measured on changed since (or is gone).
+    /// Whether the map the feed's walks were measured on changed since (or is gone): its bytes
+    /// hashed, since a map replaced by another of the same size and time is another map.
     static func mapChanged(_ feed: FeedStore.Summary) -> Bool {
         guard let map = feed.streets else { return false }
-        guard let stamp = FeedStore.stamp(map) else { return true }
-        return stamp.size != feed.streetsSize || stamp.modified != feed.streetsModified
+        guard let hash = try? FeedStore.mapHash(map) else { return true }
+        return hash != feed.streetsHash
     }
 
     /// `dates 2026-01-01…2026-12-31 → 2026-02-01…2027-01-31, trips 220 → 230`; empty when nothing differs.
