@@ -73,6 +73,31 @@ import Testing
 
     static func raw(_ message: [UInt8]) -> [UInt8] { P.field(1, message) + P.field(2, UInt64(message.count)) }
 
+    /// Issue 41, item 9: blobs of repeated dense nodes (30 MB each, 30 KB packed) unpack to at
+    /// most 10 times the file plus 16 MB, in all: the read stops at the bound, with one line,
+    /// having handed over at most that many nodes (before: 262 KB cost 2.8 GB and 10 s).
+    @Test func aFileOfPackedNodesUnpacksToABoundedTotal() async throws {
+        let count = 10_000_000
+        let dense = P.field(1, [UInt8](repeating: 2, count: count)) + P.field(8, [UInt8](repeating: 0, count: count))
+            + P.field(9, [UInt8](repeating: 0, count: count))
+        let block = P.field(1, P.field(1, [UInt8]())) + P.field(2, P.field(2, dense))
+        let packed = try #require(compress(Data(block), format: .zlib))
+        let blob = P.field(2, UInt64(block.count)) + P.field(3, [UInt8](packed))
+        let data = Self.file([("OSMHeader", Self.raw(Self.header()))] + Array(repeating: ("OSMData", blob), count: 8))
+        #expect(data.count < 400_000, "\(data.count)")
+        // A second of decoding: on a thread of its own, off the pool the deadline tests wait on.
+        let (message, nodes) = try await offPool { () -> (String?, Int) in
+            var nodes = 0
+            let outcome = data.withUnsafeBytes { bytes in
+                Result { () throws(TransitError) in try PBFReader.read(bytes, what: "bomb.osm.pbf", PBFReader.Visitor(node: { _ in nodes += 1 })) }
+            }
+            guard case .failure(let error) = outcome else { return (nil, nodes) }
+            return (error.message, nodes)
+        }
+        #expect(message?.contains("would unpack to more than 10 times the file's") == true, "\(message ?? "read whole") \(nodes)")
+        #expect(nodes <= (PBFReader.maxRatio * data.count + PBFReader.unpackSlack) / 3, "\(nodes)")
+    }
+
     /// Plain nodes, raw blobs, granularity and offsets, tags by string table, the walk rule.
     @Test func rawBlobsPlainNodesGranularityAndOffsets() throws {
         let data = Self.file([("OSMHeader", Self.raw(Self.header())), ("OSMData", Self.raw(Self.block()))])
@@ -127,7 +152,8 @@ import Testing
                     if field == 3, case .varint(let v) = value { size = Int(v) }
                 }
                 position += length
-                guard let unpacked = try? PBFReader.unpack(bytes, position..<min(bytes.count, position + size), what: "x") else { return }
+                var budget = Int.max
+                guard let unpacked = try? PBFReader.unpack(bytes, position..<min(bytes.count, position + size), what: "x", budget: &budget) else { return }
                 blobs.append((type, raw(unpacked)))
                 position += size
             }

@@ -261,12 +261,12 @@ func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
 }
 
 /// zlib's deflate over `data` in one call: `.raw` as zip entries hold it, `.gzip` as an HTTP
-/// body with `Content-Encoding: gzip` does.
-enum DeflateFormat { case raw, gzip }
+/// body with `Content-Encoding: gzip` does, `.zlib` as a PBF blob does.
+enum DeflateFormat { case raw, gzip, zlib }
 
 func compress(_ data: Data, format: DeflateFormat) -> Data? {
     var stream = z_stream()
-    let windowBits = format == .raw ? -MAX_WBITS : MAX_WBITS + 16
+    let windowBits = format == .raw ? -MAX_WBITS : format == .zlib ? MAX_WBITS : MAX_WBITS + 16
     guard deflateInit2_(&stream, 9, Z_DEFLATED, windowBits, 9, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
     defer { deflateEnd(&stream) }
     var input = [UInt8](data)

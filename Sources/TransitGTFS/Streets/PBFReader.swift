@@ -8,11 +8,14 @@ import CZlib
 /// to the caller as it is decoded; nothing but one block is held.
 ///
 /// Bounds, as the format sets them: a BlobHeader under 64 KiB, a blob under 32 MiB packed and
-/// unpacked. A truncated or damaged file, a blob packed with lzma (or another codec), a feature
+/// unpacked; and ours: the blobs of a file unpack to at most `maxRatio` times its size plus
+/// `unpackSlack` (the pack's extracts unpack 1.5 to 2.4 times; 262 KB of repeated dense nodes
+/// made 2.8 GB), so that a map under 10 MB stays under 1 GB of nodes. A truncated or damaged file, a blob packed with lzma (or another codec), a feature
 /// this reader does not know in `required_features`: an error naming the file and the byte.
 package struct PBFReader {
     package static let maxHeader = 64 * 1024
     package static let maxBlob = 32 * 1024 * 1024
+    package static let maxRatio = 10, unpackSlack = 16 * 1024 * 1024
     /// What a file may require: the schema, and dense nodes (which we read).
     package static let knownFeatures: Set<String> = ["OsmSchema-V0.6", "DenseNodes"]
 
@@ -69,6 +72,8 @@ package struct PBFReader {
     package static func read(_ bytes: UnsafeRawBufferPointer, what: String, _ visitor: Visitor) throws(TransitError) -> Header {
         func fail(_ reason: String, _ at: Int) -> TransitError { .parse(what: what, reason: "\(reason) (byte \(at)); is it an OpenStreetMap .osm.pbf file?") }
         var position = 0, header: Header?
+        // What the file's blobs may unpack to, in all.
+        var budget = maxRatio * bytes.count + unpackSlack
         while position < bytes.count {
             let start = position
             guard bytes.count - position >= 4 else { throw fail("the file ends inside a blob's length", start) }
@@ -94,7 +99,7 @@ package struct PBFReader {
             }
             let blob = position..<(position + dataSize)
             position += dataSize
-            let data = try unpack(bytes, blob, what: what)
+            let data = try unpack(bytes, blob, what: what, budget: &budget)
             switch type {
             case "OSMHeader":
                 guard header == nil else { throw fail("a second OSMHeader", start) }
@@ -116,7 +121,8 @@ package struct PBFReader {
     }
 
     /// A blob's bytes: raw, or inflated from zlib (lzma and the others refused by name).
-    static func unpack(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, what: String) throws(TransitError) -> [UInt8] {
+    /// `budget`: the bytes the file's blobs may still unpack to, less this one's.
+    static func unpack(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, what: String, budget: inout Int) throws(TransitError) -> [UInt8] {
         var reader = ProtobufReader(bytes, range: range)
         var raw: Range<Int>?, zlib: Range<Int>?, rawSize = -1, codec: String?
         do {
@@ -138,6 +144,10 @@ package struct PBFReader {
         if let raw { return [UInt8](UnsafeRawBufferPointer(rebasing: bytes[raw])) }
         if let zlib {
             guard rawSize >= 0, rawSize <= maxBlob else { throw .parse(what: what, reason: "a blob says it unpacks to \(rawSize) bytes (byte \(range.lowerBound))") }
+            guard rawSize <= budget else {
+                throw .parse(what: what, reason: "its blobs would unpack to more than \(maxRatio) times the file's \(bytes.count) bytes (byte \(range.lowerBound)); a map packs about 2 times")
+            }
+            budget -= rawSize
             var out = [UInt8](repeating: 0, count: max(1, rawSize))
             var produced = uLongf(rawSize)
             let status = out.withUnsafeMutableBufferPointer { target in
