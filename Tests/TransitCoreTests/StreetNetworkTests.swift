@@ -42,7 +42,7 @@ import Testing
         // Six nodes; north street 2 segments, south 2, the bridge 1; the motorway, the foot=no
         // path and the cut way (two one-node pieces) add none.
         #expect(network.nodeCount == 6 && network.segmentCount == 5 && network.ways == 4 && network.pieces == 3, "\(network.nodeCount) \(network.segmentCount) \(network.ways) \(network.pieces)")
-        let grid = network.grid()
+        let grid = try #require(network.grid())
         func c(_ lat: Double, _ lon: Double) -> Coordinate { Coordinate(latitude: lat, longitude: lon) }
         func gc(_ a: Coordinate, _ b: Coordinate) -> Double { a.meters(to: b, radius: Coordinate.meanEarthRadiusMeters) }
         // A: 11 m north of the north street's west end; B: 11 m north of the south street's.
@@ -98,7 +98,7 @@ import Testing
             }
             let network = StreetNetwork.build(ids: ids, lats: lats, lons: lons, refs: refs, wayEnds: ends)
             guard network.nodeCount > 1 else { continue }
-            let grid = network.grid(), search = StreetSearch(network)
+            let grid = try #require(network.grid()), search = StreetSearch(network)
             func point() -> Coordinate {
                 Coordinate(latitude: 41.0 + Double(random.next() % 6_000) / 1_000_000, longitude: -87.0 + Double(random.next() % 8_000) / 1_000_000)
             }
@@ -157,7 +157,7 @@ import Testing
     func beattysWalksAreTheReferencesWalks() async throws {
         let map = Reference.path("osm/beatty/beatty.osm.pbf")
         let network = try StreetNetwork.read(map)
-        let grid = network.grid()
+        let grid = try #require(network.grid())
         let search = StreetSearch(network)
         var points = [(36.914893, -116.76821), (36.914944, -116.761472), (36.909489, -116.768242), (36.905697, -116.76218), (36.915682, -116.751677)]
         var random = SplitMix(seed: 31)

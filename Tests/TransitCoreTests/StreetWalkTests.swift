@@ -144,6 +144,84 @@ import TransitTestSupport
         #expect(removed.status == 0 && Self.networks(cache).isEmpty, "\(removed.stderr) \(Self.networks(cache))")
     }
 
+    /// Issue 41, item 1: one way running 100,000 times between two nodes 7 km apart (the audit's
+    /// 377-byte map, here raw) made 100,000 segments each filed under 65 × 65 cells: 4.3 GB asked
+    /// for, exit 134. One segment once, filed under the cells it crosses: imported under a 1 GB
+    /// address space, its network file small, a query from a point answers.
+    @Test func aWayRunningBackAndForthIsOneSegment() async throws {
+        let refs = (0..<100_000).map { Int64(1 + $0 % 2) }
+        let map = Self.map([(1, 41.0005, -87.0), (2, 41.0635, -87.0)], [refs] + [[3, 4], [3, 5]] )
+        let network = try #require(try map.withUnsafeBytes { bytes in
+            var ids: [Int64] = [], lats: [Int32] = [], lons: [Int32] = [], ways: [[Int64]] = []
+            _ = try PBFReader.read(bytes, what: "map", PBFReader.Visitor(node: { ids.append($0.id); lats.append($0.latitude); lons.append($0.longitude) },
+                                                                        way: { _, nodes, _ in ways.append(nodes) }))
+            var flat: [Int64] = [], ends: [Int] = []
+            for way in ways { flat += way; ends.append(flat.count) }
+            return StreetNetwork.build(ids: ids, lats: lats, lons: lons, refs: flat, wayEnds: ends)
+        } as StreetNetwork?)
+        #expect(network.segmentCount == 1, "\(network.segmentCount)")
+        let grid = try #require(network.grid())
+        // 7 km north: the cells of one column of longitude, about 63 of them (plus an edge's).
+        #expect((60...70).contains(grid.keys.count) && grid.entries.count == 2 * grid.keys.count, "\(grid.keys.count)")
+        let path = Paths.temporary() + ".osm.pbf"
+        try map.write(to: URL(fileURLWithPath: path))
+        let cache = Paths.temporary()
+        let started = Date()
+        let run = try await Run.transit(["gtfs", "import", Self.feed(), "--name", "f", "--streets", path], env: env(cache), addressSpace: 1 << 30)
+        #expect(run.status == 0 && Date().timeIntervalSince(started) < 30, "\(run.status) \(run.stderr)")
+        let files = Self.networks(cache).map { cache + "/gtfs/.streets/" + $0 }
+        let size = try files.map { try FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int ?? 0 }.reduce(0, +)
+        #expect(files.count == 1 && size < 100_000, "\(files) \(size)")
+        let trip = try await Run.transit(["gtfs", "trips", "--feed", "f", "--from", "41.01,-87.0", "--to", "Yton", "--date", "2026-11-23",
+                                          "--after", "07:59", "--limit", "1"], env: env(cache), addressSpace: 1 << 30)
+        #expect(trip.status == 0 && !trip.stdout.isEmpty, "\(trip.status) \(trip.stderr)")
+    }
+
+    /// A map of 20,000 distinct segments each 13 km long would file 4.8 million grid entries for
+    /// its 0.5 MB: past the cap (4 a byte and a million), refused in one line, nothing kept.
+    @Test func aMapWhoseGridOutgrowsItIsRefused() async throws {
+        let nodes: [(Int64, Double, Double)] = (0..<20_000).map { (k: Int) -> (Int64, Double, Double) in
+            (Int64(k + 1), 41.0 + Double(k % 2) * 0.12, -87.0 + Double(k) * 1e-6)
+        }
+        let map = Self.map(nodes, [nodes.map { $0.0 }])
+        let path = Paths.temporary() + ".osm.pbf"
+        try map.write(to: URL(fileURLWithPath: path))
+        let cache = Paths.temporary()
+        let run = try await Run.transit(["gtfs", "import", Self.feed(), "--name", "f", "--streets", path], env: env(cache), addressSpace: 1 << 30)
+        #expect(run.status == 2 && run.stderrLines.count == 1 && run.stderr.contains("is it a map of streets?"), "\(map.count): \(run.status) \(run.stderr)")
+        #expect(Self.networks(cache).isEmpty)
+    }
+
+    /// Segments are found by a point near any part of them, not only near their ends: random
+    /// segments, each point at a random place along one, joined within 100 m, against a join
+    /// that looks at every segment.
+    @Test func aSegmentIsFiledUnderEveryCellItCrosses() throws {
+        var generator = SystemRandomNumberGenerator()
+        var network = StreetNetwork()
+        var edges: [(Int32, Int32, Double)] = []
+        for k in 0..<200 {
+            let lat = 41 + Double.random(in: 0...0.05, using: &generator), lon = -87 + Double.random(in: 0...0.05, using: &generator)
+            network.latitude += [lat, lat + Double.random(in: -0.03...0.03, using: &generator)]
+            network.longitude += [lon, lon + Double.random(in: -0.03...0.03, using: &generator)]
+            edges.append((Int32(2 * k), Int32(2 * k + 1), network.coordinate(2 * k).meters(to: network.coordinate(2 * k + 1))))
+        }
+        network.start = (0...network.nodeCount).map { Int32($0) }
+        network.targets = (0..<network.nodeCount).map { Int32($0 ^ 1) }
+        network.meters = (0..<network.nodeCount).map { edges[$0 / 2].2 }
+        let grid = try #require(network.grid())
+        var everything = StreetNetwork.SegmentGrid(cell: 10, lonCell: 10)
+        everything.keys = [StreetNetwork.SegmentGrid.pack(4, -9)]
+        everything.entries = (0..<200).flatMap { [Int32(2 * $0), Int32(2 * $0)] }
+        everything.starts = [0, Int32(everything.entries.count)]
+        for _ in 0..<500 {
+            let k = Int.random(in: 0..<200, using: &generator), t = Double.random(in: 0...1, using: &generator)
+            let a = network.coordinate(2 * k), b = network.coordinate(2 * k + 1)
+            let point = Coordinate(latitude: a.latitude + (b.latitude - a.latitude) * t + 0.0003, longitude: a.longitude + (b.longitude - a.longitude) * t)
+            let found = network.join(point, within: 100, grid: grid), truth = network.join(point, within: 100, grid: everything)
+            #expect(found?.distance == truth?.distance, "\(point): \(String(describing: found)) against \(String(describing: truth))")
+        }
+    }
+
     /// A map cut short, one that is not PBF, one that needs lzma: one line, exit 1, and the feed
     /// imported before still answers as it did.
     @Test func aBrokenMapLeavesTheFeedAsItWas() async throws {

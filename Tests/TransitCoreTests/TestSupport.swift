@@ -123,6 +123,12 @@ struct Run {
         }
     }
 
+    /// The binary under an address-space limit (RLIMIT_AS, `ulimit -v`; the audits ask for 1 GB): an
+    /// input that would need more is refused or killed, never served by the machine's 24 GB.
+    static func transit(_ args: [String], env: [String: String], addressSpace bytes: Int) async throws -> Run {
+        try await transitLike(["/bin/bash", "-c", "ulimit -v \(bytes >> 10) && exec \"$0\" \"$@\"", binary] + args, env: env)
+    }
+
     /// Any program, with the same capture (a shell running `transit`, say).
     static func transitLike(_ argv: [String], env: [String: String]) async throws -> Run {
         try await withCheckedThrowingContinuation { continuation in

@@ -91,6 +91,16 @@ package struct StreetNetwork {
             flush()
             begin = end
         }
+        // One segment once: a way that runs between two nodes again and again (or two ways that
+        // share a stretch) adds nothing to walk on; kept in the order found.
+        var keys = edges.indices.map { k -> (UInt64, Int) in
+            let (a, b, _) = edges[k]
+            return (UInt64(UInt32(min(a, b))) << 32 | UInt64(UInt32(max(a, b))), k)
+        }
+        keys.sort { $0 < $1 }
+        var repeated = [Bool](repeating: false, count: edges.count)
+        for k in keys.indices.dropFirst() where keys[k].0 == keys[k - 1].0 { repeated[keys[k].1] = true }
+        if repeated.contains(true) { edges = edges.indices.filter { !repeated[$0] }.map { edges[$0] } }
         // Both directions of each segment, grouped by node (a counting sort).
         var count = [Int32](repeating: 0, count: network.nodeCount + 1)
         for (a, b, _) in edges {
@@ -153,23 +163,28 @@ package struct StreetNetwork {
         }
     }
 
-    /// The grid of every segment (each filed once, under its lower-numbered end's slot).
-    package func grid() -> SegmentGrid {
+    /// Cells a segment is filed under at most: 256 cells of about 111 m is 28 km, longer than
+    /// any street a walker joins; a longer segment is filed under its ends' cells only.
+    package static let maxCellsPerSegment = 256
+
+    /// The grid's entries a map may make: 4 per byte of the file, and a million more (the pack's
+    /// maps make 0.01 to 0.35 per byte). Past it the map is refused, not grown into gigabytes.
+    package static func maxGridEntries(mapBytes: Int) -> Int { 4 * mapBytes + (1 << 20) }
+
+    /// The grid of every segment, filed under its lower-numbered end's slot in each cell the
+    /// segment crosses (a line crosses about as many cells as it is long, where its bounding box
+    /// held the square of that). nil where it would hold more than `limit` entries.
+    package func grid(limit: Int = .max) -> SegmentGrid? {
         let middle = ((latitude.min() ?? 0) + (latitude.max() ?? 0)) / 2
         var grid = SegmentGrid(cell: 0.001, lonCell: 0.001 / max(0.01, cos(middle * .pi / 180)))
         var filed: [(key: Int64, a: Int32, slot: Int32)] = []
+        var cells: [Int64] = []
         for a in 0..<nodeCount {
             for slot in Int(start[a])..<Int(start[a + 1]) where Int(targets[slot]) > a {
                 let b = Int(targets[slot])
-                let (x0, y0) = grid.key(min(latitude[a], latitude[b]), min(longitude[a], longitude[b]))
-                let (x1, y1) = grid.key(max(latitude[a], latitude[b]), max(longitude[a], longitude[b]))
-                // A segment longer than the grid's bound is filed under its ends only.
-                guard x1 - x0 <= 64, y1 - y0 <= 64 else {
-                    filed.append((SegmentGrid.pack(x0, y0), Int32(a), Int32(slot)))
-                    filed.append((SegmentGrid.pack(x1, y1), Int32(a), Int32(slot)))
-                    continue
-                }
-                for x in x0...x1 { for y in y0...y1 { filed.append((SegmentGrid.pack(x, y), Int32(a), Int32(slot))) } }
+                grid.crossed(latitude[a], longitude[a], latitude[b], longitude[b], into: &cells)
+                for key in cells { filed.append((key, Int32(a), Int32(slot))) }
+                guard filed.count * 2 <= limit else { return nil }
             }
         }
         filed.sort { ($0.key, $0.slot) < ($1.key, $1.slot) }
@@ -183,4 +198,41 @@ package struct StreetNetwork {
         if !grid.keys.isEmpty { grid.starts.append(Int32(grid.entries.count)) }
         return grid
     }
+}
+
+extension StreetNetwork.SegmentGrid {
+    /// The keys of the cells the straight segment from (lat0, lon0) to (lat1, lon1) crosses,
+    /// column by column of latitude: in each, the rows of longitude the segment spans there (a
+    /// hair wider, so that a point on a cell's edge is in both). Over
+    /// `StreetNetwork.maxCellsPerSegment`, the cells of its two ends.
+    func crossed(_ lat0: Double, _ lon0: Double, _ lat1: Double, _ lon1: Double, into cells: inout [Int64]) {
+        cells.removeAll(keepingCapacity: true)
+        let (xa, ya) = key(lat0, lon0), (xb, yb) = key(lat1, lon1)
+        let span = Int(clamping: abs(Int64(xb) - Int64(xa))) &+ Int(clamping: abs(Int64(yb) - Int64(ya)))
+        guard span < StreetNetwork.maxCellsPerSegment / 2 else {
+            cells.append(Self.pack(xa, ya))
+            if (xa, ya) != (xb, yb) { cells.append(Self.pack(xb, yb)) }
+            return
+        }
+        let u0 = lat0 / cell, v0 = lon0 / lonCell, u1 = lat1 / cell, v1 = lon1 / lonCell
+        let hair = 1e-9
+        for x in min(xa, xb)...max(xa, xb) {
+            // The part of the segment within this column, and the longitudes it spans there.
+            var vLow = min(v0, v1), vHigh = max(v0, v1)
+            if u0 != u1 {
+                let t0 = ((Double(x) - u0) / (u1 - u0)).clamped(0, 1), t1 = ((Double(x) + 1 - u0) / (u1 - u0)).clamped(0, 1)
+                let va = v0 + (v1 - v0) * t0, vb = v0 + (v1 - v0) * t1
+                vLow = min(va, vb)
+                vHigh = max(va, vb)
+            }
+            let yLow = max(Int(saturating: (vLow - hair).rounded(.down)), min(ya, yb))
+            let yHigh = min(Int(saturating: (vHigh + hair).rounded(.down)), max(ya, yb))
+            guard yLow <= yHigh else { continue }
+            for y in yLow...yHigh { cells.append(Self.pack(x, y)) }
+        }
+    }
+}
+
+private extension Double {
+    func clamped(_ low: Double, _ high: Double) -> Double { Swift.min(Swift.max(self, low), high) }
 }
