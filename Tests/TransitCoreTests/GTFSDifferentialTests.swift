@@ -60,6 +60,30 @@ extension CPUBound {
             #expect(sweep.asked < 100 || crossing > sweep.asked / 10, "only \(crossing) journeys ride both feeds")
         }
 
+        /// The cap on each stop's walks (issue 41, item 2), met: compiled with a cap of 1 (the
+        /// compiler's is 200, which a feed of nine stops never meets), the router and the
+        /// reference keep the same nearest, ties by index, and find the same journeys. Queries
+        /// whose walks reach past the 300 m stored are skipped (the cap there is the compiler's).
+        @Test func theRouterKeepsTheCapOnWalksAsTheReferenceDoes() throws {
+            // Answers the cap changed: the reference without it finds other journeys.
+            var changed = 0
+            let sweep = try DifferentialSweep(queries: 200, seed: 20_261_127, salt: 41, walkLimit: 1) { test, g in
+                let q = test.query(&g)
+                guard max(q.walkMeters ?? 0, q.linkMeters) <= TimetableCombination.linkRadius, q.walkMeters != nil else { return nil }
+                let expected = ReferenceRouter(test.feed, q).journeys()
+                var uncapped = test.feed
+                uncapped.walkLimit = TimetableCombination.maxWalksPerStop
+                if ReferenceRouter(uncapped, q).journeys() != expected { changed += 1 }
+                let (got, problems) = test.routed(q)
+                guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
+                let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
+                return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
+            }
+            print("differential with 1 walk a stop: \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys, \(changed) answers changed by the cap, \(sweep.differences.count) differ")
+            #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
+            #expect(changed >= 5, "the cap changed \(changed) of \(sweep.asked) answers")
+        }
+
         @Test func theTripIndexListsEveryRunOnceUnderItsTrip() throws {
             for seed in UInt64(1)...40 {
                 let t = try DifferentialCase(seed: seed).timetable

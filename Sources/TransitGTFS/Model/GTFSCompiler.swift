@@ -90,7 +90,10 @@ package struct GTFSCompiler {
         }
         layOutPatterns()
         // The changes on foot within the default walk, found once (`isCalledAt` reads the patterns).
-        TimetableCombination.findLinks(&t)
+        let capped = TimetableCombination.findLinks(&t)
+        if capped > 0 {
+            warnings.append("\(capped) \(capped == 1 ? "stop has" : "stops have") more than \(TimetableCombination.maxWalksPerStop) others within \(Int(TimetableCombination.linkRadius)) m: \(capped == 1 ? "its" : "their") \(TimetableCombination.maxWalksPerStop) nearest (and \(capped == 1 ? "its" : "their") station's and transfers.txt's) are kept as walks")
+        }
     }
 
     package func required(_ files: FeedFiles, _ name: String) throws(TransitError) -> CSVReader {

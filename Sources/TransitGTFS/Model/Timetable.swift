@@ -284,7 +284,7 @@ package struct Timetable: Sendable {
     /// The walks found when the feed or combination was compiled: for stop x, the stops within
     /// `TimetableCombination.linkRadius` meters, `linkStops[linkStart[x] ..< linkStart[x + 1]]`,
     /// their distances in `linkLengths`.
-    package var linkStart = Packed<Int32>()
+    package var linkStart = Packed<Int64>()
     package var linkStops = Packed<Int32>()
     package var linkLengths = Packed<Double>()
 

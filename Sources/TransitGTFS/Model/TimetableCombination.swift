@@ -72,22 +72,44 @@ package enum TimetableCombination {
         }
     }
 
+    /// The walks a stop stores at most: its nearest, ties by index (`NearestStops`). A real stop
+    /// has a few dozen others within 300 m; 16,000 stops at one place made 256 million walks.
+    package static let maxWalksPerStop = 200
+
     /// For every stop with a place, the stops with one within `linkRadius` (but itself), of any
     /// feed: `TransferEdges` decides which of them a change may use (`--walk` within a feed,
-    /// `--link` between stops vehicles call at). Through a grid of that cell size, never every
-    /// pair with every other.
-    package static func findLinks(_ t: inout Timetable) {
-        let grid = TransferEdges.Grid(t, cell: linkRadius)
-        let table = t
-        t.storeWalks { x in
-            guard !table.stopLat[x].isNaN else { return [] }
-            let here = Coordinate(latitude: table.stopLat[x], longitude: table.stopLon[x])
-            return grid.near(x, table).sorted().compactMap { y in
-                guard y != x else { return nil }
-                let meters = here.meters(to: Coordinate(latitude: table.stopLat[y], longitude: table.stopLon[y]))
-                return meters.isFinite && meters <= linkRadius ? (Int32(y), meters) : nil
-            }
+    /// `--link` between stops vehicles call at). At most `limit` a stop, nearest first, and beyond
+    /// them the stops of its station and those a transfers.txt row pairs it with, never dropped.
+    /// Returns how many stops had more within the radius than `limit` (the compiler says so).
+    @discardableResult
+    package static func findLinks(_ t: inout Timetable, limit: Int = maxWalksPerStop) -> Int {
+        let index = NearestStops(t)
+        let table = t, children = StationChildren(t)
+        // The stops a transfers.txt row leads to from each stop, stations standing for their stops.
+        var paired: [Int: Set<Int>] = [:]
+        for rule in t.transfers where rule.fromStop >= 0 && rule.toStop >= 0 {
+            let from = children.expand(Int(rule.fromStop)), to = children.expand(Int(rule.toStop))
+            for x in from { for y in to where x != y { paired[x, default: []].insert(y) } }
         }
+        var capped = 0
+        t.storeWalks { x in
+            var near = index.near(x, within: linkRadius, limit: limit, table)
+            guard near.count == limit else { return near.map { (Int32($0.stop), $0.meters) }.sorted { $0.0 < $1.0 } }
+            // Capped, unless `limit` was exactly enough: the stops of its station and its paired ones stay.
+            if index.near(x, within: linkRadius, limit: limit + 1, table).count > limit { capped += 1 }
+            let here = Coordinate(latitude: table.stopLat[x], longitude: table.stopLon[x])
+            let parent = Int(table.stopParent[x])
+            var kept = Set(near.map(\.stop))
+            let siblings = parent >= 0 ? children.of(parent) : []
+            for y in siblings + (paired[x].map { $0.sorted() } ?? []) where y != x && !kept.contains(y) && !table.stopLat[y].isNaN {
+                let meters = here.meters(to: Coordinate(latitude: table.stopLat[y], longitude: table.stopLon[y]))
+                guard meters.isFinite && meters <= linkRadius else { continue }
+                kept.insert(y)
+                near.append((y, meters))
+            }
+            return near.map { (Int32($0.stop), $0.meters) }.sorted { $0.0 < $1.0 }
+        }
+        return capped
     }
 }
 
@@ -95,13 +117,14 @@ extension Timetable {
     /// Sets the stored walks (`linkStart`, `linkStops`, `linkLengths`) from each stop's list,
     /// asked in stop order.
     package mutating func storeWalks(_ walks: (Int) -> [(stop: Int32, meters: Double)]) {
-        var start = Packed<Int32>([0]), stops = Packed<Int32>(), lengths = Packed<Double>()
+        // 64-bit offsets: a country's stops times their walks passes 2^31.
+        var start = Packed<Int64>([0]), stops = Packed<Int32>(), lengths = Packed<Double>()
         for x in 0..<stopCount {
             for (y, meters) in walks(x) {
                 stops.append(y)
                 lengths.append(meters)
             }
-            start.append(Int32(stops.count))
+            start.append(Int64(stops.count))
         }
         linkStart = start
         linkStops = stops

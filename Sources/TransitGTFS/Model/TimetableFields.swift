@@ -343,7 +343,7 @@ extension Timetable {
     ]
 
     /// Offsets from 0 to `last`, never decreasing.
-    package static func monotone(_ offsets: Packed<Int32>, last: Int) -> Bool {
+    package static func monotone<T: FixedWidthInteger>(_ offsets: Packed<T>, last: Int) -> Bool {
         guard offsets.first == 0, Int(offsets.last ?? -1) == last else { return false }
         let values = offsets.buffer
         var ok = true

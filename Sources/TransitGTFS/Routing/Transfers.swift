@@ -147,10 +147,14 @@ package final class TransferEdges {
         if let grid {
             if let known = measured[x] { return known }
             let here = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x])
-            let near = grid.near(x, t).map { y in (stop: y, meters: here.meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))) }
-            guard let streets else { return near }
             let reach = max(walkMeters ?? 0, linkMeters ?? 0)
-            let within = near.filter { $0.stop != x && $0.meters <= reach }
+            // The stored walks' rule: the nearest `maxWalksPerStop` (ties by index), so that a
+            // pair within 300 m is a walk whichever way it was found.
+            let within = Array(grid.near(x, t).compactMap { y -> (stop: Int, meters: Double)? in
+                let meters = here.meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))
+                return y != x && meters <= reach ? (y, meters) : nil
+            }.sorted(by: NearestStops.WorstFirst.before).prefix(TimetableCombination.maxWalksPerStop))
+            guard let streets else { return within }
             let street = streets.meters(fromStop: x, to: within, limit: reach, in: t)
             let out = within.compactMap { y, straight in
                 let meters = street[y] ?? straight

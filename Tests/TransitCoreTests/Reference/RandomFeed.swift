@@ -90,6 +90,9 @@ struct RandomFeed {
     var footpaths: [Int: [Int: Double]]?
     /// The feeds (of a pair) whose walks those are; the others walk straight lines.
     var footpathFeeds: Set<Int> = []
+    /// The walks a stop keeps at most (`TimetableCombination.maxWalksPerStop`, or the smaller
+    /// cap a test compiles with).
+    var walkLimit = TimetableCombination.maxWalksPerStop
 
     func feed(of stop: Int) -> Int { stop < stopFeed.count ? stopFeed[stop] : 0 }
 

@@ -9,13 +9,26 @@ struct DifferentialCase {
     let feed: RandomFeed
     let timetable: Timetable
 
-    init(seed: UInt64) throws {
+    /// `walkLimit`: a cap on each stop's walks smaller than the compiler's, applied to the
+    /// compiled feed as the compiler applies its own, on the feed drawn five times closer
+    /// together (so that a random feed of nine stops meets it: most are then within 300 m).
+    init(seed: UInt64, walkLimit: Int? = nil) throws {
         self.seed = seed
         var feed = RandomFeed(seed: seed)
+        if walkLimit != nil {
+            for k in feed.stops.indices {
+                feed.stops[k].latitude = 37 + (feed.stops[k].latitude - 37) / 5
+                feed.stops[k].longitude = -122 + (feed.stops[k].longitude + 122) / 5
+            }
+        }
         let directory = Paths.temporary()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try feed.write(to: directory)
         var timetable = try GTFSCompiler.compile(try FeedFiles.open(directory)).0
+        if let walkLimit {
+            TimetableCombination.findLinks(&timetable, limit: walkLimit)
+            feed.walkLimit = walkLimit
+        }
         Self.drawFootpaths(&feed, &timetable, seed: seed)
         self.feed = feed
         self.timetable = timetable
@@ -175,13 +188,13 @@ struct DifferentialSweep {
     var seeds: Range<UInt64> = 0..<0
 
     init(queries defaultQueries: Int, seed defaultSeed: UInt64, scale: Int = 1, perFeed: Int = CPUBound.GTFSDifferentialTests.queriesPerFeed,
-         salt: UInt64, pairs: Bool = false, _ ask: (DifferentialCase, inout SeededGenerator) throws -> (compared: Int, difference: String?)?) throws {
+         salt: UInt64, pairs: Bool = false, walkLimit: Int? = nil, _ ask: (DifferentialCase, inout SeededGenerator) throws -> (compared: Int, difference: String?)?) throws {
         let environment = ProcessInfo.processInfo.environment
         let queries = environment["TRANSIT_DIFFERENTIAL_QUERIES"].flatMap(Int.init).map { $0 / scale } ?? defaultQueries
         let firstSeed = environment["TRANSIT_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? defaultSeed
         var feedSeed = firstSeed
         while asked < queries {
-            let test = pairs ? try DifferentialCase(pairSeed: feedSeed) : try DifferentialCase(seed: feedSeed)
+            let test = pairs ? try DifferentialCase(pairSeed: feedSeed) : try DifferentialCase(seed: feedSeed, walkLimit: walkLimit)
             var g = SeededGenerator(seed: feedSeed &* salt)
             for _ in 0..<perFeed where asked < queries {
                 guard let answer = try ask(test, &g) else { continue }

@@ -107,10 +107,24 @@ struct ReferenceRouter {
         return 2 * 6_371_000 * asin(min(1, sqrt(h)))
     }
 
+    /// The cap on walks (`TimetableCombination.maxWalksPerStop`): `y` is among the
+    /// `feed.walkLimit` stops nearest `x` (ties by index) within the radius. Walks stored at
+    /// compile time (a reach within 300 m) rank within 300 m, over `x`'s own feed for a walk
+    /// within a feed (each feed's own were stored alone) and over every stop for a link; a longer
+    /// reach ranks every stop within it.
+    func isNearEnough(_ x: Int, _ y: Int, reach: Double, ownFeed: Bool) -> Bool {
+        let stored = reach <= 300, radius = stored ? 300 : reach
+        let ranked = feed.stops.indices.filter { z in
+            z != x && (!(stored && ownFeed) || feed.feed(of: z) == feed.feed(of: x)) && meters(x, z) <= radius
+        }.sorted { (meters(x, $0), $0) < (meters(x, $1), $1) }
+        return ranked.prefix(feed.walkLimit).contains(y)
+    }
+
     /// How long a walk within a feed is: the footpath a map measured (none: no walk) when the
     /// feed has them and the query's walks and links stay within the 300 m they were stored
     /// for; else the straight line.
     func walkLength(_ x: Int, _ y: Int, walk: Double) -> Double? {
+        guard isNearEnough(x, y, reach: max(walk, query.linkMeters), ownFeed: true) else { return nil }
         if let paths = feed.footpaths, feed.footpathFeeds.contains(feed.feed(of: x)), max(walk, query.linkMeters) <= 300 { return paths[x]?[y] }
         return meters(x, y)
     }
@@ -128,7 +142,8 @@ struct ReferenceRouter {
         // Between feeds: a link, or a walk, never a transfers.txt row.
         if feed.feed(of: x) != feed.feed(of: y) {
             let d = meters(x, y)
-            guard d <= query.linkMeters || query.walkMeters.map({ d <= $0 }) == true else { return nil }
+            guard d <= query.linkMeters || query.walkMeters.map({ d <= $0 }) == true,
+                  isNearEnough(x, y, reach: max(query.linkMeters, query.walkMeters ?? 0), ownFeed: false) else { return nil }
             return query.minTransfer + Int((d / 1.2).rounded(.up))
         }
         let sameStation = parent(x) != nil && parent(x) == parent(y)
