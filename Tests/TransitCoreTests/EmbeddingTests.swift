@@ -21,8 +21,8 @@ import TransitGTFS
     /// The CLI's JSON for the same question, on a cache of its own.
     static func cli(_ args: [String]) async throws -> [[String: Any]] {
         let cache = Paths.temporary()
-        // The clock unpinned: a recording is read at its own time.
-        let env = Run.environment(["TRANSIT_CACHE_DIR": cache])
+        // The clock unpinned (Run.environment pins it): a recording is read at its own time.
+        let env = Run.environment(["TRANSIT_CACHE_DIR": cache, "TRANSIT_NOW": ""])
         let imported = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env)
         #expect(imported.status == 0, "\(imported.stderr)")
         let run = try await Run.transit(["--format", "json", "gtfs"] + args + ["--realtime", realtimeFile], env: env)

@@ -45,7 +45,7 @@ import Testing
         #expect(try Self.priced(t, "ASHB", "OAKL").map(\.price.total) == [9.45])
         #expect(try Self.priced(t, "ASHB", "OAKL").first?.price.parts.map(\.fare) == ["BA:matrix:ASHB-OAKL"])
         let back = try #require(try Self.priced(t, "GLEN", "ASHB").first?.price)
-        #expect(back == FareTable.Price(parts: [], total: nil, currency: nil, complete: false))
+        #expect(back == FareTable.Price(parts: [], minorTotal: nil, currency: nil, complete: false))
     }
 
     /// TransLink: the bus's flat fare (3.20 CAD) carries on free to a one-zone SkyTrain ride and
@@ -151,15 +151,35 @@ import Testing
                                   departure: 100, arrival: 200, transfers: 0)
         for t in [try Self.feed("flat"), try Self.feed("areas")] {
             let price = try #require(FareTable(t)).price(walk)
-            #expect(price == FareTable.Price(parts: [], total: 0, currency: nil, complete: true))
+            #expect(price == FareTable.Price(parts: [], minorTotal: 0, currency: nil, complete: true))
             #expect(JourneyLayout.priceText(price) == .string("0.00"))
         }
-        #expect(JourneyLayout.priceText(FareTable.Price(parts: [], total: nil, currency: nil, complete: false)) == .string("?"))
+        #expect(JourneyLayout.priceText(FareTable.Price(parts: [], minorTotal: nil, currency: nil, complete: false)) == .string("?"))
     }
 
     /// Rows that name what the feed does not define, or hold values that cannot be read, are
     /// skipped and counted in one warning; the rest prices as before.
-    @Test func badFareProductRowsAreSkippedAndCounted() throws {
+/// Issue 41, item 5: a transfer's discount larger than the fares before it never makes a
+    /// journey cost less than nothing: the total is 0 and JSON says `clamped`, the parts keep
+    /// their amounts (the table printed $-4.00).
+    @Test func aJourneyNeverCostsLessThanNothing() async throws {
+        let feed = TestFeed(["stops.txt": TestFeed.stops(["A", "B", "C"]), "trips.txt": "route_id,service_id,trip_id\nR,S,t1\nQ,S,t2\n",
+                             "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt1,08:00:00,08:00:00,A,1\nt1,08:10:00,08:10:00,B,2\n"
+                                + "t2,08:15:00,08:15:00,B,1\nt2,08:25:00,08:25:00,C,2\n",
+                             "fare_products.txt": "fare_product_id,amount,currency\nride,1.00,USD\nrebate,-5.00,USD\n",
+                             "fare_leg_rules.txt": "leg_group_id,fare_product_id\nall,ride\n",
+                             "fare_transfer_rules.txt": "from_leg_group_id,to_leg_group_id,fare_product_id,fare_transfer_type,transfer_count\nall,all,rebate,1,-1\n"])
+        let env = Run.environment(["TRANSIT_CACHE_DIR": Paths.temporary()])
+        let args = ["gtfs", "trips", "--feed", feed.directory, "--from", "A", "--to", "C", "--date", "2026-11-23", "--limit", "1"]
+        let records = try (try await Run.transit(args + ["--format", "json"], env: env)).records()
+        let fare = try #require(records.first?["fare"] as? [String: Any], "\(records)")
+        let parts = (fare["legs"] as? [[String: Any]] ?? []).compactMap { $0["price"] as? Double }
+        #expect(fare["total"] as? Double == 0 && fare["clamped"] as? Bool == true && parts.contains(-5), "\(fare)")
+        let table = try await Run.transit(args + ["--format", "table"], env: env)
+        #expect(table.status == 0 && table.stdoutLines.last?.contains("$0.00") == true && !table.stdout.contains("-"), "\(table.stdout)")
+    }
+
+        @Test func badFareProductRowsAreSkippedAndCounted() throws {
         let dir = Paths.temporary()
         let source = Paths.fixtures + "/gtfs/fares/transfer"
         for name in try FileManager.default.contentsOfDirectory(atPath: source) { try FileManager.default.copyItem(atPath: source + "/" + name, toPath: dir + "/" + name) }
@@ -382,7 +402,8 @@ extension CPUBound {
                         }
                     }
                     go(0, nil, 0, nil, 0, 0, nil)
-                    return best
+                    // A journey's total is never below zero (discounts past the fares: free, `clamped`).
+                    return best.isFinite ? max(0, best) : best
                 }
 
                 let called = (0..<t.stopCount).filter(t.isCalledAt)

@@ -202,8 +202,43 @@ struct FareTests {
         func stop(_ id: String) throws -> [Int] { [try #require(t.stopIDs.firstIndex(of: id))] }
         // Fare a is gone (a fare without rules would cover any ride): the airport ride has none, so no total.
         let toAirport = try #require(try Self.journeys(t, try stop("BEATTY_AIRPORT"), try stop("AMV"), day: "2008-01-05", after: 8 * 3600).first)
-        #expect(fares.price(toAirport) == FareTable.Price(parts: [], total: nil, currency: nil, complete: false))
+        #expect(fares.price(toAirport) == FareTable.Price(parts: [], minorTotal: nil, currency: nil, complete: false))
         #expect(JourneyLayout.priceText(fares.price(toAirport)) == .string("?"))
+    }
+
+    /// Issue 41, item 5: a price is read exactly as decimal text in its currency's minor units, or
+    /// its row is skipped and counted: hex (`0x10` was 16.00), an exponent, more decimals than the
+    /// currency has; `transfers` other than empty, 0, 1 or 2 (`O`, `-5`, `1e9` were unlimited) and
+    /// a `transfer_duration` that is no number of seconds (`-5`, `abc`) too. Each currency prints
+    /// with its own decimals: KWD 0.125 (was 0.12), JPY 420 (was 420.00); 0.10 + 0.20 is 0.30.
+    @Test func pricesAreReadExactlyAndPrintedInTheirCurrency() async throws {
+        func feed(_ fares: String, _ rules: String) -> TestFeed {
+            TestFeed(["stops.txt": TestFeed.stops(["A", "B", "C"]), "trips.txt": "route_id,service_id,trip_id\nR,S,t1\nQ,S,t2\n",
+                      "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt1,08:00:00,08:00:00,A,1\nt1,08:10:00,08:10:00,B,2\n"
+                        + "t2,08:15:00,08:15:00,B,1\nt2,08:25:00,08:25:00,C,2\n",
+                      "fare_attributes.txt": "fare_id,price,currency_type,payment_method,transfers,transfer_duration\n" + fares,
+                      "fare_rules.txt": "fare_id,route_id,origin_id,destination_id,contains_id\n" + rules])
+        }
+        let bad = feed("hex,0x10,USD,0,,\nexp,1e1,USD,0,,\nplus,+1.00,USD,0,,\nmore,4.605,USD,0,,\ndots,1.2.3,USD,0,,\n"
+                       + "letter,0,USD,0,O,\nnegative,0,USD,0,-5,\nhuge,0,USD,0,1e9,\nthree,0,USD,0,3,\nlate,0,USD,0,,-5\nword,0,USD,0,,abc\n"
+                       + "good,1.00,USD,0,2,5400\nyen,420.00,JPY,0,,\n", "")
+        let (t, warnings) = try bad.compile()
+        #expect(warnings.contains("11 fare rows name an unknown fare, route or zone, or a price or currency that cannot be read: skipped"), "\(warnings)")
+        #expect((0..<t.fareIDs.count).map { t.fareIDs[$0] } == ["good", "yen"] && Array(t.farePrice.buffer) == [100, 420])
+        #expect(Array(t.fareTransfers.buffer) == [2, -1] && Array(t.fareTransferDuration.buffer) == [5400, -1])
+
+        // Each currency with its own decimals, through the binary; two rides of 0.10 and 0.20 are 0.30 exactly.
+        let env = Run.environment(["TRANSIT_CACHE_DIR": Paths.temporary()])
+        for (currency, r, q, total, json) in [("KWD", "0.125", "0.250", "0.375 KWD", 0.375), ("JPY", "420", "180", "600 JPY", 600.0),
+                                              ("USD", "0.10", "0.20", "$0.30", 0.3)] {
+            let priced = feed("r,\(r),\(currency),0,0,\nq,\(q),\(currency),0,0,\n", "r,R,,,\nq,Q,,,\n")
+            let args = ["gtfs", "trips", "--feed", priced.directory, "--from", "A", "--to", "C", "--date", "2026-11-23", "--limit", "1"]
+            let table = try await Run.transit(args + ["--format", "table"], env: env)
+            #expect(table.status == 0 && table.stdoutLines.last?.contains(" \(total) ") == true, "\(currency): \(table.stdout) \(table.stderr)")
+            let records = try (try await Run.transit(args + ["--format", "json"], env: env)).records()
+            let fare = records.first?["fare"] as? [String: Any]
+            #expect(fare?["total"] as? Double == json && fare?["clamped"] as? Bool == false, "\(currency): \(String(describing: fare))")
+        }
     }
 
     /// BART's fares written again as Fares v2 (scripts/make-fares-v2-from-v1.py: zones as areas,

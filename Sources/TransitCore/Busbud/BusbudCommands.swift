@@ -102,15 +102,13 @@ struct BusbudCommands {
     }
 }
 
-/// Amounts in minor units, shown in major units: `$52.00`, `€72.95`, `CA$12.00`, `JPY 500`.
-enum Money {
-    static let zeroDecimal: Set<String> = ["JPY", "KRW", "CLP", "VND", "ISK", "HUF"]
+/// Amounts in minor units, shown in major units with the currency's own decimals (the
+/// engine's ISO 4217 table, `Money`): `$52.00`, `€72.95`, `CA$12.00`, `JPY 500`.
+extension Money {
     static let symbols = ["USD": "$", "EUR": "€", "GBP": "£", "CAD": "CA$", "AUD": "A$", "MXN": "MX$"]
 
     static func format(minor: Int, currency: String) -> String {
-        let magnitude = minor.magnitude
-        let amount = zeroDecimal.contains(currency) ? String(minor)
-            : (minor < 0 ? "-" : "") + String(magnitude / 100) + "." + (magnitude % 100 < 10 ? "0" : "") + String(magnitude % 100)
+        let amount = text(Double(minor), currency: currency)
         if let symbol = symbols[currency] { return symbol + amount }
         return currency + " " + amount
     }

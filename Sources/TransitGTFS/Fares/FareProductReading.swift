@@ -63,7 +63,7 @@ extension GTFSCompiler {
         if let r = try files.reader("fare_products.txt"), let id = r.column("fare_product_id"), let amount = r.column("amount"), let currency = r.column("currency") {
             let name = r.column("fare_product_name"), category = r.column("rider_category_id"), medium = r.column("fare_media_id")
             while try r.next() {
-                guard !r.isEmpty(id), let value = Self.amount(r, amount), Self.isCurrency(r.bytes(currency)),
+                guard !r.isEmpty(id), Self.isCurrency(r.bytes(currency)), let value = Self.amount(r, amount, currency: r.string(currency)),
                       let c = Self.optional(r, category, riderCategories), let m = Self.optional(r, medium, media) else { bad += 1; continue }
                 let (p, added) = products.insert(r.bytes(id))
                 if added { t.productNames.append(text(r, name)) }

@@ -228,7 +228,7 @@ package struct FareProducts: Sendable {
 
     private func part(_ product: Int32, _ offer: Offer, legs: [Int], transfer: Bool) -> FareTable.Part {
         let p = Int(product)
-        return FareTable.Part(fare: t.productIDs[p], price: offer.amount, currency: t.offerCurrency[offer.row], legs: legs, product: true,
+        return FareTable.Part(fare: t.productIDs[p], minor: offer.amount, currency: t.offerCurrency[offer.row], legs: legs, product: true,
                               name: t.productNames[p].isEmpty ? nil : t.productNames[p],
                               medium: offer.medium >= 0 && Int(offer.medium) < t.fareMediaNames.count
                                   ? (t.fareMediaNames[Int(offer.medium)].isEmpty ? t.fareMediaIDs[Int(offer.medium)] : t.fareMediaNames[Int(offer.medium)]) : nil,
@@ -299,7 +299,7 @@ package struct FareProducts: Sendable {
                             // AB: replaces the first ride's own fare where it was paid on its own.
                             var both = covered[i - 1] + covered[i]
                             if n.ownLast, let own = n.parts.popLast() {
-                                n.cost -= own.price
+                                n.cost -= own.minor
                                 both = own.legs + covered[i]
                             }
                             if let ab { n.parts.append(part(rule.product, ab, legs: both, transfer: true)) }

@@ -7,11 +7,10 @@ import TransitSupport
 // one warning; the rest of the feed imports.
 
 extension GTFSCompiler {
-    /// A price: a decimal number within ±1e9, correctly rounded (Double(String): 4.60 is 4.6,
-    /// not a step beside it, as `FieldBytes.double` would read it).
-    static func amount(_ r: CSVReader, _ column: Int) -> Double? {
-        guard let value = Double(r.string(column)), value.isFinite, abs(value) < 1e9 else { return nil }
-        return value
+    /// A price in `currency`'s minor units, read exactly from its decimal text (`Money`); nil
+    /// for text that is not one (hex, an exponent, more decimals than the currency has).
+    static func amount(_ r: CSVReader, _ column: Int, currency: String) -> Double? {
+        Money.minorUnits(r.bytes(column), decimals: Money.decimals(currency))
     }
 
     /// ISO 4217's shape: three capital letters.
@@ -33,15 +32,16 @@ extension GTFSCompiler {
         let transfers = attributes.column("transfers"), duration = attributes.column("transfer_duration")
         var skipped = 0
         while try attributes.next() {
-            guard let value = Self.amount(attributes, price), value >= 0, Self.isCurrency(attributes.bytes(currency)),
-                  !attributes.isEmpty(id), fares.insert(attributes.bytes(id)).added else { skipped += 1; continue }
+            // transfers: empty is unlimited; else 0, 1 or 2. transfer_duration: empty, or seconds.
+            // Anything else (`O`, `-5`, `1e9`, `abc`) is a row that cannot be read, never "unlimited".
+            let allowed = transfers.map { attributes.isEmpty($0) ? -1 : FieldBytes.int(attributes.bytes($0)).flatMap { (0...2).contains($0) ? $0 : nil } ?? -2 } ?? -1
+            let seconds = duration.map { attributes.isEmpty($0) ? -1 : FieldBytes.int(attributes.bytes($0)) ?? -2 } ?? -1
+            guard Self.isCurrency(attributes.bytes(currency)), let value = Self.amount(attributes, price, currency: attributes.string(currency)), value >= 0,
+                  allowed >= -1, seconds >= -1, !attributes.isEmpty(id), fares.insert(attributes.bytes(id)).added else { skipped += 1; continue }
             t.farePrice.append(value)
             t.fareCurrency.append(attributes.string(currency))
-            // transfers: empty is unlimited; 0, 1, 2 as written. transfer_duration in seconds.
-            let allowed = transfers.flatMap { attributes.isEmpty($0) ? nil : FieldBytes.int(attributes.bytes($0)) }
-            t.fareTransfers.append(allowed.map { Int32(clamping: max(0, $0)) } ?? -1)
-            let seconds = duration.flatMap { attributes.isEmpty($0) ? nil : FieldBytes.int(attributes.bytes($0)) }
-            t.fareTransferDuration.append(seconds.map { Int32(clamping: max(0, $0)) } ?? -1)
+            t.fareTransfers.append(Int32(allowed))
+            t.fareTransferDuration.append(Int32(clamping: seconds))
         }
         t.fareIDs = fares.keys
         if let rules, let fare = rules.column("fare_id") {
@@ -89,8 +89,8 @@ extension GTFSCompiler {
               let price = prices.column("price") else { return }
         var skipped = 0
         while try prices.next() {
-            guard let f = fares.find(prices.bytes(fare)), let c = riderCategories.find(prices.bytes(category)),
-                  let value = Self.amount(prices, price), value >= 0 else { skipped += 1; continue }
+            guard let f = fares.find(prices.bytes(fare)), f < t.fareCurrency.count, let c = riderCategories.find(prices.bytes(category)),
+                  let value = Self.amount(prices, price, currency: t.fareCurrency[f]), value >= 0 else { skipped += 1; continue }
             t.riderFare.append(Int32(f))
             t.riderCategory.append(Int32(c))
             t.riderPrice.append(value)

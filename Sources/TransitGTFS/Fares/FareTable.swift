@@ -100,7 +100,8 @@ package struct FareTable: Sendable {
     package struct Part: Equatable, Sendable {
         /// A fare_id (v1) or fare_product_id (v2).
         package var fare: String
-        package var price: Double
+        /// In the currency's minor units, a whole number (`Money`); `price` in its major unit.
+        package var minor: Double
         package var currency: String
         package var legs: [Int]
         /// Fares v2: a product, its name, the fare medium it is bought on (its cheapest), and
@@ -109,26 +110,34 @@ package struct FareTable: Sendable {
         package var name: String? = nil
         package var medium: String? = nil
         package var transfer = false
+
+        package var price: Double { Money.major(minor, currency: currency) }
     }
 
     /// What a journey costs: the fares paid and their total, which exists only when every ride is
     /// covered and every fare is in one currency.
+    /// A journey's price: its parts and their total, summed exactly in the currency's minor units
+    /// (`Money`; `total` in its major unit). The total is never below zero: a discount larger than
+    /// the fares it follows leaves the journey free, `clamped` (the parts keep their amounts).
     package struct Price: Equatable, Sendable {
         package var parts: [Part]
-        package var total: Double?
+        package var minorTotal: Double?
         package var currency: String?
         package var complete: Bool
+        package var clamped = false
 
-        package init(parts: [Part], total: Double?, currency: String?, complete: Bool) {
-            (self.parts, self.total, self.currency, self.complete) = (parts, total, currency, complete)
+        package init(parts: [Part], minorTotal: Double?, currency: String?, complete: Bool, clamped: Bool = false) {
+            (self.parts, self.minorTotal, self.currency, self.complete, self.clamped) = (parts, minorTotal, currency, complete, clamped)
         }
+
+        package var total: Double? { minorTotal.map { Money.major($0, currency: currency ?? "") } }
     }
 
     /// The cheapest way to pay the journey's rides: each feed's consecutive rides by its own
     /// fares. A journey with no ride costs nothing.
     package func price(_ journey: Router.Journey) -> Price {
         let rides = journey.legs.indices.filter { journey.legs[$0].isRide }
-        guard !rides.isEmpty else { return Price(parts: [], total: 0, currency: nil, complete: true) }
+        guard !rides.isEmpty else { return Price(parts: [], minorTotal: 0, currency: nil, complete: true) }
         var parts: [Part] = [], start = 0
         while start < rides.count {
             let feed = self.feed(journey.legs[rides[start]])
@@ -137,14 +146,15 @@ package struct FareTable: Sendable {
             let run = Array(rides[start..<end])
             let paid = products?.prices(feed: feed) == true ? products?.parts(journey, run, feed: feed) : cover(journey, run, feed: feed)
             // Some ride no fare covers: the rides that are covered are not summed.
-            guard let paid else { return Price(parts: [], total: nil, currency: nil, complete: false) }
+            guard let paid else { return Price(parts: [], minorTotal: nil, currency: nil, complete: false) }
             parts += paid
             start = end
         }
         // No part at all: every ride paid, at nothing (an AB transfer with no product replaced the fare).
         let currencies = Set(parts.map(\.currency))
-        let total = currencies.count <= 1 ? parts.reduce(0) { $0 + $1.price } : nil
-        return Price(parts: parts, total: total, currency: currencies.count == 1 ? currencies.first : nil, complete: total != nil)
+        let sum = currencies.count <= 1 ? parts.reduce(0) { $0 + $1.minor } : nil
+        return Price(parts: parts, minorTotal: sum.map { max(0, $0) }, currency: currencies.count == 1 ? currencies.first : nil, complete: sum != nil,
+                     clamped: (sum ?? 0) < 0)
     }
 
     /// The feed a ride is of (0 for one feed): its boarding stop's (an added trip has no trip of
@@ -168,7 +178,7 @@ package struct FareTable: Sendable {
         guard best[rides.count] != nil else { return nil }
         var parts: [Part] = [], k = rides.count
         while k > 0, let step = best[k] {
-            parts.append(Part(fare: t.fareIDs[step.fare], price: prices[step.fare], currency: t.fareCurrency[step.fare],
+            parts.append(Part(fare: t.fareIDs[step.fare], minor: prices[step.fare], currency: t.fareCurrency[step.fare],
                               legs: Array(rides[step.from..<k])))
             k = step.from
         }

@@ -209,6 +209,7 @@ package struct Timetable: Sendable {
     package var stopZone = Packed<Int32>()
     package var zoneIDs = StringTable()
     package var fareIDs = StringTable()
+    /// In the currency's minor units, whole numbers (`Money`): 4.60 USD is 460.
     package var farePrice = Packed<Double>()
     /// ISO 4217, as the feed wrote it (checked at import).
     package var fareCurrency = StringTable()
@@ -226,6 +227,7 @@ package struct Timetable: Sendable {
     package var riderCategoryDefault = Packed<UInt8>()
     package var riderFare = Packed<Int32>()
     package var riderCategory = Packed<Int32>()
+    /// In the fare's currency's minor units.
     package var riderPrice = Packed<Double>()
 
     // Fares v2 (fare_products.txt, fare_leg_rules.txt, fare_transfer_rules.txt, areas,
@@ -248,6 +250,7 @@ package struct Timetable: Sendable {
     /// fare_products.txt's rows (a product, a rider category, a fare medium), each with its
     /// amount and currency: one product may have several.
     package var offers = Packed<Int32>()
+    /// In the currency's minor units (negative for a discount).
     package var offerAmount = Packed<Double>()
     package var offerCurrency = StringTable()
     package var timeframeGroupIDs = StringTable()

@@ -285,6 +285,8 @@ struct JourneyLayout {
     /// indices into the journey's legs; rider the category priced for (`--rider`, else a Fares
     /// v2 feed's default), or null. A Fares v2 part names its product instead of a fare_id:
     /// `{fare_product_id, name, fare_media, transfer, price, currency, legs}`.
+    /// `clamped`: the parts came to less than nothing (a discount past the fares), and the total
+    /// is 0. Amounts are numbers of the currency's major unit, with its own decimals (`Money`).
     static func fareValue(_ price: FareTable.Price, rider: String?) -> Value {
         .object(Record([("total", price.total.map(Value.double) ?? .null), ("currency", price.currency.map(Value.string) ?? .null),
                         ("legs", .list(price.parts.map { part in
@@ -295,14 +297,16 @@ struct JourneyLayout {
                             return .object(Record(named + [("price", .double(part.price)), ("currency", .string(part.currency)),
                                                            ("legs", .list(part.legs.map(Value.int)))]))
                         })),
-                        ("complete", .bool(price.complete)), ("rider", rider.map(Value.string) ?? .null)]))
+                        ("complete", .bool(price.complete)), ("clamped", .bool(price.clamped)), ("rider", rider.map(Value.string) ?? .null)]))
     }
 
-    /// `$6.40`, `€2.10`, `6.40 CHF`; `?` when the journey has no total; `0.00` for one that
-    /// costs nothing and pays no fare (a walk, or rides an AB transfer without a product covers).
+
+    /// `$6.40`, `€2.10`, `6.40 CHF`, `420 JPY`, `0.125 KWD` (each currency with its own
+    /// decimals); `?` when the journey has no total; `0.00` for one that costs nothing and pays no
+    /// fare (a walk, or rides an AB transfer without a product covers).
     static func priceText(_ price: FareTable.Price) -> Value {
-        guard let total = price.total else { return .string("?") }
-        let amount = String(format: "%.2f", total)
+        guard let total = price.minorTotal else { return .string("?") }
+        let amount = Money.text(total, currency: price.currency ?? "")
         guard let currency = price.currency else { return .string(amount) }
         switch currency {
         case "USD", "CAD", "AUD", "NZD": return .string("$" + amount)
