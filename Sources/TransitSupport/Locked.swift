@@ -32,6 +32,14 @@ public final class Deferred<Value>: @unchecked Sendable {
     public init(_ make: @escaping () -> Value) { state = Locked(.pending(make)) }
     public init(value: Value) { state = Locked(.done(value)) }
 
+    /// Whether the value was made (asked for) already.
+    public var isMade: Bool {
+        state.withLock { state in
+            if case .done = state { return true }
+            return false
+        }
+    }
+
     public var value: Value {
         state.withLock { state in
             switch state {

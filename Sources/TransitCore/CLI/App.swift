@@ -112,7 +112,7 @@ public struct App: Sendable {
             if !text.isEmpty { writeOut(text) }
         }
         if !settings.quiet {
-            for notice in output.notices { writeErr(Sanitize.text(notice).replacingOccurrences(of: "\n", with: " ") + "\n") }
+            for notice in output.notices + (output.laterNotices?() ?? []) { writeErr(Sanitize.text(notice).replacingOccurrences(of: "\n", with: " ") + "\n") }
         }
         if let failure = output.failure { throw failure }
     }

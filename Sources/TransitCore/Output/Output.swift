@@ -33,6 +33,9 @@ public struct Output: Sendable {
     public var json: Value?
     /// Lines printed on stderr as notices (unless `--quiet`); for an empty result, say why.
     public var notices: [String]
+    /// Notices known only once the output is written (what writing a lazy column found), printed
+    /// after `notices`.
+    public var laterNotices: (@Sendable () -> [String])?
     /// A part of the work failed: the answer is written as it is, then this error is reported
     /// and its exit status returned (`gtfs update` of every feed, one source broken).
     public var failure: TransitError?

@@ -222,8 +222,27 @@ package struct FareProducts: Sendable {
         var count: Int
         var ownLast: Bool
 
-        struct Key: Hashable { var option: Int, from: Int32, to: Int32, start: Int, count: Int, ownLast: Bool }
-        var key: Key { Key(option: option, from: chain?.from ?? -2, to: chain?.to ?? -2, start: chainStart, count: count, ownLast: ownLast) }
+        /// What the rest of the reckoning depends on: the option's leg group only as transfer
+        /// rules tell groups apart (`transferClass`), so that a thousand groups no rule names are
+        /// one state, the cheapest.
+        struct Key: Hashable { var group: Int32, from: Int32, to: Int32, start: Int, count: Int, ownLast: Bool }
+        func key(_ group: Int32) -> Key { Key(group: group, from: chain?.from ?? -2, to: chain?.to ?? -2, start: chainStart, count: count, ownLast: ownLast) }
+    }
+
+    /// A leg group as the transfer rules' from column tells it apart: itself where some rule names
+    /// it, else -1 (every group no rule names matches the same rules: those leaving it empty).
+    private func transferClass(_ group: Int32) -> Int32 { group >= 0 && namedTransferFrom.contains(group) ? group : -1 }
+
+    /// The ways to pay a journey that pricing follows at most (states times options, over its
+    /// fare legs): past it the journey has no total and the command says why. Real feeds need
+    /// tens; 10,000 leg groups the transfer rules all name made one change take 28 s.
+    package static let maxWork = 1_000_000
+
+    /// How a run of rides is paid: its parts; no way (a fare leg no rule prices); or too many ways to follow.
+    package enum Paid {
+        case parts([FareTable.Part])
+        case none
+        case tooManyWays
     }
 
     private func part(_ product: Int32, _ offer: Offer, legs: [Int], transfer: Bool) -> FareTable.Part {
@@ -237,7 +256,7 @@ package struct FareProducts: Sendable {
 
     /// The cheapest way to pay feed `feed`'s consecutive rides `rides` (indices of the
     /// journey's legs), as parts; nil when some fare leg has no leg rule the rider can pay.
-    func parts(_ journey: Router.Journey, _ rides: [Int], feed: Int) -> [FareTable.Part]? {
+    func parts(_ journey: Router.Journey, _ rides: [Int], feed: Int) -> Paid {
         // Fare legs: rides joined by fare_leg_join_rules.txt are one, from the first's boarding
         // to the last's alighting, on their network if they share one.
         var covered: [[Int]] = [], legs: [Router.Leg] = [], networks: [Int32] = []
@@ -255,27 +274,39 @@ package struct FareProducts: Sendable {
             }
         }
         let choices = legs.indices.map { options(legs[$0], network: networks[$0], feed: feed) }
-        guard let first = choices.first, choices.allSatisfy({ !$0.isEmpty }) else { return nil }
-        var states = first.indices.map { o in
-            State(cost: first[o].offer.amount, parts: [part(first[o].product, first[o].offer, legs: covered[0], transfer: false)],
-                  option: o, chain: nil, chainStart: 0, count: 0, ownLast: true)
+        guard let first = choices.first, choices.allSatisfy({ !$0.isEmpty }) else { return .none }
+        var next: [State.Key: State] = [:], order: [State.Key] = []
+        func keep(_ s: State, _ group: Int32) {
+            let key = s.key(transferClass(group))
+            if let old = next[key] { if s.cost < old.cost { next[key] = s } } else { next[key] = s; order.append(key) }
         }
+        for o in first.indices {
+            keep(State(cost: first[o].offer.amount, parts: [part(first[o].product, first[o].offer, legs: covered[0], transfer: false)],
+                       option: o, chain: nil, chainStart: 0, count: 0, ownLast: true), first[o].group)
+        }
+        var states = order.compactMap { next[$0] }
+        // The transfer rules between two classes of groups, looked for once.
+        var between: [Int64: [TransferRule]] = [:]
+        var work = 0
         for i in 1..<legs.count {
-            var next: [State.Key: State] = [:], order: [State.Key] = []
-            func keep(_ s: State) {
-                if let old = next[s.key] { if s.cost < old.cost { next[s.key] = s } } else { next[s.key] = s; order.append(s.key) }
-            }
+            next = [:]
+            order = []
+            work += states.count * choices[i].count
+            guard work <= Self.maxWork else { return .tooManyWays }
             for s in states {
                 for (o, b) in choices[i].enumerated() {
                     let a = choices[i - 1][s.option]
-                    let steps = applicable(transfers(a.group, b.group, feed: feed), s, i, legs)
+                    let pair = Int64(a.group) << 32 | Int64(UInt32(bitPattern: b.group))
+                    let rules = between[pair] ?? transfers(a.group, b.group, feed: feed)
+                    between[pair] = rules
+                    let steps = applicable(rules, s, i, legs)
                     if steps.isEmpty {
                         // No transfer arrangement: the ride is paid on its own.
                         var n = s
                         n.cost += b.offer.amount
                         n.parts.append(part(b.product, b.offer, legs: covered[i], transfer: false))
                         (n.option, n.chain, n.chainStart, n.count, n.ownLast) = (o, nil, i, 0, true)
-                        keep(n)
+                        keep(n, b.group)
                     }
                     for (rule, start, count) in steps {
                         var n = s
@@ -306,13 +337,13 @@ package struct FareProducts: Sendable {
                             n.cost += fee
                             n.ownLast = false
                         }
-                        keep(n)
+                        keep(n, b.group)
                     }
                 }
             }
             states = order.compactMap { next[$0] }
         }
-        return states.min { $0.cost < $1.cost }?.parts
+        return states.min { $0.cost < $1.cost }.map { .parts($0.parts) } ?? .none
     }
 
     /// The transfer rules a change to ride `i` can use from state `s`, each with the ride its

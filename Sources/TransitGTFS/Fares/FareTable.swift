@@ -41,6 +41,10 @@ package struct FareTable: Sendable {
     private let t: Timetable
     /// The real-time data the journeys were found with: an added trip's route is its own.
     private let updates: TripUpdates?
+    /// Journeys priced so far whose Fares v2 gave more ways to pay than pricing follows
+    /// (`FareProducts.maxWork`): they have no total, and the command says why.
+    private let tooManyWays = Locked(0)
+    package var journeysWithTooManyWays: Int { tooManyWays.current }
 
     /// `rider`: a category of `riderCategoryIDs`, whose prices replace the fares' own (v1) or
     /// whose products are bought (v2; without one, the feed's default category). `clock`: the
@@ -144,7 +148,18 @@ package struct FareTable: Sendable {
             var end = start + 1
             while end < rides.count && self.feed(journey.legs[rides[end]]) == feed { end += 1 }
             let run = Array(rides[start..<end])
-            let paid = products?.prices(feed: feed) == true ? products?.parts(journey, run, feed: feed) : cover(journey, run, feed: feed)
+            let paid: [Part]?
+            if let products, products.prices(feed: feed) {
+                switch products.parts(journey, run, feed: feed) {
+                case .parts(let parts): paid = parts
+                case .none: paid = nil
+                case .tooManyWays:
+                    tooManyWays.withLock { $0 += 1 }
+                    paid = nil
+                }
+            } else {
+                paid = cover(journey, run, feed: feed)
+            }
             // Some ride no fare covers: the rides that are covered are not summed.
             guard let paid else { return Price(parts: [], minorTotal: nil, currency: nil, complete: false) }
             parts += paid

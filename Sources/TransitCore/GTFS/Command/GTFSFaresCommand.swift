@@ -86,6 +86,7 @@ struct GTFSFaresCommand: GTFSSubcommand {
         var notices = feed.notices
         if rows.isEmpty { notices.append("No journey from \(from) to \(to) on \(day.iso), so no fare") }
         if rows.contains(where: { !$0.price.complete }) { notices.append("some of the day's journeys ride where no fare of the feed applies: their price is unknown (?)") }
+        if let notice = JourneyLayout.tooManyWaysNotice(layout.fares) { notices.append(notice) }
         return Output(rows, data: data, table: table, notices: notices)
     }
 }

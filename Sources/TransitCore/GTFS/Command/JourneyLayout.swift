@@ -276,6 +276,8 @@ struct JourneyLayout {
             table.insert(Column("price", "PRICE") { journey in fares.value.map { Self.priceText($0.price(journey)) } ?? .null }, at: 4)
         }
         var output = Output(journeys, data: data, table: table, notices: notices)
+        let fares = self.fares
+        output.laterNotices = { [Self.tooManyWaysNotice(fares)].compactMap { $0 } }
         // A journey as a line through the stops it calls at, its JSON record as properties.
         output.geoJSON { records in GeoJSON.points([], lines: zip(records, journeys).map { (properties: $0, coordinates: path($1)) }) }
         return output
@@ -300,6 +302,13 @@ struct JourneyLayout {
                         ("complete", .bool(price.complete)), ("clamped", .bool(price.clamped)), ("rider", rider.map(Value.string) ?? .null)]))
     }
 
+
+    /// Said after pricing (only where a format priced: tsv does not): journeys whose Fares v2
+    /// gave more ways to pay than pricing follows.
+    static func tooManyWaysNotice(_ fares: Deferred<FareTable?>) -> String? {
+        guard fares.isMade, let count = fares.value?.journeysWithTooManyWays, count > 0 else { return nil }
+        return "\(count) \(count == 1 ? "journey's" : "journeys'") fares give more than \(FareProducts.maxWork) ways to pay to work through: no total (?)"
+    }
 
     /// `$6.40`, `€2.10`, `6.40 CHF`, `420 JPY`, `0.125 KWD` (each currency with its own
     /// decimals); `?` when the journey has no total; `0.00` for one that costs nothing and pays no
