@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TransitCore
+@testable import TransitGTFS
 @testable import TransitSupport
 import TransitTestSupport
 
@@ -106,6 +107,62 @@ import TransitTestSupport
         let ahead = try await Run.transit(["gtfs", "vehicles", "--feed", Paths.fixtures + "/gtfs/lakeport", "--realtime", future, "--format", "json"], env: env)
         let aheadRows = try ahead.records()
         #expect(ahead.status == 0 && aheadRows.isEmpty && ahead.stderr.contains("ahead of the clock") && ahead.stderr.contains("not shown"), "\(ahead.stderr)")
+    }
+
+    /// Issue 41, item 10: the alerts a call may have are looked up by what their selectors name
+    /// (`ServiceAlert.Index`), and find what a look at every alert finds: random alerts on
+    /// Lakeport's routes, stops, trips, route types and agency, random calls.
+    @Test func theAlertIndexFindsWhatEveryAlertFinds() throws {
+        let t = try GTFSCompiler.compile(try FeedFiles.open(Paths.fixtures + "/gtfs/lakeport")).0
+        var g = SystemRandomNumberGenerator()
+        func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &g)] }
+        let routes = (0..<t.routeCount).map { t.routeIDs[$0] } + ["nowhere"], stops = (0..<t.stopCount).map { t.stopIDs[$0] } + ["nowhere"]
+        let trips = (0..<t.tripCount).map { t.tripIDs[$0] } + ["nowhere"]
+        for _ in 0..<4 {
+            var entities: [FeedMessage.FeedEntity] = []
+            for k in 0..<300 {
+                var selectors: [FeedMessage.EntitySelector] = []
+                for _ in 0..<Int.random(in: 1...3, using: &g) {
+                    var s = FeedMessage.EntitySelector()
+                    if Bool.random(using: &g) { s.routeID = pick(routes) }
+                    if Int.random(in: 0..<4, using: &g) == 0 { s.stopID = pick(stops) }
+                    if Int.random(in: 0..<5, using: &g) == 0 { s.trip = FeedMessage.TripDescriptor(tripID: pick(trips)) }
+                    if Int.random(in: 0..<6, using: &g) == 0 { s.routeType = Int32(pick([0, 1, 2, 3])) }
+                    if Int.random(in: 0..<8, using: &g) == 0 { s.agencyID = pick([t.agencies[0], "other"]) }
+                    selectors.append(s)
+                }
+                entities.append(FeedMessage.FeedEntity(id: "a\(k)", alert: FeedMessage.Alert(informedEntities: selectors)))
+            }
+            let message = FeedMessage(header: FeedMessage.FeedHeader(version: "2.0", timestamp: 1_795_442_280), entities: entities)
+            var updates = TripUpdates()
+            updates.alerts = ServiceAlert.alerts([RealtimeSource.Message(source: "rt", message: message, now: 1_795_442_280)], language: "en")
+            for _ in 0..<100 {
+                let trip = Int.random(in: 0..<t.tripCount, using: &g), route = Int(t.tripRoute[trip])
+                let at: [Int?] = [Int.random(in: 0..<t.stopCount, using: &g), Bool.random(using: &g) ? Int.random(in: 0..<t.stopCount, using: &g) : nil]
+                let found = updates.alerts(t, route: route, trip: trip, at: at).map(\.id)
+                let every = updates.alerts.filter { a in at.contains { a.applies(t, route: route, trip: trip, stop: $0) } }.map(\.id)
+                #expect(found == every, "trip \(t.tripIDs[trip]) at \(at)")
+            }
+        }
+    }
+
+    /// A message of 200,000 alerts (the audit's million, scaled to a test's time): a board reads
+    /// the first 10,000 and says so; the two on the board's route, first in the message, mark its
+    /// rows; under a 1 GB address space.
+    @Test func aMessageOfManyAlertsIsReadToABound() async throws {
+        let onSL = Self.field(2, Self.field(1, "sl1") + Self.field(5, Self.field(5, Self.field(2, "SL")) + Self.field(10, Self.field(1, Self.field(1, "Detour")))))
+        var bytes = Self.field(1, Self.field(1, "2.0") + Self.field(3, UInt64(1_795_442_280))) + onSL
+        for k in 0..<200_000 {
+            bytes += Self.field(2, Self.field(1, "a\(k)") + Self.field(5, Self.field(5, Self.field(2, "route\(k)")) + Self.field(10, Self.field(1, Self.field(1, "Detour")))))
+        }
+        let path = Paths.temporary() + ".pb"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let env = env(Paths.temporary()).merging(["TRANSIT_NOW": "2026-11-23T13:58:00Z"]) { $1 }
+        let run = try await Run.transit(["gtfs", "departures", "--feed", Paths.fixtures + "/gtfs/lakeport", "--stop", "Harbor", "--date", "2026-11-23",
+                                         "--after", "07:00", "--limit", "2", "--realtime", path, "--format", "json"], env: env, addressSpace: 1 << 30)
+        let rows = try run.records()
+        #expect(run.status == 0 && rows.count == 2 && rows.allSatisfy { ($0["alerts"] as? [String]) == ["sl1"] }, "\(run.status) \(run.stderr) \(rows)")
+        #expect(run.stderr.contains("190001 alerts past the first 10000 are not read"), "\(run.stderr)")
     }
 
     /// A stop at latitude 1e14 is no place: said at import, never reached on foot, and a `--walk`

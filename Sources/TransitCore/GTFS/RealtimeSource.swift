@@ -113,6 +113,9 @@ struct RealtimeSource {
                 notices.append("\(name): empty, no real-time data")
                 continue
             }
+            if message.alertsNotRead > 0 {
+                notices.append("\(name): \(message.alertsNotRead) alerts past the first \(FeedMessage.maxAlerts) are not read")
+            }
             // A header and nothing else says nothing: a dead feed, not a network on time.
             if message.entities.isEmpty {
                 notices.append("\(name): a header and no data (no trip is known to run as planned or not)")

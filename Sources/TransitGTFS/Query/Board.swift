@@ -33,8 +33,9 @@ package enum Board {
     /// data, read through the same overlay the router rides (`RealtimeSchedule`): predicted
     /// times, canceled and skipped calls kept and marked, added trips in.
     /// `filter`: only the calls of these routes, reaching these stops later on, leaving by then.
+    /// `matchingAlerts`: each call's alerts found here (else by `matchAlerts`, for the calls shown).
     package static func calls(_ t: Timetable, _ stops: [Int], day: LocalDate, after: Int?, updates: TripUpdates? = nil,
-                              filter: Filter = Filter()) -> [Call] {
+                              filter: Filter = Filter(), matchingAlerts: Bool = true) -> [Call] {
         var calls: [Call] = []
         for (offset, serviceDay) in [(0, day), (-1, day.adding(days: -1))] {
             if let updates {
@@ -45,12 +46,17 @@ package enum Board {
             }
         }
         calls.sort { ($0.seconds, $0.trip, $0.stop) < ($1.seconds, $1.trip, $1.stop) }
-        if let updates, !updates.alerts.isEmpty {
-            for k in calls.indices {
-                calls[k].alerts = updates.alerts(t, route: calls[k].route, trip: calls[k].trip, tripID: calls[k].tripID, at: [calls[k].stop]).map(\.id)
-            }
-        }
+        if matchingAlerts { matchAlerts(&calls[...], t, updates: updates) }
         return calls
+    }
+
+    /// The alerts in force that apply to each of `calls` (a board matches the rows it shows, not
+    /// the day's every call).
+    package static func matchAlerts(_ calls: inout ArraySlice<Call>, _ t: Timetable, updates: TripUpdates?) {
+        guard let updates, !updates.alerts.isEmpty else { return }
+        for k in calls.indices {
+            calls[k].alerts = updates.alerts(t, route: calls[k].route, trip: calls[k].trip, tripID: calls[k].tripID, at: [calls[k].stop]).map(\.id)
+        }
     }
 
     /// One service day's calls at `stops` that board as planned (a skipped or canceled one is

@@ -110,3 +110,52 @@ package struct ServiceAlert: Sendable {
         active && selectors.contains { Self.matches($0, t, route: route, trip: trip, tripID: tripID, stop: stop) }
     }
 }
+
+extension ServiceAlert {
+    /// Active alerts by the most telling field of each selector: its trip, else its route, else
+    /// its stop, else its route type, else its agency (a selector must match in every field it
+    /// has, so it can only apply where that one matches). What a call looks up is a few lists.
+    package struct Index: Sendable {
+        private var byTrip: [String: [Int]] = [:], byRoute: [String: [Int]] = [:], byStop: [String: [Int]] = [:]
+        private var byType: [Int: [Int]] = [:], byAgency: [String: [Int]] = [:]
+
+        package init(_ alerts: [ServiceAlert]) {
+            for (k, alert) in alerts.enumerated() where alert.active {
+                for s in alert.selectors {
+                    if let trip = s.trip { byTrip[trip, default: []].append(k) }
+                    else if let route = s.route { byRoute[route, default: []].append(k) }
+                    else if let stop = s.stop { byStop[stop, default: []].append(k) }
+                    else if let type = s.routeType { byType[type, default: []].append(k) }
+                    else if let agency = s.agency { byAgency[agency, default: []].append(k) }
+                }
+            }
+        }
+
+        /// The alerts that may apply to a call of `trip` (or an added trip, by id) on `route` at
+        /// `stops`, each once, in the message's order.
+        package func candidates(_ t: Timetable, route: Int, trip: Int, tripID: String?, at stops: [Int?]) -> [Int] {
+            var found: [Int] = []
+            if let id = tripID ?? (trip >= 0 && trip < t.tripCount ? t.tripIDs[trip] : nil) { found += byTrip[id] ?? [] }
+            if route >= 0 && route < t.routeCount {
+                found += byRoute[t.routeIDs[route]] ?? []
+                found += byType[Int(t.routeType[route])] ?? []
+            }
+            for case let stop? in stops where stop >= 0 && stop < t.stopCount {
+                found += byStop[t.stopIDs[stop]] ?? []
+                let parent = Int(t.stopParent[stop])
+                if parent >= 0 && parent < t.stopCount { found += byStop[t.stopIDs[parent]] ?? [] }
+            }
+            // An agency's: the route's own, or any where the route names none (the feed's one agency).
+            if !byAgency.isEmpty {
+                if route >= 0 && route < t.routeCount && !t.routeAgency[route].isEmpty {
+                    found += byAgency[t.routeAgency[route]] ?? []
+                } else {
+                    found += byAgency.values.joined()
+                }
+            }
+            guard found.count > 1 else { return found }
+            var seen = Set<Int>()
+            return found.sorted().filter { seen.insert($0).inserted }
+        }
+    }
+}

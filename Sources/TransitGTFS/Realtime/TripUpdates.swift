@@ -75,7 +75,12 @@ package struct TripUpdates {
     /// One line per kind of notice, each counted.
     package var notices: [String] = []
     /// The service alerts that came with the data (every one; `ServiceAlert.active` says which hold now).
-    package var alerts: [ServiceAlert] = []
+    package var alerts: [ServiceAlert] = [] {
+        didSet { alertIndex = ServiceAlert.Index(alerts) }
+    }
+    /// The active ones by what their selectors name, so that a call looks at the alerts that
+    /// may apply to it, not at every one (a message of a million alerts took a board 52 s).
+    private var alertIndex = ServiceAlert.Index([])
     /// When every source was a recording: the latest of their header times, which a query's
     /// default day and "now" are then read at (seconds since 1970).
     package var recordedAt: Int?
@@ -84,7 +89,9 @@ package struct TripUpdates {
 
     /// The active alerts that apply to a call of `trip` (or an added trip, by id) on `route` at `stop`.
     package func alerts(_ t: Timetable, route: Int, trip: Int, tripID: String? = nil, at stops: [Int?]) -> [ServiceAlert] {
-        alerts.filter { a in stops.contains { a.applies(t, route: route, trip: trip, tripID: tripID, stop: $0) } }
+        alertIndex.candidates(t, route: route, trip: trip, tripID: tripID, at: stops).map { alerts[$0] }.filter { a in
+            stops.contains { a.applies(t, route: route, trip: trip, tripID: tripID, stop: $0) }
+        }
     }
 
     /// Where in `instances` the data speaks of this static run, if it does.

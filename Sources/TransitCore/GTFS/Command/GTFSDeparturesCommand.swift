@@ -83,7 +83,7 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
         }
         let filter = Board.Filter(routes: try route.map { text throws(TransitError) in try gtfs.routes(text, feed) }, reaching: reaching,
                                   before: window.before)
-        var calls = Board.calls(t, stops, day: day, after: window.after, updates: updates, filter: filter)
+        var calls = Board.calls(t, stops, day: day, after: window.after, updates: updates, filter: filter, matchingAlerts: false)
         var notices = feed.notices + (updates?.notices ?? [])
         // A terminal shows the next 20 (a pipe gets the day); --limit and --all say otherwise.
         let onTerminal = gtfs.settings.format == .table && gtfs.settings.tableWidth != nil
@@ -91,6 +91,10 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
             if limit == nil { notices.append("\(shown) of \(calls.count) departures shown; --all shows every one, --limit N as many as N") }
             calls = Array(calls.prefix(shown))
         }
+        // The alerts of the rows shown only.
+        var shownCalls = calls[...]
+        Board.matchAlerts(&shownCalls, t, updates: updates)
+        calls = Array(shownCalls)
         // Minutes from now, where the board is of the service day in progress.
         let today = ServiceClock.inProgress(at: gtfs.now, in: t.zone).day == day
         let nowSeconds = clock.seconds(at: gtfs.now)
