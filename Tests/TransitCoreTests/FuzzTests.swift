@@ -88,10 +88,63 @@ extension CPUBound {
                 _ = catalog.realtime(of: catalog.feeds.map(\.id))
                 _ = catalog.feed("mdb-645").map { CatalogImport.realtimeSources([$0], variable: "TRANSIT_KEY_FUZZ", environment: RunEnvironment(Environment([:]))) }
             }),
+            // A street map (Lakeport's and Beatty's, raw and packed) mutated: its walking network
+            // built and filed in the grid under the map's bound, Lakeport's stored walks measured
+            // on it, a point joined and walked from (issue 41: a way repeated made gigabytes).
+            Family(name: "streets", samples: streetSamples(), parse: { data in measureStreets(data) }),
+            // Lakeport's stops.txt mutated (places repeated, far, NaN): compiled with its stored
+            // walks (at most 200 a stop) and routed with walks stored and looked for (issue 41).
+            Family(name: "walks", samples: walkSamples(), parse: { data in compileStops(data) }),
             // Fares v2's example feeds with their fare files mutated, compiled and every
             // journey priced (`FareProductFuzzTests.price`).
             Family(name: "fares", samples: CPUBound.FareProductFuzzTests.samples(), parse: { data in _ = CPUBound.FareProductFuzzTests.price(data) }),
         ]
+
+        /// Lakeport's map (13 nodes, the feed's own streets) and Beatty's (2,120 nodes), each raw and packed.
+        static func streetSamples() -> [Data] {
+            let maps = [FileManager.default.contents(atPath: Paths.fixtures + "/osm/lakeport.osm.pbf")].compactMap { $0 } + samples("osm/beatty", [".pbf"])
+            return maps + maps.map(PBFReaderTests.rawCopy)
+        }
+
+        static let lakeport: Timetable? = try? GTFSCompiler.compile(try FeedFiles.open(Paths.fixtures + "/gtfs/lakeport")).0
+
+        static func measureStreets(_ data: Data) {
+            guard var t = lakeport else { return }
+            var ids: [Int64] = [], lats: [Int32] = [], lons: [Int32] = [], refs: [Int64] = [], ends: [Int] = []
+            let read = data.withUnsafeBytes { bytes in
+                (try? PBFReader.read(bytes, what: "fuzz", PBFReader.Visitor(node: { ids.append($0.id); lats.append($0.latitude); lons.append($0.longitude) },
+                                                                           way: { _, nodes, tags in
+                                                                               guard Walkable.way(tags) else { return }
+                                                                               refs += nodes
+                                                                               ends.append(refs.count) }))) != nil
+            }
+            guard read, ids == ids.sorted() else { return }
+            let network = StreetNetwork.build(ids: ids, lats: lats, lons: lons, refs: refs, wayEnds: ends)
+            guard let grid = network.grid(limit: StreetNetwork.maxGridEntries(mapBytes: data.count)) else { return }
+            _ = StreetFootpaths.measure(&t, on: network, grid: grid)
+            let walker = StreetWalker(network, grid)
+            _ = walker.meters(from: Coordinate(latitude: 41.8800, longitude: -87.6400), to: (0..<min(5, t.stopCount)).map { ($0, 100.0) }, limit: 1500, in: t)
+        }
+
+        static func walkSamples() -> [Data] {
+            FileManager.default.contents(atPath: Paths.fixtures + "/gtfs/lakeport/stops.txt").map { [$0] } ?? []
+        }
+
+        static func compileStops(_ stops: Data) {
+            let dir = Paths.temporary()
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let source = Paths.fixtures + "/gtfs/lakeport"
+            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: source)) ?? [] where name != "stops.txt" {
+                try? FileManager.default.copyItem(atPath: source + "/" + name, toPath: dir + "/" + name)
+            }
+            _ = FileManager.default.createFile(atPath: dir + "/stops.txt", contents: stops)
+            guard let files = try? FeedFiles.open(dir), let (t, _) = try? GTFSCompiler.compile(files), t.stopCount > 1 else { return }
+            for walk in [300.0, 900.0] {
+                _ = Router(t, Router.Query(origins: [0], destinations: [t.stopCount - 1], day: LocalDate(year: 2026, month: 11, day: 23).dayNumber,
+                                           after: 7 * 3600, before: 9 * 3600, maxTransfers: 2, minTransfer: 120, walkMeters: walk)).journeys()
+            }
+        }
 
         static func catalogSamples() -> [Data] {
             guard let file = try? CatalogTests.publishedRows(), let data = FileManager.default.contents(atPath: file) else { return [] }
@@ -155,10 +208,11 @@ extension CPUBound {
                 let only = Self.environment["TRANSIT_FUZZ_FAMILY"]
                 let families = Self.families.filter { !$0.samples.isEmpty && (only == nil || $0.name == only) }
                 // GTFS inputs each compile a feed on disk: a tenth of the share of the others.
-                let weights = families.map { $0.name == "gtfs csv" ? 1 : 10 }
+                let onDisk: Set<String> = ["gtfs csv", "walks"]
+                let weights = families.map { onDisk.contains($0.name) ? 1 : 10 }
                 let total = weights.reduce(0, +)
                 for family in families {
-                    let share = only != nil ? Self.inputs : Self.inputs * (family.name == "gtfs csv" ? 1 : 10) / total
+                    let share = only != nil ? Self.inputs : Self.inputs * (onDisk.contains(family.name) ? 1 : 10) / total
                     for _ in 0..<share {
                         let sample = family.samples[Int(generator.next() % UInt64(family.samples.count))]
                         let input = Mutator.mutate(sample, &generator)
@@ -170,7 +224,7 @@ extension CPUBound {
                 }
                 return counts
             }
-            #expect(counts.count == (Self.environment["TRANSIT_FUZZ_FAMILY"] == nil ? 10 : 1), "\(counts)")  // every family had samples and ran
+            #expect(counts.count == (Self.environment["TRANSIT_FUZZ_FAMILY"] == nil ? 12 : 1), "\(counts)")  // every family had samples and ran
             #expect(counts.values.reduce(0, +) >= Self.inputs * 9 / 10)
         }
 
