@@ -213,6 +213,37 @@ import TransitTestSupport
         print("16,000 stops at one place: imported in \(String(format: "%.2f", seconds)) s")
     }
 
+    /// The k-d tree (`NearestStops`, what a crowded neighbourhood is looked through) keeps the
+    /// same nearest as a look at every pair: random stops in clumps, many at one place, some on
+    /// one line, each asked for its nearest 1, 5 and 200 within 300 m.
+    @Test func theTreeFindsTheNearestAsEveryPairDoes() throws {
+        var g = SystemRandomNumberGenerator()
+        for _ in 0..<6 {
+            var stops = "stop_id,stop_name,stop_lat,stop_lon\n"
+            for k in 0..<600 {
+                let clump = Double(Int.random(in: 0..<4, using: &g)) * 0.002
+                let (lat, lon): (Double, Double) = switch Int.random(in: 0..<3, using: &g) {
+                case 0: (41.0, -87.0)  // one place
+                case 1: (41.0 + clump, -87.0 + Double(Int.random(in: 0..<50, using: &g)) * 0.0001)  // a line
+                default: (41.0 + clump + Double.random(in: 0...0.003, using: &g), -87.0 + Double.random(in: 0...0.004, using: &g))
+                }
+                stops += "S\(k),S\(k),\(lat),\(lon)\n"
+            }
+            let t = try TestFeed(["stops.txt": stops, "trips.txt": "route_id,service_id,trip_id\nR,S,t1\n",
+                                  "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt1,08:00:00,08:00:00,S0,1\nt1,08:10:00,08:10:00,S1,2\n"]).timetable()
+            let tree = NearestStops(t)
+            func place(_ s: Int) -> Coordinate { Coordinate(latitude: t.stopLat[s], longitude: t.stopLon[s]) }
+            for x in (0..<t.stopCount).shuffled(using: &g).prefix(60) {
+                let every = (0..<t.stopCount).filter { $0 != x }.map { (stop: $0, meters: place(x).meters(to: place($0))) }
+                    .filter { $0.meters <= 300 }.sorted(by: NearestStops.WorstFirst.before)
+                for limit in [1, 5, 200] {
+                    let found = tree.near(x, within: 300, limit: limit, t)
+                    #expect(found.map(\.stop) == every.prefix(limit).map(\.stop), "stop \(x), limit \(limit)")
+                }
+            }
+        }
+    }
+
     /// Segments are found by a point near any part of them, not only near their ends: random
     /// segments, each point at a random place along one, joined within 100 m, against a join
     /// that looks at every segment.

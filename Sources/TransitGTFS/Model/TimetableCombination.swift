@@ -76,6 +76,10 @@ package enum TimetableCombination {
     /// has a few dozen others within 300 m; 16,000 stops at one place made 256 million walks.
     package static let maxWalksPerStop = 200
 
+    /// A stop's neighbourhood (its grid cell and the eight around) holding more stops than this
+    /// is looked through a k-d tree.
+    static let crowded = 2_000
+
     /// For every stop with a place, the stops with one within `linkRadius` (but itself), of any
     /// feed: `TransferEdges` decides which of them a change may use (`--walk` within a feed,
     /// `--link` between stops vehicles call at). At most `limit` a stop, nearest first, and beyond
@@ -83,8 +87,26 @@ package enum TimetableCombination {
     /// Returns how many stops had more within the radius than `limit` (the compiler says so).
     @discardableResult
     package static func findLinks(_ t: inout Timetable, limit: Int = maxWalksPerStop) -> Int {
-        let index = NearestStops(t)
+        // Through a grid of cells as wide as the radius, each stop's neighbourhood compared whole;
+        // where one holds thousands of stops (16,000 at one place were 256 million pairs), a
+        // k-d tree built then finds the nearest instead (the same rule, found in log time).
+        let grid = TransferEdges.Grid(t, cell: linkRadius)
+        var index: NearestStops?
         let table = t, children = StationChildren(t)
+        func nearest(_ x: Int, limit: Int) -> [(stop: Int, meters: Double)] {
+            if grid.count(near: x, table) > crowded {
+                let tree = index ?? NearestStops(table)
+                index = tree
+                return tree.near(x, within: linkRadius, limit: limit, table)
+            }
+            let here = Coordinate(latitude: table.stopLat[x], longitude: table.stopLon[x])
+            let within = grid.near(x, table).compactMap { y -> (stop: Int, meters: Double)? in
+                guard y != x else { return nil }
+                let meters = here.meters(to: Coordinate(latitude: table.stopLat[y], longitude: table.stopLon[y]))
+                return meters.isFinite && meters <= linkRadius ? (y, meters) : nil
+            }
+            return within.count <= limit ? within : Array(within.sorted(by: NearestStops.WorstFirst.before).prefix(limit))
+        }
         // The stops a transfers.txt row leads to from each stop, stations standing for their stops.
         var paired: [Int: Set<Int>] = [:]
         for rule in t.transfers where rule.fromStop >= 0 && rule.toStop >= 0 {
@@ -93,10 +115,12 @@ package enum TimetableCombination {
         }
         var capped = 0
         t.storeWalks { x in
-            var near = index.near(x, within: linkRadius, limit: limit, table)
-            guard near.count == limit else { return near.map { (Int32($0.stop), $0.meters) }.sorted { $0.0 < $1.0 } }
-            // Capped, unless `limit` was exactly enough: the stops of its station and its paired ones stay.
-            if index.near(x, within: linkRadius, limit: limit + 1, table).count > limit { capped += 1 }
+            guard !table.stopLat[x].isNaN, !table.stopLon[x].isNaN else { return [] }
+            var near = nearest(x, limit: limit + 1)
+            guard near.count > limit else { return near.map { (Int32($0.stop), $0.meters) }.sorted { $0.0 < $1.0 } }
+            // Capped: the nearest `limit`, and the stops of its station and its paired ones.
+            capped += 1
+            near = Array(near.sorted(by: NearestStops.WorstFirst.before).prefix(limit))
             let here = Coordinate(latitude: table.stopLat[x], longitude: table.stopLon[x])
             let parent = Int(table.stopParent[x])
             var kept = Set(near.map(\.stop))

@@ -356,6 +356,16 @@ package final class TransferEdges {
             return a &* 1_000_003 &+ b
         }
 
+        /// How many stops `near` would list, without listing them.
+        package func count(near stop: Int, _ t: Timetable) -> Int {
+            let lat = t.stopLat[stop], lon = t.stopLon[stop]
+            var n = 0
+            for dy in -1...1 {
+                for dx in -1...1 { n += cells[key(lat + Double(dy) * latStep, lon + Double(dx) * lonStep)]?.count ?? 0 }
+            }
+            return n
+        }
+
         package func near(_ stop: Int, _ t: Timetable) -> [Int] {
             let lat = t.stopLat[stop], lon = t.stopLon[stop]
             var out: [Int] = []

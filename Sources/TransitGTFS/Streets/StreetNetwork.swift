@@ -91,16 +91,6 @@ package struct StreetNetwork {
             flush()
             begin = end
         }
-        // One segment once: a way that runs between two nodes again and again (or two ways that
-        // share a stretch) adds nothing to walk on; kept in the order found.
-        var keys = edges.indices.map { k -> (UInt64, Int) in
-            let (a, b, _) = edges[k]
-            return (UInt64(UInt32(min(a, b))) << 32 | UInt64(UInt32(max(a, b))), k)
-        }
-        keys.sort { $0 < $1 }
-        var repeated = [Bool](repeating: false, count: edges.count)
-        for k in keys.indices.dropFirst() where keys[k].0 == keys[k - 1].0 { repeated[keys[k].1] = true }
-        if repeated.contains(true) { edges = edges.indices.filter { !repeated[$0] }.map { edges[$0] } }
         // Both directions of each segment, grouped by node (a counting sort).
         var count = [Int32](repeating: 0, count: network.nodeCount + 1)
         for (a, b, _) in edges {
@@ -120,7 +110,44 @@ package struct StreetNetwork {
                 fill[Int(from)] += 1
             }
         }
+        network.keepEachSegmentOnce()
         return network
+    }
+
+    /// One segment once: a way that runs between two nodes again and again (or two ways that
+    /// share a stretch) adds nothing to walk on. Each node's targets after the first of each are
+    /// dropped, the others kept in their order (a node's few are compared with each other; a
+    /// crowded one's through a set), and both ends of a pair drop alike.
+    mutating func keepEachSegmentOnce() {
+        var keep = [Bool](repeating: true, count: targets.count), dropped = 0
+        for node in 0..<nodeCount {
+            let a = Int(start[node]), b = Int(start[node + 1])
+            guard b - a > 1 else { continue }
+            if b - a <= 16 {
+                for k in (a + 1)..<b where (a..<k).contains(where: { targets[$0] == targets[k] }) {
+                    keep[k] = false
+                    dropped += 1
+                }
+            } else {
+                var seen = Set<Int32>()
+                for k in a..<b where !seen.insert(targets[k]).inserted {
+                    keep[k] = false
+                    dropped += 1
+                }
+            }
+        }
+        guard dropped > 0 else { return }
+        var newStart = [Int32](repeating: 0, count: nodeCount + 1), newTargets: [Int32] = [], newMeters: [Double] = []
+        newTargets.reserveCapacity(targets.count - dropped)
+        newMeters.reserveCapacity(targets.count - dropped)
+        for node in 0..<nodeCount {
+            for k in Int(start[node])..<Int(start[node + 1]) where keep[k] {
+                newTargets.append(targets[k])
+                newMeters.append(meters[k])
+            }
+            newStart[node + 1] = Int32(newTargets.count)
+        }
+        (start, targets, meters) = (newStart, newTargets, newMeters)
     }
 
     /// Where a point joins the network: the nearest point of the nearest segment, `offset`
@@ -208,6 +235,11 @@ extension StreetNetwork.SegmentGrid {
     func crossed(_ lat0: Double, _ lon0: Double, _ lat1: Double, _ lon1: Double, into cells: inout [Int64]) {
         cells.removeAll(keepingCapacity: true)
         let (xa, ya) = key(lat0, lon0), (xb, yb) = key(lat1, lon1)
+        // Most streets' segments are shorter than a cell: their box (at most 2 × 2) is the cells.
+        if (Int64(xb) - Int64(xa)).magnitude <= 1 && (Int64(yb) - Int64(ya)).magnitude <= 1 {
+            for x in min(xa, xb)...max(xa, xb) { for y in min(ya, yb)...max(ya, yb) { cells.append(Self.pack(x, y)) } }
+            return
+        }
         let span = Int(clamping: abs(Int64(xb) - Int64(xa))) &+ Int(clamping: abs(Int64(yb) - Int64(ya)))
         guard span < StreetNetwork.maxCellsPerSegment / 2 else {
             cells.append(Self.pack(xa, ya))
