@@ -160,6 +160,64 @@ extension CPUBound {
             #expect(Self.peakMemory() < 1 << 30, "peak memory \(Self.peakMemory() >> 20) MB")
         }
 
+        /// Street maps written field by field (issue 41): nodes whose ids, places, granularity and
+        /// offsets sit at the ends of their types, ways whose refs jump by ±2^63, repeat a node or
+        /// name none; the walking network built, filed in its grid under the map's bound, Lakeport's
+        /// stored walks measured on it and a point walked from.
+        @Test func mapValuesAtTheirExtremes() async throws {
+            typealias P = ExtremeValueTests
+            let t0 = try GTFSCompiler.compile(try FeedFiles.open(Paths.fixtures + "/gtfs/lakeport")).0
+            let ids: [Int64] = [0, 1, 2, -1, .max, .min, 1 << 32, -(1 << 31)]
+            let places: [Int64] = [0, 418_800_000, -876_400_000, 900_000_000, -1_800_000_000, Int64(Int32.max), Int64(Int32.min), .max, .min, 1]
+            var g = SplitMix(seed: Self.seed &+ 2)
+            func any(_ values: [Int64]) -> Int64 { values[Int(g.next() % UInt64(values.count))] }
+            var built = 0
+            for _ in 0..<Self.inputs {
+                var nodes: [UInt8] = [], wayRefs: [Int64] = []
+                let count = 1 + Int(g.next() % 12)
+                for k in 0..<count {
+                    let id = g.next() % 4 == 0 ? any(ids) : Int64(k + 1)
+                    let lat = g.next() % 3 == 0 ? any(places) : 418_800_000 + Int64(g.next() % 20_000)
+                    let lon = g.next() % 3 == 0 ? any(places) : -876_400_000 + Int64(g.next() % 20_000)
+                    nodes += P.field(1, P.field(1, PBFReaderTests.zigzag(id)) + P.field(8, PBFReaderTests.zigzag(lat)) + P.field(9, PBFReaderTests.zigzag(lon)))
+                    wayRefs.append(id)
+                }
+                var refs: [Int64] = []
+                for _ in 0..<(Int(g.next() % 30)) { refs.append(g.next() % 5 == 0 ? any(ids) : wayRefs[Int(g.next() % UInt64(wayRefs.count))]) }
+                var previous: Int64 = 0
+                let deltas = refs.map { ref -> UInt64 in defer { previous = ref }; return PBFReaderTests.zigzag(ref &- previous) }
+                let strings = ["", "highway", g.next() % 6 == 0 ? "motorway" : "residential"].flatMap { P.field(1, $0) }
+                let way = P.field(1, g.next() % 7 == 0 ? UInt64.max : 100) + P.field(2, PBFReaderTests.packed([1])) + P.field(3, PBFReaderTests.packed([2]))
+                    + P.field(8, PBFReaderTests.packed(deltas))
+                var block = P.field(1, strings) + P.field(2, nodes + P.field(3, way))
+                if g.next() % 4 == 0 { block += P.field(17, Self.integers[Int(g.next() % UInt64(Self.integers.count))]) }
+                if g.next() % 4 == 0 { block += P.field(19, Self.integers[Int(g.next() % UInt64(Self.integers.count))]) }
+                if g.next() % 4 == 0 { block += P.field(20, Self.integers[Int(g.next() % UInt64(Self.integers.count))]) }
+                let data = PBFReaderTests.file([("OSMHeader", PBFReaderTests.raw(PBFReaderTests.header())), ("OSMData", PBFReaderTests.raw(block))])
+                var nodeIDs: [Int64] = [], lats: [Int32] = [], lons: [Int32] = [], wayList: [Int64] = [], ends: [Int] = []
+                let read = data.withUnsafeBytes { bytes in
+                    (try? PBFReader.read(bytes, what: "fuzz", PBFReader.Visitor(node: { nodeIDs.append($0.id); lats.append($0.latitude); lons.append($0.longitude) },
+                                                                               way: { _, nodes, tags in
+                                                                                   guard Walkable.way(tags) else { return }
+                                                                                   wayList += nodes
+                                                                                   ends.append(wayList.count) }))) != nil
+                }
+                guard read else { continue }
+                let order = nodeIDs.indices.sorted { nodeIDs[$0] < nodeIDs[$1] }
+                let network = StreetNetwork.build(ids: order.map { nodeIDs[$0] }, lats: order.map { lats[$0] }, lons: order.map { lons[$0] },
+                                                  refs: wayList, wayEnds: ends)
+                guard let grid = network.grid(limit: StreetNetwork.maxGridEntries(mapBytes: data.count)) else { continue }
+                built += 1
+                var t = t0
+                _ = StreetFootpaths.measure(&t, on: network, grid: grid)
+                _ = StreetWalker(network, grid).meters(from: Coordinate(latitude: 41.88, longitude: -87.64), to: (0..<min(4, t.stopCount)).map { ($0, 50.0) },
+                                                       limit: 1500, in: t)
+            }
+            print("value fuzz: \(Self.inputs) maps, \(built) networks built, peak memory \(Self.peakMemory() >> 20) MB")
+            #expect(built > Self.inputs / 4, "\(built) of \(Self.inputs) maps were built at all")
+            #expect(Self.peakMemory() < 1 << 30, "peak memory \(Self.peakMemory() >> 20) MB")
+        }
+
         /// A small feed (two routes, a frequencies.txt trip, transfers, exceptions) with some of
         /// its cells replaced by extreme numbers, compiled and asked.
         @Test func staticFeedNumbersAtTheirExtremes() async throws {
@@ -180,10 +238,18 @@ extension CPUBound {
                 "calendar_dates.txt": [["service_id", "date", "exception_type"], ["S", "20261126", "2"]],
                 "frequencies.txt": [["trip_id", "start_time", "end_time", "headway_secs"], ["f1", "06:00:00", "10:00:00", "600"]],
                 "transfers.txt": [["from_stop_id", "to_stop_id", "transfer_type", "min_transfer_time"], ["B", "B", "2", "180"]],
+                // Fares v1 and v2 (issue 41): prices, transfers and durations at their extremes too.
+                "fare_attributes.txt": [["fare_id", "price", "currency_type", "payment_method", "transfers", "transfer_duration"],
+                                        ["F", "2.50", "USD", "0", "1", "5400"], ["K", "0.125", "KWD", "0", "", ""], ["Y", "420", "JPY", "0", "0", ""]],
+                "fare_rules.txt": [["fare_id", "route_id", "origin_id", "destination_id", "contains_id"], ["F", "R", "", "", ""], ["Y", "Q", "", "", ""]],
+                "fare_products.txt": [["fare_product_id", "amount", "currency"], ["ride", "2.00", "USD"], ["rebate", "-1.00", "USD"]],
+                "fare_leg_rules.txt": [["leg_group_id", "fare_product_id", "rule_priority"], ["g", "ride", "1"], ["h", "ride", "0"]],
+                "fare_transfer_rules.txt": [["from_leg_group_id", "to_leg_group_id", "fare_product_id", "fare_transfer_type", "transfer_count", "duration_limit", "duration_limit_type"],
+                                            ["g", "g", "rebate", "1", "-1", "5400", "1"]],
             ]
             let extremes = ["9999999999", "4294967295", "2147483648", "2147483647", "-1", "0", "1e308", "-1e308", "1e-320", "NaN", "inf",
                             "90.0000001", "-180.5", "239:59:59", "00:00:00", "99:99:99", "99991231", "00010101", "20000101", "20991231",
-                            "1", "5", "", "00000000000000000000001"]
+                            "1", "5", "", "00000000000000000000001", "0x10", "4.605", "-0", "1e9", "999999999999.99", ".5", "-5"]
             var g = SplitMix(seed: Self.seed &+ 1)
             let day = LocalDate(year: 2026, month: 11, day: 23)
             var compiled = 0
@@ -209,6 +275,14 @@ extension CPUBound {
                 _ = try? answers.departures(at: "Alpha", date: day)
                 _ = try? answers.reach(from: "Beta", date: day, after: 0, minutes: 24 * 60)
                 _ = try? answers.trip("f1", date: day)
+                // Every journey of the day priced (Fares v1 and v2, as the cells say).
+                if let fares = FareTable(timetable), let a = (0..<timetable.stopCount).first(where: { timetable.stopIDs[$0] == "A" }),
+                   let c = (0..<timetable.stopCount).first(where: { timetable.stopIDs[$0] == "C" }) {
+                    for journey in Router(timetable, Router.Query(origins: [a], destinations: [c], day: day.dayNumber, after: nil, before: nil,
+                                                                  maxTransfers: 2, minTransfer: 60, walkMeters: 2_000)).journeys() {
+                        _ = fares.price(journey)
+                    }
+                }
                 // Written and read back: the compiled file of any input loads.
                 let encoded = TimetableFile.encode(timetable)
                 #expect((try? TimetableFile.decode(encoded, path: "fuzz")) != nil)
