@@ -109,17 +109,8 @@ extension CPUBound {
         static let lakeport: Timetable? = try? GTFSCompiler.compile(try FeedFiles.open(Paths.fixtures + "/gtfs/lakeport")).0
 
         static func measureStreets(_ data: Data) {
-            guard var t = lakeport else { return }
-            var ids: [Int64] = [], lats: [Int32] = [], lons: [Int32] = [], refs: [Int64] = [], ends: [Int] = []
-            let read = data.withUnsafeBytes { bytes in
-                (try? PBFReader.read(bytes, what: "fuzz", PBFReader.Visitor(node: { ids.append($0.id); lats.append($0.latitude); lons.append($0.longitude) },
-                                                                           way: { _, nodes, tags in
-                                                                               guard Walkable.way(tags) else { return }
-                                                                               refs += nodes
-                                                                               ends.append(refs.count) }))) != nil
-            }
-            guard read, ids == ids.sorted() else { return }
-            let network = StreetNetwork.build(ids: ids, lats: lats, lons: lons, refs: refs, wayEnds: ends)
+            guard var t = lakeport,
+                  let network = data.withUnsafeBytes({ bytes in try? StreetNetwork.read(bytes, what: "fuzz") }) else { return }
             guard let grid = network.grid(limit: StreetNetwork.maxGridEntries(mapBytes: data.count)) else { return }
             _ = StreetFootpaths.measure(&t, on: network, grid: grid)
             let walker = StreetWalker(network, grid)

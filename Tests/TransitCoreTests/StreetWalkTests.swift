@@ -151,14 +151,7 @@ import TransitTestSupport
     @Test func aWayRunningBackAndForthIsOneSegment() async throws {
         let refs = (0..<100_000).map { Int64(1 + $0 % 2) }
         let map = Self.map([(1, 41.0005, -87.0), (2, 41.0635, -87.0)], [refs] + [[3, 4], [3, 5]] )
-        let network = try #require(try map.withUnsafeBytes { bytes in
-            var ids: [Int64] = [], lats: [Int32] = [], lons: [Int32] = [], ways: [[Int64]] = []
-            _ = try PBFReader.read(bytes, what: "map", PBFReader.Visitor(node: { ids.append($0.id); lats.append($0.latitude); lons.append($0.longitude) },
-                                                                        way: { _, nodes, _ in ways.append(nodes) }))
-            var flat: [Int64] = [], ends: [Int] = []
-            for way in ways { flat += way; ends.append(flat.count) }
-            return StreetNetwork.build(ids: ids, lats: lats, lons: lons, refs: flat, wayEnds: ends)
-        } as StreetNetwork?)
+        let network = try map.withUnsafeBytes { bytes throws(TransitError) in try StreetNetwork.read(bytes, what: "map") }
         #expect(network.segmentCount == 1, "\(network.segmentCount)")
         let grid = try #require(network.grid())
         // 7 km north: the cells of one column of longitude, about 63 of them (plus an edge's).

@@ -194,18 +194,7 @@ extension CPUBound {
                 if g.next() % 4 == 0 { block += P.field(19, Self.integers[Int(g.next() % UInt64(Self.integers.count))]) }
                 if g.next() % 4 == 0 { block += P.field(20, Self.integers[Int(g.next() % UInt64(Self.integers.count))]) }
                 let data = PBFReaderTests.file([("OSMHeader", PBFReaderTests.raw(PBFReaderTests.header())), ("OSMData", PBFReaderTests.raw(block))])
-                var nodeIDs: [Int64] = [], lats: [Int32] = [], lons: [Int32] = [], wayList: [Int64] = [], ends: [Int] = []
-                let read = data.withUnsafeBytes { bytes in
-                    (try? PBFReader.read(bytes, what: "fuzz", PBFReader.Visitor(node: { nodeIDs.append($0.id); lats.append($0.latitude); lons.append($0.longitude) },
-                                                                               way: { _, nodes, tags in
-                                                                                   guard Walkable.way(tags) else { return }
-                                                                                   wayList += nodes
-                                                                                   ends.append(wayList.count) }))) != nil
-                }
-                guard read else { continue }
-                let order = nodeIDs.indices.sorted { nodeIDs[$0] < nodeIDs[$1] }
-                let network = StreetNetwork.build(ids: order.map { nodeIDs[$0] }, lats: order.map { lats[$0] }, lons: order.map { lons[$0] },
-                                                  refs: wayList, wayEnds: ends)
+                guard let network = data.withUnsafeBytes({ bytes in try? StreetNetwork.read(bytes, what: "fuzz") }) else { continue }
                 guard let grid = network.grid(limit: StreetNetwork.maxGridEntries(mapBytes: data.count)) else { continue }
                 built += 1
                 var t = t0

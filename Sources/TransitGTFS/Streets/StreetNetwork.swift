@@ -26,11 +26,17 @@ package struct StreetNetwork {
 
     /// Reads the walkable network of the PBF file at `path`.
     package static func read(_ path: String) throws(TransitError) -> StreetNetwork {
+        let file = try MappedFile(path)
+        return try read(file.bytes, what: path)
+    }
+
+    /// Reads the walkable network of PBF bytes (`what` names them in an error).
+    package static func read(_ bytes: UnsafeRawBufferPointer, what: String) throws(TransitError) -> StreetNetwork {
         // Every node's id and place (nodes come before the ways that use them, and which nodes a
         // walkable way uses is known only then), then the walkable ways' refs.
         var ids: [Int64] = [], lats: [Int32] = [], lons: [Int32] = [], sorted = true
         var refs: [Int64] = [], wayEnds: [Int] = []
-        _ = try PBFReader.read(path, PBFReader.Visitor(node: { node in
+        _ = try PBFReader.read(bytes, what: what, PBFReader.Visitor(node: { node in
             if let last = ids.last, last >= node.id { sorted = false }
             ids.append(node.id)
             lats.append(node.latitude)
