@@ -18,6 +18,9 @@ package enum Money {
     /// The digits after the point a currency's amounts have.
     package static func decimals(_ currency: String) -> Int { decimalsByCurrency[currency] ?? 2 }
 
+    /// 10 to the power `decimals`: minor units in a major one.
+    static func scale(_ decimals: Int) -> Int64 { (0..<decimals).reduce(1) { product, _ in product * 10 } }
+
     /// The largest amount read, in minor units: exact in a Double with room for any sum of a journey's parts.
     static let largest: Int64 = 1_000_000_000_000
 
@@ -49,10 +52,8 @@ package enum Money {
             }
         }
         guard digits > 0 else { return nil }
-        for _ in min(fractionDigits, decimals)..<decimals { fraction *= 10 }
-        var scale: Int64 = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let (product, overflow) = whole.multipliedReportingOverflow(by: scale)
+        fraction *= scale(decimals - min(fractionDigits, decimals))
+        let (product, overflow) = whole.multipliedReportingOverflow(by: scale(decimals))
         guard !overflow, product + fraction <= largest else { return nil }
         let minor = product + fraction
         return Double(negative ? -minor : minor)
@@ -61,10 +62,8 @@ package enum Money {
     /// An amount in minor units as the currency writes it: `4.65`, `0.125`, `420`, `-1.45`.
     package static func text(_ minor: Double, currency: String) -> String {
         let decimals = decimals(currency)
-        let units = Int64(exactly: minor.rounded()) ?? 0
-        var scale: Int64 = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let magnitude = units.magnitude, whole = magnitude / UInt64(scale), fraction = magnitude % UInt64(scale)
+        let units = Int64(exactly: minor.rounded()) ?? 0, unit = UInt64(scale(decimals))
+        let magnitude = units.magnitude, whole = magnitude / unit, fraction = magnitude % unit
         var out = (units < 0 ? "-" : "") + String(whole)
         if decimals > 0 {
             let digits = String(fraction)
@@ -75,8 +74,6 @@ package enum Money {
 
     /// An amount in minor units as a number of the currency's major unit (JSON's `4.65`).
     package static func major(_ minor: Double, currency: String) -> Double {
-        var scale = 1.0
-        for _ in 0..<decimals(currency) { scale *= 10 }
-        return minor / scale
+        minor / Double(scale(decimals(currency)))
     }
 }

@@ -46,13 +46,13 @@ package enum Board {
             }
         }
         calls.sort { ($0.seconds, $0.trip, $0.stop) < ($1.seconds, $1.trip, $1.stop) }
-        if matchingAlerts { matchAlerts(&calls[...], t, updates: updates) }
+        if matchingAlerts { matchAlerts(&calls, t, updates: updates) }
         return calls
     }
 
     /// The alerts in force that apply to each of `calls` (a board matches the rows it shows, not
     /// the day's every call).
-    package static func matchAlerts(_ calls: inout ArraySlice<Call>, _ t: Timetable, updates: TripUpdates?) {
+    package static func matchAlerts(_ calls: inout [Call], _ t: Timetable, updates: TripUpdates?) {
         guard let updates, !updates.alerts.isEmpty else { return }
         for k in calls.indices {
             calls[k].alerts = updates.alerts(t, route: calls[k].route, trip: calls[k].trip, tripID: calls[k].tripID, at: [calls[k].stop]).map(\.id)

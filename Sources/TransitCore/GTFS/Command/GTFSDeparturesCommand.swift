@@ -92,9 +92,7 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
             calls = Array(calls.prefix(shown))
         }
         // The alerts of the rows shown only.
-        var shownCalls = calls[...]
-        Board.matchAlerts(&shownCalls, t, updates: updates)
-        calls = Array(shownCalls)
+        Board.matchAlerts(&calls, t, updates: updates)
         // Minutes from now, where the board is of the service day in progress.
         let today = ServiceClock.inProgress(at: gtfs.now, in: t.zone).day == day
         let nowSeconds = clock.seconds(at: gtfs.now)

@@ -35,7 +35,7 @@ struct GTFSFaresCommand: GTFSSubcommand {
         /// The lines ridden, each journey's joined with >, the distinct ones with ", ".
         var routes: [String]
         var price: FareTable.Price
-        var riders: [(name: String, total: Double?)]
+        var riders: [(name: String, price: FareTable.Price)]
         var journeys: Int
     }
 
@@ -60,7 +60,7 @@ struct GTFSFaresCommand: GTFSSubcommand {
             if ways[key] == nil {
                 order.append(key)
                 ways[key] = Way(fares: price.complete ? key : "", routes: [], price: price,
-                                riders: riders.map { ($0.rider ?? "", $0.price(journey).minorTotal) }, journeys: 0)
+                                riders: riders.map { ($0.rider ?? "", $0.price(journey)) }, journeys: 0)
             }
             ways[key]?.journeys += 1
             let lines = layout.routes(journey)
@@ -71,16 +71,12 @@ struct GTFSFaresCommand: GTFSSubcommand {
             Column("fares") { .string($0.fares) }, Column("routes") { .string($0.routes.joined(separator: ", ")) },
             Column("price") { $0.price.total.map(Value.double) ?? .null }, Column("currency") { $0.price.currency.map(Value.string) ?? .null },
             Column("journeys") { .int($0.journeys) },
-            Column("riders", in: .json) { way in
-                .object(Record(way.riders.map { rider in (rider.name, rider.total.map { .double(Money.major($0, currency: way.price.currency ?? "")) } ?? .null) }))
-            },
+            Column("riders", in: .json) { way in .object(Record(way.riders.map { ($0.name, $0.price.total.map(Value.double) ?? .null) })) },
         ]
         var table: [Column<Way>] = [Column("fares", "FARE") { .string($0.fares.isEmpty ? "?" : $0.fares) }, Column("routes", "ROUTES") { .string($0.routes.joined(separator: ", ")) }.shrinkingFirst(),
                                     Column("price", "PRICE") { JourneyLayout.priceText($0.price) }]
         for (k, rider) in riders.enumerated() {
-            table.append(Column("rider\(k)", (rider.rider ?? "").uppercased()) { way in
-                JourneyLayout.priceText(FareTable.Price(parts: [], minorTotal: way.riders[k].total, currency: way.price.currency, complete: way.riders[k].total != nil))
-            })
+            table.append(Column("rider\(k)", (rider.rider ?? "").uppercased()) { way in JourneyLayout.priceText(way.riders[k].price) })
         }
         table.append(data[4])
         var notices = feed.notices

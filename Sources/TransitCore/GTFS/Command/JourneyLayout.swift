@@ -302,7 +302,6 @@ struct JourneyLayout {
                         ("complete", .bool(price.complete)), ("clamped", .bool(price.clamped)), ("rider", rider.map(Value.string) ?? .null)]))
     }
 
-
     /// Said after pricing (only where a format priced: tsv does not): journeys whose Fares v2
     /// gave more ways to pay than pricing follows.
     static func tooManyWaysNotice(_ fares: Deferred<FareTable?>) -> String? {
