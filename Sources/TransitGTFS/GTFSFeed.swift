@@ -69,7 +69,9 @@ public struct GTFSFeed: Sendable {
         let ends = try QueryEnds(timetable, from: q.from, to: q.to, radius: q.radius)
         let router = ends.router(ends.routerQuery(day: q.date.dayNumber, after: q.after, before: q.before, transfers: q.transfers,
                                                   minTransfer: q.minTransferSeconds, walk: q.walkMeters, link: q.linkMeters), updates: updates)
-        return (ends, q.limit.map { router.journeys(limit: $0) } ?? router.journeys())
+        let journeys = q.limit.map { router.journeys(limit: $0) } ?? router.journeys()
+        try timetable.damage.refuse()
+        return (ends, journeys)
     }
 
     /// Every Pareto-optimal journey of the query, as (departure, arrival, transfers) in seconds

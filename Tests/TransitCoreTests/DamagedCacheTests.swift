@@ -98,6 +98,70 @@ import TransitTestSupport
         #expect(!FileManager.default.fileExists(atPath: note))
     }
 
+    /// Where field `name`'s values begin in a compiled file (past its count and stride).
+    static func fieldOffset(_ path: String, _ name: String) throws -> Int {
+        let (_, t) = try FeedStore.load(path)
+        var w = BinaryWriter()
+        w.raw(TimetableFile.magic)
+        for field in Timetable.fields {
+            if field.name == name { break }
+            field.write(t, &w)
+        }
+        let start = try summaryEnd(path)
+        return start + (8 - start % 8) % 8 + w.written + 16
+    }
+
+    /// Overwrites `count` Int32 values of field `name`, from its value `from`, with `value`.
+    static func overwrite(_ path: String, _ name: String, from: Int = 0, count: Int, with value: Int32) throws {
+        let offset = try fieldOffset(path, name) + 4 * from
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        for k in 0..<count { withUnsafeBytes(of: value.littleEndian) { for b in 0..<4 { bytes[offset + 4 * k + b] = $0[b] } } }
+        try bytes.write(to: URL(fileURLWithPath: path))
+    }
+
+    /// A file damaged where its check note still vouches for it (issue 41, item 3: the note
+    /// copied back, or bits that rot under an unchanged inode): the indexes a query reads are
+    /// checked where read, so the query is refused with one line naming the field, exit 1,
+    /// nothing on stdout; the note is forgotten, so the next load reads the file whole and
+    /// refuses it at once. Before, the router followed the indexes: a trap, or an answer.
+    @Test func aDamagedFileThatItsNoteVouchesForIsRefusedWhereRead() async throws {
+        let cache = Paths.temporary()
+        #expect(try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env(cache)).status == 0)
+        let file = cache + "/gtfs/lakeport.timetable", note = CheckRecord.path(for: file)
+        let stops = try #require(try FeedStore.load(file).1.stopCount)
+        let patternCalls = try #require(try FeedStore.load(file).1.patternStops.count)
+        let queries = [
+            ["gtfs", "trips", "--from", "Harbor", "--to", "Airport", "--date", "2026-11-28"],
+            ["gtfs", "departures", "--stop", "Harbor", "--date", "2026-11-28", "--after", "07:00"],
+            ["gtfs", "reach", "--from", "Harbor", "--date", "2026-11-28", "--after", "07:00", "--minutes", "60"],
+            ["gtfs", "stops"],
+        ]
+        for query in queries {
+            #expect(try await Run.transit(query, env: env(cache)).status == 0, "\(query)")
+        }
+        // An offsets field's first and last values are checked at every load: the ones between.
+        for (field, from, count, value) in [("patternStops", 0, patternCalls, Int32.max), ("patternStops", 0, patternCalls, -7), ("stopParent", 0, stops, Int32(stops)),
+                                            ("stopPatternStart", 1, stops - 1, 1 << 30)] {
+            // `gtfs stops` reads each pattern's stops, not each stop's calls.
+            for query in field == "stopPatternStart" ? queries.dropLast() : queries[...] {
+                let original = try Data(contentsOf: URL(fileURLWithPath: file))
+                try Self.overwrite(file, field, from: from, count: count, with: value)
+                CheckRecord.record(for: file, try MappedFile(file).identity, now: CheckRecord.wallClock() + 10_000_000_000)
+                #expect(try FeedStore.verified(file).checkedBefore == true)
+                let run = try await Run.transit(query, env: env(cache))
+                #expect(run.status == 1 && run.stdout.isEmpty && run.stderrLines.count == 1 && run.stderr.contains("damaged (\(field))")
+                            && run.stderr.contains("transit gtfs update lakeport"), "\(field) \(value) \(query): \(run.status) \(run.stdout) \(run.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: note), "\(field) \(query): the note is kept")
+                let next = try await Run.transit(query, env: env(cache))
+                #expect(next.status == 1 && next.stdout.isEmpty && next.stderr.contains("damaged"), "\(next.stderr)")
+                try original.write(to: URL(fileURLWithPath: file))
+            }
+        }
+        for query in queries {
+            #expect(try await Run.transit(query, env: env(cache)).status == 0, "mended: \(query)")
+        }
+    }
+
     /// One flipped bit anywhere after the summary (the first day, a time, a name, the checksum
     /// itself) is refused with one line, exit 1, never answered from; a flip in a combination's
     /// file makes it compiled again, with the same answer.

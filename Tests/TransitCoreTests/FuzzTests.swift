@@ -98,6 +98,9 @@ extension CPUBound {
             // Fares v2's example feeds with their fare files mutated, compiled and every
             // journey priced (`FareProductFuzzTests.price`).
             Family(name: "fares", samples: CPUBound.FareProductFuzzTests.samples(), parse: { data in _ = CPUBound.FareProductFuzzTests.price(data) }),
+            // Compiled timetables damaged in place and loaded as a check note lets them be
+            // (`CheckNoteFuzz`): every query of a command asked of them.
+            Family(name: "check notes", samples: CheckNoteFuzz.samples, parse: { data in CheckNoteFuzz.ask(data) }),
         ]
 
         /// Lakeport's map (13 nodes, the feed's own streets) and Beatty's (2,120 nodes), each raw and packed.
@@ -198,8 +201,9 @@ extension CPUBound {
                 // TRANSIT_FUZZ_FAMILY (scripts/fuzz's third argument) gives every input to one family.
                 let only = Self.environment["TRANSIT_FUZZ_FAMILY"]
                 let families = Self.families.filter { !$0.samples.isEmpty && (only == nil || $0.name == only) }
-                // GTFS inputs each compile a feed on disk: a tenth of the share of the others.
-                let onDisk: Set<String> = ["gtfs csv", "walks"]
+                // GTFS inputs each compile a feed on disk, and a damaged timetable is asked a dozen
+                // queries: a tenth of the share of the others.
+                let onDisk: Set<String> = ["gtfs csv", "walks", "check notes"]
                 let weights = families.map { onDisk.contains($0.name) ? 1 : 10 }
                 let total = weights.reduce(0, +)
                 for family in families {
@@ -215,7 +219,7 @@ extension CPUBound {
                 }
                 return counts
             }
-            #expect(counts.count == (Self.environment["TRANSIT_FUZZ_FAMILY"] == nil ? 12 : 1), "\(counts)")  // every family had samples and ran
+            #expect(counts.count == (Self.environment["TRANSIT_FUZZ_FAMILY"] == nil ? 13 : 1), "\(counts)")  // every family had samples and ran
             #expect(counts.values.reduce(0, +) >= Self.inputs * 9 / 10)
         }
 

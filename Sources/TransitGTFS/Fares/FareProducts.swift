@@ -150,7 +150,7 @@ package struct FareProducts: Sendable {
     /// A stop's station (itself when it has none).
     private func station(_ stop: Int) -> Int {
         guard stop >= 0, stop < t.stopCount else { return stop }
-        let parent = Int(t.stopParent[stop])
+        let parent = t.parent(of: stop)
         return parent >= 0 ? parent : stop
     }
 

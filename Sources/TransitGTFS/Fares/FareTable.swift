@@ -202,9 +202,8 @@ package struct FareTable: Sendable {
 
     /// A stop's fare zone, else its station's (feeds often zone the station, not its platforms).
     func zone(_ stop: Int) -> Int32 {
-        guard stop >= 0 && stop < t.stopZone.count else { return -1 }
-        let own = t.stopZone[stop], parent = Int(t.stopParent[stop])
-        return own >= 0 || parent < 0 ? own : t.stopZone[parent]
+        let own = t.fareZone(ofStop: stop), parent = t.parent(of: stop)
+        return Int32(own >= 0 || parent < 0 ? own : t.fareZone(ofStop: parent))
     }
 
     /// The cheapest fare covering these rides, and its price (of equal prices, the fare first in

@@ -88,7 +88,7 @@ package struct StopIndex {
         // One candidate per distinct name: stations and the stops that stand alone.
         var byName: [String: (first: Int, stops: [Int])] = [:]
         var order: [String] = []
-        for stop in stops where t.stopParent[stop] < 0 && !t.stopNames[stop].isEmpty {
+        for stop in stops where t.parent(of: stop) < 0 && !t.stopNames[stop].isEmpty {
             let key = NameMatcher<Int>.normalize(t.stopNames[stop])
             if byName[key] == nil { order.append(key) }
             byName[key, default: (stop, [])].stops += expand(stop)
@@ -104,13 +104,11 @@ package struct StopIndex {
     package static func routesByStop(_ t: Timetable) -> [[Int]] {
         var sets = [Set<Int>](repeating: [], count: t.stopCount)
         for q in 0..<t.patternCount {
-            let first = Int(t.patternTripStart[q])
-            guard first < Int(t.patternTripStart[q + 1]) else { continue }
-            let route = Int(t.tripRoute[Int(t.patternTrips[first])])
-            for i in Int(t.patternStopStart[q])..<Int(t.patternStopStart[q + 1]) {
-                let stop = Int(t.patternStops[i])
+            guard let first = t.trips(ofPattern: q).first else { continue }
+            let route = t.route(ofTrip: Int(first))
+            for stop in t.stops(ofPattern: q).lazy.map({ Int($0) }) {
                 sets[stop].insert(route)
-                let parent = Int(t.stopParent[stop])
+                let parent = t.parent(of: stop)
                 if parent >= 0 { sets[parent].insert(route) }
             }
         }

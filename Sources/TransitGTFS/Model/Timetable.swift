@@ -33,7 +33,7 @@ package struct StringTable: Sendable, Equatable {
         for i in 0..<table.count {
             let start = Int(tableOffsets[i]), end = Int(tableOffsets[i + 1])
             prefixBytes.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
-            if start < end, end <= tableBytes.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: tableBytes[start..<end])) }
+            if start >= 0, start < end, end <= tableBytes.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: tableBytes[start..<end])) }
             offsets.append(Int32(clamping: bytes.count))
         }
     }
@@ -41,7 +41,7 @@ package struct StringTable: Sendable, Equatable {
     package subscript(i: Int) -> String {
         guard i >= 0, i + 1 < offsets.count else { return "" }
         let start = Int(offsets[i]), end = Int(offsets[i + 1])
-        guard start <= end, end <= bytes.count else { return "" }
+        guard start >= 0, start <= end, end <= bytes.count else { return "" }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes.buffer[start..<end]), as: UTF8.self)
     }
 }
@@ -75,12 +75,10 @@ extension StringTable {
 /// Each station's child stops (location_type 0 or 1 stops naming it as parent_station), as
 /// offsets into one list: two passes over the stops, no dictionary.
 package struct StationChildren {
-    private let start: Packed<Int32>
-    private let list: Packed<Int32>
+    private let t: Timetable
 
     package init(_ t: Timetable) {
-        start = t.stationChildStart
-        list = t.stationChildren
+        self.t = t
     }
 
     /// The index the compiled file keeps: for each stop, the stops whose parent it is.
@@ -99,10 +97,7 @@ package struct StationChildren {
     }
 
     /// The stops of `station`; empty for a stop that is no station.
-    package func of(_ station: Int) -> [Int] {
-        guard station >= 0, station + 1 < start.count else { return [] }
-        return (Int(start[station])..<max(Int(start[station]), Int(start[station + 1]))).map { Int(list[$0]) }
-    }
+    package func of(_ station: Int) -> [Int] { t.children(ofStation: station) }
 
     /// A station's stops, or the stop itself.
     package func expand(_ stop: Int) -> [Int] {
@@ -290,6 +285,8 @@ package struct Timetable: Sendable {
     package var linkStart = Packed<Int64>()
     package var linkStops = Packed<Int32>()
     package var linkLengths = Packed<Double>()
+    /// Not in the file: what the checks where values are read found (`TimetableChecks`).
+    package var damage = TimetableDamage()
 
     package var stopCount: Int { stopLat.count }
     package var routeCount: Int { routeType.count }
@@ -297,18 +294,25 @@ package struct Timetable: Sendable {
     package var patternCount: Int { patternTripStart.count - 1 }
     package var serviceCount: Int { serviceIDs.count }
 
-    package func patternLength(_ p: Int) -> Int { Int(patternStopStart[p + 1] - patternStopStart[p]) }
+    /// Pattern `p`'s stops: 0 for one out of range, or whose offsets are damaged (noted).
+    package func patternLength(_ p: Int) -> Int { callRange(ofPattern: p)?.count ?? 0 }
 
     // The layout of a pattern's calls, written once: every reader goes through these.
 
     /// Where a call's arrival lies in `times` (its departure is the next value): the pattern's
     /// rows one after another, each row its calls in order, each call (arrival, departure).
+    /// For a pattern laid out (`isLaidOut`), a row and a position within it.
     @inline(__always) package func timeIndex(pattern q: Int, row: Int, position i: Int) -> Int {
-        Int(patternTimeStart[q]) + (row * patternLength(q) + i) * 2
+        Int(patternTimeStart[q]) + (row * (Int(patternStopStart[q + 1]) - Int(patternStopStart[q])) + i) * 2
     }
 
     package func departure(pattern q: Int, row: Int, position i: Int) -> Int { Int(times[timeIndex(pattern: q, row: row, position: i) + 1]) }
-    package func trip(pattern q: Int, row: Int) -> Int { Int(patternTrips[Int(patternTripStart[q]) + row]) }
+    /// The trip of pattern `q`'s row (0 for a row out of range; a damaged one noted).
+    package func trip(pattern q: Int, row: Int) -> Int {
+        guard let rows = rowRange(ofPattern: q), row >= 0, row < rows.count else { return 0 }
+        let trip = Int(patternTrips[rows.lowerBound + row])
+        return isSound(trip: trip) ? trip : 0
+    }
 
     /// `patternFlags` per call: bit 0 no pickup, bit 1 no drop-off.
     package static let noPickup: UInt8 = 1, noDropOff: UInt8 = 2
@@ -325,10 +329,20 @@ package struct Timetable: Sendable {
         stopIDs[stop] == id || (stopParent[stop] >= 0 && stopIDs[Int(stopParent[stop])] == id)
     }
 
-    /// A trip's runs as (pattern, row), earliest first.
+    /// A trip's runs as (pattern, row), earliest first; each row within its pattern, whose trip
+    /// it is (checked where read: none for a damaged trip).
     package func runs(ofTrip trip: Int) -> [(pattern: Int, row: Int)] {
         guard trip >= 0, trip + 1 < tripRunStart.count else { return [] }
-        return (Int(tripRunStart[trip])..<Int(tripRunStart[trip + 1])).map { (Int(tripRuns[2 * $0]), Int(tripRuns[2 * $0 + 1])) }
+        let from = Int(tripRunStart[trip]), to = Int(tripRunStart[trip + 1])
+        guard from >= 0, from <= to, to <= tripRuns.count / 2 else { damage.found("tripRunStart"); return [] }
+        let runs = (from..<to).map { (pattern: Int(tripRuns[2 * $0]), row: Int(tripRuns[2 * $0 + 1])) }
+        // Each run's pattern laid out (its times read through `timeIndex`), its row the trip's.
+        for run in runs where !isLaidOut(pattern: run.pattern) || run.row < 0 || run.row >= rowRange(ofPattern: run.pattern)?.count ?? 0
+            || self.trip(pattern: run.pattern, row: run.row) != trip {
+            damage.found("tripRuns")
+            return []
+        }
+        return runs
     }
 
     /// A run's start: its first departure, in seconds of the service day (GTFS-Realtime's

@@ -156,10 +156,7 @@ extension Timetable {
     }
 
     /// The stored walks out of `x`.
-    package func storedWalks(_ x: Int) -> [(stop: Int32, meters: Double)] {
-        guard x >= 0, x + 1 < linkStart.count else { return [] }
-        return (Int(linkStart[x])..<Int(linkStart[x + 1])).map { (linkStops[$0], linkLengths[$0]) }
-    }
+    package func storedWalks(_ x: Int) -> [(stop: Int32, meters: Double)] { links(of: x).map { (linkStops[$0], linkLengths[$0]) } }
 
     /// Feeds combined in this timetable: 1 for a feed of its own.
     package var feedCount: Int { max(1, feedNames.count) }

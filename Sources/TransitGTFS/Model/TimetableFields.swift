@@ -85,6 +85,18 @@ package struct TimetableField {
     package let check: (Timetable) -> Bool
     /// Appends one feed's field to a combination of the feeds before it.
     package let combine: (inout Timetable, Timetable, Joining) -> Void
+    /// The field's size against its table's: checked at every load, even one a `CheckRecord`
+    /// vouches for (a count costs nothing).
+    package var fits: (Timetable) -> Bool = { _ in true }
+    /// Indexes per stop, trip or pattern call: at a load a `CheckRecord` vouches for, `check` is
+    /// not run over the whole field (millions of values on a national feed, for a query that
+    /// reads a few thousand); each value is checked where it is read (`TimetableChecks`).
+    package var checkedWhereRead = false
+
+    package init(name: String, write: @escaping (Timetable, inout BinaryWriter) -> Void, read: @escaping (inout Timetable, inout BinaryReader) throws(TransitError) -> Void,
+                 check: @escaping (Timetable) -> Bool, combine: @escaping (inout Timetable, Timetable, Joining) -> Void) {
+        (self.name, self.write, self.read, self.check, self.combine) = (name, write, read, check, combine)
+    }
 
     /// What a feed's field needs to join a combination: its ids' prefix (`feed:`), and the size
     /// of each table before it.
@@ -97,20 +109,23 @@ package struct TimetableField {
 
     /// A string per row of `rows`; `ids` are prefixed `feed:` in a combination.
     package static func strings(_ name: String, _ key: WritableKeyPath<Timetable, StringTable>, rows: TimetableTable, ids: Bool = false) -> TimetableField {
-        TimetableField(name: name, write: { t, w in w.strings(t[keyPath: key]) },
-                       read: { (t, r) throws(TransitError) in t[keyPath: key] = try r.strings() },
-                       check: { $0[keyPath: key].count == rows.count(in: $0) },
-                       combine: { out, t, j in out[keyPath: key].append(t[keyPath: key], prefix: ids ? j.prefix : "") })
+        var field = TimetableField(name: name, write: { t, w in w.strings(t[keyPath: key]) },
+                                   read: { (t, r) throws(TransitError) in t[keyPath: key] = try r.strings() },
+                                   check: { _ in true },
+                                   combine: { out, t, j in out[keyPath: key].append(t[keyPath: key], prefix: ids ? j.prefix : "") })
+        field.fits = { $0[keyPath: key].count == rows.count(in: $0) }
+        return field
     }
 
     /// A value per row of `rows` (one more for offsets), read where it lies in the mapped file.
     package static func packed<T: PackedElement>(_ name: String, _ key: WritableKeyPath<Timetable, Packed<T>>, rows: TimetableTable?, extra: Int = 0,
                                          check: @escaping (Timetable) -> Bool = { _ in true },
                                          combine: @escaping (inout Timetable, Timetable, Joining) -> Void) -> TimetableField {
-        TimetableField(name: name, write: { t, w in w.array(t[keyPath: key]) },
-                       read: { (t, r) throws(TransitError) in t[keyPath: key] = try r.packed() },
-                       check: { t in (rows.map { t[keyPath: key].count == $0.count(in: t) + extra } ?? true) && check(t) },
-                       combine: combine)
+        var field = TimetableField(name: name, write: { t, w in w.array(t[keyPath: key]) },
+                                   read: { (t, r) throws(TransitError) in t[keyPath: key] = try r.packed() },
+                                   check: check, combine: combine)
+        field.fits = { t in rows.map { t[keyPath: key].count == $0.count(in: t) + extra } ?? true }
+        return field
     }
 
     /// Values per row that mean the same in any feed: appended as they are.
@@ -120,23 +135,32 @@ package struct TimetableField {
     }
 
     /// Per row, a row of `into` (-1 for none where `none`): moved past the feeds before.
+    /// Without `none`, a table with rows points into a table that has some: checked with the
+    /// sizes, so that a value checked where read can fall back on row 0.
     package static func indices(_ name: String, _ key: WritableKeyPath<Timetable, Packed<Int32>>, rows: TimetableTable, into: TimetableTable,
                         none: Bool = false) -> TimetableField {
-        packed(name, key, rows: rows, check: { Timetable.within($0[keyPath: key], none ? -1 : 0, into.count(in: $0)) }) { out, t, j in
+        var field = packed(name, key, rows: rows, check: { Timetable.within($0[keyPath: key], none ? -1 : 0, into.count(in: $0)) }) { out, t, j in
             let plus = j.offset(into)
             out[keyPath: key].reserveCapacity(out[keyPath: key].count + t[keyPath: key].count)
             for v in t[keyPath: key].buffer { out[keyPath: key].append(none && v < 0 ? v : v &+ plus) }
         }
+        let sized = field.fits
+        field.fits = { t in sized(t) && (none || t[keyPath: key].isEmpty || into.count(in: t) > 0) }
+        return field
     }
 
     /// Where each row of `rows` begins in `into`, from 0 to its size (one more value than rows):
     /// a feed's first (0) is dropped, the rest moved past the feeds before.
+    /// Its first and last value are checked with the sizes (the ends of `into`).
     package static func offsets(_ name: String, _ key: WritableKeyPath<Timetable, Packed<Int32>>, rows: TimetableTable, into: TimetableTable) -> TimetableField {
-        packed(name, key, rows: rows, extra: 1, check: { Timetable.monotone($0[keyPath: key], last: into.count(in: $0)) }) { out, t, j in
+        var field = packed(name, key, rows: rows, extra: 1, check: { Timetable.monotone($0[keyPath: key], last: into.count(in: $0)) }) { out, t, j in
             let plus = j.offset(into)
             out[keyPath: key].reserveCapacity(out[keyPath: key].count + t[keyPath: key].count)
             for v in t[keyPath: key].buffer.dropFirst() { out[keyPath: key].append(v &+ plus) }
         }
+        let sized = field.fits
+        field.fits = { t in sized(t) && t[keyPath: key].first == 0 && Int(t[keyPath: key].last ?? -1) == into.count(in: t) }
+        return field
     }
 
     /// (pattern, index) pairs, each index below `limit` of its pattern: the pattern moved, the
@@ -225,27 +249,27 @@ extension Timetable {
         .strings("stopIDs", \.stopIDs, rows: .stops, ids: true), .strings("stopCodes", \.stopCodes, rows: .stops),
         .strings("stopPlatforms", \.stopPlatforms, rows: .stops), .strings("stopNames", \.stopNames, rows: .stops),
         .values("stopLat", \.stopLat, rows: .stops), .values("stopLon", \.stopLon, rows: .stops),
-        .indices("stopParent", \.stopParent, rows: .stops, into: .stops, none: true),
-        .offsets("stationChildStart", \.stationChildStart, rows: .stops, into: .stationChildren),
-        .indices("stationChildren", \.stationChildren, rows: .stationChildren, into: .stops),
+        .indices("stopParent", \.stopParent, rows: .stops, into: .stops, none: true).whereRead,
+        .offsets("stationChildStart", \.stationChildStart, rows: .stops, into: .stationChildren).whereRead,
+        .indices("stationChildren", \.stationChildren, rows: .stationChildren, into: .stops).whereRead,
         // Routes (routeType's count is the routes').
         .strings("routeIDs", \.routeIDs, rows: .routes, ids: true), .strings("routeAgency", \.routeAgency, rows: .routes),
         .strings("routeShortName", \.routeShortName, rows: .routes), .strings("routeLongName", \.routeLongName, rows: .routes),
         .values("routeType", \.routeType, rows: .routes), .strings("routeColor", \.routeColor, rows: .routes),
         // Trips (tripRoute's count is the trips').
-        .strings("tripIDs", \.tripIDs, rows: .trips, ids: true), .indices("tripRoute", \.tripRoute, rows: .trips, into: .routes),
+        .strings("tripIDs", \.tripIDs, rows: .trips, ids: true), .indices("tripRoute", \.tripRoute, rows: .trips, into: .routes).whereRead,
         // A service of a feed without any is read as none runs (within 0..<1).
         .packed("tripService", \.tripService, rows: .trips, check: { Timetable.within($0.tripService, 0, max(1, $0.serviceCount)) }) { out, t, j in
             let plus = j.offset(.services)
             for v in t.tripService.buffer { out.tripService.append(v &+ plus) }
-        },
-        .indices("tripHeadsign", \.tripHeadsign, rows: .trips, into: .headsigns), .strings("headsigns", \.headsigns, rows: .headsigns),
+        }.whereRead,
+        .indices("tripHeadsign", \.tripHeadsign, rows: .trips, into: .headsigns).whereRead, .strings("headsigns", \.headsigns, rows: .headsigns),
         // Patterns (patternTripStart's count is the patterns' plus one).
-        .offsets("patternStopStart", \.patternStopStart, rows: .patterns, into: .patternCalls),
-        .indices("patternStops", \.patternStops, rows: .patternCalls, into: .stops),
+        .offsets("patternStopStart", \.patternStopStart, rows: .patterns, into: .patternCalls).whereRead,
+        .indices("patternStops", \.patternStops, rows: .patternCalls, into: .stops).whereRead,
         .values("patternFlags", \.patternFlags, rows: .patternCalls), .values("patternSequences", \.patternSequences, rows: .patternCalls),
-        .offsets("patternTripStart", \.patternTripStart, rows: .patterns, into: .patternRows),
-        .indices("patternTrips", \.patternTrips, rows: .patternRows, into: .trips),
+        .offsets("patternTripStart", \.patternTripStart, rows: .patterns, into: .patternRows).whereRead,
+        .indices("patternTrips", \.patternTrips, rows: .patternRows, into: .trips).whereRead,
         // Each pattern's rows of times lie within `times`.
         .packed("patternTimeStart", \.patternTimeStart, rows: .patterns, check: { t in
             let stopStart = t.patternStopStart.buffer, tripStart = t.patternTripStart.buffer, timeStart = t.patternTimeStart.buffer
@@ -257,13 +281,13 @@ extension Timetable {
             let plus = Int64(j.before[.times] ?? 0)
             out.patternTimeStart.reserveCapacity(out.patternTimeStart.count + t.patternTimeStart.count)
             for start in t.patternTimeStart.buffer { out.patternTimeStart.append(start + plus) }
-        },
+        }.whereRead,
         .packed("times", \.times, rows: nil) { out, t, _ in out.times.append(contentsOf: t.times.buffer) },
         // Stop → (pattern, position); trip → (pattern, row).
-        .offsets("stopPatternStart", \.stopPatternStart, rows: .stops, into: .stopPatternValues),
-        .pairs("stopPatterns", \.stopPatterns) { t, q in t.patternLength(q) },
-        .offsets("tripRunStart", \.tripRunStart, rows: .trips, into: .tripRuns),
-        .pairs("tripRuns", \.tripRuns) { t, q in Int(t.patternTripStart[q + 1] - t.patternTripStart[q]) },
+        .offsets("stopPatternStart", \.stopPatternStart, rows: .stops, into: .stopPatternValues).whereRead,
+        .pairs("stopPatterns", \.stopPatterns) { t, q in t.patternLength(q) }.whereRead,
+        .offsets("tripRunStart", \.tripRunStart, rows: .trips, into: .tripRuns).whereRead,
+        .pairs("tripRuns", \.tripRuns) { t, q in Int(t.patternTripStart[q + 1] - t.patternTripStart[q]) }.whereRead,
         .values("tripIsFrequency", \.tripIsFrequency, rows: .trips),
         // Services: one bit per day of the calendar. A combination moves each service's days
         // onto its own calendar (`TimetableCombination.calendar`).
@@ -296,7 +320,7 @@ extension Timetable {
                        }),
         // Fares v1: zones by stop, fares, rules (each feed's own: its fares and zones moved past
         // the feeds' before it, ids prefixed).
-        .indices("stopZone", \.stopZone, rows: .stops, into: .zones, none: true),
+        .indices("stopZone", \.stopZone, rows: .stops, into: .zones, none: true).whereRead,
         .strings("zoneIDs", \.zoneIDs, rows: .zones, ids: true), .strings("fareIDs", \.fareIDs, rows: .fares, ids: true),
         .values("farePrice", \.farePrice, rows: .fares), .strings("fareCurrency", \.fareCurrency, rows: .fares),
         .values("fareTransfers", \.fareTransfers, rows: .fares), .values("fareTransferDuration", \.fareTransferDuration, rows: .fares),
@@ -309,8 +333,8 @@ extension Timetable {
         .values("riderPrice", \.riderPrice, rows: .riderPrices),
         // Fares v2 (each feed's own, as v1's).
         .strings("areaIDs", \.areaIDs, rows: .areas, ids: true), .strings("areaNames", \.areaNames, rows: .areas),
-        .offsets("stopAreaStart", \.stopAreaStart, rows: .stops, into: .stopAreaValues),
-        .indices("stopAreas", \.stopAreas, rows: .stopAreaValues, into: .areas),
+        .offsets("stopAreaStart", \.stopAreaStart, rows: .stops, into: .stopAreaValues).whereRead,
+        .indices("stopAreas", \.stopAreas, rows: .stopAreaValues, into: .areas).whereRead,
         .strings("networkIDs", \.networkIDs, rows: .networks, ids: true), .strings("networkNames", \.networkNames, rows: .networks),
         .indices("routeNetwork", \.routeNetwork, rows: .routes, into: .networks, none: true),
         .strings("fareMediaIDs", \.fareMediaIDs, rows: .fareMedia, ids: true), .strings("fareMediaNames", \.fareMediaNames, rows: .fareMedia),
@@ -337,9 +361,9 @@ extension Timetable {
         // Links between feeds, found once the combination holds every feed (`TimetableCombination.findLinks`).
         .packed("linkStart", \.linkStart, rows: nil, check: { t in
             t.linkStart.isEmpty ? t.linkStops.isEmpty : t.linkStart.count == t.stopCount + 1 && Timetable.monotone(t.linkStart, last: t.linkStops.count)
-        }) { _, _, _ in },
-        .packed("linkStops", \.linkStops, rows: nil, check: { Timetable.within($0.linkStops, 0, $0.stopCount) }) { _, _, _ in },
-        .packed("linkLengths", \.linkLengths, rows: .links, check: { $0.linkLengths.buffer.allSatisfy { $0 >= 0 && $0 <= TimetableCombination.linkRadius } }) { _, _, _ in },
+        }) { _, _, _ in }.whereRead,
+        .packed("linkStops", \.linkStops, rows: nil, check: { Timetable.within($0.linkStops, 0, $0.stopCount) }) { _, _, _ in }.whereRead,
+        .packed("linkLengths", \.linkLengths, rows: .links, check: { $0.linkLengths.buffer.allSatisfy { $0 >= 0 && $0 <= TimetableCombination.linkRadius } }) { _, _, _ in }.whereRead,
     ]
 
     /// Offsets from 0 to `last`, never decreasing.
@@ -363,10 +387,24 @@ extension Timetable {
 
 extension TimetableField {
     /// The same field with no count to keep (agencies, headsigns: as many as the feed has).
-    package var anyCount: TimetableField { TimetableField(name: name, write: write, read: read, check: { _ in true }, combine: combine) }
+    package var anyCount: TimetableField {
+        var field = self
+        field.fits = { _ in true }
+        return field
+    }
 
     /// The same field, written by the combination itself as it names each feed.
     package var combinedApart: TimetableField {
-        TimetableField(name: name, write: write, read: read, check: check, combine: { out, _, j in out.feedNames.append(String(j.prefix.dropLast())) })
+        var field = TimetableField(name: name, write: write, read: read, check: check, combine: { out, _, j in out.feedNames.append(String(j.prefix.dropLast())) })
+        field.fits = fits
+        return field
+    }
+
+    /// The same field, its values checked where they are read at a load a check note vouches
+    /// for (`checkedWhereRead`).
+    package var whereRead: TimetableField {
+        var field = self
+        field.checkedWhereRead = true
+        return field
     }
 }

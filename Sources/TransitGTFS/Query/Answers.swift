@@ -127,7 +127,9 @@ extension GTFSFeed {
         let end = after + minutes * 60, t = ends.timetable, clock = ServiceClock(day: date, zone: t.zone)
         let query = ends.routerQuery(day: date.dayNumber, after: after, before: end, transfers: transfers, minTransfer: minTransferSeconds,
                                      walk: walkMeters, link: SearchDefaults.linkMeters)
-        return ends.router(query, updates: realtime?.updates).reach().filter { $0.arrival <= end }.compactMap { reached in
+        let reached = ends.router(query, updates: realtime?.updates).reach()
+        try t.damage.refuse()
+        return reached.filter { $0.arrival <= end }.compactMap { reached in
             stop(reached.stop, t).map { Reached(stop: $0, arrival: clock.instant(reached.arrival), transfers: reached.rides - 1) }
         }
     }
@@ -137,7 +139,9 @@ extension GTFSFeed {
     public func departures(at stop: String, date: LocalDate, after: Int? = nil, realtime: Realtime? = nil) throws(TransitError) -> [Departure] {
         let ends = try QueryEnds(timetable, from: stop, points: false)
         let t = ends.timetable, clock = ServiceClock(day: date, zone: t.zone)
-        return Board.calls(t, ends.origin.stops, day: date, after: after, updates: realtime?.updates).compactMap { call in
+        let calls = Board.calls(t, ends.origin.stops, day: date, after: after, updates: realtime?.updates)
+        try t.damage.refuse()
+        return calls.compactMap { call in
             guard let at = self.stop(call.stop, t) else { return nil }
             return Departure(stop: at, tripID: call.tripID ?? t.tripIDs[call.trip], route: StopIndex.routeName(t, call.route),
                              headsign: call.headsign ?? t.headsign(call.trip), time: Time(planned: call.planned.map(clock.instant),
@@ -155,11 +159,12 @@ extension GTFSFeed {
         if let (added, _) = TripCalls.added(id, day: date.dayNumber, in: t, overlay: overlay, updates: updates) {
             calls = added
         } else if let trip = try TripCalls.trip(named: id, in: t) {
-            guard t.serviceRuns(Int(t.tripService[trip]), day: date.dayNumber), let run = t.runs(ofTrip: trip).first else { return [] }
+            guard t.serviceRuns(t.service(ofTrip: trip), day: date.dayNumber), let run = t.runs(ofTrip: trip).first else { return [] }
             calls = TripCalls.calls(of: run, trip: trip, day: date.dayNumber, in: t, overlay: overlay, updates: updates)
         } else {
             throw .usage("unknown trip_id '\(id)'")
         }
+        try t.damage.refuse()
         return calls.compactMap { call in
             stop(call.stop, t).map {
                 Call(stop: $0, arrival: Time(planned: call.plannedArrival.map(clock.instant), predicted: call.arrival.map(clock.instant)),

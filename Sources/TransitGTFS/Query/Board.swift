@@ -95,7 +95,7 @@ package enum Board {
                     var call = Call(trip: trip, stop: stop, planned: status == .added ? nil : Int(schedule.planned(q, run, i).departure) + shift,
                                     predicted: status.calls ? Int(schedule.departure(q, run, i)) + shift : nil, dayOffset: offset,
                                     runStart: Int(schedule.planned(q, run, 0).departure), status: status,
-                                    route: instance?.route ?? Int(t.tripRoute[trip]))
+                                    route: instance?.route ?? t.route(ofTrip: trip))
                     if status == .added {
                         call.tripID = instance?.tripID
                         call.headsign = instance?.headsign
@@ -112,14 +112,8 @@ package enum Board {
     /// Every trip with a call at one of `stops`, on any day.
     package static func trips(calling stops: [Int], _ t: Timetable) -> Set<Int> {
         var trips = Set<Int>()
-        let starts = t.stopPatternStart.buffer, pairs = t.stopPatterns.buffer, tripStart = t.patternTripStart.buffer, patternTrips = t.patternTrips.buffer
-        for stop in stops where stop >= 0 && stop + 1 < starts.count {
-            // (pattern, position) pairs, flat.
-            for k in stride(from: Int(starts[stop]), to: min(Int(starts[stop + 1]), pairs.count), by: 2) {
-                let q = Int(pairs[k])
-                guard q >= 0, q + 1 < tripStart.count else { continue }
-                for row in Int(tripStart[q])..<Int(tripStart[q + 1]) { trips.insert(Int(patternTrips[row])) }
-            }
+        for stop in stops {
+            for (q, _) in t.calls(atStop: stop) { trips.formUnion(t.trips(ofPattern: q).lazy.map { Int($0) }) }
         }
         return trips
     }

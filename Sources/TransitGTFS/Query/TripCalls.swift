@@ -45,11 +45,11 @@ package enum TripCalls {
            let overlay, let (p, r) = overlay.run(ofInstance: index) {
             return calls(overlay, p, r, added: false)
         }
-        let stopStart = Int(t.patternStopStart[q])
-        return (0..<t.patternLength(q)).map { i in
+        let stopStart = Int(t.patternStopStart[q]), stops = t.stops(ofPattern: q)
+        return stops.indices.map { i in
             let index = t.timeIndex(pattern: q, row: run.row, position: i)
             let a = Int(t.times[index]), d = Int(t.times[index + 1])
-            return Call(position: i, stop: Int(t.patternStops[stopStart + i]), plannedArrival: a, plannedDeparture: d,
+            return Call(position: i, stop: Int(stops[i]), plannedArrival: a, plannedDeparture: d,
                         arrival: a, departure: d, flags: t.patternFlags[stopStart + i], status: .scheduled)
         }
     }

@@ -29,7 +29,7 @@ package struct IDTable {
     private func equal(_ index: Int, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         keys.offsets.withUnsafeBufferPointer { offsets in
             let start = Int(offsets[index]), end = Int(offsets[index + 1])
-            guard end - start == b.count else { return false }
+            guard end - start == b.count, start >= 0 else { return false }
             guard let other = b.baseAddress, b.count > 0 else { return true }
             return keys.bytes.withUnsafeBufferPointer { bytes in
                 guard let base = bytes.baseAddress, end <= bytes.count else { return false }

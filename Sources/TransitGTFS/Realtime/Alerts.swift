@@ -142,7 +142,7 @@ extension ServiceAlert {
             }
             for case let stop? in stops where stop >= 0 && stop < t.stopCount {
                 found += byStop[t.stopIDs[stop]] ?? []
-                let parent = Int(t.stopParent[stop])
+                let parent = t.parent(of: stop)
                 if parent >= 0 && parent < t.stopCount { found += byStop[t.stopIDs[parent]] ?? [] }
             }
             // An agency's: the route's own, or any where the route names none (the feed's one agency).

@@ -35,7 +35,7 @@ extension Router.Leg {
     package func route(_ t: Timetable, _ updates: TripUpdates?) -> Int {
         if let known = instance(updates) { return known.route }
         guard let trip, trip >= 0, trip < t.tripCount else { return -1 }
-        return Int(t.tripRoute[trip])
+        return t.route(ofTrip: trip)
     }
 
     /// Its trip_id (an added trip's, where the data names it) and headsign; "" for a walk.

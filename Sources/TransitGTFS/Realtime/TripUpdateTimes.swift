@@ -7,8 +7,7 @@ import TransitSupport
 extension TripUpdateApplier {
     /// The run's calls with the updates applied; nil when the update is rejected (counted).
     package mutating func updatedCalls(_ update: FeedMessage.TripUpdate, run: (pattern: Int, row: Int), day: Int) -> [TripUpdates.Call]? {
-        let q = run.pattern, length = t.patternLength(q), base = Int(t.patternStopStart[q])
-        let stops = UnsafeBufferPointer(rebasing: t.patternStops.buffer[base..<(base + length)])
+        let q = run.pattern, stops = t.stops(ofPattern: q), length = stops.count, base = Int(t.patternStopStart[q])
         let sequences = UnsafeBufferPointer(rebasing: t.patternSequences.buffer[base..<(base + length)])
         let times = t.times.buffer, first = t.timeIndex(pattern: q, row: run.row, position: 0)
         var calls: [TripUpdates.Call] = []

@@ -240,7 +240,7 @@ package struct TripUpdateApplier {
             guard let (trip, day, run) = findInstance(descriptor) else { return }
             if let only, !only.contains(trip) { return }
             let key = TripUpdates.RunKey(trip: trip, day: day, start: t.runStart(pattern: run.pattern, row: run.row))
-            var instance = TripUpdates.Instance(status: .updated, tripID: t.tripIDs[trip], trip: trip, route: Int(t.tripRoute[trip]),
+            var instance = TripUpdates.Instance(status: .updated, tripID: t.tripIDs[trip], trip: trip, route: t.route(ofTrip: trip),
                                                 day: day, run: run, calls: [], headsign: t.headsign(trip))
             switch relationship {
             case .canceled: instance.status = .canceled
@@ -294,14 +294,14 @@ package struct TripUpdateApplier {
             guard let routeID = d.routeID, let day = Self.day(d.startDate), let start,
                   let route = t.routeIDs.firstIndex(of: routeID) else { unmatched += 1; return nil }
             var found: [(Int, (pattern: Int, row: Int))] = []
-            for trip in 0..<t.tripCount where Int(t.tripRoute[trip]) == route && t.serviceRuns(Int(t.tripService[trip]), day: day) {
+            for trip in 0..<t.tripCount where t.route(ofTrip: trip) == route && t.serviceRuns(t.service(ofTrip: trip), day: day) {
                 for run in t.runs(ofTrip: trip) where t.runStart(pattern: run.pattern, row: run.row) == start { found.append((trip, run)) }
             }
             guard found.count == 1, let (trip, run) = found.first else { unmatched += 1; return nil }
             return (trip, day, run)
         }
         guard let trip = self.trip(id) else { unmatched += 1; return nil }
-        if let routeID = d.routeID, !t.routeIDs.equals(Int(t.tripRoute[trip]), routeID) {
+        if let routeID = d.routeID, !t.routeIDs.equals(t.route(ofTrip: trip), routeID) {
             routeContradicts += 1
             return nil
         }
@@ -314,7 +314,7 @@ package struct TripUpdateApplier {
             guard let start else { return nil }
             return runs.first { t.runStart(pattern: $0.pattern, row: $0.row) == start + shift }
         }
-        let service = Int(t.tripService[trip])
+        let service = t.service(ofTrip: trip)
         if let given = d.startDate {
             guard let day = Self.day(given) else { unmatched += 1; return nil }
             if t.serviceRuns(service, day: day), let r = run(shift: 0) { return (trip, day, r) }
@@ -376,7 +376,7 @@ package struct TripUpdateApplier {
 
     /// Is `given` the scheduled stop's platform change: the same station, or within 100 m?
     package func samePlace(_ given: Int, _ scheduled: Int) -> Bool {
-        let a = Int(t.stopParent[given]), b = Int(t.stopParent[scheduled])
+        let a = t.parent(of: given), b = t.parent(of: scheduled)
         if a >= 0 && a == b { return true }
         let p = Coordinate(latitude: t.stopLat[given], longitude: t.stopLon[given])
         let q = Coordinate(latitude: t.stopLat[scheduled], longitude: t.stopLon[scheduled])
@@ -466,7 +466,7 @@ package struct TripUpdateApplier {
         var increasing = calls.count >= 2
         for k in calls.indices.dropFirst() where calls[k].arrival < calls[k - 1].departure { increasing = false }
         guard increasing else { addedSkipped += 1; return }
-        let route = trip >= 0 ? Int(t.tripRoute[trip]) : (d.routeID.flatMap { t.routeIDs.firstIndex(of: $0) } ?? -1)
+        let route = trip >= 0 ? t.route(ofTrip: trip) : (d.routeID.flatMap { t.routeIDs.firstIndex(of: $0) } ?? -1)
         let instance = TripUpdates.Instance(status: .added, tripID: tripID, trip: trip, route: route, day: day, run: nil, calls: calls,
                                             headsign: trip >= 0 ? t.headsign(trip) : (calls.last.map { t.stopNames[$0.stop] } ?? ""))
         result.instances.append(instance)
@@ -479,15 +479,15 @@ package struct TripUpdateApplier {
             addedSkipped += 1
             return
         }
-        let q = run.pattern, length = t.patternLength(q), base = Int(t.patternStopStart[q])
+        let q = run.pattern, stops = t.stops(ofPattern: q), base = Int(t.patternStopStart[q])
         let shift = start - t.runStart(pattern: q, row: run.row) + Int(update.delay ?? 0)
-        let calls = (0..<length).map { i -> TripUpdates.Call in
+        let calls = stops.indices.map { i -> TripUpdates.Call in
             let index = t.timeIndex(pattern: q, row: run.row, position: i)
-            return TripUpdates.Call(stop: Int(t.patternStops[base + i]), plannedArrival: nil, plannedDeparture: nil,
+            return TripUpdates.Call(stop: Int(stops[i]), plannedArrival: nil, plannedDeparture: nil,
                                     arrival: Int(t.times[index]) + shift, departure: Int(t.times[index + 1]) + shift, status: .updated,
                                     flags: t.patternFlags[base + i])
         }
-        result.instances.append(TripUpdates.Instance(status: .added, tripID: newID, trip: trip, route: Int(t.tripRoute[trip]), day: day,
+        result.instances.append(TripUpdates.Instance(status: .added, tripID: newID, trip: trip, route: t.route(ofTrip: trip), day: day,
                                                      run: nil, calls: calls, headsign: t.headsign(trip)))
     }
 }

@@ -76,7 +76,7 @@ package enum VehiclePositions {
                 }
                 let trip = v.trip?.tripID.flatMap { trips.find($0) }
                 if let trip {
-                    row.route = Int(t.tripRoute[trip])
+                    row.route = t.route(ofTrip: trip)
                 } else if let routeID = v.trip?.routeID, let route = t.routeIDs.firstIndex(of: routeID) {
                     row.route = route
                 } else if v.trip != nil {
@@ -87,9 +87,9 @@ package enum VehiclePositions {
                 if let id = v.stopID {
                     row.stop = stop(id)
                 } else if let sequence = v.currentStopSequence, let trip, let run = t.runs(ofTrip: trip).first {
-                    let base = Int(t.patternStopStart[run.pattern])
-                    if let i = (0..<t.patternLength(run.pattern)).first(where: { UInt64(clamping: t.patternSequences[base + $0]) == sequence }) {
-                        row.stop = Int(t.patternStops[base + i])
+                    let base = Int(t.patternStopStart[run.pattern]), stops = t.stops(ofPattern: run.pattern)
+                    if let i = stops.indices.first(where: { UInt64(clamping: t.patternSequences[base + $0]) == sequence }) {
+                        row.stop = Int(stops[i])
                     }
                 }
                 if row.stop != nil {
@@ -116,8 +116,7 @@ package enum VehiclePositions {
     /// `stopped_at` a stop within 50 m of it, else `in_transit_to` the segment's end. nil for a
     /// pattern of fewer than two stops with places, or a point more than 2 km from the line.
     package static func along(_ pattern: Int, _ point: Coordinate, _ t: Timetable) -> (stop: Int, status: String)? {
-        let base = Int(t.patternStopStart[pattern]), length = t.patternLength(pattern)
-        let stops = (0..<length).map { Int(t.patternStops[base + $0]) }
+        let stops = t.stops(ofPattern: pattern).map { Int($0) }, length = stops.count
         let places = stops.map { Coordinate(latitude: t.stopLat[$0], longitude: t.stopLon[$0]) }
         guard length >= 2 else { return nil }
         // Meters east and north of `point` (an equirectangular projection: exact enough within a few km).

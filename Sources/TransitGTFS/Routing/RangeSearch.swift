@@ -98,8 +98,7 @@ package struct RangeSearch<S: Schedule> {
         let (departures, calls) = originDepartures()
         if !query.destinations.isEmpty && TargetBounds.worthBuilding(schedule, departures: departures.count) {
             let s = schedule.stopCount, egressOf = egressOf, minEgress = minEgress
-            bounds = TargetBounds(schedule, edges: edges, destinations: query.destinations.filter { $0 >= 0 && $0 < s }.map { ($0, egressOf[$0] - minEgress) },
-                                  positions: runHint.start)
+            bounds = TargetBounds(schedule, edges: edges, destinations: query.destinations.filter { $0 >= 0 && $0 < s }.map { ($0, egressOf[$0] - minEgress) })
         }
         for (tau, range) in departures {
             let departing = calls[range]
@@ -300,6 +299,8 @@ package struct RangeSearch<S: Schedule> {
             let startPosition = Int(state.queued[q]), lastBoarding = Int(state.queuedLast[q])
             state.queued[q] = -1
             let stops = schedule.stops(of: q), flags = schedule.flags(of: q), length = stops.count
+            // A pattern found damaged where read has no stops.
+            guard startPosition < length else { continue }
             var current = -1
             // The ridden run's (arrival, departure) pairs, read in place.
             var ridden = UnsafeBufferPointer<Int32>(start: nil, count: 0)
@@ -429,7 +430,7 @@ package struct RangeSearch<S: Schedule> {
     /// otherwise the runs are halved.
     package func firstRun(_ q: Int, _ i: Int, atOrAfter time: Int32, below: Int) -> Int {
         if below > 0 && below < schedule.runCount(q) && schedule.departure(q, below - 1, i) < time { return below }
-        let call = runHint.start[q] + i
+        let call = schedule.firstCall(q) + i
         let hint = Int(runHint.runs[call])
         let run = hint >= 0 ? schedule.firstRun(q, i, atOrAfter: time, below: below, near: hint)
                             : schedule.firstRun(q, i, atOrAfter: time, high: below)

@@ -226,12 +226,18 @@ package struct RealtimeSchedule: Schedule {
 
     package var stopCount: Int { overlay.base.stopCount }
     package var patternCount: Int { overlay.baseCount + overlay.stopStart.count - 1 }
+    /// The base's calls, then the new patterns'.
+    package var callCount: Int { overlay.base.callCount + overlay.stops.count }
+
+    @inline(__always) package func firstCall(_ q: Int) -> Int {
+        q < overlay.baseCount ? overlay.base.firstCall(q) : overlay.base.callCount + Int(overlay.stopStart[q - overlay.baseCount])
+    }
 
     @inline(__always) package func length(_ q: Int) -> Int {
         q < overlay.baseCount ? overlay.base.length(q) : Int(overlay.stopStart[q - overlay.baseCount + 1] - overlay.stopStart[q - overlay.baseCount])
     }
 
-    @inline(__always) package func stop(_ q: Int, _ i: Int) -> Int { Int(stops(of: q)[i]) }
+    @inline(__always) package func stop(_ q: Int, _ i: Int) -> Int { q < overlay.baseCount ? overlay.base.stop(q, i) : Int(stops(of: q)[i]) }
     @inline(__always) package func canBoard(_ q: Int, _ i: Int) -> Bool { Timetable.canBoard(flags(of: q)[i]) }
     @inline(__always) package func canAlight(_ q: Int, _ i: Int) -> Bool { Timetable.canAlight(flags(of: q)[i]) }
 

@@ -9,8 +9,12 @@ import TransitSupport
 package protocol Schedule {
     var stopCount: Int { get }
     var patternCount: Int { get }
-    /// Stops in the pattern.
+    /// Stops in the pattern (0 for one whose offsets are damaged).
     func length(_ pattern: Int) -> Int
+    /// Where the pattern's calls begin among all patterns' calls, `0 ..< callCount`: per-call
+    /// scratch of a search (`RunHints`, `TargetBounds`) is indexed by it.
+    func firstCall(_ pattern: Int) -> Int
+    var callCount: Int { get }
     func stop(_ pattern: Int, _ position: Int) -> Int
     func canBoard(_ pattern: Int, _ position: Int) -> Bool
     func canAlight(_ pattern: Int, _ position: Int) -> Bool
@@ -109,6 +113,10 @@ package struct DaySchedule: Schedule {
         /// pattern's first `runCount` rows: each run's offset in `times` and its trip.
         let runTimes: Zeroed<Int>
         let runTrips: Zeroed<Int32>
+        /// Per pattern and per stop, whether its indexes were checked where read
+        /// (`TimetableChecks`): 0 not yet, 1 sound, 2 damaged (read as no stops, no runs, no calls).
+        let patternChecked: Zeroed<UInt8>
+        let stopChecked: Zeroed<UInt8>
 
         init(_ t: Timetable, day: Int) {
             self.t = t
@@ -117,23 +125,51 @@ package struct DaySchedule: Schedule {
             let rows = t.patternTripStart.count > 0 ? Int(t.patternTripStart[t.patternCount]) : 0
             runTimes = Zeroed(rows)
             runTrips = Zeroed(rows)
+            patternChecked = Zeroed(t.patternCount)
+            stopChecked = Zeroed(t.stopCount)
         }
 
         deinit {
             runCount.release()
             runTimes.release()
             runTrips.release()
+            patternChecked.release()
+            stopChecked.release()
+        }
+
+        /// Are pattern `q`'s offsets, stops and trips in range (`Timetable.isSound(pattern:)`)?
+        @inline(__always) func isSound(_ q: Int) -> Bool { Self.once(patternChecked, q) { t.isSound(pattern: q) } }
+
+        /// Are the calls at `stop` (its (pattern, position) pairs) in range?
+        @inline(__always) func hasSoundCalls(_ stop: Int) -> Bool { Self.once(stopChecked, stop) { t.hasSoundCalls(atStop: stop) } }
+
+        /// `check`'s answer for `index`, asked once and kept in `known`.
+        @inline(__always) static func once(_ known: Zeroed<UInt8>, _ index: Int, _ check: () -> Bool) -> Bool {
+            let state = known[index]
+            if state != 0 { return state == 1 }
+            let sound = check()
+            known[index] = sound ? 1 : 2
+            return sound
         }
 
         /// Pattern `q`'s runs of the day, written into its rows.
         func work(_ q: Int) -> Int32 {
+            guard isSound(q) else {
+                runCount[q] = 0
+                return 0
+            }
             let first = Int(t.patternTripStart[q]), last = Int(t.patternTripStart[q + 1])
             let tripService = t.tripService.buffer, patternTrips = t.patternTrips.buffer
+            let start = Int(t.patternTimeStart[q]), rowLength = 2 * t.patternLength(q)
             var count = 0
             for row in first..<last {
                 let trip = patternTrips[row], service = Int(tripService[Int(trip)])
-                guard service < running.count, running[service] else { continue }
-                runTimes[first + count] = t.timeIndex(pattern: q, row: row - first, position: 0)
+                guard service >= 0, service < running.count, running[service] else {
+                    if service < 0 || service >= max(1, running.count) { t.damage.found("tripService") }
+                    continue
+                }
+                // `Timetable.timeIndex`, its length read once.
+                runTimes[first + count] = start + (row - first) * rowLength
                 runTrips[first + count] = trip
                 count += 1
             }
@@ -144,6 +180,7 @@ package struct DaySchedule: Schedule {
     private let keep: Keep
     package let stopCount: Int
     package let patternCount: Int
+    package let callCount: Int
     // The timetable's arrays the hot loops read, as plain buffers (they live as long as `t`).
     private let times: UnsafeBufferPointer<Int32>
     private let patternStops: UnsafeBufferPointer<Int32>
@@ -161,6 +198,7 @@ package struct DaySchedule: Schedule {
         keep.shifted = Self.shiftedTimes(timetable, day: day)
         stopCount = timetable.stopCount
         patternCount = timetable.patternCount
+        callCount = timetable.patternStops.count
         times = keep.shifted?.buffer ?? timetable.times.buffer
         patternStops = timetable.patternStops.buffer
         patternFlags = timetable.patternFlags.buffer
@@ -185,16 +223,23 @@ package struct DaySchedule: Schedule {
             guard shift != 0 else { continue }
             if values == nil { values = Array(t.times.buffer) }
             for q in t.patterns(ofFeed: f) {
-                let start = Int(t.patternTimeStart[q])
-                let count = Int(t.patternTripStart[q + 1] - t.patternTripStart[q]) * t.patternLength(q) * 2
-                for k in start..<min(start + count, t.times.count) { values?[k] &+= shift }
+                guard t.isLaidOut(pattern: q), let rows = t.rowRange(ofPattern: q) else { continue }
+                let start = Int(t.patternTimeStart[q]), count = rows.count * t.patternLength(q) * 2
+                for k in start..<(start + count) { values?[k] &+= shift }
             }
         }
         return values.map { Packed($0) }
     }
 
-    @inline(__always) package func length(_ q: Int) -> Int { Int(stopStart[q + 1] - stopStart[q]) }
-    @inline(__always) package func stop(_ q: Int, _ i: Int) -> Int { Int(patternStops[Int(stopStart[q]) + i]) }
+    /// 0 where the offsets are damaged (the file's are checked where read).
+    @inline(__always) package func length(_ q: Int) -> Int {
+        let a = Int(stopStart[q]), b = Int(stopStart[q + 1])
+        return a >= 0 && a <= b && b <= callCount ? b - a : 0
+    }
+
+    @inline(__always) package func firstCall(_ q: Int) -> Int { Int(stopStart[q]) }
+    /// Stop 0 for a pattern whose stops are damaged (the search's answer is then refused).
+    @inline(__always) package func stop(_ q: Int, _ i: Int) -> Int { keep.isSound(q) ? Int(patternStops[Int(stopStart[q]) + i]) : 0 }
     @inline(__always) package func canBoard(_ q: Int, _ i: Int) -> Bool { Timetable.canBoard(patternFlags[Int(stopStart[q]) + i]) }
     @inline(__always) package func canAlight(_ q: Int, _ i: Int) -> Bool { Timetable.canAlight(patternFlags[Int(stopStart[q]) + i]) }
     /// The runs a pattern has on the day; the first call works them out. A run index below it
@@ -209,11 +254,14 @@ package struct DaySchedule: Schedule {
     @inline(__always) package func trip(_ q: Int, _ run: Int) -> Int { Int(runTrips[Int(tripStart[q]) + run]) }
 
     @inline(__always) package func stops(of q: Int) -> UnsafeBufferPointer<Int32> {
-        UnsafeBufferPointer(rebasing: patternStops[Int(stopStart[q])..<Int(stopStart[q + 1])])
+        guard keep.isSound(q) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(rebasing: patternStops[Int(stopStart[q])..<Int(stopStart[q + 1])])
     }
 
+    /// As many as `length(q)`.
     @inline(__always) package func flags(of q: Int) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: patternFlags[Int(stopStart[q])..<Int(stopStart[q + 1])])
+        let first = Int(stopStart[q])
+        return UnsafeBufferPointer(rebasing: patternFlags[first..<(first + length(q))])
     }
 
     @inline(__always) package func times(of q: Int, _ run: Int) -> UnsafeBufferPointer<Int32> {
@@ -222,7 +270,7 @@ package struct DaySchedule: Schedule {
     }
 
     @inline(__always) package func calls(at stop: Int) -> Range<Int> {
-        guard stop >= 0, stop < stopCount else { return 0..<0 }
+        guard stop >= 0, stop < stopCount, keep.hasSoundCalls(stop) else { return 0..<0 }
         return Int(callStart[stop]) / 2..<Int(callStart[stop + 1]) / 2
     }
 

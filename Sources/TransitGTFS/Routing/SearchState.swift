@@ -108,16 +108,13 @@ package final class SearchState {
     }
 }
 
-/// Per call of every pattern, a run index (see `RangeSearch.runHint`; -1: none yet).
+/// Per call of every pattern (from `Schedule.firstCall`), a run index (see
+/// `RangeSearch.runHint`; -1: none yet).
 package final class RunHints {
-    package let start: [Int]
     package let runs: UnsetInt32s
 
     package init<S: Schedule>(_ schedule: S) {
-        var start = [Int](repeating: 0, count: schedule.patternCount + 1)
-        for q in 0..<schedule.patternCount { start[q + 1] = start[q] + schedule.length(q) }
-        self.start = start
-        runs = UnsetInt32s(start[schedule.patternCount])
+        runs = UnsetInt32s(schedule.callCount)
     }
 
     deinit { runs.release() }

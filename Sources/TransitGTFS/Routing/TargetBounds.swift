@@ -48,9 +48,10 @@ package struct TargetBounds {
     }
 
     /// Each destination starts at its walk to the point less the shortest such walk, as the
-    /// search's own bound does. `positions`: each pattern's first call among all patterns'
-    /// calls, and their count last (`RunHints.start`, which the search has already).
-    package init<S: Schedule>(_ schedule: S, edges: TransferEdges, destinations: [(stop: Int, start: Int32)], positions: [Int]) {
+    /// search's own bound does.
+    package init<S: Schedule>(_ schedule: S, edges: TransferEdges, destinations: [(stop: Int, start: Int32)]) {
+        // Each pattern's first call among all patterns' calls, and their count last.
+        let positions = (0..<schedule.patternCount).map(schedule.firstCall) + [schedule.callCount]
         let n = schedule.stopCount, unreachable = Self.unreachable
         var bound = [Int32](repeating: unreachable, count: n)
         let hops = Self.shortestHops(schedule, positions: positions)
@@ -136,7 +137,7 @@ package struct TargetBounds {
         let t = edges.t
         var pairs: [(to: Int32, from: Int32)] = []
         for v in 0..<n where v < t.stopCount {
-            let parent = Int(t.stopParent[v])
+            let parent = t.parent(of: v)
             if parent >= 0 { for u in edges.children.of(parent) where u != v { pairs.append((Int32(v), Int32(u))) } }
         }
         for (x, ys) in edges.listed where x >= 0 && x < n {
@@ -148,7 +149,7 @@ package struct TargetBounds {
             }
         } else if (edges.walkMeters ?? 0) > 0 || edges.linkMeters != nil, t.linkStart.count == t.stopCount + 1 {
             for x in 0..<min(n, t.stopCount) {
-                for k in Int(t.linkStart[x])..<Int(t.linkStart[x + 1]) where k < t.linkStops.count {
+                for k in t.links(of: x) {
                     let y = t.linkStops[k]
                     guard y >= 0, Int(y) < n else { continue }
                     pairs.append((y, Int32(x)))

@@ -105,7 +105,7 @@ package final class TransferEdges {
         let at = Int(workedAt[x])
         if at >= 0 { return worked[at] }
         var pairs = [x]
-        let parent = Int(t.stopParent[x])
+        let parent = t.parent(of: x)
         if parent >= 0 { pairs += children.of(parent).filter { $0 != x } }
         pairs += listed[x] ?? []
         var out: [Edge] = []
@@ -184,7 +184,7 @@ package final class TransferEdges {
 
     /// Candidate rows for (x, y): exact stops, their stations, and rows without stops.
     package static func candidates(_ x: Int, _ y: Int, _ t: Timetable, rulesByPair: [Int64: [Int]], wildcard: [Int]) -> [Int] {
-        let px = Int(t.stopParent[x]), py = Int(t.stopParent[y])
+        let px = t.parent(of: x), py = t.parent(of: y)
         // The stop, its station, and -1 for a row that leaves the field empty.
         let froms = px >= 0 ? [x, px, -1] : [x, -1], tos = py >= 0 ? [y, py, -1] : [y, -1]
         var rows: [Int] = []
@@ -221,7 +221,7 @@ package final class TransferEdges {
     /// trips; a trip and a route; one trip; both routes; one route; stops only. Exact stops beat
     /// stations; on a tie the most restrictive row wins. nil: forbidden.
     package static func decide(_ x: Int, _ y: Int, _ rows: [Int], _ t: Timetable, fromTrip: Int, toTrip: Int, minTransfer: Int) -> Int? {
-        let fromRoute = fromTrip >= 0 ? Int(t.tripRoute[fromTrip]) : -2, toRoute = toTrip >= 0 ? Int(t.tripRoute[toTrip]) : -2
+        let fromRoute = fromTrip >= 0 ? t.route(ofTrip: fromTrip) : -2, toRoute = toTrip >= 0 ? t.route(ofTrip: toTrip) : -2
         var best: (rank: Int, exact: Int, seconds: Int?)?
         for index in rows {
             let r = t.transfers[index]
@@ -289,7 +289,7 @@ package final class TransferEdges {
         if rules.isEmpty { return -1 }
         let named = rules.trips.contains(trip) ? Int64(trip) : -1
         // An added trip (GTFS-Realtime) has no trip of the feed, and so no route its rules name.
-        let route = trip >= 0 && trip < t.tripCount ? Int(t.tripRoute[trip]) : -1
+        let route = trip >= 0 && trip < t.tripCount ? t.route(ofTrip: trip) : -1
         return (named + 1) << 32 | Int64(rules.routes.contains(route) ? route + 1 : 0)
     }
 
@@ -297,7 +297,7 @@ package final class TransferEdges {
     /// Where no row names a trip the answer depends on the two routes only, and is kept.
     package func seconds(_ edge: Edge, from x: Int, fromTrip: Int, toTrip: Int) -> Int? {
         if edge.walkSeconds >= 0 || edge.exact || edge.rows < 0 || Int(edge.rows) >= pairRows.count { return Int(edge.lowerBound) }
-        let fromRoute = fromTrip >= 0 ? Int64(t.tripRoute[fromTrip]) : -1, toRoute = toTrip >= 0 ? Int64(t.tripRoute[toTrip]) : -1
+        let fromRoute = fromTrip >= 0 ? Int64(t.route(ofTrip: fromTrip)) : -1, toRoute = toTrip >= 0 ? Int64(t.route(ofTrip: toTrip)) : -1
         let fits = (0..<(1 << 21)).contains(fromRoute) && (0..<(1 << 21)).contains(toRoute) && edge.rows < 1 << 21  // the key's fields
         guard fits, !edge.namesToTrip, !edge.namesFromTrip else {
             return Self.decide(x, Int(edge.to), pairRows[Int(edge.rows)], t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)

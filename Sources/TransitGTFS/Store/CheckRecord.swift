@@ -68,3 +68,18 @@ package enum CheckRecord {
         return Int64(now.tv_sec) &* 1_000_000_000 &+ Int64(now.tv_nsec)
     }
 }
+
+extension TimetableDamage {
+    /// The error an answer read from a damaged file gives, once a check where a value is read
+    /// found it (the same words as the check of a whole file): the file's note is forgotten, so
+    /// that the next load reads it whole and says so at once.
+    package func refuse() throws(TransitError) {
+        guard let field = damagedField else { return }
+        guard !path.isEmpty else { throw .parse(what: "the timetable", reason: "the compiled timetable is damaged (\(field))") }
+        CheckRecord.forget(path)
+        let file = path as NSString, name = (file.lastPathComponent as NSString).deletingPathExtension
+        let mend = (file.deletingLastPathComponent as NSString).lastPathComponent == ".combined"
+            ? "it is combined again at the next query" : "compile it again from its source: transit gtfs update \(name)"
+        throw .parse(what: path, reason: "the compiled feed is damaged (\(field)); \(mend)")
+    }
+}

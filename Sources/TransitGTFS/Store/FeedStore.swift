@@ -351,7 +351,12 @@ package struct FeedStore {
         var start = magic.count + 4 + headerLength
         start += (8 - start % 8) % 8
         guard start <= bytes.count else { throw .parse(what: path, reason: "the compiled feed is cut short; import it again") }
-        let timetable = try TimetableFile.decode(bytes, from: start, owner: file, path: path, validate: !checkedBefore)
+        let timetable: Timetable
+        do { timetable = try TimetableFile.decode(bytes, from: start, owner: file, path: path, vouched: checkedBefore) } catch {
+            // Found damaged though its note vouched for it: the next load reads it whole.
+            if checkedBefore { CheckRecord.forget(path) }
+            throw error
+        }
         if !checkedBefore { CheckRecord.record(for: path, file.identity) }
         return (summary, timetable)
     }
@@ -452,6 +457,14 @@ package struct FeedStore {
                 timetables.append((part.summary.name, loaded))
             } else {
                 timetables.append((part.summary.name, try Self.load(part.file, named: part.summary.name).1))
+            }
+        }
+        // A combination reads every value of its feeds: each is checked whole first (what a
+        // check note let a load leave to be checked where read), so that damage names its feed.
+        for (part, loaded) in zip(parts, timetables) {
+            do { try TimetableFile.validate(loaded.timetable, path: part.file) } catch {
+                CheckRecord.forget(part.file)
+                throw error
             }
         }
         let started = DispatchTime.now().uptimeNanoseconds

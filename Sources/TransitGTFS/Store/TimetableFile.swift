@@ -33,8 +33,10 @@ package enum TimetableFile {
     }
 
     /// Reads from `bytes` (kept alive by `owner`); the big arrays stay where they are.
-    /// `validate`: false only for a file a `CheckRecord` says was validated as it is.
-    package static func decode(_ bytes: UnsafeRawBufferPointer, from start: Int, owner: AnyObject, path: String, validate: Bool = true) throws(TransitError) -> Timetable {
+    /// `vouched`: a `CheckRecord` says the file was validated as it is; then the fields checked
+    /// where they are read are not checked whole (see `TimetableField.checkedWhereRead`), and
+    /// what those checks find is kept in the timetable's `damage`.
+    package static func decode(_ bytes: UnsafeRawBufferPointer, from start: Int, owner: AnyObject, path: String, vouched: Bool = false) throws(TransitError) -> Timetable {
         var r = BinaryReader(bytes: bytes, owner: owner, path: path)
         r.position = start
         guard try r.raw(magic.count) == magic else {
@@ -42,14 +44,16 @@ package enum TimetableFile {
         }
         var t = Timetable()
         for field in Timetable.fields { try field.read(&t, &r) }
-        if validate { try Self.validate(t, path: path) }
+        try Self.validate(t, path: path, vouched: vouched)
+        t.damage = TimetableDamage(path: path)
         return t
     }
 
     /// Every index the router follows is in range: a damaged file is an error, never a trap.
-    /// Each field's check, in the list's order (a check may lean on the fields before it).
-    package static func validate(_ t: Timetable, path: String) throws(TransitError) {
-        for field in Timetable.fields where !field.check(t) {
+    /// Each field's check, in the list's order (a check may lean on the fields before it);
+    /// `vouched`: every size, and the values of all but the fields checked where read.
+    package static func validate(_ t: Timetable, path: String, vouched: Bool = false) throws(TransitError) {
+        for field in Timetable.fields where !field.fits(t) || (!(vouched && field.checkedWhereRead) && !field.check(t)) {
             throw .parse(what: path, reason: "the compiled timetable is damaged (\(field.name)); import the feed again")
         }
     }

@@ -20,7 +20,19 @@ public struct GTFSCommand: Sendable, Equatable {
 
     init(_ command: any GTFSSubcommand) { self.command = command }
 
-    func run(_ context: Context) async throws(TransitError) -> Output { try await command.run(GTFSContext(context)) }
+    /// An answer read from a damaged compiled file (found where a value was read) is refused,
+    /// whatever the command made of it.
+    func run(_ context: Context) async throws(TransitError) -> Output {
+        let gtfs = GTFSContext(context)
+        do {
+            let output = try await command.run(gtfs)
+            try gtfs.refuseDamage()
+            return output
+        } catch {
+            try gtfs.refuseDamage()
+            throw error
+        }
+    }
 
     public static func == (a: GTFSCommand, b: GTFSCommand) -> Bool { a.command.isEqual(to: b.command) }
 }

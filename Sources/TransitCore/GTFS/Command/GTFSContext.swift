@@ -9,6 +9,8 @@ import TransitGTFS
 struct GTFSContext {
     let context: Context
     let store: FeedStore
+    /// What the checks where values are read found in each timetable opened (shared by copies).
+    private let opened = Locked<[TimetableDamage]>([])
 
     /// The clock a query reads its default day and "now" at: the settings' (`TRANSIT_NOW` or
     /// the system's), or a recording's (`reading(_:)`).
@@ -31,6 +33,11 @@ struct GTFSContext {
     }
 
     var settings: Settings { context.settings }
+
+    /// Throws where a timetable opened was found damaged (`TimetableDamage.refuse`).
+    func refuseDamage() throws(TransitError) {
+        for damage in opened.current { try damage.refuse() }
+    }
     func progress(_ words: String) { context.progress(words) }
 
     // MARK: the feeds
@@ -47,6 +54,7 @@ struct GTFSContext {
     func open(_ given: [String]) throws(TransitError) -> Feed {
         progress("opening the feed")
         let (summary, timetable, warnings) = try store.resolve(given, variable: settings.variables["TRANSIT_GTFS_FEED"])
+        opened.withLock { $0.append(timetable.damage) }
         return Feed(summary: summary, timetable: timetable, notices: warnings.map { "GTFS: " + $0 } + Self.combinationNotices(timetable))
     }
 

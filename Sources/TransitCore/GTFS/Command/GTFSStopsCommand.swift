@@ -50,7 +50,7 @@ struct GTFSStopsCommand: GTFSSubcommand {
             Column("name") { .string(t.stopNames[$0.stop]) },
             Column("latitude") { .coordinate(t.stopLat[$0.stop]) },
             Column("longitude") { .coordinate(t.stopLon[$0.stop]) },
-            Column("parent_station", "PARENT") { t.stopParent[$0.stop] >= 0 ? .string(t.stopIDs[Int(t.stopParent[$0.stop])]) : .null },
+            Column("parent_station", "PARENT") { t.parent(of: $0.stop) >= 0 ? .string(t.stopIDs[t.parent(of: $0.stop)]) : .null },
             Column("routes") { .list(served[$0.stop].map { .string(StopIndex.routeName(t, $0)) }) },
         ]
         var table = [data[0], data[2], data[5], data[6]]

@@ -61,7 +61,7 @@ struct GTFSTripCommand: GTFSSubcommand {
             if replaces { notices.append("Trip \(tripID) runs as the real-time data replaces it on \(day.iso)") }
         } else if let trip = found {
             let runs = t.runs(ofTrip: trip)
-            guard t.serviceRuns(Int(t.tripService[trip]), day: day.dayNumber), let first = runs.first else {
+            guard t.serviceRuns(t.service(ofTrip: trip), day: day.dayNumber), let first = runs.first else {
                 notices.append("Trip \(tripID) does not run on \(day.iso)")
                 return Output([TripCalls.Call](), data: [], table: [], notices: notices)
             }

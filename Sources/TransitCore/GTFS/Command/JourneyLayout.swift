@@ -221,7 +221,7 @@ struct JourneyLayout {
     func changes(_ journey: Router.Journey) -> [Router.Leg] { Array(journey.legs.filter(\.isRide).dropFirst()) }
 
     func stationName(_ stop: Int) -> String {
-        let parent = Int(t.stopParent[stop])
+        let parent = t.parent(of: stop)
         return parent >= 0 ? t.stopNames[parent] : t.stopNames[stop]
     }
 

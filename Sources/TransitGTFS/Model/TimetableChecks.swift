@@ -1,0 +1,165 @@
+import Foundation
+import TransitSupport
+
+/// What the checks where a value is read found wrong in a loaded timetable.
+///
+/// Why: a load that a `CheckRecord` vouches for does not read the file whole (on a national
+/// feed that was most of a one-hour query), so the indexes per stop, trip and pattern call
+/// (`TimetableField.checkedWhereRead`) are checked as a query reads them: a value out of range
+/// reads as nothing (no calls, no stops, no parent) and is noted here, and whoever answers
+/// (`GTFSFeed`, the `gtfs` commands) refuses the answer with the error this gives. Copies of a
+/// timetable share it.
+package final class TimetableDamage: Sendable {
+    /// The compiled file the timetable was read from; empty for one compiled in memory.
+    package let path: String
+    private let field = Locked<String?>(nil)
+
+    package init(path: String = "") { self.path = path }
+
+    /// Notes that `name` holds a value out of range (the first noted is the one said).
+    package func found(_ name: String) { field.withLock { if $0 == nil { $0 = name } } }
+
+    /// The field found damaged, if any.
+    package var damagedField: String? { field.current }
+}
+
+/// Every accessor a reader outside the router's `Schedule` uses for the fields checked where
+/// read: each returns what is in range, or nothing (noting the damage).
+extension Timetable {
+    /// Stop `s`'s station; -1 for none.
+    package func parent(of s: Int) -> Int {
+        guard s >= 0, s < stopCount else { return -1 }
+        let p = Int(stopParent[s])
+        guard p >= -1, p < stopCount else { damage.found("stopParent"); return -1 }
+        return p
+    }
+
+    /// The stops whose parent `station` is; empty for a stop that is no station.
+    package func children(ofStation station: Int) -> [Int] {
+        guard let range = span(stationChildStart, station, within: stationChildren.count, "stationChildStart") else { return [] }
+        let stops = range.map { Int(stationChildren[$0]) }
+        guard stops.allSatisfy({ $0 >= 0 && $0 < stopCount }) else { damage.found("stationChildren"); return [] }
+        return stops
+    }
+
+    /// Stop `s`'s fare zone (Fares v1); -1 for none.
+    package func fareZone(ofStop s: Int) -> Int {
+        guard s >= 0, s < stopCount else { return -1 }
+        let zone = Int(stopZone[s])
+        guard zone >= -1, zone < zoneIDs.count else { damage.found("stopZone"); return -1 }
+        return zone
+    }
+
+    /// Stop `s`'s fare areas (Fares v2).
+    package func areas(ofStop s: Int) -> [Int] {
+        guard let range = span(stopAreaStart, s, within: stopAreas.count, "stopAreaStart") else { return [] }
+        let areas = range.map { Int(stopAreas[$0]) }
+        guard areas.allSatisfy({ $0 >= 0 && $0 < areaIDs.count }) else { damage.found("stopAreas"); return [] }
+        return areas
+    }
+
+    /// The walks stored for stop `x`: positions in `linkStops` and `linkLengths`, each stop in
+    /// range and each length within the radius the walks were stored for.
+    package func links(of x: Int) -> Range<Int> {
+        guard linkStart.count == stopCount + 1, x >= 0, x < stopCount else { return 0..<0 }
+        let from = Int(linkStart[x]), to = Int(linkStart[x + 1])
+        guard from >= 0, from <= to, to <= linkStops.count, to <= linkLengths.count else { damage.found("linkStart"); return 0..<0 }
+        for k in from..<to where linkStops[k] < 0 || Int(linkStops[k]) >= stopCount || !(linkLengths[k] >= 0 && linkLengths[k] <= TimetableCombination.linkRadius) {
+            damage.found("linkStops")
+            return 0..<0
+        }
+        return from..<to
+    }
+
+    /// The calls at `stop`: (pattern, position) pairs, each position within its pattern.
+    package func calls(atStop stop: Int) -> [(pattern: Int, position: Int)] {
+        guard hasSoundCalls(atStop: stop) else { return [] }
+        return stride(from: Int(stopPatternStart[stop]), to: Int(stopPatternStart[stop + 1]), by: 2).map { (Int(stopPatterns[$0]), Int(stopPatterns[$0 + 1])) }
+    }
+
+    /// Are the calls at `stop` in range: its pairs within `stopPatterns`, each pattern in range
+    /// and each position within it? False for a stop out of range.
+    package func hasSoundCalls(atStop stop: Int) -> Bool {
+        guard let range = span(stopPatternStart, stop, within: stopPatterns.count / 2 * 2, "stopPatternStart") else { return false }
+        guard range.lowerBound % 2 == 0, range.count % 2 == 0 else { damage.found("stopPatternStart"); return false }
+        for k in stride(from: range.lowerBound, to: range.upperBound, by: 2) {
+            let q = Int(stopPatterns[k]), i = Int(stopPatterns[k + 1])
+            guard q >= 0, q < patternCount, i >= 0, i < patternLength(q) else { damage.found("stopPatterns"); return false }
+        }
+        return true
+    }
+
+    /// Pattern `q`'s positions in `patternStops` (and `patternFlags`, `patternSequences`).
+    package func callRange(ofPattern q: Int) -> Range<Int>? {
+        guard q >= 0, q < patternCount else { return nil }
+        return span(patternStopStart, q, within: patternStops.count, "patternStopStart")
+    }
+
+    /// Pattern `q`'s rows in `patternTrips`.
+    package func rowRange(ofPattern q: Int) -> Range<Int>? {
+        guard q >= 0, q < patternCount else { return nil }
+        return span(patternTripStart, q, within: patternTrips.count, "patternTripStart")
+    }
+
+    /// Are pattern `q`'s offsets in range: its calls, its rows, and its rows' block of times
+    /// (what `timeIndex` reads)? A check of three values.
+    package func isLaidOut(pattern q: Int) -> Bool {
+        guard let calls = callRange(ofPattern: q), let rows = rowRange(ofPattern: q) else { return false }
+        let start = Int64(patternTimeStart[q]), length = Int64(rows.count) * Int64(calls.count) * 2
+        guard start >= 0, start <= Int64(times.count) - length else { damage.found("patternTimeStart"); return false }
+        return true
+    }
+
+    /// Is pattern `q` laid out, with its stops and trips in range?
+    package func isSound(pattern q: Int) -> Bool {
+        isLaidOut(pattern: q) && stops(ofPattern: q).count == patternLength(q) && trips(ofPattern: q).count == rowRange(ofPattern: q)?.count
+    }
+
+    /// Pattern `q`'s stops, each in range; empty for a pattern out of range or damaged.
+    package func stops(ofPattern q: Int) -> UnsafeBufferPointer<Int32> {
+        indexes(patternStops, callRange(ofPattern: q), below: stopCount, "patternStops")
+    }
+
+    /// Pattern `q`'s trips, one per row, each in range (their routes, services and headsigns
+    /// are checked where read: `route(ofTrip:)`, `service(ofTrip:)`); empty for a pattern out of
+    /// range or damaged.
+    package func trips(ofPattern q: Int) -> UnsafeBufferPointer<Int32> {
+        indexes(patternTrips, rowRange(ofPattern: q), below: tripCount, "patternTrips")
+    }
+
+    /// `values[range]`, each in `0 ..< limit`; empty (noted as `name`'s damage where a value is not).
+    private func indexes(_ values: Packed<Int32>, _ range: Range<Int>?, below limit: Int, _ name: String) -> UnsafeBufferPointer<Int32> {
+        guard let range else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let slice = UnsafeBufferPointer(rebasing: values.buffer[range])
+        let n = Int32(clamping: limit)
+        var ok = true
+        for v in slice { ok = ok && v >= 0 && v < n }  // no early exit: the loop vectorizes
+        guard ok else { damage.found(name); return UnsafeBufferPointer(start: nil, count: 0) }
+        return slice
+    }
+
+    /// Is trip `k` in range, with its route, service and headsign in range (noted if not)?
+    package func isSound(trip k: Int) -> Bool {
+        guard k >= 0, k < tripCount else { damage.found("patternTrips"); return false }
+        let route = tripRoute[k], service = tripService[k], headsign = tripHeadsign[k]
+        guard route >= 0, Int(route) < routeCount else { damage.found("tripRoute"); return false }
+        guard service >= 0, Int(service) < max(1, serviceCount) else { damage.found("tripService"); return false }
+        guard headsign >= 0, Int(headsign) < headsigns.count else { damage.found("tripHeadsign"); return false }
+        return true
+    }
+
+    /// Trip `k`'s route; 0 (noted) where it is out of range (a file with trips has routes).
+    package func route(ofTrip k: Int) -> Int { isSound(trip: k) ? Int(tripRoute[k]) : 0 }
+
+    /// Trip `k`'s service; -1 (none runs) where it is out of range.
+    package func service(ofTrip k: Int) -> Int { isSound(trip: k) ? Int(tripService[k]) : -1 }
+
+    /// Offsets `starts[row] ..< starts[row + 1]` within `0 ..< limit`; nil (noted as `name`'s
+    /// damage) where they are not, nil without note for a row out of range.
+    private func span(_ starts: Packed<Int32>, _ row: Int, within limit: Int, _ name: String) -> Range<Int>? {
+        guard row >= 0, row + 1 < starts.count else { return nil }
+        let from = Int(starts[row]), to = Int(starts[row + 1])
+        guard from >= 0, from <= to, to <= limit else { damage.found(name); return nil }
+        return from..<to
+    }
+}
