@@ -128,8 +128,8 @@ import TransitTestSupport
         let cache = Paths.temporary()
         #expect(try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env(cache)).status == 0)
         let file = cache + "/gtfs/lakeport.timetable", note = CheckRecord.path(for: file)
-        let stops = try #require(try FeedStore.load(file).1.stopCount)
-        let patternCalls = try #require(try FeedStore.load(file).1.patternStops.count)
+        let loaded = try FeedStore.load(file).1
+        let stops = loaded.stopCount, patternCalls = loaded.patternStops.count
         let queries = [
             ["gtfs", "trips", "--from", "Harbor", "--to", "Airport", "--date", "2026-11-28"],
             ["gtfs", "departures", "--stop", "Harbor", "--date", "2026-11-28", "--after", "07:00"],
