@@ -15,4 +15,6 @@ public enum SearchDefaults {
     public static let walkMeters = 300.0
     /// Meters around an end given as `LAT,LON`: every stop this close is reached on foot.
     public static let radiusMeters = 1000.0
+    /// Meters a second on foot, for every walk (links, changes, a point's stops).
+    public static let walkingSpeed = 1.2
 }

@@ -33,7 +33,7 @@ package struct StopIndex {
             let d = onStreets[stop] ?? straight
             guard d <= radius else { continue }
             meters[stop] = d
-            seconds[stop] = Int((d / Router.walkingSpeed).rounded(.up))
+            seconds[stop] = Int((d / SearchDefaults.walkingSpeed).rounded(.up))
         }
         guard !seconds.isEmpty else {
             let near = nearest.map { " the nearest is \(t.stopNames[$0.stop]) (\(t.stopIDs[$0.stop])), \(Int($0.meters.rounded())) m away" } ?? " the feed has no stop"

@@ -90,7 +90,7 @@ package enum TimetableCombination {
         // Through a grid of cells as wide as the radius, each stop's neighbourhood compared whole;
         // where one holds thousands of stops (16,000 at one place were 256 million pairs), a
         // k-d tree built then finds the nearest instead (the same rule, found in log time).
-        let grid = TransferEdges.Grid(t, cell: linkRadius)
+        let grid = StopGrid(t, cell: linkRadius)
         var index: NearestStops?
         let table = t, children = StationChildren(t)
         func nearest(_ x: Int, limit: Int) -> [(stop: Int, meters: Double)] {

@@ -24,25 +24,6 @@ extension TripUpdates {
     }
 }
 
-extension Router.Leg {
-    /// The real-time instance the ride's run stands for, if any.
-    package func instance(_ updates: TripUpdates?) -> TripUpdates.Instance? {
-        guard let updates, instance >= 0, instance < updates.instances.count else { return nil }
-        return updates.instances[instance]
-    }
-
-    /// Its route (-1: an added trip on a route the feed does not have, or a walk).
-    package func route(_ t: Timetable, _ updates: TripUpdates?) -> Int {
-        if let known = instance(updates) { return known.route }
-        guard let trip, trip >= 0, trip < t.tripCount else { return -1 }
-        return t.route(ofTrip: trip)
-    }
-
-    /// Its trip_id (an added trip's, where the data names it) and headsign; "" for a walk.
-    package func tripID(_ t: Timetable, _ updates: TripUpdates?) -> String { instance(updates)?.tripID ?? trip.map { t.tripIDs[$0] } ?? "" }
-    package func headsign(_ t: Timetable, _ updates: TripUpdates?) -> String { instance(updates)?.headsign ?? trip.map { t.headsign($0) } ?? "" }
-}
-
 /// How real-time data leaves a call, or a ride, as every answer reports it (`status`). The
 /// words are the output's.
 public enum RealtimeStatus: String, Sendable {

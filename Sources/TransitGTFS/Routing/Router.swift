@@ -88,7 +88,7 @@ package struct Router {
         package var transfers: Int
     }
 
-    package static let walkingSpeed = 1.2
+    package static let walkingSpeed = SearchDefaults.walkingSpeed
 
     package let t: Timetable
     package let query: Query
@@ -169,4 +169,25 @@ package struct Router {
             span *= 2
         }
     }
+}
+
+/// A ride as real-time data leaves it: the instance its run stands for, and what the data says
+/// of its trip.
+extension Router.Leg {
+    /// The real-time instance the ride's run stands for, if any.
+    package func instance(_ updates: TripUpdates?) -> TripUpdates.Instance? {
+        guard let updates, instance >= 0, instance < updates.instances.count else { return nil }
+        return updates.instances[instance]
+    }
+
+    /// Its route (-1: an added trip on a route the feed does not have, or a walk).
+    package func route(_ t: Timetable, _ updates: TripUpdates?) -> Int {
+        if let known = instance(updates) { return known.route }
+        guard let trip, trip >= 0, trip < t.tripCount else { return -1 }
+        return t.route(ofTrip: trip)
+    }
+
+    /// Its trip_id (an added trip's, where the data names it) and headsign; "" for a walk.
+    package func tripID(_ t: Timetable, _ updates: TripUpdates?) -> String { instance(updates)?.tripID ?? trip.map { t.tripIDs[$0] } ?? "" }
+    package func headsign(_ t: Timetable, _ updates: TripUpdates?) -> String { instance(updates)?.headsign ?? trip.map { t.headsign($0) } ?? "" }
 }

@@ -37,7 +37,7 @@ package final class TransferEdges {
     /// Stops named as a transfers.txt row's to_stop_id, by from stop (stations expanded).
     package var listed: [Int: [Int]] = [:]
     package let children: StationChildren
-    package var grid: Grid?
+    package var grid: StopGrid?
     /// A map's streets, on which the walks found through `grid` are measured (nil: straight).
     package let streets: StreetWalker?
     /// Those walks, by stop, once measured (a change's meters are printed from here).
@@ -90,7 +90,7 @@ package final class TransferEdges {
         // grid as wide as the longer of the two, and measures what it finds on `streets`.
         let reach = max(walkMeters ?? 0, linkMeters ?? 0)
         let compiled = t.linkStart.count == t.stopCount + 1 && reach <= TimetableCombination.linkRadius
-        if reach > 0 && !compiled { grid = Grid(t, cell: reach) }
+        if reach > 0 && !compiled { grid = StopGrid(t, cell: reach) }
     }
 
     deinit {
@@ -334,45 +334,5 @@ package final class TransferEdges {
         let a = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x]), b = Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y])
         let m = a.meters(to: b)
         return m.isFinite ? m : 0
-    }
-
-    /// Stops bucketed by a square grid of `cell` meters, for the walking pairs.
-    package struct Grid {
-        package var cells: [Int64: [Int]] = [:]
-        package let latStep: Double
-        package let lonStep: Double
-
-        package init(_ t: Timetable, cell: Double) {
-            latStep = max(cell / 111_000, 1e-6)
-            let maxLat = t.stopLat.filter { !$0.isNaN }.map(abs).max() ?? 0
-            lonStep = latStep / max(cos(min(maxLat, 85) * .pi / 180), 0.05)
-            for stop in 0..<t.stopCount where !t.stopLat[stop].isNaN && !t.stopLon[stop].isNaN {
-                cells[key(t.stopLat[stop], t.stopLon[stop]), default: []].append(stop)
-            }
-        }
-
-        package func key(_ lat: Double, _ lon: Double) -> Int64 {
-            let a = Int64(Int(saturating: lat / latStep)), b = Int64(Int(saturating: lon / lonStep))
-            return a &* 1_000_003 &+ b
-        }
-
-        /// How many stops `near` would list, without listing them.
-        package func count(near stop: Int, _ t: Timetable) -> Int {
-            let lat = t.stopLat[stop], lon = t.stopLon[stop]
-            var n = 0
-            for dy in -1...1 {
-                for dx in -1...1 { n += cells[key(lat + Double(dy) * latStep, lon + Double(dx) * lonStep)]?.count ?? 0 }
-            }
-            return n
-        }
-
-        package func near(_ stop: Int, _ t: Timetable) -> [Int] {
-            let lat = t.stopLat[stop], lon = t.stopLon[stop]
-            var out: [Int] = []
-            for dy in -1...1 {
-                for dx in -1...1 { out += cells[key(lat + Double(dy) * latStep, lon + Double(dx) * lonStep)] ?? [] }
-            }
-            return out
-        }
     }
 }
