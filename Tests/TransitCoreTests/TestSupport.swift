@@ -125,8 +125,11 @@ struct Run {
 
     /// The binary under an address-space limit (RLIMIT_AS, `ulimit -v`; the audits ask for 1 GB): an
     /// input that would need more is refused or killed, never served by the machine's 24 GB.
-    static func transit(_ args: [String], env: [String: String], addressSpace bytes: Int) async throws -> Run {
-        try await transitLike(["/bin/bash", "-c", "ulimit -v \(bytes >> 10) && exec \"$0\" \"$@\"", binary] + args, env: env)
+    /// `cpuSeconds`: a limit of processor time too (RLIMIT_CPU, `ulimit -t`: killed past it), a
+    /// bound on work that a busy machine does not move, as a wall clock would.
+    static func transit(_ args: [String], env: [String: String], addressSpace bytes: Int, cpuSeconds: Int? = nil) async throws -> Run {
+        let cpu = cpuSeconds.map { "ulimit -t \($0) && " } ?? ""
+        return try await transitLike(["/bin/bash", "-c", "ulimit -v \(bytes >> 10) && \(cpu)exec \"$0\" \"$@\"", binary] + args, env: env)
     }
 
     /// Any program, with the same capture (a shell running `transit`, say).
