@@ -125,9 +125,8 @@ extension GTFSFeed {
                       realtime: Realtime? = nil) throws(TransitError) -> [Reached] {
         let ends = try QueryEnds(timetable, from: from)
         let end = after + minutes * 60, t = ends.timetable, clock = ServiceClock(day: date, zone: t.zone)
-        let query = ends.routerQuery(day: date.dayNumber, after: after, before: end, transfers: transfers, minTransfer: minTransferSeconds,
-                                     walk: walkMeters, link: SearchDefaults.linkMeters)
-        let reached = ends.router(query, updates: realtime?.updates).reach()
+        let rules = QueryEnds.Rules(transfers: transfers, minTransfer: minTransferSeconds, walk: walkMeters)
+        let reached = ends.router(day: date.dayNumber, after: after, before: end, rules: rules, updates: realtime?.updates).reach()
         try t.damage.refuse()
         return reached.filter { $0.arrival <= end }.compactMap { reached in
             stop(reached.stop, t).map { Reached(stop: $0, arrival: clock.instant(reached.arrival), transfers: reached.rides - 1) }

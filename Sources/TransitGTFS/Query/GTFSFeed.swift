@@ -56,6 +56,9 @@ public struct GTFSFeed: Sendable {
             self.minTransferSeconds = minTransferSeconds
             self.walkMeters = walkMeters
         }
+
+        /// Its rules of changing, as the engine's search takes them.
+        var rules: QueryEnds.Rules { QueryEnds.Rules(transfers: transfers, minTransfer: minTransferSeconds, walk: walkMeters, link: linkMeters) }
     }
 
     /// Every Pareto-optimal journey of the query, with its legs, on the clock of the origin's
@@ -67,8 +70,7 @@ public struct GTFSFeed: Sendable {
     /// The same, with the ends it resolved (their timetable on the query's clock).
     package func planned(_ q: TripQuery, updates: TripUpdates?) throws(TransitError) -> (ends: QueryEnds, journeys: [Router.Journey]) {
         let ends = try QueryEnds(timetable, from: q.from, to: q.to, radius: q.radius)
-        let router = ends.router(ends.routerQuery(day: q.date.dayNumber, after: q.after, before: q.before, transfers: q.transfers,
-                                                  minTransfer: q.minTransferSeconds, walk: q.walkMeters, link: q.linkMeters), updates: updates)
+        let router = ends.router(day: q.date.dayNumber, after: q.after, before: q.before, rules: q.rules, updates: updates)
         let journeys = q.limit.map { router.journeys(limit: $0) } ?? router.journeys()
         try timetable.damage.refuse()
         return (ends, journeys)

@@ -53,11 +53,34 @@ package struct QueryEnds {
         self.destination = destination.map { End(stops: $0.stops, walks: $0.walks, meters: $0.meters) }
     }
 
-    /// The router's query between the ends on the service day `day`, leaving in [after, before].
-    package func routerQuery(day: Int, after: Int?, before: Int?, transfers: Int, minTransfer: Int, walk: Double?, link: Double) -> Router.Query {
+    /// The rules of a search between the ends, whatever its window: changes, walking, links.
+    package struct Rules: Sendable, Equatable {
+        package var transfers = SearchDefaults.transfers
+        /// Seconds a change needs where transfers.txt does not say.
+        package var minTransfer = SearchDefaults.minTransferSeconds
+        /// Meters of a change on foot within a feed; nil: none.
+        package var walk: Double? = SearchDefaults.walkMeters
+        /// Meters of a change between feeds of a combination.
+        package var link = SearchDefaults.linkMeters
+
+        package init(transfers: Int = SearchDefaults.transfers, minTransfer: Int = SearchDefaults.minTransferSeconds,
+                     walk: Double? = SearchDefaults.walkMeters, link: Double = SearchDefaults.linkMeters) {
+            (self.transfers, self.minTransfer, self.walk, self.link) = (transfers, minTransfer, walk, link)
+        }
+    }
+
+    /// The one way a search is set up: the router between the ends on the service day `day`,
+    /// leaving in [after, before], by `rules`, on the query's clock, with real-time data laid
+    /// over it. Journeys, reach and fares all start here.
+    package func router(day: Int, after: Int?, before: Int?, rules: Rules, updates: TripUpdates? = nil) -> Router {
+        Router(timetable, query(day: day, after: after, before: before, rules: rules), children: children, updates: updates, streets: streets)
+    }
+
+    /// The router's query between the ends.
+    private func query(day: Int, after: Int?, before: Int?, rules: Rules) -> Router.Query {
         var query = Router.Query(origins: origin.stops, destinations: destination?.stops ?? [], day: day, after: after, before: before,
-                                 maxTransfers: transfers, minTransfer: minTransfer, walkMeters: walk)
-        query.linkMeters = link
+                                 maxTransfers: rules.transfers, minTransfer: rules.minTransfer, walkMeters: rules.walk)
+        query.linkMeters = rules.link
         query.access = origin.walks ?? [:]
         query.egress = destination?.walks ?? [:]
         query.accessMeters = origin.meters ?? [:]
@@ -72,10 +95,5 @@ package struct QueryEnds {
         let zones = Set((0..<t.feedCount).map { t.feedZones[$0] })
         if zones.count == 1, let only = zones.first { return t.onClock(only) }
         return stop.map { t.onClock(t.feedZones[t.feed(ofStop: $0)]) } ?? t
-    }
-
-    /// The router for `query` on the query's clock, with real-time data laid over it.
-    package func router(_ query: Router.Query, updates: TripUpdates? = nil) -> Router {
-        Router(timetable, query, children: children, updates: updates, streets: streets)
     }
 }

@@ -110,6 +110,9 @@ enum GTFSCommandLine {
 
         /// The longest change on foot asked for (a link between feeds is one too).
         var longestWalk: Double { max(walk ?? 0, link) }
+
+        /// The rules the engine's search takes.
+        var rules: QueryEnds.Rules { QueryEnds.Rules(transfers: transfers, minTransfer: minTransfer, walk: walk, link: link) }
     }
 
     /// `--realtime` and `--no-realtime` as given to a query that applies trip updates.

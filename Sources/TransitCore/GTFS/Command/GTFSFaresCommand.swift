@@ -46,8 +46,7 @@ struct GTFSFaresCommand: GTFSSubcommand {
             return .empty(feed.notices + ["No fares: the feed has neither fare_attributes.txt nor fare_leg_rules.txt"])
         }
         let day = try gtfs.serviceDay(date, feed)
-        let journeys = ends.router(ends.routerQuery(day: day.dayNumber, after: nil, before: nil, transfers: search.transfers,
-                                                    minTransfer: search.minTransfer, walk: search.walk, link: search.link)).journeys()
+        let journeys = ends.router(day: day.dayNumber, after: nil, before: nil, rules: search.rules).journeys()
         // The layout's fare table prices as `gtfs trips` does; one more per rider category.
         let clock = ServiceClock(day: day, zone: t.zone)
         let layout = JourneyLayout(t, clock: clock, journeys: journeys)

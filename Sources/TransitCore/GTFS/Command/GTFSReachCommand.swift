@@ -61,9 +61,7 @@ struct GTFSReachCommand: GTFSSubcommand {
         let start = window.after ?? 0, end = start + minutes * 60
         gtfs.progress("finding what is reachable")
         // From a point: the stops within the radius, each reached on foot.
-        let query = ends.routerQuery(day: day.dayNumber, after: start, before: end, transfers: search.transfers,
-                                     minTransfer: search.minTransfer, walk: search.walk, link: search.link)
-        let rows = ends.router(query, updates: updates).reach().filter { $0.arrival <= end }
+        let rows = ends.router(day: day.dayNumber, after: start, before: end, rules: search.rules, updates: updates).reach().filter { $0.arrival <= end }
             .map { Reached(stop: $0.stop, arrival: $0.arrival, rides: $0.rides) }
         let data: [Column<Reached>] = [
             Column("stop_id", "STOP") { .string(t.stopIDs[$0.stop]) }, Column("stop_name", "NAME") { .string(t.stopNames[$0.stop]) },
@@ -76,11 +74,9 @@ struct GTFSReachCommand: GTFSSubcommand {
         if rows.isEmpty {
             notices.append(gtfs.emptyNotice("Nothing reachable from \(from) within \(minutes) minutes", t, clock: clock,
                                             typed: ServiceWindow(after: after), window: window) { seconds in
-                let opens = seconds.after ?? 0
-                var q = query
-                q.after = opens
-                q.before = opens + minutes * 60
-                return !ends.router(q, updates: updates).reach().filter { $0.arrival <= opens + minutes * 60 }.isEmpty
+                let opens = seconds.after ?? 0, closes = opens + minutes * 60
+                return !ends.router(day: day.dayNumber, after: opens, before: closes, rules: search.rules, updates: updates).reach()
+                    .filter { $0.arrival <= closes }.isEmpty
             })
         }
         var output = Output(rows, data: data, table: [data[0], data[1], arrive, data[3], data[4]], notices: notices)

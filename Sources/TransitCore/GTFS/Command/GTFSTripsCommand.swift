@@ -111,8 +111,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
     func plan(_ ends: QueryEnds, day: LocalDate, window: ServiceWindow.Seconds, updates: TripUpdates? = nil) -> [Router.Journey] {
         // `--limit` alone lets the router stop early; a filter after it needs the whole window.
         let filtered = window.arriveBy != nil || fastest
-        let router = ends.router(ends.routerQuery(day: day.dayNumber, after: window.after, before: window.before, transfers: search.transfers,
-                                                  minTransfer: search.minTransfer, walk: search.walk, link: search.link), updates: updates)
+        let router = ends.router(day: day.dayNumber, after: window.after, before: window.before, rules: search.rules, updates: updates)
         guard filtered else { return limit.map { router.journeys(limit: $0) } ?? router.journeys() }
         var journeys = router.journeys()
         if fastest { journeys = JourneyLayout.fastest(journeys) }
