@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// A provider command with its options checked and typed. The compiler checks that every
 /// case is dispatched; each provider's enum lives in its own folder.
@@ -66,7 +65,7 @@ public enum Providers {
         case .bart: return BART.zone
         case .busTime(let agency, _): return agency.zone
         case .rail12306: return Rail12306.zone
-        case .busbud, .weather, .gtfs: return TimeZone(identifier: "UTC") ?? BART.zone
+        case .busbud, .weather, .gtfs: return .utc
         }
     }
 }

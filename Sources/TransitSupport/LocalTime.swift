@@ -266,3 +266,9 @@ public struct ZoneOffsets {
         return offset
     }
 }
+
+extension TimeZone {
+    /// UTC, written once: `TimeZone(secondsFromGMT: 0)` is never nil, but is optional in type
+    /// (the host's zone is the fallback no machine reaches).
+    public static let utc: TimeZone = TimeZone(secondsFromGMT: 0) ?? .current
+}

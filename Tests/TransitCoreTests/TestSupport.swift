@@ -72,10 +72,14 @@ func fixtureHandler(_ directory: String = Paths.fixtures) -> @Sendable (Loopback
 
 /// Runs the built `transit` binary the way a script does: no terminal, given environment.
 struct Run {
+    /// The exit status, or 128 + the signal that ended it (as a shell says it).
     var status: Int32
     var stdout: String
     var stderr: String
     var seconds: Double
+    /// The signal that ended it, 0 when it exited (so that an exit of 130 from a handler tells
+    /// apart from a death by SIGINT, which a shell also reports as 130).
+    var signal: Int32 = 0
 
     static var binary: String {
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -183,7 +187,7 @@ struct Run {
         let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         let stdout = String(decoding: FileManager.default.contents(atPath: out) ?? Data(), as: UTF8.self)
         let stderr = String(decoding: FileManager.default.contents(atPath: err) ?? Data(), as: UTF8.self)
-        return Run(status: exitStatus, stdout: stdout, stderr: stderr, seconds: seconds)
+        return Run(status: exitStatus, stdout: stdout, stderr: stderr, seconds: seconds, signal: status & 0x7f)
     }
 
     var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }

@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// BART's legacy XML API (`api.bart.gov/api`). Asks for XML (the default) and reads it with
 /// XMLParser. Cache lifetimes: stations, route info and route schedules one day (they change

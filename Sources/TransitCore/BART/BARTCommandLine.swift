@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// `transit bart …`: its commands, options and defaults, and their parse into `BARTCommand`.
 public enum BARTCommand: Sendable, Equatable {

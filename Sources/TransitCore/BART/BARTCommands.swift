@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// The `transit bart …` commands: fetch through `BARTClient`, lay typed rows out in columns.
 struct BARTCommands {

@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// BART reads every time in Pacific time.
 public enum BART {

@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// Every trip between two stations on a service day, from route configs and route schedules.
 public enum TripFinder {

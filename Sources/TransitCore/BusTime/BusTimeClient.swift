@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// One BusTime client for every agency: asks for JSON (`format=json`) from the v3 API.
 /// Routes, directions, stops and patterns are cached for a day; predictions, vehicles and

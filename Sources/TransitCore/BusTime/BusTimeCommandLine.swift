@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// `transit cta …` and `transit mbus …`: one command line for every BusTime agency.
 public enum BusTimeCommand: Sendable, Equatable {

@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// `transit cta …` and `transit mbus …`: one implementation, the agency a value.
 struct BusTimeCommands {

@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// One agency that speaks Clever Devices BusTime. Adding a third is one more value here, listed
 /// in `all` (Providers.swift makes a provider of each).

@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// Maps BusTime answers, JSON (what we ask for) or XML (v2 captures), v2 or v3, to models.
 /// Both go through the same Decodable structs: XML is read as the JSON it would be. Errors

@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// When a bus reaches a stop, estimated two ways, so they can be compared with BusTime's own
 /// predictions: along the bus's pattern (the fix the Magic Bus tracker named for itself), and

@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// `transit busbud …`: its command, options and defaults, and their parse.
 public enum BusbudCommand: Sendable, Equatable {

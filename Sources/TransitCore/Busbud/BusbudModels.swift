@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 public enum Busbud {
     public static let defaultBaseURL = "https://napi.busbud.com"

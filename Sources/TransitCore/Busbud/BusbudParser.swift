@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// Busbud's JSON through Decodable structs: ids as strings or numbers, unknown keys ignored,
 /// local times without an offset read in the zone each departure names. A departure that

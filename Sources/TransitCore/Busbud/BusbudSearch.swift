@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// Busbud's departure search: the first request, then `/poll` until `complete`, merging as
 /// answers arrive. Never cached (Busbud caches on its side).

@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// The whole program as a function: argv and environment in, text on two streams and an exit
 /// status out. `main.swift` wires it to the process.

@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// One command's options as typed, read through typed getters that take their defaults from
 /// the command's spec. Every getter turns a bad value into a usage error naming the option.

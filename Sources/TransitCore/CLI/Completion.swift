@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// `transit completion bash|zsh|fish`: a completion script generated from the same specs as
 /// `--help` and the man page. Providers, commands, options and closed values (`choices`) are

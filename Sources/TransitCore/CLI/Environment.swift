@@ -1,5 +1,4 @@
 import TransitSupport
-import TransitGTFS
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,4 @@
 import TransitSupport
-import TransitGTFS
 /// Help texts, examples first, generated from the specs so they cannot drift from the parser.
 public enum Help {
     static func optionLines(_ options: [OptionSpec]) -> [String] {

@@ -1,5 +1,4 @@
 import TransitSupport
-import TransitGTFS
 /// `transit help --man`: the manual page in roff (man(7)), generated from the same specs as
 /// `--help` and the README's reference, so that the three cannot drift apart.
 public enum ManPage {

@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// What to do, decided from argv alone.
 public enum Invocation: Sendable, Equatable {

@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// The options every command takes, wherever they stand on the line.
 public enum GlobalOptions {

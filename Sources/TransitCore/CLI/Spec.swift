@@ -1,5 +1,4 @@
 import TransitSupport
-import TransitGTFS
 /// Where shell completion finds an option's values, beyond a closed list of `choices`.
 public enum ValueSource: Sendable, Equatable {
     /// Nothing to offer: a time, a number, free text.

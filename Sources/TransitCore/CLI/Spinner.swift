@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// A progress line on stderr, only on a terminal, only after ~100 ms, and cleared when done.
 /// It ticks on a thread of its own, so parsing that keeps the async pool busy cannot freeze it.

@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// Environment variables in real-time sources (`$NAME`, `${NAME}`): where one may stand and which
 /// a remembered source may read. A catalog row names a parameter and a host; were the variable

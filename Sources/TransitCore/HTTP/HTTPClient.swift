@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// When to try again, and how long to wait.
 public struct RetryPolicy: Sendable {
@@ -178,7 +177,7 @@ public final class HTTPClient: Sendable {
                            hint: "record without the key set, or from a source that does not echo it")
         }
         let recording = Recording(notes: ["GET " + request.redactedURL,
-                                          "recorded by transit \(TransitVersion.current) at \(ClockTime.iso8601(options.now(), zone: TimeZone(identifier: "UTC") ?? .current))"],
+                                          "recorded by transit \(TransitVersion.current) at \(ClockTime.iso8601(options.now(), zone: .utc))"],
                                   response: response)
         do {
             try AtomicFile.write(recording.encoded(binaryBody: request.expects.isBinary), to: path)

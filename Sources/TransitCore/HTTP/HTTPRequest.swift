@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// What a provider's answers are written in.
 public enum BodyKind: String, Sendable {

@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// The transport seam: one request in, one response out. URLSession in production, a
 /// recording directory with `--offline`, a stub in unit tests.

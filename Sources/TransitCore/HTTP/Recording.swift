@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// One response on disk, as a readable file: `#` note lines, `status:` and `content-type:`
 /// lines, a blank line, then the body byte for byte. Used by `--record`, `--offline` and the cache.

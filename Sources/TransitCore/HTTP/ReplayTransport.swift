@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// Serves recorded responses and never touches the network (`--offline`).
 public struct ReplayTransport: HTTPTransport {

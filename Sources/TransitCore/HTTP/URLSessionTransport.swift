@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

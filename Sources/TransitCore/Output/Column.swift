@@ -1,5 +1,4 @@
 import TransitSupport
-import TransitGTFS
 /// A column: a header, a snake_case key, and a function of the typed row that gives its value.
 /// The JSON records and the tsv/csv rows are built from the same data columns, so the formats
 /// cannot disagree; the table has its own list of columns over the same rows.

@@ -1,5 +1,4 @@
 import TransitSupport
-import TransitGTFS
 /// GeoJSON for commands that return places: a FeatureCollection of Points, each record's
 /// fields as properties, coordinates [longitude, latitude]; optionally route shapes as LineStrings.
 public enum GeoJSON {

@@ -1,5 +1,4 @@
 import TransitSupport
-import TransitGTFS
 /// What a command produced, in every format's shape: JSON records, tsv/csv rows, a table.
 /// Only the renderer writes stdout.
 public struct Output: Sendable {

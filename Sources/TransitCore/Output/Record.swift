@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// A field value. Times keep their zone so every format can show the agency's offset.
 public enum Value: Sendable, Equatable {

@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 public enum OutputFormat: String, Sendable, CaseIterable {
     case table, tsv, csv, json, geojson

@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// China Railway 12306: the station dictionary, train-number search and timetables.
 /// No key. Times are Beijing time (UTC+8, no DST).

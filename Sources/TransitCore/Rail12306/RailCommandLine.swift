@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// `transit rail12306 …`: its commands, options and defaults, and their parse.
 public enum RailCommand: Sendable, Equatable {

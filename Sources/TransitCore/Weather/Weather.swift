@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// OpenWeatherMap current weather, read in its XML form (`mode=xml`) with XMLParser.
 public enum OpenWeatherMap {
@@ -39,7 +38,7 @@ public enum WeatherParser {
         let temperature = root.child("temperature")
         let wind = root.child("wind")
         let offset = city.value("timezone").flatMap(Int.init)
-        let zone = offset.flatMap { TimeZone(secondsFromGMT: $0) } ?? TimeZone(identifier: "UTC") ?? .current
+        let zone = offset.flatMap { TimeZone(secondsFromGMT: $0) } ?? .utc
         let observed = root.child("lastupdate")?.attribute("value").flatMap { text -> Date? in
             ClockTime.parseISO8601(text.hasSuffix("Z") ? text : text + "Z")
         }

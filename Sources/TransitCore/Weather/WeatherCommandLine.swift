@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// `transit weather …`: its command, options and defaults, and their parse.
 public enum WeatherCommand: Sendable, Equatable {

@@ -295,7 +295,7 @@ package struct Timetable: Sendable {
     /// For each service, whether it runs on the day numbered `day`.
     package func servicesRunning(on day: Int) -> [Bool] { (0..<serviceCount).map { serviceRuns($0, day: day) } }
 
-    package var zone: TimeZone { TimeZone(identifier: timeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current }
+    package var zone: TimeZone { TimeZone(identifier: timeZone) ?? .utc }
 
     package var dateRange: (first: LocalDate, last: LocalDate) {
         (LocalDate(dayNumber: Int(firstDay)), LocalDate(dayNumber: Int(firstDay) + max(0, Int(dayCount) - 1)))

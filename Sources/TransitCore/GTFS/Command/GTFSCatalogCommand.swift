@@ -226,5 +226,5 @@ struct CatalogCache {
 
 extension ISO8601DateFormatter {
     /// `2026-11-25`, in UTC.
-    static func day(_ date: Date) -> String { LocalDate(date, in: TimeZone(secondsFromGMT: 0) ?? .current).iso }
+    static func day(_ date: Date) -> String { LocalDate(date, in: .utc).iso }
 }

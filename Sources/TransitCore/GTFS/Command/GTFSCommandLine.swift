@@ -137,7 +137,7 @@ enum GTFSCommandLine {
     /// The date as typed, checked now; read in the feed's zone once the feed is open.
     static func checkedDate(_ args: Arguments) throws(TransitError) -> String? {
         guard let text = args.string("date") else { return nil }
-        _ = try Arguments.date(text, zone: TimeZone(secondsFromGMT: 0) ?? .current, now: args.now)
+        _ = try Arguments.date(text, zone: .utc, now: args.now)
         return text
     }
 

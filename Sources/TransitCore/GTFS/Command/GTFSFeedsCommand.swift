@@ -29,7 +29,7 @@ struct GTFSFeedsCommand: GTFSSubcommand {
             notices += combined.notices
         }
         for feed in list {
-            let zone = TimeZone(identifier: feed.timeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current
+            let zone = TimeZone(identifier: feed.timeZone) ?? .utc
             let today = LocalDate(gtfs.now, in: zone).iso
             if today < feed.firstDate || today > feed.lastDate {
                 notices.append("\(feed.name) covers \(feed.firstDate) to \(feed.lastDate); today is \(today) in \(feed.timeZone)")

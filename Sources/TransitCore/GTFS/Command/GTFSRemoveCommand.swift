@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// `transit gtfs remove NAME`: forget an imported feed.
 struct GTFSRemoveCommand: GTFSSubcommand {

@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// `transit gtfs routes`: the feed's routes.
 struct GTFSRoutesCommand: GTFSSubcommand {
