@@ -19,7 +19,25 @@ package struct QueryEnds {
     /// as an end, or walks longer than those stored).
     package let streets: StreetWalker?
 
+    /// An end as typed, read once: a stop (an id, a code or a name), or a point `LAT,LON`.
+    package enum Place: Sendable, Equatable {
+        case stop(String)
+        /// The point, and its text as typed.
+        case point(Coordinate, text: String)
+
+        package init(_ typed: String) {
+            self = Coordinate(parsing: typed).map { .point($0, text: typed) } ?? .stop(typed)
+        }
+
+        package var point: (at: Coordinate, text: String)? {
+            if case .point(let at, let text) = self { return (at, text) }
+            return nil
+        }
+    }
+
     package struct End {
+        /// What was typed.
+        package var place: Place
         package var stops: [Int]
         /// Seconds on foot between the point and each stop; nil for stops named.
         package var walks: [Int: Int]?
@@ -33,11 +51,22 @@ package struct QueryEnds {
     /// (and, by the router, changes on foot longer than those the feed stored).
     package init(_ t: Timetable, from: String, to: String? = nil, radius: Double = SearchDefaults.radiusMeters,
                  zone: String? = nil, points: Bool = true, streets: StreetWalker? = nil) throws(TransitError) {
+        try self.init(t, from: Place(from), to: to.map(Place.init), radius: radius, zone: zone, points: points, streets: streets)
+    }
+
+    /// The same, with the ends read already (`Place`).
+    package init(_ t: Timetable, from: Place, to: Place?, radius: Double = SearchDefaults.radiusMeters,
+                 zone: String? = nil, points: Bool = true, streets: StreetWalker? = nil) throws(TransitError) {
         let index = StopIndex(t)
         let onFoot = streets.map { walker in { (point: Coordinate, stops: [(stop: Int, meters: Double)]) in walker.meters(from: point, to: stops, limit: radius, in: t) } }
+        let typedFrom: String
+        switch from {
+        case .stop(let text): typedFrom = text
+        case .point(_, let text): typedFrom = text
+        }
         let origin: (stops: [Int], walks: [Int: Int]?, meters: [Int: Double]?) = points ? try index.end(from, radius: radius, onFoot: onFoot)
-            : (try index.resolve(from), nil, nil)
-        var destination = try to.map { typed throws(TransitError) in try index.end(typed, radius: radius, onFoot: onFoot) }
+            : (try index.resolve(typedFrom), nil, nil)
+        var destination = try to.map { place throws(TransitError) in try index.end(place, radius: radius, onFoot: onFoot) }
         if var end = destination {
             if Set(origin.stops) == Set(end.stops) { throw .usage("--from and --to are the same stops") }
             if origin.walks != nil || end.walks != nil { end.stops.removeAll { origin.stops.contains($0) } }
@@ -49,8 +78,8 @@ package struct QueryEnds {
         timetable = zone.map(t.onClock) ?? Self.onClock(ofStop: first, t)
         children = index.children
         self.streets = streets
-        self.origin = End(stops: origin.stops, walks: origin.walks, meters: origin.meters)
-        self.destination = destination.map { End(stops: $0.stops, walks: $0.walks, meters: $0.meters) }
+        self.origin = End(place: from, stops: origin.stops, walks: origin.walks, meters: origin.meters)
+        self.destination = destination.map { End(place: to ?? from, stops: $0.stops, walks: $0.walks, meters: $0.meters) }
     }
 
     /// The rules of a search between the ends, whatever its window: changes, walking, links.

@@ -65,7 +65,9 @@ struct GTFSContext {
     /// map is read to measure them.
     func open(_ given: [String], from: String, to: String? = nil, radius: Double = SearchDefaults.radiusMeters,
               zone: String? = nil, points: Bool = true, walks: Double = 0) throws(TransitError) -> (feed: Feed, ends: QueryEnds) {
-        let pointed = points && ([from] + (to.map { [$0] } ?? [])).contains { Coordinate(parsing: $0) != nil }
+        // Each end read once: a stop's text, or a point.
+        let origin = QueryEnds.Place(from), destination = to.map(QueryEnds.Place.init)
+        let pointed = points && (origin.point != nil || destination?.point != nil)
         // The map is read for what the stored walks do not hold: a point's walks, longer changes,
         // the streets a walk follows (drawn by GeoJSON).
         let needsStreets = pointed || walks > TimetableCombination.linkRadius || settings.format == .geojson
@@ -75,7 +77,7 @@ struct GTFSContext {
             var found: [(feed: Feed, ends: QueryEnds)] = []
             for summary in imported {
                 guard let feed = try? open([summary.name]),
-                      let ends = try? QueryEnds(feed.timetable, from: from, to: to, radius: radius, zone: zone, points: points) else { continue }
+                      let ends = try? QueryEnds(feed.timetable, from: origin, to: destination, radius: radius, zone: zone, points: points) else { continue }
                 found.append((feed, ends))
             }
             let asked = from + (to.map { " and " + $0 } ?? "")
@@ -84,7 +86,7 @@ struct GTFSContext {
                 // The one that answers, again with its map's streets where the query needs them.
                 let streets = try walker(feed.summary, needed: needsStreets)
                 let ends = streets == nil ? only.ends
-                    : try QueryEnds(feed.timetable, from: from, to: to, radius: radius, zone: zone, points: points, streets: streets)
+                    : try QueryEnds(feed.timetable, from: origin, to: destination, radius: radius, zone: zone, points: points, streets: streets)
                 feed.timetable = ends.timetable
                 feed.notices.append("\(feed.summary.name) is the one of \(imported.count) imported feeds with \(asked); --feed chooses")
                 return (feed, ends)
@@ -97,7 +99,7 @@ struct GTFSContext {
         let opened = feed
         let streets = try walker(feed.summary, needed: needsStreets)
         let ends = try withStopHelp(opened) { () throws(TransitError) in
-            try QueryEnds(opened.timetable, from: from, to: to, radius: radius, zone: zone, points: points, streets: streets)
+            try QueryEnds(opened.timetable, from: origin, to: destination, radius: radius, zone: zone, points: points, streets: streets)
         }
         feed.timetable = ends.timetable
         return (feed, ends)

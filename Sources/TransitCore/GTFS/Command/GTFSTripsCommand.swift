@@ -88,7 +88,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
                 !plan(ends, day: day, window: $0, updates: updates).isEmpty
             })
         }
-        let layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates, from: from, to: to,
+        let layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates, from: ends.origin.place, to: ends.destination?.place,
                                    streets: gtfs.settings.format == .geojson ? ends.streets : nil, rider: try rider.map { typed throws(TransitError) in try Self.category(typed, t) })
         notices += GTFSContext.alertNotices(journeys.flatMap { $0.legs.flatMap { layout.alerts($0).map(\.id) } }, updates)
         return layout.output(journeys, notices: notices)

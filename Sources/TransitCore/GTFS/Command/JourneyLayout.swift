@@ -32,12 +32,12 @@ struct JourneyLayout {
     /// `streets`: the map the journeys' walks were measured on, to draw them along its streets.
     /// `rider`: the rider category journeys are priced for (an index of `riderCategoryIDs`).
     init(_ timetable: Timetable, clock: ServiceClock, journeys: [Router.Journey] = [], updates: TripUpdates? = nil,
-         from: String? = nil, to: String? = nil, streets: StreetWalker? = nil, rider: Int? = nil) {
+         from: QueryEnds.Place? = nil, to: QueryEnds.Place? = nil, streets: StreetWalker? = nil, rider: Int? = nil) {
         t = timetable
         self.clock = clock
         self.updates = updates
-        func point(_ text: String?) -> (text: String, at: Coordinate)? {
-            text.flatMap { typed in Coordinate(parsing: typed).map { (typed.replacingOccurrences(of: " ", with: ""), $0) } }
+        func point(_ place: QueryEnds.Place?) -> (text: String, at: Coordinate)? {
+            place?.point.map { ($0.text.replacingOccurrences(of: " ", with: ""), $0.at) }
         }
         points = (point(from), point(to))
         var names: [Int: String] = [:]

@@ -20,9 +20,13 @@ package struct StopIndex {
     /// and its distance.
     /// `onFoot`: the walks from a point to stops (with their straight lines) where they are not
     /// straight lines (a map's streets: `StreetWalker`); a stop it leaves out walks straight.
-    package func end(_ typed: String, radius: Double, onFoot: ((Coordinate, [(stop: Int, meters: Double)]) -> [Int: Double])? = nil)
+    package func end(_ place: QueryEnds.Place, radius: Double, onFoot: ((Coordinate, [(stop: Int, meters: Double)]) -> [Int: Double])? = nil)
         throws(TransitError) -> (stops: [Int], walks: [Int: Int]?, meters: [Int: Double]?) {
-        guard let point = Coordinate(parsing: typed) else { return (try resolve(typed), nil, nil) }
+        let point: Coordinate, typed: String
+        switch place {
+        case .stop(let text): return (try resolve(text), nil, nil)
+        case .point(let at, let text): (point, typed) = (at, text)
+        }
         var seconds: [Int: Int] = [:], meters: [Int: Double] = [:], nearest: (stop: Int, meters: Double)?
         let candidates = boardable(from: point)
         // On a map's streets where the point and a stop join them; else the straight line.
