@@ -53,8 +53,9 @@ enum CheckNoteFuzz {
         let day = t.dateRange.first.dayNumber + min(2, max(0, Int(t.dayCount) - 1))
         let date = LocalDate(dayNumber: day)
         let realtime = tripUpdates.map { message in
-            GTFSFeed.Realtime(updates: TripUpdateApplier.apply(bart.isEmpty ? message : message.namespaced(bart), to: t, now: 1_565_199_921, source: "fuzz"),
-                              notices: [])
+            let read = RealtimeMessage(source: "fuzz", message: bart.isEmpty ? message : message.namespaced(bart), now: 1_565_199_921, feed: bart.isEmpty ? "" : "bart")
+            let updates = RealtimeMessage.applied([read], to: t, language: "en")
+            return GTFSFeed.Realtime(updates: updates, notices: [], messages: [read], zone: t.timeZone, language: "en")
         }
         let last = t.stopCount - 1
         let pairs = [(0, last), (last / 2, 1), (1, last / 3)]

@@ -57,6 +57,40 @@ import TransitGTFS
                 .map { $0 == ("2026-11-23T08:00:00-06:00", "2026-11-23T08:04:00-06:00", .updated) } == true)
     }
 
+    /// Two feeds as one network with a real-time message of each, through the library alone
+    /// (`GTFSFeed.realtime` over a combination, issue 42): BART's 2019 capture and Lakeport's
+    /// recording, each applied on its own feed's clock; a journey of each feed the same as
+    /// `gtfs trips --feed bart --feed lakeport --realtime bart=… --realtime lakeport=…` prints.
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func aJourneyOverTwoFeedsWithAMessageOfEach() async throws {
+        let cache = Paths.temporary()
+        let env = Run.environment(["TRANSIT_CACHE_DIR": cache, "TRANSIT_NOW": ""])
+        let bartRT = Reference.path("gtfs-rt/feeds/transitland-bart/bart-trip-updates.pb")
+        for (source, name) in [(Reference.path("gtfs-rt/feeds/transitland-bart/bart-rt.zip"), "bart"), (Paths.fixtures + "/gtfs/lakeport", "lakeport")] {
+            #expect(try await Run.transit(["gtfs", "import", source, "--name", name], env: env).status == 0)
+        }
+        let feed = try GTFSFeed.imported(["bart", "lakeport"], cacheDirectory: cache)
+        let live = try feed.realtime([(feed: "bart", message: try Data(contentsOf: URL(fileURLWithPath: bartRT))),
+                                      (feed: "lakeport", message: try Data(contentsOf: URL(fileURLWithPath: Self.realtimeFile)))])
+        #expect(throws: TransitError.self) { try feed.realtime([(feed: "muni", message: Data())]) }
+        for (from, to, date, after, zone) in [("bart:DALY", "bart:EMBR", "2019-08-07", "10:50", "America/Los_Angeles"),
+                                              ("Harbor", "Stadium", "2026-11-23", "07:55", "America/Chicago")] {
+            let day = try #require(LocalDate(iso: date)), minutes = try #require(ClockTime.minutes(after))
+            let journeys = try feed.journeys(GTFSFeed.TripQuery(from: from, to: to, date: day, after: minutes * 60, limit: 2), realtime: live)
+            let run = try await Run.transit(["--format", "json", "gtfs", "trips", "--feed", "bart", "--feed", "lakeport", "--from", from, "--to", to, "--date", date,
+                                             "--after", after, "--limit", "2", "--realtime", "bart=" + bartRT, "--realtime", "lakeport=" + Self.realtimeFile], env: env)
+            let cli = try run.records()
+            #expect(journeys.count == cli.count && !journeys.isEmpty, "\(from): \(run.stderr)")
+            let tz = try #require(TimeZone(identifier: zone))
+            for (journey, row) in zip(journeys, cli) {
+                let legs = row["legs"] as? [[String: Any]] ?? []
+                #expect(journey.legs.map { Self.iso($0.departure.predicted, tz) } == legs.map { $0["departure"] as? String })
+                #expect(journey.legs.map { $0.status.rawValue } == legs.map { $0["status"] as? String ?? "scheduled" })
+            }
+            // Each feed's message reaches its own rides: the first journey's first ride runs late.
+            #expect(journeys.first?.legs.first { $0.tripID != nil }?.status == .updated, "\(from)")
+        }
+    }
+
     @Test func aBoardATripAndReachAsTheCommandLineHasThem() async throws {
         let feed = try GTFSFeed.compile(Paths.fixtures + "/gtfs/lakeport"), zone = feed.timeZone
         let live = try feed.realtime(try Data(contentsOf: URL(fileURLWithPath: Self.realtimeFile)))

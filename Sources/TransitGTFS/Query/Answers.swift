@@ -71,8 +71,18 @@ extension GTFSFeed {
     /// GTFS-Realtime trip updates applied to this feed, with what they said of themselves
     /// (trip updates that matched no trip, data that is old: one line each).
     public struct Realtime: Sendable {
+        /// Applied to the feed on its own clock (a combination: its first feed's).
         let updates: TripUpdates
         public let notices: [String]
+        /// The messages, for a query on another clock (a combination's feed in another zone).
+        let messages: [RealtimeMessage]
+        let zone: String
+        let language: String
+
+        /// The data applied to `t`, the feed on a query's clock (`QueryEnds.timetable`).
+        func updates(on t: Timetable) -> TripUpdates {
+            t.timeZone == zone ? updates : RealtimeMessage.applied(messages, to: t, language: language)
+        }
     }
 
     /// A feed compiled from a GTFS zip or an unzipped directory, in memory (nothing written).
@@ -86,19 +96,33 @@ extension GTFSFeed {
     /// A GTFS-Realtime message (its protobuf bytes) applied to this feed, read at `now` (nil:
     /// the message's own time, as a recording is read).
     public func realtime(_ message: Data, now: Date? = nil) throws(TransitError) -> Realtime {
-        let decoded: FeedMessage
-        do { decoded = try FeedMessage.decode(message) } catch {
-            throw .parse(what: "the GTFS-Realtime message", reason: "\(error.reason) (byte \(error.offset))")
+        try realtime([(feed: "", message: message)], now: now)
+    }
+
+    /// GTFS-Realtime messages applied together, as `transit gtfs trips --realtime` applies its
+    /// sources: in order (a later message's update of a trip wins), each naming the trips of
+    /// `feed`, a feed of this combination (`imported([names])`; "" for a feed of its own), and
+    /// read on that feed's clock. `now`: when they are read (nil: each message's own time).
+    /// Their alerts (of messages not too old) are attached, in `language`.
+    public func realtime(_ messages: [(feed: String, message: Data)], now: Date? = nil, language: String = "en") throws(TransitError) -> Realtime {
+        var read: [RealtimeMessage] = []
+        for (feed, data) in messages {
+            guard feed.isEmpty || timetable.feed(named: feed) != nil else {
+                throw .usage("no feed named '\(feed)' in this timetable" + (timetable.isCombination ? "; its feeds: " + (0..<timetable.feedCount).map(timetable.feedName).joined(separator: ", ") : ""))
+            }
+            let source = feed.isEmpty ? "GTFS-Realtime" : "\(feed)'s GTFS-Realtime"
+            guard let decoded = try RealtimeMessage.decode(data, source: source) else { continue }
+            let at = now.map { Int(saturating: $0.timeIntervalSince1970) } ?? decoded.headerSeconds ?? Int(saturating: Date().timeIntervalSince1970)
+            read.append(RealtimeMessage(source: source, message: feed.isEmpty ? decoded : decoded.namespaced(feed + ":"), now: at, feed: feed,
+                                        isRecording: now == nil))
         }
-        let at = now.map { Int(saturating: $0.timeIntervalSince1970) } ?? decoded.headerSeconds ?? Int(saturating: Date().timeIntervalSince1970)
-        let updates = TripUpdateApplier.apply(decoded, to: timetable, now: at, source: "GTFS-Realtime")
-        return Realtime(updates: updates, notices: updates.notices)
+        let updates = RealtimeMessage.applied(read, to: timetable, language: language)
+        return Realtime(updates: updates, notices: updates.notices, messages: read, zone: timetable.timeZone, language: language)
     }
 
     /// Every Pareto-optimal journey of the query, with its legs, in the zone of the origin's feed.
     public func journeys(_ q: TripQuery, realtime: Realtime?) throws(TransitError) -> [Journey] {
-        let updates = realtime?.updates
-        let (ends, journeys) = try planned(q, updates: updates)
+        let (ends, updates, journeys) = try planned(q, realtime: realtime)
         let t = ends.timetable, clock = ServiceClock(day: q.date, zone: t.zone)
         return journeys.map { journey in
             Journey(departure: clock.instant(journey.departure), arrival: clock.instant(journey.arrival), transfers: journey.transfers,
@@ -126,7 +150,7 @@ extension GTFSFeed {
         let ends = try QueryEnds(timetable, from: from)
         let end = after + minutes * 60, t = ends.timetable, clock = ServiceClock(day: date, zone: t.zone)
         let rules = QueryEnds.Rules(transfers: transfers, minTransfer: minTransferSeconds, walk: walkMeters)
-        let reached = ends.router(day: date.dayNumber, after: after, before: end, rules: rules, updates: realtime?.updates).reach()
+        let reached = ends.router(day: date.dayNumber, after: after, before: end, rules: rules, updates: realtime?.updates(on: t)).reach()
         try t.damage.refuse()
         return reached.filter { $0.arrival <= end }.compactMap { reached in
             stop(reached.stop, t).map { Reached(stop: $0, arrival: clock.instant(reached.arrival), transfers: reached.rides - 1) }
@@ -138,7 +162,7 @@ extension GTFSFeed {
     public func departures(at stop: String, date: LocalDate, after: Int? = nil, realtime: Realtime? = nil) throws(TransitError) -> [Departure] {
         let ends = try QueryEnds(timetable, from: stop, points: false)
         let t = ends.timetable, clock = ServiceClock(day: date, zone: t.zone)
-        let calls = Board.calls(t, ends.origin.stops, day: date, after: after, updates: realtime?.updates)
+        let calls = Board.calls(t, ends.origin.stops, day: date, after: after, updates: realtime?.updates(on: t))
         try t.damage.refuse()
         return calls.compactMap { call in
             guard let at = self.stop(call.stop, t) else { return nil }

@@ -63,17 +63,19 @@ public struct GTFSFeed: Sendable {
 
     /// Every Pareto-optimal journey of the query, with its legs, on the clock of the origin's
     /// feed (`QueryEnds`).
-    package func plan(_ q: TripQuery, updates: TripUpdates? = nil) throws(TransitError) -> [Router.Journey] {
-        try planned(q, updates: updates).journeys
+    package func plan(_ q: TripQuery, realtime: Realtime? = nil) throws(TransitError) -> [Router.Journey] {
+        try planned(q, realtime: realtime).journeys
     }
 
-    /// The same, with the ends it resolved (their timetable on the query's clock).
-    package func planned(_ q: TripQuery, updates: TripUpdates?) throws(TransitError) -> (ends: QueryEnds, journeys: [Router.Journey]) {
+    /// The same, with the ends it resolved (their timetable on the query's clock) and the
+    /// real-time data applied on that clock.
+    package func planned(_ q: TripQuery, realtime: Realtime?) throws(TransitError) -> (ends: QueryEnds, updates: TripUpdates?, journeys: [Router.Journey]) {
         let ends = try QueryEnds(timetable, from: q.from, to: q.to, radius: q.radius)
+        let updates = realtime?.updates(on: ends.timetable)
         let router = ends.router(day: q.date.dayNumber, after: q.after, before: q.before, rules: q.rules, updates: updates)
         let journeys = q.limit.map { router.journeys(limit: $0) } ?? router.journeys()
         try timetable.damage.refuse()
-        return (ends, journeys)
+        return (ends, updates, journeys)
     }
 
     /// Every Pareto-optimal journey of the query, as (departure, arrival, transfers) in seconds
