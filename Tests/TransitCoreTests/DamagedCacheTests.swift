@@ -162,6 +162,22 @@ import TransitTestSupport
         }
     }
 
+    /// Fares v2's areas per stop, their offsets damaged under a note (below 0 between the ends):
+    /// refused where read. Before, `FareProducts` read them itself and sliced from below 0.
+    @Test func damagedFareAreasAreRefusedWhereRead() async throws {
+        let cache = Paths.temporary()
+        #expect(try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/fares/areas", "--name", "areas"], env: env(cache)).status == 0)
+        let file = cache + "/gtfs/areas.timetable"
+        let query = ["gtfs", "fares", "--from", "ASHB", "--to", "GLEN", "--date", "2022-10-12"]
+        #expect(try await Run.transit(query, env: env(cache)).status == 0)
+        let stops = try FeedStore.load(file).1.stopCount
+        try Self.overwrite(file, "stopAreaStart", from: 1, count: stops - 1, with: -5)
+        CheckRecord.record(for: file, try MappedFile(file).identity, now: CheckRecord.wallClock() + 10_000_000_000)
+        let run = try await Run.transit(query, env: env(cache))
+        #expect(run.status == 1 && run.stdout.isEmpty && run.stderrLines.count == 1 && run.stderr.contains("damaged (stopAreaStart)"),
+                "\(run.status) \(run.stdout) \(run.stderr)")
+    }
+
     /// One flipped bit anywhere after the summary (the first day, a time, a name, the checksum
     /// itself) is refused with one line, exit 1, never answered from; a flip in a combination's
     /// file makes it compiled again, with the same answer.

@@ -110,13 +110,8 @@ package struct FareProducts: Sendable {
     /// Does feed `feed` price its rides with Fares v2 (it has leg rules)?
     package func prices(feed: Int) -> Bool { feed >= 0 && feed < legRules.count && !legRules[feed].isEmpty }
 
-    /// A stop's areas (its station's where it has none of its own: settled at import).
-    private func areas(_ stop: Int) -> ArraySlice<Int32> {
-        guard stop >= 0, stop + 1 < t.stopAreaStart.count else { return [] }
-        let all = t.stopAreas.buffer, from = Int(t.stopAreaStart[stop]), to = Int(t.stopAreaStart[stop + 1])
-        guard from <= to, to <= all.count else { return [] }
-        return ArraySlice(all[from..<to])
-    }
+    /// A stop's areas (`Timetable.areas(ofStop:)`, checked where read).
+    private func areas(_ stop: Int) -> ArraySlice<Int32> { ArraySlice(t.areas(ofStop: stop)) }
 
     /// Whether a rule's area field matches a stop in `areas`: the area itself, or (empty) any
     /// area when ranked, else only where the stop is in no area the column names.

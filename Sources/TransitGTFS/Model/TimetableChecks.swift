@@ -36,10 +36,8 @@ extension Timetable {
 
     /// The stops whose parent `station` is; empty for a stop that is no station.
     package func children(ofStation station: Int) -> [Int] {
-        guard let range = span(stationChildStart, station, within: stationChildren.count, "stationChildStart") else { return [] }
-        let stops = range.map { Int(stationChildren[$0]) }
-        guard stops.allSatisfy({ $0 >= 0 && $0 < stopCount }) else { damage.found("stationChildren"); return [] }
-        return stops
+        indexes(stationChildren, span(stationChildStart, station, within: stationChildren.count, "stationChildStart"), below: stopCount, "stationChildren")
+            .map { Int($0) }
     }
 
     /// Stop `s`'s fare zone (Fares v1); -1 for none.
@@ -50,12 +48,9 @@ extension Timetable {
         return zone
     }
 
-    /// Stop `s`'s fare areas (Fares v2).
-    package func areas(ofStop s: Int) -> [Int] {
-        guard let range = span(stopAreaStart, s, within: stopAreas.count, "stopAreaStart") else { return [] }
-        let areas = range.map { Int(stopAreas[$0]) }
-        guard areas.allSatisfy({ $0 >= 0 && $0 < areaIDs.count }) else { damage.found("stopAreas"); return [] }
-        return areas
+    /// Stop `s`'s fare areas (Fares v2; its station's where it has none of its own, settled at import).
+    package func areas(ofStop s: Int) -> UnsafeBufferPointer<Int32> {
+        indexes(stopAreas, span(stopAreaStart, s, within: stopAreas.count, "stopAreaStart"), below: areaIDs.count, "stopAreas")
     }
 
     /// The walks stored for stop `x`: positions in `linkStops` and `linkLengths`, each stop in

@@ -33,6 +33,13 @@ package struct QueryEnds {
             if case .point(let at, let text) = self { return (at, text) }
             return nil
         }
+
+        /// What was typed.
+        package var text: String {
+            switch self {
+            case .stop(let text), .point(_, let text): text
+            }
+        }
     }
 
     package struct End {
@@ -59,14 +66,12 @@ package struct QueryEnds {
                  zone: String? = nil, points: Bool = true, streets: StreetWalker? = nil) throws(TransitError) {
         let index = StopIndex(t)
         let onFoot = streets.map { walker in { (point: Coordinate, stops: [(stop: Int, meters: Double)]) in walker.meters(from: point, to: stops, limit: radius, in: t) } }
-        let typedFrom: String
-        switch from {
-        case .stop(let text): typedFrom = text
-        case .point(_, let text): typedFrom = text
-        }
         let origin: (stops: [Int], walks: [Int: Int]?, meters: [Int: Double]?) = points ? try index.end(from, radius: radius, onFoot: onFoot)
-            : (try index.resolve(typedFrom), nil, nil)
-        var destination = try to.map { place throws(TransitError) in try index.end(place, radius: radius, onFoot: onFoot) }
+            : (try index.resolve(from.text), nil, nil)
+        var destination = try to.map { place throws(TransitError) in
+            let end = try index.end(place, radius: radius, onFoot: onFoot)
+            return End(place: place, stops: end.stops, walks: end.walks, meters: end.meters)
+        }
         if var end = destination {
             if Set(origin.stops) == Set(end.stops) { throw .usage("--from and --to are the same stops") }
             if origin.walks != nil || end.walks != nil { end.stops.removeAll { origin.stops.contains($0) } }
@@ -79,7 +84,7 @@ package struct QueryEnds {
         children = index.children
         self.streets = streets
         self.origin = End(place: from, stops: origin.stops, walks: origin.walks, meters: origin.meters)
-        self.destination = destination.map { End(place: to ?? from, stops: $0.stops, walks: $0.walks, meters: $0.meters) }
+        self.destination = destination
     }
 
     /// The rules of a search between the ends, whatever its window: changes, walking, links.

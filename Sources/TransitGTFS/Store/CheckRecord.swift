@@ -71,8 +71,8 @@ package enum CheckRecord {
 
 extension TimetableDamage {
     /// The error an answer read from a damaged file gives, once a check where a value is read
-    /// found it (the same words as the check of a whole file): the file's note is forgotten, so
-    /// that the next load reads it whole and says so at once.
+    /// found it, naming the field and how to mend the file (as a failed checksum does): the
+    /// file's note is forgotten, so that the next load reads it whole and says so at once.
     package func refuse() throws(TransitError) {
         guard let field = damagedField else { return }
         guard !path.isEmpty else { throw .parse(what: "the timetable", reason: "the compiled timetable is damaged (\(field))") }
