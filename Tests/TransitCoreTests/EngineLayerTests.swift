@@ -22,6 +22,26 @@ import Testing
         ])
         #expect(layers.upwardReferences().count == 2, "\(layers.upwardReferences())")
     }
+
+    /// The command layer (TransitCore, TransitCLI) asks the engine for what it prints (a stop's
+    /// record, the routes a name means, a feed's days) and never reads the timetable's arrays:
+    /// how the model lays its values out stays the model's.
+    @Test func theCommandLayerReadsNoTimetableArray() throws {
+        let model = try String(contentsOf: Paths.root.appendingPathComponent("Sources/TransitGTFS/Model/Timetable.swift"), encoding: .utf8)
+        let arrays = EngineLayers.storedArrays(model)
+        #expect(arrays.count > 60 && arrays.contains("stopNames") && arrays.contains("times"), "\(arrays.sorted())")
+        var found: [String] = []
+        for target in ["Sources/TransitCore", "Sources/TransitCLI"] {
+            let root = Paths.root.appendingPathComponent(target).path
+            for path in (FileManager.default.subpaths(atPath: root) ?? []).filter({ $0.hasSuffix(".swift") }).sorted() {
+                let code = EngineLayers.code(try String(contentsOfFile: root + "/" + path, encoding: .utf8))
+                found += EngineLayers.reads(of: arrays, in: code).map { "\(target)/\(path): .\($0)" }
+            }
+        }
+        #expect(found.isEmpty, "\(found.count) reads of the timetable's arrays:\n\(found.joined(separator: "\n"))")
+        // The check finds what it is for.
+        #expect(EngineLayers.reads(of: arrays, in: "let n = t.stopNames[3]; let k = feed.timetable.tripIDs.count; let s = stopNamesLike") == ["stopNames", "tripIDs"])
+    }
 }
 
 /// The engine's folders, their order, and what each file uses of the others.
@@ -42,6 +62,28 @@ struct EngineLayers {
             let folder = path.contains("/") ? String(path.prefix { $0 != "/" }) : "(top)"
             return (folder, try String(contentsOfFile: root + "/" + path, encoding: .utf8))
         })
+    }
+
+    /// The stored arrays of `Timetable` (its `Packed` and `StringTable` fields), by name.
+    static func storedArrays(_ source: String) -> Set<String> {
+        let body = source.components(separatedBy: "package struct Timetable: Sendable {").dropFirst().first ?? ""
+        return Set(body.split(separator: "\n").compactMap { line -> String? in
+            let tokens = line.split(separator: " ")
+            guard tokens.count >= 4, tokens[0] == "package", tokens[1] == "var", tokens[3] == "=",
+                  tokens[4...].first.map({ $0.hasPrefix("Packed<") || $0.hasPrefix("StringTable(") }) == true else { return nil }
+            return String(tokens[2])
+        })
+    }
+
+    /// The names of `arrays` read as a member (`.name` not followed by more of a name), in order.
+    static func reads(of arrays: Set<String>, in code: String) -> [String] {
+        var found: [String] = [], rest = Substring(code)
+        while let dot = rest.firstIndex(of: ".") {
+            rest = rest[rest.index(after: dot)...]
+            let name = String(rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+            if arrays.contains(name) { found.append(name) }
+        }
+        return found
     }
 
     /// The text without comments and string literals.

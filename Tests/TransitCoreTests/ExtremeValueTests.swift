@@ -128,7 +128,7 @@ import TransitTestSupport
                     if Int.random(in: 0..<4, using: &g) == 0 { s.stopID = pick(stops) }
                     if Int.random(in: 0..<5, using: &g) == 0 { s.trip = FeedMessage.TripDescriptor(tripID: pick(trips)) }
                     if Int.random(in: 0..<6, using: &g) == 0 { s.routeType = Int32(pick([0, 1, 2, 3])) }
-                    if Int.random(in: 0..<8, using: &g) == 0 { s.agencyID = pick([t.agencies[0], "other"]) }
+                    if Int.random(in: 0..<8, using: &g) == 0 { s.agencyID = pick([t.agencyNames[0], "other"]) }
                     selectors.append(s)
                 }
                 entities.append(FeedMessage.FeedEntity(id: "a\(k)", alert: FeedMessage.Alert(informedEntities: selectors)))

@@ -14,8 +14,20 @@ extension CPUBound {
 
         @Test func theRouterFindsWhatTheReferenceFinds() throws {
             let dump = ProcessInfo.processInfo.environment["TRANSIT_DIFFERENTIAL_DUMP"]
+            // `scripts/same-output --differential N`: each feed written, each query as a command
+            // line for the binary, to compare two builds' answers byte for byte.
+            let commands = ProcessInfo.processInfo.environment["TRANSIT_DIFFERENTIAL_COMMANDS"]
+            var lines: [String] = []
             let sweep = try DifferentialSweep(queries: 300, seed: 20_261_123, salt: 31) { test, g in
                 let q = test.query(&g)
+                if let commands {
+                    let directory = commands + "/seed-\(test.seed)"
+                    if !FileManager.default.fileExists(atPath: directory) {
+                        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                        try test.feed.write(to: directory)
+                    }
+                    if let line = test.commandLine(q, feed: "differential/seed-\(test.seed)") { lines.append(line) }
+                }
                 let expected = ReferenceRouter(test.feed, q).journeys()
                 let (got, problems) = test.routed(q)
                 guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
@@ -28,6 +40,7 @@ extension CPUBound {
                 let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
                 return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
             }
+            if let commands { try (lines.joined(separator: "\n") + "\n").write(toFile: commands + "/commands", atomically: true, encoding: .utf8) }
             if !sweep.differences.isEmpty {
                 print("differential: \(sweep.differences.count) of \(sweep.asked) queries differ; seeds \(sweep.seeds)")
                 for line in sweep.differences.prefix(20) { print("differential: " + line) }

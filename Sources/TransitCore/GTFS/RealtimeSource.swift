@@ -156,7 +156,7 @@ struct RealtimeSource {
         guard groups.contains(where: { !$0.sources.isEmpty }) else { return nil }
         // Of the trips an answer reads, the calls are built; of the others, only checked. A trip
         // the timetable does not have (ADDED, NEW) or a descriptor without trip_id keeps its calls.
-        let ids = only.map { Set($0.map { t.tripIDs[$0] }) }
+        let ids = only.map { Set($0.map(t.tripID)) }
         // A source that cannot be read leaves the timetable as planned, said (rule 6's stale data too).
         let (messages, notices) = try await self.messages(groups, soft: true) { group in
             ids.map { ids in

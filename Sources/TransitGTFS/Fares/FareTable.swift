@@ -51,7 +51,7 @@ package struct FareTable: Sendable {
     /// query's day, on which Fares v2's timeframes are matched. `updates`: the real-time data
     /// the journeys were found with (a trip it adds rides its own route).
     package init?(_ t: Timetable, rider: Int? = nil, clock: ServiceClock? = nil, updates: TripUpdates? = nil) {
-        guard !t.fareIDs.isEmpty || !t.legRules.isEmpty else { return nil }
+        guard t.hasFares else { return nil }
         products = FareProducts(t, rider: rider, clock: clock, updates: updates)
         self.updates = updates
         var prices = Array(t.farePrice.buffer)

@@ -141,7 +141,7 @@ package struct GTFSCompiler {
             let identifier = r.string(zone)
             guard TimeZone(identifier: identifier) != nil else { throw fail(r, "unknown agency_timezone '\(identifier.prefix(60))'") }
             if zoneName == nil { zoneName = identifier }
-            t.agencies.append(text(r, name))
+            t.agencyNames.append(text(r, name))
         }
         guard let zoneName else { throw .parse(what: "agency.txt", reason: "it lists no agency") }
         t.timeZone = zoneName

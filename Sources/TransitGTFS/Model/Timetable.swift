@@ -59,7 +59,7 @@ package struct TransferRule: Sendable, Equatable, BitwiseCopyable {
 /// per day, and transfers.txt. About 16 bytes per stop_time (docs/performance.md).
 package struct Timetable: Sendable {
     // The feed
-    package var agencies = StringTable()
+    package var agencyNames = StringTable()
     package var timeZone = "UTC"
     /// Day numbers (days since 1970-01-01) of the calendar's first day, and how many days.
     package var firstDay: Int32 = 0

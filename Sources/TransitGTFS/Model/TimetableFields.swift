@@ -238,7 +238,7 @@ extension Timetable {
     package nonisolated(unsafe) static let fields: [TimetableField] = [
         // The feed: its agencies' names (a combination: every feed's), zone and calendar (a
         // combination's spans its feeds', set before they join).
-        .strings("agencies", \.agencies, rows: .feeds, ids: false).anyCount,
+        .strings("agencyNames", \.agencyNames, rows: .feeds, ids: false).anyCount,
         // A combination's zone is its first feed's (each feed keeps its own in feedZones).
         TimetableField(name: "timeZone", write: { t, w in w.string(t.timeZone) }, read: { (t, r) throws(TransitError) in t.timeZone = try r.string() },
                        check: { TimeZone(identifier: $0.timeZone) != nil }, combine: { _, _, _ in }),

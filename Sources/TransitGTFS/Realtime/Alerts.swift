@@ -92,7 +92,7 @@ package struct ServiceAlert: Sendable {
             // A route with no agency_id belongs to the feed's only agency, whatever it is called;
             // so does an added trip on an unknown route, when the feed has one agency.
             if route < 0 {
-                guard t.agencies.count <= 1 else { return false }
+                guard t.agencyNames.count <= 1 else { return false }
             } else {
                 guard t.routeAgency[route].isEmpty || t.routeAgency[route] == agency else { return false }
             }

@@ -147,7 +147,7 @@ package struct FeedStore {
             }
         }
         let range = timetable.dateRange
-        var summary = Summary(name: name, source: source, agencies: (0..<timetable.agencies.count).map { timetable.agencies[$0] },
+        var summary = Summary(name: name, source: source, agencies: (0..<timetable.agencyNames.count).map { timetable.agencyNames[$0] },
                               timeZone: timetable.timeZone, firstDate: range.first.iso, lastDate: range.last.iso,
                               stops: timetable.stopCount, routes: timetable.routeCount, trips: timetable.tripCount,
                               stopTimes: timetable.sourceStopTimes, patterns: timetable.patternCount, compiledBytes: 0,

@@ -102,6 +102,24 @@ struct DifferentialCase {
                                      linkMeters: feed.parts.isEmpty ? 300 : [1, 150, 300, 800, 1500, 3000][g.int(0...5)])
     }
 
+    /// The query as `transit gtfs trips` takes it over the feed written to `feed` (nil where the
+    /// ends are no stop or station the command can name: an end less the other's stops).
+    func commandLine(_ q: ReferenceRouter.Query, feed directory: String) -> String? {
+        func name(_ stops: Set<Int>) -> String? {
+            if stops.count == 1, let stop = stops.first { return feed.stops[stop].id }
+            guard let station = stops.first.flatMap({ feed.stops[$0].parent }), Set(feed.children(station)) == stops else { return nil }
+            return feed.stops[station].id
+        }
+        guard feed.parts.isEmpty, let from = name(q.origins), let to = name(q.destinations) else { return nil }
+        func clock(_ s: Int) -> String { String(format: "%02d:%02d", s / 3600, s / 60 % 60) }
+        var words = ["transit", "gtfs", "trips", "--feed", directory, "--from", from, "--to", to, "--date", LocalDate(dayNumber: q.day).iso,
+                     "--transfers", String(q.maxTransfers), "--min-transfer", String(q.minTransfer / 60), "--format", "json"]
+        if let after = q.after { words += ["--after", clock(after)] }
+        if let before = q.before { words += ["--before", clock(before)] }
+        words += ["--walk", String(Int(q.walkMeters ?? 0))]
+        return words.joined(separator: " ")
+    }
+
     func stopIndex(_ id: String) -> Int? { (0..<timetable.stopCount).first { timetable.stopIDs[$0] == id } }
 
     /// The reference's query as the router takes it: stops by the compiled timetable's indices.

@@ -38,8 +38,8 @@ struct GTFSAlertsCommand: GTFSSubcommand {
         /// A selector that does not rule the route or stop out.
         func fits(_ s: ServiceAlert.Selector) -> Bool {
             if let routes {
-                if let id = s.route, !routes.contains(where: { t.routeIDs[$0] == id }) { return false }
-                if let trip = s.trip, let k = t.tripIDs.firstIndex(of: trip), !routes.contains(t.route(ofTrip: k)) { return false }
+                if let id = s.route, !routes.contains(where: { t.route($0).id == id }) { return false }
+                if let trip = s.trip, let k = t.trip(id: trip), !routes.contains(t.route(ofTrip: k)) { return false }
             }
             if let stops, let id = s.stop {
                 if !stops.contains(where: { t.stop($0, isNamed: id) }) { return false }

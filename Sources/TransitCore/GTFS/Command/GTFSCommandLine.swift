@@ -153,14 +153,14 @@ enum GTFSCommandLine {
         let prefix = query.prefix.lowercased()
         func wanted(_ text: String) -> Bool { !text.isEmpty && (prefix.isEmpty || text.lowercased().hasPrefix(prefix)) }
         var names = Set<String>()
-        for stop in 0..<t.stopCount where t.stopParent[stop] < 0 {
-            let name = t.stopNames[stop]
-            if wanted(name) { names.insert(name) }
+        for stop in 0..<t.stopCount {
+            let record = t.stop(stop)
+            if record.parent == nil && wanted(record.name) { names.insert(record.name) }
         }
         var values = names.sorted()
         if !prefix.isEmpty {
             for stop in 0..<t.stopCount where values.count < Completion.maximumValues {
-                for text in [t.stopCodes[stop], t.stopIDs[stop]] where wanted(text) { values.append(text) }
+                for text in [t.stop(stop).code, t.stop(stop).id] where wanted(text) { values.append(text) }
             }
         }
         return values

@@ -132,22 +132,13 @@ struct GTFSContext {
         guard t.isCombination else { return [] }
         var notices: [String] = []
         let feeds = 0..<t.feedCount
-        if Set(feeds.map { t.feedZones[$0] }).count > 1 {
-            notices.append("The feeds keep their own zones (" + feeds.map { "\(t.feedName($0)) \(t.feedZones[$0])" }.joined(separator: ", ")
+        if Set(feeds.map(t.zoneName(ofFeed:))).count > 1 {
+            notices.append("The feeds keep their own zones (" + feeds.map { "\(t.feedName($0)) \(t.zoneName(ofFeed: $0))" }.joined(separator: ", ")
                            + "): --date and times are read in the origin's feed's zone (--tz chooses another), and each time prints in its stop's")
         }
         // Each feed's days with service, as bits over the combination's calendar.
-        let words = Int(t.serviceWords)
-        let days = feeds.map { f in
-            (Int(t.feedServiceStart[f])..<Int(t.feedServiceStart[f + 1])).reduce(into: [UInt64](repeating: 0, count: words)) { bits, service in
-                for w in 0..<words where service * words + w < t.serviceDays.count { bits[w] |= t.serviceDays[service * words + w] }
-            }
-        }
-        func span(_ f: Int) -> String {
-            let set = (0..<words * 64).filter { days[f][$0 / 64] & (1 << UInt64($0 % 64)) != 0 }
-            guard let first = set.first, let last = set.last else { return "no service day" }
-            return LocalDate(dayNumber: Int(t.firstDay) + first).iso + " to " + LocalDate(dayNumber: Int(t.firstDay) + last).iso
-        }
+        let days = feeds.map(t.days(ofFeed:))
+        func span(_ f: Int) -> String { t.span(ofDays: days[f]).map { $0.first.iso + " to " + $0.last.iso } ?? "no service day" }
         let apart = feeds.flatMap { a in feeds.filter { b in a < b && !zip(days[a], days[b]).contains { $0 & $1 != 0 } }.map { (a, $0) } }
         if apart.count == 1, let (a, b) = apart.first {
             notices.append("\(t.feedName(a)) (\(span(a))) and \(t.feedName(b)) (\(span(b))) share no service day: no journey changes between them")
@@ -208,8 +199,7 @@ struct GTFSContext {
 
     /// A route given by id or name: every route it names.
     func routes(_ text: String, _ feed: Feed) throws(TransitError) -> Set<Int> {
-        let t = feed.timetable, wanted = text.lowercased()
-        let found = (0..<t.routeCount).filter { r in [t.routeIDs[r], t.routeShortName[r], t.routeLongName[r]].contains { $0.lowercased() == wanted } }
+        let found = feed.timetable.routes(named: text)
         guard !found.isEmpty else { throw .usage("no route '\(text)' in feed \(feed.summary.name); 'transit gtfs routes' lists them") }
         return Set(found)
     }

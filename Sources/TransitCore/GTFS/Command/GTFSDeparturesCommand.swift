@@ -107,12 +107,12 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
             Column("time") { time($0.predicted, $0) },
             Column("route") { .string(StopIndex.routeName(t, $0.route)) },
             Column("headsign", "TOWARD") { .string($0.headsign ?? t.headsign($0.trip)) },
-            Column("trip_id", "TRIP") { .string($0.tripID ?? t.tripIDs[$0.trip]) },
-            Column("platform", "STOP") { .string(t.stopIDs[$0.stop]) },
+            Column("trip_id", "TRIP") { .string($0.tripID ?? t.tripID($0.trip)) },
+            Column("platform", "STOP") { .string(t.stop($0.stop).id) },
             Column("service_day", "DAY") { .string(day.adding(days: $0.dayOffset).iso) },
             // A frequencies.txt trip runs many times: its start (HH:MM:SS of its service day, as
             // GTFS-Realtime's trip descriptor says it) tells which; null for a trip that runs once.
-            Column("trip_start", in: .json) { $0.trip >= 0 && t.tripIsFrequency[$0.trip] != 0 ? .string(ClockTime.gtfs($0.runStart)) : .null },
+            Column("trip_start", in: .json) { t.isFrequency(trip: $0.trip) ? .string(ClockTime.gtfs($0.runStart)) : .null },
             // Realtime: what the time to plan on is made of (after the columns scripts cut by place).
             // tsv and csv gain them with --realtime only: a script's columns stay put without it.
             Column("planned_time", in: realtimeUse) { time($0.planned, $0) },

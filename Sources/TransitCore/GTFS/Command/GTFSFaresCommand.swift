@@ -42,7 +42,7 @@ struct GTFSFaresCommand: GTFSSubcommand {
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
         let (feed, ends) = try gtfs.open(feeds, from: from, to: to, radius: search.radius, zone: search.zone, walks: search.longestWalk)
         let t = feed.timetable
-        guard !t.fareIDs.isEmpty || !t.legRules.isEmpty else {
+        guard t.hasFares else {
             return .empty(feed.notices + ["No fares: the feed has neither fare_attributes.txt nor fare_leg_rules.txt"])
         }
         let day = try gtfs.serviceDay(date, feed)
@@ -51,7 +51,7 @@ struct GTFSFaresCommand: GTFSSubcommand {
         let clock = ServiceClock(day: day, zone: t.zone)
         let layout = JourneyLayout(t, clock: clock, journeys: journeys)
         guard let fares = layout.fares.value else { return .empty(feed.notices) }
-        let riders = (0..<t.riderCategoryIDs.count).compactMap { FareTable(t, rider: $0, clock: clock) }
+        let riders = t.riderCategories.indices.compactMap { FareTable(t, rider: $0, clock: clock) }
         var ways: [String: Way] = [:], order: [String] = []
         for journey in journeys {
             let price = fares.price(journey)

@@ -64,10 +64,10 @@ struct GTFSReachCommand: GTFSSubcommand {
         let rows = ends.router(day: day.dayNumber, after: start, before: end, rules: search.rules, updates: updates).reach().filter { $0.arrival <= end }
             .map { Reached(stop: $0.stop, arrival: $0.arrival, rides: $0.rides) }
         let data: [Column<Reached>] = [
-            Column("stop_id", "STOP") { .string(t.stopIDs[$0.stop]) }, Column("stop_name", "NAME") { .string(t.stopNames[$0.stop]) },
+            Column("stop_id", "STOP") { .string(t.stop($0.stop).id) }, Column("stop_name", "NAME") { .string(t.stop($0.stop).name) },
             Column("arrival") { .time(clock.instant($0.arrival), t.zone(ofStop: $0.stop)) },
             Column("minutes", "MIN") { .int(($0.arrival - start) / 60) }, Column("transfers", "CHG") { .int($0.rides - 1) },
-            Column("latitude") { .coordinate(t.stopLat[$0.stop]) }, Column("longitude") { .coordinate(t.stopLon[$0.stop]) },
+            Column("latitude") { .coordinate(t.stop($0.stop).coordinate.latitude) }, Column("longitude") { .coordinate(t.stop($0.stop).coordinate.longitude) },
         ]
         let arrive = Column<Reached>("arrival", "ARRIVE") { .string(ClockTime.hhmm(clock.instant($0.arrival), zone: t.zone(ofStop: $0.stop), on: day)) }
         var notices = feed.notices + (updates?.notices ?? [])

@@ -38,9 +38,9 @@ struct GTFSRoutesCommand: GTFSSubcommand {
         let feed = try gtfs.open(feeds)
         let t = feed.timetable
         let data: [Column<Int>] = [
-            Column("id") { .string(t.routeIDs[$0]) }, Column("agency") { .string(t.routeAgency[$0]) },
-            Column("short_name", "SHORT") { .string(t.routeShortName[$0]) }, Column("long_name", "NAME") { .string(t.routeLongName[$0]) },
-            Column("type") { .string(Self.routeTypeWord(Int(t.routeType[$0]))) }, Column("color") { .string(t.routeColor[$0]) },
+            Column("id") { .string(t.route($0).id) }, Column("agency") { .string(t.route($0).agency) },
+            Column("short_name", "SHORT") { .string(t.route($0).shortName) }, Column("long_name", "NAME") { .string(t.route($0).longName) },
+            Column("type") { .string(Self.routeTypeWord(t.route($0).type)) }, Column("color") { .string(t.route($0).color) },
         ]
         let column = GTFSContext.feedColumn(t) { t.feed(ofRoute: $0) }
         return Output(Array(0..<t.routeCount), data: column + data, table: column + [data[0], data[2], data[3], data[4], data[5]], notices: feed.notices)

@@ -36,21 +36,21 @@ struct GTFSStopsCommand: GTFSSubcommand {
         var rows = Array(0..<t.stopCount).map { (stop: $0, meters: Double?.none) }
         if let name {
             let wanted = NameMatcher<Int>.normalize(name)
-            rows = rows.filter { NameMatcher<Int>.normalize(t.stopNames[$0.stop]).contains(wanted) || t.stopIDs[$0.stop] == name || t.stopCodes[$0.stop] == name }
+            rows = rows.filter { let stop = t.stop($0.stop); return NameMatcher<Int>.normalize(stop.name).contains(wanted) || stop.id == name || stop.code == name }
         }
         if let near {
             rows = rows.compactMap { row in
-                let m = near.meters(to: Coordinate(latitude: t.stopLat[row.stop], longitude: t.stopLon[row.stop]))
+                let m = near.meters(to: t.stop(row.stop).coordinate)
                 return m.isFinite && m <= radius ? (row.stop, m) : nil
             }.sorted { ($0.meters ?? 0, $0.stop) < ($1.meters ?? 0, $1.stop) }
         }
         let served = StopIndex.routesByStop(t)
         var data: [Column<(stop: Int, meters: Double?)>] = [
-            Column("id") { .string(t.stopIDs[$0.stop]) }, Column("code") { .string(t.stopCodes[$0.stop]) },
-            Column("name") { .string(t.stopNames[$0.stop]) },
-            Column("latitude") { .coordinate(t.stopLat[$0.stop]) },
-            Column("longitude") { .coordinate(t.stopLon[$0.stop]) },
-            Column("parent_station", "PARENT") { t.parent(of: $0.stop) >= 0 ? .string(t.stopIDs[t.parent(of: $0.stop)]) : .null },
+            Column("id") { .string(t.stop($0.stop).id) }, Column("code") { .string(t.stop($0.stop).code) },
+            Column("name") { .string(t.stop($0.stop).name) },
+            Column("latitude") { .coordinate(t.stop($0.stop).coordinate.latitude) },
+            Column("longitude") { .coordinate(t.stop($0.stop).coordinate.longitude) },
+            Column("parent_station", "PARENT") { t.stop($0.stop).parent.map { .string(t.stop($0).id) } ?? .null },
             Column("routes") { .list(served[$0.stop].map { .string(StopIndex.routeName(t, $0)) }) },
         ]
         var table = [data[0], data[2], data[5], data[6]]

@@ -39,7 +39,7 @@ struct GTFSTripCommand: GTFSSubcommand {
         // One trip's calls: only its updates are applied (an added trip, not in the feed, always is).
         let named = (try? TripCalls.trip(named: tripID, in: feed.timetable)) ?? nil
         // Over several feeds, the trip's calls are on its own feed's clock.
-        if let named, feed.timetable.isCombination { feed.timetable = feed.timetable.onClock(feed.timetable.feedZones[feed.timetable.feed(ofTrip: named)]) }
+        if let named, feed.timetable.isCombination { feed.timetable = feed.timetable.onClock(feed.timetable.zoneName(ofFeed: feed.timetable.feed(ofTrip: named))) }
         let only = Set(named.map { [$0] } ?? [])
         let updates = try await gtfs.tripUpdates(realtime, feed, only: only)
         return try calls(gtfs.reading(updates), feed, updates: updates)
@@ -90,8 +90,8 @@ struct GTFSTripCommand: GTFSSubcommand {
             return .time(clock.instant(seconds), zone)
         }
         let data: [Column<TripCalls.Call>] = [
-            Column("sequence", "SEQ") { .int($0.position + 1) }, Column("stop_id", "STOP") { .string(t.stopIDs[$0.stop]) },
-            Column("stop_name", "NAME") { .string(t.stopNames[$0.stop]) }, Column("platform") { layout.platform($0.stop) },
+            Column("sequence", "SEQ") { .int($0.position + 1) }, Column("stop_id", "STOP") { .string(t.stop($0.stop).id) },
+            Column("stop_name", "NAME") { .string(t.stop($0.stop).name) }, Column("platform") { layout.platform($0.stop) },
             Column("arrival", "ARRIVE") { time($0.arrival, $0, first: true) }, Column("departure", "DEPART") { time($0.departure, $0, first: false) },
             Column("planned_arrival") { time($0.plannedArrival, $0, first: true) },
             Column("planned_departure") { time($0.plannedDeparture, $0, first: false) },

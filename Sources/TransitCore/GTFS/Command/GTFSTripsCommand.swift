@@ -97,7 +97,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
     /// The rider category `typed` names: its id, else its name (any case), else the one name
     /// holding it; else a usage error listing the feed's categories.
     static func category(_ typed: String, _ t: Timetable) throws(TransitError) -> Int {
-        let ids = (0..<t.riderCategoryIDs.count).map { t.riderCategoryIDs[$0] }, names = (0..<t.riderCategoryNames.count).map { t.riderCategoryNames[$0] }
+        let ids = t.riderCategories.map(\.id), names = t.riderCategories.map(\.name)
         guard !ids.isEmpty else { throw .usage("--rider: the feed names no rider categories (no rider_categories.txt)") }
         let wanted = typed.lowercased()
         if let k = ids.firstIndex(of: typed) ?? ids.firstIndex(where: { $0.hasSuffix(":" + typed) }) ?? names.firstIndex(where: { $0.lowercased() == wanted }) { return k }

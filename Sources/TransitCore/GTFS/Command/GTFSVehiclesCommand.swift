@@ -37,7 +37,7 @@ struct GTFSVehiclesCommand: GTFSSubcommand {
             Column("route") { $0.route >= 0 ? .string(StopIndex.routeName(t, $0.route)) : .null }, Column("route_id") { .optional($0.routeID) },
             Column("latitude") { .coordinate($0.latitude) }, Column("longitude") { .coordinate($0.longitude) },
             Column("bearing", "HDG") { $0.bearing.map { .int(Int($0.rounded())) } ?? .null }, Column("speed") { .optional($0.speed) },
-            Column("stop_id", "STOP") { .optional($0.stop.map { t.stopIDs[$0] }) }, Column("stop_name") { .optional($0.stop.map { t.stopNames[$0] }) },
+            Column("stop_id", "STOP") { .optional($0.stop.map { t.stop($0).id }) }, Column("stop_name") { .optional($0.stop.map { t.stop($0).name }) },
             Column("status") { .optional($0.status) }, Column("stop_derived", in: .json) { .bool($0.stopDerived) },
             Column("occupancy") { .optional($0.occupancy) },
             Column("timestamp", "SEEN") { $0.timestamp.map { .time(Date(timeIntervalSince1970: TimeInterval($0)), zone) } ?? .null },

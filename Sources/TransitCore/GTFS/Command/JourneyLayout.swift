@@ -52,7 +52,8 @@ struct JourneyLayout {
         for journey in journeys {
             for leg in journey.legs {
                 for stop in [leg.from, leg.to] where stop >= 0 && stop < timetable.stopCount && stops[stop] == nil {
-                    stops[stop] = (timetable.stopIDs[stop], timetable.stopNames[stop])
+                    let record = timetable.stop(stop)
+                    stops[stop] = (record.id, record.name)
                 }
             }
         }
@@ -131,24 +132,24 @@ struct JourneyLayout {
 
     /// Where a rider looks at a stop: its platform_code, else its stop_code; null without either.
     func platform(_ stop: Int) -> Value {
-        let platform = t.stopPlatforms[stop], code = t.stopCodes[stop]
+        let record = t.stop(stop), platform = record.platform, code = record.code
         return !platform.isEmpty ? .string(platform) : !code.isEmpty ? .string(code) : .null
     }
 
     /// A leg's end: a stop's id, or the point as typed (stop -1 is the origin's point on a
     /// first leg, the destination's on a last).
     func endID(_ stop: Int, origin: Bool) -> String {
-        stop >= 0 ? stops[stop]?.id ?? t.stopIDs[stop] : (origin ? points.from?.text : points.to?.text) ?? ""
+        stop >= 0 ? stops[stop]?.id ?? t.stop(stop).id : (origin ? points.from?.text : points.to?.text) ?? ""
     }
 
     /// A leg's end by name: a stop's name, or the point as typed.
     func endName(_ stop: Int, origin: Bool) -> String {
-        stop >= 0 ? stops[stop]?.name ?? t.stopNames[stop] : endID(-1, origin: origin)
+        stop >= 0 ? stops[stop]?.name ?? t.stop(stop).name : endID(-1, origin: origin)
     }
 
     /// Where an end is: a stop's coordinates, or the point's.
     func place(_ stop: Int, origin: Bool) -> Coordinate? {
-        stop >= 0 && stop < t.stopCount ? Coordinate(latitude: t.stopLat[stop], longitude: t.stopLon[stop]) : (origin ? points.from?.at : points.to?.at)
+        stop >= 0 && stop < t.stopCount ? t.stop(stop).coordinate : (origin ? points.from?.at : points.to?.at)
     }
 
     func legRecord(_ leg: Router.Leg) -> Record {
@@ -159,11 +160,11 @@ struct JourneyLayout {
         if case .ride = leg.mode {
             let route = self.route(leg), instance = instance(leg)
             ride = (route, updates?.rideStatus(ofInstance: instance == nil ? -1 : leg.instance) ?? .scheduled)
-            fields += [("route", .string(routeName(route))), ("route_id", route >= 0 ? .string(t.routeIDs[route]) : .null),
+            fields += [("route", .string(routeName(route))), ("route_id", route >= 0 ? .string(t.route(route).id) : .null),
                        ("trip_id", .string(tripID(leg))), ("headsign", .string(headsign(leg)))]
             // A frequencies.txt trip runs many times: its start time says which run (as
             // GTFS-Realtime's trip descriptor does), in the feed's HH:MM:SS.
-            if let trip = leg.trip, trip >= 0 && trip < t.tripCount && t.tripIsFrequency[trip] != 0 {
+            if let trip = leg.trip, t.isFrequency(trip: trip) {
                 fields.append(("trip_start", .string(ClockTime.gtfs(leg.runStart))))
             }
         } else {
@@ -220,10 +221,7 @@ struct JourneyLayout {
     /// The rides after the first: where each is boarded (a station's name for its platforms).
     func changes(_ journey: Router.Journey) -> [Router.Leg] { Array(journey.legs.filter(\.isRide).dropFirst()) }
 
-    func stationName(_ stop: Int) -> String {
-        let parent = t.parent(of: stop)
-        return parent >= 0 ? t.stopNames[parent] : t.stopNames[stop]
-    }
+    func stationName(_ stop: Int) -> String { t.stationName(ofStop: stop) }
 
     /// `Market 07:06`: where and when each change boards, first thing a rider needs.
     func changeAt(_ journey: Router.Journey) -> String {
@@ -268,7 +266,7 @@ struct JourneyLayout {
         // At 80 columns every row keeps its times, where to board and where to change; the
         // line names give way first.
         var table = [depart, arrive, duration, transfers, board, change, journey.shrinkingFirst()]
-        if !t.fareIDs.isEmpty || !t.legRules.isEmpty {
+        if t.hasFares {
             // Priced where the feed has fares: JSON's `fare`, the table's PRICE (`?` when some
             // ride has none: never a partial sum).
             let fares = self.fares

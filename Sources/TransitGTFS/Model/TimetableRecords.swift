@@ -1,0 +1,83 @@
+import Foundation
+import TransitSupport
+
+/// What a table, a completion or a journey's text reads of a stop, a route or a trip, by index.
+/// The command layer reads these and never the timetable's arrays (EngineLayerTests checks it),
+/// so that how the model lays its values out stays the model's. An index out of range reads as
+/// an empty record, as the checked accessors do.
+extension Timetable {
+    /// A stop as stops.txt gave it; `parent` is its station (nil: none).
+    package struct StopRecord: Sendable, Equatable {
+        package var id = "", code = "", name = "", platform = ""
+        package var coordinate = Coordinate(latitude: 0, longitude: 0)
+        package var parent: Int?
+    }
+
+    package func stop(_ s: Int) -> StopRecord {
+        guard s >= 0, s < stopCount else { return StopRecord() }
+        let p = parent(of: s)
+        return StopRecord(id: stopIDs[s], code: stopCodes[s], name: stopNames[s], platform: stopPlatforms[s],
+                          coordinate: Coordinate(latitude: stopLat[s], longitude: stopLon[s]), parent: p >= 0 ? p : nil)
+    }
+
+    /// A stop's name, or its station's where it has one (what a rider looks for on the signs).
+    package func stationName(ofStop s: Int) -> String {
+        let p = parent(of: s)
+        return p >= 0 ? stopNames[p] : stopNames[s]
+    }
+
+    /// A route as routes.txt gave it; `type` is route_type's number.
+    package struct RouteRecord: Sendable, Equatable {
+        package var id = "", agency = "", shortName = "", longName = "", color = ""
+        package var type = 0
+    }
+
+    package func route(_ r: Int) -> RouteRecord {
+        guard r >= 0, r < routeCount else { return RouteRecord() }
+        return RouteRecord(id: routeIDs[r], agency: routeAgency[r], shortName: routeShortName[r], longName: routeLongName[r],
+                           color: routeColor[r], type: Int(routeType[r]))
+    }
+
+    /// The routes whose id, short or long name is `text`, ignoring case.
+    package func routes(named text: String) -> [Int] {
+        let wanted = text.lowercased()
+        return (0..<routeCount).filter { r in [routeIDs[r], routeShortName[r], routeLongName[r]].contains { $0.lowercased() == wanted } }
+    }
+
+    /// A trip's trip_id ("" out of range).
+    package func tripID(_ k: Int) -> String { tripIDs[k] }
+
+    /// The trip whose trip_id is `id` (ids are unique; a combination's read `feed:id`).
+    package func trip(id: String) -> Int? { tripIDs.firstIndex(of: id) }
+
+    /// Is the trip one run of a frequencies.txt window (told apart by its start time)?
+    package func isFrequency(trip k: Int) -> Bool { k >= 0 && k < tripIsFrequency.count && tripIsFrequency[k] != 0 }
+
+    /// Does the feed price journeys (fare_attributes.txt, or Fares v2's leg rules)?
+    package var hasFares: Bool { !fareIDs.isEmpty || !legRules.isEmpty }
+
+    /// The rider categories of Fares v2 (rider_categories.txt), in the file's order.
+    package var riderCategories: [(id: String, name: String)] {
+        (0..<riderCategoryIDs.count).map { (riderCategoryIDs[$0], riderCategoryNames[$0]) }
+    }
+
+    /// A combination's feed's zone as its feed_info or agency named it.
+    package func zoneName(ofFeed f: Int) -> String { feedZones.isEmpty ? timeZone : feedZones[f] }
+
+    /// The days feed `f`'s services run on, as bits over the combination's calendar (bit d:
+    /// `firstDay + d`); a single feed's every service.
+    package func days(ofFeed f: Int) -> [UInt64] {
+        let words = Int(serviceWords)
+        let services = isCombination && f + 1 < feedServiceStart.count ? Int(feedServiceStart[f])..<Int(feedServiceStart[f + 1]) : 0..<serviceCount
+        return services.reduce(into: [UInt64](repeating: 0, count: words)) { bits, service in
+            for w in 0..<words where service * words + w < serviceDays.count { bits[w] |= serviceDays[service * words + w] }
+        }
+    }
+
+    /// The first and last day a set of day bits (`days(ofFeed:)`) marks; nil: none.
+    package func span(ofDays days: [UInt64]) -> (first: LocalDate, last: LocalDate)? {
+        let set = (0..<days.count * 64).filter { days[$0 / 64] & (1 << UInt64($0 % 64)) != 0 }
+        guard let first = set.first, let last = set.last else { return nil }
+        return (LocalDate(dayNumber: Int(firstDay) + first), LocalDate(dayNumber: Int(firstDay) + last))
+    }
+}
