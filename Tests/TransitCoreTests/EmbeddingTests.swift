@@ -89,6 +89,23 @@ import TransitGTFS
             // Each feed's message reaches its own rides: the first journey's first ride runs late.
             #expect(journeys.first?.legs.first { $0.tripID != nil }?.status == .updated, "\(from)")
         }
+        // One trip's calls over the combination, planned and live, at the instants the command
+        // line prints (before: a run without real-time data was read off the file on its own
+        // feed's clock and given on the combination's, two hours off).
+        let day = try #require(LocalDate(iso: "2026-11-23")), chicago = try #require(TimeZone(identifier: "America/Chicago"))
+        let query = GTFSFeed.TripQuery(from: "Harbor", to: "Stadium", date: day, after: 7 * 3600 + 55 * 60, limit: 1)
+        let planned = try #require(try feed.journeys(query, realtime: nil).first?.legs.first { $0.tripID != nil }?.tripID)
+        let updated = try #require(try feed.journeys(query, realtime: live).first?.legs.first { $0.tripID != nil }?.tripID)
+        for (trip, realtime) in [(planned, nil), (updated, live)] {
+            let calls = try feed.trip(trip, date: day, realtime: realtime)
+            let cli = try await Run.transit(["--format", "json", "gtfs", "trip", trip, "--feed", "bart", "--feed", "lakeport", "--date", "2026-11-23"]
+                                            + (realtime == nil ? ["--no-realtime"] : ["--realtime", "lakeport=" + Self.realtimeFile]), env: env).records()
+            #expect(calls.count == cli.count && calls.count > 2, "\(trip)")
+            for (k, (call, row)) in zip(calls, cli).enumerated() where k > 0 {
+                #expect(Self.iso(call.arrival.predicted, chicago) == row["arrival"] as? String, "\(trip) \(k)")
+                #expect(call.status.rawValue == row["status"] as? String, "\(trip) \(k)")
+            }
+        }
     }
 
     @Test func aBoardATripAndReachAsTheCommandLineHasThem() async throws {

@@ -1,28 +1,45 @@
 import Foundation
 import TransitGTFS
 
-// embed-gtfs FEED FROM TO YYYY-MM-DD HH:MM [REALTIME.pb]: every journey of the day from HH:MM,
-// one a line (departure, arrival, changes: ISO 8601 in the feed's zone, as `transit gtfs trips`
-// prints them in tsv), then each ride of the first journey with its planned and predicted times.
+// embed-gtfs FEED FROM TO YYYY-MM-DD HH:MM [REALTIME.pb]
+// embed-gtfs NAME=FEED,NAME=FEED… FROM TO YYYY-MM-DD HH:MM [NAME=REALTIME.pb …]
+// Every journey of the day from HH:MM, one a line (departure, arrival, changes: ISO 8601, each
+// in its stop's zone, as `transit gtfs trips` prints them in tsv), then each ride of the first
+// journey with its planned and predicted times. Several feeds are searched as one, each with
+// its own real-time messages.
 let args = CommandLine.arguments
 guard args.count >= 6, let date = LocalDate(iso: args[4]) else {
-    FileHandle.standardError.write(Data("usage: embed-gtfs FEED FROM TO YYYY-MM-DD HH:MM [REALTIME.pb]\n".utf8))
+    FileHandle.standardError.write(Data("usage: embed-gtfs FEED|NAME=FEED,NAME=FEED… FROM TO YYYY-MM-DD HH:MM [[NAME=]REALTIME.pb …]\n".utf8))
     exit(2)
+}
+/// `NAME=VALUE` as its two parts; a bare value has no name.
+func named(_ text: String) -> (name: String, value: String) {
+    guard let equals = text.firstIndex(of: "=") else { return ("", text) }
+    return (String(text[..<equals]), String(text[text.index(after: equals)...]))
 }
 let clock = args[5].split(separator: ":").compactMap { Int($0) }
 do {
-    let feed = try GTFSFeed.compile(args[1])
-    let live = try args.count > 6 ? feed.realtime(try Data(contentsOf: URL(fileURLWithPath: args[6]))) : nil
+    let feeds = args[1].split(separator: ",").map { named(String($0)) }
+    let feed = try feeds.count > 1 ? GTFSFeed.compile(feeds.map { (name: $0.name, path: $0.value) }) : GTFSFeed.compile(feeds.first?.value ?? "")
+    let messages = try args.dropFirst(6).map(named).map { (feed: $0.name, message: try Data(contentsOf: URL(fileURLWithPath: $0.value))) }
+    let live = try messages.isEmpty ? nil : feed.realtime(messages)
     let query = GTFSFeed.TripQuery(from: args[2], to: args[3], date: date, after: (clock.first ?? 0) * 3600 + (clock.last ?? 0) * 60)
     let journeys = try feed.journeys(query, realtime: live)
-    let iso = ISO8601DateFormatter()
-    iso.timeZone = feed.timeZone
+    func iso(_ date: Date?, _ stop: GTFSFeed.Stop?) -> String {
+        guard let date else { return "-" }
+        // ISO 8601 with the offset written out (+00:00, not Z), as transit prints it.
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.dateFormat = "yyyy-MM-dd'T'HH:mm:ssxxx"
+        format.timeZone = stop?.timeZone ?? feed.timeZone
+        return format.string(from: date)
+    }
     for journey in journeys {
-        print([iso.string(from: journey.departure), iso.string(from: journey.arrival), String(journey.transfers)].joined(separator: "\t"))
+        print(iso(journey.departure, journey.legs.first?.from), iso(journey.arrival, journey.legs.last?.to), String(journey.transfers), separator: "\t")
     }
     for leg in journeys.first?.legs ?? [] where leg.tripID != nil {
-        let planned = leg.departure.planned.map { iso.string(from: $0) } ?? "-", predicted = leg.departure.predicted.map { iso.string(from: $0) } ?? "-"
-        print("ride", leg.route ?? "", leg.from?.name ?? "", planned, predicted, leg.status.rawValue, separator: "\t")
+        print("ride", leg.route ?? "", leg.from?.name ?? "", iso(leg.departure.planned, leg.from), iso(leg.departure.predicted, leg.from),
+              leg.status.rawValue, separator: "\t")
     }
 } catch {
     FileHandle.standardError.write(Data("embed-gtfs: \((error as? TransitError)?.message ?? error.localizedDescription)\n".utf8))

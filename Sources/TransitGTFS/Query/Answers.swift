@@ -11,6 +11,8 @@ extension GTFSFeed {
         public let name: String
         public let latitude: Double
         public let longitude: Double
+        /// The zone its times are printed in: its feed's (in a combination, each feed keeps its own).
+        public let timeZone: TimeZone
     }
 
     /// A call's time, as planned and as predicted: nil where there is none (an added trip has no
@@ -88,6 +90,19 @@ extension GTFSFeed {
     /// A feed compiled from a GTFS zip or an unzipped directory, in memory (nothing written).
     public static func compile(_ path: String) throws(TransitError) -> GTFSFeed {
         GTFSFeed(timetable: try GTFSCompiler.compile(try FeedFiles.open(path)).0)
+    }
+
+    /// Several feeds compiled in memory and searched as one, as `imported([names])` searches
+    /// imported ones: each named (its ids then read `name:id`), in its own zone, stops of
+    /// different feeds within `TripQuery.linkMeters` linked.
+    public static func compile(_ feeds: [(name: String, path: String)]) throws(TransitError) -> GTFSFeed {
+        guard Set(feeds.map(\.name)).count == feeds.count, feeds.count > 1 else { throw .usage("a combination takes two feeds or more, each named once") }
+        var parts: [(name: String, timetable: Timetable)] = []
+        for (name, path) in feeds {
+            guard FeedStore.validName(name) else { throw .usage("'\(name)' cannot name a feed (letters, digits, '.', '-' and '_')") }
+            parts.append((name, try GTFSCompiler.compile(try FeedFiles.open(path)).0))
+        }
+        return GTFSFeed(timetable: try TimetableCombination.combine(parts))
     }
 
     /// The feed's zone (its agency_timezone), in which its dates and times are read.
@@ -183,7 +198,7 @@ extension GTFSFeed {
             calls = added
         } else if let trip = try TripCalls.trip(named: id, in: t) {
             guard t.serviceRuns(t.service(ofTrip: trip), day: date.dayNumber), let run = t.runs(ofTrip: trip).first else { return [] }
-            calls = TripCalls.calls(of: run, trip: trip, day: date.dayNumber, in: t, overlay: overlay, updates: updates)
+            calls = TripCalls.calls(of: run, day: date.dayNumber, in: t, overlay: overlay)
         } else {
             throw .usage("unknown trip_id '\(id)'")
         }
@@ -199,6 +214,8 @@ extension GTFSFeed {
 
     private func stop(_ index: Int, _ t: Timetable) -> Stop? {
         guard index >= 0, index < t.stopCount else { return nil }
-        return Stop(id: t.stopIDs[index], name: t.stopNames[index], latitude: t.stopLat[index], longitude: t.stopLon[index])
+        let record = t.stop(index)
+        return Stop(id: record.id, name: record.name, latitude: record.coordinate.latitude, longitude: record.coordinate.longitude,
+                    timeZone: t.zone(ofStop: index))
     }
 }

@@ -89,8 +89,6 @@ package enum Board {
                    !((i + 1)..<schedule.length(q)).contains(where: { reaching.contains(schedule.stop(q, $0)) && Timetable.canAlight(flags[$0]) }) { continue }
                 for run in 0..<schedule.runCount(q) {
                     let index = schedule.instance(q, run), instance = index >= 0 ? updates?.instances[index] : nil
-                    // DELETED: gone from boards (asked by its id, `gtfs trip` says canceled).
-                    if instance?.status == .hidden { continue }
                     let status = schedule.status(q, run, i), trip = schedule.trip(q, run)
                     var call = Call(trip: trip, stop: stop, planned: status == .added ? nil : Int(schedule.planned(q, run, i).departure) + shift,
                                     predicted: status.calls ? Int(schedule.departure(q, run, i)) + shift : nil, dayOffset: offset,

@@ -36,22 +36,16 @@ package enum TripCalls {
         return (calls(overlay, q, run, added: true), trip >= 0 && trip < t.tripCount && t.tripIDs[trip] == tripID)
     }
 
-    /// The calls of `trip`'s run (a pattern and its row) on `day`: through the overlay where the
-    /// real-time data speaks of it, else as planned.
-    package static func calls(of run: (pattern: Int, row: Int), trip: Int, day: Int, in t: Timetable, overlay: RealtimeSchedule?,
-                              updates: TripUpdates?) -> [Call] {
-        let q = run.pattern
-        if let index = updates?.index(trip: trip, day: day, start: t.runStart(pattern: q, row: run.row)),
-           let overlay, let (p, r) = overlay.run(ofInstance: index) {
-            return calls(overlay, p, r, added: false)
-        }
-        let stopStart = Int(t.patternStopStart[q]), stops = t.stops(ofPattern: q)
-        return stops.indices.map { i in
-            let index = t.timeIndex(pattern: q, row: run.row, position: i)
-            let a = Int(t.times[index]), d = Int(t.times[index + 1])
-            return Call(position: i, stop: Int(stops[i]), plannedArrival: a, plannedDeparture: d,
-                        arrival: a, departure: d, flags: t.patternFlags[stopStart + i], status: .scheduled)
-        }
+    /// The calls of a trip's run (a pattern and its row, as `Timetable.runs(ofTrip:)` lists
+    /// them) on `day`, read through the schedule every answer reads: the overlay with real-time
+    /// data (where it moved the run, and how it left each call), else the day as planned. None
+    /// where the run's service does not run that day.
+    package static func calls(of run: (pattern: Int, row: Int), day: Int, in t: Timetable, overlay: RealtimeSchedule?) -> [Call] {
+        let base = overlay?.base ?? DaySchedule(t, day: day)
+        guard let r = base.run(ofRow: run.row, pattern: run.pattern) else { return [] }
+        if let overlay, let (p, k) = overlay.run(ofBase: run.pattern, r) { return calls(overlay, p, k, added: false) }
+        // No overlay, or the data took the run off (a REPLACEMENT, an update that does not fit): as planned.
+        return calls(base, run.pattern, r, added: false)
     }
 
     /// The calls of `run` of `pattern` as `schedule` has them (`added`: a trip the data adds,

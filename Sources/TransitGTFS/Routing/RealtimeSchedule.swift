@@ -29,6 +29,8 @@ package struct RealtimeSchedule: Schedule {
         package let stops: UnsafeBufferPointer<Int32>
         package let flags: UnsafeBufferPointer<UInt8>
         package let plannedFlags: UnsafeBufferPointer<UInt8>
+        /// Per new pattern: 0 where its runs are DELETED ones, which no stop lists.
+        package let listed: UnsafeBufferPointer<UInt8>
         package let runStart: UnsafeBufferPointer<Int32>
         package let runTimes: UnsafeBufferPointer<Int32>
         package let runTrips: UnsafeBufferPointer<Int32>
@@ -48,6 +50,7 @@ package struct RealtimeSchedule: Schedule {
             stops = s.stops.buffer
             flags = s.flags.buffer
             plannedFlags = s.plannedFlags.buffer
+            listed = s.listed.buffer
             runStart = s.runStart.buffer
             runTimes = s.runTimes.buffer
             runTrips = s.runTrips.buffer
@@ -68,6 +71,8 @@ package struct RealtimeSchedule: Schedule {
         package var stops = Packed<Int32>()
         package var flags = Packed<UInt8>()
         package var plannedFlags = Packed<UInt8>()
+        /// Per new pattern: 1 where a board or a search may find it at its stops.
+        package var listed = Packed<UInt8>()
         package var runStart = Packed<Int32>([0])
         /// Per run: where its (arrival, departure) pairs begin in `times` (and in `planned`).
         package var runTimes = Packed<Int32>()
@@ -93,6 +98,9 @@ package struct RealtimeSchedule: Schedule {
         package var status: [RealtimeStatus]
         /// Which runs may share a pattern: the base pattern, or an added trip's route.
         package var group: Int
+        /// false for a DELETED run: kept (one trip's calls show it canceled), listed at no stop,
+        /// so that no board shows it and no search meets it.
+        package var listed = true
     }
 
     /// `base`: the day's schedule as planned, when the caller has it already.
@@ -123,6 +131,7 @@ package struct RealtimeSchedule: Schedule {
                 // A run replaced by an added one is that one; an update that does not fit the run rides nowhere.
                 guard instance.status != .added, instance.status != .updated || instance.calls.count == length else { continue }
                 run.instance = Int32(index)
+                run.listed = instance.status != .hidden
                 run.status = (0..<length).map { updates.status(ofInstance: index, position: $0) }
                 for (i, call) in instance.calls.enumerated() {
                     run.stops[i] = Int32(call.stop)
@@ -151,7 +160,7 @@ package struct RealtimeSchedule: Schedule {
             for q in 0..<baseCount where !replaced[q] {
                 for (i, s) in base.stops(of: q).enumerated() { body(q, i, Int(s)) }
             }
-            for e in 0..<extraCount {
+            for e in 0..<extraCount where extra.listed[e] != 0 {
                 for i in Int(newStart[e])..<Int(newStart[e + 1]) {
                     body(baseCount + e, i - Int(newStart[e]), Int(newStops[i]))
                 }
@@ -178,15 +187,15 @@ package struct RealtimeSchedule: Schedule {
     private static func layOut(_ runs: [Run]) -> Storage {
         // Runs by group, then by stops and flags: a group has one or a few such variants, so a
         // run is compared with them in turn rather than hashed.
-        struct Variant { var stops: [Int32]; var flags: [UInt8]; var plannedFlags: [UInt8]; var runs: [Run] }
+        struct Variant { var stops: [Int32]; var flags: [UInt8]; var plannedFlags: [UInt8]; var listed: Bool; var runs: [Run] }
         var groups: [Int: [Variant]] = [:], order: [(group: Int, variant: Int)] = []
         for run in runs {
             var variants = groups.removeValue(forKey: run.group) ?? []  // taken out, so that appending copies nothing
-            if let v = variants.firstIndex(where: { $0.stops == run.stops && $0.flags == run.flags && $0.plannedFlags == run.plannedFlags }) {
+            if let v = variants.firstIndex(where: { $0.stops == run.stops && $0.flags == run.flags && $0.plannedFlags == run.plannedFlags && $0.listed == run.listed }) {
                 variants[v].runs.append(run)
             } else {
                 order.append((run.group, variants.count))
-                variants.append(Variant(stops: run.stops, flags: run.flags, plannedFlags: run.plannedFlags, runs: [run]))
+                variants.append(Variant(stops: run.stops, flags: run.flags, plannedFlags: run.plannedFlags, listed: run.listed, runs: [run]))
             }
             groups[run.group] = variants
         }
@@ -210,6 +219,7 @@ package struct RealtimeSchedule: Schedule {
                     out.plannedFlags.append(key.plannedFlags[i])
                 }
                 out.stopStart.append(Int32(out.stops.count))
+                out.listed.append(key.listed ? 1 : 0)
                 for run in chain {
                     out.runTimes.append(Int32(out.times.count))
                     out.runTrips.append(run.trip)
@@ -305,8 +315,27 @@ package struct RealtimeSchedule: Schedule {
         return UnsafeBufferPointer(rebasing: overlay.plannedFlags[Int(overlay.stopStart[e])..<Int(overlay.stopStart[e + 1])])
     }
 
+    /// The day as planned, under the overlay.
+    package var base: DaySchedule { overlay.base }
+
+    /// Where run `run` of base pattern `q` (a run of `base`) now stands: the same where no update
+    /// touched its pattern, else the new pattern's run holding it; nil where it rides nowhere (a
+    /// REPLACEMENT took it, or an update did not fit it). A DELETED run is found, canceled.
+    package func run(ofBase q: Int, _ run: Int) -> (pattern: Int, run: Int)? {
+        guard q >= 0, q < overlay.baseCount else { return nil }
+        guard overlay.replaced[q] != 0 else { return (q, run) }
+        let trip = Int32(overlay.base.trip(q, run)), start = overlay.base.departure(q, run, 0)
+        for e in 0..<(overlay.stopStart.count - 1) {
+            for r in Int(overlay.runStart[e])..<Int(overlay.runStart[e + 1]) where overlay.runTrips[r] == trip {
+                let k = r - Int(overlay.runStart[e])
+                if planned(overlay.baseCount + e, k, 0).departure == start { return (overlay.baseCount + e, k) }
+            }
+        }
+        return nil
+    }
+
     /// Where the run that real-time instance `index` stands for is (its pattern and run), if
-    /// this day has it.
+    /// this day has it (a DELETED one too, though no stop lists it).
     package func run(ofInstance index: Int) -> (pattern: Int, run: Int)? {
         let extra = overlay.stopStart.count - 1
         for e in 0..<extra {

@@ -275,4 +275,12 @@ package struct DaySchedule: Schedule {
     }
 
     @inline(__always) package func call(_ index: Int) -> (pattern: Int, position: Int) { (Int(calls[2 * index]), Int(calls[2 * index + 1])) }
+
+    /// The day's run of pattern `q` that is its `row` (counted within the pattern, as
+    /// `Timetable.runs(ofTrip:)` counts): nil when that row's service does not run on the day.
+    package func run(ofRow row: Int, pattern q: Int) -> Int? {
+        guard q >= 0, q < patternCount, keep.t.isLaidOut(pattern: q), let rows = keep.t.rowRange(ofPattern: q), row >= 0, row < rows.count else { return nil }
+        let wanted = keep.t.timeIndex(pattern: q, row: row, position: 0)
+        return (0..<runCount(q)).first { runTimes[Int(tripStart[q]) + $0] == wanted }
+    }
 }

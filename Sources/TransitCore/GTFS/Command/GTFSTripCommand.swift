@@ -77,7 +77,7 @@ struct GTFSTripCommand: GTFSSubcommand {
                 chosen = runs.first { t.runStart(pattern: $0.pattern, row: $0.row) >= now } ?? first
                 notices.append("Trip \(tripID) runs \(runs.count) times on \(day.iso) (\(Self.starts(t, runs))); this is the run of \(ClockTime.gtfs(t.runStart(pattern: chosen.pattern, row: chosen.row))); --start HH:MM:SS picks another")
             }
-            calls = TripCalls.calls(of: chosen, trip: trip, day: day.dayNumber, in: t, overlay: overlay, updates: updates)
+            calls = TripCalls.calls(of: chosen, day: day.dayNumber, in: t, overlay: overlay)
         } else {
             throw .usage("unknown trip_id '\(tripID)' in feed \(feed.summary.name); the trip_id column of 'gtfs departures' and of trips' JSON legs names them")
         }
