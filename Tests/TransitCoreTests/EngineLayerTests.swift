@@ -27,9 +27,11 @@ import Testing
     /// record, the routes a name means, a feed's days) and never reads the timetable's arrays:
     /// how the model lays its values out stays the model's.
     @Test func theCommandLayerReadsNoTimetableArray() throws {
-        let model = try String(contentsOf: Paths.root.appendingPathComponent("Sources/TransitGTFS/Model/Timetable.swift"), encoding: .utf8)
-        let arrays = EngineLayers.storedArrays(model)
-        #expect(arrays.count > 60 && arrays.contains("stopNames") && arrays.contains("times"), "\(arrays.sorted())")
+        let arrays = try ["Timetable", "CompiledFares"].reduce(into: Set<String>()) { found, type in
+            let source = try String(contentsOf: Paths.root.appendingPathComponent("Sources/TransitGTFS/Model/\(type).swift"), encoding: .utf8)
+            found.formUnion(EngineLayers.storedArrays(source, of: type))
+        }
+        #expect(arrays.count > 80 && arrays.contains("stopNames") && arrays.contains("times") && arrays.contains("legRules"), "\(arrays.sorted())")
         var found: [String] = []
         for target in ["Sources/TransitCore", "Sources/TransitCLI"] {
             let root = Paths.root.appendingPathComponent(target).path
@@ -64,9 +66,9 @@ struct EngineLayers {
         })
     }
 
-    /// The stored arrays of `Timetable` (its `Packed` and `StringTable` fields), by name.
-    static func storedArrays(_ source: String) -> Set<String> {
-        let body = source.components(separatedBy: "package struct Timetable: Sendable {").dropFirst().first ?? ""
+    /// The stored arrays of `type` (its `Packed` and `StringTable` fields), by name.
+    static func storedArrays(_ source: String, of type: String) -> Set<String> {
+        let body = source.components(separatedBy: "package struct \(type): Sendable {").dropFirst().first ?? ""
         return Set(body.split(separator: "\n").compactMap { line -> String? in
             let tokens = line.split(separator: " ")
             guard tokens.count >= 4, tokens[0] == "package", tokens[1] == "var", tokens[3] == "=",

@@ -76,7 +76,7 @@ import Testing
     @Test func riderCategories() throws {
         let t = try Self.feed("riders")
         #expect(try Self.priced(t, "UBC", "CMBY-BUS").map(\.price.total) == [3.20])
-        let concession = try #require(t.riderCategoryIDs.firstIndex(of: "concession"))
+        let concession = try #require(t.fares.riderCategoryIDs.firstIndex(of: "concession"))
         #expect(try Self.priced(t, "UBC", "CMBY-BUS", rider: concession).map(\.price.total) == [2.15])
         #expect(FareTable(t)?.rider == "Adult" && FareTable(t, rider: concession)?.rider == "Concession")
     }
@@ -137,7 +137,7 @@ import Testing
             for name in try FileManager.default.contentsOfDirectory(atPath: source) { try FileManager.default.copyItem(atPath: source + "/" + name, toPath: dir + "/" + name) }
             try "from_network_id,to_network_id,from_stop_id,to_stop_id\n\(rule)\n".write(toFile: dir + "/fare_leg_join_rules.txt", atomically: true, encoding: .utf8)
             let (t, warnings) = try GTFSCompiler.compile(try FeedFiles.open(dir))
-            #expect(warnings.isEmpty && t.legJoinRules.count == 4, "\(warnings)")
+            #expect(warnings.isEmpty && t.fares.legJoinRules.count == 4, "\(warnings)")
             let journeys = try Self.priced(t, "MOND", "CAMY")
             #expect(journeys.map(\.price.total) == expected, "\(rule): \(journeys)")
             if expected == [2.00, 2.00] { #expect(journeys.last?.price.parts.map(\.legs) == [[0, 2]]) }
@@ -229,7 +229,7 @@ import Testing
         let (t, warnings) = try GTFSCompiler.compile(try FeedFiles.open(dir))
         #expect(warnings == ["11 Fares v2 rows name an unknown id or hold values that cannot be read: skipped "
                              + "(stop_areas.txt 1, fare_products.txt 3, fare_leg_rules.txt 3, fare_transfer_rules.txt 4)"], "\(warnings)")
-        #expect(t.productIDs.count == 4 && t.legRules.count / TimetableTable.legRuleStride == 3)
+        #expect(t.fares.productIDs.count == 4 && t.fares.legRules.count / TimetableTable.legRuleStride == 3)
         #expect(try Self.priced(t, "UBC", "MTWN").first.map { abs(($0.price.total ?? 0) - 4.65) < 1e-9 } == true)
     }
 }
@@ -285,7 +285,7 @@ extension CPUBound {
             }
             guard let files = try? FeedFiles.open(dir), let t = try? GTFSCompiler.compile(files).0 else { return 0 }
             let date = LocalDate(year: 2022, month: 10, day: 12)
-            let fares = FareTable(t, rider: t.riderCategoryIDs.isEmpty ? nil : 0, clock: ServiceClock(day: date, zone: t.zone))
+            let fares = FareTable(t, rider: t.fares.riderCategoryIDs.isEmpty ? nil : 0, clock: ServiceClock(day: date, zone: t.zone))
             let calledAt = (0..<t.stopCount).filter(t.isCalledAt)
             var priced = 0
             for a in calledAt {

@@ -33,14 +33,14 @@ struct FareTests {
         for rule in try Self.rows(dir + "/fare_rules.txt") { table[(rule["origin_id"] ?? "") + ">" + (rule["destination_id"] ?? "")] = prices[rule["fare_id"] ?? ""] }
         let fares = try #require(FareTable(t))
         // The stops trains call at are zoned (BART's zone is the station's code).
-        let stations = (0..<t.stopCount).filter { t.stopZone[$0] >= 0 && t.isCalledAt($0) }
+        let stations = (0..<t.stopCount).filter { t.fares.stopZone[$0] >= 0 && t.isCalledAt($0) }
         #expect(stations.count > 40)
         var generator = SplitMix(seed: 34), checked = 0, tries = 0
         while checked < 100 && tries < 2000 {
             tries += 1
             let a = stations[Int(generator.next() % UInt64(stations.count))], b = stations[Int(generator.next() % UInt64(stations.count))]
             guard a != b, let journey = try Self.journeys(t, [a], [b], day: "2022-10-12", after: 8 * 3600).first else { continue }
-            let key = t.zoneIDs[Int(t.stopZone[a])] + ">" + t.zoneIDs[Int(t.stopZone[b])]
+            let key = t.fares.zoneIDs[Int(t.fares.stopZone[a])] + ">" + t.fares.zoneIDs[Int(t.fares.stopZone[b])]
             let expected = try #require(table[key], "\(key)")
             let price = fares.price(journey)
             #expect(price.total == expected && price.currency == "USD" && price.complete && price.parts.count == 1, "\(key): \(price)")
@@ -74,18 +74,18 @@ struct FareTests {
         for rule in try Self.rows(dir + "/fare_rules.txt") { fareOf[(rule["origin_id"] ?? "") + ">" + (rule["destination_id"] ?? "")] = rule["fare_id"] }
         var riderPrice: [String: Double] = [:]
         for row in try Self.rows(dir + "/fare_rider_categories.txt") { riderPrice[(row["fare_id"] ?? "") + "/" + (row["rider_category_id"] ?? "")] = Double(row["price"] ?? "") }
-        #expect((0..<t.riderCategoryIDs.count).map { t.riderCategoryIDs[$0] } == ["5", "2", "16"])
-        let stations = (0..<t.stopCount).filter { t.stopZone[$0] >= 0 && t.isCalledAt($0) }
-        for category in 0..<t.riderCategoryIDs.count {
+        #expect((0..<t.fares.riderCategoryIDs.count).map { t.fares.riderCategoryIDs[$0] } == ["5", "2", "16"])
+        let stations = (0..<t.stopCount).filter { t.fares.stopZone[$0] >= 0 && t.isCalledAt($0) }
+        for category in 0..<t.fares.riderCategoryIDs.count {
             let fares = try #require(FareTable(t, rider: category))
             var generator = SplitMix(seed: 340 + UInt64(category)), checked = 0, tries = 0
             while checked < 100 && tries < 2000 {
                 tries += 1
                 let a = stations[Int(generator.next() % UInt64(stations.count))], b = stations[Int(generator.next() % UInt64(stations.count))]
                 guard a != b, let journey = try Self.journeys(t, [a], [b], day: "2022-10-12", after: 9 * 3600).first else { continue }
-                let fare = try #require(fareOf[t.zoneIDs[Int(t.stopZone[a])] + ">" + t.zoneIDs[Int(t.stopZone[b])]])
-                let expected = try #require(riderPrice[fare + "/" + t.riderCategoryIDs[category]])
-                #expect(fares.price(journey).total == expected, "\(fare) for \(t.riderCategoryIDs[category])")
+                let fare = try #require(fareOf[t.fares.zoneIDs[Int(t.fares.stopZone[a])] + ">" + t.fares.zoneIDs[Int(t.fares.stopZone[b])]])
+                let expected = try #require(riderPrice[fare + "/" + t.fares.riderCategoryIDs[category]])
+                #expect(fares.price(journey).total == expected, "\(fare) for \(t.fares.riderCategoryIDs[category])")
                 checked += 1
             }
             #expect(checked == 100)
@@ -139,7 +139,7 @@ struct FareTests {
         // Stations by zone: the first station of each.
         var stationOf: [String: Int] = [:]
         for stop in 0..<t.stopCount where t.stopParent[stop] >= 0 {
-            let zone = t.zoneIDs[Int(fares.zone(stop))]
+            let zone = t.fares.zoneIDs[Int(fares.zone(stop))]
             if stationOf[zone] == nil { stationOf[zone] = Int(t.stopParent[stop]) }
         }
         #expect(Set(stationOf.keys).isSuperset(of: ["1", "2", "3", "4", "5", "6"]))
@@ -197,7 +197,7 @@ struct FareTests {
             .write(toFile: dir + "/fare_rules.txt", atomically: true, encoding: .utf8)
         let (t, warnings) = try GTFSCompiler.compile(try FeedFiles.open(dir))
         #expect(warnings.contains("5 fare rows name an unknown fare, route or zone, or a price or currency that cannot be read: skipped"), "\(warnings)")
-        #expect(t.fareIDs.count == 1)
+        #expect(t.fares.fareIDs.count == 1)
         let fares = try #require(FareTable(t))
         func stop(_ id: String) throws -> [Int] { [try #require(t.stopIDs.firstIndex(of: id))] }
         // Fare a is gone (a fare without rules would cover any ride): the airport ride has none, so no total.
@@ -224,8 +224,8 @@ struct FareTests {
                        + "good,1.00,USD,0,2,5400\nyen,420.00,JPY,0,,\n", "")
         let (t, warnings) = try bad.compile()
         #expect(warnings.contains("11 fare rows name an unknown fare, route or zone, or a price or currency that cannot be read: skipped"), "\(warnings)")
-        #expect((0..<t.fareIDs.count).map { t.fareIDs[$0] } == ["good", "yen"] && Array(t.farePrice.buffer) == [100, 420])
-        #expect(Array(t.fareTransfers.buffer) == [2, -1] && Array(t.fareTransferDuration.buffer) == [5400, -1])
+        #expect((0..<t.fares.fareIDs.count).map { t.fares.fareIDs[$0] } == ["good", "yen"] && Array(t.fares.farePrice.buffer) == [100, 420])
+        #expect(Array(t.fares.fareTransfers.buffer) == [2, -1] && Array(t.fares.fareTransferDuration.buffer) == [5400, -1])
 
         // Each currency with its own decimals, through the binary; two rides of 0.10 and 0.20 are 0.30 exactly.
         let env = Run.environment(["TRANSIT_CACHE_DIR": Paths.temporary()])
@@ -255,10 +255,10 @@ struct FareTests {
         #expect(run.status == 0, "\(run.stderr)")
         let v1 = try GTFSCompiler.compile(try FeedFiles.open(source)).0
         let (v2, warnings) = try GTFSCompiler.compile(try FeedFiles.open(converted))
-        #expect(warnings.isEmpty && v2.fareIDs.isEmpty && v2.legRules.count / TimetableTable.legRuleStride == 2500 && v2.legJoinRules.count == 4, "\(warnings)")
-        let categories = [nil] + (0..<v1.riderCategoryIDs.count).map(Optional.some)
+        #expect(warnings.isEmpty && v2.fares.fareIDs.isEmpty && v2.fares.legRules.count / TimetableTable.legRuleStride == 2500 && v2.fares.legJoinRules.count == 4, "\(warnings)")
+        let categories = [nil] + (0..<v1.fares.riderCategoryIDs.count).map(Optional.some)
         let old = try categories.map { try #require(FareTable(v1, rider: $0)) }, new = try categories.map { try #require(FareTable(v2, rider: $0)) }
-        let stations = (0..<v1.stopCount).filter { v1.stopZone[$0] >= 0 && v1.isCalledAt($0) }
+        let stations = (0..<v1.stopCount).filter { v1.fares.stopZone[$0] >= 0 && v1.isCalledAt($0) }
         var generator = SplitMix(seed: 3402), checked = 0, tries = 0, changes = 0
         while checked < 100 && tries < 2000 {
             tries += 1

@@ -51,20 +51,20 @@ package struct FareProducts: Sendable {
     /// `rider`: a category of `riderCategoryIDs`; without one, each product's rows for the
     /// feed's default category (is_default_fare_category), else its rows for no category.
     package init?(_ t: Timetable, rider: Int? = nil, clock: ServiceClock?, updates: TripUpdates? = nil) {
-        guard !t.legRules.isEmpty else { return nil }
+        guard !t.fares.legRules.isEmpty else { return nil }
         self.t = t
         self.updates = updates
         self.clock = clock
-        let isDefault = (0..<t.riderCategoryDefault.count).map { t.riderCategoryDefault[$0] == 1 }
+        let isDefault = (0..<t.fares.riderCategoryDefault.count).map { t.fares.riderCategoryDefault[$0] == 1 }
         self.rider = rider ?? isDefault.firstIndex(of: true)
-        var offers = [Offer?](repeating: nil, count: t.productIDs.count)
-        let rows = t.offers.buffer, stride = TimetableTable.offerStride
+        var offers = [Offer?](repeating: nil, count: t.fares.productIDs.count)
+        let rows = t.fares.offers.buffer, stride = TimetableTable.offerStride
         for k in 0..<(rows.count / stride) {
             let product = Int(rows[k * stride]), category = Int(rows[k * stride + 1])
             // A row for no category is for every rider; otherwise for the one asked for, or the default one.
             let usable = category < 0 || (rider.map { $0 == category } ?? (category < isDefault.count && isDefault[category]))
-            guard usable, product >= 0, product < offers.count, k < t.offerAmount.count else { continue }
-            let amount = t.offerAmount[k]
+            guard usable, product >= 0, product < offers.count, k < t.fares.offerAmount.count else { continue }
+            let amount = t.fares.offerAmount[k]
             if offers[product].map({ amount < $0.amount }) ?? true {
                 offers[product] = Offer(amount: amount, row: k, medium: rows[k * stride + 2])
             }
@@ -82,16 +82,16 @@ package struct FareProducts: Sendable {
             }
             return out
         }
-        legRules = rules(t.legRules, TimetableTable.legRuleStride, t.feedLegRuleStart) { v, at in
+        legRules = rules(t.fares.legRules, TimetableTable.legRuleStride, t.fares.feedLegRuleStart) { v, at in
             LegRule(group: v[at], network: v[at + 1], fromArea: v[at + 2], toArea: v[at + 3], fromFrame: v[at + 4], toFrame: v[at + 5], product: v[at + 6],
                     priority: v[at + 7])
         }
-        transferRules = rules(t.transferRules, TimetableTable.transferRuleStride, t.feedTransferRuleStart) { v, at in
+        transferRules = rules(t.fares.transferRules, TimetableTable.transferRuleStride, t.fares.feedTransferRuleStart) { v, at in
             TransferRule(from: v[at], to: v[at + 1], count: v[at + 2], limit: v[at + 3], limitType: v[at + 4], type: v[at + 5], product: v[at + 6])
         }
         ranked = legRules.map { $0.contains { $0.priority >= 0 } }
         rulesFrom = legRules.map { rules in Dictionary(grouping: rules.indices) { rules[$0].fromArea } }
-        let j = t.legJoinRules.buffer, js = TimetableTable.legJoinRuleStride
+        let j = t.fares.legJoinRules.buffer, js = TimetableTable.legJoinRuleStride
         joinRules = (0..<(j.count / js)).map { k in JoinRule(from: j[k * js], to: j[k * js + 1], fromStop: j[k * js + 2], toStop: j[k * js + 3]) }
         let allLeg = legRules.joined(), allTransfer = transferRules.joined()
         namedNetworks = Set(allLeg.map(\.network).filter { $0 >= 0 })
@@ -99,8 +99,8 @@ package struct FareProducts: Sendable {
         namedTo = Set(allLeg.map(\.toArea).filter { $0 >= 0 })
         namedTransferFrom = Set(allTransfer.map(\.from).filter { $0 >= 0 })
         namedTransferTo = Set(allTransfer.map(\.to).filter { $0 >= 0 })
-        var frames = [[(start: Int32, end: Int32, service: Int32)]](repeating: [], count: t.timeframeGroupIDs.count)
-        let f = t.timeframes.buffer, fs = TimetableTable.timeframeStride
+        var frames = [[(start: Int32, end: Int32, service: Int32)]](repeating: [], count: t.fares.timeframeGroupIDs.count)
+        let f = t.fares.timeframes.buffer, fs = TimetableTable.timeframeStride
         for k in 0..<(f.count / fs) where f[k * fs] >= 0 && Int(f[k * fs]) < frames.count {
             frames[Int(f[k * fs])].append((f[k * fs + 1], f[k * fs + 2], f[k * fs + 3]))
         }
@@ -139,7 +139,7 @@ package struct FareProducts: Sendable {
     /// A ride's network (-1: none): its route's (an added trip's own route).
     func network(_ leg: Router.Leg) -> Int32 {
         let route = leg.route(t, updates)
-        return route >= 0 && route < t.routeNetwork.count ? t.routeNetwork[route] : -1
+        return route >= 0 && route < t.fares.routeNetwork.count ? t.fares.routeNetwork[route] : -1
     }
 
     /// A stop's station (itself when it has none).
@@ -242,10 +242,10 @@ package struct FareProducts: Sendable {
 
     private func part(_ product: Int32, _ offer: Offer, legs: [Int], transfer: Bool) -> FareTable.Part {
         let p = Int(product)
-        return FareTable.Part(fare: t.productIDs[p], minor: offer.amount, currency: t.offerCurrency[offer.row], legs: legs, product: true,
-                              name: t.productNames[p].isEmpty ? nil : t.productNames[p],
-                              medium: offer.medium >= 0 && Int(offer.medium) < t.fareMediaNames.count
-                                  ? (t.fareMediaNames[Int(offer.medium)].isEmpty ? t.fareMediaIDs[Int(offer.medium)] : t.fareMediaNames[Int(offer.medium)]) : nil,
+        return FareTable.Part(fare: t.fares.productIDs[p], minor: offer.amount, currency: t.fares.offerCurrency[offer.row], legs: legs, product: true,
+                              name: t.fares.productNames[p].isEmpty ? nil : t.fares.productNames[p],
+                              medium: offer.medium >= 0 && Int(offer.medium) < t.fares.fareMediaNames.count
+                                  ? (t.fares.fareMediaNames[Int(offer.medium)].isEmpty ? t.fares.fareMediaIDs[Int(offer.medium)] : t.fares.fareMediaNames[Int(offer.medium)]) : nil,
                               transfer: transfer)
     }
 

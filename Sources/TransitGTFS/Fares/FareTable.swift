@@ -54,23 +54,23 @@ package struct FareTable: Sendable {
         guard t.hasFares else { return nil }
         products = FareProducts(t, rider: rider, clock: clock, updates: updates)
         self.updates = updates
-        var prices = Array(t.farePrice.buffer)
+        var prices = Array(t.fares.farePrice.buffer)
         if let rider {
-            for k in 0..<t.riderPrice.count where Int(t.riderCategory[k]) == rider {
-                let f = Int(t.riderFare[k])
-                if f >= 0 && f < prices.count { prices[f] = t.riderPrice[k] }
+            for k in 0..<t.fares.riderPrice.count where Int(t.fares.riderCategory[k]) == rider {
+                let f = Int(t.fares.riderFare[k])
+                if f >= 0 && f < prices.count { prices[f] = t.fares.riderPrice[k] }
             }
         }
         self.prices = prices
         self.rider = (rider ?? products?.rider).flatMap { c in
-            c < t.riderCategoryIDs.count ? (t.riderCategoryNames[c].isEmpty ? t.riderCategoryIDs[c] : t.riderCategoryNames[c]) : nil
+            c < t.fares.riderCategoryIDs.count ? (t.fares.riderCategoryNames[c].isEmpty ? t.fares.riderCategoryIDs[c] : t.fares.riderCategoryNames[c]) : nil
         }
         // A combination's fare ids are `feed:id`.
         let prefixes = t.isCombination ? (0..<t.feedCount).map { t.feedName($0) + ":" } : []
-        fareFeed = (0..<t.fareIDs.count).map { f in prefixes.isEmpty ? 0 : prefixes.firstIndex { t.fareIDs[f].hasPrefix($0) } ?? -1 }
-        var fares = [Fare](repeating: Fare(), count: t.fareIDs.count)
+        fareFeed = (0..<t.fares.fareIDs.count).map { f in prefixes.isEmpty ? 0 : prefixes.firstIndex { t.fares.fareIDs[f].hasPrefix($0) } ?? -1 }
+        var fares = [Fare](repeating: Fare(), count: t.fares.fareIDs.count)
         var byPair: [Int64: [Int]] = [:]
-        let rules = t.fareRules.buffer
+        let rules = t.fares.fareRules.buffer
         var k = 0
         while k + 4 < rules.count {
             let f = Int(rules[k])
@@ -193,7 +193,7 @@ package struct FareTable: Sendable {
         guard best[rides.count] != nil else { return nil }
         var parts: [Part] = [], k = rides.count
         while k > 0, let step = best[k] {
-            parts.append(Part(fare: t.fareIDs[step.fare], minor: prices[step.fare], currency: t.fareCurrency[step.fare],
+            parts.append(Part(fare: t.fares.fareIDs[step.fare], minor: prices[step.fare], currency: t.fares.fareCurrency[step.fare],
                               legs: Array(rides[step.from..<k])))
             k = step.from
         }
@@ -221,9 +221,9 @@ package struct FareTable: Sendable {
         for f in list ?? [] {
             let fare = fares[f]
             if fareFeed[f] != feed { continue }
-            let allowed = Int(t.fareTransfers[f])
+            let allowed = Int(t.fares.fareTransfers[f])
             if allowed >= 0 && rides.count - 1 > allowed { continue }
-            let limit = Int(t.fareTransferDuration[f])
+            let limit = Int(t.fares.fareTransferDuration[f])
             if limit >= 0 && rides.count > 1 && span > limit { continue }
             if !fare.hasRules && rides.count > 1 { continue }
             if !fare.routes.isEmpty && !routes.allSatisfy({ Self.holds(fare.routes, $0) }) { continue }

@@ -12,7 +12,7 @@ extension GTFSCompiler {
         func count(_ file: String, _ rows: Int) { if rows > 0 { skipped.append((file, rows)) } }
 
         // Networks: routes.txt's network_id were read with the routes.
-        var networkNames: [Int: String] = [:], routeNetwork = Array(t.routeNetwork.buffer), bad = 0
+        var networkNames: [Int: String] = [:], routeNetwork = Array(t.fares.routeNetwork.buffer), bad = 0
         if let r = try files.reader("networks.txt"), let id = r.column("network_id") {
             let name = r.column("network_name")
             while try r.next() {
@@ -28,15 +28,15 @@ extension GTFSCompiler {
             }
         }
         count("route_networks.txt", bad); bad = 0
-        t.routeNetwork = Packed(routeNetwork)
-        t.networkIDs = networks.keys
-        for n in 0..<networks.count { t.networkNames.append(networkNames[n] ?? "") }
+        t.fares.routeNetwork = Packed(routeNetwork)
+        t.fares.networkIDs = networks.keys
+        for n in 0..<networks.count { t.fares.networkNames.append(networkNames[n] ?? "") }
 
         // Areas, and each stop's: its own, else its station's.
         var areas = IDTable()
-        for name in try definitions(try files.reader("areas.txt"), id: "area_id", name: "area_name", into: &areas, bad: &bad) { t.areaNames.append(name) }
+        for name in try definitions(try files.reader("areas.txt"), id: "area_id", name: "area_name", into: &areas, bad: &bad) { t.fares.areaNames.append(name) }
         count("areas.txt", bad); bad = 0
-        t.areaIDs = areas.keys
+        t.fares.areaIDs = areas.keys
         var own = [[Int32]](repeating: [], count: t.stopCount)
         if let r = try files.reader("stop_areas.txt"), let area = r.column("area_id"), let stop = r.column("stop_id") {
             while try r.next() {
@@ -47,16 +47,16 @@ extension GTFSCompiler {
         count("stop_areas.txt", bad); bad = 0
         for s in 0..<t.stopCount {
             let parent = Int(t.stopParent[s])
-            for a in own[s].isEmpty && parent >= 0 && parent < own.count ? own[parent] : own[s] { t.stopAreas.append(a) }
-            t.stopAreaStart.append(Int32(clamping: t.stopAreas.count))
+            for a in own[s].isEmpty && parent >= 0 && parent < own.count ? own[parent] : own[s] { t.fares.stopAreas.append(a) }
+            t.fares.stopAreaStart.append(Int32(clamping: t.fares.stopAreas.count))
         }
 
         var media = IDTable()
         for name in try definitions(try files.reader("fare_media.txt"), id: "fare_media_id", name: "fare_media_name", into: &media, bad: &bad) {
-            t.fareMediaNames.append(name)
+            t.fares.fareMediaNames.append(name)
         }
         count("fare_media.txt", bad); bad = 0
-        t.fareMediaIDs = media.keys
+        t.fares.fareMediaIDs = media.keys
 
         // Products: one row per (product, rider category, medium), each with its price.
         var products = IDTable(), offered = Set<[Int32]>()
@@ -66,15 +66,15 @@ extension GTFSCompiler {
                 guard !r.isEmpty(id), Self.isCurrency(r.bytes(currency)), let value = Self.amount(r, amount, currency: r.string(currency)),
                       let c = Self.optional(r, category, riderCategories), let m = Self.optional(r, medium, media) else { bad += 1; continue }
                 let (p, added) = products.insert(r.bytes(id))
-                if added { t.productNames.append(text(r, name)) }
+                if added { t.fares.productNames.append(text(r, name)) }
                 guard offered.insert([Int32(p), c, m]).inserted else { bad += 1; continue }
-                for v in [Int32(p), c, m] { t.offers.append(v) }
-                t.offerAmount.append(value)
-                t.offerCurrency.append(r.string(currency))
+                for v in [Int32(p), c, m] { t.fares.offers.append(v) }
+                t.fares.offerAmount.append(value)
+                t.fares.offerCurrency.append(r.string(currency))
             }
         }
         count("fare_products.txt", bad); bad = 0
-        t.productIDs = products.keys
+        t.fares.productIDs = products.keys
 
         // Timeframes: a group's times of day (the end excluded) on a service's days.
         var frames = IDTable()
@@ -84,11 +84,11 @@ extension GTFSCompiler {
                 let from = start.map { r.isEmpty($0) ? 0 : FieldBytes.time(r.bytes($0)) ?? -1 } ?? 0
                 let to = end.map { r.isEmpty($0) ? 86_400 : FieldBytes.time(r.bytes($0)) ?? -1 } ?? 86_400
                 guard !r.isEmpty(group), let s = services.find(r.bytes(service)), from >= 0, from < to, to <= 86_400 else { bad += 1; continue }
-                for v in [Int32(frames.insert(r.bytes(group)).index), Int32(from), Int32(to), Int32(s)] { t.timeframes.append(v) }
+                for v in [Int32(frames.insert(r.bytes(group)).index), Int32(from), Int32(to), Int32(s)] { t.fares.timeframes.append(v) }
             }
         }
         count("timeframes.txt", bad); bad = 0
-        t.timeframeGroupIDs = frames.keys
+        t.fares.timeframeGroupIDs = frames.keys
 
         // Leg rules: what a leg costs, by network, areas and timeframes.
         var groups = IDTable()
@@ -101,14 +101,14 @@ extension GTFSCompiler {
                 // rule_priority: -1 when the file has no such column (empty entries then mean "every one not listed").
                 let rank = priority.map { r.isEmpty($0) ? 0 : FieldBytes.int(r.bytes($0)).map { Int32(clamping: $0) } ?? -2 } ?? -1
                 guard let p = products.find(r.bytes(product)), named.allSatisfy({ $0 != nil }), rank >= -1 else { bad += 1; continue }
-                t.legRules.append(group.map { r.isEmpty($0) ? -1 : Int32(groups.insert(r.bytes($0)).index) } ?? -1)
-                for v in named { t.legRules.append(v ?? -1) }
-                t.legRules.append(Int32(p))
-                t.legRules.append(rank)
+                t.fares.legRules.append(group.map { r.isEmpty($0) ? -1 : Int32(groups.insert(r.bytes($0)).index) } ?? -1)
+                for v in named { t.fares.legRules.append(v ?? -1) }
+                t.fares.legRules.append(Int32(p))
+                t.fares.legRules.append(rank)
             }
         }
         count("fare_leg_rules.txt", bad); bad = 0
-        t.legGroupIDs = groups.keys
+        t.fares.legGroupIDs = groups.keys
 
         // Join rules: two rides, one fare leg (both networks named; both stops or neither).
         if let r = try files.reader("fare_leg_join_rules.txt"), let from = r.column("from_network_id"), let to = r.column("to_network_id") {
@@ -116,7 +116,7 @@ extension GTFSCompiler {
             while try r.next() {
                 guard let a = networks.find(r.bytes(from)), let b = networks.find(r.bytes(to)), let x = Self.optional(r, fromStop, stops),
                       let y = Self.optional(r, toStop, stops), (x < 0) == (y < 0) else { bad += 1; continue }
-                for v in [Int32(a), Int32(b), x, y] { t.legJoinRules.append(v) }
+                for v in [Int32(a), Int32(b), x, y] { t.fares.legJoinRules.append(v) }
             }
         }
         count("fare_leg_join_rules.txt", bad); bad = 0
@@ -137,7 +137,7 @@ extension GTFSCompiler {
                 let measured = limitType.flatMap { r.isEmpty($0) ? nil : FieldBytes.int(r.bytes($0)) ?? -1 }
                 guard seconds.map({ $0 > 0 && (0...3).contains(measured ?? -1) }) ?? true else { bad += 1; continue }
                 for v in [a, b, Int32(clamping: given ?? -1), Int32(clamping: seconds ?? -1), Int32(seconds == nil ? 0 : measured ?? 0), Int32(kind), p] {
-                    t.transferRules.append(v)
+                    t.fares.transferRules.append(v)
                 }
             }
         }

@@ -38,12 +38,12 @@ extension GTFSCompiler {
             let seconds = duration.map { attributes.isEmpty($0) ? -1 : FieldBytes.int(attributes.bytes($0)) ?? -2 } ?? -1
             guard Self.isCurrency(attributes.bytes(currency)), let value = Self.amount(attributes, price, currency: attributes.string(currency)), value >= 0,
                   allowed >= -1, seconds >= -1, !attributes.isEmpty(id), fares.insert(attributes.bytes(id)).added else { skipped += 1; continue }
-            t.farePrice.append(value)
-            t.fareCurrency.append(attributes.string(currency))
-            t.fareTransfers.append(Int32(allowed))
-            t.fareTransferDuration.append(Int32(clamping: seconds))
+            t.fares.farePrice.append(value)
+            t.fares.fareCurrency.append(attributes.string(currency))
+            t.fares.fareTransfers.append(Int32(allowed))
+            t.fares.fareTransferDuration.append(Int32(clamping: seconds))
         }
-        t.fareIDs = fares.keys
+        t.fares.fareIDs = fares.keys
         if let rules, let fare = rules.column("fare_id") {
             let columns = [rules.column("route_id"), rules.column("origin_id"), rules.column("destination_id"), rules.column("contains_id")]
             while try rules.next() {
@@ -56,7 +56,7 @@ extension GTFSCompiler {
                     row.append(Int32(index))
                 }
                 guard row.count == 5 else { skipped += 1; continue }
-                for value in row { t.fareRules.append(value) }
+                for value in row { t.fares.fareRules.append(value) }
             }
         }
         if skipped > 0 {
@@ -74,10 +74,10 @@ extension GTFSCompiler {
         var skipped = 0
         while try r.next() {
             guard !r.isEmpty(id), riderCategories.insert(r.bytes(id)).added else { skipped += 1; continue }
-            t.riderCategoryNames.append(text(r, name))
-            t.riderCategoryDefault.append(isDefault.flatMap { FieldBytes.int(r.bytes($0)) } == 1 ? 1 : 0)
+            t.fares.riderCategoryNames.append(text(r, name))
+            t.fares.riderCategoryDefault.append(isDefault.flatMap { FieldBytes.int(r.bytes($0)) } == 1 ? 1 : 0)
         }
-        t.riderCategoryIDs = riderCategories.keys
+        t.fares.riderCategoryIDs = riderCategories.keys
         if skipped > 0 { warnings.append("\(skipped) \(skipped == 1 ? "row" : "rows") of rider_categories.txt without an id or repeating one: skipped") }
     }
 
@@ -85,15 +85,15 @@ extension GTFSCompiler {
     /// beside Fares v1: a category's price for a fare. A row naming an unknown fare or
     /// category, or a price that is no number, is skipped and counted.
     mutating func readRiderPrices(_ prices: CSVReader?) throws(TransitError) {
-        guard let prices, !t.fareIDs.isEmpty, let fare = prices.column("fare_id"), let category = prices.column("rider_category_id"),
+        guard let prices, !t.fares.fareIDs.isEmpty, let fare = prices.column("fare_id"), let category = prices.column("rider_category_id"),
               let price = prices.column("price") else { return }
         var skipped = 0
         while try prices.next() {
-            guard let f = fares.find(prices.bytes(fare)), f < t.fareCurrency.count, let c = riderCategories.find(prices.bytes(category)),
-                  let value = Self.amount(prices, price, currency: t.fareCurrency[f]), value >= 0 else { skipped += 1; continue }
-            t.riderFare.append(Int32(f))
-            t.riderCategory.append(Int32(c))
-            t.riderPrice.append(value)
+            guard let f = fares.find(prices.bytes(fare)), f < t.fares.fareCurrency.count, let c = riderCategories.find(prices.bytes(category)),
+                  let value = Self.amount(prices, price, currency: t.fares.fareCurrency[f]), value >= 0 else { skipped += 1; continue }
+            t.fares.riderFare.append(Int32(f))
+            t.fares.riderCategory.append(Int32(c))
+            t.fares.riderPrice.append(value)
         }
         if skipped > 0 {
             warnings.append("\(skipped) rider category \(skipped == 1 ? "row names" : "rows name") an unknown fare or category, or a price that cannot be read: skipped")

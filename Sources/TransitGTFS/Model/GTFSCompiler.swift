@@ -56,44 +56,9 @@ package struct GTFSCompiler {
         return (compiler.t, compiler.warnings)
     }
 
+    /// Every step of `steps`, in order.
     package mutating func run(_ files: FeedFiles) throws(TransitError) {
-        try agencies(try required(files, "agency.txt"))
-        try readStops(try required(files, "stops.txt"))
-        try readRoutes(try required(files, "routes.txt"))
-        try readFares(try files.reader("fare_attributes.txt"), try files.reader("fare_rules.txt"))
-        try readRiderCategories(try files.reader("rider_categories.txt"))
-        try readRiderPrices(try files.reader("fare_rider_categories.txt"))
-        let calendar = try files.reader("calendar.txt"), dates = try files.reader("calendar_dates.txt")
-        guard calendar != nil || dates != nil else {
-            throw .parse(what: "the feed", reason: "it has neither calendar.txt nor calendar_dates.txt")
-        }
-        try readTrips(try required(files, "trips.txt"))
-        try readCalendars(calendar, dates)
-        // Fares v2 after the calendar: a timeframe names a service.
-        try readFareProducts(files)
-        frequencies = try readFrequencies(try files.reader("frequencies.txt"))
-        // Before stop_times: a trip that a row names as from_trip_id gets a pattern of its own.
-        try readTransfers(try files.reader("transfers.txt"))
-        for rule in t.transfers where rule.fromTrip >= 0 { tripsNamedFrom.insert(rule.fromTrip) }
-        // stop_times.txt is read trip by trip when its rows are grouped by trip (as feeds
-        // write them); otherwise it is read again whole and grouped here.
-        if try !readStopTimes(try required(files, "stop_times.txt"), grouped: true) {
-            timeStore = []; patternOf = [:]; patternKeys = []; patternRuns = []; skippedTrips = []; untimedTrips = 0
-            frequencyRuns = 0; frequencyCalls = 0; frequenciesTooMany = false
-            _ = try readStopTimes(try required(files, "stop_times.txt"), grouped: false)
-        }
-        if frequenciesTooMany {
-            throw .parse(what: "frequencies.txt", reason: "its windows make more than 2,000,000 runs or 50,000,000 calls in all (the bound; see docs/gtfs.md)")
-        }
-        if longTexts > 0 {
-            warnings.append("\(longTexts) \(longTexts == 1 ? "name or headsign is" : "names or headsigns are") longer than \(Self.maxText) bytes: cut there")
-        }
-        layOutPatterns()
-        // The changes on foot within the default walk, found once (`isCalledAt` reads the patterns).
-        let capped = TimetableCombination.findLinks(&t)
-        if capped > 0 {
-            warnings.append("\(capped) \(capped == 1 ? "stop has" : "stops have") more than \(TimetableCombination.maxWalksPerStop) others within \(Int(TimetableCombination.linkRadius)) m: \(capped == 1 ? "its" : "their") \(TimetableCombination.maxWalksPerStop) nearest (and \(capped == 1 ? "its" : "their") station's and transfers.txt's) are kept as walks")
-        }
+        for step in Self.steps { try step.run(&self, files) }
     }
 
     package func required(_ files: FeedFiles, _ name: String) throws(TransitError) -> CSVReader {
@@ -170,9 +135,9 @@ package struct GTFSCompiler {
             t.stopLon.append(placed ? longitude : .nan)
             if let parent, !r.isEmpty(parent) { parents.append((stops.count - 1, r.string(parent), r.line)) }
             // Its fare zone (Fares v1), by index.
-            t.stopZone.append(zone.map { r.isEmpty($0) ? -1 : Int32(clamping: zones.insert(r.bytes($0)).index) } ?? -1)
+            t.fares.stopZone.append(zone.map { r.isEmpty($0) ? -1 : Int32(clamping: zones.insert(r.bytes($0)).index) } ?? -1)
         }
-        t.zoneIDs = zones.keys
+        t.fares.zoneIDs = zones.keys
         if unplaced > 0 {
             warnings.append("\(unplaced) \(unplaced == 1 ? "stop has" : "stops have") coordinates outside ±90°/±180° (kept without a place: never reached on foot)")
         }
@@ -200,7 +165,7 @@ package struct GTFSCompiler {
             t.routeType.append(Int32(clamping: type.flatMap { FieldBytes.int(r.bytes($0)) } ?? 3))
             t.routeColor.append(text(r, color))
             // Its fare network (Fares v2), by index; route_networks.txt may name it instead.
-            t.routeNetwork.append(network.map { r.isEmpty($0) ? -1 : Int32(clamping: networks.insert(r.bytes($0)).index) } ?? -1)
+            t.fares.routeNetwork.append(network.map { r.isEmpty($0) ? -1 : Int32(clamping: networks.insert(r.bytes($0)).index) } ?? -1)
         }
         t.routeIDs = routes.keys
     }

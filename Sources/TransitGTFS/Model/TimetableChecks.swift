@@ -43,14 +43,14 @@ extension Timetable {
     /// Stop `s`'s fare zone (Fares v1); -1 for none.
     package func fareZone(ofStop s: Int) -> Int {
         guard s >= 0, s < stopCount else { return -1 }
-        let zone = Int(stopZone[s])
-        guard zone >= -1, zone < zoneIDs.count else { damage.found("stopZone"); return -1 }
+        let zone = Int(fares.stopZone[s])
+        guard zone >= -1, zone < fares.zoneIDs.count else { damage.found("stopZone"); return -1 }
         return zone
     }
 
     /// Stop `s`'s fare areas (Fares v2; its station's where it has none of its own, settled at import).
     package func areas(ofStop s: Int) -> UnsafeBufferPointer<Int32> {
-        indexes(stopAreas, span(stopAreaStart, s, within: stopAreas.count, "stopAreaStart"), below: areaIDs.count, "stopAreas")
+        indexes(fares.stopAreas, span(fares.stopAreaStart, s, within: fares.stopAreas.count, "stopAreaStart"), below: fares.areaIDs.count, "stopAreas")
     }
 
     /// The walks stored for stop `x`: positions in `linkStops` and `linkLengths`, each stop in

@@ -37,23 +37,23 @@ package enum TimetableTable: CaseIterable {
         case .stopPatternValues: t.stopPatterns.count
         case .tripRuns: t.tripRuns.count / 2
         case .stationChildren: t.stationChildren.count
-        case .zones: t.zoneIDs.count
-        case .fares: t.fareIDs.count
-        case .fareRules: t.fareRules.count / Self.fareRuleStride
-        case .riderCategories: t.riderCategoryIDs.count
-        case .riderPrices: t.riderPrice.count
-        case .areas: t.areaIDs.count
-        case .stopAreaValues: t.stopAreas.count
-        case .networks: t.networkIDs.count
-        case .fareMedia: t.fareMediaIDs.count
-        case .products: t.productIDs.count
-        case .offers: t.offers.count / Self.offerStride
-        case .timeframeGroups: t.timeframeGroupIDs.count
-        case .timeframes: t.timeframes.count / Self.timeframeStride
-        case .legGroups: t.legGroupIDs.count
-        case .legRules: t.legRules.count / Self.legRuleStride
-        case .legJoinRules: t.legJoinRules.count / Self.legJoinRuleStride
-        case .transferRules: t.transferRules.count / Self.transferRuleStride
+        case .zones: t.fares.zoneIDs.count
+        case .fares: t.fares.fareIDs.count
+        case .fareRules: t.fares.fareRules.count / Self.fareRuleStride
+        case .riderCategories: t.fares.riderCategoryIDs.count
+        case .riderPrices: t.fares.riderPrice.count
+        case .areas: t.fares.areaIDs.count
+        case .stopAreaValues: t.fares.stopAreas.count
+        case .networks: t.fares.networkIDs.count
+        case .fareMedia: t.fares.fareMediaIDs.count
+        case .products: t.fares.productIDs.count
+        case .offers: t.fares.offers.count / Self.offerStride
+        case .timeframeGroups: t.fares.timeframeGroupIDs.count
+        case .timeframes: t.fares.timeframes.count / Self.timeframeStride
+        case .legGroups: t.fares.legGroupIDs.count
+        case .legRules: t.fares.legRules.count / Self.legRuleStride
+        case .legJoinRules: t.fares.legJoinRules.count / Self.legJoinRuleStride
+        case .transferRules: t.fares.transferRules.count / Self.transferRuleStride
         case .services: t.serviceCount
         case .transfers: t.transfers.count
         case .times: t.times.count
@@ -320,34 +320,34 @@ extension Timetable {
                        }),
         // Fares v1: zones by stop, fares, rules (each feed's own: its fares and zones moved past
         // the feeds' before it, ids prefixed).
-        .indices("stopZone", \.stopZone, rows: .stops, into: .zones, none: true).whereRead,
-        .strings("zoneIDs", \.zoneIDs, rows: .zones, ids: true), .strings("fareIDs", \.fareIDs, rows: .fares, ids: true),
-        .values("farePrice", \.farePrice, rows: .fares), .strings("fareCurrency", \.fareCurrency, rows: .fares),
-        .values("fareTransfers", \.fareTransfers, rows: .fares), .values("fareTransferDuration", \.fareTransferDuration, rows: .fares),
-        .records("fareRules", \.fareRules, [.index(.fares), .index(.routes, none: true), .index(.zones, none: true), .index(.zones, none: true), .index(.zones, none: true)]),
-        .strings("riderCategoryIDs", \.riderCategoryIDs, rows: .riderCategories, ids: true),
-        .strings("riderCategoryNames", \.riderCategoryNames, rows: .riderCategories),
-        .values("riderCategoryDefault", \.riderCategoryDefault, rows: .riderCategories),
-        .indices("riderFare", \.riderFare, rows: .riderPrices, into: .fares),
-        .indices("riderCategory", \.riderCategory, rows: .riderPrices, into: .riderCategories),
-        .values("riderPrice", \.riderPrice, rows: .riderPrices),
+        .indices("stopZone", \.fares.stopZone, rows: .stops, into: .zones, none: true).whereRead,
+        .strings("zoneIDs", \.fares.zoneIDs, rows: .zones, ids: true), .strings("fareIDs", \.fares.fareIDs, rows: .fares, ids: true),
+        .values("farePrice", \.fares.farePrice, rows: .fares), .strings("fareCurrency", \.fares.fareCurrency, rows: .fares),
+        .values("fareTransfers", \.fares.fareTransfers, rows: .fares), .values("fareTransferDuration", \.fares.fareTransferDuration, rows: .fares),
+        .records("fareRules", \.fares.fareRules, [.index(.fares), .index(.routes, none: true), .index(.zones, none: true), .index(.zones, none: true), .index(.zones, none: true)]),
+        .strings("riderCategoryIDs", \.fares.riderCategoryIDs, rows: .riderCategories, ids: true),
+        .strings("riderCategoryNames", \.fares.riderCategoryNames, rows: .riderCategories),
+        .values("riderCategoryDefault", \.fares.riderCategoryDefault, rows: .riderCategories),
+        .indices("riderFare", \.fares.riderFare, rows: .riderPrices, into: .fares),
+        .indices("riderCategory", \.fares.riderCategory, rows: .riderPrices, into: .riderCategories),
+        .values("riderPrice", \.fares.riderPrice, rows: .riderPrices),
         // Fares v2 (each feed's own, as v1's).
-        .strings("areaIDs", \.areaIDs, rows: .areas, ids: true), .strings("areaNames", \.areaNames, rows: .areas),
-        .offsets("stopAreaStart", \.stopAreaStart, rows: .stops, into: .stopAreaValues).whereRead,
-        .indices("stopAreas", \.stopAreas, rows: .stopAreaValues, into: .areas).whereRead,
-        .strings("networkIDs", \.networkIDs, rows: .networks, ids: true), .strings("networkNames", \.networkNames, rows: .networks),
-        .indices("routeNetwork", \.routeNetwork, rows: .routes, into: .networks, none: true),
-        .strings("fareMediaIDs", \.fareMediaIDs, rows: .fareMedia, ids: true), .strings("fareMediaNames", \.fareMediaNames, rows: .fareMedia),
-        .strings("productIDs", \.productIDs, rows: .products, ids: true), .strings("productNames", \.productNames, rows: .products),
-        .records("offers", \.offers, [.index(.products), .index(.riderCategories, none: true), .index(.fareMedia, none: true)]),
-        .values("offerAmount", \.offerAmount, rows: .offers), .strings("offerCurrency", \.offerCurrency, rows: .offers),
-        .strings("timeframeGroupIDs", \.timeframeGroupIDs, rows: .timeframeGroups, ids: true),
-        .records("timeframes", \.timeframes, [.index(.timeframeGroups), .value(0...86_400), .value(0...86_400), .index(.services)]),
-        .strings("legGroupIDs", \.legGroupIDs, rows: .legGroups, ids: true),
-        .records("legRules", \.legRules, [.index(.legGroups, none: true), .index(.networks, none: true), .index(.areas, none: true), .index(.areas, none: true),
+        .strings("areaIDs", \.fares.areaIDs, rows: .areas, ids: true), .strings("areaNames", \.fares.areaNames, rows: .areas),
+        .offsets("stopAreaStart", \.fares.stopAreaStart, rows: .stops, into: .stopAreaValues).whereRead,
+        .indices("stopAreas", \.fares.stopAreas, rows: .stopAreaValues, into: .areas).whereRead,
+        .strings("networkIDs", \.fares.networkIDs, rows: .networks, ids: true), .strings("networkNames", \.fares.networkNames, rows: .networks),
+        .indices("routeNetwork", \.fares.routeNetwork, rows: .routes, into: .networks, none: true),
+        .strings("fareMediaIDs", \.fares.fareMediaIDs, rows: .fareMedia, ids: true), .strings("fareMediaNames", \.fares.fareMediaNames, rows: .fareMedia),
+        .strings("productIDs", \.fares.productIDs, rows: .products, ids: true), .strings("productNames", \.fares.productNames, rows: .products),
+        .records("offers", \.fares.offers, [.index(.products), .index(.riderCategories, none: true), .index(.fareMedia, none: true)]),
+        .values("offerAmount", \.fares.offerAmount, rows: .offers), .strings("offerCurrency", \.fares.offerCurrency, rows: .offers),
+        .strings("timeframeGroupIDs", \.fares.timeframeGroupIDs, rows: .timeframeGroups, ids: true),
+        .records("timeframes", \.fares.timeframes, [.index(.timeframeGroups), .value(0...86_400), .value(0...86_400), .index(.services)]),
+        .strings("legGroupIDs", \.fares.legGroupIDs, rows: .legGroups, ids: true),
+        .records("legRules", \.fares.legRules, [.index(.legGroups, none: true), .index(.networks, none: true), .index(.areas, none: true), .index(.areas, none: true),
                                           .index(.timeframeGroups, none: true), .index(.timeframeGroups, none: true), .index(.products), .value(-1...Int32.max)]),
-        .records("legJoinRules", \.legJoinRules, [.index(.networks), .index(.networks), .index(.stops, none: true), .index(.stops, none: true)]),
-        .records("transferRules", \.transferRules, [.index(.legGroups, none: true), .index(.legGroups, none: true), .value(-1...Int32.max), .value(-1...Int32.max),
+        .records("legJoinRules", \.fares.legJoinRules, [.index(.networks), .index(.networks), .index(.stops, none: true), .index(.stops, none: true)]),
+        .records("transferRules", \.fares.transferRules, [.index(.legGroups, none: true), .index(.legGroups, none: true), .value(-1...Int32.max), .value(-1...Int32.max),
                                                     .value(0...3), .value(0...2), .index(.products, none: true)]),
         // Feeds: empty for one feed; a combination names each, with its zone and where its rows begin.
         TimetableField.strings("feedNames", \.feedNames, rows: .feeds).combinedApart,
@@ -357,7 +357,7 @@ extension Timetable {
         .feedStarts("feedStopStart", \.feedStopStart, into: .stops), .feedStarts("feedRouteStart", \.feedRouteStart, into: .routes),
         .feedStarts("feedTripStart", \.feedTripStart, into: .trips), .feedStarts("feedPatternStart", \.feedPatternStart, into: .patterns),
         .feedStarts("feedServiceStart", \.feedServiceStart, into: .services), .feedStarts("feedTransferStart", \.feedTransferStart, into: .transfers),
-        .feedStarts("feedLegRuleStart", \.feedLegRuleStart, into: .legRules), .feedStarts("feedTransferRuleStart", \.feedTransferRuleStart, into: .transferRules),
+        .feedStarts("feedLegRuleStart", \.fares.feedLegRuleStart, into: .legRules), .feedStarts("feedTransferRuleStart", \.fares.feedTransferRuleStart, into: .transferRules),
         // Links between feeds, found once the combination holds every feed (`TimetableCombination.findLinks`).
         .packed("linkStart", \.linkStart, rows: nil, check: { t in
             t.linkStart.isEmpty ? t.linkStops.isEmpty : t.linkStart.count == t.stopCount + 1 && Timetable.monotone(t.linkStart, last: t.linkStops.count)

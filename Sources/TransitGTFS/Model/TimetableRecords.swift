@@ -54,11 +54,11 @@ extension Timetable {
     package func isFrequency(trip k: Int) -> Bool { k >= 0 && k < tripIsFrequency.count && tripIsFrequency[k] != 0 }
 
     /// Does the feed price journeys (fare_attributes.txt, or Fares v2's leg rules)?
-    package var hasFares: Bool { !fareIDs.isEmpty || !legRules.isEmpty }
+    package var hasFares: Bool { !fares.fareIDs.isEmpty || !fares.legRules.isEmpty }
 
     /// The rider categories of Fares v2 (rider_categories.txt), in the file's order.
     package var riderCategories: [(id: String, name: String)] {
-        (0..<riderCategoryIDs.count).map { (riderCategoryIDs[$0], riderCategoryNames[$0]) }
+        (0..<fares.riderCategoryIDs.count).map { (fares.riderCategoryIDs[$0], fares.riderCategoryNames[$0]) }
     }
 
     /// A combination's feed's zone as its feed_info or agency named it.
