@@ -69,12 +69,14 @@ import Testing
     @Test func defaultsComeFromTheSpec() throws {
         let env = ["HOME": "/h", "TRANSIT_NOW": "2026-11-22T20:00:00Z"]
         let piped = Terminal(stdout: false, stderr: false)
-        guard case .run(_, .busbud(.search(let o))) = try CommandLineParser.parse(["busbud", "search", "--date", "2026-12-19"], environment: env, terminal: piped) else {
+        guard case .run(_, let search) = try CommandLineParser.parse(["busbud", "search", "--date", "2026-12-19"], environment: env, terminal: piped),
+              let o = (search.command as? BusbudSearchCommand)?.options else {
             Issue.record("not a search"); return
         }
         #expect(o.query.currency == "USD" && o.query.lang == "en" && o.query.adults == 1 && o.query.children == 0 && o.maxWait == 60)
         #expect(o.query.origin == "dr5reg" && o.query.destination == "f25dvk")
-        guard case .run(_, .bart(.trips(let t))) = try CommandLineParser.parse(["bart", "trips", "--from", "A", "--to", "B"], environment: env, terminal: piped) else {
+        guard case .run(_, let trips) = try CommandLineParser.parse(["bart", "trips", "--from", "A", "--to", "B"], environment: env, terminal: piped),
+              let t = (trips.command as? BARTTripsCommand)?.request else {
             Issue.record("not trips"); return
         }
         #expect(t.minTransfer == 3 && t.transfers == 0)
@@ -83,8 +85,9 @@ import Testing
     @Test func theServiceDayInProgressBeforeThreeIsYesterdays() throws {
         let piped = Terminal(stdout: false, stderr: false)
         func day(_ now: String) throws -> LocalDate? {
-            guard case .run(_, .bart(.trips(let t))) = try CommandLineParser.parse(
-                ["bart", "trips", "--from", "A", "--to", "B"], environment: ["HOME": "/h", "TRANSIT_NOW": now], terminal: piped) else { return nil }
+            guard case .run(_, let trips) = try CommandLineParser.parse(
+                ["bart", "trips", "--from", "A", "--to", "B"], environment: ["HOME": "/h", "TRANSIT_NOW": now], terminal: piped),
+                  let t = (trips.command as? BARTTripsCommand)?.request else { return nil }
             return t.date
         }
         // 00:30 and 02:59 Pacific on the 24th belong to the 23rd; 03:00 starts the 24th.
@@ -97,9 +100,9 @@ import Testing
         let env = ["HOME": "/h"]
         let piped = Terminal(stdout: false, stderr: false)
         #expect(try CommandLineParser.parse(["bart", "stations", "--near", "37.75,-122.42", "--limit", "2"], environment: env, terminal: piped)
-                .command == .bart(.stations(near: Coordinate(latitude: 37.75, longitude: -122.42), limit: 2)))
+                .command == Command(BARTStationsCommand(near: Coordinate(latitude: 37.75, longitude: -122.42), limit: 2)))
         #expect(try CommandLineParser.parse(["bart", "stations", "--near", "37.75,-122.42"], environment: env, terminal: piped)
-                .command == .bart(.stations(near: Coordinate(latitude: 37.75, longitude: -122.42), limit: 5)))
+                .command == Command(BARTStationsCommand(near: Coordinate(latitude: 37.75, longitude: -122.42), limit: 5)))
         #expect(throws: TransitError.usage("--near takes LAT,LON in decimal degrees, like 37.7524,-122.4184, not '95,0'")) {
             try CommandLineParser.parse(["bart", "stations", "--near", "95,0"], environment: env, terminal: piped)
         }

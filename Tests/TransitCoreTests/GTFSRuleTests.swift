@@ -53,7 +53,7 @@ import Testing
         #expect(try journeys(feed, from: ["A"], to: ["B"], after: "06:01", before: "24:29").isEmpty)
         let args = try CommandLineParser.parse(["gtfs", "trips", "--from", "A", "--to", "B", "--after", "00:30", "--before", "25:15"],
                                                environment: ["HOME": "/h"], terminal: Terminal(stdout: false, stderr: false))
-        guard case .run(_, .gtfs(let command)) = args, let request = command.command as? GTFSTripsCommand else { Issue.record("not trips"); return }
+        guard case .run(_, let command) = args, let request = command.command as? GTFSTripsCommand else { Issue.record("not trips"); return }
         #expect(request.window == ServiceWindow(after: .clock(minutes: 30), before: .asWritten(seconds: 25 * 3600 + 900)))
         let clock = ServiceClock(day: LocalDate(year: 2026, month: 3, day: 4), zone: try #require(TimeZone(identifier: "America/Chicago")))
         let window = try request.window.seconds(on: clock, now: Date(timeIntervalSince1970: 0))

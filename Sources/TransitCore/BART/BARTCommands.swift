@@ -12,17 +12,6 @@ struct BARTCommands {
         client = BARTClient(http: context.http, baseURL: settings.baseURL("bart", default: BART.defaultBaseURL), key: try settings.key())
     }
 
-    func run(_ command: BARTCommand) async throws(TransitError) -> Output {
-        switch command {
-        case .stations(let near, let limit): return try await stations(near: near, limit: limit)
-        case .routes(let date): return try await routes(date)
-        case .trips(let request): return try await trips(request)
-        case .trip(let request): return try await trip(request)
-        case .departures(let station, let filter): return try await departures(station, filter: filter)
-        case .advisories: return try await advisories()
-        }
-    }
-
     /// Shell completion of a station: codes and names from the cached station list (the
     /// recordings with `--offline`); nothing when it was never fetched.
     static func completionValues(_ query: Completion.Query, _ context: Context) async -> [String] {

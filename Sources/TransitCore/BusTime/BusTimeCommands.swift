@@ -15,18 +15,6 @@ struct BusTimeCommands {
                                baseURL: settings.baseURL(agency.id, default: agency.defaultBaseURL), key: try settings.key())
     }
 
-    func run(_ command: BusTimeCommand) async throws(TransitError) -> Output {
-        switch command {
-        case .routes: return try await routes()
-        case .directions(let route): return try await directions(route)
-        case .stops(let route, let direction): return try await stops(route, direction)
-        case .predictions(let stops, let routes, let limit): return try await predictions(stops, routes, limit: limit)
-        case .alerts(let route, let stop): return try await alerts(route, stop)
-        case .vehicles(let routes): return try await vehicles(routes)
-        case .eta(let options): return try await eta(options)
-        }
-    }
-
     /// BusTime's messages, and the records that could not be read, as notices.
     func notices<T>(_ result: BusTimeResult<T>, _ noun: String) -> [String] {
         var lines = result.messages.map { $0.meansEmpty ? $0.notice : "\(agency.name): \($0.notice)" }

@@ -10,12 +10,6 @@ struct BusbudCommands {
         self.context = context
     }
 
-    func run(_ command: BusbudCommand) async throws(TransitError) -> Output {
-        switch command {
-        case .search(let options): return try await search(options)
-        }
-    }
-
     /// A departure with the places and operator it names, looked up.
     struct Row {
         var departure: BusbudDeparture

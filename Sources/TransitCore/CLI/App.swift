@@ -95,7 +95,7 @@ public struct App: Sendable {
     func once(_ settings: Settings, _ command: Command, http: HTTPClient, spinner: Spinner,
               prefix: String = "") async throws(TransitError) {
         defer { spinner.stop() }
-        let output = try await Providers.run(command, Context(settings: settings, http: http, progress: spinner.show))
+        let output = try await command.run(Context(settings: settings, http: http, progress: spinner.show))
         spinner.stop()
         let renderer = Renderer(format: settings.format, header: settings.header, color: settings.color, width: settings.tableWidth)
         if let pieces = writeOutBytes, !Redaction.isActive {
@@ -123,7 +123,7 @@ public struct App: Sendable {
         // The spinner would fight the redrawn screen on a terminal.
         let spinner = Spinner(enabled: settings.stderrIsTerminal && !settings.quiet && !terminal.stdout, write: writeErr)
         let http = makeHTTP(settings, spinner: spinner)
-        let zone = Providers.zone(of: command)
+        let zone = command.zone
         var refreshes = 0
         while true {
             refreshes += 1

@@ -13,14 +13,6 @@ struct RailCommands {
                                  searchBaseURL: s.baseURL("rail12306_search", default: Rail12306.defaultSearchBaseURL))
     }
 
-    func run(_ command: RailCommand) async throws(TransitError) -> Output {
-        switch command {
-        case .stations(let search): return try await stations(search)
-        case .trains(let keyword, let date): return try await trains(keyword, date)
-        case .schedule(let train, let date): return try await schedule(train, date)
-        }
-    }
-
     func stations(_ search: String?) async throws(TransitError) -> Output {
         let all = try await client.stations()
         let list = search.map { Rail12306Parser.search(all, $0) } ?? all

@@ -9,16 +9,15 @@ struct WeatherCommands {
         self.context = context
     }
 
-    func run(_ command: WeatherCommand) async throws(TransitError) -> Output {
+    func current(_ given: WeatherCurrentCommand.Where, units: WeatherUnits) async throws(TransitError) -> Output {
         let settings = context.settings
         let client = WeatherClient(http: context.http, baseURL: settings.baseURL("owm", default: OpenWeatherMap.defaultBaseURL), key: try settings.key())
-        let place: WeatherClient.Place, units: WeatherUnits
-        switch command {
-        case .current(let p, let u): (place, units) = (p, u)
-        case .atStation(let name, let u):
+        let place: WeatherClient.Place
+        switch given {
+        case .place(let p): place = p
+        case .station(let name):
             let rail = Rail12306Client(http: context.http, baseURL: settings.baseURL("rail12306", default: Rail12306.defaultBaseURL))
             place = .city(try Self.cityPinyin(for: name, in: try await rail.stations()))
-            units = u
         }
         let weather = try await client.current(place, units: units)
         let data: [Column<CurrentWeather>] = [

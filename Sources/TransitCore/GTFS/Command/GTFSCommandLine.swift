@@ -2,30 +2,18 @@ import Foundation
 import TransitSupport
 import TransitGTFS
 
-/// One `transit gtfs …` command, in the spirit of swift-argument-parser's `ParsableCommand`: its
-/// spec (help, the man page, completion and docs/reference.md are generated from it), its
-/// options read and checked from the command line, and its run, all in one type. A new command
-/// is a new type and a line in `GTFSCommandLine.commands`; nothing else names it.
-protocol GTFSSubcommand: Sendable, Equatable {
-    static var spec: CommandSpec { get }
-    /// The options as typed, checked: a bad value is a usage error naming the option.
-    init(_ args: Arguments) throws(TransitError)
+/// One `transit gtfs …` command (`ProviderCommand`), run with the feed's context.
+protocol GTFSSubcommand: SpecifiedCommand {
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output
 }
 
-/// A `gtfs` command with its options read and checked: a value of one of the types in
-/// `GTFSCommandLine.commands`.
-public struct GTFSCommand: Sendable, Equatable {
-    let command: any GTFSSubcommand
-
-    init(_ command: any GTFSSubcommand) { self.command = command }
-
+extension GTFSSubcommand {
     /// An answer read from a damaged compiled file (found where a value was read) is refused,
     /// whatever the command made of it.
     func run(_ context: Context) async throws(TransitError) -> Output {
         let gtfs = GTFSContext(context)
         do {
-            let output = try await command.run(gtfs)
+            let output = try await run(gtfs)
             try gtfs.refuseDamage()
             return output
         } catch {
@@ -33,12 +21,6 @@ public struct GTFSCommand: Sendable, Equatable {
             throw error
         }
     }
-
-    public static func == (a: GTFSCommand, b: GTFSCommand) -> Bool { a.command.isEqual(to: b.command) }
-}
-
-extension GTFSSubcommand {
-    func isEqual(to other: any GTFSSubcommand) -> Bool { (other as? Self) == self }
 }
 
 enum GTFSCommandLine {
@@ -57,11 +39,6 @@ enum GTFSCommandLine {
         files: [("$TRANSIT_CACHE_DIR/gtfs/NAME.timetable", "an imported GTFS feed, compiled for routing; replaced atomically by a new import"),
                 ("$TRANSIT_CACHE_DIR/gtfs/.combined/", "several feeds combined (--feed a --feed b), compiled on first use, compiled again when one of them changes"),
                 ("$TRANSIT_CACHE_DIR/catalog/feeds_v2.csv", "the Mobility Database's feed catalog, downloaded on first use and again after 7 days")])
-
-    static func parse(_ args: Arguments) throws(TransitError) -> GTFSCommand {
-        guard let type = commands.first(where: { $0.spec.name == args.spec.name }) else { throw args.unknownCommand() }
-        return GTFSCommand(try type.init(args))
-    }
 
     // MARK: options several commands share
 
