@@ -7,21 +7,8 @@ import TransitTestSupport
 
 /// Numbers at the ends of their types, from outside: each once trapped (exit 132 and a
 /// backtrace) and is now an answer (issue 30's crashes 1–3), through the binary as a user meets it.
-@Suite struct ExtremeValueTests {
+@Suite struct ExtremeValueTests: ProtobufWriting {
     func env(_ cache: String) -> [String: String] { Run.environment(["TRANSIT_CACHE_DIR": cache]) }
-
-    /// A hand-written protobuf field: its key, then a varint or a length and the bytes.
-    static func varint(_ value: UInt64) -> [UInt8] {
-        var out: [UInt8] = [], v = value
-        repeat {
-            out.append(UInt8(v & 0x7F) | (v > 0x7F ? 0x80 : 0))
-            v >>= 7
-        } while v > 0
-        return out
-    }
-    static func field(_ number: Int, _ value: UInt64) -> [UInt8] { varint(UInt64(number << 3)) + varint(value) }
-    static func field(_ number: Int, _ bytes: [UInt8]) -> [UInt8] { varint(UInt64(number << 3 | 2)) + varint(UInt64(bytes.count)) + bytes }
-    static func field(_ number: Int, _ text: String) -> [UInt8] { field(number, Array(text.utf8)) }
 
     /// A trip update for Lakeport's SL-WK-N05 of 2026-11-23 whose arrival at its second call is
     /// at `time` (POSIX seconds, any Int64).

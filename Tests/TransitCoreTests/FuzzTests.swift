@@ -106,7 +106,7 @@ extension CPUBound {
         /// Lakeport's map (13 nodes, the feed's own streets) and Beatty's (2,120 nodes), each raw and packed.
         static func streetSamples() -> [Data] {
             let maps = [FileManager.default.contents(atPath: Paths.fixtures + "/osm/lakeport.osm.pbf")].compactMap { $0 } + samples("osm/beatty", [".pbf"])
-            return maps + maps.map(PBFReaderTests.rawCopy)
+            return maps + maps.map(PBFWriter.rawCopy)
         }
 
         static let lakeport: Timetable? = try? GTFSCompiler.compile(try FeedFiles.open(Paths.fixtures + "/gtfs/lakeport")).0
@@ -147,7 +147,7 @@ extension CPUBound {
 
         static func osmSamples() -> [Data] {
             let files = samples("osm/beatty", [".pbf"]) + samples("osm/helsinki", ["test.osm.pbf"])
-            return files + files.map(PBFReaderTests.rawCopy)
+            return files + files.map(PBFWriter.rawCopy)
         }
 
         /// BART's 2019 feed, compiled once.
@@ -247,78 +247,5 @@ extension CPUBound {
             #expect(seen == Set(Mutator.kinds), "\(seen)")
             #expect(Mutator.nest(Data("{}".utf8), depth: 3, json: true) == Data("[[[{}]]]".utf8))
         }
-    }
-}
-
-/// The mutations, each from a real sample.
-enum Mutator {
-    static let kinds = ["flip", "truncate", "delete", "duplicate", "huge-number", "wrong-type", "nest", "invalid-utf8"]
-
-    static func mutate(_ data: Data, _ g: inout SplitMix) -> Data { mutateNamed(data, &g).1 }
-
-    static func mutateNamed(_ data: Data, _ g: inout SplitMix) -> (String, Data) {
-        let kind = kinds[Int(g.next() % UInt64(kinds.count))]
-        var bytes = [UInt8](data)
-        guard !bytes.isEmpty else { return (kind, Data([0xFF])) }
-        func at() -> Int { Int(g.next() % UInt64(bytes.count)) }
-        switch kind {
-        case "flip":
-            for _ in 0..<(1 + Int(g.next() % 8)) { bytes[at()] ^= UInt8(1 << (g.next() % 8)) }
-            if bytes == [UInt8](data) { bytes[0] ^= 0x80 }
-        case "truncate":
-            bytes = Array(bytes.prefix(at()))
-        case "delete":
-            let start = at(), length = 1 + Int(g.next() % UInt64(max(1, bytes.count / 8)))
-            bytes.removeSubrange(start..<min(bytes.count, start + length))
-        case "duplicate":
-            let start = at(), length = 1 + Int(g.next() % UInt64(max(1, bytes.count / 8)))
-            let chunk = bytes[start..<min(bytes.count, start + length)]
-            bytes.insert(contentsOf: chunk, at: at())
-        case "huge-number":
-            let huge = Array(["99999999999999999999999999", "-9223372036854775809", "1e400", "NaN", "18446744073709551616"][Int(g.next() % 5)].utf8)
-            if let digit = bytes.indices.dropFirst(at()).first(where: { (48...57).contains(bytes[$0]) }) ?? bytes.firstIndex(where: { (48...57).contains($0) }) {
-                var end = digit
-                while end < bytes.count && (48...57).contains(bytes[end]) { end += 1 }
-                bytes.replaceSubrange(digit..<end, with: huge)
-            } else {
-                bytes.insert(contentsOf: huge, at: at())
-            }
-        case "wrong-type":
-            let replacement = Array(["{}", "[]", "null", "true", "123", "\"x\"", "[{\"a\":[]}]"][Int(g.next() % 7)].utf8)
-            // Replace a quoted value (or a number) after a colon; else after a `>`.
-            let colons = bytes.indices.filter { bytes[$0] == 58 || bytes[$0] == 62 }
-            if let colon = colons.isEmpty ? nil : colons[Int(g.next() % UInt64(colons.count))], colon + 1 < bytes.count {
-                var end = colon + 1
-                if bytes[end] == 34 {
-                    end += 1
-                    while end < bytes.count && bytes[end] != 34 { end += 1 }
-                    end = min(bytes.count, end + 1)
-                } else {
-                    while end < bytes.count && ![44, 125, 93, 60].contains(bytes[end]) { end += 1 }
-                }
-                bytes.replaceSubrange((colon + 1)..<end, with: replacement)
-            } else {
-                bytes.insert(contentsOf: replacement, at: at())
-            }
-        case "nest":
-            let json = bytes.first == 123 || bytes.first == 91
-            return (kind, nest(Data(bytes), depth: 300 + Int(g.next() % 5000), json: json))
-        default:  // invalid UTF-8
-            let bad: [[UInt8]] = [[0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82]]
-            bytes.insert(contentsOf: bad[Int(g.next() % UInt64(bad.count))], at: at())
-        }
-        return (kind, Data(bytes))
-    }
-
-    /// `data` inside `depth` arrays (JSON) or elements (XML, after any declaration).
-    static func nest(_ data: Data, depth: Int, json: Bool) -> Data {
-        if json { return Data(repeating: 91, count: depth) + data + Data(repeating: 93, count: depth) }
-        var text = String(decoding: data, as: UTF8.self)
-        var declaration = ""
-        if text.hasPrefix("<?xml"), let end = text.range(of: "?>") {
-            declaration = String(text[..<end.upperBound])
-            text = String(text[end.upperBound...])
-        }
-        return Data((declaration + String(repeating: "<a>", count: depth) + text + String(repeating: "</a>", count: depth)).utf8)
     }
 }

@@ -179,21 +179,21 @@ extension CPUBound {
                     let id = g.next() % 4 == 0 ? any(ids) : Int64(k + 1)
                     let lat = g.next() % 3 == 0 ? any(places) : 418_800_000 + Int64(g.next() % 20_000)
                     let lon = g.next() % 3 == 0 ? any(places) : -876_400_000 + Int64(g.next() % 20_000)
-                    nodes += P.field(1, P.field(1, PBFReaderTests.zigzag(id)) + P.field(8, PBFReaderTests.zigzag(lat)) + P.field(9, PBFReaderTests.zigzag(lon)))
+                    nodes += P.field(1, P.field(1, PBFWriter.zigzag(id)) + P.field(8, PBFWriter.zigzag(lat)) + P.field(9, PBFWriter.zigzag(lon)))
                     wayRefs.append(id)
                 }
                 var refs: [Int64] = []
                 for _ in 0..<(Int(g.next() % 30)) { refs.append(g.next() % 5 == 0 ? any(ids) : wayRefs[Int(g.next() % UInt64(wayRefs.count))]) }
                 var previous: Int64 = 0
-                let deltas = refs.map { ref -> UInt64 in defer { previous = ref }; return PBFReaderTests.zigzag(ref &- previous) }
+                let deltas = refs.map { ref -> UInt64 in defer { previous = ref }; return PBFWriter.zigzag(ref &- previous) }
                 let strings = ["", "highway", g.next() % 6 == 0 ? "motorway" : "residential"].flatMap { P.field(1, $0) }
-                let way = P.field(1, g.next() % 7 == 0 ? UInt64.max : 100) + P.field(2, PBFReaderTests.packed([1])) + P.field(3, PBFReaderTests.packed([2]))
-                    + P.field(8, PBFReaderTests.packed(deltas))
+                let way = P.field(1, g.next() % 7 == 0 ? UInt64.max : 100) + P.field(2, PBFWriter.packed([1])) + P.field(3, PBFWriter.packed([2]))
+                    + P.field(8, PBFWriter.packed(deltas))
                 var block = P.field(1, strings) + P.field(2, nodes + P.field(3, way))
                 if g.next() % 4 == 0 { block += P.field(17, Self.integers[Int(g.next() % UInt64(Self.integers.count))]) }
                 if g.next() % 4 == 0 { block += P.field(19, Self.integers[Int(g.next() % UInt64(Self.integers.count))]) }
                 if g.next() % 4 == 0 { block += P.field(20, Self.integers[Int(g.next() % UInt64(Self.integers.count))]) }
-                let data = PBFReaderTests.file([("OSMHeader", PBFReaderTests.raw(PBFReaderTests.header())), ("OSMData", PBFReaderTests.raw(block))])
+                let data = PBFWriter.file([("OSMHeader", PBFWriter.raw(PBFWriter.header())), ("OSMData", PBFWriter.raw(block))])
                 guard let network = data.withUnsafeBytes({ bytes in try? StreetNetwork.read(bytes, what: "fuzz") }) else { continue }
                 guard let grid = network.grid(limit: StreetNetwork.maxGridEntries(mapBytes: data.count)) else { continue }
                 built += 1

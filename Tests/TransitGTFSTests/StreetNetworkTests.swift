@@ -7,7 +7,7 @@ import Testing
 /// by construction, and on Beatty's extract against an independent reference in Python
 /// (scripts/osm-walk-reference.py: pyosmium, a dict graph, heapq).
 @Suite struct StreetNetworkTests {
-    typealias P = ExtremeValueTests
+    typealias P = Protowire
     typealias B = PBFReaderTests
 
     /// A river between two streets (41.0010° and 41.0000° north), crossed by a footbridge at the

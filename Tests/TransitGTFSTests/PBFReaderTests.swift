@@ -6,7 +6,7 @@ import Testing
 /// Our OpenStreetMap PBF reader on the pack's extracts: the counts of its README (osmium's for
 /// nodes, ways and relations; OSMnx's walk rule for the rest), from files written by osmium and
 /// by osmosis.
-@Suite struct PBFReaderTests {
+@Suite struct PBFReaderTests: PBFWriting {
     struct Counts: Equatable, CustomStringConvertible {
         var nodes = 0, ways = 0, relations = 0, walkableWays = 0, nodesOnWalkableWays = 0
         var description: String { "\(nodes) nodes, \(ways) ways, \(relations) relations, \(walkableWays) walkable, \(nodesOnWalkableWays) on them" }
@@ -41,37 +41,7 @@ import Testing
         #expect(header.writingProgram == program && header.requiredFeatures.contains("OsmSchema-V0.6"), "\(header)")
     }
 
-    typealias P = ExtremeValueTests
-
-    static func zigzag(_ v: Int64) -> UInt64 { UInt64(bitPattern: (v << 1) ^ (v >> 63)) }
-    static func packed(_ values: [UInt64]) -> [UInt8] { values.flatMap(P.varint) }
-
-    /// A file of blobs written here: (type, blob message) each behind its BlobHeader.
-    static func file(_ blobs: [(String, [UInt8])]) -> Data {
-        var out: [UInt8] = []
-        for (type, blob) in blobs {
-            let header = P.field(1, type) + P.field(3, UInt64(blob.count))
-            out += withUnsafeBytes(of: UInt32(header.count).bigEndian) { Array($0) } + header + blob
-        }
-        return Data(out)
-    }
-
-    static func header(_ required: [String] = ["OsmSchema-V0.6"]) -> [UInt8] {
-        required.flatMap { P.field(4, $0) } + P.field(16, "transit-tests")
-    }
-
-    /// A data block, raw: two plain nodes (granularity 1000, offsets), a way with tags, a relation.
-    static func block() -> [UInt8] {
-        let strings = P.field(1, [UInt8]()) + P.field(1, "highway") + P.field(1, "footway") + P.field(1, "foot") + P.field(1, "no")
-        let node1 = P.field(1, zigzag(10)) + P.field(8, zigzag(41_000_000)) + P.field(9, zigzag(-87_000_000))
-        let node2 = P.field(1, zigzag(11)) + P.field(8, zigzag(41_001_000)) + P.field(9, zigzag(-87_000_000))
-        let way = P.field(1, UInt64(5)) + P.field(2, packed([1])) + P.field(3, packed([2])) + P.field(8, packed([zigzag(10), zigzag(1)]))
-        let closed = P.field(1, UInt64(6)) + P.field(2, packed([1, 3])) + P.field(3, packed([2, 4])) + P.field(8, packed([zigzag(10), zigzag(1)]))
-        let group = P.field(1, node1) + P.field(1, node2) + P.field(3, way) + P.field(3, closed) + P.field(4, P.field(1, UInt64(1)))
-        return P.field(1, strings) + P.field(2, group) + P.field(17, UInt64(1000)) + P.field(19, UInt64(bitPattern: 5_000))
-    }
-
-    static func raw(_ message: [UInt8]) -> [UInt8] { P.field(1, message) + P.field(2, UInt64(message.count)) }
+    typealias P = Protowire
 
     /// Issue 41, item 9: blobs of repeated dense nodes (30 MB each, 30 KB packed) unpack to at
     /// most 10 times the file plus 16 MB, in all: the read stops at the bound, with one line,
@@ -136,30 +106,6 @@ import Testing
         }
     }
 
-    /// `data` with every blob unpacked and written raw: mutations of it reach the block parser
-    /// (a flipped bit in zlib data only reaches zlib).
-    static func rawCopy(_ data: Data) -> Data {
-        var blobs: [(String, [UInt8])] = []
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            var position = 0
-            while position + 4 <= bytes.count {
-                let length = Int(bytes[position]) << 24 | Int(bytes[position + 1]) << 16 | Int(bytes[position + 2]) << 8 | Int(bytes[position + 3])
-                position += 4
-                var reader = ProtobufReader(bytes, range: position..<min(bytes.count, position + length))
-                var type = "", size = 0
-                while let (field, value) = try? reader.next() {
-                    if field == 1, case .bytes(let r) = value { type = reader.string(r) }
-                    if field == 3, case .varint(let v) = value { size = Int(v) }
-                }
-                position += length
-                var budget = Int.max
-                guard let unpacked = try? PBFReader.unpack(bytes, position..<min(bytes.count, position + size), what: "x", budget: &budget) else { return }
-                blobs.append((type, raw(unpacked)))
-                position += size
-            }
-        }
-        return file(blobs)
-    }
 
     @Test(.enabled(if: Reference.isPresent, Reference.absent)) func aRawCopyReadsTheSame() throws {
         let beatty = try Data(contentsOf: URL(fileURLWithPath: Reference.path("osm/beatty/beatty.osm.pbf")))

@@ -1,5 +1,4 @@
 import Foundation
-@testable import TransitCore
 @testable import TransitGTFS
 @testable import TransitSupport
 
@@ -200,12 +199,15 @@ struct DifferentialCase {
 /// defaults; `scale` divides the first for tests whose queries cost more). `ask` answers one
 /// query: nil when it skipped it, else how many results it compared and a difference, if any.
 struct DifferentialSweep {
+    /// Queries asked of each random feed before the next is drawn.
+    static let queriesPerFeed = 5
+
     var asked = 0
     var compared = 0
     var differences: [String] = []
     var seeds: Range<UInt64> = 0..<0
 
-    init(queries defaultQueries: Int, seed defaultSeed: UInt64, scale: Int = 1, perFeed: Int = CPUBound.GTFSDifferentialTests.queriesPerFeed,
+    init(queries defaultQueries: Int, seed defaultSeed: UInt64, scale: Int = 1, perFeed: Int = DifferentialSweep.queriesPerFeed,
          salt: UInt64, pairs: Bool = false, walkLimit: Int? = nil, _ ask: (DifferentialCase, inout SeededGenerator) throws -> (compared: Int, difference: String?)?) throws {
         let environment = ProcessInfo.processInfo.environment
         let queries = environment["TRANSIT_DIFFERENTIAL_QUERIES"].flatMap(Int.init).map { $0 / scale } ?? defaultQueries
@@ -223,5 +225,19 @@ struct DifferentialSweep {
             feedSeed += 1
         }
         seeds = firstSeed..<feedSeed
+    }
+}
+
+extension ReferenceRouter.Query {
+    func describe(_ feed: RandomFeed) -> String {
+        let names = { (s: Set<Int>) in s.sorted().map { feed.stops[$0].id }.joined(separator: "+") }
+        return "\(names(origins))→\(names(destinations)) day \(LocalDate(dayNumber: day).iso) after \(after.map(Trip.clock) ?? "-") "
+            + "before \(before.map(Trip.clock) ?? "-") K\(maxTransfers) min \(minTransfer) walk \(walkMeters.map { String(Int($0)) } ?? "-")"
+    }
+}
+
+extension RandomFeed.Transfer {
+    init(fromStop: Int?, toStop: Int?, fromTrip: Int? = nil, toTrip: Int? = nil, type: Int) {
+        self.init(fromStop: fromStop, toStop: toStop, fromRoute: nil, toRoute: nil, fromTrip: fromTrip, toTrip: toTrip, type: type, minTime: nil)
     }
 }

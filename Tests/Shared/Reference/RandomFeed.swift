@@ -1,5 +1,4 @@
 import Foundation
-@testable import TransitCore
 @testable import TransitGTFS
 @testable import TransitSupport
 

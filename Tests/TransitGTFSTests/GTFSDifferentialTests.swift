@@ -1,17 +1,14 @@
 import Foundation
 import Testing
-@testable import TransitCore
 @testable import TransitGTFS
 @testable import TransitSupport
 
 extension CPUBound {
-    /// The router against the brute-force reference (Tests/TransitCoreTests/Reference) on random
+    /// The router against the brute-force reference (Tests/Shared/Reference) on random
     /// feeds: the same Pareto set of (departure, arrival, changes), and every journey rideable.
     /// CI asks 300 queries from a fixed seed; `scripts/differential N [SEED]` asks more, with
     /// TRANSIT_DIFFERENTIAL_QUERIES and TRANSIT_DIFFERENTIAL_SEED.
     @Suite struct GTFSDifferentialTests {
-        static let queriesPerFeed = 5
-
         @Test func theRouterFindsWhatTheReferenceFinds() throws {
             let dump = ProcessInfo.processInfo.environment["TRANSIT_DIFFERENTIAL_DUMP"]
             // `scripts/same-output --differential N`: each feed written, each query as a command
@@ -142,19 +139,5 @@ extension CPUBound {
             feed.trips[2].windows = [.init(start: 9 * 3600, end: 9 * 3600 + 1200, headway: 600, exact: 1)]
             #expect(answer(0) == ["09:00-09:35 x0", "09:10-09:45 x0"])
         }
-    }
-}
-
-extension ReferenceRouter.Query {
-    func describe(_ feed: RandomFeed) -> String {
-        let names = { (s: Set<Int>) in s.sorted().map { feed.stops[$0].id }.joined(separator: "+") }
-        return "\(names(origins))→\(names(destinations)) day \(LocalDate(dayNumber: day).iso) after \(after.map(Trip.clock) ?? "-") "
-            + "before \(before.map(Trip.clock) ?? "-") K\(maxTransfers) min \(minTransfer) walk \(walkMeters.map { String(Int($0)) } ?? "-")"
-    }
-}
-
-extension RandomFeed.Transfer {
-    init(fromStop: Int?, toStop: Int?, fromTrip: Int? = nil, toTrip: Int? = nil, type: Int) {
-        self.init(fromStop: fromStop, toStop: toStop, fromRoute: nil, toRoute: nil, fromTrip: fromTrip, toTrip: toTrip, type: type, minTime: nil)
     }
 }

@@ -8,7 +8,7 @@ import TransitTestSupport
 /// river between two platforms 67 m apart makes that change a walk of 400 m (none within the
 /// default 300), and the platform by the bridge, 180 m away in a straight line, 235 m on foot.
 @Suite struct StreetWalkTests {
-    typealias P = ExtremeValueTests
+    typealias P = Protowire
     typealias B = PBFReaderTests
 
     func env(_ cache: String) -> [String: String] { Run.environment(["TRANSIT_CACHE_DIR": cache]) }
@@ -275,7 +275,7 @@ import TransitTestSupport
         let imported = try await Run.transit(["gtfs", "import", feed, "--name", "f", "--streets", good], env: env(cache))
         #expect(imported.status == 0, "\(imported.stderr)")
         let before = try await Self.journey(cache, "f")
-        let lzma = PBFReaderTests.file([("OSMHeader", ExtremeValueTests.field(4, [UInt8](repeating: 1, count: 9)) + ExtremeValueTests.field(2, UInt64(9)))])
+        let lzma = PBFWriter.file([("OSMHeader", Protowire.field(4, [UInt8](repeating: 1, count: 9)) + Protowire.field(2, UInt64(9)))])
         for (bytes, words) in [(Self.river.prefix(Self.river.count - 7), "ends inside"), (Data("<osm version='0.6'/>".utf8), "OpenStreetMap .osm.pbf"),
                                (lzma, "packed with lzma")] {
             let bad = Paths.temporary() + ".osm.pbf"

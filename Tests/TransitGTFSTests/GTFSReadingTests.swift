@@ -1,7 +1,6 @@
 import CZlib
 import Foundation
 import Testing
-@testable import TransitCore
 @testable import TransitGTFS
 @testable import TransitSupport
 

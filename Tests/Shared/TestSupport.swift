@@ -9,16 +9,14 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TransitCore
 @testable import TransitSupport
-import TransitTestSupport
 
 /// The reference pack: real API captures, real feeds and peers' cases with their answers, written
 /// by other people and read where they live, never copied into this repository:
 /// `$TRANSIT_REFERENCE` if set, else `../shared/reference` beside the checkout. A test that
 /// reads it carries `.enabled(if: Reference.isPresent, Reference.absent)`, so that without the
 /// pack it is reported as skipped, with the reason, rather than passed.
-/// Which file each test reads: Tests/TransitCoreTests/REFERENCE.md.
+/// Which file each test reads: Tests/REFERENCE.md.
 enum Reference {
     static let root: URL = {
         if let set = ProcessInfo.processInfo.environment["TRANSIT_REFERENCE"], !set.isEmpty { return URL(fileURLWithPath: set) }
@@ -39,8 +37,15 @@ enum Reference {
 }
 
 enum Paths {
-    /// The package root, from this file's place in it.
-    static let root: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The package root: the nearest folder above this file that holds Package.swift (the file
+    /// is compiled into each test target through its `Shared` link, so its depth varies).
+    static let root: URL = {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder
+    }()
     static let fixtures = root.appendingPathComponent("Fixtures").path
 
     /// A fresh empty directory.
@@ -64,10 +69,6 @@ enum Paths {
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
-}
-
-func fixtureHandler(_ directory: String = Paths.fixtures) -> @Sendable (LoopbackServer.Request) -> LoopbackServer.Behavior {
-    LoopbackServer.recordings(in: directory)
 }
 
 /// Runs the built `transit` binary the way a script does: no terminal, given environment.
@@ -197,37 +198,6 @@ struct Run {
         try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [[String: Any]], "\(stderr)")
     }
     var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
-}
-
-/// An HTTP client for in-process tests: real URLSession over loopback, its own cache.
-func makeClient(cache: String? = nil, record: String? = nil, timeout: Double = 5, retryDelay: Double = 0.01,
-                now: @escaping @Sendable () -> Date = { Date() }) -> HTTPClient {
-    var options = HTTPClient.Options()
-    options.timeout = timeout
-    options.retry = RetryPolicy(maxAttempts: 3, baseDelay: retryDelay, maxRetryAfter: 2)
-    options.cacheDirectory = cache
-    options.recordDirectory = record
-    options.now = now
-    return HTTPClient(transport: URLSessionTransport(session: Sessions.fresh()), options: options)
-}
-
-/// One URLSession per in-process client, kept for the life of the test process: short-lived
-/// sessions crash on Linux (PITFALLS.md), and a shared one lets a fault in one test (a hung or
-/// cut connection) stall the requests of another for seconds (seen here).
-enum Sessions {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var kept: [TransportSession] = []
-
-    static func fresh() -> TransportSession {
-        let session = TransportSession()
-        lock.withLock { kept.append(session) }
-        return session
-    }
-}
-
-/// The schedule-day instant of `h:mm` on `date` in Pacific time, for expectations.
-func pacific(_ date: LocalDate, _ hour: Int, _ minute: Int) -> Date {
-    date.instant(minutes: hour * 60 + minute, in: BART.zone)
 }
 
 /// Which case of `TransitError` a call threw (`parse`, `usage`, `http`…), nil when it did not
