@@ -1,13 +1,15 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// A program that embeds TransitGTFS as another project would: through the package's library
-// product and its public API alone, built from outside the package (scripts/test-install).
+// Programs that embed transit's libraries as another project would: through the package's
+// library products and their public API alone, built from outside the package
+// (scripts/test-install): the GTFS engine (TransitGTFS), and a provider's client (TransitCore).
 let package = Package(
     name: "embedding",
     platforms: [.macOS(.v13)],
     dependencies: [.package(name: "transit", path: "../..")],
     targets: [
-        .executableTarget(name: "embed-gtfs", dependencies: [.product(name: "TransitGTFS", package: "transit")], path: "Sources"),
+        .executableTarget(name: "embed-gtfs", dependencies: [.product(name: "TransitGTFS", package: "transit")], path: "GTFS"),
+        .executableTarget(name: "embed-bart", dependencies: [.product(name: "TransitCore", package: "transit")], path: "BART"),
     ]
 )

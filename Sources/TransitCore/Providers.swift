@@ -1,10 +1,11 @@
 import Foundation
-import TransitSupport
+// The dates, errors and places TransitCore's public API speaks in, for a program that imports it.
+@_exported import TransitSupport
 
 /// One provider on the command line: its spec and how its arguments become a `Command`.
-public struct Provider: Sendable {
+package struct Provider: Sendable {
     /// Its name on the command line.
-    public let name: String
+    package let name: String
     private let built: Deferred<ProviderSpec>
     /// Its command types, in the order help lists them.
     let commands: [any ProviderCommand.Type]
@@ -13,7 +14,7 @@ public struct Provider: Sendable {
 
     /// Its commands and options, built on first use: a command line that names one provider
     /// builds that one's spec only.
-    public var spec: ProviderSpec { built.value }
+    package var spec: ProviderSpec { built.value }
 
     init(_ name: String, _ spec: @escaping @Sendable () -> ProviderSpec, commands: [any ProviderCommand.Type],
          values: (@Sendable (Completion.Query, Context) async -> [String])? = nil) {
@@ -30,10 +31,10 @@ public struct Provider: Sendable {
     }
 }
 
-public enum Providers {
+package enum Providers {
     /// Every provider, in the order help lists them. A new provider adds its folder (its spec
     /// and its command types) and a line here. (`map { $0 }`: each list as `ProviderCommand` types.)
-    public static let all: [Provider] = [
+    package static let all: [Provider] = [
         Provider("bart", { BARTCommandLine.spec }, commands: BARTCommandLine.commands.map { $0 }, values: BARTCommands.completionValues),
     ] + BusTimeAgency.all.map { agency in
         Provider(agency.id, { BusTimeCommandLine.spec(agency) }, commands: BusTimeCommandLine.commands.map { $0 })

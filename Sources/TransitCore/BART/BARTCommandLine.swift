@@ -3,33 +3,23 @@ import TransitSupport
 
 /// `bart trips` as typed: station names or codes, resolved against the station list later.
 @dynamicMemberLookup
-public struct BARTTripsRequest: Sendable, Equatable {
-    public var from: String
-    public var to: String
-    public var window: TripFinder.Window
+package struct BARTTripsRequest: Sendable, Equatable {
+    package var from: String
+    package var to: String
+    package var window: TripFinder.Window
 
-    public subscript<T>(dynamicMember path: WritableKeyPath<TripFinder.Window, T>) -> T {
+    package subscript<T>(dynamicMember path: WritableKeyPath<TripFinder.Window, T>) -> T {
         get { window[keyPath: path] }
         set { window[keyPath: path] = newValue }
     }
 }
 
-public struct BARTTripRequest: Sendable, Equatable {
-    public var from: String
-    public var to: String
-    public var date: LocalDate
+package struct BARTTripRequest: Sendable, Equatable {
+    package var from: String
+    package var to: String
+    package var date: LocalDate
     /// Minutes after midnight.
-    public var minutes: Int
-}
-
-/// BART narrows live departures by one platform or one direction, not both.
-public enum BARTDepartureFilter: Sendable, Equatable {
-    case platform(Int)
-    case direction(BARTDirection)
-}
-
-public enum BARTDirection: String, Sendable, CaseIterable {
-    case north = "n", south = "s"
+    package var minutes: Int
 }
 
 /// `transit bart …`: its spec, options and defaults, and its commands, one type each.

@@ -132,3 +132,13 @@ public struct BARTAdvisory: Sendable, Equatable {
     public var posted: String?
     public var expires: String?
 }
+
+/// BART narrows live departures by one platform or one direction, not both.
+public enum BARTDepartureFilter: Sendable, Equatable {
+    case platform(Int)
+    case direction(BARTDirection)
+}
+
+public enum BARTDirection: String, Sendable, CaseIterable {
+    case north = "n", south = "s"
+}

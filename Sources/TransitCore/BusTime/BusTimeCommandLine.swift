@@ -1,12 +1,12 @@
 import Foundation
 import TransitSupport
 
-public struct ETAOptions: Sendable, Equatable {
-    public var stop: String
-    public var routes: [String]
-    public var method: ETA.Method
-    public var model: ETA.Model
-    public var calibrate: Bool
+package struct ETAOptions: Sendable, Equatable {
+    package var stop: String
+    package var routes: [String]
+    package var method: ETA.Method
+    package var model: ETA.Model
+    package var calibrate: Bool
 }
 
 /// `transit cta …` and `transit mbus …`: one list of commands for every BusTime agency, each

@@ -1,10 +1,10 @@
 import Foundation
 import TransitSupport
 
-public struct BusbudSearchOptions: Sendable, Equatable {
-    public var query: BusbudQuery
-    public var maxWait: TimeInterval
-    public var pollInterval: TimeInterval?
+package struct BusbudSearchOptions: Sendable, Equatable {
+    package var query: BusbudQuery
+    package var maxWait: TimeInterval
+    package var pollInterval: TimeInterval?
 }
 
 /// `transit busbud …`: its spec and its command.

@@ -3,17 +3,17 @@ import TransitSupport
 
 /// The whole program as a function: argv and environment in, text on two streams and an exit
 /// status out. `main.swift` wires it to the process.
-public struct App: Sendable {
-    public var writeOut: @Sendable (String) -> Void
+package struct App: Sendable {
+    package var writeOut: @Sendable (String) -> Void
     /// Where a command's rendered output goes as the renderer writes it, a piece at a time
     /// (`Renderer.write`); nil: gathered whole and given to `writeOut`.
-    public var writeOutBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?
-    public var writeErr: @Sendable (String) -> Void
-    public var terminal: Terminal
+    package var writeOutBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?
+    package var writeErr: @Sendable (String) -> Void
+    package var terminal: Terminal
     /// The git commit the binary was built from, when it was built in a checkout.
-    public var commit: String?
+    package var commit: String?
 
-    public init(terminal: Terminal, commit: String? = nil, writeOut: @escaping @Sendable (String) -> Void,
+    package init(terminal: Terminal, commit: String? = nil, writeOut: @escaping @Sendable (String) -> Void,
                 writeOutBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil, writeErr: @escaping @Sendable (String) -> Void) {
         self.terminal = terminal
         self.commit = commit
@@ -25,20 +25,20 @@ public struct App: Sendable {
     }
 
     /// What `prepare` leaves to do: nothing but exit, or a command to run.
-    public enum Step: Sendable {
+    package enum Step: Sendable {
         case exit(Int32)
         case run(Settings, Command)
         case complete(Completion.Query)
     }
 
-    public func run(_ args: [String], environment: [String: String]) async -> Int32 {
+    package func run(_ args: [String], environment: [String: String]) async -> Int32 {
         let environment = Environment(environment)
         return await finish(prepare(args, environment: environment), environment: environment)
     }
 
     /// The synchronous part: parse, and answer help, `--version`, a completion script or a
     /// usage error at once, before any thread or task exists.
-    public func prepare(_ args: [String], environment: Environment) -> Step {
+    package func prepare(_ args: [String], environment: Environment) -> Step {
         do {
             switch try CommandLineParser.parse(args, environment: environment, terminal: terminal) {
             case .help(let text):
@@ -59,7 +59,7 @@ public struct App: Sendable {
     }
 
     /// The rest of `prepare`'s work; the exit status.
-    public func finish(_ step: Step, environment: Environment = .process) async -> Int32 {
+    package func finish(_ step: Step, environment: Environment = .process) async -> Int32 {
         switch step {
         case .exit(let status):
             return status
@@ -164,9 +164,9 @@ public struct App: Sendable {
 }
 
 /// What a command runs with.
-public struct Context: Sendable {
-    public var settings: Settings
-    public var http: HTTPClient
+package struct Context: Sendable {
+    package var settings: Settings
+    package var http: HTTPClient
     /// Progress in words for the user; requests report themselves through the HTTP client.
-    public var progress: @Sendable (String) -> Void
+    package var progress: @Sendable (String) -> Void
 }

@@ -3,17 +3,17 @@ import TransitSupport
 
 /// One command's options as typed, read through typed getters that take their defaults from
 /// the command's spec. Every getter turns a bad value into a usage error naming the option.
-public struct Arguments: Sendable {
-    public let spec: CommandSpec
+package struct Arguments: Sendable {
+    package let spec: CommandSpec
     var values: [String: String]
     var flags: Set<String>
     /// Every value of a repeatable option (`OptionSpec.repeatable`), in order.
     var lists: [String: [String]] = [:]
     /// The positional argument, where the spec has one.
-    public let positional: String?
+    package let positional: String?
     /// The clock and mode the command runs with (dates like `today` need them).
-    public let now: Date
-    public let offline: Bool
+    package let now: Date
+    package let offline: Bool
 
     init(spec: CommandSpec, values: [String: String], flags: Set<String>, positional: String?, now: Date, offline: Bool) {
         self.spec = spec
@@ -25,27 +25,27 @@ public struct Arguments: Sendable {
     }
 
     /// The value given, else the spec's default; blank counts as not given.
-    public func string(_ name: String) -> String? {
+    package func string(_ name: String) -> String? {
         if let given = values[name]?.trimmingCharacters(in: .whitespaces), !given.isEmpty { return given }
         return spec.option(name)?.defaultValue
     }
 
-    public func given(_ name: String) -> Bool { values[name] != nil }
+    package func given(_ name: String) -> Bool { values[name] != nil }
 
     /// Every value of a repeatable option, blanks left out.
-    public func strings(_ name: String) -> [String] {
+    package func strings(_ name: String) -> [String] {
         (lists[name] ?? []).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
+    package func flag(_ name: String) -> Bool { flags.contains(name) }
 
-    public func required(_ name: String) throws(TransitError) -> String {
+    package func required(_ name: String) throws(TransitError) -> String {
         guard let value = string(name) else { throw missing(name) }
         return value
     }
 
     /// A whole number in `range`; nil when neither given nor defaulted.
-    public func int(_ name: String, in range: ClosedRange<Int>) throws(TransitError) -> Int? {
+    package func int(_ name: String, in range: ClosedRange<Int>) throws(TransitError) -> Int? {
         guard let text = string(name) else { return nil }
         guard let n = Int(text), range.contains(n) else {
             throw .usage("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
@@ -54,24 +54,24 @@ public struct Arguments: Sendable {
     }
 
     /// A whole number given or defaulted by the spec; missing is a usage error.
-    public func intValue(_ name: String, in range: ClosedRange<Int>) throws(TransitError) -> Int {
+    package func intValue(_ name: String, in range: ClosedRange<Int>) throws(TransitError) -> Int {
         guard let n = try int(name, in: range) else { throw missing(name) }
         return n
     }
 
     /// A command the provider's spec lists but its parser does not know: a programming error,
     /// never a fallback to another command (each parser names every command it runs).
-    public func unknownCommand() -> TransitError {
+    package func unknownCommand() -> TransitError {
         .usage("'transit \(spec.provider) \(spec.name)' is not a command this version knows")
     }
 
     /// The usage error for an option that must be given.
-    public func missing(_ name: String) -> TransitError {
+    package func missing(_ name: String) -> TransitError {
         .usage("'transit \(spec.provider) \(spec.name)' needs --\(name)", hint: "usage: \(spec.usage)")
     }
 
     /// A number in `range` (seconds, degrees, …).
-    public func double(_ name: String, in range: ClosedRange<Double>, what: String = "a number") throws(TransitError) -> Double? {
+    package func double(_ name: String, in range: ClosedRange<Double>, what: String = "a number") throws(TransitError) -> Double? {
         guard let text = string(name) else { return nil }
         guard let d = Double(text), d.isFinite, range.contains(d) else {
             throw .usage("--\(name) takes \(what) from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)), not '\(text)'")
@@ -80,7 +80,7 @@ public struct Arguments: Sendable {
     }
 
     /// Seconds above 0 and up to `max`.
-    public func seconds(_ name: String, max: Double) throws(TransitError) -> Double? {
+    package func seconds(_ name: String, max: Double) throws(TransitError) -> Double? {
         guard let text = string(name) else { return nil }
         guard let s = Double(text), s.isFinite, s > 0, s <= max else {
             throw .usage("--\(name) takes seconds above 0 and up to \(Self.format(max)), not '\(text)'")
@@ -89,7 +89,7 @@ public struct Arguments: Sendable {
     }
 
     /// One of the spec's `choices`, mapped to an enum by raw value (aliases through `aliases`).
-    public func choice<T: RawRepresentable>(_ name: String, _ type: T.Type = T.self,
+    package func choice<T: RawRepresentable>(_ name: String, _ type: T.Type = T.self,
                                             aliases: [String: T] = [:]) throws(TransitError) -> T? where T.RawValue == String {
         guard let text = string(name) else { return nil }
         let key = text.lowercased()
@@ -99,19 +99,19 @@ public struct Arguments: Sendable {
     }
 
     /// A comma-separated list of at most `max` items.
-    public func list(_ name: String, max: Int, why: String) throws(TransitError) -> [String] {
+    package func list(_ name: String, max: Int, why: String) throws(TransitError) -> [String] {
         let items = (string(name) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         if items.count > max { throw .usage("--\(name) takes at most \(max) values (\(why)); \(items.count) given") }
         return items
     }
 
     /// `YYYY-MM-DD`, `today` or `tomorrow`, in the agency's zone.
-    public func date(_ name: String = "date", zone: TimeZone) throws(TransitError) -> LocalDate? {
+    package func date(_ name: String = "date", zone: TimeZone) throws(TransitError) -> LocalDate? {
         guard let text = string(name) else { return nil }
         return try Self.date(text, zone: zone, now: now, option: name)
     }
 
-    public static func date(_ text: String, zone: TimeZone, now: Date, option: String = "date") throws(TransitError) -> LocalDate {
+    package static func date(_ text: String, zone: TimeZone, now: Date, option: String = "date") throws(TransitError) -> LocalDate {
         let today = LocalDate(now, in: zone)
         switch text.lowercased() {
         case "today": return today
@@ -125,14 +125,14 @@ public struct Arguments: Sendable {
     }
 
     /// A clock time (`HH:MM`, `h:mm am|pm`) as minutes after midnight.
-    public func time(_ name: String) throws(TransitError) -> Int? {
+    package func time(_ name: String) throws(TransitError) -> Int? {
         guard let text = string(name) else { return nil }
         guard let m = ClockTime.minutes(text) else { throw .usage("--\(name) takes HH:MM or h:mm am|pm, not '\(text)'") }
         return m
     }
 
     /// A time of the service day as typed (see `ServiceTime`), resolved later.
-    public func serviceTime(_ name: String) throws(TransitError) -> ServiceTime? {
+    package func serviceTime(_ name: String) throws(TransitError) -> ServiceTime? {
         guard let text = string(name) else { return nil }
         guard let time = ServiceTime.parse(text) else { throw .usage("--\(name) takes \(ServiceTime.spellings), not '\(text)'") }
         return time
@@ -149,7 +149,7 @@ public struct Arguments: Sendable {
     }
 
     /// `--near LAT,LON`: decimal degrees.
-    public func coordinates(_ name: String) throws(TransitError) -> Coordinate? {
+    package func coordinates(_ name: String) throws(TransitError) -> Coordinate? {
         guard let text = string(name) else { return nil }
         guard let point = Coordinate(parsing: text) else {
             throw .usage("--\(name) takes LAT,LON in decimal degrees, like 37.7524,-122.4184, not '\(text)'")
@@ -158,7 +158,7 @@ public struct Arguments: Sendable {
     }
 
     /// `--from` and `--to` as typed, refused when they are the same name.
-    public func distinctPair(_ a: String = "from", _ b: String = "to", what: String) throws(TransitError) -> (String, String) {
+    package func distinctPair(_ a: String = "from", _ b: String = "to", what: String) throws(TransitError) -> (String, String) {
         let from = try required(a), to = try required(b)
         if NameMatcher<Int>.normalize(from) == NameMatcher<Int>.normalize(to) {
             throw .usage("--\(a) and --\(b) are the same \(what)")

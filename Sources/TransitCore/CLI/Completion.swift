@@ -5,25 +5,25 @@ import TransitSupport
 /// `--help` and the man page. Providers, commands, options and closed values (`choices`) are
 /// written into the script; values a provider knows from its cache (station and stop names)
 /// are asked of `transit completion values …` at Tab time, which never touches the network.
-public enum Completion {
-    public enum Shell: String, CaseIterable, Sendable {
+package enum Completion {
+    package enum Shell: String, CaseIterable, Sendable {
         case bash, zsh, fish
     }
 
     /// What `transit completion values PROVIDER COMMAND OPTION PREFIX [-- WORDS…]` asks: the
     /// values of `--OPTION` that start with `PREFIX`; `typed` holds the options already on the
     /// line (a `--feed`, `--offline`), read from WORDS.
-    public struct Query: Sendable, Equatable {
-        public var provider: String
-        public var command: String
-        public var option: String
-        public var prefix: String
-        public var typed: [String: String]
-        public var flags: Set<String>
+    package struct Query: Sendable, Equatable {
+        package var provider: String
+        package var command: String
+        package var option: String
+        package var prefix: String
+        package var typed: [String: String]
+        package var flags: Set<String>
     }
 
     /// The most values one Tab prints.
-    public static let maximumValues = 500
+    package static let maximumValues = 500
 
     /// The words that stand where a provider does.
     static let topWords = ["help", "completion"]
@@ -42,7 +42,7 @@ public enum Completion {
 
         """
 
-    public static func script(_ shell: Shell, providers: [ProviderSpec]) -> String {
+    package static func script(_ shell: Shell, providers: [ProviderSpec]) -> String {
         let model = Model(providers)
         switch shell {
         case .bash: return bash(model)
@@ -53,7 +53,7 @@ public enum Completion {
 
     /// Values from a provider, cut to those that start with the prefix (any case), one per
     /// line, without control characters, at most `maximumValues`.
-    public static func lines(_ values: [String], prefix: String) -> String {
+    package static func lines(_ values: [String], prefix: String) -> String {
         let wanted = prefix.lowercased()
         var seen = Set<String>()
         var out: [String] = []

@@ -8,31 +8,31 @@ import Darwin
 /// The environment as transit reads it: one variable at a time, by name. The process's is read
 /// with getenv(3) when a name is asked for, so start-up copies no environment it does not use;
 /// tests hand in a dictionary.
-public struct Environment: Sendable, ExpressibleByDictionaryLiteral {
+package struct Environment: Sendable, ExpressibleByDictionaryLiteral {
     private let lookup: @Sendable (String) -> String?
 
-    public init(_ variables: [String: String]) { lookup = { variables[$0] } }
+    package init(_ variables: [String: String]) { lookup = { variables[$0] } }
 
-    public init(dictionaryLiteral elements: (String, String)...) {
+    package init(dictionaryLiteral elements: (String, String)...) {
         self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 
     /// The running process's environment.
-    public static let process = Environment(lookup: { name in getenv(name).map { String(cString: $0) } })
+    package static let process = Environment(lookup: { name in getenv(name).map { String(cString: $0) } })
 
     private init(lookup: @escaping @Sendable (String) -> String?) { self.lookup = lookup }
 
-    public subscript(_ name: String) -> String? { lookup(name) }
+    package subscript(_ name: String) -> String? { lookup(name) }
 }
 
 /// The environment a command runs in, as `Settings` carries it: settings compare by what was
 /// resolved from it, so two of these are always equal (a closure has no equality of its own).
-public struct RunEnvironment: Sendable, Equatable {
-    public let variables: Environment
+package struct RunEnvironment: Sendable, Equatable {
+    package let variables: Environment
 
-    public init(_ variables: Environment) { self.variables = variables }
+    package init(_ variables: Environment) { self.variables = variables }
 
-    public subscript(_ name: String) -> String? { variables[name] }
+    package subscript(_ name: String) -> String? { variables[name] }
 
-    public static func == (_: RunEnvironment, _: RunEnvironment) -> Bool { true }
+    package static func == (_: RunEnvironment, _: RunEnvironment) -> Bool { true }
 }

@@ -1,6 +1,6 @@
 import TransitSupport
 /// Help texts, examples first, generated from the specs so they cannot drift from the parser.
-public enum Help {
+package enum Help {
     static func optionLines(_ options: [OptionSpec]) -> [String] {
         let left = options.map { option -> String in
             var text = option.short.map { "-\($0), " } ?? "    "
@@ -34,7 +34,7 @@ public enum Help {
         ]
     }
 
-    public static func top(_ providers: [ProviderSpec]) -> String {
+    package static func top(_ providers: [ProviderSpec]) -> String {
         var lines = ["transit: find trips, departures and arrivals on public transport", "", "Examples:"]
         lines += providers.compactMap { $0.commands.first?.examples.first.map { "  " + $0 } }
         lines += [
@@ -59,7 +59,7 @@ public enum Help {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    public static func provider(_ spec: ProviderSpec) -> String {
+    package static func provider(_ spec: ProviderSpec) -> String {
         var lines = ["transit \(spec.name): \(spec.summary). Times are \(spec.zoneName).", "", "Examples:"]
         lines += spec.commands.compactMap { $0.examples.first.map { "  " + $0 } }
         lines += ["", "Usage: transit \(spec.name) <command> [options]", "", "Commands:"]
@@ -69,7 +69,7 @@ public enum Help {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    public static func command(_ spec: CommandSpec) -> String {
+    package static func command(_ spec: CommandSpec) -> String {
         var lines = ["transit \(spec.provider) \(spec.name): \(spec.summary)", "", "Examples:"]
         lines += spec.examples.map { "  " + $0 }
         lines += ["", "Usage: " + spec.usage]
@@ -80,7 +80,7 @@ public enum Help {
     }
 
     /// The command reference of docs/reference.md: every command's usage, options and notes, in Markdown.
-    public static func reference(_ providers: [ProviderSpec]) -> String {
+    package static func reference(_ providers: [ProviderSpec]) -> String {
         var lines: [String] = []
         for provider in providers {
             lines += ["## \(provider.name)", "", "\(provider.summary). Times are \(provider.zoneName).", ""]

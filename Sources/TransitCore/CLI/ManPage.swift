@@ -1,8 +1,8 @@
 import TransitSupport
 /// `transit help --man`: the manual page in roff (man(7)), generated from the same specs as
 /// `--help` and the README's reference, so that the three cannot drift apart.
-public enum ManPage {
-    public static func roff(_ providers: [ProviderSpec]) -> String {
+package enum ManPage {
+    package static func roff(_ providers: [ProviderSpec]) -> String {
         var out: [String] = [
             #".TH TRANSIT 1 "" "transit \#(escape(TransitVersion.current))" "User Commands""#,
             ".SH NAME",

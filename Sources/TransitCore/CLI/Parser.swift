@@ -2,7 +2,7 @@ import Foundation
 import TransitSupport
 
 /// What to do, decided from argv alone.
-public enum Invocation: Sendable, Equatable {
+package enum Invocation: Sendable, Equatable {
     /// Text to print as it is: help, the man page, a completion script.
     case help(String)
     case version
@@ -14,7 +14,7 @@ public enum Invocation: Sendable, Equatable {
 /// argv → `Invocation`, as a pure function of the arguments, the environment, whether
 /// stdout/stderr are terminals, and the clock. It knows global options and the shape
 /// `<provider> <command> [options]`; each provider parses its own command's options.
-public enum CommandLineParser {
+package enum CommandLineParser {
     struct Raw {
         var words: [String] = []
         var values: [String: String] = [:]
@@ -24,14 +24,14 @@ public enum CommandLineParser {
         var order: [String] = []
     }
 
-    public static func parse(_ args: [String], environment env: [String: String], terminal: Terminal,
+    package static func parse(_ args: [String], environment env: [String: String], terminal: Terminal,
                              now: Date = Date(), providers: @autoclosure () -> [Provider] = Providers.all) throws(TransitError) -> Invocation {
         try parse(args, environment: Environment(env), terminal: terminal, now: now, providers: providers())
     }
 
     /// As above; the providers' specs are built only once the line names more than global
     /// options (`--version` and `--help` alone never build them).
-    public static func parse(_ args: [String], environment env: Environment, terminal: Terminal,
+    package static func parse(_ args: [String], environment env: Environment, terminal: Terminal,
                              now: Date = Date(), providers all: @autoclosure () -> [Provider] = Providers.all) throws(TransitError) -> Invocation {
         lazy var providers = all()
         if args.first == "completion" { return try completion(Array(args.dropFirst()), providers: providers) }

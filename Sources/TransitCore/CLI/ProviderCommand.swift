@@ -34,7 +34,7 @@ extension SpecifiedCommand {
 
 /// A command line's command with its options read and checked: a value of one of its
 /// provider's command types.
-public struct Command: Sendable, Equatable {
+package struct Command: Sendable, Equatable {
     let command: any ProviderCommand
 
     init(_ command: any ProviderCommand) { self.command = command }
@@ -44,5 +44,5 @@ public struct Command: Sendable, Equatable {
     /// The zone its times are read in (for `--watch` headers).
     var zone: TimeZone { command.zone }
 
-    public static func == (a: Command, b: Command) -> Bool { a.command.isEqual(to: b.command) }
+    package static func == (a: Command, b: Command) -> Bool { a.command.isEqual(to: b.command) }
 }

@@ -2,8 +2,8 @@ import Foundation
 import TransitSupport
 
 /// The options every command takes, wherever they stand on the line.
-public enum GlobalOptions {
-    public static let specs: [OptionSpec] = [
+package enum GlobalOptions {
+    package static let specs: [OptionSpec] = [
         OptionSpec("format", value: "FMT", "output format: table, tsv, csv, json or geojson (default: table on a terminal, else tsv)",
                    choices: OutputFormat.allCases.map(\.rawValue)),
         OptionSpec("header", "print a header row in tsv/csv (csv has one by default)"),
@@ -24,62 +24,62 @@ public enum GlobalOptions {
 }
 
 /// A provider's key as the environment gave it, and what to say when it is missing.
-public struct Credentials: Sendable, Equatable {
-    public var provider: String
-    public var variable: String
-    public var whereToGet: String
+package struct Credentials: Sendable, Equatable {
+    package var provider: String
+    package var variable: String
+    package var whereToGet: String
     /// From the environment, else the provider's public key; nil when neither.
-    public var value: String?
+    package var value: String?
 }
 
 /// Global options, the environment and the clock, resolved once: flag, then environment,
 /// then default. Commands read these typed values, never the environment.
-public struct Settings: Sendable, Equatable {
-    public var format: OutputFormat
-    public var header: Bool?
-    public var offline: Bool
-    public var fixtures: String
-    public var record: String?
-    public var noCache: Bool
-    public var timeout: Double
-    public var verbose: Bool
-    public var quiet: Bool
-    public var color: Bool
-    public var stderrIsTerminal: Bool
-    public var cacheDirectory: String
+package struct Settings: Sendable, Equatable {
+    package var format: OutputFormat
+    package var header: Bool?
+    package var offline: Bool
+    package var fixtures: String
+    package var record: String?
+    package var noCache: Bool
+    package var timeout: Double
+    package var verbose: Bool
+    package var quiet: Bool
+    package var color: Bool
+    package var stderrIsTerminal: Bool
+    package var cacheDirectory: String
     /// The clock: `TRANSIT_NOW` (ISO 8601) pins it for tests and reproducible bug reports.
-    public var now: Date
-    public var clockPinned: Bool
+    package var now: Date
+    package var clockPinned: Bool
     /// `--watch SECONDS [--count N]`.
-    public var watch: Watch?
+    package var watch: Watch?
     /// `TRANSIT_RETRY_DELAY_MS` in seconds, when set.
-    public var retryDelay: Double?
+    package var retryDelay: Double?
     /// `TRANSIT_<P>_BASE_URL` values of the command's provider, by variable name.
-    public var baseURLs: [String: String]
-    public var credentials: Credentials?
+    package var baseURLs: [String: String]
+    package var credentials: Credentials?
     /// The provider's own variables (its `variables` in the spec), when set.
-    public var variables: [String: String] = [:]
+    package var variables: [String: String] = [:]
     /// The whole environment, for variables named only at run time (`$KEY` in a real-time URL).
-    public var environment = RunEnvironment(.process)
+    package var environment = RunEnvironment(.process)
     /// The width a table must fit: `COLUMNS`, else the terminal's; nil when stdout is piped.
-    public var tableWidth: Int? = nil
+    package var tableWidth: Int? = nil
 
     /// `TRANSIT_<NAME>_BASE_URL`, else `fallback`.
-    public func baseURL(_ name: String, default fallback: String) -> String {
+    package func baseURL(_ name: String, default fallback: String) -> String {
         baseURLs["TRANSIT_\(name.uppercased())_BASE_URL"] ?? fallback
     }
 
     /// Where answers are cached: nowhere with `--offline` or `--no-cache`.
-    public var httpCacheDirectory: String? { offline || noCache ? nil : cacheDirectory }
+    package var httpCacheDirectory: String? { offline || noCache ? nil : cacheDirectory }
 
     /// What requests go through: the recordings with `--offline`, else `network`.
-    public func transport(network: @autoclosure () -> HTTPTransport) -> HTTPTransport {
+    package func transport(network: @autoclosure () -> HTTPTransport) -> HTTPTransport {
         offline ? ReplayTransport(directory: fixtures) : network()
     }
 
     /// The provider's key. Missing is an error, except offline, where recordings are found
     /// without it. The one place the missing-key message is written.
-    public func key() throws(TransitError) -> String {
+    package func key() throws(TransitError) -> String {
         guard let credentials else { return "" }
         if let value = credentials.value { return value }
         if offline { return "" }
@@ -87,7 +87,7 @@ public struct Settings: Sendable, Equatable {
     }
 
     /// The retry policy, with `TRANSIT_RETRY_DELAY_MS` applied.
-    public var retry: RetryPolicy {
+    package var retry: RetryPolicy {
         var policy = RetryPolicy()
         if let retryDelay { policy.baseDelay = retryDelay }
         return policy
@@ -217,20 +217,20 @@ public struct Settings: Sendable, Equatable {
     }
 }
 
-public struct Terminal: Sendable, Equatable {
-    public var stdout: Bool
-    public var stderr: Bool
-    public init(stdout: Bool, stderr: Bool) {
+package struct Terminal: Sendable, Equatable {
+    package var stdout: Bool
+    package var stderr: Bool
+    package init(stdout: Bool, stderr: Bool) {
         self.stdout = stdout
         self.stderr = stderr
     }
 }
 
 /// `--watch`: refresh every `seconds`, `count` times (nil: until Ctrl-C).
-public struct Watch: Sendable, Equatable {
-    public static let minimum = 10.0
-    public var seconds: Double
-    public var count: Int?
+package struct Watch: Sendable, Equatable {
+    package static let minimum = 10.0
+    package var seconds: Double
+    package var count: Int?
     /// Wall time of one "second" of `--watch`: 1 s, except in tests (`TRANSIT_WATCH_UNIT_MS`).
-    public var unit: Double = 1
+    package var unit: Double = 1
 }

@@ -1,6 +1,6 @@
 import TransitSupport
 /// Where shell completion finds an option's values, beyond a closed list of `choices`.
-public enum ValueSource: Sendable, Equatable {
+package enum ValueSource: Sendable, Equatable {
     /// Nothing to offer: a time, a number, free text.
     case free
     case files
@@ -12,24 +12,24 @@ public enum ValueSource: Sendable, Equatable {
 /// What the command line accepts: providers, commands, options, their defaults and help.
 /// The parser, `--help`, the usage lines and the README's command reference are all read from
 /// here; each provider folder declares its own in its `…CommandLine.swift`.
-public struct OptionSpec: Sendable {
-    public var name: String
-    public var short: Character?
+package struct OptionSpec: Sendable {
+    package var name: String
+    package var short: Character?
     /// The value's placeholder (`STN`); nil for a flag.
-    public var value: String?
-    public var help: String
+    package var value: String?
+    package var help: String
     /// The value used when the option is not given, as it would be typed.
-    public var defaultValue: String?
+    package var defaultValue: String?
     /// The closed set of values the option takes, where there is one (completion offers them).
-    public var choices: [String]
+    package var choices: [String]
     /// Must be given (shown without brackets in the usage line).
-    public var required: Bool
+    package var required: Bool
     /// Where completion finds values when there are no `choices`.
-    public var source: ValueSource
+    package var source: ValueSource
     /// May be given more than once (each value kept: `Arguments.strings`).
-    public var repeatable: Bool
+    package var repeatable: Bool
 
-    public init(_ name: String, short: Character? = nil, value: String? = nil, _ help: String,
+    package init(_ name: String, short: Character? = nil, value: String? = nil, _ help: String,
                 default defaultValue: String? = nil, choices: [String] = [], required: Bool = false, source: ValueSource = .free,
                 repeatable: Bool = false) {
         self.source = source
@@ -45,38 +45,38 @@ public struct OptionSpec: Sendable {
 
     /// `--watch SECONDS [--count N]`, for a command whose answer changes while one looks (the
     /// app runs it again; see `Settings.watch`).
-    public static let watch = [OptionSpec("watch", value: "SECONDS", "refresh every SECONDS (10 or more): redrawn on a terminal, one block per fetch when piped"),
+    package static let watch = [OptionSpec("watch", value: "SECONDS", "refresh every SECONDS (10 or more): redrawn on a terminal, one block per fetch when piped"),
                                OptionSpec("count", value: "N", "with --watch: stop after N refreshes")]
 
     /// The help text with its default, as `--help` shows it.
-    public var fullHelp: String {
+    package var fullHelp: String {
         guard let defaultValue else { return help }
         return help + " (default \(defaultValue))"
     }
 }
 
-public struct CommandSpec: Sendable {
-    public var provider: String
-    public var name: String
-    public var summary: String
-    public var examples: [String]
-    public var options: [OptionSpec]
+package struct CommandSpec: Sendable {
+    package var provider: String
+    package var name: String
+    package var summary: String
+    package var examples: [String]
+    package var options: [OptionSpec]
     /// Extra paragraphs under the options (output fields, notes).
-    public var notes: [String]
-    public var geoJSON: Bool
+    package var notes: [String]
+    package var geoJSON: Bool
     /// A positional argument's placeholder (`TRAIN`), if the command takes one.
-    public var positional: String?
+    package var positional: String?
     /// The positional argument may be left out (`[NAME]`).
-    public var positionalOptional = false
+    package var positionalOptional = false
     /// The positional argument is every word left, joined by spaces (`catalog search bay area`).
-    public var positionalTakesRest = false
+    package var positionalTakesRest = false
     /// Where completion finds the positional argument.
-    public var positionalSource: ValueSource
+    package var positionalSource: ValueSource
     /// Old spellings still accepted, by the option they mean (`top` → `limit`): parsed as that
     /// option, never shown in help, completion or the reference.
-    public var aliases: [String: String]
+    package var aliases: [String: String]
 
-    public init(provider: String, name: String, summary: String, examples: [String], options: [OptionSpec] = [],
+    package init(provider: String, name: String, summary: String, examples: [String], options: [OptionSpec] = [],
                 notes: [String] = [], geoJSON: Bool = false, positional: String? = nil, positionalSource: ValueSource = .free,
                 aliases: [String: String] = [:]) {
         self.positionalSource = positionalSource
@@ -92,7 +92,7 @@ public struct CommandSpec: Sendable {
     }
 
     /// `transit <provider> <command> --from STN [--date DATE] …`, generated from the options.
-    public var usage: String {
+    package var usage: String {
         var parts = ["transit", provider, name]
         if let positional { parts.append(positionalOptional ? "[\(positional)]" : positional) }
         for option in options {
@@ -104,42 +104,42 @@ public struct CommandSpec: Sendable {
     }
 
     /// The option `name` means, an alias included.
-    public func option(_ name: String) -> OptionSpec? {
+    package func option(_ name: String) -> OptionSpec? {
         let meant = aliases[name] ?? name
         return options.first { $0.name == meant }
     }
 }
 
 /// Where a provider's key comes from, and what to say when it is missing.
-public struct KeySpec: Sendable {
+package struct KeySpec: Sendable {
     /// `TRANSIT_CTA_KEY`; `aliases` are read too, after it.
-    public var variable: String
-    public var aliases: [String] = []
+    package var variable: String
+    package var aliases: [String] = []
     /// A public key to use when none is set; nil means the key is required.
-    public var publicDefault: String? = nil
+    package var publicDefault: String? = nil
     /// Where to get one, said when it is missing.
-    public var whereToGet: String
+    package var whereToGet: String
 }
 
-public struct ProviderSpec: Sendable {
-    public var name: String
-    public var summary: String
+package struct ProviderSpec: Sendable {
+    package var name: String
+    package var summary: String
     /// The agency's zone, in words for help (`America/Los_Angeles`, "each departure's own").
-    public var zoneName: String
-    public var commands: [CommandSpec]
+    package var zoneName: String
+    package var commands: [CommandSpec]
     /// The command run when none is named (`transit <provider> --option`).
-    public var defaultCommand: String?
+    package var defaultCommand: String?
     /// The environment variable prefix of its base URLs (`TRANSIT_<P>_BASE_URL`), with defaults.
-    public var baseURLs: [(variable: String, url: String)]
-    public var key: KeySpec?
+    package var baseURLs: [(variable: String, url: String)]
+    package var key: KeySpec?
     /// Other environment variables the provider reads, with what they mean.
-    public var variables: [(variable: String, help: String)]
+    package var variables: [(variable: String, help: String)]
     /// Files of its own it keeps, with what they are (the man page's FILES).
-    public var files: [(path: String, help: String)]
+    package var files: [(path: String, help: String)]
     /// The name shown in messages, which may differ from the command-line name.
-    public var displayName: String
+    package var displayName: String
 
-    public init(name: String, displayName: String, summary: String, zoneName: String, commands: [CommandSpec],
+    package init(name: String, displayName: String, summary: String, zoneName: String, commands: [CommandSpec],
                 defaultCommand: String? = nil, baseURLs: [(variable: String, url: String)] = [], key: KeySpec? = nil,
                 variables: [(variable: String, help: String)] = [], files: [(path: String, help: String)] = []) {
         self.variables = variables
@@ -154,5 +154,5 @@ public struct ProviderSpec: Sendable {
         self.key = key
     }
 
-    public func command(_ name: String) -> CommandSpec? { commands.first { $0.name == name } }
+    package func command(_ name: String) -> CommandSpec? { commands.first { $0.name == name } }
 }

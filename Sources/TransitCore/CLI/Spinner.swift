@@ -4,7 +4,7 @@ import TransitSupport
 /// A progress line on stderr, only on a terminal, only after ~100 ms, and cleared when done.
 /// It ticks on a thread of its own, so parsing that keeps the async pool busy cannot freeze it.
 /// `show` starts it or changes its text; `stop` clears it.
-public final class Spinner: Sendable {
+package final class Spinner: Sendable {
     struct State {
         var message = ""
         var running = false
@@ -16,12 +16,12 @@ public final class Spinner: Sendable {
     private let enabled: Bool
     private let write: @Sendable (String) -> Void
 
-    public init(enabled: Bool, write: @escaping @Sendable (String) -> Void) {
+    package init(enabled: Bool, write: @escaping @Sendable (String) -> Void) {
         self.enabled = enabled
         self.write = write
     }
 
-    public func show(_ text: String) {
+    package func show(_ text: String) {
         guard enabled else { return }
         let launch: Int? = state.withLock {
             $0.message = text
@@ -53,7 +53,7 @@ public final class Spinner: Sendable {
         }
     }
 
-    public func stop() {
+    package func stop() {
         guard enabled else { return }
         state.withLock {
             $0.running = false
@@ -65,8 +65,8 @@ public final class Spinner: Sendable {
 
 /// A download's progress in a line: a bar and a percentage when the size is announced, the
 /// megabytes so far when it is not.
-public enum ProgressBar {
-    public static func text(_ received: Int64, of total: Int64?, width: Int = 20) -> String {
+package enum ProgressBar {
+    package static func text(_ received: Int64, of total: Int64?, width: Int = 20) -> String {
         let mb = { (bytes: Int64) in String(format: "%.1f", Double(bytes) / 1_048_576) }
         guard let total, total > 0 else { return mb(received) + " MB" }
         let fraction = min(1, max(0, Double(received) / Double(total)))

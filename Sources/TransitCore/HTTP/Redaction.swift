@@ -2,13 +2,13 @@ import Foundation
 import TransitSupport
 
 /// Secrets out of text that transit prints or records.
-public enum Redaction {
+package enum Redaction {
     /// The configured secrets of this process (keys, tokens, URL passwords), as given and
     /// percent-encoded: whatever a server echoes back, none of them is printed or recorded.
     private static let secrets = Locked([String]())
 
     /// Remembers `secret` (four characters or more: shorter ones would blank ordinary text).
-    public static func register(_ secret: String) {
+    package static func register(_ secret: String) {
         guard secret.count >= 4 else { return }
         let forms = Set([secret, HTTPRequest.encode(secret)])
         secrets.withLock { list in
@@ -18,10 +18,10 @@ public enum Redaction {
     }
 
     /// Whether any secret is registered (else output needs no scrubbing).
-    public static var isActive: Bool { !secrets.current.isEmpty }
+    package static var isActive: Bool { !secrets.current.isEmpty }
 
     /// `text` with every registered secret replaced by `REDACTED`.
-    public static func scrub(_ text: String) -> String {
+    package static func scrub(_ text: String) -> String {
         let all = secrets.current
         guard !all.isEmpty else { return text }
         var out = text
@@ -33,12 +33,12 @@ public enum Redaction {
     }
 
     /// Does `data` hold a registered secret?
-    public static func contains(_ data: Data) -> Bool {
+    package static func contains(_ data: Data) -> Bool {
         secrets.current.contains { data.range(of: Data($0.utf8)) != nil }
     }
 
     /// `data` with every registered secret replaced by `REDACTED`, byte for byte elsewhere.
-    public static func scrub(_ data: Data) -> Data {
+    package static func scrub(_ data: Data) -> Data {
         let all = secrets.current
         guard !all.isEmpty else { return data }
         var out = data
@@ -54,13 +54,13 @@ public enum Redaction {
     }
 
     /// The password of `user:password@` in a URL, if any.
-    public static func password(inURL text: String) -> String? {
+    package static func password(inURL text: String) -> String? {
         guard let parts = URLComponents(string: text), let password = parts.password, !password.isEmpty else { return nil }
         return password
     }
 
     /// `https://user:secret@host/…` → `https://user:REDACTED@host/…`; other text unchanged.
-    public static func url(_ text: String) -> String {
+    package static func url(_ text: String) -> String {
         guard let scheme = text.range(of: "://") else { return text }
         let rest = text[scheme.upperBound...]
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
@@ -74,11 +74,11 @@ public enum Redaction {
 }
 
 /// Server text is untrusted: control characters never reach a terminal or a line-based format.
-public enum Sanitize {
+package enum Sanitize {
     /// `text` without C0 controls (but tab and line feed, which each format handles), DEL, C1
     /// controls and bidi overrides: no escape sequence survives (`ESC]0;…BEL`, `ESC[2J`, CSI
     /// as U+009B), and nothing reorders the line.
-    public static func text(_ text: String) -> String {
+    package static func text(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = String.UnicodeScalarView()
@@ -87,7 +87,7 @@ public enum Sanitize {
     }
 
     /// `text` as one line of a line-based output: controls stripped, newlines and tabs as spaces.
-    public static func line(_ text: String) -> String {
+    package static func line(_ text: String) -> String {
         Self.text(text).replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ")
     }
 

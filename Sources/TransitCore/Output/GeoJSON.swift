@@ -1,8 +1,8 @@
 import TransitSupport
 /// GeoJSON for commands that return places: a FeatureCollection of Points, each record's
 /// fields as properties, coordinates [longitude, latitude]; optionally route shapes as LineStrings.
-public enum GeoJSON {
-    public static func points(_ records: [Record], lines: [(properties: Record, coordinates: [(Double, Double)])] = []) -> Value {
+package enum GeoJSON {
+    package static func points(_ records: [Record], lines: [(properties: Record, coordinates: [(Double, Double)])] = []) -> Value {
         var features: [Value] = []
         for record in records {
             guard case .double(let lat)? = record["latitude"], case .double(let lon)? = record["longitude"] else { continue }

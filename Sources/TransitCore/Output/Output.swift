@@ -1,9 +1,9 @@
 import TransitSupport
 /// What a command produced, in every format's shape: JSON records, tsv/csv rows, a table.
 /// Only the renderer writes stdout.
-public struct Output: Sendable {
+package struct Output: Sendable {
     /// The JSON form: one record per row, every data column in order.
-    public var records: [Record] {
+    package var records: [Record] {
         get { recordsForm.value }
         set {
             recordsForm = Deferred(value: newValue)
@@ -12,14 +12,14 @@ public struct Output: Sendable {
     }
     /// The same records one at a time, for JSON to write each as it is made (a whole day's
     /// journeys as records were 37 MB alive at once); nil once `records` is set.
-    public private(set) var recordStream: RecordStream?
+    package private(set) var recordStream: RecordStream?
     /// tsv and csv: keys and rows of the data columns used flat.
-    public var flat: Grid {
+    package var flat: Grid {
         get { flatForm.value }
         set { flatForm = Deferred(value: newValue) }
     }
     /// The terminal table.
-    public var table: Grid {
+    package var table: Grid {
         get { tableForm.value }
         set { tableForm = Deferred(value: newValue) }
     }
@@ -29,31 +29,31 @@ public struct Output: Sendable {
     private var flatForm: Deferred<Grid>
     private var tableForm: Deferred<Grid>
     /// For commands whose JSON is not a plain array (`{"predictions": [...], "alerts": [...]}`).
-    public var json: Value?
+    package var json: Value?
     /// Lines printed on stderr as notices (unless `--quiet`); for an empty result, say why.
-    public var notices: [String]
+    package var notices: [String]
     /// Notices known only once the output is written (what writing a lazy column found), printed
     /// after `notices`.
-    public var laterNotices: (@Sendable () -> [String])?
+    package var laterNotices: (@Sendable () -> [String])?
     /// A part of the work failed: the answer is written as it is, then this error is reported
     /// and its exit status returned (`gtfs update` of every feed, one source broken).
-    public var failure: TransitError?
+    package var failure: TransitError?
     /// Lines printed around the table only (alerts before and after a predictions table).
-    public var tableBefore: [String] = []
-    public var tableAfter: [String] = []
+    package var tableBefore: [String] = []
+    package var tableAfter: [String] = []
     /// geojson, where the command returns places; like the other forms, worked out only when
     /// that format is asked (`geoJSON(from:)`).
-    public var geoJSON: Value? { geoJSONForm?.value }
+    package var geoJSON: Value? { geoJSONForm?.value }
     private var geoJSONForm: Deferred<Value>?
 
     /// The geojson form, made from the JSON records when it is asked for (and only then).
-    public mutating func geoJSON(from make: @escaping ([Record]) -> Value) {
+    package mutating func geoJSON(from make: @escaping ([Record]) -> Value) {
         let records = recordsForm
         geoJSONForm = Deferred { make(records.value) }
     }
 
     /// Rows through their data columns (JSON, tsv/csv) and table columns.
-    public init<Row>(_ rows: [Row], data: [Column<Row>], table: [Column<Row>], notices: [String] = []) {
+    package init<Row>(_ rows: [Row], data: [Column<Row>], table: [Column<Row>], notices: [String] = []) {
         let jsonColumns = data.filter { $0.use.contains(.json) }
         let stream = RecordStream(count: rows.count) { i in Record(jsonColumns.map { ($0.key, $0.value(rows[i])) }) }
         recordsForm = Deferred { (0..<stream.count).map(stream.record) }
@@ -65,7 +65,7 @@ public struct Output: Sendable {
     }
 
     /// Nothing to show, and why.
-    public static func empty(_ notices: [String]) -> Output {
+    package static func empty(_ notices: [String]) -> Output {
         Output([Never](), data: [], table: [], notices: notices)
     }
 }
@@ -73,8 +73,8 @@ public struct Output: Sendable {
 /// An output's JSON records, made one at a time from its rows and data columns (the same
 /// columns as `Output.records`, so the two cannot disagree). Read by one thread, the renderer's,
 /// as `Deferred`'s forms are.
-public final class RecordStream: @unchecked Sendable {
-    public let count: Int
+package final class RecordStream: @unchecked Sendable {
+    package let count: Int
     private let make: (Int) -> Record
 
     init(count: Int, _ make: @escaping (Int) -> Record) {
@@ -83,5 +83,5 @@ public final class RecordStream: @unchecked Sendable {
     }
 
     /// Record `i` of `0 ..< count`.
-    public func record(_ i: Int) -> Record { make(i) }
+    package func record(_ i: Int) -> Record { make(i) }
 }

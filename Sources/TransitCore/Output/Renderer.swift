@@ -1,32 +1,32 @@
 import Foundation
 import TransitSupport
 
-public enum OutputFormat: String, Sendable, CaseIterable {
+package enum OutputFormat: String, Sendable, CaseIterable {
     case table, tsv, csv, json, geojson
 }
 
 /// Records in, text out: `table`, `tsv`, `csv`, `json`, as the command line promises (docs/cli.md, Output).
-public struct Renderer: Sendable {
-    public var format: OutputFormat
+package struct Renderer: Sendable {
+    package var format: OutputFormat
     /// Header row for tsv/csv; nil means the format's default (tsv none, csv one).
-    public var header: Bool?
-    public var color: Bool
+    package var header: Bool?
+    package var color: Bool
     /// The terminal's width, to fit a table into; nil (piped output) never cuts.
-    public var width: Int?
+    package var width: Int?
 
-    public init(format: OutputFormat, header: Bool? = nil, color: Bool = false, width: Int? = nil) {
+    package init(format: OutputFormat, header: Bool? = nil, color: Bool = false, width: Int? = nil) {
         self.format = format
         self.header = header
         self.color = color
         self.width = width
     }
 
-    public func render(_ output: Output) throws(TransitError) -> String {
+    package func render(_ output: Output) throws(TransitError) -> String {
         String(decoding: try bytes(output), as: UTF8.self)
     }
 
     /// The output as UTF-8 bytes, whole.
-    public func bytes(_ output: Output) throws(TransitError) -> [UInt8] {
+    package func bytes(_ output: Output) throws(TransitError) -> [UInt8] {
         var all: [UInt8] = []
         try write(output) { all.append(contentsOf: $0) }
         return all
@@ -37,7 +37,7 @@ public struct Renderer: Sendable {
     /// whole day's 15 MB of JSON is never in memory at once (its pages cost a tenth of the
     /// command) and a reader downstream starts at once. A usage error is thrown before any
     /// byte; after the first, nothing fails.
-    public func write(_ output: Output, to sink: (UnsafeRawBufferPointer) -> Void) throws(TransitError) {
+    package func write(_ output: Output, to sink: (UnsafeRawBufferPointer) -> Void) throws(TransitError) {
         switch format {
         case .table:
             var text = table(output)
@@ -245,8 +245,8 @@ public struct Renderer: Sendable {
 /// as bytes into one buffer: strings that need no escape are copied whole, numbers and times
 /// are written digit by digit. (Appending to a String scalar by scalar ran at 30 MB/s, a third
 /// of a whole-day query's time on a dense feed.)
-public enum JSONWriter {
-    public static func write(_ value: Value) -> String {
+package enum JSONWriter {
+    package static func write(_ value: Value) -> String {
         var out: [UInt8] = [], offsets = ZoneOffsets()
         out.reserveCapacity(1 << 16)
         append(value, to: &out, indent: 0, offsets: &offsets)
@@ -254,14 +254,14 @@ public enum JSONWriter {
     }
 
     /// `value` as a whole output: the text and its last newline.
-    public static func document(_ value: Value) -> String {
+    package static func document(_ value: Value) -> String {
         var all: [UInt8] = []
         document(value) { all.append(contentsOf: $0) }
         return String(decoding: all, as: UTF8.self)
     }
 
     /// `value` as a whole output, handed to `sink` in pieces (see `Renderer.write`).
-    public static func document(_ value: Value, to sink: (UnsafeRawBufferPointer) -> Void) {
+    package static func document(_ value: Value, to sink: (UnsafeRawBufferPointer) -> Void) {
         if case .list(let items) = value { return document(count: items.count, { items[$0] }, to: sink) }
         var out: [UInt8] = [], offsets = ZoneOffsets()
         out.reserveCapacity(1 << 16)
@@ -273,7 +273,7 @@ public enum JSONWriter {
     /// A list of `count` values made one at a time by `element`, as a whole output: each is
     /// written and let go before the next is made, and the text goes to `sink` a piece at a
     /// time, the buffer reused.
-    public static func document(count: Int, _ element: (Int) -> Value, to sink: (UnsafeRawBufferPointer) -> Void) {
+    package static func document(count: Int, _ element: (Int) -> Value, to sink: (UnsafeRawBufferPointer) -> Void) {
         var out: [UInt8] = [], offsets = ZoneOffsets()
         out.reserveCapacity(Renderer.piece + (1 << 16))
         withoutActuallyEscaping(sink) { sink in list(count: count, element, to: &out, indent: 0, offsets: &offsets, sink: sink) }

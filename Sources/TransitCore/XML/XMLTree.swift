@@ -6,15 +6,15 @@ import FoundationXML
 
 /// A small element tree built with Foundation's XMLParser, for the many small documents
 /// (stations, routes, departures, advisories, errors). Big schedules use a streaming delegate.
-public enum XMLTree {
+package enum XMLTree {
     /// Elements nested deeper than this are refused (libxml2's own default limit).
-    public static let maxDepth = 256
+    package static let maxDepth = 256
 
     /// One element: a value, built once and then only read.
-    public struct Element: Sendable {
-        public let name: String
-        public let attributes: [String: String]
-        public fileprivate(set) var children: [Element] = []
+    package struct Element: Sendable {
+        package let name: String
+        package let attributes: [String: String]
+        package fileprivate(set) var children: [Element] = []
         fileprivate var rawText = ""
 
         init(name: String, attributes: [String: String]) {
@@ -23,21 +23,21 @@ public enum XMLTree {
         }
 
         /// The element's own text (CDATA included), trimmed: upstream values carry stray spaces.
-        public var text: String { rawText.trimmedSpace() }
-        public func child(_ name: String) -> Element? { children.first { $0.name == name } }
-        public func all(_ name: String) -> [Element] { children.filter { $0.name == name } }
+        package var text: String { rawText.trimmedSpace() }
+        package func child(_ name: String) -> Element? { children.first { $0.name == name } }
+        package func all(_ name: String) -> [Element] { children.filter { $0.name == name } }
         /// Trimmed text of the first child called `name`; nil when absent or empty.
-        public func value(_ name: String) -> String? {
+        package func value(_ name: String) -> String? {
             guard let t = child(name)?.text, !t.isEmpty else { return nil }
             return t
         }
         /// A trimmed attribute; nil when absent or empty.
-        public func attribute(_ name: String) -> String? {
+        package func attribute(_ name: String) -> String? {
             guard let v = attributes[name]?.trimmedSpace(), !v.isEmpty else { return nil }
             return v
         }
         /// Follows a path of child names.
-        public func at(_ path: String...) -> Element? {
+        package func at(_ path: String...) -> Element? {
             var node: Element? = self
             for step in path { node = node?.child(step) }
             return node
@@ -45,7 +45,7 @@ public enum XMLTree {
 
         /// The element as JSON, so the JSON decoders read XML too: a leaf is its text, repeated
         /// child names become arrays. Recursion is bounded by `maxDepth`.
-        public func json() -> Data {
+        package func json() -> Data {
             var out = ""
             appendJSON(to: &out)
             return Data(out.utf8)
@@ -81,7 +81,7 @@ public enum XMLTree {
 
     /// Parses `data` into a tree. Throws `.parse` for malformed or truncated XML; checks
     /// `parserError` as well as `parse()`'s result, which is true on some malformed input on Linux.
-    public static func parse(_ data: Data, what: String) throws(TransitError) -> Element {
+    package static func parse(_ data: Data, what: String) throws(TransitError) -> Element {
         let builder = TreeBuilder()
         try run(builder, on: data, what: what)
         if builder.tooDeep { throw .parse(what: what, reason: "elements nested deeper than \(maxDepth)") }
@@ -93,7 +93,7 @@ public enum XMLTree {
 
     /// Runs XMLParser with `delegate` over `data`, leading whitespace dropped (libxml2 rejects
     /// it before `<?xml`). Uses the stream form: `XMLParser(data:)` fails above 10 MB on Linux.
-    public static func run(_ delegate: XMLParserDelegate & NSObject, on data: Data, what: String) throws(TransitError) {
+    package static func run(_ delegate: XMLParserDelegate & NSObject, on data: Data, what: String) throws(TransitError) {
         let body = trimLeadingWhitespace(data)
         guard !body.isEmpty else { throw .parse(what: what, reason: "the body is empty") }
         // Foundation traps on a name or value that is not UTF-8 (it force-unwraps the decoded
