@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import TransitGTFS
-import TransitTestSupport
 
 /// A feed whose numbers are legal but extreme: a calendar of a century, frequencies that
 /// multiply, a file that inflates to gigabytes, a name of megabytes, trips that overtake

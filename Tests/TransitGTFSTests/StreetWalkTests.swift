@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import TransitGTFS
 @testable import TransitSupport
-import TransitTestSupport
 
 /// Changes on foot measured on a map's streets (`gtfs import --streets`), through the binary: a
 /// river between two platforms 67 m apart makes that change a walk of 400 m (none within the
