@@ -43,9 +43,11 @@ import Testing
         ], zone: "America/Chicago").directory
     }
 
-    /// The river map written to a file of its own, for `--streets`.
+    /// The river map written to a file of its own, for `--streets`: inside a fresh directory, as
+    /// a test sets its date back (`Paths`' sweep of old runs reads dates, and each test target's
+    /// copy of `Paths` sweeps once, whenever its first directory is made).
     static func riverFile() throws -> String {
-        let path = Paths.temporary() + ".osm.pbf"
+        let path = Paths.temporary() + "/river.osm.pbf"
         try river.write(to: URL(fileURLWithPath: path))
         return path
     }
