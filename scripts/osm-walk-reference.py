@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """An independent reference for walks on OpenStreetMap, for the tests (not transit's code).
 
-Reads a .osm.pbf with pyosmium (PyPI `osmium`, which scripts/setup installs), keeps OSMnx's
-"walk" ways as ../shared/reference/osm/README.md states the rule, splits them where the file
+Reads a .osm.pbf with pyosmium (PyPI `osmium`, which scripts/setup installs), keeps the ways
+walk rule 2 of ../shared/reference/osm/README.md makes walkable, splits them where the file
 lacks a node, and answers, for each pair of points on stdin (`lat1,lon1 lat2,lon2` a line):
 the street distance in meters, joining each point to the nearest point of the nearest segment
 within RADIUS meters (the straight piece counts), or `none`. Plain Python: a dict graph and heapq.
@@ -13,16 +13,25 @@ import heapq, math, re, sys
 import osmium
 
 R = 6371008.8
-EXCLUDED = re.compile("abandoned|bus_guideway|construction|cycleway|motor|no|planned|platform|proposed|raceway|razed")
+EXCLUDED = re.compile("abandoned|bus_guideway|construction|cycleway|motor|no|planned|proposed|raceway|razed")
+AREA_HIGHWAYS = {"pedestrian", "footway", "platform", "path", "living_street"}
 
 
 def walkable(tags):
+    """Walk rule 2 of the README, read from its words."""
+    platform = tags.get("highway") == "platform" or tags.get("railway") == "platform" or tags.get("public_transport") == "platform"
     hw = tags.get("highway")
-    if hw is None:
+    if hw is None and not platform:
         return False
-    if tags.get("area") == "yes" or tags.get("access") == "private" or tags.get("foot") == "no" or tags.get("service") == "private":
+    if tags.get("foot") == "no":
         return False
-    return EXCLUDED.search(hw) is None
+    if tags.get("area") == "yes" and not (platform or hw in AREA_HIGHWAYS):
+        return False
+    if tags.get("foot") in ("yes", "designated", "permissive"):
+        return True
+    if tags.get("access") in ("private", "no") or tags.get("service") == "private":
+        return False
+    return platform or EXCLUDED.search(hw) is None
 
 
 def great_circle(a, b):

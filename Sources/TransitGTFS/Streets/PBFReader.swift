@@ -39,13 +39,22 @@ package struct PBFReader {
         package var access: String?
         package var foot: String?
         package var service: String?
+        /// `railway=platform` and `public_transport=platform` make a platform as `highway=platform` does.
+        package var railway: String?
+        package var publicTransport: String?
+        /// What the step-free profile reads (`wheelchair=no`).
+        package var wheelchair: String?
 
-        package init(highway: String? = nil, area: String? = nil, access: String? = nil, foot: String? = nil, service: String? = nil) {
+        package init(highway: String? = nil, area: String? = nil, access: String? = nil, foot: String? = nil, service: String? = nil,
+                     railway: String? = nil, publicTransport: String? = nil, wheelchair: String? = nil) {
             self.highway = highway
             self.area = area
             self.access = access
             self.foot = foot
             self.service = service
+            self.railway = railway
+            self.publicTransport = publicTransport
+            self.wheelchair = wheelchair
         }
     }
 
@@ -182,8 +191,8 @@ package struct PBFReader {
     }
 
     /// Keys a walking network reads, found in a block's string table once.
-    enum Key: Int { case highway, area, access, foot, service }
-    static let keyNames: [[UInt8]] = ["highway", "area", "access", "foot", "service"].map { Array($0.utf8) }
+    enum Key: Int { case highway, area, access, foot, service, railway, publicTransport, wheelchair }
+    static let keyNames: [[UInt8]] = ["highway", "area", "access", "foot", "service", "railway", "public_transport", "wheelchair"].map { Array($0.utf8) }
 
     /// One `PrimitiveBlock`: its string table, granularity and offsets, then its groups.
     static func readBlock(_ block: UnsafeRawBufferPointer, _ visitor: Visitor) throws(ProtobufReader.Failure) {
@@ -300,6 +309,9 @@ package struct PBFReader {
                 case .access: tags.access = text
                 case .foot: tags.foot = text
                 case .service: tags.service = text
+                case .railway: tags.railway = text
+                case .publicTransport: tags.publicTransport = text
+                case .wheelchair: tags.wheelchair = text
                 }
             }
         }
