@@ -6,10 +6,14 @@ change and last walk follow streets. Every place below is a fact of this script;
 
 - University: the rail platforms (UNI1, UNI2, beside University Avenue) and the gate where the
   22 stops (University Gate, B_UNI) are 86 m apart across the campus, which has no way through;
-  walkers go up University Avenue, along College Street and down Gate Walk (a footway). The
+  walkers go up University Avenue and along College Street to where Gate Walk (a footway) leads
+  down to the gate, 33 m from the stop (by walk rule 2 the stop joins College Street there). The
   Campus Expressway crosses straight between them and is no walk (highway=motorway).
 - Hillcrest: the 22's stop on Hillcrest Road; Crest Lane runs north from the road's west end,
-  past the houses at 41.9003,-87.6575 (the README's destination).
+  past the houses at 41.9006,-87.6576 (the README's destination, nearer the lane than the road).
+- Each neighbourhood's streets go on, away from the stops, as a lane of 40 nodes 0.0001° apart
+  (west from College Street's west end, east from Hillcrest Road's east end): walk rule 2
+  joins nothing to a piece of fewer than 40 nodes, and these two would be such islands.
 
 usage: python3 scripts/make-osm-fixture.py [OUT_DIR]    (default Fixtures/osm)
 """
@@ -40,6 +44,14 @@ WAYS = [
     (111, "residential", "Hillcrest Road", [11, 12, 13]),
     (112, "residential", "Crest Lane", [11, 14, 15]),
 ]
+# The lanes onward: (way id, name, first node, direction of longitude), their nodes numbered from 1000.
+LANES = [(121, "West Lane", 5, -1), (122, "East Lane", 13, 1)]
+for way, name, first, direction in LANES:
+    start = 1000 + 100 * (way - 121)
+    lat, lon = NODES[first]
+    for k in range(1, 41):
+        NODES[start + k] = (lat, round(lon + direction * 0.0001 * k, 7))
+    WAYS.append((way, "residential", name, [first] + [start + k for k in range(1, 41)]))
 
 
 def main():

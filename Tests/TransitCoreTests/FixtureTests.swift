@@ -77,19 +77,24 @@ import Testing
         let env = Run.environment(["TRANSIT_CACHE_DIR": Paths.temporary()])
         let imported = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport", "--streets", Paths.fixtures + "/osm/lakeport.osm.pbf"], env: env)
         #expect(imported.status == 0 && imported.stderr.contains("25 of 30 stops are more than 100 m from a walkable street"), "\(imported.stderr)")
-        let run = try await Run.transit(["gtfs", "trips", "--from", "Harbor", "--to", "41.9003,-87.6575", "--date", "2026-11-23", "--after", "07:00",
+        let run = try await Run.transit(["gtfs", "trips", "--from", "Harbor", "--to", "41.9006,-87.6576", "--date", "2026-11-23", "--after", "07:00",
                                          "--limit", "1", "--format", "geojson"], env: env)
         let map = try String(contentsOfFile: Paths.root.appendingPathComponent("docs/maps/walk-on-streets.geojson").path, encoding: .utf8)
         #expect(run.status == 0 && run.stdout == map, "\(run.stderr)")
-        // The walks, by hand from the script's places: University Avenue's 16.6 m from UNI2, up it,
-        // along College Street, down Gate Walk and 11.1 m to the stop; then Hillcrest Road west,
-        // Crest Lane north, 41.5 m to the house.
+        // The walks, by hand from the script's places, by walk rule 2 (a place joins every segment
+        // within its nearest one's distance plus 25 m, its pieces measured on the README's plane):
+        // University Avenue's 16.6 m from UNI2, up it, along College Street to Gate Walk's corner
+        // and 33.2 m straight to the stop (it joins College Street there, within Gate Walk's
+        // 11.1 m plus 25, and 33.2 m is shorter than Gate Walk's 22.2 m and 11.1 m); then Hillcrest
+        // Road west, Crest Lane north to its bend, and 46.9 m straight to the house (the lane's
+        // first segment, within its nearest segment's 33.2 m plus 25).
         let c = { (lat: Double, lon: Double) in Coordinate(latitude: lat, longitude: lon) }
-        let change = c(41.8906, -87.6337).meters(to: c(41.8906, -87.6335)) + c(41.8906, -87.6335).meters(to: c(41.8914, -87.6335))
-            + c(41.8914, -87.6335).meters(to: c(41.8914, -87.6345)) + c(41.8914, -87.6345).meters(to: c(41.8912, -87.6345))
-            + c(41.8912, -87.6345).meters(to: c(41.8911, -87.6345))
-        let last = c(41.8995, -87.6561).meters(to: c(41.8997, -87.6561)) + c(41.8997, -87.6561).meters(to: c(41.8997, -87.6580))
-            + c(41.8997, -87.6580).meters(to: c(41.9003, -87.6580)) + c(41.9003, -87.6580).meters(to: c(41.9003, -87.6575))
+        let east = { (degrees: Double, lat: Double) in degrees * StreetNetwork.metersPerDegreeLongitude * cos(lat * .pi / 180) }
+        let north = { (degrees: Double) in degrees * StreetNetwork.metersPerDegreeLatitude }
+        let change = east(0.0002, 41.8906) + c(41.8906, -87.6335).meters(to: c(41.8914, -87.6335))
+            + c(41.8914, -87.6335).meters(to: c(41.8914, -87.6345)) + north(0.0003)
+        let last = north(0.0002) + c(41.8997, -87.6561).meters(to: c(41.8997, -87.6580)) + c(41.8997, -87.6580).meters(to: c(41.9003, -87.6580))
+            + (east(0.0004, 41.9006) * east(0.0004, 41.9006) + north(0.0003) * north(0.0003)).squareRoot()
         let collection = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         let properties = (collection?["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any]
         let legs = properties?["legs"] as? [[String: Any]] ?? []

@@ -7,7 +7,7 @@ import TransitSupport
 /// point. The map's path and content hash head it. Ends with the cache's checksum.
 package enum StreetNetworkFile {
     /// 16 bytes; bumped whenever the layout changes.
-    package static let magic = Array("transit-osm 02\n\n".utf8)
+    package static let magic = Array("transit-osm 03\n\n".utf8)
 
     package static func write(_ network: StreetNetwork, _ grid: StreetNetwork.SegmentGrid, map: String, hash: String, to w: inout BinaryWriter) {
         w.raw(magic)

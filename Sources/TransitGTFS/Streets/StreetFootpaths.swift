@@ -3,7 +3,7 @@ import TransitSupport
 
 /// A feed's stored walks (`Timetable.linkStops`, found as straight lines within
 /// `TimetableCombination.linkRadius`) measured again on the streets of a map: each stop joins the
-/// nearest walkable segment within `joinRadius`; a pair of joined stops keeps its walk only when
+/// walkable segments walk rule 2 says, within `joinRadius`; a pair of joined stops keeps its walk only when
 /// the street path is within the radius too, and then as long as that path; a pair where either
 /// stop found no street keeps its straight line. A river between two platforms 50 m apart is a
 /// walk of a kilometre, or none.
@@ -26,7 +26,7 @@ package enum StreetFootpaths {
         // The walker a query measures longer walks with: one rule for both.
         let walker = StreetWalker(network, grid), radius = TimetableCombination.linkRadius, before = t
         for stop in 0..<t.stopCount where !t.stopLat[stop].isNaN {
-            if walker.join(stop: stop, in: before) == nil { outcome.unjoined += 1 } else { outcome.joined += 1 }
+            if walker.joins(stop: stop, in: before).isEmpty { outcome.unjoined += 1 } else { outcome.joined += 1 }
         }
         t.storeWalks { x in
             let stored = before.storedWalks(x)

@@ -35,7 +35,7 @@ package struct StreetNetwork {
         // Every node's id and place (nodes come before the ways that use them, and which nodes a
         // walkable way uses is known only then), then the walkable ways' refs.
         var ids: [Int64] = [], lats: [Int32] = [], lons: [Int32] = [], sorted = true
-        var refs: [Int64] = [], wayEnds: [Int] = []
+        var refs: [Int64] = [], wayEnds: [Int] = [], areas: [Bool] = []
         _ = try PBFReader.read(bytes, what: what, PBFReader.Visitor(node: { node in
             if let last = ids.last, last >= node.id { sorted = false }
             ids.append(node.id)
@@ -45,6 +45,7 @@ package struct StreetNetwork {
             guard Walkable.way(tags) else { return }
             refs += nodes
             wayEnds.append(refs.count)
+            areas.append(Walkable.isArea(tags))
         }))
         if !sorted {
             // Files written by osmium and osmosis are sorted by id; another may not be.
@@ -53,11 +54,15 @@ package struct StreetNetwork {
             lats = order.map { lats[$0] }
             lons = order.map { lons[$0] }
         }
-        return build(ids: ids, lats: lats, lons: lons, refs: refs, wayEnds: wayEnds)
+        return build(ids: ids, lats: lats, lons: lons, refs: refs, wayEnds: wayEnds, areas: areas)
     }
 
-    /// The network from nodes sorted by id (places in 1e-7 degrees) and ways' refs.
-    package static func build(ids: [Int64], lats: [Int32], lons: [Int32], refs: [Int64], wayEnds: [Int]) -> StreetNetwork {
+    /// A closed area with more gates than this is walked along its outline only (rule 2).
+    package static let maxGates = 100
+
+    /// The network from nodes sorted by id (places in 1e-7 degrees) and ways' refs; `areas` marks
+    /// the ways crossed straight between their gates when closed and whole (`Walkable.isArea`).
+    package static func build(ids: [Int64], lats: [Int32], lons: [Int32], refs: [Int64], wayEnds: [Int], areas: [Bool] = []) -> StreetNetwork {
         func index(_ id: Int64) -> Int? {
             var low = 0, high = ids.count
             while low < high {
@@ -77,7 +82,7 @@ package struct StreetNetwork {
             }
             return number[fileIndex]
         }
-        var begin = 0
+        var begin = 0, closedAreas: [[Int]] = []
         for end in wayEnds {
             network.ways += 1
             // Runs of consecutive refs the file holds; each run of two or more is a piece.
@@ -91,11 +96,36 @@ package struct StreetNetwork {
                     edges.append((a, b, network.coordinate(Int(a)).meters(to: network.coordinate(Int(b)), radius: Coordinate.meanEarthRadiusMeters)))
                 }
             }
+            var whole = true
             for k in begin..<end {
-                if let i = index(refs[k]) { run.append(i) } else { flush() }
+                if let i = index(refs[k]) { run.append(i) } else { whole = false; flush() }
+            }
+            // A closed area the file holds whole is crossed too (after its outline, below).
+            if whole, network.ways - 1 < areas.count, areas[network.ways - 1], end - begin >= 4, refs[begin] == refs[end - 1] {
+                closedAreas.append(Array(run))
             }
             flush()
             begin = end
+        }
+        // Each two gates of a closed area (its nodes another walkable way also uses) joined
+        // straight: people cross a square between where its paths meet it.
+        if !closedAreas.isEmpty {
+            var ways = [Int32](repeating: 0, count: ids.count)
+            var wayStart = 0
+            for end in wayEnds {
+                for i in Set(refs[wayStart..<end].compactMap(index)) { ways[i] += 1 }
+                wayStart = end
+            }
+            for area in closedAreas {
+                let gates = Array(Set(area.filter { ways[$0] > 1 })).sorted()
+                guard gates.count >= 2, gates.count <= maxGates else { continue }
+                for x in 0..<gates.count {
+                    for y in (x + 1)..<gates.count {
+                        let a = node(gates[x]), b = node(gates[y])
+                        edges.append((a, b, network.coordinate(Int(a)).meters(to: network.coordinate(Int(b)), radius: Coordinate.meanEarthRadiusMeters)))
+                    }
+                }
+            }
         }
         // Both directions of each segment, grouped by node (a counting sort).
         var count = [Int32](repeating: 0, count: network.nodeCount + 1)
@@ -204,15 +234,44 @@ package struct StreetNetwork {
     /// maps make 0.01 to 0.35 per byte). Past it the map is refused, not grown into gigabytes.
     package static func maxGridEntries(mapBytes: Int) -> Int { 4 * mapBytes + (1 << 20) }
 
-    /// The grid of every segment, filed under its lower-numbered end's slot in each cell the
-    /// segment crosses (a line crosses about as many cells as it is long, where its bounding box
-    /// held the square of that). nil where it would hold more than `limit` entries.
-    package func grid(limit: Int = .max) -> SegmentGrid? {
+    /// A connected piece of fewer nodes than this is an island: nothing joins it (rule 2, R5's
+    /// threshold).
+    package static let islandNodes = 40
+
+    /// For each node, the number of nodes of its connected piece (a breadth-first walk, no recursion).
+    package func pieceSizes() -> [Int32] {
+        var piece = [Int32](repeating: -1, count: nodeCount), sizes: [Int32] = [], queue: [Int32] = []
+        for seed in 0..<nodeCount where piece[seed] < 0 {
+            let id = Int32(sizes.count)
+            piece[seed] = id
+            queue.removeAll(keepingCapacity: true)
+            queue.append(Int32(seed))
+            var head = 0
+            while head < queue.count {
+                let node = Int(queue[head])
+                head += 1
+                for slot in Int(start[node])..<Int(start[node + 1]) where piece[Int(targets[slot])] < 0 {
+                    piece[Int(targets[slot])] = id
+                    queue.append(targets[slot])
+                }
+            }
+            sizes.append(Int32(queue.count))
+        }
+        return piece.map { $0 >= 0 ? sizes[Int($0)] : 0 }
+    }
+
+    /// The grid of every segment a place may join (none of an island's), filed under its
+    /// lower-numbered end's slot in each cell the segment crosses (a line crosses about as many
+    /// cells as it is long, where its bounding box held the square of that). nil where it would
+    /// hold more than `limit` entries. (`islandNodes`: the rule's, but for tests of the search
+    /// itself on a handful of nodes.)
+    package func grid(limit: Int = .max, islandNodes: Int = Self.islandNodes) -> SegmentGrid? {
         let middle = ((latitude.min() ?? 0) + (latitude.max() ?? 0)) / 2
         var grid = SegmentGrid(cell: 0.001, lonCell: 0.001 / max(0.01, cos(middle * .pi / 180)))
         var filed: [(key: Int64, a: Int32, slot: Int32)] = []
         var cells: [Int64] = []
-        for a in 0..<nodeCount {
+        let sizes = pieceSizes()
+        for a in 0..<nodeCount where sizes[a] >= islandNodes {
             for slot in Int(start[a])..<Int(start[a + 1]) where Int(targets[slot]) > a {
                 let b = Int(targets[slot])
                 grid.crossed(latitude[a], longitude[a], latitude[b], longitude[b], into: &cells)

@@ -2,15 +2,15 @@ import Foundation
 import TransitSupport
 
 /// The walks between a point (a query's `LAT,LON` end, or a stop) and stops, on a map's
-/// streets: the point and each stop join the nearest walkable segment within
-/// `StreetFootpaths.joinRadius`; a stop that does not keeps its straight line, and so do all when
-/// the point does not. One query's: it keeps each stop's join and one search's arrays.
+/// streets: the point and each stop join the segments walk rule 2 says, within
+/// `StreetFootpaths.joinRadius`; a stop that joins none keeps its straight line, and so do all
+/// when the point joins none. One query's: it keeps each stop's joins and one search's arrays.
 package final class StreetWalker {
     package let network: StreetNetwork
     package let grid: StreetNetwork.SegmentGrid
     private let search: StreetSearch
-    /// Each stop's join, once looked for (nil inside: the stop joins no street).
-    private var stopJoins: [Int: StreetNetwork.Join?] = [:]
+    /// Each stop's joins, once looked for (empty: the stop joins no street).
+    private var stopJoins: [Int: [StreetNetwork.Join]] = [:]
 
     package init(_ network: StreetNetwork, _ grid: StreetNetwork.SegmentGrid) {
         self.network = network
@@ -18,12 +18,12 @@ package final class StreetWalker {
         search = StreetSearch(network)
     }
 
-    private func join(_ point: Coordinate) -> StreetNetwork.Join? { network.join(point, within: StreetFootpaths.joinRadius, grid: grid) }
+    private func joins(_ point: Coordinate) -> [StreetNetwork.Join] { network.joins(point, within: StreetFootpaths.joinRadius, grid: grid) }
 
-    /// Where stop `stop` joins the streets (nil: no walkable segment within the join radius).
-    package func join(stop: Int, in t: Timetable) -> StreetNetwork.Join? {
+    /// Where stop `stop` joins the streets (empty: no walkable segment within the join radius).
+    package func joins(stop: Int, in t: Timetable) -> [StreetNetwork.Join] {
         if let known = stopJoins[stop] { return known }
-        let found = join(Coordinate(latitude: t.stopLat[stop], longitude: t.stopLon[stop]))
+        let found = joins(t.stop(stop).coordinate)
         stopJoins[stop] = found
         return found
     }
@@ -32,30 +32,47 @@ package final class StreetWalker {
     /// point, at least the straight line (a join's plane is an approximation); `.infinity` where
     /// no street path is within `limit`; absent where the stop (or the point) joins no street.
     package func meters(from point: Coordinate, to stops: [(stop: Int, meters: Double)], limit: Double, in t: Timetable) -> [Int: Double] {
-        meters(from: join(point), to: stops, limit: limit, in: t)
+        meters(from: joins(point), to: stops, limit: limit, in: t)
     }
 
     /// The same from a stop (its join looked for once).
     package func meters(fromStop stop: Int, to stops: [(stop: Int, meters: Double)], limit: Double, in t: Timetable) -> [Int: Double] {
         guard stop >= 0, stop < t.stopCount else { return [:] }
-        return meters(from: join(stop: stop, in: t), to: stops, limit: limit, in: t)
+        return meters(from: joins(stop: stop, in: t), to: stops, limit: limit, in: t)
     }
 
-    private func meters(from start: StreetNetwork.Join?, to stops: [(stop: Int, meters: Double)], limit: Double, in t: Timetable) -> [Int: Double] {
-        guard let start else { return [:] }
+    private func meters(from start: [StreetNetwork.Join], to stops: [(stop: Int, meters: Double)], limit: Double, in t: Timetable) -> [Int: Double] {
+        guard !start.isEmpty else { return [:] }
         search.run(from: start, limit: limit)
         var out: [Int: Double] = [:]
         for (stop, straight) in stops where stop >= 0 && stop < t.stopCount {
-            guard let end = join(stop: stop, in: t) else { continue }
+            let end = joins(stop: stop, in: t)
+            guard !end.isEmpty else { continue }
             out[stop] = search.meters(to: end).map { max($0, straight) } ?? .infinity
         }
         return out
     }
 
+    /// A walk between two places as rule 2 measures it: on the streets, a straight line where
+    /// either place joins none, or none within `limit`.
+    package enum Walk: Equatable {
+        case streets(Double)
+        case straight(Double)
+        case unreachable
+    }
+
+    package func walk(from a: Coordinate, to b: Coordinate, limit: Double) -> Walk {
+        let start = joins(a), end = joins(b)
+        guard !start.isEmpty, !end.isEmpty else { return .straight(a.meters(to: b, radius: Coordinate.meanEarthRadiusMeters)) }
+        search.run(from: start, limit: limit)
+        return search.meters(to: end).map(Walk.streets) ?? .unreachable
+    }
+
     /// The places a street walk from `a` to `b` passes, both included, for a map to draw; nil
     /// where either joins no street or no walk is within `limit` (the walk was a straight line).
     package func path(from a: Coordinate, to b: Coordinate, limit: Double) -> [Coordinate]? {
-        guard let start = join(a), let end = join(b) else { return nil }
+        let start = joins(a), end = joins(b)
+        guard !start.isEmpty, !end.isEmpty else { return nil }
         search.run(from: start, limit: limit)
         return search.path(to: end).map { [a] + $0 + [b] }
     }

@@ -1,22 +1,31 @@
 import Foundation
 import TransitSupport
 
-/// Walks on a `StreetNetwork`: where a point joins it (`join`), and the shortest street walks
-/// from a join (`StreetSearch`: the straight pieces from each point to its join count).
+/// Walks on a `StreetNetwork` by walk rule 2: where a place joins it (`joins`), and the shortest
+/// street walks between places (`StreetSearch`: the straight pieces from each place to its
+/// joins count, and two places that join one segment may walk along it).
 extension StreetNetwork {
-    /// The nearest point of the nearest segment within `radius` meters of `point`; nil when none.
-    /// Distances on a plane around the point (equirectangular; under 0.1 % off within 100 m).
-    package func join(_ point: Coordinate, within radius: Double, grid: SegmentGrid) -> Join? {
-        let metersPerDegree = Coordinate.meanEarthRadiusMeters * .pi / 180
+    /// Rule 2's flat plane around a place: meters per degree of longitude (times the cosine of the
+    /// latitude) and of latitude (../shared/reference/osm/README.md, "Joins").
+    package static let metersPerDegreeLongitude = 111_320.0, metersPerDegreeLatitude = 110_574.0
+    /// A place joins every segment within the nearest one's distance plus this, and within the radius.
+    package static let joinSlack = 25.0
+
+    /// Where `point` joins the network by walk rule 2: every segment whose distance from it is at
+    /// most the nearest one's plus `joinSlack` and at most `radius` meters, each at its nearest
+    /// point (the segment's distance on the plane around the point, its share of the segment's
+    /// great-circle length to either end). Segments of islands are not in the grid. Empty: the
+    /// point joins nothing (its walks are straight lines).
+    package func joins(_ point: Coordinate, within radius: Double, grid: SegmentGrid) -> [Join] {
         let scale = cos(point.latitude * .pi / 180)
         func plane(_ node: Int) -> (Double, Double) {
-            ((longitude[node] - point.longitude) * scale * metersPerDegree, (latitude[node] - point.latitude) * metersPerDegree)
+            ((longitude[node] - point.longitude) * scale * Self.metersPerDegreeLongitude, (latitude[node] - point.latitude) * Self.metersPerDegreeLatitude)
         }
-        let reach = radius / metersPerDegree
+        let reach = radius / Self.metersPerDegreeLatitude
         let (x0, y0) = grid.key(point.latitude - reach, point.longitude - reach / max(0.01, scale))
         let (x1, y1) = grid.key(point.latitude + reach, point.longitude + reach / max(0.01, scale))
-        guard x1 - x0 <= 16, y1 - y0 <= 16 else { return nil }
-        var best: Join?
+        guard x1 - x0 <= 16, y1 - y0 <= 16 else { return [] }
+        var found: [Int32: Join] = [:]
         for x in x0...x1 {
             for y in y0...y1 {
                 let cell = grid.cell(x, y)
@@ -24,19 +33,21 @@ extension StreetNetwork {
                 while k + 1 < cell.endIndex {
                     let a = Int(cell[k]), slot = Int(cell[k + 1])
                     k += 2
-                    guard a >= 0, a < nodeCount, slot >= 0, slot < targets.count else { continue }
+                    guard a >= 0, a < nodeCount, slot >= 0, slot < targets.count, found[Int32(slot)] == nil else { continue }
                     let b = Int(targets[slot])
                     let (ax, ay) = plane(a), (bx, by) = plane(b)
                     let dx = bx - ax, dy = by - ay, length = dx * dx + dy * dy
                     let t = length > 0 ? min(1, max(0, -(ax * dx + ay * dy) / length)) : 0
                     let px = ax + t * dx, py = ay + t * dy
                     let distance = (px * px + py * py).squareRoot()
-                    guard distance <= radius, distance < (best?.distance ?? .infinity) else { continue }
-                    best = Join(from: a, to: b, offset: t * meters[slot], meters: meters[slot], distance: distance)
+                    guard distance <= radius else { continue }
+                    found[Int32(slot)] = Join(from: a, to: b, offset: t * meters[slot], meters: meters[slot], distance: distance)
                 }
             }
         }
-        return best
+        guard let nearest = found.values.map(\.distance).min() else { return [] }
+        // In a fixed order (by segment), so that equal walks resolve alike on every run.
+        return found.sorted { $0.key < $1.key }.map(\.value).filter { $0.distance <= nearest + Self.joinSlack }
     }
 
     /// Where a join meets its segment.
@@ -45,21 +56,9 @@ extension StreetNetwork {
         return Coordinate(latitude: latitude[join.from] + (latitude[join.to] - latitude[join.from]) * share,
                           longitude: longitude[join.from] + (longitude[join.to] - longitude[join.from]) * share)
     }
-
-    /// The street distance from `a` to `b` given `a`'s distances (`distances(from: a, …)`); nil
-    /// beyond them.
-    package func meters(from a: Join, _ reached: [Int: Double], to b: Join) -> Double? {
-        var best = Double.infinity
-        if let d = reached[b.from] { best = min(best, d + b.offset + b.distance) }
-        if let d = reached[b.to] { best = min(best, d + b.meters - b.offset + b.distance) }
-        // On the same segment: along it, between the two joins.
-        if a.from == b.from && a.to == b.to { best = min(best, a.distance + abs(a.offset - b.offset) + b.distance) }
-        if a.from == b.to && a.to == b.from { best = min(best, a.distance + abs(a.offset - (b.meters - b.offset)) + b.distance) }
-        return best.isFinite ? best : nil
-    }
 }
 
-/// Shortest street walks from one join at a time (Dijkstra), in buffers as long as the network's
+/// Shortest street walks from one place's joins at a time (Dijkstra), in buffers as long as the network's
 /// nodes, kept between searches: a search resets only the nodes it reached. Hashing nodes into
 /// dictionaries took half of a query that measures walks as it goes, and arrays in a class paid
 /// an exclusivity check at every access; plain buffers pay neither. Not for two threads.
@@ -73,7 +72,7 @@ package final class StreetSearch {
     private let previous: UnsafeMutableBufferPointer<Int32>
     private var reached: [Int32] = []
     private var heap = MinimumHeap()
-    private var origin: Join?
+    private var origin: [Join] = []
 
     package init(_ network: StreetNetwork) {
         self.network = network
@@ -88,8 +87,9 @@ package final class StreetSearch {
         previous.deallocate()
     }
 
-    /// Searches from `join` (the straight piece to it included) every node within `limit` meters.
-    package func run(from join: Join, limit: Double) {
+    /// Searches from a place's joins (the straight piece to each included) every node within
+    /// `limit` meters.
+    package func run(from joins: [Join], limit: Double) {
         let best = self.best, previous = self.previous
         for node in reached {
             best[Int(node)] = .infinity
@@ -101,8 +101,7 @@ package final class StreetSearch {
             self.reached = reached
             self.heap = heap
         }
-        origin = join
-        guard join.from >= 0, join.from < best.count, join.to >= 0, join.to < best.count else { return }
+        origin = joins.filter { $0.from >= 0 && $0.from < best.count && $0.to >= 0 && $0.to < best.count }
         func settle(_ node: Int, _ meters: Double, from: Int32) {
             guard meters <= limit, meters < best[node] else { return }
             if best[node] == .infinity { reached.append(Int32(node)) }
@@ -110,8 +109,10 @@ package final class StreetSearch {
             previous[node] = from
             heap.push(meters, node)
         }
-        settle(join.from, join.distance + join.offset, from: -1)
-        settle(join.to, join.distance + join.meters - join.offset, from: -1)
+        for join in origin {
+            settle(join.from, join.distance + join.offset, from: -1)
+            settle(join.to, join.distance + join.meters - join.offset, from: -1)
+        }
         network.start.withUnsafeBufferPointer { start in
             network.targets.withUnsafeBufferPointer { targets in
                 network.meters.withUnsafeBufferPointer { lengths in
@@ -126,35 +127,48 @@ package final class StreetSearch {
         }
     }
 
-    /// The street distance from the last search's join to `b`; nil beyond its limit.
-    package func meters(to b: Join) -> Double? { arrival(at: b)?.meters }
+    /// The street distance from the last search's place to a place joined at `ends`; nil
+    /// beyond its limit.
+    package func meters(to ends: [Join]) -> Double? { arrival(at: ends)?.meters }
 
-    /// The distance to `b`, and through which end of `b`'s segment (-1: along the start's own).
-    private func arrival(at b: Join) -> (meters: Double, node: Int)? {
-        guard let a = origin, b.from >= 0, b.from < best.count, b.to >= 0, b.to < best.count else { return nil }
-        var result: (meters: Double, node: Int) = (.infinity, -1)
-        if best[b.from] + b.offset + b.distance < result.meters { result = (best[b.from] + b.offset + b.distance, b.from) }
-        if best[b.to] + b.meters - b.offset + b.distance < result.meters { result = (best[b.to] + b.meters - b.offset + b.distance, b.to) }
-        // On the same segment: along it, between the two joins.
-        var along = Double.infinity
-        if a.from == b.from && a.to == b.to { along = a.distance + abs(a.offset - b.offset) + b.distance }
-        if a.from == b.to && a.to == b.from { along = a.distance + abs(a.offset - (b.meters - b.offset)) + b.distance }
-        if along < result.meters { result = (along, -1) }
-        return result.meters.isFinite ? result : nil
+    /// The shortest walk to a place joined at `ends`: through an end of one of its segments
+    /// (`node`), or along a segment both places join (`node` -1, the joins `start` and `end`).
+    private func arrival(at ends: [Join]) -> (meters: Double, node: Int, start: Join?, end: Join)? {
+        var result: (meters: Double, node: Int, start: Join?, end: Join)?
+        func consider(_ meters: Double, _ node: Int, _ start: Join?, _ end: Join) {
+            if meters < (result?.meters ?? .infinity) { result = (meters, node, start, end) }
+        }
+        for b in ends where b.from >= 0 && b.from < best.count && b.to >= 0 && b.to < best.count {
+            consider(best[b.from] + b.offset + b.distance, b.from, nil, b)
+            consider(best[b.to] + b.meters - b.offset + b.distance, b.to, nil, b)
+            // On a segment both places join: along it, between the two joins.
+            for a in origin {
+                if a.from == b.from && a.to == b.to { consider(a.distance + abs(a.offset - b.offset) + b.distance, -1, a, b) }
+                if a.from == b.to && a.to == b.from { consider(a.distance + abs(a.offset - (b.meters - b.offset)) + b.distance, -1, a, b) }
+            }
+        }
+        return result.flatMap { $0.meters.isFinite ? $0 : nil }
     }
 
-    /// The places the shortest walk from the last search's join to `b` passes: where the start
-    /// joins its segment, the nodes between, where `b` joins; nil beyond the limit. What a map draws.
-    package func path(to b: Join) -> [Coordinate]? {
-        guard let a = origin, let (_, last) = arrival(at: b) else { return nil }
+    /// The places the shortest walk from the last search's place to a place joined at `ends`
+    /// passes: where it leaves the start's segment, the nodes between, where it reaches the end's;
+    /// nil beyond the limit. What a map draws.
+    package func path(to ends: [Join]) -> [Coordinate]? {
+        guard let found = arrival(at: ends) else { return nil }
+        if found.node < 0, let start = found.start { return [network.place(start), network.place(found.end)] }
         var nodes: [Int] = []
-        var node = last
+        var node = found.node
         // Each predecessor is strictly nearer, so the chain ends; bounded all the same.
         while node >= 0, nodes.count <= network.nodeCount {
             nodes.append(node)
             node = Int(previous[node])
         }
-        return [network.place(a)] + nodes.reversed().map(network.coordinate) + [network.place(b)]
+        // The start's join the path left by: the one whose segment ends at the path's first node
+        // at the distance the search settled it with.
+        let first = nodes.last ?? found.node
+        let leave = origin.first { ($0.from == first && abs($0.distance + $0.offset - best[first]) < 1e-6)
+            || ($0.to == first && abs($0.distance + $0.meters - $0.offset - best[first]) < 1e-6) } ?? origin.first
+        return (leave.map { [network.place($0)] } ?? []) + nodes.reversed().map(network.coordinate) + [network.place(found.end)]
     }
 }
 
