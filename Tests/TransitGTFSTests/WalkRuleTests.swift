@@ -95,4 +95,26 @@ import Testing
             #expect(abs(meters - (footways + between)) < 0.01, "area \(areas[0]): \(meters) against \(footways + between)")
         }
     }
+
+    /// Areas each touched at 100 gates make 4,950 crossings apiece: 300 of them (120 KB of refs)
+    /// would make 1.5 million segments. The crossings stop at 4 a ref and a million more; the
+    /// areas past it are walked round their outlines.
+    @Test func crossingsAreBounded() {
+        var nodes: [(Int64, Double, Double)] = [], ways: [[Int64]] = [], areas: [Bool] = []
+        for area in 0..<300 {
+            let ring = (0..<100).map { (k: Int) -> (Int64, Double, Double) in
+                let angle = Double(k) / 100 * 2 * .pi
+                return (Int64(area * 1_000 + k + 1), 41.0 + Double(area) * 0.001 + 0.0002 * sin(angle), -87.0 + 0.0002 * cos(angle))
+            }
+            nodes += ring
+            ways.append(ring.map(\.0) + [ring[0].0])
+            areas.append(true)
+            // A path through every node of the ring: each is a gate.
+            ways.append(ring.map(\.0))
+            areas.append(false)
+        }
+        let network = Self.network(nodes, ways, areas: areas)
+        let refs = ways.map(\.count).reduce(0, +), outline = 300 * 100
+        #expect(network.segmentCount > outline + 4_950 && network.segmentCount <= outline + 4 * refs + (1 << 20), "\(network.segmentCount)")
+    }
 }

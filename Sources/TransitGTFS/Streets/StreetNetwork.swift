@@ -116,9 +116,15 @@ package struct StreetNetwork {
                 for i in Set(refs[wayStart..<end].compactMap(index)) { ways[i] += 1 }
                 wayStart = end
             }
+            // Crossings in all at most 4 a ref of the file and a million more: 100 gates make
+            // 4,950, and a map of areas each touched at 100 gates would otherwise make
+            // gigabytes of them from megabytes of file. Past it, an area is walked round.
+            var crossings = 0
+            let maxCrossings = 4 * refs.count + (1 << 20)
             for area in closedAreas {
                 let gates = Array(Set(area.filter { ways[$0] > 1 })).sorted()
-                guard gates.count >= 2, gates.count <= maxGates else { continue }
+                guard gates.count >= 2, gates.count <= maxGates, crossings + gates.count * (gates.count - 1) / 2 <= maxCrossings else { continue }
+                crossings += gates.count * (gates.count - 1) / 2
                 for x in 0..<gates.count {
                     for y in (x + 1)..<gates.count {
                         let a = node(gates[x]), b = node(gates[y])
