@@ -83,6 +83,7 @@ package struct StreetNetwork {
             return number[fileIndex]
         }
         var begin = 0, closedAreas: [[Int]] = []
+        var uses = [Int32](repeating: 0, count: ids.count), lastWay = [Int32](repeating: 0, count: ids.count)
         for end in wayEnds {
             network.ways += 1
             // Runs of consecutive refs the file holds; each run of two or more is a piece.
@@ -98,7 +99,17 @@ package struct StreetNetwork {
             }
             var whole = true
             for k in begin..<end {
-                if let i = index(refs[k]) { run.append(i) } else { whole = false; flush() }
+                guard let i = index(refs[k]) else {
+                    whole = false
+                    flush()
+                    continue
+                }
+                run.append(i)
+                // How many walkable ways use each node (an area's gates are used by two or more).
+                if lastWay[i] != Int32(network.ways) {
+                    lastWay[i] = Int32(network.ways)
+                    uses[i] &+= 1
+                }
             }
             // A closed area the file holds whole is crossed too (after its outline, below).
             if whole, network.ways - 1 < areas.count, areas[network.ways - 1], end - begin >= 4, refs[begin] == refs[end - 1] {
@@ -110,19 +121,13 @@ package struct StreetNetwork {
         // Each two gates of a closed area (its nodes another walkable way also uses) joined
         // straight: people cross a square between where its paths meet it.
         if !closedAreas.isEmpty {
-            var ways = [Int32](repeating: 0, count: ids.count)
-            var wayStart = 0
-            for end in wayEnds {
-                for i in Set(refs[wayStart..<end].compactMap(index)) { ways[i] += 1 }
-                wayStart = end
-            }
             // Crossings in all at most 4 a ref of the file and a million more: 100 gates make
             // 4,950, and a map of areas each touched at 100 gates would otherwise make
             // gigabytes of them from megabytes of file. Past it, an area is walked round.
             var crossings = 0
             let maxCrossings = 4 * refs.count + (1 << 20)
             for area in closedAreas {
-                let gates = Array(Set(area.filter { ways[$0] > 1 })).sorted()
+                let gates = Array(Set(area.filter { uses[$0] > 1 })).sorted()
                 guard gates.count >= 2, gates.count <= maxGates, crossings + gates.count * (gates.count - 1) / 2 <= maxCrossings else { continue }
                 crossings += gates.count * (gates.count - 1) / 2
                 for x in 0..<gates.count {
