@@ -142,9 +142,11 @@ package struct FeedStore {
             if outcome.joined == 0 {
                 throw .usage("no stop of the feed is within \(Int(StreetFootpaths.joinRadius)) m of a walkable street of \(streets): does the map cover the feed?")
             }
-            if outcome.unjoined > 0 {
-                warnings.append("\(outcome.unjoined) of \(outcome.joined + outcome.unjoined) stops are more than \(Int(StreetFootpaths.joinRadius)) m from a walkable street of the map: their walks stay straight lines")
-            }
+            // What the map did, in one line (`gtfs walks` lists the walks kept).
+            let stops = outcome.joined + outcome.unjoined, pairs = outcome.closePairsDropped
+            warnings.append("streets: \(outcome.joined) of \(stops) stops joined to the map; "
+                            + (outcome.unjoined > 0 ? "\(outcome.unjoined) of \(stops) stops are more than \(Int(StreetFootpaths.joinRadius)) m from a walkable street of the map (their walks stay straight lines); " : "")
+                            + "\(pairs) \(pairs == 1 ? "pair" : "pairs") of stops under \(Int(StreetFootpaths.closeMeters)) m apart \(pairs == 1 ? "is" : "are") more than \(Int(TimetableCombination.linkRadius)) m apart on it or not connected (no walk kept; gtfs walks lists those kept)")
         }
         let range = timetable.dateRange
         var summary = Summary(name: name, source: source, agencies: (0..<timetable.agencyNames.count).map { timetable.agencyNames[$0] },

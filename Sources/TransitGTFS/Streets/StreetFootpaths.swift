@@ -10,6 +10,9 @@ import TransitSupport
 package enum StreetFootpaths {
     /// How far a stop may be from the street it joins.
     package static let joinRadius = 100.0
+    /// Stops this close in a straight line that the map cannot walk between within the radius are
+    /// counted apart (`Outcome.closePairsDropped`).
+    package static let closeMeters = 100.0
 
     /// What measuring found: stops joined to a street, and those left with straight lines.
     package struct Outcome: Equatable {
@@ -18,6 +21,9 @@ package enum StreetFootpaths {
         /// Walks kept on the streets, and walks dropped (no street path within the radius).
         package var onStreets = 0
         package var dropped = 0
+        /// Pairs of stops under `closeMeters` apart in a straight line whose walk was dropped:
+        /// the map puts them past the radius, or does not connect them (a map's gap, likely).
+        package var closePairsDropped = 0
     }
 
     package static func measure(_ t: inout Timetable, on network: StreetNetwork, grid: StreetNetwork.SegmentGrid) -> Outcome {
@@ -36,6 +42,7 @@ package enum StreetFootpaths {
                 guard let meters = street[Int(y)] else { return (y, straight) }
                 guard meters <= radius else {
                     outcome.dropped += 1
+                    if straight < closeMeters && x < Int(y) { outcome.closePairsDropped += 1 }
                     return nil
                 }
                 outcome.onStreets += 1

@@ -29,8 +29,10 @@ package final class StreetWalker {
     }
 
     /// For each stop of `stops` (with its straight-line meters): the street meters from the
-    /// point, at least the straight line (a join's plane is an approximation); `.infinity` where
-    /// no street path is within `limit`; absent where the stop (or the point) joins no street.
+    /// point by rule 2, as measured (its pieces on the plane can make a walk a few centimetres
+    /// shorter than the great circle between the two: the rule's number is kept, as the
+    /// reference's); `.infinity` where no street path is within `limit`; absent where the stop
+    /// (or the point) joins no street.
     package func meters(from point: Coordinate, to stops: [(stop: Int, meters: Double)], limit: Double, in t: Timetable) -> [Int: Double] {
         meters(from: joins(point), to: stops, limit: limit, in: t)
     }
@@ -45,10 +47,10 @@ package final class StreetWalker {
         guard !start.isEmpty else { return [:] }
         search.run(from: start, limit: limit)
         var out: [Int: Double] = [:]
-        for (stop, straight) in stops where stop >= 0 && stop < t.stopCount {
+        for (stop, _) in stops where stop >= 0 && stop < t.stopCount {
             let end = joins(stop: stop, in: t)
             guard !end.isEmpty else { continue }
-            out[stop] = search.meters(to: end).map { max($0, straight) } ?? .infinity
+            out[stop] = search.meters(to: end) ?? .infinity
         }
         return out
     }

@@ -1,0 +1,62 @@
+import Foundation
+import TransitSupport
+import TransitGTFS
+
+/// `transit gtfs walks`: the changes on foot the feed stored at import (within 300 m), each with
+/// its straight and its street meters, so that a user can see, and report, what a map did.
+struct GTFSWalksCommand: GTFSSubcommand {
+    static let spec = CommandSpec(
+        provider: "gtfs", name: "walks", summary: "the changes on foot the feed stored, straight and on the map's streets",
+        examples: ["transit gtfs walks --stop University", "transit gtfs walks --longer-than 3 --format tsv"],
+        options: [
+            OptionSpec("stop", value: "STOP", "only the walks from this stop (or the stops of a station or a name)", source: .cached),
+            OptionSpec("longer-than", value: "RATIO", "only the walks whose street meters are more than RATIO times the straight ones (a map's detours and gaps)"),
+            GTFSCommandLine.feed,
+        ],
+        notes: ["Fields: from, from_name, to, to_name, straight_meters, street_meters (null for a feed imported without --streets: its walks are the straight lines), seconds (at 1.2 m/s). Each pair both ways, ordered by the stop they leave from. A pair that the map puts over 300 m apart, or cannot connect, keeps no walk and is not listed: `gtfs import --streets` counts them."])
+
+    var feeds: [String] = []
+    var stop: String?
+    var longerThan: Double?
+
+    init(_ args: Arguments) throws(TransitError) {
+        feeds = args.strings("feed")
+        stop = args.string("stop")
+        longerThan = try args.double("longer-than", in: 0...1_000, what: "a ratio")
+    }
+
+    struct Walk {
+        var from: Int
+        var to: Int
+        var straight: Double
+        var meters: Double
+    }
+
+    func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
+        let feed = try gtfs.open(feeds)
+        let t = feed.timetable
+        let onStreets = feed.summary.streets != nil
+        let from = try stop.map { text throws(TransitError) in try StopIndex(t).resolve(text) } ?? Array(0..<t.stopCount)
+        var walks: [Walk] = []
+        for x in from {
+            for (y, meters) in t.storedWalks(x) {
+                let straight = t.stop(x).coordinate.meters(to: t.stop(Int(y)).coordinate)
+                guard longerThan.map({ meters > $0 * straight }) ?? true else { continue }
+                walks.append(Walk(from: x, to: Int(y), straight: straight, meters: meters))
+            }
+        }
+        @Sendable func meters(_ value: Double) -> Value { .double((value * 10).rounded() / 10) }
+        let data: [Column<Walk>] = [
+            Column("from") { .string(t.stop($0.from).id) }, Column("from_name") { .string(t.stop($0.from).name) },
+            Column("to") { .string(t.stop($0.to).id) }, Column("to_name") { .string(t.stop($0.to).name) },
+            Column("straight_meters", "STRAIGHT") { meters($0.straight) },
+            Column("street_meters", "STREET") { onStreets ? meters($0.meters) : .null },
+            Column("seconds", "SEC") { .int(Int(($0.meters / SearchDefaults.walkingSpeed).rounded(.up))) },
+        ]
+        let named = [Column<Walk>("from", "FROM") { .string(t.stop($0.from).name) }.shrinkingFirst(),
+                     Column<Walk>("to", "TO") { .string(t.stop($0.to).name) }.shrinkingFirst()]
+        var notices = feed.notices
+        if walks.isEmpty { notices.append(longerThan == nil ? "No walks stored from there" : "No stored walk is more than \(Arguments.format(longerThan ?? 0)) times its straight line") }
+        return Output(walks, data: data, table: named + [data[4], data[5], data[6]], notices: notices)
+    }
+}
