@@ -56,4 +56,17 @@ struct TerreHauteWalkTests {
         }
         #expect(compared > 25 && dropped > 0, "\(compared) compared, \(dropped) dropped, \(straight) without a join")
     }
+
+    /// A point 836 m from its nearest stop in a straight line and over 1000 m on the streets finds
+    /// no stop within the radius on foot, and says both numbers (it said "836 m away" alone,
+    /// against its own "no stop within 1000 m … on foot").
+    @Test func aStopNearInAStraightLineAndFarOnFootSaysBoth() async throws {
+        let cache = Paths.temporary(), env = Run.environment(["TRANSIT_CACHE_DIR": cache])
+        let map = Reference.path("osm/r5/terre-haute.osm.pbf")
+        #expect(try await Run.transit(["gtfs", "import", Reference.path("gtfs/feeds/r5-terre-haute"), "--name", "th", "--streets", map], env: env).status == 0)
+        let run = try await Run.transit(["gtfs", "trips", "--feed", "th", "--from", "39.46183,-87.34191", "--to", "39.43793,-87.34351", "--date", "2016-06-15",
+                                         "--after", "08:00"], env: env)
+        #expect(run.status == 2 && run.stderrLines.first?.contains("Village Quarter Apts. (782648), 836 m away in a straight line and more than 1000 m on the streets") == true,
+                "\(run.stderr)")
+    }
 }

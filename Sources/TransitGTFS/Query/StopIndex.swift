@@ -40,7 +40,13 @@ package struct StopIndex {
             seconds[stop] = Int((d / SearchDefaults.walkingSpeed).rounded(.up))
         }
         guard !seconds.isEmpty else {
-            let near = nearest.map { " the nearest is \(t.stopNames[$0.stop]) (\(t.stopIDs[$0.stop])), \(Int($0.meters.rounded())) m away" } ?? " the feed has no stop"
+            // On a map, the nearest stop in a straight line may be within the radius and beyond it on
+            // the streets: say both numbers.
+            let near = nearest.map { n in
+                let named = " the nearest is \(t.stop(n.stop).name) (\(t.stop(n.stop).id)), \(Int(n.meters.rounded())) m away"
+                guard n.meters <= radius, let street = onStreets[n.stop] else { return named }
+                return named + " in a straight line and " + (street.isFinite ? "\(Int(street.rounded())) m" : "more than \(Int(radius)) m") + " on the streets"
+            } ?? " the feed has no stop"
             throw .usage("no stop within \(Int(radius)) m of \(typed)\(onFoot == nil ? "" : " on foot");\(near)", hint: "raise --radius (up to 5000)")
         }
         return (seconds.keys.sorted(), seconds, meters)
