@@ -197,8 +197,9 @@ package struct StreetNetwork {
         (start, targets, meters) = (newStart, newTargets, newMeters)
     }
 
-    /// Where a point joins the network: the nearest point of the nearest segment, `offset`
-    /// meters from `from` towards `to` (a segment `meters` long), `distance` meters from the point.
+    /// Where a place joins one segment of the network (it may join several: `joins`): the
+    /// segment's nearest point, `offset` meters from `from` towards `to` (a segment `meters`
+    /// long), `distance` meters from the place.
     package struct Join: Equatable {
         package var from: Int
         package var to: Int
