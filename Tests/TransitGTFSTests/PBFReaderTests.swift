@@ -15,7 +15,7 @@ import Testing
     /// Walkable ways and their nodes as a graph can use them: only nodes the file holds (an
     /// extract cuts ways at its edge), and a way only when two or more of its nodes are there,
     /// as the README's counts are made.
-    static func counts(_ path: String) throws -> (Counts, PBFReader.Header) {
+    static func counts(_ path: String, profile: Walkable.Profile = .foot) throws -> (Counts, PBFReader.Header) {
         var counts = Counts()
         var nodes = Set<Int64>(), walkable: [[Int64]] = []
         let header = try PBFReader.read(path, PBFReader.Visitor(node: { node in
@@ -23,7 +23,7 @@ import Testing
             nodes.insert(node.id)
         }, way: { _, refs, tags in
             counts.ways += 1
-            if Walkable.way(tags) { walkable.append(refs) }
+            if Walkable.way(tags, profile) { walkable.append(refs) }
         }, relation: { counts.relations += 1 }))
         let present = walkable.map { $0.filter(nodes.contains) }.filter { $0.count >= 2 }
         counts.walkableWays = present.count
@@ -45,6 +45,27 @@ import Testing
         // Vanilla Extract names no OsmSchema-V0.6 among the features a reader needs (only DenseNodes).
         #expect(header.writingProgram == program && (header.requiredFeatures.contains("OsmSchema-V0.6") || program == "Vanilla Extract")
                 && header.requiredFeatures.contains("DenseNodes"), "\(header)")
+    }
+
+    /// The README's networks by rule 2, both profiles: each extract's largest connected piece
+    /// (crossings of areas included), and for the step-free profile (no steps, no `wheelchair=no`)
+    /// its walkable ways and their nodes, where they differ from the foot profile's.
+    @Test(.enabled(if: Reference.isPresent, Reference.absent), arguments: [
+        ("beatty/beatty.osm.pbf", 2_027, nil), ("helsinki/Helsinki.osm.pbf", 6_802, (2_418, 6_903, 6_669)),
+        ("helsinki/test.osm.pbf", 942, nil), ("r5/delft-station.osm.pbf", 99, (36, 119, 64)),
+        ("r5/subgraph.osm.pbf", 31_725, (5_872, 33_120, 31_555)), ("r5/terre-haute.osm.pbf", 22_850, nil),
+        ("r5/porto.osm.pbf", 312_868, (47_836, 324_330, 312_130)),
+    ] as [(String, Int, (Int, Int, Int)?)]) func eachProfilesLargestPieceIsTheReadmes(file: String, largest: Int, stepFree: (Int, Int, Int)?) throws {
+        let path = Reference.path("osm/" + file)
+        let foot = try StreetNetwork.read(path)
+        #expect(foot.pieceSizes().max().map(Int.init) == largest, "\(file): foot \(String(describing: foot.pieceSizes().max()))")
+        let (foots, _) = try Self.counts(path), (counts, _) = try Self.counts(path, profile: .stepFree)
+        let network = try StreetNetwork.read(path, profile: .stepFree)
+        let (ways, nodes, piece) = stepFree ?? (foots.walkableWays, foots.nodesOnWalkableWays, largest)
+        // The ways with two nodes or more in the file, and their nodes, as the table counts.
+        #expect(counts.walkableWays == ways && counts.nodesOnWalkableWays == nodes, "\(file): step-free \(counts)")
+        #expect(network.nodeCount == nodes && network.pieceSizes().max().map(Int.init) == piece,
+                "\(file): step-free \(network.nodeCount) nodes, largest \(String(describing: network.pieceSizes().max()))")
     }
 
     typealias P = Protowire

@@ -25,13 +25,13 @@ package struct StreetNetwork {
     package func coordinate(_ node: Int) -> Coordinate { Coordinate(latitude: latitude[node], longitude: longitude[node]) }
 
     /// Reads the walkable network of the PBF file at `path`.
-    package static func read(_ path: String) throws(TransitError) -> StreetNetwork {
+    package static func read(_ path: String, profile: Walkable.Profile = .foot) throws(TransitError) -> StreetNetwork {
         let file = try MappedFile(path)
-        return try read(file.bytes, what: path)
+        return try read(file.bytes, what: path, profile: profile)
     }
 
     /// Reads the walkable network of PBF bytes (`what` names them in an error).
-    package static func read(_ bytes: UnsafeRawBufferPointer, what: String) throws(TransitError) -> StreetNetwork {
+    package static func read(_ bytes: UnsafeRawBufferPointer, what: String, profile: Walkable.Profile = .foot) throws(TransitError) -> StreetNetwork {
         // Every node's id and place (nodes come before the ways that use them, and which nodes a
         // walkable way uses is known only then), then the walkable ways' refs.
         var ids: [Int64] = [], lats: [Int32] = [], lons: [Int32] = [], sorted = true
@@ -42,7 +42,7 @@ package struct StreetNetwork {
             lats.append(node.latitude)
             lons.append(node.longitude)
         }, way: { _, nodes, tags in
-            guard Walkable.way(tags) else { return }
+            guard Walkable.way(tags, profile) else { return }
             refs += nodes
             wayEnds.append(refs.count)
             areas.append(Walkable.isArea(tags))

@@ -22,6 +22,21 @@ package enum Walkable {
         tags.highway == "platform" || tags.railway == "platform" || tags.publicTransport == "platform"
     }
 
+    /// Who walks: anyone (the foot profile), or a rider who needs a way without steps.
+    package enum Profile: Sendable {
+        case foot
+        /// The foot profile without `highway=steps` and without ways tagged `wheelchair=no`.
+        case stepFree
+    }
+
+    /// Is the way walkable by rule 2 for `profile`?
+    package static func way(_ tags: PBFReader.WayTags, _ profile: Profile) -> Bool {
+        switch profile {
+        case .foot: way(tags)
+        case .stepFree: way(tags) && tags.highway != "steps" && tags.wheelchair != "no"
+        }
+    }
+
     /// Is the way walkable by rule 2 (the foot profile)?
     package static func way(_ tags: PBFReader.WayTags) -> Bool {
         let platform = isPlatform(tags)
