@@ -22,8 +22,9 @@ extension ProviderCommand {
     func isEqual(to other: any ProviderCommand) -> Bool { (other as? Self) == self }
 }
 
-/// A command whose spec is its own, whatever provider runs it: every provider's but BusTime's,
-/// whose one list of commands serves each agency under the agency's name.
+/// A command whose spec is its own, whatever provider runs it. (A provider whose one list of
+/// commands serves several names writes each command's spec for the name it runs as, through a
+/// protocol of its own beside `ProviderCommand`.)
 protocol SpecifiedCommand: ProviderCommand {
     static var spec: CommandSpec { get }
 }
