@@ -17,7 +17,12 @@ extension Timetable {
         guard s >= 0, s < stopCount else { return StopRecord() }
         let p = parent(of: s)
         return StopRecord(id: stopIDs[s], code: stopCodes[s], name: stopNames[s], platform: stopPlatforms[s],
-                          coordinate: Coordinate(latitude: stopLat[s], longitude: stopLon[s]), parent: p >= 0 ? p : nil)
+                          coordinate: coordinate(ofStop: s), parent: p >= 0 ? p : nil)
+    }
+
+    /// A stop's place alone, without its record's names ((0, 0) out of range, as the record's).
+    package func coordinate(ofStop s: Int) -> Coordinate {
+        s >= 0 && s < stopCount ? Coordinate(latitude: stopLat[s], longitude: stopLon[s]) : Coordinate(latitude: 0, longitude: 0)
     }
 
     /// A stop's name, or its station's where it has one (what a rider looks for on the signs).

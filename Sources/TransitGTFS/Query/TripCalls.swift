@@ -21,7 +21,7 @@ package enum TripCalls {
 
     /// A trip by its id: over several feeds `feed:id`, or a bare id one feed has (nil: none has).
     package static func trip(named id: String, in t: Timetable) throws(TransitError) -> Int? {
-        if let trip = t.tripIDs.firstIndex(of: id) { return trip }
+        if let trip = t.trip(id: id) { return trip }
         return try t.bareID(id, in: t.tripIDs, what: "trip_id")
     }
 

@@ -23,7 +23,7 @@ package final class StreetWalker {
     /// Where stop `stop` joins the streets (empty: no walkable segment within the join radius).
     package func joins(stop: Int, in t: Timetable) -> [StreetNetwork.Join] {
         if let known = stopJoins[stop] { return known }
-        let found = joins(t.stop(stop).coordinate)
+        let found = joins(t.coordinate(ofStop: stop))
         stopJoins[stop] = found
         return found
     }

@@ -67,7 +67,7 @@ struct GTFSReachCommand: GTFSSubcommand {
             Column("stop_id", "STOP") { .string(t.stop($0.stop).id) }, Column("stop_name", "NAME") { .string(t.stop($0.stop).name) },
             Column("arrival") { .time(clock.instant($0.arrival), t.zone(ofStop: $0.stop)) },
             Column("minutes", "MIN") { .int(($0.arrival - start) / 60) }, Column("transfers", "CHG") { .int($0.rides - 1) },
-            Column("latitude") { .coordinate(t.stop($0.stop).coordinate.latitude) }, Column("longitude") { .coordinate(t.stop($0.stop).coordinate.longitude) },
+            Column("latitude") { .coordinate(t.coordinate(ofStop: $0.stop).latitude) }, Column("longitude") { .coordinate(t.coordinate(ofStop: $0.stop).longitude) },
         ]
         let arrive = Column<Reached>("arrival", "ARRIVE") { .string(ClockTime.hhmm(clock.instant($0.arrival), zone: t.zone(ofStop: $0.stop), on: day)) }
         var notices = feed.notices + (updates?.notices ?? [])

@@ -30,38 +30,46 @@ struct GTFSStopsCommand: GTFSSubcommand {
         name = args.string("name")
     }
 
+    /// A stop listed: its index, its record, and its distance from `--near`.
+    struct Row {
+        var stop: Int
+        var record: Timetable.StopRecord
+        var meters: Double?
+    }
+
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
         let feed = try gtfs.open(feeds)
         let t = feed.timetable
-        var rows = Array(0..<t.stopCount).map { (stop: $0, meters: Double?.none) }
+        // Each row's record read once, for the filters and every column.
+        var rows = (0..<t.stopCount).map { Row(stop: $0, record: t.stop($0), meters: nil) }
         if let name {
             let wanted = NameMatcher<Int>.normalize(name)
-            rows = rows.filter { let stop = t.stop($0.stop); return NameMatcher<Int>.normalize(stop.name).contains(wanted) || stop.id == name || stop.code == name }
+            rows = rows.filter { NameMatcher<Int>.normalize($0.record.name).contains(wanted) || $0.record.id == name || $0.record.code == name }
         }
         if let near {
             rows = rows.compactMap { row in
-                let m = near.meters(to: t.stop(row.stop).coordinate)
-                return m.isFinite && m <= radius ? (row.stop, m) : nil
+                let m = near.meters(to: row.record.coordinate)
+                return m.isFinite && m <= radius ? Row(stop: row.stop, record: row.record, meters: m) : nil
             }.sorted { ($0.meters ?? 0, $0.stop) < ($1.meters ?? 0, $1.stop) }
         }
         let served = StopIndex.routesByStop(t)
-        var data: [Column<(stop: Int, meters: Double?)>] = [
-            Column("id") { .string(t.stop($0.stop).id) }, Column("code") { .string(t.stop($0.stop).code) },
-            Column("name") { .string(t.stop($0.stop).name) },
-            Column("latitude") { .coordinate(t.stop($0.stop).coordinate.latitude) },
-            Column("longitude") { .coordinate(t.stop($0.stop).coordinate.longitude) },
-            Column("parent_station", "PARENT") { t.stop($0.stop).parent.map { .string(t.stop($0).id) } ?? .null },
+        var data: [Column<Row>] = [
+            Column("id") { .string($0.record.id) }, Column("code") { .string($0.record.code) },
+            Column("name") { .string($0.record.name) },
+            Column("latitude") { .coordinate($0.record.coordinate.latitude) },
+            Column("longitude") { .coordinate($0.record.coordinate.longitude) },
+            Column("parent_station", "PARENT") { $0.record.parent.map { .string(t.stop($0).id) } ?? .null },
             Column("routes") { .list(served[$0.stop].map { .string(StopIndex.routeName(t, $0)) }) },
         ]
         var table = [data[0], data[2], data[5], data[6]]
         if near != nil {
-            let distance = Column<(stop: Int, meters: Double?)>("distance_meters", "METERS") { $0.meters.map { .int(Int($0.rounded())) } ?? .null }
+            let distance = Column<Row>("distance_meters", "METERS") { $0.meters.map { .int(Int($0.rounded())) } ?? .null }
             data.append(distance)
             table.insert(distance, at: 0)
         }
         var notices = feed.notices
         if rows.isEmpty { notices.append("No stop of \(feed.summary.name) matches") }
-        let column = GTFSContext.feedColumn(t) { (row: (stop: Int, meters: Double?)) in t.feed(ofStop: row.stop) }
+        let column = GTFSContext.feedColumn(t) { (row: Row) in t.feed(ofStop: row.stop) }
         var output = Output(rows, data: column + data, table: column + table, notices: notices)
         output.geoJSON { GeoJSON.points($0) }
         return output

@@ -40,7 +40,7 @@ struct GTFSWalksCommand: GTFSSubcommand {
         var walks: [Walk] = []
         for x in from {
             for (y, meters) in t.storedWalks(x) {
-                let straight = t.stop(x).coordinate.meters(to: t.stop(Int(y)).coordinate)
+                let straight = t.coordinate(ofStop: x).meters(to: t.coordinate(ofStop: Int(y)))
                 guard longerThan.map({ meters > $0 * straight }) ?? true else { continue }
                 walks.append(Walk(from: x, to: Int(y), straight: straight, meters: meters))
             }

@@ -149,7 +149,7 @@ struct JourneyLayout {
 
     /// Where an end is: a stop's coordinates, or the point's.
     func place(_ stop: Int, origin: Bool) -> Coordinate? {
-        stop >= 0 && stop < t.stopCount ? t.stop(stop).coordinate : (origin ? points.from?.at : points.to?.at)
+        stop >= 0 && stop < t.stopCount ? t.coordinate(ofStop: stop) : (origin ? points.from?.at : points.to?.at)
     }
 
     func legRecord(_ leg: Router.Leg) -> Record {
