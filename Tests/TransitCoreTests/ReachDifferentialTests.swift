@@ -18,9 +18,19 @@ extension CPUBound {
                 let after = q.after ?? g.int(5 * 12...16 * 12) * 300, minutes = g.int(4...24) * 15, end = after + minutes * 60
                 q.after = after
                 q.before = end
+                // reach has no destination to walk to; the origin's walks are listed, reached on
+                // foot at T (an origin is never alighted at).
+                q.walksToDestinations = false
+                var alone = q
+                alone.destinations = []
+                let walked = ReferenceRouter(test.feed, alone).query.access
                 // The reference, one destination at a time.
                 var expected: [String: [Int]] = [:]
                 for stop in test.feed.boardable where !q.origins.contains(stop) {
+                    if let seconds = walked[stop] {
+                        if after + seconds <= end { expected[test.feed.stops[stop].id] = [after + seconds, 0] }
+                        continue
+                    }
                     var one = q
                     one.destinations = [stop]
                     let best = ReferenceRouter(test.feed, one).journeys().filter { $0.arrival <= end }
@@ -60,17 +70,23 @@ extension CPUBound {
         #expect(row("MKT2")?["arrival"] as? String == "2026-11-23T08:03:00-06:00" && row("MKT2")?["transfers"] as? Int == 0)
         #expect(row("RVS2")?["minutes"] as? Int == 21 && row("M_STA")?["minutes"] as? Int == 12 && row("M_STA")?["transfers"] as? Int == 1)
         #expect(row("HBR2") == nil && row("HBR1") == nil, "the origin's own stops are not listed")
+        // Harbor Terminal, 67–73 m from Harbor's stops, on foot: at T plus the walk, no changes.
+        #expect(row("B_HBR")?["arrival"] as? String == "2026-11-23T08:01:02-06:00" && row("B_HBR")?["transfers"] is NSNull, "\(String(describing: row("B_HBR")))")
         let minutes = rows.compactMap { $0["minutes"] as? Int }
         #expect(minutes == minutes.sorted() && minutes.allSatisfy { (0...30).contains($0) } && rows.count == minutes.count)
         // Fewer changes allowed, fewer stops; GeoJSON Points at the stops.
         let direct = try #require(try JSONSerialization.jsonObject(with: Data(try await Run.transit(query + ["--transfers", "0", "--format", "json"], env: env).stdout.utf8)) as? [[String: Any]])
-        #expect(direct.count < rows.count && direct.allSatisfy { $0["transfers"] as? Int == 0 })
+        #expect(direct.count < rows.count && direct.allSatisfy { $0["transfers"] as? Int == 0 || $0["stop_id"] as? String == "B_HBR" })
         let geo = try await Run.transit(query + ["--format", "geojson"], env: env)
         let features = try #require((try JSONSerialization.jsonObject(with: Data(geo.stdout.utf8)) as? [String: Any])?["features"] as? [[String: Any]])
         #expect(features.count == rows.count)
-        // Nothing in the night: said, with exit 0; an unknown stop: exit 2.
-        let night = try await Run.transit(["gtfs", "reach", "--from", "Harbor", "--date", "2026-11-23", "--after", "2:30:00", "--minutes", "20"], env: env)
-        #expect(night.status == 0 && night.stdout.isEmpty && night.stderr.contains("Nothing reachable from Harbor within 20 minutes"), "\(night.stderr)")
+        // In the night only the walk: Harbor Terminal; without it nothing, said with exit 0; an
+        // unknown stop: exit 2.
+        let nightQuery = ["gtfs", "reach", "--from", "Harbor", "--date", "2026-11-23", "--after", "2:30:00", "--minutes", "20"]
+        let night = try await Run.transit(nightQuery, env: env)
+        #expect(night.status == 0 && night.stdout.split(separator: "\n").map { $0.split(separator: "\t").first } == ["B_HBR"], "\(night.stdout)")
+        let still = try await Run.transit(nightQuery + ["--walk", "0"], env: env)
+        #expect(still.status == 0 && still.stdout.isEmpty && still.stderr.contains("Nothing reachable from Harbor within 20 minutes"), "\(still.stderr)")
         let unknown = try await Run.transit(["gtfs", "reach", "--from", "Atlantis", "--date", "2026-11-23"], env: env)
         #expect(unknown.status == 2)
         let zero = try await Run.transit(query.dropLast(2) + ["--minutes", "0"], env: env)

@@ -67,7 +67,8 @@ extension GTFSFeed {
     public struct Reached: Sendable, Equatable {
         public let stop: Stop
         public let arrival: Date
-        public let transfers: Int
+        /// nil: reached on foot (a stop within the walk of the origin, or of the point).
+        public let transfers: Int?
     }
 
     /// GTFS-Realtime trip updates applied to this feed, with what they said of themselves
@@ -158,7 +159,8 @@ extension GTFSFeed {
     }
 
     /// Every stop reachable from `from` leaving at or after `after` (seconds of the service
-    /// day `date`, in the zone of the origin's feed) and arriving within `minutes`.
+    /// day `date`, in the zone of the origin's feed) and arriving within `minutes`: by a ride, or
+    /// on foot (within `walkMeters` of the stops `from` names, or within the radius of a point).
     public func reach(from: String, date: LocalDate, after: Int, minutes: Int, transfers: Int = SearchDefaults.transfers,
                       minTransferSeconds: Int = SearchDefaults.minTransferSeconds, walkMeters: Double? = SearchDefaults.walkMeters,
                       realtime: Realtime? = nil) throws(TransitError) -> [Reached] {
@@ -168,7 +170,7 @@ extension GTFSFeed {
         let reached = ends.router(day: date.dayNumber, after: after, before: end, rules: rules, updates: realtime?.updates(on: t)).reach()
         try t.damage.refuse()
         return reached.filter { $0.arrival <= end }.compactMap { reached in
-            stop(reached.stop, t).map { Reached(stop: $0, arrival: clock.instant(reached.arrival), transfers: reached.rides - 1) }
+            stop(reached.stop, t).map { Reached(stop: $0, arrival: clock.instant(reached.arrival), transfers: reached.rides > 0 ? reached.rides - 1 : nil) }
         }
     }
 

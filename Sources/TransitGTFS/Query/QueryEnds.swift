@@ -119,6 +119,9 @@ package struct QueryEnds {
         query.egress = destination?.walks ?? [:]
         query.accessMeters = origin.meters ?? [:]
         query.egressMeters = destination?.meters ?? [:]
+        // Stops named as ends are walked from and to, as a point's stops are (the router adds them).
+        query.walksFromOrigins = origin.walks == nil
+        query.walksToDestinations = destination.map { $0.walks == nil } ?? false
         return query
     }
 

@@ -539,17 +539,19 @@ package struct RangeSearch<S: Schedule> {
         guard rides.count == round, let first = rides.first, first.departure.predicted == Int(tau) + Int(accessOf[first.from]),
               let last = rides.last else { return nil }
         var journey = Router.Journey(legs: legs, departure: first.departure.predicted, arrival: last.arrival.predicted, transfers: rides.count - 1)
-        // From a point and to one: the walks at both ends (stop -1 is the point), as long as
-        // the ends measured them.
-        if !query.access.isEmpty {
+        // The walks at both ends: from a point (stop -1) or from the stop named (a walked
+        // origin), as long as the ends measured them; none from a stop named itself.
+        if query.access[first.from] != nil {
             let walk = Int(accessOf[first.from])
-            journey.legs.insert(Router.Leg(mode: .walk(meters: query.accessMeters[first.from] ?? Double(walk) * Router.walkingSpeed), from: -1, to: first.from,
+            journey.legs.insert(Router.Leg(mode: .walk(meters: query.accessMeters[first.from] ?? Double(walk) * Router.walkingSpeed),
+                                           from: query.accessFrom[first.from] ?? -1, to: first.from,
                                            departure: LegTime(Int(tau)), arrival: LegTime(Int(tau) + walk)), at: 0)
             journey.departure = Int(tau)
         }
-        if !query.egress.isEmpty {
+        if query.egress[destination] != nil {
             let walk = Int(egressOf[destination])
-            journey.legs.append(Router.Leg(mode: .walk(meters: query.egressMeters[destination] ?? Double(walk) * Router.walkingSpeed), from: destination, to: -1,
+            journey.legs.append(Router.Leg(mode: .walk(meters: query.egressMeters[destination] ?? Double(walk) * Router.walkingSpeed),
+                                           from: destination, to: query.egressTo[destination] ?? -1,
                                            departure: LegTime(journey.arrival), arrival: LegTime(journey.arrival + walk)))
             journey.arrival += walk
         }

@@ -42,6 +42,16 @@ package struct Router {
         /// How long those walks are, in meters (on a map's streets, or straight lines).
         package var accessMeters: [Int: Double] = [:]
         package var egressMeters: [Int: Double] = [:]
+        /// Stops as the ends, walked from and to: every stop a vehicle calls at within
+        /// `walkMeters` on foot of an origin (of a destination) is an origin (a destination) too,
+        /// reached by a walk from the nearest (to the nearest), never a stop the other end names.
+        /// Set by `Router.init` into `access` and `accessFrom` (`egress`, `egressTo`).
+        package var walksFromOrigins = false
+        package var walksToDestinations = false
+        /// The stop each walked origin's walk starts at (each walked destination's ends at);
+        /// absent: the point (`access` from a `LAT,LON`) or the stop itself.
+        package var accessFrom: [Int: Int] = [:]
+        package var egressTo: [Int: Int] = [:]
 
         package init(origins: [Int], destinations: [Int], day: Int, after: Int? = nil, before: Int? = nil, maxTransfers: Int,
                      minTransfer: Int, walkMeters: Double? = nil) {
@@ -102,12 +112,48 @@ package struct Router {
     package init(_ timetable: Timetable, _ query: Query, children: StationChildren? = nil, updates: TripUpdates? = nil,
                  streets: StreetWalker? = nil) {
         t = timetable
-        self.query = query
         let schedule = DaySchedule(timetable, day: query.day)
         self.schedule = schedule
         realtime = updates.map { RealtimeSchedule(timetable, day: query.day, updates: $0, base: schedule) }
-        edges = TransferEdges(timetable, minTransfer: query.minTransfer, walkMeters: query.walkMeters,
-                              linkMeters: timetable.isCombination ? query.linkMeters : nil, children: children ?? StationChildren(timetable), streets: streets)
+        let edges = TransferEdges(timetable, minTransfer: query.minTransfer, walkMeters: query.walkMeters,
+                                  linkMeters: timetable.isCombination ? query.linkMeters : nil, children: children ?? StationChildren(timetable), streets: streets)
+        self.edges = edges
+        self.query = Self.walkingEnds(query, edges)
+    }
+
+    /// `query` with the stops walked to from its origins and to its destinations added (where it
+    /// asks for them and `walkMeters` allows walks): each on the walks a change takes (stored at
+    /// import, on a map's streets where the feed was imported with one, or found at query time),
+    /// from the named stop it is nearest on foot; a walk to a destination is the one measured from
+    /// it. Seconds as a point's walks: meters at 1.2 m/s, rounded up, with no change margin.
+    package static func walkingEnds(_ query: Query, _ edges: TransferEdges) -> Query {
+        guard let walk = query.walkMeters, walk > 0, query.walksFromOrigins || query.walksToDestinations else { return query }
+        let named = Set(query.origins).union(query.destinations)
+        /// The stops walked to from `ends`: (seconds, meters, the end), the shortest walk each.
+        func walked(from ends: [Int]) -> [Int: (seconds: Int, meters: Double, end: Int)] {
+            var out: [Int: (seconds: Int, meters: Double, end: Int)] = [:]
+            for end in Set(ends).sorted() {
+                for (y, meters) in edges.onFoot(end) where meters <= walk && !named.contains(y) && edges.t.isCalledAt(y) {
+                    let seconds = Int((meters / walkingSpeed).rounded(.up))
+                    if out[y].map({ (meters, end) < ($0.meters, $0.end) }) ?? true { out[y] = (seconds, meters, end) }
+                }
+            }
+            return out
+        }
+        var query = query
+        if query.walksFromOrigins && query.access.isEmpty {
+            for (y, w) in walked(from: query.origins).sorted(by: { $0.key < $1.key }) {
+                query.origins.append(y)
+                (query.access[y], query.accessMeters[y], query.accessFrom[y]) = (w.seconds, w.meters, w.end)
+            }
+        }
+        if query.walksToDestinations && query.egress.isEmpty {
+            for (y, w) in walked(from: query.destinations).sorted(by: { $0.key < $1.key }) {
+                query.destinations.append(y)
+                (query.egress[y], query.egressMeters[y], query.egressTo[y]) = (w.seconds, w.meters, w.end)
+            }
+        }
+        return query
     }
 
     package func journeys() -> [Journey] { search(query) }
@@ -127,6 +173,8 @@ package struct Router {
     /// arrival by vehicle, and the fewest rides that make it (`gtfs reach`). One range search with
     /// no destination: its labels are never reset between departures, so once the earliest
     /// departure is searched they hold, per stop and round, the best arrival over all of them.
+    /// The origins walked to (from a point, or from the stops named) are reached on foot, leaving
+    /// at the window's start: 0 rides (an origin is never alighted at).
     package func reach() -> [(stop: Int, arrival: Int, rides: Int)] {
         if let realtime { return reach(on: realtime) }
         return reach(on: schedule)
@@ -146,6 +194,9 @@ package struct Router {
                 if best.map({ (a, legs) < ($0.arrival, $0.rides) }) ?? true { best = (a, legs) }
             }
             if let best { out.append((stop, Int(best.arrival), Int(best.rides))) }
+        }
+        for (stop, seconds) in query.access where stop >= 0 && stop < schedule.stopCount {
+            out.append((stop, (query.after ?? 0) + seconds, 0))
         }
         return out.sorted { ($0.arrival, $0.stop) < ($1.arrival, $1.stop) }
     }

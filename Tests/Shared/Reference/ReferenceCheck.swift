@@ -75,7 +75,7 @@ struct DifferentialCase {
     }
 
     /// A random query on this feed: a stop or a station at each end, a day, sometimes a window,
-    /// a change limit, a change time and walking.
+    /// a change limit, a change time and walking (at the ends too, as named ends walk).
     func query(_ g: inout SeededGenerator) -> ReferenceRouter.Query {
         func place() -> Set<Int> {
             let stop = g.int(0...feed.stops.count - 1)
@@ -98,7 +98,8 @@ struct DifferentialCase {
                                      day: RandomFeed.days[g.int(0...RandomFeed.days.count - 1)], after: after, before: before,
                                      maxTransfers: g.int(0...3), minTransfer: [0, 60, 120, 300][g.int(0...3)],
                                      walkMeters: g.chance(0.5) ? [100, 200, 300, 300, 300, 400, 800, 1600][g.int(0...7)] : nil,
-                                     linkMeters: feed.parts.isEmpty ? 300 : [1, 150, 300, 800, 1500, 3000][g.int(0...5)])
+                                     linkMeters: feed.parts.isEmpty ? 300 : [1, 150, 300, 800, 1500, 3000][g.int(0...5)],
+                                     walksFromOrigins: true, walksToDestinations: true)
     }
 
     /// The query as `transit gtfs trips` takes it over the feed written to `feed` (nil where the
@@ -127,6 +128,7 @@ struct DifferentialCase {
         var query = Router.Query(origins: origins.sorted(), destinations: destinations.sorted(), day: q.day, after: q.after, before: q.before,
                                  maxTransfers: q.maxTransfers, minTransfer: q.minTransfer, walkMeters: q.walkMeters)
         query.linkMeters = q.linkMeters
+        (query.walksFromOrigins, query.walksToDestinations) = (q.walksFromOrigins, q.walksToDestinations)
         for (stop, seconds) in q.access { if let i = stopIndex(feed.stops[stop].id) { query.access[i] = seconds } }
         for (stop, seconds) in q.egress { if let i = stopIndex(feed.stops[stop].id) { query.egress[i] = seconds } }
         return query

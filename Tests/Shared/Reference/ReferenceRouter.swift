@@ -33,6 +33,11 @@ struct ReferenceRouter {
         var egress: [Int: Int] = [:]
         /// Over two feeds: stops of different feeds this close are linked.
         var linkMeters: Double = 300
+        /// Stops as ends that walk: every stop a trip calls at within `walkMeters` on foot of a
+        /// named origin (destination), other than the stops either end names, is an origin (a
+        /// destination) too, with the walk from (to) the nearest as its access (egress).
+        var walksFromOrigins = false
+        var walksToDestinations = false
     }
 
     struct Triple: Hashable, Comparable, CustomStringConvertible {
@@ -45,7 +50,7 @@ struct ReferenceRouter {
     }
 
     let feed: RandomFeed
-    let query: Query
+    private(set) var query: Query
     var runs: [Run] = []
     /// Each station's platforms, and the changes already decided: saved work, not other answers.
     let stations: [[Int]]
@@ -56,6 +61,7 @@ struct ReferenceRouter {
         self.feed = feed
         self.query = query
         stations = feed.stops.indices.map { feed.children($0) }
+        self.query = walkedEnds(query)
         for (index, trip) in feed.trips.enumerated() where runsOn(feed.services[trip.service], query.day) {
             if trip.windows.isEmpty {
                 runs.append(Run(trip: index, calls: trip.calls))
@@ -82,6 +88,51 @@ struct ReferenceRouter {
         guard let weekdays = s.weekdays, day >= s.start, day <= s.end else { return false }
         // 1970-01-01 was a Thursday; index 0 is Monday.
         return weekdays[((day % 7) + 10) % 7]
+    }
+
+    // MARK: walks at the ends
+
+    /// The query with the stops walked to from its named ends added: a walk as a change on foot
+    /// would take it (within a feed: the footpath or straight line, within the nearest kept;
+    /// between feeds: the straight line), at most `walkMeters`, measured from the stop named;
+    /// its seconds the meters at 1.2 m/s rounded up, with no margin.
+    func walkedEnds(_ query: Query) -> Query {
+        guard let walk = query.walkMeters, walk > 0 else { return query }
+        let named = query.origins.union(query.destinations)
+        let called = Set(feed.trips.flatMap { $0.calls.map(\.stop) })
+        let reach = max(query.linkMeters, walk)
+        func length(_ x: Int, _ y: Int) -> Double? {
+            if feed.feed(of: x) != feed.feed(of: y) {
+                return isNearEnough(x, y, reach: reach, ownFeed: false) ? meters(x, y) : nil
+            }
+            // Past the cap, the walks stored keep the stops of x's station and those a
+            // transfers.txt row pairs it with (any type: a row decides a change, not a walk).
+            let kept = reach <= 300 && meters(x, y) <= 300
+                && (parent(x) != nil && parent(x) == parent(y) || feed.transfers.contains { $0.feed == feed.feed(of: x) && lists($0, x, y) })
+            guard kept || isNearEnough(x, y, reach: reach, ownFeed: true) else { return nil }
+            if let paths = feed.footpaths, feed.footpathFeeds.contains(feed.feed(of: x)), reach <= 300 { return paths[x]?[y] }
+            return meters(x, y)
+        }
+        func walks(from ends: Set<Int>) -> [Int: Int] {
+            var out: [Int: Int] = [:]
+            for y in feed.stops.indices where !named.contains(y) && called.contains(y) {
+                for x in ends {
+                    guard let d = length(x, y), d <= walk else { continue }
+                    out[y] = min(out[y] ?? Int.max, Int((d / 1.2).rounded(.up)))
+                }
+            }
+            return out
+        }
+        var q = query
+        if q.walksFromOrigins && q.access.isEmpty {
+            q.access = walks(from: q.origins)
+            q.origins.formUnion(q.access.keys)
+        }
+        if q.walksToDestinations && q.egress.isEmpty {
+            q.egress = walks(from: q.destinations)
+            q.destinations.formUnion(q.egress.keys)
+        }
+        return q
     }
 
     // MARK: changes

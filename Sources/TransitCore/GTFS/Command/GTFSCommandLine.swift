@@ -57,7 +57,7 @@ enum GTFSCommandLine {
     static let transfers = OptionSpec("transfers", value: "K", "at most K changes (0 to 5)", default: String(SearchDefaults.transfers))
     static let minTransfer = OptionSpec("min-transfer", value: "MIN", "minutes a change needs where transfers.txt does not say",
                                         default: String(SearchDefaults.minTransferSeconds / 60))
-    static let walk = OptionSpec("walk", value: "METERS", "change on foot between stops this close: --min-transfer plus the walk at 1.2 m/s (0 turns it off)",
+    static let walk = OptionSpec("walk", value: "METERS", "change on foot between stops this close (--min-transfer plus the walk at 1.2 m/s), and walk this far from a named --from and to a named --to (0 turns both off)",
                                  default: Arguments.format(SearchDefaults.walkMeters))
 
     /// The options of a search that `trips` and `reach` share, read and bounded one way: changes,

@@ -9,7 +9,7 @@ struct GTFSReachCommand: GTFSSubcommand {
         examples: ["transit gtfs reach --from Harbor --date 2026-11-23 --after 08:00 --minutes 30",
                    "transit gtfs reach --from Harbor --date 2026-11-23 --after 08:00 --format geojson > reach.geojson"],
         options: [
-            OptionSpec("from", value: "STOP", "the origin: a stop_id, a stop_code or a name (a station means all its stops), or LAT,LON (every stop within --radius, on foot)", required: true, source: .cached),
+            OptionSpec("from", value: "STOP", "the origin: a stop_id, a stop_code or a name (a station means all its stops, and the stops within --walk on foot), or LAT,LON (every stop within --radius, on foot)", required: true, source: .cached),
             GTFSCommandLine.radius,
             GTFSCommandLine.date,
             OptionSpec("after", value: "T", "leaving at or after T: HH:MM, 5pm, 17, now or +30m (default: now on today's service day, else the start of the day)"),
@@ -17,7 +17,7 @@ struct GTFSReachCommand: GTFSSubcommand {
             GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk,
             GTFSCommandLine.link, GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
         ],
-        notes: ["Fields: stop_id, stop_name, arrival (the earliest, leaving the origin at or after T), minutes (from T), transfers (the fewest changes that arrive then), latitude, longitude; sorted by arrival. A stop counts when a ride arrives there (a stop reached only on foot is not listed). --format geojson: a Point per stop with those properties. One range search of the same router as trips."],
+        notes: ["Fields: stop_id, stop_name, arrival (the earliest, leaving the origin at or after T), minutes (from T), transfers (the fewest changes that arrive then), latitude, longitude; sorted by arrival. A stop counts when a ride arrives there, or a walk from the origin does (within --walk of the stops it names, or --radius of a point): transfers null, CHG walk. --format geojson: a Point per stop with those properties. One range search of the same router as trips."],
         geoJSON: true)
 
     /// `--feed`, as given (several: a combination; `all`: every imported feed; none: the default).
@@ -60,16 +60,17 @@ struct GTFSReachCommand: GTFSSubcommand {
         let window = try ServiceWindow(after: after).seconds(on: clock, now: gtfs.now)
         let start = window.after ?? 0, end = start + minutes * 60
         gtfs.progress("finding what is reachable")
-        // From a point: the stops within the radius, each reached on foot.
+        // Reached by a ride, or on foot from the origin (its stops' --walk, a point's --radius).
         let rows = ends.router(day: day.dayNumber, after: start, before: end, rules: search.rules, updates: updates).reach().filter { $0.arrival <= end }
             .map { Reached(stop: $0.stop, arrival: $0.arrival, rides: $0.rides) }
         let data: [Column<Reached>] = [
             Column("stop_id", "STOP") { .string(t.stop($0.stop).id) }, Column("stop_name", "NAME") { .string(t.stop($0.stop).name) },
             Column("arrival") { .time(clock.instant($0.arrival), t.zone(ofStop: $0.stop)) },
-            Column("minutes", "MIN") { .int(($0.arrival - start) / 60) }, Column("transfers", "CHG") { .int($0.rides - 1) },
+            Column("minutes", "MIN") { .int(($0.arrival - start) / 60) }, Column("transfers", "CHG") { $0.rides > 0 ? .int($0.rides - 1) : .null },
             Column("latitude") { .coordinate(t.coordinate(ofStop: $0.stop).latitude) }, Column("longitude") { .coordinate(t.coordinate(ofStop: $0.stop).longitude) },
         ]
         let arrive = Column<Reached>("arrival", "ARRIVE") { .string(ClockTime.hhmm(clock.instant($0.arrival), zone: t.zone(ofStop: $0.stop), on: day)) }
+        let changes = Column<Reached>("transfers", "CHG") { $0.rides > 0 ? .int($0.rides - 1) : .string("walk") }
         var notices = feed.notices + (updates?.notices ?? [])
         if rows.isEmpty {
             notices.append(gtfs.emptyNotice("Nothing reachable from \(from) within \(minutes) minutes", t, clock: clock,
@@ -79,7 +80,7 @@ struct GTFSReachCommand: GTFSSubcommand {
                     .filter { $0.arrival <= closes }.isEmpty
             })
         }
-        var output = Output(rows, data: data, table: [data[0], data[1], arrive, data[3], data[4]], notices: notices)
+        var output = Output(rows, data: data, table: [data[0], data[1], arrive, data[3], changes], notices: notices)
         output.geoJSON { GeoJSON.points($0) }
         return output
     }

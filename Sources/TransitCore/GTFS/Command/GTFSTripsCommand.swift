@@ -10,7 +10,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
                    "transit gtfs trips --from HBR --to M_STA --date 2026-11-23 --after 17:00 --before 19:00 --format json",
                    "transit gtfs trips --feed ./feed.zip --from A --to B --transfers 1 --walk 300"],
         options: [
-            OptionSpec("from", value: "STOP", "origin: a stop_id, a stop_code or a name (a station or a shared name means all its stops), or LAT,LON (every stop within --radius, on foot)", required: true, source: .cached),
+            OptionSpec("from", value: "STOP", "origin: a stop_id, a stop_code or a name (a station or a shared name means all its stops, and the stops within --walk on foot), or LAT,LON (every stop within --radius, on foot)", required: true, source: .cached),
             OptionSpec("to", value: "STOP", "destination, as --from", required: true, source: .cached),
             GTFSCommandLine.radius,
             GTFSCommandLine.date,
