@@ -164,6 +164,31 @@ import TransitTestSupport
 
     /// Fares v2's areas per stop, their offsets damaged under a note (below 0 between the ends):
     /// refused where read. Before, `FareProducts` read them itself and sliced from below 0.
+    /// Times are values, not indexes: a damaged file's may lie at the ends of Int32 (found by
+    /// `scripts/fuzz 20 5000 "check notes"`: a departure less a point's walk overflowed). Such a
+    /// file gives wrong times, never a trap.
+    @Test func timesAtTheEndsOfInt32AreNoTrap() async throws {
+        let cache = Paths.temporary()
+        #expect(try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env(cache)).status == 0)
+        let file = cache + "/gtfs/lakeport.timetable"
+        let times = try FeedStore.load(file).1.times.count
+        let queries = [
+            ["gtfs", "trips", "--from", "41.8650,-87.6150", "--to", "41.8745,-87.5950", "--date", "2026-11-23"],
+            ["gtfs", "trips", "--from", "Harbor", "--to", "University Gate", "--date", "2026-11-23"],
+            ["gtfs", "reach", "--from", "41.8650,-87.6150", "--date", "2026-11-23", "--after", "00:00", "--minutes", "1440"],
+        ]
+        for value in [Int32.min, Int32.min + 100, Int32.max, Int32.max - 100] {
+            let original = try Data(contentsOf: URL(fileURLWithPath: file))
+            try Self.overwrite(file, "times", count: times, with: value)
+            CheckRecord.record(for: file, try MappedFile(file).identity, now: CheckRecord.wallClock() + 10_000_000_000)
+            for query in queries {
+                let run = try await Run.transit(query, env: env(cache))
+                #expect(run.status == 0 || run.status == 1 && run.stderrLines.count == 1, "\(value) \(query): \(run.status) \(run.stderr.prefix(300))")
+            }
+            try original.write(to: URL(fileURLWithPath: file))
+        }
+    }
+
     @Test func damagedFareAreasAreRefusedWhereRead() async throws {
         let cache = Paths.temporary()
         #expect(try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/fares/areas", "--name", "areas"], env: env(cache)).status == 0)

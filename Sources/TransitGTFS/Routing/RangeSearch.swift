@@ -89,7 +89,7 @@ package struct RangeSearch<S: Schedule> {
 
     /// An arrival at destination stop `d` as an arrival at the end (the point, when there is one).
     @inline(__always) package func atEnd(_ d: Int, _ arrival: Int32) -> Int32 {
-        arrival == SearchState.unreached ? arrival : arrival &+ egressOf[d]
+        arrival == SearchState.unreached ? arrival : Int32(clamping: Int64(arrival) + Int64(egressOf[d]))
     }
 
     package mutating func run() -> [Router.Journey] {
@@ -132,8 +132,9 @@ package struct RangeSearch<S: Schedule> {
                 let (q, i) = schedule.call(k)
                 guard schedule.canBoard(q, i), i < schedule.length(q) - 1 else { continue }
                 for run in 0..<schedule.runCount(q) {
-                    // When one leaves the origin: from a point, the walk before the run.
-                    let d = schedule.departure(q, run, i) - accessOf[o]
+                    // When one leaves the origin: from a point, the walk before the run (in 64
+                    // bits: a damaged file's times may lie near the ends of Int32).
+                    let d = Int32(clamping: Int64(schedule.departure(q, run, i)) - Int64(accessOf[o]))
                     if let after = query.after, Int(d) < after { continue }
                     if let before = query.before, Int(d) > before { continue }
                     all.append((d, q, i))
@@ -182,7 +183,7 @@ package struct RangeSearch<S: Schedule> {
     /// at or after that time.
     package mutating func tightenBound(_ round: Int) {
         for d in query.destinations where d >= 0 && d < schedule.stopCount {
-            destinationBound = min(destinationBound, atEnd(d, state.arrival(d, round)) - minEgress)
+            destinationBound = min(destinationBound, Int32(clamping: Int64(atEnd(d, state.arrival(d, round))) - Int64(minEgress)))
         }
     }
 
@@ -195,7 +196,7 @@ package struct RangeSearch<S: Schedule> {
         if round == 1 {
             let start = TransferEdges.Edge(to: -1, lowerBound: 0, walkSeconds: -1, exact: true)
             for o in query.origins where o >= 0 && o < schedule.stopCount {
-                let ready = tau + accessOf[o]
+                let ready = Int32(clamping: Int64(tau) + Int64(accessOf[o]))
                 addBoarding(at: o, Source(from: -1, ready: ready, edge: start, reached: ready, arrivedBy: SearchState.Label(), fromTrip: -1))
             }
         } else {
@@ -328,7 +329,8 @@ package struct RangeSearch<S: Schedule> {
                         state.labels[k] = label
                         if state.markedStamp[y] != stamp { state.markedStamp[y] = stamp; rideMarked.append(y) }
                         if state.changedStamp[y] != stamp { state.changedStamp[y] = stamp; changed.append(y) }
-                        if state.isDestination[y] { destinationBound = min(destinationBound, a + egressOf[y] - minEgress) }
+                        // In 64 bits: a damaged file's times may lie near the ends of Int32.
+                        if state.isDestination[y] { destinationBound = min(destinationBound, Int32(clamping: Int64(a) + Int64(egressOf[y]) - Int64(minEgress))) }
                     }
                 }
                 guard Timetable.canBoard(flags[i]), i < length - 1, state.head[y] >= 0 else { continue }
