@@ -17,4 +17,9 @@ public enum SearchDefaults {
     public static let radiusMeters = 1000.0
     /// Meters a second on foot, for every walk (links, changes, a point's stops).
     public static let walkingSpeed = 1.2
+    /// On a map, a point's stops are those within the radius in a straight line (the same as
+    /// without one), each walked on the streets as long as the walk is at most this many times
+    /// the radius: a street grid's detour is 1.2–1.6 times the straight line, a river or a
+    /// motorway between a point and a stop is more.
+    public static let streetDetour = 2.0
 }

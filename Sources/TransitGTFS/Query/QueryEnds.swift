@@ -65,7 +65,7 @@ package struct QueryEnds {
     package init(_ t: Timetable, from: Place, to: Place?, radius: Double = SearchDefaults.radiusMeters,
                  zone: String? = nil, points: Bool = true, streets: StreetWalker? = nil) throws(TransitError) {
         let index = StopIndex(t)
-        let onFoot = streets.map { walker in { (point: Coordinate, stops: [(stop: Int, meters: Double)]) in walker.meters(from: point, to: stops, limit: radius, in: t) } }
+        let onFoot = streets.map { walker in { (point: Coordinate, stops: [(stop: Int, meters: Double)]) in walker.meters(from: point, to: stops, limit: radius * SearchDefaults.streetDetour, in: t) } }
         let origin: (stops: [Int], walks: [Int: Int]?, meters: [Int: Double]?) = points ? try index.end(from, radius: radius, onFoot: onFoot)
             : (try index.resolve(from.text), nil, nil)
         var destination = try to.map { place throws(TransitError) in

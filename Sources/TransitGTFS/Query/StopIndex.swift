@@ -18,8 +18,11 @@ package struct StopIndex {
     /// calls at within `radius` meters, with the seconds to walk there at 1.2 m/s (⌈d / 1.2⌉;
     /// `walks` is nil for stops named). None in range is a usage error naming the nearest stop
     /// and its distance.
-    /// `onFoot`: the walks from a point to stops (with their straight lines) where they are not
-    /// straight lines (a map's streets: `StreetWalker`); a stop it leaves out walks straight.
+    /// `radius` is in a straight line, with a map as without (a map never loses a stop an
+    /// ordinary detour reaches). `onFoot`: the walks from a point to those stops on a map's
+    /// streets (`StreetWalker`); a stop whose walk there is longer than
+    /// `SearchDefaults.streetDetour` × `radius` (across a river, around a rail yard) is none, and
+    /// a stop it leaves out (the point or the stop joins no street) walks straight.
     package func end(_ place: QueryEnds.Place, radius: Double, onFoot: ((Coordinate, [(stop: Int, meters: Double)]) -> [Int: Double])? = nil)
         throws(TransitError) -> (stops: [Int], walks: [Int: Int]?, meters: [Int: Double]?) {
         let point: Coordinate, typed: String
@@ -29,25 +32,29 @@ package struct StopIndex {
         }
         var seconds: [Int: Int] = [:], meters: [Int: Double] = [:], nearest: (stop: Int, meters: Double)?
         let candidates = boardable(from: point)
-        // On a map's streets where the point and a stop join them; else the straight line.
+        // The stops within the radius in a straight line (with a map as without), each walked on
+        // the map's streets where the point and the stop join them, up to the detour; else the
+        // straight line.
         let onStreets = onFoot?(point, candidates.filter { $0.meters <= radius }) ?? [:]
         for (stop, straight) in candidates {
             if nearest.map({ straight < $0.meters }) ?? true { nearest = (stop, straight) }
             guard straight <= radius else { continue }
             let d = onStreets[stop] ?? straight
-            guard d <= radius else { continue }
+            guard d <= radius * SearchDefaults.streetDetour else { continue }
             meters[stop] = d
             seconds[stop] = Int((d / SearchDefaults.walkingSpeed).rounded(.up))
         }
         guard !seconds.isEmpty else {
-            // On a map, the nearest stop in a straight line may be within the radius and beyond it on
-            // the streets: say both numbers.
+            // On a map, the nearest stop in a straight line may be within the radius and too far
+            // on the streets: say both numbers.
+            let detour = Int(radius * SearchDefaults.streetDetour)
             let near = nearest.map { n in
                 let named = " the nearest is \(t.stop(n.stop).name) (\(t.stop(n.stop).id)), \(Int(n.meters.rounded())) m away"
                 guard n.meters <= radius, let street = onStreets[n.stop] else { return named }
-                return named + " in a straight line and " + (street.isFinite ? "\(Int(street.rounded())) m" : "more than \(Int(radius)) m") + " on the streets"
+                return named + " in a straight line and " + (street.isFinite ? "\(Int(street.rounded())) m" : "more than \(detour) m") + " on the streets"
             } ?? " the feed has no stop"
-            throw .usage("no stop within \(Int(radius)) m of \(typed)\(onFoot == nil ? "" : " on foot");\(near)", hint: "raise --radius (up to 5000)")
+            let streets = nearest.map { $0.meters <= radius } == true ? " that the streets reach within \(detour) m" : ""
+            throw .usage("no stop within \(Int(radius)) m of \(typed)\(streets);\(near)", hint: "raise --radius (up to 5000)")
         }
         return (seconds.keys.sorted(), seconds, meters)
     }

@@ -50,7 +50,7 @@ enum GTFSCommandLine {
                                  default: Arguments.format(SearchDefaults.linkMeters))
     static let zone = OptionSpec("tz", value: "ZONE", "read --date, --after and --before in this IANA zone (default: the zone of the origin's feed)")
     static let realtime = OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime trip updates to apply: an http(s) URL or a .pb file (repeatable; over several feeds FEED=SOURCE; default the feeds' remembered sources)", source: .files, repeatable: true)
-    static let radius = OptionSpec("radius", value: "METERS", "with LAT,LON: the stops within this distance are reached on foot at 1.2 m/s (1 to 5000)",
+    static let radius = OptionSpec("radius", value: "METERS", "with LAT,LON: the stops within this distance in a straight line are reached on foot at 1.2 m/s, on a map's streets up to twice it (1 to 5000)",
                                    default: Arguments.format(SearchDefaults.radiusMeters))
     static let noRealtime = OptionSpec("no-realtime", "ignore the feed's remembered real-time sources: the timetable as planned")
     static let date = OptionSpec("date", value: "DATE", "service day: YYYY-MM-DD, today or tomorrow in the feed's zone; before 03:00 the day in progress is yesterday's")
