@@ -96,3 +96,72 @@ import Testing
         }
     }
 }
+
+/// Two clauses of walk rule 2 that need a map's tags, on small maps made here (`MapBadInputTests.map`)
+/// and imported through the binary, every distance worked out from the map's coordinates by the
+/// README's measure: a join's straight piece on the plane at the place's latitude (Δlat × 110,574
+/// m), and along the way each segment's great circle (R = 6,371,008.8 m). Two stops 0.0010° of
+/// longitude apart at 41° N stand 0.00018° of latitude (19.90 m) or 0.00009° (9.95 m) from the way.
+@Suite struct RuleClauseMapTests {
+    typealias Way = MapBadInputTests.Way
+
+    /// Stops P and Q at (lat, -87.0000) and (lat, -86.9990), on a route that calls at both.
+    static func feed(lat: Double) -> String {
+        TestFeed([
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nP,Platform West,\(lat),-87.0000\nQ,Platform East,\(lat),-86.9990\n",
+            "trips.txt": "route_id,service_id,trip_id\nR,S,t1\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt1,08:00:00,08:00:00,P,1\nt1,08:05:00,08:05:00,Q,2\n",
+        ], zone: "America/Chicago").directory
+    }
+
+    /// The walk P → Q stored at import on `map` (street meters; nil: none kept).
+    static func storedWalk(_ feed: String, _ map: Data) async throws -> Double? {
+        let env = Run.environment(["TRANSIT_CACHE_DIR": Paths.temporary()]), path = Paths.temporary() + "/map.osm.pbf"
+        try map.write(to: URL(fileURLWithPath: path))
+        let imported = try await Run.transit(["gtfs", "import", feed, "--name", "m", "--streets", path], env: env)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let walks = try await Run.transit(["--format", "json", "gtfs", "walks", "--feed", "m", "--stop", "P"], env: env).records()
+        return walks.first { $0["to"] as? String == "Q" }?["street_meters"] as? Double
+    }
+
+    /// A way at `lat` drawn as one segment from -87.0000 to -86.9990 (under the stops: each joins
+    /// it at an end, and a way of many short segments would offer shorter diagonal joins), with a
+    /// tail of 40 nodes running west (a piece of fewer than 40 nodes is an island). Node ids from
+    /// `first`.
+    static func way(_ first: Int64, lat: Double, tags: [(String, String)] = [("highway", "residential")]) -> (nodes: [(Int64, Double, Double)], way: Way) {
+        let nodes = [(first, lat, -87.0), (first + 1, lat, -86.999)] + (1...40).map { (first + 1 + Int64($0), lat, -87.0 - 0.0001 * Double($0)) }
+        return (nodes, Way(refs: [first + 1, first] + (1...40).map { first + 1 + Int64($0) }, tags: tags))
+    }
+
+    /// The one segment's great circle at `lat`.
+    static func along(_ lat: Double) -> Double {
+        Coordinate(latitude: lat, longitude: -87.0).meters(to: Coordinate(latitude: lat, longitude: -86.999), radius: Coordinate.meanEarthRadiusMeters)
+    }
+
+    /// A tram platform drawn apart from the pavement: the platform way (two nodes, under the
+    /// stops) and a cut-off ramp 8.8 m north (three nodes) are islands, so the stops join the
+    /// pavement 19.90 m south and walk along it: 19.90 + 83.9 + 19.90 m (rule 1 joined the
+    /// platform and walked 84 m along an island nothing else reaches).
+    @Test func aPlatformDrawnApartFromThePavementReachesIt() async throws {
+        let lat = 41.0, pavement = Self.way(1, lat: lat - 0.00018, tags: [("highway", "footway")])
+        let nodes = pavement.nodes + [(500, lat, -87.0002), (501, lat, -86.9988)]
+            + [(600, lat + 0.00008, -87.0003), (601, lat + 0.00008, -86.9995), (602, lat + 0.00008, -86.9987)]
+        let ways = [pavement.way, Way(refs: [500, 501], tags: [("railway", "platform")]), Way(refs: [600, 601, 602], tags: [("highway", "trunk_link")])]
+        let walked = try #require(try await Self.storedWalk(Self.feed(lat: lat), MapBadInputTests.map(nodes, ways)))
+        let byHand = 2 * 0.00018 * 110_574 + Self.along(lat - 0.00018)
+        #expect(abs(walked - byHand) <= 0.06, "\(walked) m, by hand \(byHand) m")
+    }
+
+    /// A cycleway with foot=designated is walked: the stops, 9.95 m north of it, join it and walk
+    /// 9.95 + 83.9 + 9.95 m. Without the tag it is no walk, and they join the street 80.7 m north
+    /// instead (within the 100 m): 78.5 + 83.9 + 78.5 m.
+    @Test func aCyclewayWithFootDesignatedIsWalked() async throws {
+        let lat = 41.00009, cycleway = 41.0, street = 41.0008
+        for (tags, joined) in [([("highway", "cycleway"), ("foot", "designated")], cycleway), ([("highway", "cycleway")], street)] {
+            let a = Self.way(1, lat: cycleway, tags: tags), b = Self.way(101, lat: street)
+            let walked = try #require(try await Self.storedWalk(Self.feed(lat: lat), MapBadInputTests.map(a.nodes + b.nodes, [a.way, b.way])))
+            let byHand = 2 * abs(lat - joined) * 110_574 + Self.along(joined)
+            #expect(abs(walked - byHand) <= 0.06, "\(tags): \(walked) m, by hand \(byHand) m")
+        }
+    }
+}
