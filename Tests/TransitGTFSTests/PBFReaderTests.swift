@@ -57,10 +57,13 @@ import Testing
         ("r5/porto.osm.pbf", 312_868, (47_836, 324_330, 312_130)),
     ] as [(String, Int, (Int, Int, Int)?)]) func eachProfilesLargestPieceIsTheReadmes(file: String, largest: Int, stepFree: (Int, Int, Int)?) throws {
         let path = Reference.path("osm/" + file)
-        let foot = try StreetNetwork.read(path)
+        // Both profiles from one reading of the map: two sets of edges over one set of nodes.
+        let both = try StreetNetwork.read(path, profiles: [.foot, .stepFree])
+        let foot = try #require(both.first), network = try #require(both.last)
         #expect(foot.pieceSizes().max().map(Int.init) == largest, "\(file): foot \(String(describing: foot.pieceSizes().max()))")
+        let alone = try StreetNetwork.read(path, profile: .stepFree)
+        #expect(alone.nodeCount == network.nodeCount && alone.targets == network.targets && alone.meters == network.meters, "\(file): read alone, step-free differs")
         let (foots, _) = try Self.counts(path), (counts, _) = try Self.counts(path, profile: .stepFree)
-        let network = try StreetNetwork.read(path, profile: .stepFree)
         let (ways, nodes, piece) = stepFree ?? (foots.walkableWays, foots.nodesOnWalkableWays, largest)
         // The ways with two nodes or more in the file, and their nodes, as the table counts.
         #expect(counts.walkableWays == ways && counts.nodesOnWalkableWays == nodes, "\(file): step-free \(counts)")

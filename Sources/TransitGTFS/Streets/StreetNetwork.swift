@@ -32,20 +32,36 @@ package struct StreetNetwork {
 
     /// Reads the walkable network of PBF bytes (`what` names them in an error).
     package static func read(_ bytes: UnsafeRawBufferPointer, what: String, profile: Walkable.Profile = .foot) throws(TransitError) -> StreetNetwork {
+        try read(bytes, what: what, profiles: [profile]).first ?? StreetNetwork()
+    }
+
+    /// The walkable networks of the PBF file at `path` for each of `profiles`, from one reading:
+    /// a second profile is a second set of edges over the same nodes, not a second pass over the map.
+    package static func read(_ path: String, profiles: [Walkable.Profile]) throws(TransitError) -> [StreetNetwork] {
+        let file = try MappedFile(path)
+        return try read(file.bytes, what: path, profiles: profiles)
+    }
+
+    /// The same, from PBF bytes.
+    package static func read(_ bytes: UnsafeRawBufferPointer, what: String, profiles: [Walkable.Profile]) throws(TransitError) -> [StreetNetwork] {
         // Every node's id and place (nodes come before the ways that use them, and which nodes a
-        // walkable way uses is known only then), then the walkable ways' refs.
+        // walkable way uses is known only then), then the refs of the ways some profile walks,
+        // each way with the profiles that walk it (a bit each).
         var ids: [Int64] = [], lats: [Int32] = [], lons: [Int32] = [], sorted = true
-        var refs: [Int64] = [], wayEnds: [Int] = [], areas: [Bool] = []
+        var refs: [Int64] = [], wayEnds: [Int] = [], areas: [Bool] = [], walkedBy: [UInt8] = []
         _ = try PBFReader.read(bytes, what: what, PBFReader.Visitor(node: { node in
             if let last = ids.last, last >= node.id { sorted = false }
             ids.append(node.id)
             lats.append(node.latitude)
             lons.append(node.longitude)
         }, way: { _, nodes, tags in
-            guard Walkable.way(tags, profile) else { return }
+            var bits: UInt8 = 0
+            for (k, profile) in profiles.prefix(8).enumerated() where Walkable.way(tags, profile) { bits |= 1 << k }
+            guard bits != 0 else { return }
             refs += nodes
             wayEnds.append(refs.count)
             areas.append(Walkable.isArea(tags))
+            walkedBy.append(bits)
         }))
         if !sorted {
             // Files written by osmium and osmosis are sorted by id; another may not be.
@@ -54,7 +70,19 @@ package struct StreetNetwork {
             lats = order.map { lats[$0] }
             lons = order.map { lons[$0] }
         }
-        return build(ids: ids, lats: lats, lons: lons, refs: refs, wayEnds: wayEnds, areas: areas)
+        return profiles.prefix(8).indices.map { k in
+            // Every way walked by all: the refs as read; else this profile's ways alone.
+            if walkedBy.allSatisfy({ $0 & (1 << k) != 0 }) { return build(ids: ids, lats: lats, lons: lons, refs: refs, wayEnds: wayEnds, areas: areas) }
+            var ownRefs: [Int64] = [], ownEnds: [Int] = [], ownAreas: [Bool] = [], begin = 0
+            for (way, end) in wayEnds.enumerated() {
+                defer { begin = end }
+                guard walkedBy[way] & (1 << k) != 0 else { continue }
+                ownRefs += refs[begin..<end]
+                ownEnds.append(ownRefs.count)
+                ownAreas.append(areas[way])
+            }
+            return build(ids: ids, lats: lats, lons: lons, refs: ownRefs, wayEnds: ownEnds, areas: ownAreas)
+        }
     }
 
     /// A closed area with more gates than this is walked along its outline only (rule 2).
