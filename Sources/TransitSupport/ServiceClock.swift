@@ -146,22 +146,30 @@ public struct ServiceWindow: Sendable, Equatable {
         package var after: Int?
         package var before: Int?
         package var arriveBy: Int?
-        /// No time was given and the day is today's: the window starts now.
+        /// No `--after` was given and the day is today's: the window starts now.
         package var startsNow = false
+
+        /// The window starts now, and `--before` or `--arrive-by` is already past.
+        package var hasPassed: Bool {
+            guard startsNow, let after else { return false }
+            return before.map { $0 < after } == true || arriveBy.map { $0 < after } == true
+        }
     }
 
-    /// In seconds of `clock`'s service day. With no time given, a query for today's service day
-    /// starts now, and one for another day at the start of that day.
+    /// In seconds of `clock`'s service day. Without `--after`, a query for today's service day
+    /// starts now (with `--before` or `--arrive-by` too: nothing already gone), and one for another
+    /// day at the start of that day. A `--before` or `--arrive-by` already past then finds nothing
+    /// (`hasPassed`), which the empty answer's notice says.
     package func seconds(on clock: ServiceClock, now: Date) throws(TransitError) -> Seconds {
         var out = Seconds()
         if let after { out.after = try after.seconds(on: clock, now: now, option: "after") }
         if let before { out.before = try before.seconds(on: clock, now: now, option: "before") }
         if let arriveBy { out.arriveBy = try arriveBy.seconds(on: clock, now: now, option: "arrive-by") }
-        if isEmpty && ServiceClock.inProgress(at: now, in: clock.zone).day == clock.day {
+        if after == nil && ServiceClock.inProgress(at: now, in: clock.zone).day == clock.day {
             out.after = clock.seconds(at: now)
             out.startsNow = true
         }
-        if let a = out.after, let b = out.before, a > b { throw .usage("--after is later than --before") }
+        if !out.startsNow, let a = out.after, let b = out.before, a > b { throw .usage("--after is later than --before") }
         return out
     }
 

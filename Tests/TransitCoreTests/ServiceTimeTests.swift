@@ -41,7 +41,10 @@ import Testing
         let window = try ServiceWindow().seconds(on: today, now: now)
         #expect(window.after == 14 * 3600 && window.startsNow)
         #expect(try ServiceWindow().seconds(on: tomorrow, now: now) == ServiceWindow.Seconds())
-        #expect(try ServiceWindow(before: .clock(minutes: 9 * 60)).seconds(on: today, now: now).after == nil)
+        // Without --after, --before and --arrive-by start now too (issue 44): 09:00 has passed.
+        let passed = try ServiceWindow(before: .clock(minutes: 9 * 60)).seconds(on: today, now: now)
+        #expect(passed.after == 14 * 3600 && passed.startsNow && passed.hasPassed)
+        #expect(try ServiceWindow(after: .clock(minutes: 6 * 60), arriveBy: .clock(minutes: 9 * 60)).seconds(on: today, now: now).after == 6 * 3600)
     }
 
     func env(_ cache: String) -> [String: String] {
@@ -70,8 +73,8 @@ import Testing
 
         let trips = try await Run.transit(["gtfs", "trips", "--from", "Harbor", "--to", "Stadium", "--limit", "1"], env: env(cache))
         #expect(trips.stdoutLines.first?.hasPrefix("HBR2\tM_STA\t2026-11-23T14:00:00-06:00") == true, "\(trips.stdout)")
-        // Arriving by 08:00: the latest to leave first.
-        let arriving = try await Run.transit(["gtfs", "trips", "--from", "Harbor", "--to", "Stadium", "--date", "2026-11-23",
+        // Arriving by 08:00 (from 06:00: at 14:00 today's 08:00 has passed): the latest to leave first.
+        let arriving = try await Run.transit(["gtfs", "trips", "--from", "Harbor", "--to", "Stadium", "--date", "2026-11-23", "--after", "06:00",
                                               "--arrive-by", "08:00", "--limit", "2"], env: env(cache))
         #expect(arriving.stdoutLines.map { $0.split(separator: "\t")[2] } == ["2026-11-23T07:30:00-06:00", "2026-11-23T07:00:00-06:00"])
     }
@@ -108,7 +111,8 @@ import Testing
                                          env: Run.environment(["TRANSIT_NOW": "2026-11-24T09:45:00Z"]))
         #expect(late.status == 0 && late.stdout.isEmpty
                 && late.stderrLines == ["No trains from 24TH to MLBR on 2026-11-23 from now (01:45); --after 5am shows the day's trains"], "\(late.stderr)")
-        let by = try await Run.transit(["--offline", "bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-23",
+        // Arriving by 8 am, from 5 am (at noon today, 8 am has passed: none without --after).
+        let by = try await Run.transit(["--offline", "bart", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2026-11-23", "--after", "5am",
                                         "--arrive-by", "8am", "--limit", "2"], env: env)
         #expect(by.stdoutLines.map { $0.split(separator: "\t")[3] } == ["2026-11-23T07:52:00-08:00", "2026-11-23T07:48:00-08:00"])
     }

@@ -172,6 +172,7 @@ struct GTFSContext {
         var notice = start + " on \(day.iso)"
         if !typed.isEmpty { notice += " in that window" }
         if window.startsNow { notice += " from now (\(ClockTime.hhmm(clock.instant(window.after ?? 0), zone: t.zone)))" }
+        if window.hasPassed { notice += ": that time has passed today; --date tomorrow asks for tomorrow's" }
         let range = t.dateRange
         if day < range.first || day > range.last { notice += " (the feed covers \(range.first.iso) to \(range.last.iso))" }
         if let other = typed.asTheFeedWritesIt, let seconds = try? other.seconds(on: clock, now: now), findsWith(seconds) {

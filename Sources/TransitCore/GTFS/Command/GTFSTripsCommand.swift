@@ -16,11 +16,11 @@ struct GTFSTripsCommand: GTFSSubcommand {
             GTFSCommandLine.date,
             OptionSpec("after", value: "T", "only journeys leaving at or after T: HH:MM, 5pm, 17, now or +30m; before 03:00 is the night after, H:MM:SS the feed's own hours (default: now on today's service day, else the start of the day)"),
             OptionSpec("before", value: "T", "only journeys leaving at or before T"),
-            OptionSpec("arrive-by", value: "T", "only journeys arriving at or before T, the latest to leave first"),
+            OptionSpec("arrive-by", value: "T", "only journeys arriving at or before T, the latest to leave first (today: leaving from now, unless --after)"),
             OptionSpec("fastest", "only the fastest: a journey goes when another leaves no earlier and arrives no later, whatever its changes"),
             OptionSpec("all", "the table shows every journey, also those another beats clearly (hidden by default; JSON and tsv always have them)"),
             GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk,
-            OptionSpec("limit", value: "N", "keep the first N journeys"),
+            OptionSpec("limit", value: "N", "print the first N journeys (the table: N rows, after the ones it hides)"),
             OptionSpec("rider", value: "CATEGORY", "price for this rider category of the feed (its id or name, e.g. youth), where the feed names them (rider_categories.txt); default: the feed's default category (Fares v2)"),
             GTFSCommandLine.link, GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
         ],
@@ -71,21 +71,30 @@ struct GTFSTripsCommand: GTFSSubcommand {
         let clock = ServiceClock(day: day, zone: t.zone)
         gtfs.progress("finding journeys")
         let window = try self.window.seconds(on: clock, now: gtfs.now)
-        var journeys = plan(ends, day: day, window: window, updates: updates)
+        var journeys = plan(ends, day: day, window: window, updates: updates, limit: limit)
         var notices = feed.notices + (updates?.notices ?? [])
-        // The table leaves out what nobody takes; JSON and tsv keep the whole Pareto set.
+        // The table leaves out what nobody takes; JSON and tsv keep the whole Pareto set. With
+        // --limit N the table still prints N rows where N exist: more are asked for while the
+        // ones kept fall short and the router had more to give.
         if gtfs.settings.format == .table && !all {
-            let kept = JourneyLayout.withoutUnlikely(journeys)
-            if kept.count < journeys.count {
-                let hidden = journeys.count - kept.count
+            var asked = limit, kept = JourneyLayout.likely(journeys)
+            while let n = limit, let a = asked, kept.count < n, journeys.count == a {
+                asked = a * 2
+                journeys = plan(ends, day: day, window: window, updates: updates, limit: asked)
+                kept = JourneyLayout.likely(journeys)
+            }
+            let shown = limit.map { Array(kept.prefix($0)) } ?? kept
+            // The ones hidden among those the rows shown span (all of them without a limit).
+            let hidden = (limit == nil ? journeys.count : (shown.last.map { $0 + 1 } ?? journeys.count)) - shown.count
+            if hidden > 0 {
                 notices.append("\(hidden) \(hidden == 1 ? "journey" : "journeys") hidden: another leaves at most \(JourneyLayout.unlikelyLeavesWithin / 60) minutes earlier, "
                                + "arrives at least \(JourneyLayout.unlikelyArrivesBy / 60) minutes earlier and changes no more; --all shows them")
-                journeys = kept
             }
+            journeys = shown.map { journeys[$0] }
         }
         if journeys.isEmpty {
             notices.append(gtfs.emptyNotice("No journey from \(from) to \(to)", t, clock: clock, typed: self.window, window: window) {
-                !plan(ends, day: day, window: $0, updates: updates).isEmpty
+                !plan(ends, day: day, window: $0, updates: updates, limit: limit).isEmpty
             })
         }
         let layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates, from: ends.origin.place, to: ends.destination?.place,
@@ -107,8 +116,9 @@ struct GTFSTripsCommand: GTFSSubcommand {
         throw .usage("--rider: no single rider category '\(typed)'; the feed has \(list)")
     }
 
-    /// The journeys of `window`; with `--arrive-by`, those arriving by then, latest departure first.
-    func plan(_ ends: QueryEnds, day: LocalDate, window: ServiceWindow.Seconds, updates: TripUpdates? = nil) -> [Router.Journey] {
+    /// The journeys of `window`, the first `limit`; with `--arrive-by`, those arriving by then,
+    /// latest departure first.
+    func plan(_ ends: QueryEnds, day: LocalDate, window: ServiceWindow.Seconds, updates: TripUpdates? = nil, limit: Int?) -> [Router.Journey] {
         // `--limit` alone lets the router stop early; a filter after it needs the whole window.
         let filtered = window.arriveBy != nil || fastest
         let router = ends.router(day: day.dayNumber, after: window.after, before: window.before, rules: search.rules, updates: updates)

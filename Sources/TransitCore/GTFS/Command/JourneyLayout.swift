@@ -91,8 +91,10 @@ struct JourneyLayout {
     /// later, so it is Pareto-optimal), and the table hides it unless `--all`.
     static let unlikelyArrivesBy = 10 * 60
 
-    /// `journeys` (sorted by departure) without those another beats that clearly.
-    static func withoutUnlikely(_ journeys: [Router.Journey]) -> [Router.Journey] {
+    /// The positions in `journeys` (sorted by departure) of those no other beats clearly. Whether
+    /// one is kept depends only on the journeys before it: the first N kept of a longer list are
+    /// the first N kept of the whole.
+    static func likely(_ journeys: [Router.Journey]) -> [Int] {
         journeys.enumerated().filter { index, j in
             // Only journeys leaving earlier, and at most five minutes earlier, can beat it.
             var k = index - 1
@@ -102,7 +104,7 @@ struct JourneyLayout {
                 k -= 1
             }
             return true
-        }.map(\.element)
+        }.map(\.offset)
     }
 
     /// The Pareto set over departure and arrival only (`--fastest`): a journey goes when another

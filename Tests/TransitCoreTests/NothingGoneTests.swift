@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import TransitSupport
+
+/// What a rider reads is right at a glance (issue 44, item 3), through the binary: nothing
+/// already gone, and `--limit N` N rows where N exist.
+@Suite struct NothingGoneTests {
+    /// `--arrive-by` for today starts now, as `--after` does (the clock pinned at 14:00 in
+    /// Chicago, Sunday 2026-11-22): no journey leaves before it; one already past says so.
+    @Test func arriveByTodayListsNoTrainAlreadyGone() async throws {
+        let env = Run.environment(["TRANSIT_CACHE_DIR": Paths.temporary()])
+        #expect(try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env).status == 0)
+        let query = ["gtfs", "trips", "--from", "Harbor", "--to", "Stadium", "--format", "json"]
+        let later = try await Run.transit(query + ["--arrive-by", "18:00"], env: env).records()
+        let departures = later.compactMap { $0["departure"] as? String }
+        #expect(!departures.isEmpty && departures.allSatisfy { $0 >= "2026-11-22T14:00:00-06:00" }, "\(departures)")
+        #expect(later.allSatisfy { ($0["arrival"] as? String ?? "") <= "2026-11-22T18:00:00-06:00" })
+        // An explicit --after wins.
+        let morning = try await Run.transit(query + ["--after", "07:00", "--arrive-by", "09:00"], env: env).records()
+        #expect(!morning.isEmpty && morning.allSatisfy { ($0["departure"] as? String ?? "") < "2026-11-22T09:00:00-06:00" })
+        let gone = try await Run.transit(query + ["--arrive-by", "09:00"], env: env)
+        #expect(gone.status == 0 && gone.stdout == "[]\n" && gone.stderrLines == [
+            "No journey from Harbor to Stadium on 2026-11-22 in that window from now (14:00): that time has passed today; --date tomorrow asks for tomorrow's"],
+            "\(gone.stderr)")
+        // --before alone starts now too.
+        let before = try await Run.transit(query + ["--before", "16:00"], env: env).records()
+        #expect(!before.isEmpty && before.allSatisfy { ($0["departure"] as? String ?? "") >= "2026-11-22T14:00:00-06:00" })
+    }
+
+    /// A direct train every 30 minutes, and after each first one a slow one 2 minutes later that
+    /// arrives 20 minutes after it (Pareto-optimal: it leaves later; the table hides it). `--limit
+    /// 4` prints four rows, and says how many it hid among them.
+    @Test func limitCountsTheRowsTheTablePrints() async throws {
+        var trips = "route_id,service_id,trip_id\n", times = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        for k in 0..<6 {
+            let start = 8 * 60 + 30 * k, slow = k % 2 == 0
+            for (id, leaves, takes) in [("fast\(k)", start, 20)] + (slow ? [("slow\(k)", start + 2, 38)] : []) {
+                trips += "R,S,\(id)\n"
+                func clock(_ m: Int) -> String { String(format: "%02d:%02d:00", m / 60, m % 60) }
+                times += "\(id),\(clock(leaves)),\(clock(leaves)),A,1\n\(id),\(clock(leaves + takes)),\(clock(leaves + takes)),B,2\n"
+            }
+        }
+        let feed = TestFeed(["stops.txt": TestFeed.stops(["A", "B"]), "trips.txt": trips, "stop_times.txt": times]).directory
+        let query = ["gtfs", "trips", "--feed", feed, "--from", "A", "--to", "B", "--date", "2026-11-23", "--after", "07:00", "--limit", "4"]
+        let table = try await Run.transit(query + ["--format", "table"], env: Run.environment())
+        let rows = table.stdout.split(separator: "\n").dropFirst().map { String($0.prefix(5)) }
+        #expect(rows == ["08:00", "08:30", "09:00", "09:30"], "\(table.stdout)")
+        #expect(table.stderrLines.first?.hasPrefix("2 journeys hidden:") == true, "\(table.stderr)")
+        // JSON keeps the Pareto set: its first four, the slow ones among them.
+        let json = try await Run.transit(query + ["--format", "json"], env: Run.environment()).records()
+        #expect(json.compactMap { ($0["departure"] as? String)?.dropFirst(11).prefix(5) } == ["08:00", "08:02", "08:30", "09:00"])
+    }
+}
