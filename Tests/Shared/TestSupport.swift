@@ -81,6 +81,8 @@ struct Run {
     /// The signal that ended it, 0 when it exited (so that an exit of 130 from a handler tells
     /// apart from a death by SIGINT, which a shell also reports as 130).
     var signal: Int32 = 0
+    /// Processor time it took, user and system (the child's own `rusage`, from wait4).
+    var cpuSeconds: Double = 0
 
     static var binary: String {
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -171,24 +173,25 @@ struct Run {
             Thread.sleep(forTimeInterval: interruptAfter)
             kill(pid, SIGINT)
         }
-        var status: Int32 = 0, reaped = false
+        var status: Int32 = 0, reaped = false, usage = rusage()
         if let signal {
             var waited = 0.0
             // Until the condition holds, or the process ended without it.
             while !signal.when() && waited < 60 {
-                if waitpid(pid, &status, WNOHANG) == pid { reaped = true; break }
+                if wait4(pid, &status, WNOHANG, &usage) == pid { reaped = true; break }
                 Thread.sleep(forTimeInterval: 0.005)
                 waited += 0.005
             }
             if !reaped { kill(pid, signal.number) }
         }
-        while !reaped && waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        while !reaped && wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
         let seconds = Date().timeIntervalSince(started)
         // WIFEXITED / WEXITSTATUS, spelled out (the macros are not imported).
         let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         let stdout = String(decoding: FileManager.default.contents(atPath: out) ?? Data(), as: UTF8.self)
         let stderr = String(decoding: FileManager.default.contents(atPath: err) ?? Data(), as: UTF8.self)
-        return Run(status: exitStatus, stdout: stdout, stderr: stderr, seconds: seconds, signal: status & 0x7f)
+        return Run(status: exitStatus, stdout: stdout, stderr: stderr, seconds: seconds, signal: status & 0x7f, cpuSeconds: cpu)
     }
 
     var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }

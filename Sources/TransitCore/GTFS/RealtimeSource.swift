@@ -9,9 +9,14 @@ import TransitGTFS
 /// if it were real-time.
 struct RealtimeSource {
     let context: Context
+    /// Seconds in which a source must connect and send its first byte (`--realtime-timeout`);
+    /// a flowing transfer then has the client's `--timeout`. A source is tried once.
+    var deadline: TimeInterval = RealtimeSource.defaultDeadline
 
     /// The largest message read (Budapest's whole network is 2.8 MB; this is 20 times that).
     static let maxBytes = 64 << 20
+    /// `--realtime-timeout`'s default.
+    static let defaultDeadline: TimeInterval = 2
 
     /// `$NAME` and `${NAME}` in `text` replaced by the environment's values, each registered as a
     /// secret (never printed, recorded or cached); a name that is not set is an error.
@@ -50,10 +55,12 @@ struct RealtimeSource {
                 sent[name] = try expand(value)
                 if value.contains("$") { secretHeaders.insert(name) }
             }
-            let request = HTTPRequest(provider: "gtfs", baseURL: base.string ?? expanded, path: String(url.path.drop { $0 == "/" }),
+            var request = HTTPRequest(provider: "gtfs", baseURL: base.string ?? expanded, path: String(url.path.drop { $0 == "/" }),
                                       query: (url.queryItems ?? []).map { .init($0.name, $0.value ?? "") }, headers: sent,
                                       secretNames: secretNames.union(secretHeaders), expects: .protobuf,
                                       label: "real-time data from \(host)", maxBodyBytes: Self.maxBytes)
+            request.firstByteDeadline = deadline
+            request.attempts = 1
             return (try await context.http.get(request) { $0.body }, false)
         }
         guard let file = FileManager.default.attributesOfItemIfExists(source) else {
@@ -74,18 +81,18 @@ struct RealtimeSource {
     /// out, an error status, garbage) is said in one notice and left out, and the answer is the
     /// timetable as planned; a usage error (a file that is not there, a key not set) still fails.
     func messages(_ sources: [String], headers: [String] = [], keepCalls: FeedMessage.KeepCalls? = nil,
-                  soft: Bool = false) async throws(TransitError) -> (messages: [Message], notices: [String]) {
+                  soft: Bool = false, fetched: [Fetched]? = nil) async throws(TransitError) -> (messages: [Message], notices: [String]) {
         var out: [Message] = [], notices: [String] = []
-        for source in sources {
+        for (k, source) in sources.enumerated() {
             context.progress("reading real-time data")
             let name = Redaction.url(source)
             let read: (data: Data, isFile: Bool), decoded: FeedMessage?
             do {
-                read = try await bytes(source, headers: headers)
+                if let fetched, k < fetched.count { read = try fetched[k].get() } else { read = try await bytes(source, headers: headers) }
                 decoded = try RealtimeMessage.decode(read.data, source: name, keepCalls: keepCalls)
             } catch {
                 guard soft, error.exitStatus != 2 else { throw error }
-                notices.append("not live: \(Sanitize.line(error.message)); the times are as planned")
+                notices.append(Self.notLive(error, deadline: deadline))
                 continue
             }
             guard let message = decoded else {
@@ -123,12 +130,47 @@ struct RealtimeSource {
         var prefix: String { feed.isEmpty ? "" : feed + ":" }
     }
 
+    /// One source's bytes, or why there are none.
+    typealias Fetched = Result<(data: Data, isFile: Bool), TransitError>
+
+    /// The notice of a source that could not be read: the answer is as planned.
+    static func notLive(_ error: TransitError, deadline: TimeInterval) -> String {
+        var reason = Sanitize.line(error.message)
+        if case .timeout(_, let seconds) = error, seconds == deadline { reason += " (--realtime-timeout)" }
+        return "not live: \(reason); the times are as planned"
+    }
+
     /// Each group's messages, in order, their ids in the timetable's terms. `keepCalls`: the
-    /// decode's choice of trips for a group (see `FeedMessage.decode`).
+    /// decode's choice of trips for a group (see `FeedMessage.decode`). Every source is fetched
+    /// at once, in parallel, before any is decoded: a query waits for its slowest source, never
+    /// for their sum. `soft`: a remembered source that failed is not asked again for
+    /// `RealtimeOutages.skipSeconds` (its notice said again).
     func messages(_ groups: [Group], soft: Bool = false,
                   keepCalls: (Group) -> FeedMessage.KeepCalls? = { _ in nil }) async throws(TransitError) -> (messages: [Message], notices: [String]) {
         var out: [Message] = [], notices: [String] = []
-        for group in groups {
+        let outages = soft && !context.settings.noCache && !context.settings.offline ? RealtimeOutages(cacheDirectory: context.settings.cacheDirectory) : nil
+        var wanted: [(group: Int, source: Int)] = []
+        var skipped: [Int: [Int: String]] = [:]
+        for (g, group) in groups.enumerated() where !isUnchosen(group) {
+            for (k, source) in group.sources.enumerated() {
+                if group.chosenKeys != nil, let notice = outages?.notice(for: source, now: context.settings.now) {
+                    skipped[g, default: [:]][k] = notice
+                } else {
+                    wanted.append((g, k))
+                }
+            }
+        }
+        var fetched: [Int: [Int: Fetched]] = [:]
+        await withTaskGroup(of: (Int, Int, Fetched).self) { tasks in
+            for (g, k) in wanted {
+                let source = groups[g].sources[k], headers = groups[g].headers
+                tasks.addTask { () async -> (Int, Int, Fetched) in
+                    do throws(TransitError) { return (g, k, .success(try await bytes(source, headers: headers))) } catch { return (g, k, .failure(error)) }
+                }
+            }
+            for await (g, k, result) in tasks { fetched[g, default: [:]][k] = result }
+        }
+        for (g, group) in groups.enumerated() {
             // A remembered source reads only the variables its import chose (a catalog row never
             // chooses one): one that names another is not read, and the answer is as planned.
             if let chosen = group.chosenKeys, let name = RealtimeKeys.unchosen(group.sources + group.headers, chosen: chosen).first {
@@ -138,7 +180,20 @@ struct RealtimeSource {
                 notices.append(notice)
                 continue
             }
-            let (messages, more) = try await self.messages(group.sources, headers: group.headers, keepCalls: keepCalls(group), soft: soft)
+            // Sources skipped as down a moment ago: their notice again, and the others read.
+            let down = skipped[g] ?? [:]
+            notices += down.keys.sorted().compactMap { down[$0] }
+            let kept = group.sources.indices.filter { down[$0] == nil }
+            let results = kept.map { fetched[g]?[$0] ?? .failure(.network(url: Redaction.url(group.sources[$0]), reason: "not fetched")) }
+            let (messages, more) = try await self.messages(kept.map { group.sources[$0] }, headers: group.headers, keepCalls: keepCalls(group), soft: soft,
+                                                           fetched: results)
+            if group.chosenKeys != nil, let outages {
+                for (index, k) in kept.enumerated() where index < results.count {
+                    if case .failure(let error) = results[index], error.exitStatus != 2 {
+                        outages.remember(group.sources[k], notice: Self.notLive(error, deadline: deadline), now: context.settings.now)
+                    }
+                }
+            }
             out += group.feed.isEmpty ? messages : messages.map { m in
                 var m = m
                 m.message = m.message.namespaced(group.prefix)
@@ -148,6 +203,11 @@ struct RealtimeSource {
             notices += more
         }
         return (out, notices)
+    }
+
+    /// Does the group read a variable its import did not choose (it is then not fetched)?
+    func isUnchosen(_ group: Group) -> Bool {
+        group.chosenKeys.map { !RealtimeKeys.unchosen(group.sources + group.headers, chosen: $0).isEmpty } ?? false
     }
 
     /// Every source's trip updates applied to `t`, in order (a later source's update of a trip

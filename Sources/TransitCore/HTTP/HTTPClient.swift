@@ -91,7 +91,7 @@ public final class HTTPClient: Sendable {
                 response = try await transport.send(request, timeout: options.timeout, events: events)
             } catch {
                 logFailure(request, error, started: started)
-                if case .network = error, attempt < options.retry.maxAttempts {
+                if case .network = error, attempt < request.attempts ?? options.retry.maxAttempts {
                     try await pause(delay(after: attempt))
                     attempt += 1
                     continue
@@ -110,7 +110,7 @@ public final class HTTPClient: Sendable {
                 }
                 return response
             }
-            if (status == 429 || (500..<600).contains(status)) && attempt < options.retry.maxAttempts {
+            if (status == 429 || (500..<600).contains(status)) && attempt < request.attempts ?? options.retry.maxAttempts {
                 var wait = delay(after: attempt)
                 if let header = response.headers["retry-after"], let seconds = TimeInterval(header.trimmingCharacters(in: .whitespaces)) {
                     if seconds <= options.retry.maxRetryAfter { wait = max(0, seconds) } else { wait = -1 }

@@ -42,6 +42,12 @@ public struct HTTPRequest: Sendable {
     public var label: String?
     /// The largest body accepted, counted after decoding; past it the request fails.
     public var maxBodyBytes: Int
+    /// Seconds in which the server must connect and send its first byte (nil: `timeout` alone);
+    /// once bytes flow, the whole transfer may take the client's `timeout`. Real-time sources
+    /// have one of their own, so that a dead source never makes a query wait.
+    public var firstByteDeadline: TimeInterval?
+    /// Attempts in all (nil: the client's retry policy). A real-time source is tried once.
+    public var attempts: Int?
 
     public static let defaultMaxBodyBytes = 64 << 20
 

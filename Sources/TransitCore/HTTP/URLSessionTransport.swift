@@ -104,6 +104,16 @@ public struct URLSessionTransport: HTTPTransport {
                 pending.cancel()
                 resolve(.failure(.timeout(url: shown, seconds: timeout)))
             }
+            // No answer begun by the first-byte deadline (a source that refuses is told at once;
+            // one that accepts and says nothing is given up here).
+            if let first = request.firstByteDeadline, first < timeout {
+                Self.timers.asyncAfter(deadline: .now() + first) { [self] in
+                    let pending: URLSessionDataTask? = state.withLock { $0.finished || $0.response != nil ? nil : $0.task }
+                    guard let pending else { return }
+                    pending.cancel()
+                    resolve(.failure(.timeout(url: shown, seconds: first)))
+                }
+            }
             task.resume()
         }
 

@@ -11,6 +11,7 @@ struct GTFSAlertsCommand: GTFSSubcommand {
         options: [OptionSpec("route", value: "ROUTE", "only alerts that can apply to this route: its route_id or name"),
                   OptionSpec("stop", value: "STOP", "only alerts that can apply to this stop (or its station)", source: .cached),
                   OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime alerts: an http(s) URL or a .pb file (repeatable; default the feed's remembered sources)", source: .files, repeatable: true),
+                  GTFSCommandLine.realtimeTimeout,
                   GTFSCommandLine.feed],
         notes: ["Fields: id, cause, effect, severity, header, description, url (each in $LANG's language, else English, else the untagged text), active_periods (start and end, null when open), applies_to (what each informed_entity names, in words). An alert is in force with no active period or when now lies in one; the others are counted in a notice. Departures and journey legs read with --realtime carry the ids of the alerts that apply to them (JSON field alerts), and the table a notice per alert."])
 
@@ -18,19 +19,22 @@ struct GTFSAlertsCommand: GTFSSubcommand {
     var route: String?
     var stop: String?
     var realtime: [String] = []
+    /// `--realtime-timeout`.
+    var deadline = RealtimeSource.defaultDeadline
 
     init(_ args: Arguments) throws(TransitError) {
         feeds = args.strings("feed")
         route = args.string("route")
         stop = args.string("stop")
         realtime = args.strings("realtime")
+        deadline = try GTFSCommandLine.RealtimeChoice.deadline(args)
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
         let (feed, sources, routes) = try gtfs.realtimeOnly(feeds, sources: realtime, route: route, command: "alerts")
         let t = feed.timetable
         let stops = try stop.map { text throws(TransitError) in Set(try StopIndex(t).resolve(text)) }
-        let (messages, readNotices) = try await gtfs.messages(sources)
+        let (messages, readNotices) = try await gtfs.messages(sources, deadline: deadline)
         let all = ServiceAlert.alerts(messages, language: ServiceAlert.language(gtfs.settings.environment["LANG"]))
         var notices = feed.notices + readNotices
         let inactive = all.filter { !$0.active }.count

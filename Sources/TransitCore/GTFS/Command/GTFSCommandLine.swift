@@ -53,6 +53,9 @@ enum GTFSCommandLine {
     static let radius = OptionSpec("radius", value: "METERS", "with LAT,LON: the stops within this distance in a straight line are reached on foot at 1.2 m/s, on a map's streets up to twice it (1 to 5000)",
                                    default: Arguments.format(SearchDefaults.radiusMeters))
     static let noRealtime = OptionSpec("no-realtime", "ignore the feed's remembered real-time sources: the timetable as planned")
+    static let realtimeTimeout = OptionSpec("realtime-timeout", value: "SECONDS",
+                                            "a real-time source must connect and send its first byte within this (0.1 to 60; then the transfer may take --timeout); a remembered source that failed is skipped for 60 s",
+                                            default: Arguments.format(RealtimeSource.defaultDeadline))
     static let date = OptionSpec("date", value: "DATE", "service day: YYYY-MM-DD, today or tomorrow in the feed's zone; before 03:00 the day in progress is yesterday's")
     static let transfers = OptionSpec("transfers", value: "K", "at most K changes (0 to 5)", default: String(SearchDefaults.transfers))
     static let minTransfer = OptionSpec("min-transfer", value: "MIN", "minutes a change needs where transfers.txt does not say",
@@ -98,6 +101,8 @@ enum GTFSCommandLine {
         var sources: [String] = []
         /// `--no-realtime`: the feed's remembered sources are not read.
         var ignoringRemembered = false
+        /// `--realtime-timeout`: seconds to connect and send the first byte.
+        var deadline = RealtimeSource.defaultDeadline
 
         init(sources: [String] = [], ignoringRemembered: Bool = false) {
             self.sources = sources
@@ -107,7 +112,13 @@ enum GTFSCommandLine {
         init(_ args: Arguments) throws(TransitError) {
             sources = args.strings("realtime")
             ignoringRemembered = args.flag("no-realtime")
+            deadline = try Self.deadline(args)
             if ignoringRemembered && !sources.isEmpty { throw .usage("--realtime and --no-realtime together say two things") }
+        }
+
+        /// `--realtime-timeout`, as given, else its default.
+        static func deadline(_ args: Arguments) throws(TransitError) -> TimeInterval {
+            try args.double("realtime-timeout", in: 0.1...60) ?? RealtimeSource.defaultDeadline
         }
     }
 

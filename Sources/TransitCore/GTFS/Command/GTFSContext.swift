@@ -210,7 +210,8 @@ struct GTFSContext {
     /// The trip updates of a query: the sources given, else (unless `--no-realtime`) the feed's
     /// remembered ones. `only`: the trips whose updates the answer reads (nil: all).
     func tripUpdates(_ choice: GTFSCommandLine.RealtimeChoice, _ feed: Feed, only: Set<Int>? = nil) async throws(TransitError) -> TripUpdates? {
-        try await RealtimeSource(context: context).tripUpdates(try sources(choice.sources, ignoring: choice.ignoringRemembered, feed), feed.timetable, only: only)
+        try await RealtimeSource(context: context, deadline: choice.deadline).tripUpdates(try sources(choice.sources, ignoring: choice.ignoringRemembered, feed),
+                                                                                       feed.timetable, only: only)
     }
 
     /// The sources a query reads: those given (without headers), else the feed's remembered ones
@@ -258,8 +259,8 @@ struct GTFSContext {
     }
 
     /// The messages of a command that reads real-time data only, with the notices of reading them.
-    func messages(_ groups: [RealtimeSource.Group]) async throws(TransitError) -> (messages: [RealtimeSource.Message], notices: [String]) {
-        try await RealtimeSource(context: context).messages(groups)
+    func messages(_ groups: [RealtimeSource.Group], deadline: TimeInterval) async throws(TransitError) -> (messages: [RealtimeSource.Message], notices: [String]) {
+        try await RealtimeSource(context: context, deadline: deadline).messages(groups)
     }
 
     /// The zone an answer of real-time data prints in: over several feeds, that of the one feed

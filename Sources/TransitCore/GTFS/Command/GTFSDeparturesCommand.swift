@@ -17,7 +17,7 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
             OptionSpec("before", value: "T", "only departures at or before T"),
             OptionSpec("limit", value: "N", "keep the first N (default on a terminal: 20)"),
             OptionSpec("all", "every departure of the day on a terminal too (piped, every one is written anyway)"),
-            GTFSCommandLine.realtime, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
+            GTFSCommandLine.realtime, GTFSCommandLine.realtimeTimeout, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
         ] + OptionSpec.watch,
         notes: ["Fields: time (the time to plan on: predicted with --realtime, else planned; null when canceled or skipped), route, headsign, trip_id, platform (the stop id), service_day (the day the trip belongs to: calls past 24:00 of the day before appear in the morning); JSON also trip_start (a frequencies.txt run's start, HH:MM:SS; null for other trips), planned_time, delay_seconds (null without real-time data for the trip), realtime, status (scheduled, updated, canceled, skipped, added); tsv/csv add those four with --realtime. The table shows planned and predicted side by side (16:02 → 16:05 +3) and a STATUS column with --realtime. Real-time rules: docs/realtime.md."])
 

@@ -15,7 +15,7 @@ struct GTFSReachCommand: GTFSSubcommand {
             OptionSpec("after", value: "T", "leaving at or after T: HH:MM, 5pm, 17, now or +30m (default: now on today's service day, else the start of the day)"),
             OptionSpec("minutes", value: "M", "arriving within M minutes of T (1 to 1440)", default: "60"),
             GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk,
-            GTFSCommandLine.link, GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
+            GTFSCommandLine.link, GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.realtimeTimeout, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
         ],
         notes: ["Fields: stop_id, stop_name, arrival (the earliest, leaving the origin at or after T), minutes (from T), transfers (the fewest changes that arrive then), latitude, longitude; sorted by arrival. A stop counts when a ride arrives there, or a walk from the origin does (within --walk of the stops it names, or --radius of a point): transfers null, CHG walk. --format geojson: a Point per stop with those properties. One range search of the same router as trips."],
         geoJSON: true)

@@ -10,6 +10,7 @@ struct GTFSVehiclesCommand: GTFSSubcommand {
                    "transit gtfs vehicles --route SL --realtime positions.pb --format geojson > vehicles.geojson"],
         options: [OptionSpec("route", value: "ROUTE", "only this route: its route_id or name"),
                   OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime vehicle positions: an http(s) URL or a .pb file (repeatable; default the feed's remembered sources)", source: .files, repeatable: true),
+                  GTFSCommandLine.realtimeTimeout,
                   GTFSCommandLine.feed] + OptionSpec.watch,
         notes: ["Fields: id, label, trip_id, route, route_id, latitude, longitude, bearing (degrees), speed (m/s), stop_id, stop_name (the stop it is at or heading to), status (incoming_at, stopped_at, in_transit_to; null without a stop), occupancy, timestamp, age_seconds; JSON also stop_derived (the feed named no stop: the stop and status are worked out from the position along the vehicle's trip, stopped_at within 50 m; `~` before the status in the table). A position more than 5 minutes older than its feed is left out. --format geojson: a Point per vehicle with a position."],
         geoJSON: true)
@@ -17,17 +18,20 @@ struct GTFSVehiclesCommand: GTFSSubcommand {
     var feeds: [String] = []
     var route: String?
     var realtime: [String] = []
+    /// `--realtime-timeout`.
+    var deadline = RealtimeSource.defaultDeadline
 
     init(_ args: Arguments) throws(TransitError) {
         feeds = args.strings("feed")
         route = args.string("route")
         realtime = args.strings("realtime")
+        deadline = try GTFSCommandLine.RealtimeChoice.deadline(args)
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
         let (feed, sources, routes) = try gtfs.realtimeOnly(feeds, sources: realtime, route: route, command: "vehicles")
         let t = feed.timetable
-        let (messages, readNotices) = try await gtfs.messages(sources)
+        let (messages, readNotices) = try await gtfs.messages(sources, deadline: deadline)
         var (rows, notices) = VehiclePositions.rows(messages, t)
         if let routes { rows = rows.filter { routes.contains($0.route) } }
         rows.sort { (StopIndex.routeName(t, $0.route), $0.id) < (StopIndex.routeName(t, $1.route), $1.id) }
