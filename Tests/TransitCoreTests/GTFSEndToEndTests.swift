@@ -65,8 +65,9 @@ import TransitTestSupport
         #expect(lines.dropFirst().first?.hasPrefix("07:15   08:30    75    1  Embarcadero  Millbrae 07:58  Red") == true, "\(lines)")
     }
 
-    /// A journey from a point says where to board after the walk (FROM), and `gtfs trip`'s table
-    /// heads the column that says a call is skipped.
+    /// A journey from a point says where and when to board after the walk (FROM, issue 44: the
+    /// time the ride boards, as DEPART says when to leave), and `gtfs trip`'s table heads the
+    /// column that says a call is skipped.
     @Test func aPointsJourneySaysWhereToBoardAndATripItsNotes() async throws {
         let cache = Paths.temporary(), feed = ["--feed", Paths.fixtures + "/gtfs/lakeport"]
         let run = try await Run.transit(["gtfs", "trips", "--from", "41.8800,-87.6400", "--to", "Stadium", "--radius", "1500", "--date", "2026-11-23",
@@ -74,7 +75,8 @@ import TransitTestSupport
         #expect(run.status == 0 && run.stdoutLines.count == 2, "\(run.stderr)")
         let columns = run.stdoutLines.first.map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) } ?? []
         #expect(columns == ["DEPART", "ARRIVE", "MIN", "CHG", "FROM", "CHANGE", "AT", "JOURNEY"], "\(run.stdout)")
-        #expect(run.stdoutLines.last?.contains("  University  ") == true && run.stdoutLines.last?.contains("walk 1269 m → SL") == true, "\(run.stdout)")
+        #expect(run.stdoutLines.last?.hasPrefix("07:05 ") == true && run.stdoutLines.last?.contains("  University 07:23  ") == true
+                && run.stdoutLines.last?.contains("walk 1269 m → SL") == true, "\(run.stdout)")
         let trip = try await Run.transit(["gtfs", "trip", "22-WK-03", "--date", "2026-11-23", "--format", "table", "--realtime",
                                           Paths.fixtures + "/gtfs/lakeport-realtime/trip-updates.pb"] + feed, env: live(cache))
         #expect(trip.stdoutLines.first?.hasSuffix("NOTE") == true && trip.stdout.contains("Hillcrest") && trip.stdout.contains("skipped"), "\(trip.stdout)")

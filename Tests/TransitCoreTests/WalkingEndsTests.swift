@@ -36,6 +36,11 @@ import TransitSupport
         #expect(street > (listed["straight_meters"] as? Double ?? .infinity), "the walk follows the streets")
         // The walk ends where the ride boards, as it leaves.
         #expect(first["arrival"] as? String == ride["departure"] as? String)
+        // A walk first: the table's DEPART says when to leave, FROM where and when the ride boards.
+        let table = try await Run.transit(Array(query.dropFirst(2)) + ["--format", "table"], env: env)
+        let row = try #require(table.stdoutLines.dropFirst().first)
+        let boards = try #require((ride["departure"] as? String)?.dropFirst(11).prefix(5))
+        #expect(row.hasPrefix((first["departure"] as? String)?.dropFirst(11).prefix(5) ?? "?") && row.contains("  University \(boards)  "), "\(table.stdout)")
         // --walk 0 turns walking ends off: the stop's own line does not run.
         let alone = try await Run.transit(query + ["--walk", "0"], env: env)
         #expect(alone.status == 0 && alone.stdout == "[]\n" && alone.stderrLines == ["No journey from University Gate to Stadium on \(Self.saturday) in that window"],

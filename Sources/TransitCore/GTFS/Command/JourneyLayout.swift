@@ -263,8 +263,14 @@ struct JourneyLayout {
         }
         let depart = Column<Router.Journey>("departure", "DEPART") { shown($0.departure, at: $0.legs.first?.from ?? -1, $0.legs.first(where: \.isRide)?.departure) }
         let arrive = Column<Router.Journey>("arrival", "ARRIVE") { shown($0.arrival, at: $0.legs.last?.to ?? -1, $0.legs.last(where: \.isRide)?.arrival) }
-        // Where to board: the first ride's station (a journey from a point walks there first).
-        let board = Column<Router.Journey>("from", "FROM") { j in .string(j.legs.first(where: \.isRide).map { stationName($0.from) } ?? "") }
+        // Where to board: the first ride's station; after a walk first (from a point, or from the
+        // stop named to one near it), with the time the ride boards, as DEPART says when to leave.
+        let board = Column<Router.Journey>("from", "FROM") { j in
+            guard let ride = j.legs.first(where: \.isRide) else { return .string("") }
+            let station = stationName(ride.from)
+            guard j.legs.first?.isRide == false else { return .string(station) }
+            return .string(station + " " + ClockTime.hhmm(clock.instant(ride.departure.predicted), zone: zone(at: ride.from), on: day))
+        }
         // At 80 columns every row keeps its times, where to board and where to change; the
         // line names give way first.
         var table = [depart, arrive, duration, transfers, board, change, journey.shrinkingFirst()]
