@@ -137,6 +137,16 @@ struct CatalogTests {
 
         let bart = try await search(["bart"])
         #expect(ids(bart).first == "mdb-53")
+        // Whole words before prefixes before the inside of a word (issue 44: Hobart after BART).
+        let kinds = bart.compactMap { record -> FeedCatalog.Match? in
+            let feed = record["feed"] as? [String: Any] ?? [:]
+            let text = FeedCatalog.fold([feed["provider"], feed["name"], feed["place"]].compactMap { $0 as? String }.joined(separator: " "))
+            return FeedCatalog.match(Array(text.utf8), Array("bart".utf8))
+        }
+        #expect(kinds.count == bart.count && kinds == kinds.sorted() && kinds.first == .word, "\(kinds)")
+        #expect(FeedCatalog.match(Array("metro tasmania hobart".utf8), Array("bart".utf8)) == .inside
+                && FeedCatalog.match(Array("bay area rapid transit (bart)".utf8), Array("bart".utf8)) == .word
+                && FeedCatalog.match(Array("bartlett".utf8), Array("bart".utf8)) == .prefix)
         #expect(realtime(bart.first) == ["mdb-1385", "mdb-1386"])
         #expect(try await search(["RAPID", "transit", "california"]).count >= 1)
         let caltrain = try await search(["caltrain"])

@@ -155,12 +155,13 @@ package struct FeedCatalog: Sendable {
 
     /// GTFS feeds whose provider, name or place holds every word (any order and case, accents
     /// folded); `near`: whose bounding box holds the point, nearest centre first; `country`: an
-    /// ISO code; `all`: deprecated and inactive ones too. Current feeds first, official before
-    /// others, then by provider and id.
+    /// ISO code; `all`: deprecated and inactive ones too. Current feeds first; then by how the
+    /// words match (`Match`: whole words before prefixes before the inside of a word, so that
+    /// `bart` finds BART before Hobart), official before others, then by provider and id.
     package func search(_ words: [String], near: Coordinate? = nil, country: String? = nil, all: Bool = false) -> [CatalogFeed] {
         let wanted = words.map { Self.fold(Array($0.utf8)) }.filter { !$0.isEmpty }
         let country = country.map { Array($0.uppercased().utf8) }
-        var found: [(feed: CatalogFeed, distance: Double, text: [UInt8])] = []
+        var found: [(feed: CatalogFeed, distance: Double, text: [UInt8], match: Int)] = []
         for row in 0..<count where !isRealtime(row) && (all || isCurrent(row)) {
             if let country, !bytes(row, Self.country, { Self.isWord($0, country) }) { continue }
             var text: [UInt8] = []
@@ -169,7 +170,12 @@ package struct FeedCatalog: Sendable {
                 text.append(UInt8(ascii: " "))
             }
             text = Self.fold(text)
-            guard wanted.allSatisfy({ Self.holds(text, $0) }) else { continue }
+            var match = 0
+            for word in wanted {
+                guard let kind = Self.match(text, word) else { match = -1; break }
+                match += kind.rawValue
+            }
+            guard match >= 0 else { continue }
             let feed = feed(at: row)
             var distance = 0.0
             if let near {
@@ -178,10 +184,10 @@ package struct FeedCatalog: Sendable {
                       box.west <= near.longitude, near.longitude <= box.east else { continue }
                 distance = near.meters(to: Coordinate(latitude: (box.south + box.north) / 2, longitude: (box.west + box.east) / 2))
             }
-            found.append((feed, distance, text))
+            found.append((feed, distance, text, match))
         }
-        func order(_ a: (feed: CatalogFeed, distance: Double, text: [UInt8])) -> (Int, Double, Int) {
-            (a.feed.isCurrent ? 0 : 1, a.distance, a.feed.isOfficial == true ? 0 : 1)
+        func order(_ a: (feed: CatalogFeed, distance: Double, text: [UInt8], match: Int)) -> (Int, Int, Double, Int) {
+            (a.feed.isCurrent ? 0 : 1, a.match, a.distance, a.feed.isOfficial == true ? 0 : 1)
         }
         return found.sorted { a, b in
             let (x, y) = (order(a), order(b))
@@ -190,15 +196,29 @@ package struct FeedCatalog: Sendable {
         }.map(\.feed)
     }
 
-    /// Whether `text` holds `word`, as bytes (String's `contains` goes through Foundation).
-    static func holds(_ text: [UInt8], _ word: [UInt8]) -> Bool {
-        guard word.count <= text.count, let first = word.first else { return word.isEmpty }
-        var i = 0
+    /// How a word is found in a feed's text: as a whole word, as the start of one, or inside one.
+    package enum Match: Int, Comparable {
+        case word = 0, prefix = 1, inside = 2
+        package static func < (a: Match, b: Match) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    /// The best way `text` holds `word` (nil: not at all), as bytes (String's `contains` goes
+    /// through Foundation). A letter or digit, or any byte of a character past ASCII, is part of
+    /// a word.
+    static func match(_ text: [UInt8], _ word: [UInt8]) -> Match? {
+        guard word.count <= text.count, let first = word.first else { return word.isEmpty ? .word : nil }
+        func inWord(_ byte: UInt8) -> Bool { byte >= 0x80 || (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) }
+        var best: Match?, i = 0
         while i + word.count <= text.count {
-            if text[i] == first && text[i..<(i + word.count)].elementsEqual(word) { return true }
+            if text[i] == first && text[i..<(i + word.count)].elementsEqual(word) {
+                let starts = i == 0 || !inWord(text[i - 1]), ends = i + word.count == text.count || !inWord(text[i + word.count])
+                let kind: Match = starts ? (ends ? .word : .prefix) : .inside
+                if kind == .word { return .word }
+                best = min(best ?? kind, kind)
+            }
             i += 1
         }
-        return false
+        return best
     }
 
     @inline(__always) static func upper(_ byte: UInt8) -> UInt8 { byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte }
