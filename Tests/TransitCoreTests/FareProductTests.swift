@@ -104,8 +104,12 @@ import Testing
         #expect(fare["total"] as? Double == 4.65 && fare["currency"] as? String == "CAD" && fare["complete"] as? Bool == true)
         #expect(parts.map { $0["fare_product_id"] as? String } == ["bus_flat_fare", "1_zone_to_2_zone_upgrade"])
         #expect(parts.map { $0["transfer"] as? Bool } == [false, true] && parts.first?["fare_media"] as? String == "Contactless")
-        let concession = try await Run.transit(["gtfs", "trips", "--feed", "riders", "--from", "UBC", "--to", "CMBY-BUS", "--date", "2022-10-12", "--rider", "Concession", "--format", "tsv"], env: env)
-        #expect(concession.status == 0)
+        let concession = try await Run.transit(["gtfs", "trips", "--feed", "riders", "--from", "UBC", "--to", "CMBY-BUS", "--date", "2022-10-12", "--rider", "Concession", "--format", "tsv",
+                                                "--header"], env: env)
+        // tsv/csv carry the price and its currency after trip_ids (issue 44, item 8).
+        let header = concession.stdoutLines.first?.split(separator: "\t").map(String.init) ?? []
+        #expect(concession.status == 0 && header.suffix(3) == ["trip_ids", "price", "currency"], "\(concession.stdout)")
+        #expect(concession.stdoutLines.dropFirst().first?.hasSuffix("\t2.15\tCAD") == true, "\(concession.stdout)")
         let riders = try await Run.transit(["gtfs", "fares", "--feed", "riders", "--from", "UBC", "--to", "CMBY-BUS", "--date", "2022-10-12", "--format", "json"], env: env)
         let row = try #require((try JSONSerialization.jsonObject(with: Data(riders.stdout.utf8)) as? [[String: Any]])?.first, "\(riders.stderr)")
         #expect(row["fares"] as? String == "bus_flat_fare" && row["price"] as? Double == 3.20)

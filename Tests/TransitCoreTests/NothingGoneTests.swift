@@ -50,4 +50,21 @@ import TransitSupport
         let json = try await Run.transit(query + ["--format", "json"], env: Run.environment()).records()
         #expect(json.compactMap { ($0["departure"] as? String)?.dropFirst(11).prefix(5) } == ["08:00", "08:02", "08:30", "09:00"])
     }
+
+    /// Feeds that do not cover today are one line, whatever their number (item 8), in every format.
+    @Test func expiredFeedsAreOneLine() async throws {
+        let env = Run.environment(["TRANSIT_CACHE_DIR": Paths.temporary()])
+        let old = "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nS,1,1,1,1,1,1,1,20190101,20191231\n"
+        for name in ["one", "two", "three"] {
+            let feed = TestFeed(["stops.txt": TestFeed.stops(["A", "B"]), "calendar.txt": old, "trips.txt": "route_id,service_id,trip_id\nR,S,t\n",
+                                 "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt,08:00:00,08:00:00,A,1\nt,08:10:00,08:10:00,B,2\n"])
+            #expect(try await Run.transit(["gtfs", "import", feed.directory, "--name", name], env: env).status == 0)
+        }
+        #expect(try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env).status == 0)
+        for format in ["table", "json"] {
+            let feeds = try await Run.transit(["gtfs", "feeds", "--format", format], env: env)
+            #expect(feeds.status == 0 && feeds.stderrLines == ["3 feeds do not cover today (one, three, two); transit gtfs update fetches their sources again"],
+                    "\(format): \(feeds.stderr)")
+        }
+    }
 }

@@ -28,13 +28,7 @@ struct GTFSFeedsCommand: GTFSSubcommand {
             list = parts.compactMap { name in list.first { $0.name == name } ?? (name == combined.summary.name ? combined.summary : nil) }
             notices += combined.notices
         }
-        for feed in list {
-            let zone = TimeZone(identifier: feed.timeZone) ?? .utc
-            let today = LocalDate(gtfs.now, in: zone).iso
-            if today < feed.firstDate || today > feed.lastDate {
-                notices.append("\(feed.name) covers \(feed.firstDate) to \(feed.lastDate); today is \(today) in \(feed.timeZone)")
-            }
-        }
+        notices += Self.outOfDate(list, now: gtfs.now)
         let older = store.olderFeeds().map(\.name)
         if !older.isEmpty {
             notices.append("compiled by another version of transit: \(older.joined(separator: ", ")); 'transit gtfs update' compiles them again from their sources")
@@ -60,5 +54,21 @@ struct GTFSFeedsCommand: GTFSSubcommand {
         var table = Array(data.prefix(9))
         if list.contains(where: { $0.license != nil }) { table.append(Column("license") { .string($0.license ?? "") }) }
         return Output(list, data: data, table: table, notices: notices)
+    }
+
+    /// Feeds whose dates do not cover today (in each one's zone): one line whatever their number
+    /// (issue 44: nineteen lines said it nineteen times), the first few named, and what to do.
+    static func outOfDate(_ feeds: [FeedStore.Summary], now: Date) -> [String] {
+        let expired = feeds.filter { feed in
+            let today = LocalDate(now, in: TimeZone(identifier: feed.timeZone) ?? .utc).iso
+            return today < feed.firstDate || today > feed.lastDate
+        }
+        guard let first = expired.first else { return [] }
+        if expired.count == 1 {
+            let today = LocalDate(now, in: TimeZone(identifier: first.timeZone) ?? .utc).iso
+            return ["\(first.name) covers \(first.firstDate) to \(first.lastDate); today is \(today) in \(first.timeZone)"]
+        }
+        let named = expired.prefix(4).map(\.name).joined(separator: ", ") + (expired.count > 4 ? ", …" : "")
+        return ["\(expired.count) feeds do not cover today (\(named)); transit gtfs update fetches their sources again"]
     }
 }

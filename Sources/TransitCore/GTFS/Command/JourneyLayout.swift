@@ -279,6 +279,16 @@ struct JourneyLayout {
             // ride has none: never a partial sum).
             let fares = self.fares
             data.append(Column("fare", in: .json) { journey in fares.value.map { Self.fareValue($0.price(journey), rider: $0.rider) } ?? .null })
+            // tsv/csv: the total in the currency's own decimals, and the currency, after trip_ids
+            // (empty where some ride has no price).
+            data.append(Column("price", in: .flat) { journey in
+                guard let price = fares.value?.price(journey), let total = price.minorTotal else { return .null }
+                return .string(Money.text(total, currency: price.currency ?? ""))
+            })
+            data.append(Column("currency", in: .flat) { journey in
+                guard let price = fares.value?.price(journey), price.minorTotal != nil else { return .null }
+                return price.currency.map(Value.string) ?? .null
+            })
             table.insert(Column("price", "PRICE") { journey in fares.value.map { Self.priceText($0.price(journey)) } ?? .null }, at: 4)
         }
         var output = Output(journeys, data: data, table: table, notices: notices)
