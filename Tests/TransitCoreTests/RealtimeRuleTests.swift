@@ -120,6 +120,9 @@ import Testing
         #expect(Self.calls(u, t) != nil && u.notices == ["rt: the data is 2 min old"])
         (u, t) = try Self.apply([Self.trip([Self.stu(20, departure: 60)])], timestamp: UInt64(Self.now - 31 * 60))
         #expect(Self.calls(u, t) == nil && u.notices.first?.hasSuffix("not applied: times are as planned") == true)
+        // Ages in words a rider reads at a glance (issue 44, item 5): 2019's capture read in 2026.
+        #expect([45, 12 * 60, 3 * 3600 + 10 * 60, 4 * 86_400, 150 * 86_400, 1_795_737_600 - 1_565_199_921]
+                    .map(TripUpdateApplier.age) == ["45 s", "12 min", "3 h 10 min", "4 days", "5 months", "7 years"])
         // UNSCHEDULED is not applied, and said.
         (u, t) = try Self.apply([Self.trip(relationship: 2)])
         #expect(u.notices == ["rt: 1 trip updates are UNSCHEDULED, which transit does not apply"])

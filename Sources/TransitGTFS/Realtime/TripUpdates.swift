@@ -192,8 +192,18 @@ package struct TripUpdateApplier {
         return result
     }
 
+    /// An age in words a rider reads at a glance: `45 s`, `12 min`, `3 h 10 min`, `4 days`,
+    /// `5 months`, `7 years` (issue 44: a capture of 2019 read in 2026 was `64053 h 23 min`).
     package static func age(_ seconds: Int) -> String {
-        seconds < 120 ? "\(seconds) s" : seconds < 7200 ? "\(seconds / 60) min" : "\(seconds / 3600) h \(seconds % 3600 / 60) min"
+        let day = 86_400
+        switch seconds {
+        case ..<120: return "\(seconds) s"
+        case ..<7200: return "\(seconds / 60) min"
+        case ..<(2 * day): return "\(seconds / 3600) h \(seconds % 3600 / 60) min"
+        case ..<(60 * day): return "\(seconds / day) days"
+        case ..<(730 * day): return "\(seconds / (30 * day)) months"
+        default: return "\(seconds / (365 * day)) years"
+        }
     }
 
     /// POSIX seconds (rule 4, `FeedMessage.seconds`), remembering to say once that milliseconds came.
