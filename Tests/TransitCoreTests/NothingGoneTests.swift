@@ -67,4 +67,24 @@ import TransitSupport
                     "\(format): \(feeds.stderr)")
         }
     }
+
+    /// Stale is stale for alerts too (item 5; SEMANTICS.md rule 6): BART's alerts of 2019-08-07
+    /// 17:45:42Z, one agency-wide alert with no active period. Read 20 minutes later, it is shown
+    /// marked stale; read today, its data says nothing of now: left out, both said in words.
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func staleAlertsAreMarkedOrLeftOut() async throws {
+        let feed = Reference.path("gtfs-rt/feeds/transitland-bart/bart-rt.zip"), alerts = Reference.path("gtfs-rt/feeds/transitland-bart/bart-alerts.pb")
+        func read(at now: String) async throws -> Run {
+            try await Run.transit(["gtfs", "alerts", "--feed", feed, "--realtime", alerts, "--format", "json"], env: Run.environment(["TRANSIT_NOW": now]))
+        }
+        let later = try await read(at: "2019-08-07T18:05:42Z")
+        #expect(try later.records().map { $0["stale"] as? Bool } == [true], "\(later.stdout)")
+        #expect(later.stderrLines == ["\(alerts): the data is 20 min old: its alerts are stale"], "\(later.stderr)")
+        let fresh = try await read(at: "2019-08-07T17:50:42Z")
+        #expect(try fresh.records().map { $0["stale"] as? Bool } == [false] && fresh.stderr.isEmpty, "\(fresh.stderr)")
+        let today = try await read(at: "2026-11-27T20:00:00Z")
+        #expect(today.status == 0 && today.stdout == "[]\n")
+        #expect(today.stderrLines == ["\(alerts): the data is 7 years old: its alerts are stale",
+                                      "1 of 1 alerts left out: their data is over 30 minutes old and no active period of theirs covers now",
+                                      "No alerts in force"], "\(today.stderr)")
+    }
 }

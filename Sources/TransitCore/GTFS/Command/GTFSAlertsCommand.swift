@@ -13,7 +13,7 @@ struct GTFSAlertsCommand: GTFSSubcommand {
                   OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime alerts: an http(s) URL or a .pb file (repeatable; default the feed's remembered sources)", source: .files, repeatable: true),
                   GTFSCommandLine.realtimeTimeout,
                   GTFSCommandLine.feed],
-        notes: ["Fields: id, cause, effect, severity, header, description, url (each in $LANG's language, else English, else the untagged text), active_periods (start and end, null when open), applies_to (what each informed_entity names, in words). An alert is in force with no active period or when now lies in one; the others are counted in a notice. Departures and journey legs read with --realtime carry the ids of the alerts that apply to them (JSON field alerts), and the table a notice per alert."])
+        notes: ["Fields: id, cause, effect, severity, header, description, url (each in $LANG's language, else English, else the untagged text), active_periods (start and end, null when open), applies_to (what each informed_entity names, in words). An alert is in force with no active period or when now lies in one; the others are counted in a notice. Data over 10 minutes old is stale (JSON stale, a notice with its age); over 30 minutes, only an alert whose own period covers now is shown (rule 6). Departures and journey legs read with --realtime carry the ids of the alerts that apply to them (JSON field alerts), and the table a notice per alert."])
 
     var feeds: [String] = []
     var route: String?
@@ -37,8 +37,17 @@ struct GTFSAlertsCommand: GTFSSubcommand {
         let (messages, readNotices) = try await gtfs.messages(sources, deadline: deadline)
         let all = ServiceAlert.alerts(messages, language: ServiceAlert.language(gtfs.settings.environment["LANG"]))
         var notices = feed.notices + readNotices
-        let inactive = all.filter { !$0.active }.count
+        let inactive = all.filter { !$0.active && !$0.leftOutAsStale }.count, staleOut = all.filter(\.leftOutAsStale).count
         if inactive > 0 { notices.append("\(inactive) of \(all.count) alerts are not in force now (outside their active periods)") }
+        for m in messages {
+            if let stamp = m.message.headerSeconds, m.now - stamp > TripUpdateApplier.staleAlertAge {
+                notices.append("\(m.source): the data is \(TripUpdateApplier.age(m.now - stamp)) old: its alerts are stale")
+            }
+        }
+        // Rule 6 (issue 44): data this old says nothing of now but what an alert's own period says.
+        if staleOut > 0 {
+            notices.append("\(staleOut) of \(all.count) alerts left out: their data is over \(TripUpdateApplier.refusedAge / 60) minutes old and no active period of theirs covers now")
+        }
         /// A selector that does not rule the route or stop out.
         func fits(_ s: ServiceAlert.Selector) -> Bool {
             if let routes {
@@ -59,6 +68,8 @@ struct GTFSAlertsCommand: GTFSSubcommand {
             Column("url") { .optional($0.url) },
             Column("active_periods", in: .json) { .list($0.periods.map { .object(Record([("start", time($0.start)), ("end", time($0.end))])) }) },
             Column("applies_to") { .list($0.selectors.map { .string($0.description) }) },
+            // Its data is older than rule 6's 10 minutes (the notice says how old).
+            Column("stale", in: .json) { .bool($0.stale) },
         ]
         if rows.isEmpty { notices.append("No alerts in force" + (route.map { " for route \($0)" } ?? "") + (stop.map { " at \($0)" } ?? "")) }
         // The table says what an alert applies to in short: `route 29 at 48 stops`.
