@@ -160,16 +160,23 @@ struct RealtimeSource {
                 }
             }
         }
-        var fetched: [Int: [Int: Fetched]] = [:]
-        await withTaskGroup(of: (Int, Int, Fetched).self) { tasks in
+        let results = await withTaskGroup(of: (Int, Int, Fetched).self, returning: [(Int, Int, Fetched)].self) { tasks in
             for (g, k) in wanted {
                 let source = groups[g].sources[k], headers = groups[g].headers
                 tasks.addTask { () async -> (Int, Int, Fetched) in
-                    do throws(TransitError) { return (g, k, .success(try await bytes(source, headers: headers))) } catch { return (g, k, .failure(error)) }
+                    do { return (g, k, .success(try await bytes(source, headers: headers))) } catch let error as TransitError {
+                        return (g, k, .failure(error))
+                    } catch {
+                        return (g, k, .failure(.network(url: Redaction.url(source), reason: error.localizedDescription)))
+                    }
                 }
             }
-            for await (g, k, result) in tasks { fetched[g, default: [:]][k] = result }
+            var out: [(Int, Int, Fetched)] = []
+            for await result in tasks { out.append(result) }
+            return out
         }
+        var fetched: [Int: [Int: Fetched]] = [:]
+        for (g, k, result) in results { fetched[g, default: [:]][k] = result }
         for (g, group) in groups.enumerated() {
             // A remembered source reads only the variables its import chose (a catalog row never
             // chooses one): one that names another is not read, and the answer is as planned.

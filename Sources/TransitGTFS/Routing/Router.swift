@@ -35,8 +35,9 @@ package struct Router {
         /// Over several feeds: stops of different feeds within this many meters are linked, by
         /// the same rule as `walkMeters` (a walk is never chained to another).
         package var linkMeters: Double = SearchDefaults.linkMeters
-        /// Coordinates as the ends: seconds on foot from the point to each origin, and from each
-        /// destination to the point. Empty: the stops themselves are the ends.
+        /// The walks at the ends: seconds on foot to each origin from the point (or from the stop
+        /// named, `accessFrom`), and from each destination to the point (or to the stop named,
+        /// `egressTo`). A stop without one is an end itself, reached at no cost.
         package var access: [Int: Int] = [:]
         package var egress: [Int: Int] = [:]
         /// How long those walks are, in meters (on a map's streets, or straight lines).
