@@ -87,4 +87,19 @@ import TransitSupport
                                       "1 of 1 alerts left out: their data is over 30 minutes old and no active period of theirs covers now",
                                       "No alerts in force"], "\(today.stderr)")
     }
+
+    /// And for vehicles (rule 6 as for trip updates): Halifax's positions of 2025-11-06 21:02:59Z,
+    /// read 41 s later, fresh; 2 minutes later, said; today, not shown.
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func staleVehiclesAreSaidAndOldOnesNotShown() async throws {
+        let halifax = "gtfs-rt/feeds/halifax-2025/", positions = Reference.path(halifax + "VehiclePositions.pb")
+        func read(at now: String) async throws -> Run {
+            try await Run.transit(["gtfs", "vehicles", "--feed", Reference.path(halifax + "google_transit.zip"), "--realtime", positions, "--format", "json"],
+                                  env: Run.environment(["TRANSIT_NOW": now]))
+        }
+        let fresh = try await read(at: "2025-11-06T21:03:40Z"), later = try await read(at: "2025-11-06T21:05:00Z"), today = try await read(at: "2026-11-27T20:00:00Z")
+        #expect(try fresh.records().count == 291 && !fresh.stderr.contains("old"), "\(fresh.stderr)")
+        #expect(try later.records().count == 291 && later.stderrLines.first == "\(positions): the data is 2 min old", "\(later.stderr)")
+        #expect(today.status == 0 && today.stdout == "[]\n"
+                && today.stderrLines.first == "\(positions): the data is 12 months old (header time 1762462979); its vehicles are not shown", "\(today.stderr)")
+    }
 }

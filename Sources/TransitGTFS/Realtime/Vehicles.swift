@@ -52,6 +52,15 @@ package enum VehiclePositions {
                 notices.append("\(m.source): the data is dated \(TripUpdateApplier.age(header - m.now)) ahead of the clock (header time \(header)); its vehicles are not shown")
                 continue
             }
+            // Rule 6, as for trip updates (issue 44): past 90 s said, past 30 minutes not shown.
+            if let header, m.now - header > TripUpdateApplier.staleAge {
+                let age = TripUpdateApplier.age(m.now - header)
+                if TripUpdateApplier.refuses(age: m.now - header) {
+                    notices.append("\(m.source): the data is \(age) old (header time \(header)); its vehicles are not shown")
+                    continue
+                }
+                notices.append("\(m.source): the data is \(age) old")
+            }
             for entity in m.message.entities where entity.isDeleted != true {
                 guard let v = entity.vehicle else { continue }
                 total += 1
