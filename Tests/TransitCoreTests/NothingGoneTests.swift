@@ -102,4 +102,24 @@ import TransitSupport
         #expect(today.status == 0 && today.stdout == "[]\n"
                 && today.stderrLines.first == "\(positions): the data is 12 months old (header time 1762462979); its vehicles are not shown", "\(today.stderr)")
     }
+
+    /// A notice is one line under 160 characters however many feeds a combination has (item 8;
+    /// one of 780 named every feed's zone): nine feeds in three zones, four of them of 2019.
+    @Test func aCombinationsNoticesAreShortLines() async throws {
+        let env = Run.environment(["TRANSIT_CACHE_DIR": Paths.temporary()])
+        let zones = ["America/Los_Angeles", "America/Los_Angeles", "America/Los_Angeles", "America/Los_Angeles", "America/Los_Angeles", "Europe/Madrid",
+                     "Europe/Madrid", "Asia/Tokyo", "Asia/Tokyo"]
+        for (k, zone) in zones.enumerated() {
+            let year = k % 2 == 0 ? "2026" : "2019"
+            let feed = TestFeed(["stops.txt": TestFeed.stops(["A\(k)", "B\(k)"]), "trips.txt": "route_id,service_id,trip_id\nR,S,t\n",
+                                 "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nS,1,1,1,1,1,1,1,\(year)0101,\(year)1231\n",
+                                 "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt,08:00:00,08:00:00,A\(k),1\nt,08:10:00,08:10:00,B\(k),2\n"],
+                                zone: zone)
+            #expect(try await Run.transit(["gtfs", "import", feed.directory, "--name", "feed\(k)"], env: env).status == 0)
+        }
+        let run = try await Run.transit(["gtfs", "stops", "--feed", "all"], env: env)
+        #expect(run.status == 0 && run.stderrLines.contains { $0.hasPrefix("Feeds in 3 zones (America/Los_Angeles ×5, Europe/Madrid ×2, Asia/Tokyo ×2)") }
+                && run.stderrLines.contains { $0.hasPrefix("20 pairs of feeds share no service day") }, "\(run.stderr)")
+        #expect(run.stderrLines.allSatisfy { $0.count <= 160 }, "\(run.stderrLines.map(\.count))")
+    }
 }

@@ -132,9 +132,17 @@ struct GTFSContext {
         guard t.isCombination else { return [] }
         var notices: [String] = []
         let feeds = 0..<t.feedCount
-        if Set(feeds.map(t.zoneName(ofFeed:))).count > 1 {
-            notices.append("The feeds keep their own zones (" + feeds.map { "\(t.feedName($0)) \(t.zoneName(ofFeed: $0))" }.joined(separator: ", ")
-                           + "): --date and times are read in the origin's feed's zone (--tz chooses another), and each time prints in its stop's")
+        // One line under `maxNotice` characters however many feeds (issue 44): each feed's zone
+        // where that fits, else the zones with how many feeds keep each, as many as fit.
+        let tail = "): times are read in the origin's zone (--tz another), printed in each stop's"
+        var zones: [(zone: String, feeds: Int)] = []
+        for f in feeds {
+            let zone = t.zoneName(ofFeed: f)
+            if let k = zones.firstIndex(where: { $0.zone == zone }) { zones[k].feeds += 1 } else { zones.append((zone, 1)) }
+        }
+        if zones.count > 1 {
+            let full = "The feeds keep their own zones (" + feeds.map { "\(t.feedName($0)) \(t.zoneName(ofFeed: $0))" }.joined(separator: ", ") + tail
+            notices.append(full.count <= maxNotice ? full : fitted("Feeds in \(zones.count) zones (", zones.map { $0.feeds > 1 ? "\($0.zone) ×\($0.feeds)" : $0.zone }, tail))
         }
         // Each feed's days with service, as bits over the combination's calendar.
         let days = feeds.map(t.days(ofFeed:))
@@ -143,10 +151,25 @@ struct GTFSContext {
         if apart.count == 1, let (a, b) = apart.first {
             notices.append("\(t.feedName(a)) (\(span(a))) and \(t.feedName(b)) (\(span(b))) share no service day: no journey changes between them")
         } else if !apart.isEmpty {
-            let pairs = apart.prefix(6).map { "\(t.feedName($0.0)) and \(t.feedName($0.1))" }.joined(separator: ", ")
-            notices.append("\(apart.count) pairs of feeds share no service day, so no journey changes between them: \(pairs)" + (apart.count > 6 ? ", …" : ""))
+            notices.append(fitted("\(apart.count) pairs of feeds share no service day (no journey changes between them): ",
+                                  apart.map { "\(t.feedName($0.0)) and \(t.feedName($0.1))" }, ""))
         }
         return notices
+    }
+
+    /// A notice's longest line (issue 44: one of 780 characters named every feed).
+    static let maxNotice = 160
+
+    /// `head`, as many of `items` as fit within `maxNotice` with `tail` (the rest as `…`), `tail`.
+    static func fitted(_ head: String, _ items: [String], _ tail: String) -> String {
+        var shown: [String] = []
+        for (k, item) in items.enumerated() {
+            let more = k + 1 < items.count ? ", …" : ""
+            let line = head + (shown + [item]).joined(separator: ", ") + more + tail
+            guard line.count <= maxNotice || shown.isEmpty else { break }
+            shown.append(item)
+        }
+        return head + shown.joined(separator: ", ") + (shown.count < items.count ? ", …" : "") + tail
     }
 
     /// Over several feeds, a first column naming each row's feed.
