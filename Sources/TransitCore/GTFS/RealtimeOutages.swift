@@ -35,15 +35,17 @@ struct RealtimeOutages {
         }
     }
 
-    /// The notice of `source` if it failed less than `skipSeconds` ago.
-    func notice(for source: String, now: Date) -> String? {
-        let hash = FNV1a.hex(source)
-        return entries(now: now).first { $0.hash == hash }?.notice
+    /// The notices of the sources that failed less than `skipSeconds` ago, by their hash: read
+    /// once for a query's sources.
+    func notices(now: Date) -> [String: String] {
+        Dictionary(entries(now: now).map { ($0.hash, $0.notice) }, uniquingKeysWith: { _, last in last })
     }
+
+    static func key(_ source: String) -> String { FNV1a.hex(source) }
 
     /// Remembers that `source` failed, with its notice (one line), for `skipSeconds` from `now`.
     func remember(_ source: String, notice: String, now: Date) {
-        let hash = FNV1a.hex(source), line = Sanitize.line(notice).replacingOccurrences(of: "\t", with: " ")
+        let hash = Self.key(source), line = Sanitize.line(notice).replacingOccurrences(of: "\t", with: " ")
         var kept = entries(now: now).filter { $0.hash != hash }.suffix(Self.maxSources - 1)
         kept.append(Entry(until: Int(now.timeIntervalSince1970 + Self.skipSeconds), hash: hash, notice: line))
         let text = kept.map { "\($0.until)\t\($0.hash)\t\($0.notice)\n" }.joined()

@@ -76,19 +76,19 @@ struct RealtimeSource {
     /// unless the clock is pinned): `RealtimeMessage`.
     typealias Message = RealtimeMessage
 
-    /// Every source read and decoded, in order; an empty one is said and left out, one with a
+    /// Every source, as fetched, decoded in order; an empty one is said and left out, one with a
     /// header and nothing else is said. `soft`: a source that cannot be reached or read (down, timed
     /// out, an error status, garbage) is said in one notice and left out, and the answer is the
     /// timetable as planned; a usage error (a file that is not there, a key not set) still fails.
-    func messages(_ sources: [String], headers: [String] = [], keepCalls: FeedMessage.KeepCalls? = nil,
-                  soft: Bool = false, fetched: [Fetched]? = nil) async throws(TransitError) -> (messages: [Message], notices: [String]) {
+    func messages(_ fetched: [(source: String, bytes: Fetched)], keepCalls: FeedMessage.KeepCalls? = nil,
+                  soft: Bool = false) throws(TransitError) -> (messages: [Message], notices: [String]) {
         var out: [Message] = [], notices: [String] = []
-        for (k, source) in sources.enumerated() {
+        for (source, bytes) in fetched {
             context.progress("reading real-time data")
             let name = Redaction.url(source)
             let read: (data: Data, isFile: Bool), decoded: FeedMessage?
             do {
-                if let fetched, k < fetched.count { read = try fetched[k].get() } else { read = try await bytes(source, headers: headers) }
+                read = try bytes.get()
                 decoded = try RealtimeMessage.decode(read.data, source: name, keepCalls: keepCalls)
             } catch {
                 guard soft, error.exitStatus != 2 else { throw error }
@@ -149,11 +149,12 @@ struct RealtimeSource {
                   keepCalls: (Group) -> FeedMessage.KeepCalls? = { _ in nil }) async throws(TransitError) -> (messages: [Message], notices: [String]) {
         var out: [Message] = [], notices: [String] = []
         let outages = soft && !context.settings.noCache && !context.settings.offline ? RealtimeOutages(cacheDirectory: context.settings.cacheDirectory) : nil
+        let down = outages?.notices(now: context.settings.now) ?? [:]
         var wanted: [(group: Int, source: Int)] = []
         var skipped: [Int: [Int: String]] = [:]
         for (g, group) in groups.enumerated() where !isUnchosen(group) {
             for (k, source) in group.sources.enumerated() {
-                if group.chosenKeys != nil, let notice = outages?.notice(for: source, now: context.settings.now) {
+                if group.chosenKeys != nil, let notice = down[RealtimeOutages.key(source)] {
                     skipped[g, default: [:]][k] = notice
                 } else {
                     wanted.append((g, k))
@@ -188,12 +189,11 @@ struct RealtimeSource {
                 continue
             }
             // Sources skipped as down a moment ago: their notice again, and the others read.
-            let down = skipped[g] ?? [:]
-            notices += down.keys.sorted().compactMap { down[$0] }
-            let kept = group.sources.indices.filter { down[$0] == nil }
+            let skippedHere = skipped[g] ?? [:]
+            notices += skippedHere.keys.sorted().compactMap { skippedHere[$0] }
+            let kept = group.sources.indices.filter { skippedHere[$0] == nil }
             let results = kept.map { fetched[g]?[$0] ?? .failure(.network(url: Redaction.url(group.sources[$0]), reason: "not fetched")) }
-            let (messages, more) = try await self.messages(kept.map { group.sources[$0] }, headers: group.headers, keepCalls: keepCalls(group), soft: soft,
-                                                           fetched: results)
+            let (messages, more) = try self.messages(Array(zip(kept.map { group.sources[$0] }, results)), keepCalls: keepCalls(group), soft: soft)
             if group.chosenKeys != nil, let outages {
                 for (index, k) in kept.enumerated() where index < results.count {
                     if case .failure(let error) = results[index], error.exitStatus != 2 {
