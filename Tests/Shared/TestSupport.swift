@@ -147,8 +147,22 @@ struct Run {
         }
     }
 
+    /// The binary with stdout (`descriptor` 1) or stderr (2) on a pseudo-terminal of `columns`
+    /// columns, as a rider's terminal is: the other goes to a file as usual. What the terminal
+    /// received is that stream's text (the terminal's own line-ending translation turned off).
+    static func inTerminal(_ args: [String], env: [String: String], columns: Int, descriptor: Int32 = 1) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result {
+                    try blockingTransit(args, env: env, interruptAfter: nil, terminal: (descriptor, columns))
+                })
+            }
+            thread.start()
+        }
+    }
+
     static func blockingTransit(_ args: [String], env: [String: String], interruptAfter: Double?, program: String? = nil,
-                                signal: (number: Int32, when: () -> Bool)? = nil) throws -> Run {
+                                signal: (number: Int32, when: () -> Bool)? = nil, terminal: (descriptor: Int32, columns: Int)? = nil) throws -> Run {
         let binary = program ?? Self.binary
         let dir = Paths.temporary()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -159,6 +173,12 @@ struct Run {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let screen = try terminal.map { try PseudoTerminal(columns: $0.columns) }
+        if let terminal, let screen {
+            posix_spawn_file_actions_adddup2(&actions, screen.follower, terminal.descriptor)
+            posix_spawn_file_actions_addclose(&actions, screen.follower)
+            posix_spawn_file_actions_addclose(&actions, screen.leader)
+        }
         let argv = ([binary] + args).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -169,6 +189,8 @@ struct Run {
         let started = Date()
         let rc = posix_spawn(&pid, binary, &actions, nil, argv, envp)
         guard rc == 0 else { throw NSError(domain: "spawn", code: Int(rc)) }
+        // The child holds the terminal now: what it writes is read until it closes it.
+        screen?.startReading()
         if let interruptAfter {
             Thread.sleep(forTimeInterval: interruptAfter)
             kill(pid, SIGINT)
@@ -189,8 +211,12 @@ struct Run {
         let seconds = Date().timeIntervalSince(started)
         // WIFEXITED / WEXITSTATUS, spelled out (the macros are not imported).
         let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        let stdout = String(decoding: FileManager.default.contents(atPath: out) ?? Data(), as: UTF8.self)
-        let stderr = String(decoding: FileManager.default.contents(atPath: err) ?? Data(), as: UTF8.self)
+        var stdout = String(decoding: FileManager.default.contents(atPath: out) ?? Data(), as: UTF8.self)
+        var stderr = String(decoding: FileManager.default.contents(atPath: err) ?? Data(), as: UTF8.self)
+        if let terminal, let screen {
+            let shown = String(decoding: screen.received(), as: UTF8.self)
+            if terminal.descriptor == 1 { stdout = shown } else { stderr = shown }
+        }
         return Run(status: exitStatus, stdout: stdout, stderr: stderr, seconds: seconds, signal: status & 0x7f, cpuSeconds: cpu)
     }
 
@@ -201,6 +227,57 @@ struct Run {
         try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [[String: Any]], "\(stderr)")
     }
     var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+}
+
+/// A pseudo-terminal pair: the leader end read by the test, the follower end handed to the
+/// child as its stdout or stderr, sized `columns` × 24 and with output translation off (so
+/// `\n` stays `\n`).
+final class PseudoTerminal: @unchecked Sendable {
+    let leader: Int32, follower: Int32
+    private var bytes: [UInt8] = []
+    private let done = DispatchSemaphore(value: 0)
+
+    init(columns: Int) throws {
+        // posix_openpt, grantpt, unlockpt and ptsname as Linux spells them (Glibc's module does
+        // not declare them): /dev/ptmx, TIOCSPTLCK to unlock, TIOCGPTN for the number.
+        leader = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0, number: UInt32 = 0
+        guard leader >= 0, ioctl(leader, UInt(0x4004_5431), &unlock) == 0, ioctl(leader, UInt(0x8004_5430), &number) == 0 else {
+            throw NSError(domain: "pty", code: Int(errno))
+        }
+        follower = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        guard follower >= 0 else { throw NSError(domain: "pty", code: Int(errno)) }
+        var size = winsize(ws_row: 24, ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(follower, UInt(TIOCSWINSZ), &size)
+        var settings = termios()
+        tcgetattr(follower, &settings)
+        settings.c_oflag &= ~tcflag_t(OPOST)
+        tcsetattr(follower, TCSANOW, &settings)
+    }
+
+    /// Reads the leader end on a thread of its own (a full terminal would block the child)
+    /// until every follower is closed; the test's own copy is closed here.
+    func startReading() {
+        close(follower)
+        let thread = Thread { [self] in
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(leader, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                bytes.append(contentsOf: chunk[0..<n])
+            }
+            close(leader)
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// Everything the child wrote to the terminal (after it exited).
+    func received() -> [UInt8] {
+        done.wait()
+        return bytes
+    }
 }
 
 /// Which case of `TransitError` a call threw (`parse`, `usage`, `http`…), nil when it did not

@@ -172,6 +172,15 @@ struct CatalogTests {
         #expect(tsv.stdoutLines.first == "mdb-53\tBay Area Rapid Transit (BART)\t\tSan Francisco, California, US\tactive\ttu,sa\tnone\thttp://www.bart.gov/schedules/developers/developer-license-agreement")
         let show = try await Run.transit(["gtfs", "catalog", "show", "mdb-54", "--format", "table"], env: Self.env(cache, server))
         #expect(show.status == 0 && show.stdout.contains("mdb-3054 tu active key: query (api_key) http://api.511.org/transit/tripupdates?agency=CT"), "\(show.stdout)")
+        // One field a line, as `git show` (issue 44: a one-row table 900 characters wide): the
+        // labels aligned, each real-time feed a line under `realtime:`.
+        #expect(show.stdoutLines.first == "id:        mdb-54", "\(show.stdout)")
+        #expect(show.stdoutLines.allSatisfy { $0.range(of: #"^([a-z]+:\s+|\s{11})\S"#, options: .regularExpression) != nil }, "\(show.stdout)")
+        #expect(show.stdoutLines.filter { $0.contains("mdb-305") }.count == 3 && show.stdoutLines.contains { $0.hasPrefix("realtime:  mdb-3053 ") }, "\(show.stdout)")
+        // A terminal of 100 columns: the provider and the id whole, the licence's URL cut first.
+        let narrow = try await Run.inTerminal(["gtfs", "catalog", "search", "bart"], env: Self.env(cache, server, ["NO_COLOR": "1"]), columns: 100)
+        #expect(narrow.stdoutLines.dropFirst().first?.hasPrefix("mdb-53    Bay Area Rapid Transit (BART)  ") == true, "\(narrow.stdout)")
+        #expect(narrow.stdoutLines.allSatisfy { TextWidth.of($0) <= 100 } && narrow.stdoutLines.dropFirst().first?.hasSuffix("  http:/…") == true, "\(narrow.stdout)")
     }
 
     /// `import mdb-54`: the feed's own URL fails, the catalog's copy is fetched; named after its

@@ -9,9 +9,12 @@ package struct Column<Row>: Sendable {
     package var header: String
     package var use: Use
     package var value: @Sendable (Row) -> Value
-    /// In a table narrower than its text, this column gives way before the others (a journey's
-    /// line names, before where to board and change).
-    package var shrinksFirst = false
+    /// How the column gives way in a table narrower than its text (text columns only: times
+    /// and numbers never do).
+    package var fit = TableFit.cut
+    /// A shorter form of the table's cell, shown where the whole one does not fit its column
+    /// (a journey's rides without where they head).
+    package var brief: (@Sendable (Row) -> Value)?
 
     package init(_ key: String, _ header: String? = nil, in use: Use = .data, _ value: @escaping @Sendable (Row) -> Value) {
         self.key = key
@@ -32,17 +35,49 @@ extension Column {
     /// The same column, giving way first when a table must narrow.
     package func shrinkingFirst() -> Column {
         var copy = self
-        copy.shrinksFirst = true
+        copy.fit = .cutFirst
         return copy
     }
+
+    /// The same column, holding names a rider acts on: never cut, wrapped onto continuation
+    /// lines instead; `brief` gives the shorter form a cell takes first where its whole text
+    /// does not fit.
+    package func wrapping(brief: (@Sendable (Row) -> Value)? = nil) -> Column {
+        var copy = self
+        copy.fit = .wrap
+        copy.brief = brief
+        return copy
+    }
+
+    /// The same column, never narrowed (a time with its delay, `08:04 +4`; a price).
+    package func whole() -> Column {
+        var copy = self
+        copy.fit = .whole
+        return copy
+    }
+}
+
+/// How a table's text column gives way when the terminal is narrower than the table.
+package enum TableFit: Sendable, Equatable {
+    /// Cut with an ellipsis, after the `cutFirst` columns (ids, free text).
+    case cut
+    /// Cut with an ellipsis before any other column (where a line heads, beside its name).
+    case cutFirst
+    /// Never cut: wrapped onto indented continuation lines (a line's name, where to board),
+    /// and only once every column that may be cut has been.
+    case wrap
+    /// Never narrowed.
+    case whole
 }
 
 /// Rows of one table: headers and cells, already computed from typed rows.
 package struct Grid: Sendable, Equatable {
     package var headers: [String]
     package var rows: [[Value]]
-    /// Per column: it gives way first when the table must narrow (empty: none does).
-    package var shrinksFirst: [Bool] = []
+    /// Per column: how it gives way when the table must narrow (empty: each is cut).
+    package var fits: [TableFit] = []
+    /// Per row, per column: the cell's shorter form (`Column.brief`); empty when no column has one.
+    package var briefs: [[Value?]] = []
 
     package init(headers: [String] = [], rows: [[Value]] = []) {
         self.headers = headers
@@ -52,7 +87,10 @@ package struct Grid: Sendable, Equatable {
     package init<Row>(_ items: [Row], _ columns: [Column<Row>]) {
         headers = columns.map(\.header)
         rows = items.map { item in columns.map { $0.value(item) } }
-        shrinksFirst = columns.map(\.shrinksFirst)
+        fits = columns.map(\.fit)
+        if columns.contains(where: { $0.brief != nil }) {
+            briefs = items.map { item in columns.map { $0.brief?(item) } }
+        }
     }
 }
 

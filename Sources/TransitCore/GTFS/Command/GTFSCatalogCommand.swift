@@ -127,28 +127,45 @@ struct GTFSCatalogCommand: GTFSSubcommand {
         let rows: [Row] = feeds.map { ($0, $0.isRealtime ? [] : realtime[$0.id] ?? []) }
         // tsv and the table: the columns below; JSON: every field of the catalog, and the
         // real-time feeds with theirs.
+        // In a narrow table the licence's URL gives way first; the id (what import takes) and the
+        // provider never do.
         let data: [Column<Row>] = [
-            Column("id", in: .flat) { .string($0.feed.id) }, Column("provider", in: .flat) { .string($0.feed.provider) },
-            Column("name", in: .flat) { .string($0.feed.name) }, Column("place", in: .flat) { .string($0.feed.place) },
-            Column("status", in: .flat) { .string($0.feed.status) },
-            Column("realtime", "RT", in: .flat) { .string(Self.kinds($0.feed, $0.realtime).joined(separator: ",")) },
-            Column("key", in: .flat) { .string(key([$0.feed] + $0.realtime.filter(\.isCurrent))) },
-            Column("license", in: .flat) { .string($0.feed.license) },
+            Column("id", in: .flat) { .string($0.feed.id) }.whole(), Column("provider", in: .flat) { .string($0.feed.provider) }.wrapping(),
+            Column("name", in: .flat) { .string($0.feed.name) }.wrapping(), Column("place", in: .flat) { .string($0.feed.place) }.wrapping(),
+            Column("status", in: .flat) { .string($0.feed.status) }.whole(),
+            Column("realtime", "RT", in: .flat) { .string(Self.kinds($0.feed, $0.realtime).joined(separator: ",")) }.whole(),
+            Column("key", in: .flat) { .string(key([$0.feed] + $0.realtime.filter(\.isCurrent))) }.whole(),
+            Column("license", in: .flat) { .string($0.feed.license) }.shrinkingFirst(),
             Column("feed", in: .json) { .object(record($0.feed)) },
             Column("realtime_feeds", in: .json) { .list($0.realtime.map { .object(record($0)) }) },
         ]
-        var table = Array(data.prefix(8))
-        if realtimeFeeds {
-            // show: each real-time feed on a line of its own below the feed's.
-            table.append(Column("download", "URL") { .string($0.feed.directDownload) })
-        }
-        var out = Output(rows, data: data, table: table)
+        var out = Output(rows, data: data, table: Array(data.prefix(8)))
         if realtimeFeeds, let row = rows.first {
-            out.tableAfter = row.realtime.map { rt in
-                "  \(rt.id) \(rt.entityTypes.joined(separator: ",")) \(rt.status) key: \(key([rt]))\(rt.apiKeyParameterName.isEmpty ? "" : " (\(rt.apiKeyParameterName))") \(rt.directDownload)"
-            } + (row.feed.features.isEmpty ? [] : ["  features: " + row.feed.features.joined(separator: ", ")])
+            // show: one field a line, as `git show` or `kubectl describe` (a one-row table was
+            // 900 characters wide); each real-time feed on a line of its own.
+            out.table = Grid()
+            out.tableBefore = described(row.feed, row.realtime)
         }
         return out
+    }
+
+    /// `provider:  Caltrain`: a feed's fields a line each, the labels aligned; its real-time
+    /// feeds under it, one a line.
+    static func described(_ feed: CatalogFeed, _ realtime: [CatalogFeed]) -> [String] {
+        let fields: [(String, [String])] = [
+            ("id", [feed.id]), ("provider", [feed.provider]), ("name", [feed.name]), ("place", [feed.place]), ("status", [feed.status]),
+            ("key", [key([feed] + realtime.filter(\.isCurrent))]), ("license", [feed.license]), ("download", [feed.directDownload]),
+            ("copy", [feed.latest]), ("features", [feed.features.joined(separator: ", ")]),
+            ("realtime", realtime.map { rt in
+                "\(rt.id) \(rt.entityTypes.joined(separator: ",")) \(rt.status) key: \(key([rt]))\(rt.apiKeyParameterName.isEmpty ? "" : " (\(rt.apiKeyParameterName))") \(rt.directDownload)"
+            }),
+        ].filter { !$0.1.allSatisfy(\.isEmpty) }
+        let width = (fields.map { $0.0.count }.max() ?? 0) + 3
+        return fields.flatMap { label, values in
+            values.enumerated().map { i, value in
+                TextWidth.pad(i == 0 ? label + ":" : "", to: width) + Sanitize.text(value).replacingOccurrences(of: "\n", with: " ")
+            }
+        }
     }
 }
 

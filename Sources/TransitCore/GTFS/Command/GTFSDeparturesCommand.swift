@@ -105,11 +105,12 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
         let realtimeUse: ColumnUse = updates == nil ? .json : .data
         let data: [Column<Board.Call>] = [
             Column("time") { time($0.predicted, $0) },
-            Column("route") { .string(StopIndex.routeName(t, $0.route)) },
-            Column("headsign", "TOWARD") { .string($0.headsign ?? t.headsign($0.trip)) },
+            // The table keeps the line's name whole (it wraps); where it heads gives way first.
+            Column("route") { .string(StopIndex.routeName(t, $0.route)) }.wrapping(),
+            Column("headsign", "TOWARD") { .string($0.headsign ?? t.headsign($0.trip)) }.shrinkingFirst(),
             Column("trip_id", "TRIP") { .string($0.tripID ?? t.tripID($0.trip)) },
             Column("platform", "STOP") { .string(t.stop($0.stop).id) },
-            Column("service_day", "DAY") { .string(day.adding(days: $0.dayOffset).iso) },
+            Column("service_day", "DAY") { .string(day.adding(days: $0.dayOffset).iso) }.whole(),
             // A frequencies.txt trip runs many times: its start (HH:MM:SS of its service day, as
             // GTFS-Realtime's trip descriptor says it) tells which; null for a trip that runs once.
             Column("trip_start", in: .json) { t.isFrequency(trip: $0.trip) ? .string(ClockTime.gtfs($0.runStart)) : .null },
@@ -132,7 +133,7 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
             guard let planned, planned != predicted, let delay = c.delay else { return .string(predicted) }
             let minutes = JourneyLayout.minutes(delay)
             return .string("\(planned) → \(predicted) \(minutes >= 0 ? "+" : "")\(minutes)")
-        }
+        }.whole()
         var table = [shown] + data.filter { !["time", "planned_time", "delay_seconds", "realtime", "status", "trip_start", "minutes"].contains($0.key) }
         table.removeAll { $0.key == "alerts" }
         if today {
@@ -144,7 +145,7 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
             table.insert(Column("status", "STATUS") { c in
                 let marked: String? = c.status == .scheduled || c.status == .updated ? nil : c.status.rawValue
                 return .string([marked, c.alerts.isEmpty ? nil : "!"].compactMap { $0 }.joined(separator: " "))
-            }, at: 1)
+            }.whole(), at: 1)
         }
         notices += GTFSContext.alertNotices(calls.flatMap(\.alerts), updates)
         if calls.isEmpty {

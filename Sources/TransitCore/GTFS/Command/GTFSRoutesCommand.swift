@@ -39,7 +39,7 @@ struct GTFSRoutesCommand: GTFSSubcommand {
         let t = feed.timetable
         let data: [Column<Int>] = [
             Column("id") { .string(t.route($0).id) }, Column("agency") { .string(t.route($0).agency) },
-            Column("short_name", "SHORT") { .string(t.route($0).shortName) }, Column("long_name", "NAME") { .string(t.route($0).longName) },
+            Column("short_name", "SHORT") { .string(t.route($0).shortName) }.wrapping(), Column("long_name", "NAME") { .string(t.route($0).longName) }.wrapping(),
             Column("type") { .string(Self.routeTypeWord(t.route($0).type)) }, Column("color") { .string(t.route($0).color) },
         ]
         let column = GTFSContext.feedColumn(t) { t.feed(ofRoute: $0) }

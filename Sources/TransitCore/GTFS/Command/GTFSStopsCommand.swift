@@ -55,7 +55,7 @@ struct GTFSStopsCommand: GTFSSubcommand {
         let served = StopIndex.routesByStop(t)
         var data: [Column<Row>] = [
             Column("id") { .string($0.record.id) }, Column("code") { .string($0.record.code) },
-            Column("name") { .string($0.record.name) },
+            Column("name") { .string($0.record.name) }.wrapping(),
             Column("latitude") { .coordinate($0.record.coordinate.latitude) },
             Column("longitude") { .coordinate($0.record.coordinate.longitude) },
             Column("parent_station", "PARENT") { $0.record.parent.map { .string(t.stop($0).id) } ?? .null },

@@ -91,7 +91,7 @@ struct GTFSTripCommand: GTFSSubcommand {
         }
         let data: [Column<TripCalls.Call>] = [
             Column("sequence", "SEQ") { .int($0.position + 1) }, Column("stop_id", "STOP") { .string(t.stop($0.stop).id) },
-            Column("stop_name", "NAME") { .string(t.stop($0.stop).name) }, Column("platform") { layout.platform($0.stop) },
+            Column("stop_name", "NAME") { .string(t.stop($0.stop).name) }.wrapping(), Column("platform") { layout.platform($0.stop) },
             Column("arrival", "ARRIVE") { time($0.arrival, $0, first: true) }, Column("departure", "DEPART") { time($0.departure, $0, first: false) },
             Column("planned_arrival") { time($0.plannedArrival, $0, first: true) },
             Column("planned_departure") { time($0.plannedDeparture, $0, first: false) },
@@ -113,8 +113,8 @@ struct GTFSTripCommand: GTFSSubcommand {
             return .string("\(p) → \(now)")
         }
         var table: [Column<TripCalls.Call>] = [data[0], data[1], data[2],
-                                         Column("arrival", "ARRIVE") { shown($0, arrival: true) },
-                                         Column("departure", "DEPART") { shown($0, arrival: false) }, note]
+                                         Column("arrival", "ARRIVE") { shown($0, arrival: true) }.whole(),
+                                         Column("departure", "DEPART") { shown($0, arrival: false) }.whole(), note]
         if calls.allSatisfy({ note.value($0) == .string("") }) { table.removeLast() }
         let column = GTFSContext.feedColumn(t) { (c: TripCalls.Call) in t.feed(ofStop: c.stop) }
         return Output(calls, data: column + data, table: column + table, notices: notices)

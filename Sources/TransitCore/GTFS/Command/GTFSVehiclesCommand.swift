@@ -37,13 +37,13 @@ struct GTFSVehiclesCommand: GTFSSubcommand {
         rows.sort { (StopIndex.routeName(t, $0.route), $0.id) < (StopIndex.routeName(t, $1.route), $1.id) }
         let zone = GTFSContext.zone(of: sources, t)
         let data: [Column<VehicleRow>] = [
-            Column("id", "VEHICLE") { .string($0.id) }, Column("label") { .optional($0.label) }, Column("trip_id", "TRIP") { .optional($0.tripID) },
-            Column("route") { $0.route >= 0 ? .string(StopIndex.routeName(t, $0.route)) : .null }, Column("route_id") { .optional($0.routeID) },
+            Column("id", "VEHICLE") { .string($0.id) }, Column("label") { .optional($0.label) }, Column("trip_id", "TRIP") { .optional($0.tripID) }.shrinkingFirst(),
+            Column("route") { $0.route >= 0 ? .string(StopIndex.routeName(t, $0.route)) : .null }.wrapping(), Column("route_id") { .optional($0.routeID) },
             Column("latitude") { .coordinate($0.latitude) }, Column("longitude") { .coordinate($0.longitude) },
             Column("bearing", "HDG") { $0.bearing.map { .int(Int($0.rounded())) } ?? .null }, Column("speed") { .optional($0.speed) },
-            Column("stop_id", "STOP") { .optional($0.stop.map { t.stop($0).id }) }, Column("stop_name") { .optional($0.stop.map { t.stop($0).name }) },
+            Column("stop_id", "STOP") { .optional($0.stop.map { t.stop($0).id }) }, Column("stop_name") { .optional($0.stop.map { t.stop($0).name }) }.wrapping(),
             Column("status") { .optional($0.status) }, Column("stop_derived", in: .json) { .bool($0.stopDerived) },
-            Column("occupancy") { .optional($0.occupancy) },
+            Column("occupancy") { .optional($0.occupancy) }.shrinkingFirst(),
             Column("timestamp", "SEEN") { $0.timestamp.map { .time(Date(timeIntervalSince1970: TimeInterval($0)), zone) } ?? .null },
             Column("age_seconds", "AGE") { .optional($0.age) },
         ]
@@ -53,11 +53,15 @@ struct GTFSVehiclesCommand: GTFSSubcommand {
         let position = Column<VehicleRow>("position", "POSITION") { row in
             guard let lat = row.latitude, let lon = row.longitude else { return .string("") }
             return .string(Self.degrees(lat) + "," + Self.degrees(lon))
-        }
+        }.whole()
         // A stop worked out from the position (the feed named none) is marked `~`.
-        let status = Column<VehicleRow>("status", "STATUS") { row in row.status.map { .string(row.stopDerived ? "~" + $0 : $0) } ?? .null }
+        let status = Column<VehicleRow>("status", "STATUS") { row in row.status.map { .string(row.stopDerived ? "~" + $0 : $0) } ?? .null }.whole()
         let named = { (key: String) in data.filter { $0.key == key } }
-        let table = named("id") + named("route") + named("trip_id") + [position] + named("stop_name") + [status] + named("occupancy") + named("age_seconds")
+        // In a narrow table the trip and the occupancy give way first; the route and the stop's
+        // name wrap, and the position (which --from takes back) is never cut.
+        // OCCUPANCY only where the feed says any (most say `no_data_available` of every vehicle).
+        let occupancy = rows.contains { $0.occupancy.map { !$0.isEmpty && $0 != "no_data_available" } ?? false } ? named("occupancy") : []
+        let table = named("id") + named("route") + named("trip_id") + [position] + named("stop_name") + [status] + occupancy + named("age_seconds")
         var output = Output(rows, data: data, table: table, notices: notices)
         output.geoJSON { GeoJSON.points($0) }
         return output

@@ -208,11 +208,13 @@ struct JourneyLayout {
     }
 
     /// `Local toward San Jose → walk 50 m → Bullet toward …`: the rides and walks in order.
-    func description(_ journey: Router.Journey) -> String {
+    /// `toward`: false leaves out where each ride heads (the table's shorter form, for a narrow
+    /// terminal: the line's name is what a rider boards by).
+    func description(_ journey: Router.Journey, toward: Bool = true) -> String {
         journey.legs.map { leg in
             switch leg.mode {
             case .ride:
-                let headsign = headsign(leg)
+                let headsign = toward ? headsign(leg) : ""
                 return routeName(route(leg)) + (headsign.isEmpty ? "" : " toward \(headsign)") + (alerts(leg).isEmpty ? "" : " !")
             case .walk:
                 return "walk \(Int(meters(leg).rounded())) m"
@@ -250,8 +252,10 @@ struct JourneyLayout {
             // script's columns before it stay where they were.
             Column("trip_ids", in: .flat) { .string($0.legs.filter(\.isRide).map { tripID($0) }.joined(separator: " > ")) },
         ]
-        let change = Column<Router.Journey>("change_at", "CHANGE AT") { .string(changeAt($0)) }
+        // Where to change and the lines to take are never cut: they wrap (issue 44).
+        let change = Column<Router.Journey>("change_at", "CHANGE AT") { .string(changeAt($0)) }.wrapping()
         let journey = Column<Router.Journey>("journey", "JOURNEY") { .string(description($0)) }
+            .wrapping { .string(description($0, toward: false)) }
         // The table marks a time on a later calendar day than the service day (`00:40+1`).
         let day = clock.day
         // With realtime data, a time off its plan says by how much: `08:04 +4`.
@@ -261,8 +265,8 @@ struct JourneyLayout {
             let minutes = Self.minutes(time.delay)
             return .string(minutes == 0 ? text : text + (minutes > 0 ? " +\(minutes)" : " \(minutes)"))
         }
-        let depart = Column<Router.Journey>("departure", "DEPART") { shown($0.departure, at: $0.legs.first?.from ?? -1, $0.legs.first(where: \.isRide)?.departure) }
-        let arrive = Column<Router.Journey>("arrival", "ARRIVE") { shown($0.arrival, at: $0.legs.last?.to ?? -1, $0.legs.last(where: \.isRide)?.arrival) }
+        let depart = Column<Router.Journey>("departure", "DEPART") { shown($0.departure, at: $0.legs.first?.from ?? -1, $0.legs.first(where: \.isRide)?.departure) }.whole()
+        let arrive = Column<Router.Journey>("arrival", "ARRIVE") { shown($0.arrival, at: $0.legs.last?.to ?? -1, $0.legs.last(where: \.isRide)?.arrival) }.whole()
         // Where to board: the first ride's station; after a walk first (from a point, or from the
         // stop named to one near it), with the time the ride boards, as DEPART says when to leave.
         let board = Column<Router.Journey>("from", "FROM") { j in
@@ -270,10 +274,12 @@ struct JourneyLayout {
             let station = stationName(ride.from)
             guard j.legs.first?.isRide == false else { return .string(station) }
             return .string(station + " " + ClockTime.hhmm(clock.instant(ride.departure.predicted), zone: zone(at: ride.from), on: day))
-        }
-        // At 80 columns every row keeps its times, where to board and where to change; the
-        // line names give way first.
-        var table = [depart, arrive, duration, transfers, board, change, journey.shrinkingFirst()]
+        }.wrapping()
+        // At 80 columns every row keeps its times, where to board and change, and each line's
+        // name: where the rides head gives way first, then the names wrap.
+        var table = [depart, arrive, duration, transfers, board, change, journey]
+        // No journey changes: no CHANGE AT column (CHG says 0), its room to the line names.
+        if journeys.allSatisfy({ $0.legs.filter(\.isRide).count <= 1 }) { table.removeAll { $0.header == "CHANGE AT" } }
         if t.hasFares {
             // Priced where the feed has fares: JSON's `fare`, the table's PRICE (`?` when some
             // ride has none: never a partial sum).
@@ -289,7 +295,7 @@ struct JourneyLayout {
                 guard let price = fares.value?.price(journey), price.minorTotal != nil else { return .null }
                 return price.currency.map(Value.string) ?? .null
             })
-            table.insert(Column("price", "PRICE") { journey in fares.value.map { Self.priceText($0.price(journey)) } ?? .null }, at: 4)
+            table.insert(Column("price", "PRICE") { journey in fares.value.map { Self.priceText($0.price(journey)) } ?? .null }.whole(), at: 4)
         }
         var output = Output(journeys, data: data, table: table, notices: notices)
         let fares = self.fares
