@@ -85,7 +85,7 @@ package struct App: Sendable {
 
     func execute(_ settings: Settings, _ command: Command) async throws(TransitError) -> Int32 {
         if let watch = settings.watch { return await self.watch(settings, command, watch) }
-        let spinner = Spinner(enabled: settings.stderrIsTerminal && !settings.quiet, write: writeErr)
+        let spinner = Spinner(enabled: settings.stderrIsTerminal && !settings.quiet, columns: Settings.terminalWidth(2), write: writeErr)
         try await once(settings, command, http: makeHTTP(settings, spinner: spinner), spinner: spinner)
         return 0
     }
@@ -95,7 +95,7 @@ package struct App: Sendable {
     func once(_ settings: Settings, _ command: Command, http: HTTPClient, spinner: Spinner,
               prefix: String = "") async throws(TransitError) {
         defer { spinner.stop() }
-        let output = try await command.run(Context(settings: settings, http: http, progress: spinner.show))
+        let output = try await command.run(Context(settings: settings, http: http, progress: spinner.show, detail: spinner.detail))
         spinner.stop()
         let renderer = Renderer(format: settings.format, header: settings.header, color: settings.color, width: settings.tableWidth)
         if let pieces = writeOutBytes, !Redaction.isActive {
@@ -121,7 +121,7 @@ package struct App: Sendable {
     /// the next tick; only a usage error (an unknown stop, say) ends the watch.
     func watch(_ settings: Settings, _ command: Command, _ watch: Watch) async -> Int32 {
         // The spinner would fight the redrawn screen on a terminal.
-        let spinner = Spinner(enabled: settings.stderrIsTerminal && !settings.quiet && !terminal.stdout, write: writeErr)
+        let spinner = Spinner(enabled: settings.stderrIsTerminal && !settings.quiet && !terminal.stdout, columns: Settings.terminalWidth(2), write: writeErr)
         let http = makeHTTP(settings, spinner: spinner)
         let zone = command.zone
         var refreshes = 0
@@ -158,7 +158,10 @@ package struct App: Sendable {
             options.log = { write("transit: " + $0 + "\n") }
         }
         options.progress = spinner.show
-        options.transferred = { label, received, total in spinner.show("fetching \(label) " + ProgressBar.text(received, of: total)) }
+        let rate = TransferRate()
+        options.transferred = { label, received, total in
+            spinner.show("fetching \(label) " + ProgressBar.text(received, of: total, perSecond: rate.perSecond(label, received)))
+        }
         return HTTPClient(transport: settings.transport(network: URLSessionTransport()), options: options)
     }
 }
@@ -169,4 +172,6 @@ package struct Context: Sendable {
     package var http: HTTPClient
     /// Progress in words for the user; requests report themselves through the HTTP client.
     package var progress: @Sendable (String) -> Void
+    /// How far the work `progress` named is (drawn after it, until the next `progress`).
+    package var detail: @Sendable (String) -> Void = { _ in }
 }

@@ -156,7 +156,7 @@ package struct Settings: Sendable, Equatable {
         }
         var tableWidth: Int?
         if terminal.stdout {
-            tableWidth = nonEmpty(env["COLUMNS"]).flatMap { Int($0) }.flatMap { (10...10_000).contains($0) ? $0 : nil } ?? Self.terminalWidth()
+            tableWidth = nonEmpty(env["COLUMNS"]).flatMap { Int($0) }.flatMap { (10...10_000).contains($0) ? $0 : nil } ?? Self.terminalWidth(1)
         }
         if let secret = credentials?.value { Redaction.register(secret) }
         for url in baseURLs.values { if let password = Redaction.password(inURL: url) { Redaction.register(password) } }
@@ -171,10 +171,11 @@ package struct Settings: Sendable, Equatable {
         return settings
     }
 
-    /// The terminal's columns (TIOCGWINSZ on stdout), when it says.
-    static func terminalWidth() -> Int? {
+    /// The columns of the terminal on `descriptor` (TIOCGWINSZ; stdout for tables, stderr for
+    /// the progress line), when it says.
+    static func terminalWidth(_ descriptor: Int32) -> Int? {
         var size = winsize()
-        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 10 else { return nil }
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 10 else { return nil }
         return Int(size.ws_col)
     }
 

@@ -10,6 +10,8 @@ package struct GTFSCompiler {
     package var warnings: [String] = []
     /// When the feed is compiled: the year around it is never dropped from a calendar too long.
     package var now = Date()
+    /// Where to say how far compiling is (nil: nowhere).
+    package var progress: ProgressReport?
     package var t = Timetable()
     package var stops = IDTable()
     package var routes = IDTable()
@@ -49,16 +51,20 @@ package struct GTFSCompiler {
     /// The most stop_times rows one trip may have (the longest real trips have a few hundred).
     package static let maxCallsPerTrip = 10_000
 
-    package static func compile(_ files: FeedFiles, now: Date = Date()) throws(TransitError) -> (Timetable, warnings: [String]) {
+    package static func compile(_ files: FeedFiles, now: Date = Date(), progress: ProgressReport? = nil) throws(TransitError) -> (Timetable, warnings: [String]) {
         var compiler = GTFSCompiler()
         compiler.now = now
+        compiler.progress = progress
         try compiler.run(files)
         return (compiler.t, compiler.warnings)
     }
 
     /// Every step of `steps`, in order.
     package mutating func run(_ files: FeedFiles) throws(TransitError) {
-        for step in Self.steps { try step.run(&self, files) }
+        for (i, step) in Self.steps.enumerated() {
+            progress?(.step(step.name, index: i, steps: Self.steps.count))
+            try step.run(&self, files)
+        }
     }
 
     package func required(_ files: FeedFiles, _ name: String) throws(TransitError) -> CSVReader {
@@ -415,6 +421,7 @@ package struct GTFSCompiler {
                             departure: try time(c[2], "departure_time"), flags: flags,
                             distance: distance.flatMap { FieldBytes.double(r.bytes($0)) }.map { Float($0) } ?? .nan))
             count += 1
+            if count & 0xFFFF == 0, let progress { progress(.rows(Int(count), fraction: r.fraction)) }
         }
         t.sourceStopTimes = count
         if grouped {

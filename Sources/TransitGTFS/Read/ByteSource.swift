@@ -10,6 +10,12 @@ import Darwin
 package protocol ByteSource {
     /// Fills `buffer` from the start; 0 means the end.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransitError) -> Int
+    /// How many bytes it holds in all, where that is known before reading (for progress).
+    var size: Int? { get }
+}
+
+extension ByteSource {
+    package var size: Int? { nil }
 }
 
 /// A file opened for reading, read with `pread` at any offset; closed when released.
@@ -81,6 +87,8 @@ package struct FileSource: ByteSource {
     package init(_ path: String) throws(TransitError) {
         file = try ReadOnlyFile(path)
     }
+
+    package var size: Int? { file.size }
 
     package mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransitError) -> Int {
         let n = try file.read(at: offset, into: buffer)

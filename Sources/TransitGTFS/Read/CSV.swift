@@ -27,6 +27,10 @@ package final class CSVReader {
     /// Unescaped text of a field with doubled quotes (valid until the next call).
     private var scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
     private var scratchCapacity = 256
+    /// Bytes taken from the source so far, and what it holds in all where that is known: how far
+    /// the reading is, for progress.
+    package private(set) var consumed = 0
+    package let size: Int?
     /// The line the current record starts on (1 is the header).
     package private(set) var line = 0
     private var nextLine = 1
@@ -38,6 +42,7 @@ package final class CSVReader {
     package init(_ source: ByteSource, file: String, chunk: Int = 1 << 20) throws(TransitError) {
         self.file = file
         self.source = source
+        size = source.size
         capacity = chunk
         buffer = .allocate(capacity: chunk)
         try fill()
@@ -63,6 +68,12 @@ package final class CSVReader {
         }
         (fields + count).initialize(to: Field(start: start, end: end, escaped: escaped))
         count += 1
+    }
+
+    /// How much of the source has been read, from 0 to 1, where its size is known.
+    package var fraction: Double? {
+        guard let size, size > 0 else { return nil }
+        return min(1, Double(consumed) / Double(size))
     }
 
     /// The column holding `name`, or nil.
@@ -215,6 +226,7 @@ package final class CSVReader {
         let n = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer + filled, count: capacity - filled))
         if n == 0 { exhausted = true }
         filled += n
+        consumed += n
     }
 }
 

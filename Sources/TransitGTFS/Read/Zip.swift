@@ -121,6 +121,8 @@ package final class ZipEntrySource: ByteSource {
     package var crc: uLong = 0
     /// zlib said the stream ended; the next read checks it.
     package var ended = false
+    /// What the central directory declares it unpacks to (never more is produced).
+    package var size: Int? { entry.size }
 
     package init(file: ReadOnlyFile, entry: ZipArchive.Entry, start: Int) throws(TransitError) {
         self.file = file

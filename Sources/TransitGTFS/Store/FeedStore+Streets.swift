@@ -18,7 +18,7 @@ extension FeedStore {
         }
         let cached = networkPath(hash)
         if keepsCompiled, expected == nil, let found = StreetNetworkFile.read(cached, hash: hash) { return (found.0, found.1, hash) }
-        let network = try StreetNetwork.read(path)
+        let network = try StreetNetwork.read(path, progress: progress)
         let mapBytes = Self.stamp(path)?.size ?? 0
         guard let grid = network.grid(limit: StreetNetwork.maxGridEntries(mapBytes: mapBytes)) else {
             throw .usage("the map \(path) makes a street grid of more than \(StreetNetwork.maxGridEntries(mapBytes: mapBytes)) entries for its \(mapBytes) bytes (real maps make under 1 a byte): is it a map of streets?")

@@ -11,11 +11,14 @@ package struct FeedStore {
     /// Whether feeds given by path and combinations are compiled into the cache and read from it
     /// (`--no-cache`: neither, both compiled in memory for each query).
     package var keepsCompiled: Bool
+    /// Where compiling a feed and reading a map say how far they are (nil: nowhere).
+    package var progress: ProgressReport?
 
-    package init(cacheDirectory: String, now: Date = Date(), keepsCompiled: Bool = true) {
+    package init(cacheDirectory: String, now: Date = Date(), keepsCompiled: Bool = true, progress: ProgressReport? = nil) {
         root = (cacheDirectory as NSString).appendingPathComponent("gtfs")
         self.now = now
         self.keepsCompiled = keepsCompiled
+        self.progress = progress
     }
 
     /// What `feeds` lists and `import` prints, kept at the front of the compiled file.
@@ -133,7 +136,7 @@ package struct FeedStore {
                          validators: (etag: String?, lastModified: String?)? = nil,
                          realtime: RealtimeSources? = nil, streets: String? = nil) throws(TransitError) -> (Summary, Timetable, [String]) {
         let started = DispatchTime.now().uptimeNanoseconds
-        var (timetable, warnings) = try GTFSCompiler.compile(files, now: now)
+        var (timetable, warnings) = try GTFSCompiler.compile(files, now: now, progress: progress)
         var streetsHash: String?
         if let streets {
             let (network, grid, hash) = try self.streets(streets)

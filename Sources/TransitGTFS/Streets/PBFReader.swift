@@ -63,12 +63,15 @@ package struct PBFReader {
         package var node: (Node) -> Void = { _ in }
         package var way: (_ id: Int64, _ refs: [Int64], _ tags: WayTags) -> Void = { _, _, _ in }
         package var relation: () -> Void = {}
+        /// After each blob: the bytes of the file read so far, of its size (for progress).
+        package var blob: (_ read: Int, _ of: Int) -> Void = { _, _ in }
 
         package init(node: @escaping (Node) -> Void = { _ in }, way: @escaping (Int64, [Int64], WayTags) -> Void = { _, _, _ in },
-                     relation: @escaping () -> Void = {}) {
+                     relation: @escaping () -> Void = {}, blob: @escaping (Int, Int) -> Void = { _, _ in }) {
             self.node = node
             self.way = way
             self.relation = relation
+            self.blob = blob
         }
     }
 
@@ -124,6 +127,7 @@ package struct PBFReader {
             default:
                 break  // unknown blob types are skipped, as the format says
             }
+            visitor.blob(position, bytes.count)
         }
         guard let header else { throw .parse(what: what, reason: "it has no OSMHeader; is it an OpenStreetMap .osm.pbf file?") }
         return header

@@ -25,9 +25,9 @@ package struct StreetNetwork {
     package func coordinate(_ node: Int) -> Coordinate { Coordinate(latitude: latitude[node], longitude: longitude[node]) }
 
     /// Reads the walkable network of the PBF file at `path`.
-    package static func read(_ path: String, profile: Walkable.Profile = .foot) throws(TransitError) -> StreetNetwork {
+    package static func read(_ path: String, profile: Walkable.Profile = .foot, progress: ProgressReport? = nil) throws(TransitError) -> StreetNetwork {
         let file = try MappedFile(path)
-        return try read(file.bytes, what: path, profile: profile)
+        return try read(file.bytes, what: path, profiles: [profile], progress: progress).first ?? StreetNetwork()
     }
 
     /// Reads the walkable network of PBF bytes (`what` names them in an error).
@@ -43,7 +43,8 @@ package struct StreetNetwork {
     }
 
     /// The same, from PBF bytes.
-    package static func read(_ bytes: UnsafeRawBufferPointer, what: String, profiles: [Walkable.Profile]) throws(TransitError) -> [StreetNetwork] {
+    package static func read(_ bytes: UnsafeRawBufferPointer, what: String, profiles: [Walkable.Profile],
+                             progress: ProgressReport? = nil) throws(TransitError) -> [StreetNetwork] {
         // Every node's id and place (nodes come before the ways that use them, and which nodes a
         // walkable way uses is known only then), then the refs of the ways some profile walks,
         // each way with the profiles that walk it (a bit each).
@@ -62,7 +63,7 @@ package struct StreetNetwork {
             wayEnds.append(refs.count)
             areas.append(Walkable.isArea(tags))
             walkedBy.append(bits)
-        }))
+        }, blob: { read, size in progress?(.map(read: read, of: size)) }))
         if !sorted {
             // Files written by osmium and osmosis are sorted by id; another may not be.
             let order = ids.indices.sorted { ids[$0] < ids[$1] }

@@ -18,7 +18,10 @@ struct GTFSContext {
 
     init(_ context: Context) {
         self.context = context
-        store = FeedStore(cacheDirectory: context.settings.cacheDirectory, now: context.settings.now, keepsCompiled: !context.settings.noCache)
+        // Compiling a feed and reading a map say how far they are on the progress line.
+        let detail = context.detail
+        store = FeedStore(cacheDirectory: context.settings.cacheDirectory, now: context.settings.now, keepsCompiled: !context.settings.noCache,
+                          progress: { detail(ProgressBar.text($0)) })
         now = context.settings.now
     }
 
