@@ -114,6 +114,53 @@ import TransitTestSupport
         #expect(out == ["caltrain_20160406|all", "San Francisco Caltrain", "San Francisco Caltrain", "San Francisco Caltrain", "", ""])
     }
 
+    /// Issue 44, item 8: the NAME of update and remove (imported feeds), --rider (the feed's
+    /// categories), --route (its routes), a trip_id for `gtfs trip` once something is typed, and
+    /// catalog's subcommands; in bash, zsh and fish alike.
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func feedNamesRidersRoutesTripsAndSubcommandsComplete() async throws {
+        let env = ["TRANSIT_CACHE_DIR": Paths.temporary()]
+        let imported = try await Run.transit(["gtfs", "import", Reference.path("realdata/bart_gtfs/gtfs-lite_2022/unz"), "--name", "bart"], env: Run.environment(env))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let out = try await Self.bash([
+            "t gtfs remove ''", "t gtfs update b", "t gtfs trips --rider ''", "t gtfs trips --rider y", "t gtfs departures --route Red",
+            "t gtfs vehicles --route Yellow-", "t gtfs trip 125012", "t gtfs trip ''", "t gtfs catalog ''", "t gtfs catalog s",
+        ], env: env)
+        #expect(out.count == 10)
+        #expect(out.first == "bart" && out.dropFirst().first == "bart", "\(out)")
+        #expect(Set(Self.words(out.dropFirst(2).first)) == ["5", "Youth Clipper", "2", "Senior/Disabled Clipper", "16", "Clipper START"], "\(out)")
+        #expect(Self.words(out.dropFirst(3).first) == ["Youth Clipper"], "\(out)")
+        #expect(Set(Self.words(out.dropFirst(4).first)) == ["Red-N", "Red-S"], "\(out)")
+        #expect(Set(Self.words(out.dropFirst(5).first)) == ["Yellow-N", "Yellow-S"], "\(out)")
+        let trips = Self.words(out.dropFirst(6).first)
+        #expect(!trips.isEmpty && trips.allSatisfy { $0.hasPrefix("125012") } && trips.contains("1250125"), "\(out)")
+        #expect(out.dropFirst(7).first == "", "no trip_id before something is typed")
+        #expect(Set(Self.words(out.dropFirst(8).first)) == ["search", "show", "update"] && Self.words(out.dropFirst(9).first) == ["search", "show"], "\(out)")
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") {
+            let bin = Paths.temporary()
+            try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: bin + "/transit", withDestinationPath: Run.binary)
+            let fish = try await Run.transitLike(["/usr/bin/fish", "--no-config", "-c", """
+                transit completion fish | source
+                complete -C'transit gtfs remove '; echo ==
+                complete -C'transit gtfs catalog '; echo ==
+                complete -C'transit gtfs trips --rider Sen'
+                """], env: Run.environment(env.merging(["PATH": bin + ":/usr/bin:/bin"]) { $1 }))
+            let blocks = fish.stdout.components(separatedBy: "==\n").map { $0.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") } }
+            #expect(blocks == [["bart"], ["search", "show", "update"], ["Senior/Disabled Clipper"]], "\(fish.stdout)\(fish.stderr)")
+        }
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh") {
+            let zsh = try await Run.transitLike(["/usr/bin/zsh", "-f", "-c", """
+                compdef() { :; }; compset() { :; }
+                compadd() { local a; for a in "$@"; do [[ $a == -* ]] || print -rn -- "$a "; done; print; }
+                source <("$TRANSIT" completion zsh)
+                t() { words=("$TRANSIT" "$@"); CURRENT=${#words}; PREFIX=${words[CURRENT]}; _transit; }
+                t gtfs remove ''
+                t gtfs catalog ''
+                """], env: Run.environment(env.merging(["TRANSIT": Run.binary]) { $1 }))
+            #expect(zsh.stdoutLines == ["bart ", "search show update "], "\(zsh.stdout)\(zsh.stderr)")
+        }
+    }
+
     static func parses(_ shell: String) async throws {
         let script = try await Run.transit(["completion", shell])
         let file = Paths.temporary() + "." + shell

@@ -110,6 +110,10 @@ import Testing
         let header = concession.stdoutLines.first?.split(separator: "\t").map(String.init) ?? []
         #expect(concession.status == 0 && header.suffix(3) == ["trip_ids", "price", "currency"], "\(concession.stdout)")
         #expect(concession.stdoutLines.dropFirst().first?.hasSuffix("\t2.15\tCAD") == true, "\(concession.stdout)")
+        // The table names the default category it priced for, and what --rider takes instead.
+        let adult = try await Run.transit(["gtfs", "trips", "--feed", "riders", "--from", "UBC", "--to", "CMBY-BUS", "--date", "2022-10-12", "--format", "table"], env: env)
+        #expect(adult.status == 0 && adult.stderrLines.contains("Prices are for Adult, the feed's default rider category; --rider takes another: Concession"),
+                "\(adult.stderr)")
         let riders = try await Run.transit(["gtfs", "fares", "--feed", "riders", "--from", "UBC", "--to", "CMBY-BUS", "--date", "2022-10-12", "--format", "json"], env: env)
         let row = try #require((try JSONSerialization.jsonObject(with: Data(riders.stdout.utf8)) as? [[String: Any]])?.first, "\(riders.stderr)")
         #expect(row["fares"] as? String == "bus_flat_fare" && row["price"] as? Double == 3.20)

@@ -96,7 +96,15 @@ struct FareTests {
         for (rider, price) in [("youth", "$2.50"), ("2", "$1.85"), ("Clipper START", "$4.00")] {
             let run = try await Run.transit(query + ["--rider", rider], env: env)
             #expect(run.status == 0 && run.stdoutLines.dropFirst().first?.contains(price) == true, "\(rider): \(run.stdout)")
+            #expect(!run.stderr.contains("Prices are"), "\(run.stderr)")
         }
+        // Without --rider the table says whose price it is: Fares v1 has no default category
+        // (issue 44, item 8). JSON says it in fare.rider (null), and no notice.
+        let own = try await Run.transit(query, env: env)
+        #expect(own.stdoutLines.dropFirst().first?.contains("$5.05") == true
+                && own.stderrLines == ["Prices are the feed's own, for no rider category in particular; --rider takes one: Youth Clipper, Senior/Disabled Clipper, Clipper START"],
+                "\(own.stderr)")
+        #expect(try await Run.transit(Array(query.dropLast(2)) + ["--format", "json"], env: env).stderr.isEmpty)
         let unknown = try await Run.transit(query + ["--rider", "clipper"], env: env)
         #expect(unknown.status == 2 && unknown.stdout.isEmpty && unknown.stderrLines == ["transit: --rider: no single rider category 'clipper'; the feed has 5 (Youth Clipper), 2 (Senior/Disabled Clipper), 16 (Clipper START)"], "\(unknown.stderr)")
         #expect(try await Run.transit(["gtfs", "import", Reference.path("gtfs-multi/feeds/gh-sample-feed"), "--name", "sample"], env: env).status == 0)

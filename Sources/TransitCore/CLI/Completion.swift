@@ -11,8 +11,9 @@ package enum Completion {
     }
 
     /// What `transit completion values PROVIDER COMMAND OPTION PREFIX [-- WORDS…]` asks: the
-    /// values of `--OPTION` that start with `PREFIX`; `typed` holds the options already on the
-    /// line (a `--feed`, `--offline`), read from WORDS.
+    /// values of `--OPTION` that start with `PREFIX` (OPTION `-`: the command's positional
+    /// argument, `gtfs remove NAME`); `typed` holds the options already on the line (a `--feed`,
+    /// `--offline`), read from WORDS.
     package struct Query: Sendable, Equatable {
         package var provider: String
         package var command: String
@@ -24,6 +25,9 @@ package enum Completion {
 
     /// The most values one Tab prints.
     package static let maximumValues = 500
+
+    /// The option name a values query gives for the command's positional argument.
+    package static let positional = "-"
 
     /// The words that stand where a provider does.
     static let topWords = ["help", "completion"]
@@ -70,7 +74,8 @@ package enum Completion {
     /// recordings with `--offline`), never the network; nil when there is nothing to say.
     static func values(_ query: Query, environment: Environment) async -> String? {
         guard let provider = Providers.all.first(where: { $0.name == query.provider }), let values = provider.values,
-              let command = provider.spec.command(query.command), command.option(query.option)?.source == .cached else { return nil }
+              let command = provider.spec.command(query.command),
+              query.option == positional ? command.positionalSource == .cached : command.option(query.option)?.source == .cached else { return nil }
         // Only what says where to look: the command's own options, the fixtures and the two flags.
         let own = Set(command.options.map(\.name) + ["fixtures"])
         guard let settings = try? Settings.resolve(values: query.typed.filter { own.contains($0.key) }, flags: query.flags.intersection(["offline", "no-cache"]),
@@ -175,10 +180,15 @@ package enum Completion {
         let commandsOf = m.providers.map { "        \($0.name)) words=\(quoted($0.commands.map(\.name))) ;;" }
         var positionals: [String] = []
         for command in m.commands where command.spec.positional != nil {
+            if !command.spec.positionalChoices.isEmpty {
+                positionals.append("            '\(command.key)') COMPREPLY=($(compgen -W \(quoted(command.spec.positionalChoices)) -- \"$cur\")) ;;")
+                continue
+            }
             switch command.spec.positionalSource {
             case .files: positionals.append("            '\(command.key)') compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\")) ;;")
             case .directories: positionals.append("            '\(command.key)') compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- \"$cur\")) ;;")
-            case .free, .cached: break
+            case .cached: positionals.append("            '\(command.key)') _transit_values \"$provider\" \"$command\" \(positional) ;;")
+            case .free: break
             }
         }
         let globals = m.globals.map { "--" + $0.name }.joined(separator: " ")
@@ -284,10 +294,15 @@ package enum Completion {
         }
         var positionals: [String] = []
         for command in m.commands where command.spec.positional != nil {
+            if !command.spec.positionalChoices.isEmpty {
+                positionals.append("            '\(command.key)') compadd -- \(command.spec.positionalChoices.joined(separator: " ")) ;;")
+                continue
+            }
             switch command.spec.positionalSource {
             case .files: positionals.append("            '\(command.key)') _files ;;")
             case .directories: positionals.append("            '\(command.key)') _files -/ ;;")
-            case .free, .cached: break
+            case .cached: positionals.append("            '\(command.key)') _transit_values \"$provider\" \"$command\" \(positional) ;;")
+            case .free: break
             }
         }
         return "#compdef transit\n" + header(.zsh, load: "source <(transit completion zsh), or as _transit in $fpath") + "\n" + """
@@ -456,8 +471,14 @@ package enum Completion {
             }
         }
         for command in m.commands {
-            if command.spec.positional != nil, command.spec.positionalSource == .files {
-                lines.append("complete -c transit -n '__transit_at \(command.key)' -F")
+            if command.spec.positional != nil {
+                if !command.spec.positionalChoices.isEmpty {
+                    lines.append("complete -c transit -n '__transit_at \(command.key)' -a " + quoted(command.spec.positionalChoices.joined(separator: " ")))
+                } else if command.spec.positionalSource == .files {
+                    lines.append("complete -c transit -n '__transit_at \(command.key)' -F")
+                } else if command.spec.positionalSource == .cached {
+                    lines.append("complete -c transit -n '__transit_at \(command.key)' -a " + quoted("(__transit_values \(command.provider) \(command.spec.name) \(positional))"))
+                }
             }
             for option in command.spec.options {
                 lines.append(optionLine(option, condition: "__transit_in \(command.key)", command: command))

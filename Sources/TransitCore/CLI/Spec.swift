@@ -72,6 +72,9 @@ package struct CommandSpec: Sendable {
     package var positionalTakesRest = false
     /// Where completion finds the positional argument.
     package var positionalSource: ValueSource
+    /// The words the positional argument starts with, where it is a subcommand (`catalog`'s
+    /// search, show, update): what completion offers for it.
+    package var positionalChoices: [String] = []
     /// Old spellings still accepted, by the option they mean (`top` → `limit`): parsed as that
     /// option, never shown in help, completion or the reference.
     package var aliases: [String: String]

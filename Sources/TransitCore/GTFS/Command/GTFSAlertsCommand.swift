@@ -8,7 +8,7 @@ struct GTFSAlertsCommand: GTFSSubcommand {
         provider: "gtfs", name: "alerts", summary: "the service alerts in force now, from GTFS-Realtime",
         examples: ["transit gtfs alerts --realtime https://example.org/gtfs-rt/alerts",
                    "transit gtfs alerts --route SL --stop Market --realtime alerts.pb --format json"],
-        options: [OptionSpec("route", value: "ROUTE", "only alerts that can apply to this route: its route_id or name"),
+        options: [OptionSpec("route", value: "ROUTE", "only alerts that can apply to this route: its route_id or name", source: .cached),
                   OptionSpec("stop", value: "STOP", "only alerts that can apply to this stop (or its station)", source: .cached),
                   OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime alerts: an http(s) URL or a .pb file (repeatable; default the feed's remembered sources)", source: .files, repeatable: true),
                   GTFSCommandLine.realtimeTimeout,

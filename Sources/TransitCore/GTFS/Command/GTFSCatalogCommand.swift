@@ -19,6 +19,7 @@ struct GTFSCatalogCommand: GTFSSubcommand {
                     "transit gtfs import ID downloads a feed of the catalog and remembers its real-time feeds (docs/gtfs.md)."],
             positional: "search WORDS… | show ID | update")
         spec.positionalTakesRest = true
+        spec.positionalChoices = ["search", "show", "update"]
         return spec
     }()
 

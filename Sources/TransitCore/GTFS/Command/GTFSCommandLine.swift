@@ -129,17 +129,35 @@ enum GTFSCommandLine {
         return text
     }
 
-    /// Shell completion: imported feed names for `--feed`; for a stop, the names of the
-    /// feed's stations and lone stops, and stop codes and ids once something is typed. Only a
-    /// feed already imported is read: completion never compiles one.
+    /// Shell completion: imported feed names for `--feed` and for the NAME of `update` and
+    /// `remove`; the feed's rider categories (ids and names) for `--rider`, its routes (names
+    /// and ids) for `--route`, its trip_ids for `gtfs trip` once something is typed; for a stop,
+    /// the names of the feed's stations and lone stops, and stop codes and ids once something is
+    /// typed. Only a feed already imported is read: completion never compiles one.
     static func completionValues(_ query: Completion.Query, _ context: Context) async -> [String] {
         let store = FeedStore(cacheDirectory: context.settings.cacheDirectory)
         if query.option == "feed" { return store.feeds().map(\.name) + ["all"] }
+        if query.option == Completion.positional && ["update", "remove"].contains(query.command) { return store.feeds().map(\.name) }
         let given = query.typed["feed"] ?? context.settings.variables["TRANSIT_GTFS_FEED"]
         if let given, !(FeedStore.validName(given) && FileManager.default.fileExists(atPath: store.path(of: given))) { return [] }
         guard let (_, t, _) = try? store.resolve(given) else { return [] }
         let prefix = query.prefix.lowercased()
         func wanted(_ text: String) -> Bool { !text.isEmpty && (prefix.isEmpty || text.lowercased().hasPrefix(prefix)) }
+        switch query.option {
+        case "rider": return t.riderCategories.flatMap { [$0.id, $0.name] }.filter(wanted)
+        case "route":
+            return (0..<t.routeCount).flatMap { [StopIndex.routeName(t, $0), t.route($0).id] }.filter(wanted)
+        case Completion.positional:
+            // A trip_id once something is typed (a feed has tens of thousands).
+            guard query.command == "trip", !prefix.isEmpty else { return [] }
+            var ids: [String] = []
+            for trip in 0..<t.tripCount where ids.count < Completion.maximumValues {
+                let id = t.tripID(trip)
+                if wanted(id) { ids.append(id) }
+            }
+            return ids
+        default: break
+        }
         var names = Set<String>()
         for stop in 0..<t.stopCount {
             let record = t.stop(stop)

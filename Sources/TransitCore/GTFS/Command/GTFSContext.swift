@@ -61,6 +61,23 @@ struct GTFSContext {
         return Feed(summary: summary, timetable: timetable, notices: warnings.map { "GTFS: " + $0 } + Self.combinationNotices(timetable))
     }
 
+    /// The feeds `--feed` names; with none named and several imported, the one whose timetable
+    /// `has` what the command's filters ask for (`asked`, in words: "stops named market"), as
+    /// `trips` picks the one with its stops: a notice says which, and none or several is a usage
+    /// error naming them. `has` nil (no filter given): as `open(_:)`.
+    func open(_ given: [String], having asked: String, _ has: ((Timetable) -> Bool)?) throws(TransitError) -> Feed {
+        let imported = given.isEmpty && settings.variables["TRANSIT_GTFS_FEED"] == nil && has != nil ? store.feeds() : []
+        guard imported.count > 1, let has else { return try open(given) }
+        let found = imported.compactMap { summary in (try? open([summary.name])).flatMap { has($0.timetable) ? $0 : nil } }
+        if found.count == 1, var only = found.first {
+            only.notices.append("\(only.summary.name) is the one of \(imported.count) imported feeds with \(asked); --feed chooses")
+            return only
+        }
+        let names = imported.map(\.name).joined(separator: ", ")
+        let having = found.isEmpty ? "none has \(asked)" : found.map(\.summary.name).joined(separator: " and ") + " have \(asked)"
+        throw .usage("\(imported.count) feeds are imported (\(names)) and \(having): say which with --feed NAME, or --feed all for every feed as one network")
+    }
+
     /// The feeds, with the query's ends resolved (an unknown stop said as `withStopHelp` says
     /// it) and the feeds put on the clock the query reads its date and window on: `--tz`, else
     /// the zone of the origin's feed (with coordinates, the nearest stop's). `walks`: the longest

@@ -11,7 +11,7 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
         options: [
             OptionSpec("stop", value: "STOP", "a stop_id, a stop_code or a name", required: true, source: .cached),
             OptionSpec("to", value: "STOP", "only departures that reach this stop later on (where they let riders off)", source: .cached),
-            OptionSpec("route", value: "ROUTE", "only this route: its route_id or name"),
+            OptionSpec("route", value: "ROUTE", "only this route: its route_id or name", source: .cached),
             GTFSCommandLine.date,
             OptionSpec("after", value: "T", "only departures at or after T: HH:MM, 5pm, 17, now or +30m; before 03:00 is the night after, H:MM:SS the feed's own hours (default: now on today's service day, else the start of the day)"),
             OptionSpec("before", value: "T", "only departures at or before T"),

@@ -37,9 +37,8 @@ struct GTFSStopsCommand: GTFSSubcommand {
         var meters: Double?
     }
 
-    func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
-        let feed = try gtfs.open(feeds)
-        let t = feed.timetable
+    /// The stops `--name` and `--near` keep, nearest first with `--near`.
+    func rows(_ t: Timetable) -> [Row] {
         // Each row's record read once, for the filters and every column.
         var rows = (0..<t.stopCount).map { Row(stop: $0, record: t.stop($0), meters: nil) }
         if let name {
@@ -52,6 +51,15 @@ struct GTFSStopsCommand: GTFSSubcommand {
                 return m.isFinite && m <= radius ? Row(stop: row.stop, record: row.record, meters: m) : nil
             }.sorted { ($0.meters ?? 0, $0.stop) < ($1.meters ?? 0, $1.stop) }
         }
+        return rows
+    }
+
+    func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
+        // Of several imported feeds, the one with stops the filters keep answers.
+        let asked = [name.map { "stops named \($0)" }, near.map { _ in "stops within \(Int(radius)) m" }].compactMap { $0 }.joined(separator: " and ")
+        let feed = try gtfs.open(feeds, having: asked, name == nil && near == nil ? nil : { !rows($0).isEmpty })
+        let t = feed.timetable
+        let kept = rows(t)
         let served = StopIndex.routesByStop(t)
         var data: [Column<Row>] = [
             Column("id") { .string($0.record.id) }, Column("code") { .string($0.record.code) },
@@ -68,9 +76,9 @@ struct GTFSStopsCommand: GTFSSubcommand {
             table.insert(distance, at: 0)
         }
         var notices = feed.notices
-        if rows.isEmpty { notices.append("No stop of \(feed.summary.name) matches") }
+        if kept.isEmpty { notices.append("No stop of \(feed.summary.name) matches") }
         let column = GTFSContext.feedColumn(t) { (row: Row) in t.feed(ofStop: row.stop) }
-        var output = Output(rows, data: column + data, table: column + table, notices: notices)
+        var output = Output(kept, data: column + data, table: column + table, notices: notices)
         output.geoJSON { GeoJSON.points($0) }
         return output
     }

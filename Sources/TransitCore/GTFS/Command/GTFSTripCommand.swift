@@ -11,7 +11,7 @@ struct GTFSTripCommand: GTFSSubcommand {
                   OptionSpec("start", value: "HH:MM:SS", "which run of a frequencies.txt trip: its first departure, as trip_start says on boards and legs"),
                   GTFSCommandLine.realtime, GTFSCommandLine.realtimeTimeout, GTFSCommandLine.noRealtime, GTFSCommandLine.feed],
         notes: ["Fields: sequence (the call's place in the trip, from 1), stop_id, stop_name, platform, arrival, departure, planned_arrival, planned_departure, delay_seconds (null: no real-time data), realtime, status (scheduled, updated, skipped, canceled, added); arrival and departure are the predicted times with --realtime, null when skipped or canceled. A trip only the real-time data has (ADDED, NEW) is found by its trip_id too. A trip that runs several times a day (frequencies.txt) needs --start, or the next run from now is shown, with a notice."],
-        positional: "TRIP_ID")
+        positional: "TRIP_ID", positionalSource: .cached)
 
     var feeds: [String] = []
     var tripID: String

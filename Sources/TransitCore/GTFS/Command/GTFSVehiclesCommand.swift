@@ -8,7 +8,7 @@ struct GTFSVehiclesCommand: GTFSSubcommand {
         provider: "gtfs", name: "vehicles", summary: "where the vehicles are now, from GTFS-Realtime vehicle positions",
         examples: ["transit gtfs vehicles --realtime https://example.org/gtfs-rt/vehicle-positions",
                    "transit gtfs vehicles --route SL --realtime positions.pb --format geojson > vehicles.geojson"],
-        options: [OptionSpec("route", value: "ROUTE", "only this route: its route_id or name"),
+        options: [OptionSpec("route", value: "ROUTE", "only this route: its route_id or name", source: .cached),
                   OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime vehicle positions: an http(s) URL or a .pb file (repeatable; default the feed's remembered sources)", source: .files, repeatable: true),
                   GTFSCommandLine.realtimeTimeout,
                   GTFSCommandLine.feed] + OptionSpec.watch,

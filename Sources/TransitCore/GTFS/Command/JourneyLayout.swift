@@ -25,6 +25,8 @@ struct JourneyLayout {
     /// The feed's fares (Fares v1 or v2), when it has any: each journey is priced with them. Made when
     /// a format first prices (JSON, the table): tsv and `gtfs trip` never pay for BART's 2,500.
     let fares: Deferred<FareTable?>
+    /// `--rider` named the category priced for (else the feed's default, or its fares' own prices).
+    let riderAsked: Bool
     /// Each walk's line along the streets it follows, by (from, to) stop (-1: the point), where
     /// it was measured on a map and the caller wants it drawn (`--format geojson`).
     private(set) var streetLines: [Int64: [Coordinate]] = [:]
@@ -59,6 +61,7 @@ struct JourneyLayout {
         }
         self.stops = stops
         fares = Deferred { FareTable(timetable, rider: rider, clock: clock, updates: updates) }
+        riderAsked = rider != nil
         zones = timetable.isCombination ? (0..<timetable.feedCount).map(timetable.zone(ofFeed:)) : [timetable.zone]
         if let streets {
             for journey in journeys {
@@ -233,7 +236,8 @@ struct JourneyLayout {
             .joined(separator: ", ")
     }
 
-    func output(_ journeys: [Router.Journey], notices: [String]) -> Output {
+    /// `namesRider`: a notice says who the prices are for where `--rider` did not (the table).
+    func output(_ journeys: [Router.Journey], notices: [String], namesRider: Bool = false) -> Output {
         @Sendable func stop(_ leg: Router.Leg?, first: Bool) -> Value {
             guard let leg else { return .null }
             return .string(first ? endID(leg.from, origin: true) : endID(leg.to, origin: false))
@@ -299,7 +303,9 @@ struct JourneyLayout {
         }
         var output = Output(journeys, data: data, table: table, notices: notices)
         let fares = self.fares
-        output.laterNotices = { [Self.tooManyWaysNotice(fares)].compactMap { $0 } }
+        // Who the table's PRICE is for (JSON's fare.rider says it; tsv names no rider).
+        let riders = t.riderCategories.map { $0.name.isEmpty ? $0.id : $0.name }, named = namesRider && !riderAsked
+        output.laterNotices = { [Self.tooManyWaysNotice(fares), named ? Self.riderNotice(fares, riders) : nil].compactMap { $0 } }
         // A journey as a line through the stops it calls at, its JSON record as properties.
         output.geoJSON { records in GeoJSON.points([], lines: zip(records, journeys).map { (properties: $0, coordinates: path($1)) }) }
         return output
@@ -329,6 +335,20 @@ struct JourneyLayout {
     static func tooManyWaysNotice(_ fares: Deferred<FareTable?>) -> String? {
         guard fares.isMade, let count = fares.value?.journeysWithTooManyWays, count > 0 else { return nil }
         return "\(count) \(count == 1 ? "journey's" : "journeys'") fares give more than \(FareProducts.maxWork) ways to pay to work through: no total (?)"
+    }
+
+    /// Said after pricing, where the feed names rider categories and `--rider` named none: who
+    /// the prices are for, and what `--rider` takes (issue 44: the default had no name to type).
+    /// A Fares v2 feed's default category by name; otherwise the fares' own prices (Fares v1 has
+    /// no default category: BART's are its adult fares, beside Youth, Senior and START prices).
+    static func riderNotice(_ fares: Deferred<FareTable?>, _ riders: [String]) -> String? {
+        guard fares.isMade, let table = fares.value, !riders.isEmpty else { return nil }
+        guard let rider = table.rider else {
+            return GTFSContext.fitted("Prices are the feed's own, for no rider category in particular; --rider takes one: ", riders, "")
+        }
+        let others = riders.filter { $0 != rider }
+        let head = "Prices are for \(rider), the feed's default rider category"
+        return others.isEmpty ? head : GTFSContext.fitted(head + "; --rider takes another: ", others, "")
     }
 
     /// `$6.40`, `€2.10`, `6.40 CHF`, `420 JPY`, `0.125 KWD` (each currency with its own
