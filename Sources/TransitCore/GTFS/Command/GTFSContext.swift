@@ -73,9 +73,14 @@ struct GTFSContext {
             only.notices.append("\(only.summary.name) is the one of \(imported.count) imported feeds with \(asked); --feed chooses")
             return only
         }
-        let names = imported.map(\.name).joined(separator: ", ")
-        let having = found.isEmpty ? "none has \(asked)" : found.map(\.summary.name).joined(separator: " and ") + " have \(asked)"
-        throw .usage("\(imported.count) feeds are imported (\(names)) and \(having): say which with --feed NAME, or --feed all for every feed as one network")
+        throw Self.sayWhich(imported.map(\.name), having: found.map(\.summary.name), asked)
+    }
+
+    /// Of several imported feeds, none or several have what was asked: one line naming them
+    /// (as many as fit a notice's length) and what to type.
+    static func sayWhich(_ imported: [String], having found: [String], _ asked: String) -> TransitError {
+        let having = found.isEmpty ? "none has \(asked)" : fitted("", found, "").replacingOccurrences(of: ", ", with: " and ") + " have \(asked)"
+        return .usage(fitted("\(imported.count) feeds are imported (", imported, ")") + " and \(having): say which with --feed NAME, or --feed all for every feed as one network")
     }
 
     /// The feeds, with the query's ends resolved (an unknown stop said as `withStopHelp` says
@@ -111,9 +116,7 @@ struct GTFSContext {
                 feed.notices.append("\(feed.summary.name) is the one of \(imported.count) imported feeds with \(asked); --feed chooses")
                 return (feed, ends)
             }
-            let names = imported.map(\.name).joined(separator: ", ")
-            let having = found.isEmpty ? "none has \(asked)" : found.map(\.feed.summary.name).joined(separator: " and ") + " have \(asked)"
-            throw .usage("\(imported.count) feeds are imported (\(names)) and \(having): say which with --feed NAME, or --feed all for every feed as one network")
+            throw Self.sayWhich(imported.map(\.name), having: found.map(\.feed.summary.name), asked)
         }
         var feed = try open(given)
         let opened = feed
