@@ -136,9 +136,7 @@ import TransitTestSupport
         #expect(out.dropFirst(7).first == "", "no trip_id before something is typed")
         #expect(Set(Self.words(out.dropFirst(8).first)) == ["search", "show", "update"] && Self.words(out.dropFirst(9).first) == ["search", "show"], "\(out)")
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") {
-            let bin = Paths.temporary()
-            try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(atPath: bin + "/transit", withDestinationPath: Run.binary)
+            let bin = try Self.pathWithTransit()
             let fish = try await Run.transitLike(["/usr/bin/fish", "--no-config", "-c", """
                 transit completion fish | source
                 complete -C'transit gtfs remove '; echo ==
@@ -161,6 +159,14 @@ import TransitTestSupport
         }
     }
 
+    /// A directory holding `transit` (the built binary), for a shell that finds it on PATH.
+    static func pathWithTransit() throws -> String {
+        let bin = Paths.temporary()
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin + "/transit", withDestinationPath: Run.binary)
+        return bin
+    }
+
     static func parses(_ shell: String) async throws {
         let script = try await Run.transit(["completion", shell])
         let file = Paths.temporary() + "." + shell
@@ -174,9 +180,7 @@ import TransitTestSupport
     func fishParsesAndCompletesTheLine() async throws {
         try await Self.parses("fish")
         // fish completes a command line on its own (complete -C); transit is found on PATH.
-        let bin = Paths.temporary()
-        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: bin + "/transit", withDestinationPath: Run.binary)
+        let bin = try Self.pathWithTransit()
         let fish = try await Run.transitLike(["/usr/bin/fish", "--no-config", "-c", """
             transit completion fish | source
             complete -C'transit b'; echo ==

@@ -32,29 +32,24 @@ extension Column {
         return copy
     }
 
-    /// The same column, giving way first when a table must narrow.
-    package func shrinkingFirst() -> Column {
+    /// The same column, giving way as `fit` says in a table narrower than its text.
+    package func fitting(_ fit: TableFit, brief: (@Sendable (Row) -> Value)? = nil) -> Column {
         var copy = self
-        copy.fit = .cutFirst
-        return copy
-    }
-
-    /// The same column, holding names a rider acts on: never cut, wrapped onto continuation
-    /// lines instead; `brief` gives the shorter form a cell takes first where its whole text
-    /// does not fit.
-    package func wrapping(brief: (@Sendable (Row) -> Value)? = nil) -> Column {
-        var copy = self
-        copy.fit = .wrap
+        copy.fit = fit
         copy.brief = brief
         return copy
     }
 
+    /// The same column, giving way first when a table must narrow.
+    package func shrinkingFirst() -> Column { fitting(.cutFirst) }
+
+    /// The same column, holding names a rider acts on: never cut, wrapped onto continuation
+    /// lines instead; `brief` gives the shorter form a cell takes first where its whole text
+    /// does not fit.
+    package func wrapping(brief: (@Sendable (Row) -> Value)? = nil) -> Column { fitting(.wrap, brief: brief) }
+
     /// The same column, never narrowed (a time with its delay, `08:04 +4`; a price).
-    package func whole() -> Column {
-        var copy = self
-        copy.fit = .whole
-        return copy
-    }
+    package func whole() -> Column { fitting(.whole) }
 }
 
 /// How a table's text column gives way when the terminal is narrower than the table.
