@@ -73,6 +73,8 @@ package struct Grid: Sendable, Equatable {
     package var fits: [TableFit] = []
     /// Per row, per column: the cell's shorter form (`Column.brief`); empty when no column has one.
     package var briefs: [[Value?]] = []
+    /// Per row: lines printed under it, outside the columns (a journey's calls); empty: none.
+    package var details: [[String]] = []
 
     package init(headers: [String] = [], rows: [[Value]] = []) {
         self.headers = headers

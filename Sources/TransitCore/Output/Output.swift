@@ -64,6 +64,16 @@ package struct Output: Sendable {
         self.notices = notices
     }
 
+    /// Lines the table prints under each row (a journey's calls), made when the table is.
+    package mutating func tableDetails(_ make: @escaping @Sendable () -> [[String]]) {
+        let table = tableForm
+        tableForm = Deferred {
+            var grid = table.value
+            grid.details = make()
+            return grid
+        }
+    }
+
     /// Nothing to show, and why.
     package static func empty(_ notices: [String]) -> Output {
         Output([Never](), data: [], table: [], notices: notices)

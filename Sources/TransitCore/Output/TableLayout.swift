@@ -22,6 +22,10 @@ struct TableLayout {
     /// Per row, per column: the cell's shorter form; empty when no column has one.
     let briefs: [[String?]]
     let numeric: [Bool]
+    /// Per row: the lines under it (`Grid.details`).
+    let details: [[String]]
+    /// The terminal's width, where there is one.
+    let width: Int?
     /// Per column, how it gives way: `.whole` for every column that is not text.
     let fits: [TableFit]
     private(set) var widths: [Int]
@@ -31,6 +35,8 @@ struct TableLayout {
 
     init(_ grid: Grid, width: Int?) {
         headers = grid.headers
+        details = grid.details
+        self.width = width
         cells = grid.rows.map { row in row.map(Renderer.tableText) }
         briefs = grid.briefs.map { row in row.map { $0.map(Renderer.tableText) } }
         let numeric = grid.headers.indices.map { i in
@@ -183,8 +189,21 @@ struct TableLayout {
         var out = [bold ? "\u{1B}[1m" + head[0] + "\u{1B}[0m" : head[0]]
         for (r, row) in cells.enumerated() {
             out += line(row.indices.map { cellLines(r, $0) }, cut: false)
+            if r < details.count { out += details[r].flatMap(detailLines) }
         }
         return out
+    }
+
+    /// A line under a row, wrapped to the terminal like a name (never cut): its continuation
+    /// lines indented past its own indent.
+    private func detailLines(_ line: String) -> [String] {
+        guard let width else { return [Sanitize.line(line)] }
+        let text = Sanitize.line(line)
+        let indent = text.prefix { $0 == " " }.count
+        let room = max(1, width - indent)
+        return Self.wrap(String(text.dropFirst(indent)), width: room).enumerated().map { k, piece in
+            String(repeating: " ", count: indent + (k > 0 ? Self.indent : 0)) + piece
+        }
     }
 
     /// A cell as the lines it takes: itself, cut, or wrapped (its shorter form first where the

@@ -84,20 +84,9 @@ struct GTFSTripCommand: GTFSSubcommand {
         let length = calls.count
         let layout = JourneyLayout(t, clock: clock)
         let zone = t.zone
-        // No arrival at the first call, no departure from the last.
-        @Sendable func time(_ seconds: Int?, _ c: TripCalls.Call, first: Bool) -> Value {
-            guard let seconds, c.position != (first ? 0 : length - 1) else { return .null }
-            return .time(clock.instant(seconds), zone)
-        }
-        let data: [Column<TripCalls.Call>] = [
-            Column("sequence", "SEQ") { .int($0.position + 1) }, Column("stop_id", "STOP") { .string(t.stop($0.stop).id) },
-            Column("stop_name", "NAME") { .string(t.stop($0.stop).name) }.wrapping(), Column("platform") { layout.platform($0.stop) },
-            Column("arrival", "ARRIVE") { time($0.arrival, $0, first: true) }, Column("departure", "DEPART") { time($0.departure, $0, first: false) },
-            Column("planned_arrival") { time($0.plannedArrival, $0, first: true) },
-            Column("planned_departure") { time($0.plannedDeparture, $0, first: false) },
-            Column("delay_seconds") { $0.delay.map(Value.int) ?? .null }, Column("realtime") { .bool($0.status.isRealtime) },
-            Column("status") { .string($0.status.rawValue) },
-        ]
+        // The fields a journey's legs list their calls with (--stops): no arrival at the first
+        // call, no departure from the last.
+        let data = layout.callColumns(length: length)
         // Where a rider may not get on or off, the table says so; and how realtime data changed the call.
         let note = Column<TripCalls.Call>("note", "NOTE") { c in
             .string(([Timetable.canBoard(c.flags) || c.position == length - 1 ? nil : "no pickup",

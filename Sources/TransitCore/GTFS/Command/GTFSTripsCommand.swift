@@ -21,6 +21,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
             OptionSpec("all", "the table shows every journey, also those another beats clearly (hidden by default; JSON and tsv always have them)"),
             GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk,
             OptionSpec("limit", value: "N", "print the first N journeys (the table: N rows, after the ones it hides)"),
+            OptionSpec("stops", "each ride's calls, boarding to alighting: JSON legs' stops (gtfs trip's fields), a line a call under the table's row, tsv/csv each ride's count (calls)"),
             OptionSpec("rider", value: "CATEGORY", "price for this rider category of the feed (its id or name, e.g. youth), where the feed names them (rider_categories.txt); default: the feed's default category (Fares v2), else the feed's own prices (Fares v1 has no default); the table's notice says which", source: .cached),
             GTFSCommandLine.link, GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.realtimeTimeout, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
         ],
@@ -44,6 +45,8 @@ struct GTFSTripsCommand: GTFSSubcommand {
     var realtime = GTFSCommandLine.RealtimeChoice()
     /// `--rider`, as typed.
     var rider: String?
+    /// `--stops`: each ride's calls.
+    var stops = false
 
     init(_ args: Arguments) throws(TransitError) {
         feeds = args.strings("feed")
@@ -56,6 +59,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
         fastest = args.flag("fastest")
         all = args.flag("all")
         rider = args.string("rider")
+        stops = args.flag("stops")
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
@@ -71,7 +75,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
         let clock = ServiceClock(day: day, zone: t.zone)
         gtfs.progress("finding journeys")
         let window = try self.window.seconds(on: clock, now: gtfs.now)
-        var journeys = plan(ends, day: day, window: window, updates: updates, limit: limit)
+        var (journeys, router) = plan(ends, day: day, window: window, updates: updates, limit: limit)
         var notices = feed.notices + (updates?.notices ?? [])
         // The table leaves out what nobody takes; JSON and tsv keep the whole Pareto set. With
         // --limit N the table still prints N rows where N exist: more are asked for while the
@@ -80,7 +84,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
             var asked = limit, kept = JourneyLayout.likely(journeys)
             while let n = limit, let a = asked, kept.count < n, journeys.count == a {
                 asked = a * 2
-                journeys = plan(ends, day: day, window: window, updates: updates, limit: asked)
+                (journeys, router) = plan(ends, day: day, window: window, updates: updates, limit: asked)
                 kept = JourneyLayout.likely(journeys)
             }
             let shown = limit.map { Array(kept.prefix($0)) } ?? kept
@@ -94,11 +98,12 @@ struct GTFSTripsCommand: GTFSSubcommand {
         }
         if journeys.isEmpty {
             notices.append(gtfs.emptyNotice("No journey from \(from) to \(to)", t, clock: clock, typed: self.window, window: window) {
-                !plan(ends, day: day, window: $0, updates: updates, limit: limit).isEmpty
+                !plan(ends, day: day, window: $0, updates: updates, limit: limit).journeys.isEmpty
             })
         }
         let layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates, from: ends.origin.place, to: ends.destination?.place,
-                                   streets: gtfs.settings.format == .geojson ? ends.streets : nil, rider: try rider.map { typed throws(TransitError) in try Self.category(typed, t) })
+                                   streets: gtfs.settings.format == .geojson ? ends.streets : nil, rider: try rider.map { typed throws(TransitError) in try Self.category(typed, t) },
+                                   rideCalls: stops ? RideCallSource(router: router) : nil)
         notices += GTFSContext.alertNotices(journeys.flatMap { $0.legs.flatMap { layout.alerts($0).map(\.id) } }, updates)
         return layout.output(journeys, notices: notices, namesRider: gtfs.settings.format == .table)
     }
@@ -118,11 +123,13 @@ struct GTFSTripsCommand: GTFSSubcommand {
 
     /// The journeys of `window`, the first `limit`; with `--arrive-by`, those arriving by then,
     /// latest departure first.
-    func plan(_ ends: QueryEnds, day: LocalDate, window: ServiceWindow.Seconds, updates: TripUpdates? = nil, limit: Int?) -> [Router.Journey] {
+    /// With the journeys, the router that found them (its schedule says their rides' calls).
+    func plan(_ ends: QueryEnds, day: LocalDate, window: ServiceWindow.Seconds, updates: TripUpdates? = nil,
+              limit: Int?) -> (journeys: [Router.Journey], router: Router) {
         // `--limit` alone lets the router stop early; a filter after it needs the whole window.
         let filtered = window.arriveBy != nil || fastest
         let router = ends.router(day: day.dayNumber, after: window.after, before: window.before, rules: search.rules, updates: updates)
-        guard filtered else { return limit.map { router.journeys(limit: $0) } ?? router.journeys() }
+        guard filtered else { return (limit.map { router.journeys(limit: $0) } ?? router.journeys(), router) }
         var journeys = router.journeys()
         if fastest { journeys = JourneyLayout.fastest(journeys) }
         if let by = window.arriveBy {
@@ -130,6 +137,6 @@ struct GTFSTripsCommand: GTFSSubcommand {
             journeys = journeys.filter { $0.arrival <= by }.reversed()
         }
         if let limit { journeys = Array(journeys.prefix(limit)) }
-        return journeys
+        return (journeys, router)
     }
 }

@@ -27,6 +27,9 @@ struct JourneyLayout {
     let fares: Deferred<FareTable?>
     /// `--rider` named the category priced for (else the feed's default, or its fares' own prices).
     let riderAsked: Bool
+    /// `--stops`: a ride's trip's calls, as the search's schedule has them (`Router.calls(of:added:)`);
+    /// nil: legs carry no calls.
+    let rideCalls: RideCallSource?
     /// Each walk's line along the streets it follows, by (from, to) stop (-1: the point), where
     /// it was measured on a map and the caller wants it drawn (`--format geojson`).
     private(set) var streetLines: [Int64: [Coordinate]] = [:]
@@ -34,7 +37,9 @@ struct JourneyLayout {
     /// `streets`: the map the journeys' walks were measured on, to draw them along its streets.
     /// `rider`: the rider category journeys are priced for (an index of `riderCategoryIDs`).
     init(_ timetable: Timetable, clock: ServiceClock, journeys: [Router.Journey] = [], updates: TripUpdates? = nil,
-         from: QueryEnds.Place? = nil, to: QueryEnds.Place? = nil, streets: StreetWalker? = nil, rider: Int? = nil) {
+         from: QueryEnds.Place? = nil, to: QueryEnds.Place? = nil, streets: StreetWalker? = nil, rider: Int? = nil,
+         rideCalls: RideCallSource? = nil) {
+        self.rideCalls = rideCalls
         t = timetable
         self.clock = clock
         self.updates = updates
@@ -191,6 +196,8 @@ struct JourneyLayout {
                        ("arrival_delay_seconds", delays ? .int(leg.arrival.delay) : .null),
                        ("realtime", .bool(ride.status.isRealtime)), ("status", .string(ride.status.rawValue)),
                        ("alerts", .list(alerts(leg).map { .string($0.id) }))]
+            // --stops: every call from boarding to alighting, with gtfs trip's fields.
+            if let stops = callValues(leg) { fields.append(("stops", stops)) }
         } else {
             fields += [("walk_meters", .int(Int(meters(leg).rounded()))),
                        // The walk itself, as the router timed it (a change also needs --min-transfer).
@@ -301,7 +308,16 @@ struct JourneyLayout {
             })
             table.insert(Column("price", "PRICE") { journey in fares.value.map { Self.priceText($0.price(journey)) } ?? .null }.whole(), at: 4)
         }
+        if rideCalls != nil {
+            // --stops: tsv/csv stay a row a journey, with each ride's number of calls (after
+            // the columns that were there first).
+            data.append(Column("calls", in: .flat) { journey in
+                .string(journey.legs.filter(\.isRide).map { String(calls($0)?.calls.count ?? 0) }.joined(separator: " > "))
+            })
+        }
         var output = Output(journeys, data: data, table: table, notices: notices)
+        // --stops: the table's lines under each row, its rides' calls.
+        if rideCalls != nil { output.tableDetails { journeys.map(callLines) } }
         let fares = self.fares
         // Who the table's PRICE is for (JSON's fare.rider says it; tsv names no rider).
         let riders = t.riderCategories.map { $0.name.isEmpty ? $0.id : $0.name }, named = namesRider && !riderAsked

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import TransitSupport
+
+/// Issue 45, item 1: a journey in full. With `--stops` each ride leg of the JSON carries its
+/// calls, boarding to alighting, with `gtfs trip`'s fields; the table prints a line a call under
+/// the row; tsv/csv stay a row a journey with each ride's count of calls.
+@Suite struct JourneyInFullTests {
+    /// stop_times.txt read by hand: each trip's (stop_id, arrival, departure) in stop_sequence order.
+    static func stopTimes(_ path: String, trips: Set<String>) throws -> [String: [(stop: String, arrival: String, departure: String)]] {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        var lines = text.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = lines.removeFirst()
+        func column(_ name: String) throws -> Int { try #require(header.firstIndex(of: name), "\(name)") }
+        let (trip, stop, sequence, arrival, departure) = (try column("trip_id"), try column("stop_id"), try column("stop_sequence"),
+                                                          try column("arrival_time"), try column("departure_time"))
+        var rows: [String: [(Int, String, String, String)]] = [:]
+        for row in lines where trips.contains(row[trip]) {
+            rows[row[trip], default: []].append((Int(row[sequence]) ?? -1, row[stop], row[arrival], row[departure]))
+        }
+        return rows.mapValues { $0.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2, $0.3) } }
+    }
+
+    /// `5:21:00` as the JSON's local clock reads it: `05:21`.
+    static func hhmm(_ gtfs: String) -> String {
+        let parts = gtfs.split(separator: ":").map(String.init)
+        return parts.count == 3 ? String(format: "%02d:%@", Int(parts[0]) ?? 0, parts[1]) : gtfs
+    }
+
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func bartsRidesListTheirCallsAsStopTimesHasThem() async throws {
+        let dir = Reference.path("realdata/bart_gtfs/gtfs-lite_2022/unz")
+        let env = Run.environment()
+        #expect(try await Run.transit(["gtfs", "import", dir, "--name", "bart"], env: env).status == 0)
+        let query = ["gtfs", "trips", "--from", "24TH", "--to", "MLBR", "--date", "2022-10-12", "--after", "07:00", "--limit", "6"]
+        let run = try await Run.transit(query + ["--stops", "--format", "json"], env: env)
+        let journeys = try run.records()
+        #expect(journeys.count == 6, "\(run.stderr)")
+        let rides = journeys.flatMap { ($0["legs"] as? [[String: Any]] ?? []).filter { $0["mode"] as? String == "ride" } }
+        let byTrip = try Self.stopTimes(dir + "/stop_times.txt", trips: Set(rides.compactMap { $0["trip_id"] as? String }))
+        var checked = 0
+        for ride in rides {
+            let trip = try #require(ride["trip_id"] as? String), calls = try #require(ride["stops"] as? [[String: Any]])
+            let all = try #require(byTrip[trip])
+            // Where it boards, and the first call after that at the stop it alights (BART's trips
+            // call at Millbrae twice, before and after SFO).
+            let from = try #require(all.firstIndex { $0.stop == ride["from"] as? String })
+            let to = try #require(all.indices.first { $0 > from && all[$0].stop == ride["to"] as? String })
+            let expected = Array(all[from...to])
+            #expect(calls.map { $0["stop_id"] as? String } == expected.map(\.stop), "\(trip)")
+            #expect(calls.map { $0["sequence"] as? Int } == Array((from + 1)...(to + 1)), "\(trip)")
+            for (k, (call, row)) in zip(calls, expected).enumerated() {
+                // No arrival at a trip's first call, no departure at its last (as gtfs trip).
+                if from + k > 0 { #expect((call["arrival"] as? String)?.dropFirst(11).prefix(5) == Substring(Self.hhmm(row.arrival)), "\(trip) \(row)") }
+                if from + k < all.count - 1 { #expect((call["departure"] as? String)?.dropFirst(11).prefix(5) == Substring(Self.hhmm(row.departure)), "\(trip) \(row)") }
+                #expect(call["status"] as? String == "scheduled" && call["realtime"] as? Bool == false && call["delay_seconds"] is NSNull)
+            }
+            checked += 1
+        }
+        #expect(checked == 6)
+        // Without --stops, no calls: JSON as it was.
+        let plain = try await Run.transit(query + ["--format", "json"], env: env).records()
+        #expect(plain.allSatisfy { ($0["legs"] as? [[String: Any]] ?? []).allSatisfy { $0["stops"] == nil } })
+        // tsv: each ride's count after the columns that were there (price and currency here).
+        let tsv = try await Run.transit(query + ["--stops", "--format", "tsv", "--header"], env: env)
+        let header = tsv.stdoutLines.first?.split(separator: "\t").map(String.init) ?? []
+        #expect(header.suffix(4) == ["trip_ids", "price", "currency", "calls"], "\(header)")
+        #expect(tsv.stdoutLines.dropFirst().allSatisfy { $0.hasSuffix("\t8") }, "\(tsv.stdout)")
+        // The table: a line a call under the row, the ride named first.
+        let table = try await Run.transit(query.dropLast(2) + ["--limit", "1", "--stops", "--format", "table"], env: env)
+        #expect(table.stdoutLines.count == 2 + 1 + 8 && table.stdoutLines.dropFirst(2).first?.hasPrefix("  Red-S toward ") == true
+                && table.stdoutLines.last?.hasSuffix("  Millbrae (Caltrain Transfer Platform)") == true, "\(table.stdout)\(table.stderr)")
+    }
+
+    /// Halifax 2025 with its capture: trip 3797013 skips Robie St Before Cedar St (8196) and After
+    /// Jubilee Rd (8195). A ride on it from 8214 lists them skipped (no predicted time, the
+    /// planned one kept) and the others with their predicted times and delays: the calls `gtfs
+    /// trip` gives of the same run, the ride's part of them.
+    @Test(.enabled(if: Reference.isPresent, Reference.absent)) func haliFaxRidesCarryTheSkippedCallsAndTheDelays() async throws {
+        let halifax = Reference.path("gtfs-rt/feeds/halifax-2025") + "/"
+        let env = Run.environment(["TRANSIT_NOW": "2025-11-06T21:03:30Z"])
+        let feed = ["--feed", halifax + "google_transit.zip", "--realtime", halifax + "TripUpdates.pb", "--format", "json"]
+        let journeys = try await Run.transit(["gtfs", "trips", "--from", "8214", "--to", "8883", "--after", "17:30", "--transfers", "0", "--stops"] + feed, env: env).records()
+        let rides = journeys.flatMap { ($0["legs"] as? [[String: Any]] ?? []).filter { $0["trip_id"] as? String == "3797013" } }
+        let ride = try #require(rides.first, "no journey rides 3797013")
+        let calls = try #require(ride["stops"] as? [[String: Any]])
+        #expect(calls.map { $0["stop_id"] as? String } == ["8214", "8183", "8196", "8195", "8194", "8186", "8883"])
+        let skipped = calls.filter { $0["status"] as? String == "skipped" }
+        #expect(skipped.map { $0["stop_id"] as? String } == ["8196", "8195"])
+        #expect(skipped.allSatisfy { $0["arrival"] is NSNull && $0["departure"] is NSNull && $0["planned_departure"] is String && $0["realtime"] as? Bool == true })
+        #expect(calls.filter { $0["status"] as? String == "updated" }.count == 5)
+        let trip = try await Run.transit(["gtfs", "trip", "3797013"] + feed, env: env).records()
+        let part = trip.filter { (52...58).contains($0["sequence"] as? Int ?? 0) }
+        #expect(part.count == 7)
+        func text(_ call: [String: Any]) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: call, options: [.sortedKeys]), as: UTF8.self)
+        }
+        for (a, b) in zip(calls, part) {
+            #expect(try text(a) == text(b))
+        }
+    }
+}
