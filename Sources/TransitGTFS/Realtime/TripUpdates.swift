@@ -501,3 +501,28 @@ package struct TripUpdateApplier {
                                                      run: nil, calls: calls, headsign: t.headsign(trip)))
     }
 }
+
+extension TripUpdates {
+    /// These updates with one ride's run taken off as a DELETED update takes it off (hidden: it
+    /// boards nowhere and lists nowhere): what the journeys after a missed connection leave out.
+    /// The run is the ride's own on `day`: an instance the data already has (updated or added) is
+    /// hidden in place; a run as planned gets a hidden instance of its own.
+    package func hiding(_ ride: Router.Leg, day: Int, in t: Timetable) -> TripUpdates {
+        var copy = self
+        if ride.instance >= 0, ride.instance < copy.instances.count {
+            copy.instances[ride.instance].status = .hidden
+            return copy
+        }
+        guard let trip = ride.trip, trip >= 0, trip < t.tripCount,
+              let run = t.runs(ofTrip: trip).first(where: { t.runStart(pattern: $0.pattern, row: $0.row) == ride.runStart }) else { return copy }
+        let key = RunKey(trip: trip, day: day, start: ride.runStart)
+        let hidden = Instance(status: .hidden, tripID: t.tripIDs[trip], trip: trip, route: t.route(ofTrip: trip), day: day, run: run, calls: [])
+        if let known = copy.byRun[key] {
+            copy.instances[known] = hidden
+        } else {
+            copy.byRun[key] = copy.instances.count
+            copy.instances.append(hidden)
+        }
+        return copy
+    }
+}

@@ -101,6 +101,17 @@ package struct Router {
 
     package static let walkingSpeed = SearchDefaults.walkingSpeed
 
+    /// The seconds a change from ride `arrived` to ride `boarding` needs by the search's own rule
+    /// (transfers.txt's row for the two stops and trips, else `--min-transfer` plus the walk);
+    /// nil where no change joins the two stops, or a row forbids it.
+    package func changeSeconds(from arrived: Leg, to boarding: Leg) -> Int? {
+        let x = arrived.to, y = boarding.from
+        guard let edge = edges.edges(x).first(where: { Int($0.to) == y }) else { return nil }
+        if edge.exact || edge.rows < 0 { return Int(edge.lowerBound) }
+        let rows = edges.pairRows[Int(edge.rows)]
+        return TransferEdges.decide(x, y, rows, t, fromTrip: arrived.trip ?? -1, toTrip: boarding.trip ?? -1, minTransfer: query.minTransfer)
+    }
+
     /// Every call of a ride's trip, as the schedule the search read has it (the day with its
     /// real-time data, where it had some): what a journey's legs list with `--stops`. `added`:
     /// a trip the real-time data adds, which has no plan. Empty for a walk.

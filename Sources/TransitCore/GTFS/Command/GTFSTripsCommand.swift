@@ -21,6 +21,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
             OptionSpec("all", "the table shows every journey, also those another beats clearly (hidden by default; JSON and tsv always have them)"),
             GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk,
             OptionSpec("limit", value: "N", "print the first N journeys (the table: N rows, after the ones it hides)"),
+            OptionSpec("alternatives", value: "N", "for each ride after the first, the next N journeys if it is missed: from where it boards, leaving when the ride before arrives, without the missed trip (JSON legs' alternatives, a line under the table's row; 1 to 5)"),
             OptionSpec("stops", "each ride's calls, boarding to alighting: JSON legs' stops (gtfs trip's fields), a line a call under the table's row, tsv/csv each ride's count (calls)"),
             OptionSpec("rider", value: "CATEGORY", "price for this rider category of the feed (its id or name, e.g. youth), where the feed names them (rider_categories.txt); default: the feed's default category (Fares v2), else the feed's own prices (Fares v1 has no default); the table's notice says which", source: .cached),
             GTFSCommandLine.link, GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.realtimeTimeout, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
@@ -47,6 +48,8 @@ struct GTFSTripsCommand: GTFSSubcommand {
     var rider: String?
     /// `--stops`: each ride's calls.
     var stops = false
+    /// `--alternatives N`: the next N journeys if a ride after the first is missed.
+    var alternatives: Int?
 
     init(_ args: Arguments) throws(TransitError) {
         feeds = args.strings("feed")
@@ -60,6 +63,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
         all = args.flag("all")
         rider = args.string("rider")
         stops = args.flag("stops")
+        alternatives = try args.int("alternatives", in: 1...5)
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
@@ -101,9 +105,12 @@ struct GTFSTripsCommand: GTFSSubcommand {
                 !plan(ends, day: day, window: $0, updates: updates, limit: limit).journeys.isEmpty
             })
         }
-        let layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates, from: ends.origin.place, to: ends.destination?.place,
+        var layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates, from: ends.origin.place, to: ends.destination?.place,
                                    streets: gtfs.settings.format == .geojson ? ends.streets : nil, rider: try rider.map { typed throws(TransitError) in try Self.category(typed, t) },
                                    rideCalls: stops ? RideCallSource(router: router) : nil)
+        if let alternatives {
+            layout.alternatives = try self.alternatives(journeys, count: alternatives, t, ends, day: day, updates: updates, router: router)
+        }
         notices += GTFSContext.alertNotices(journeys.flatMap { $0.legs.flatMap { layout.alerts($0).map(\.id) } }, updates)
         return layout.output(journeys, notices: notices, namesRider: gtfs.settings.format == .table)
     }

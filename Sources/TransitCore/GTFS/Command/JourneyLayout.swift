@@ -30,6 +30,9 @@ struct JourneyLayout {
     /// `--stops`: a ride's trip's calls, as the search's schedule has them (`Router.calls(of:added:)`);
     /// nil: legs carry no calls.
     let rideCalls: RideCallSource?
+    /// `--alternatives`: the journeys to take if a ride after the first is missed, by the ride
+    /// missed (`MissedRide`); empty: none asked.
+    var alternatives: [MissedRide: [Router.Journey]] = [:]
     /// Each walk's line along the streets it follows, by (from, to) stop (-1: the point), where
     /// it was measured on a map and the caller wants it drawn (`--format geojson`).
     private(set) var streetLines: [Int64: [Coordinate]] = [:]
@@ -256,7 +259,7 @@ struct JourneyLayout {
         var data: [Column<Router.Journey>] = [
             Column("origin") { stop($0.legs.first, first: true) }, Column("destination") { stop($0.legs.last, first: false) },
             departure, arrival, duration, transfers,
-            Column("legs", in: .json) { .list($0.legs.map { .object(legRecord($0)) }) },
+            Column("legs", in: .json) { .list(legRecords($0)) },
             Column("routes", in: .flat) { .string(routes($0)) },
             Column("change_at", in: .flat) { .string(changes($0).map { stationName($0.from) }.joined(separator: " > ")) },
             // Each ride's trip_id (what `gtfs trip` takes), joined with >: last, so that a
@@ -316,8 +319,11 @@ struct JourneyLayout {
             })
         }
         var output = Output(journeys, data: data, table: table, notices: notices)
-        // --stops: the table's lines under each row, its rides' calls.
-        if rideCalls != nil { output.tableDetails { journeys.map(callLines) } }
+        // --stops and --alternatives: the table's lines under each row, its rides' calls and what
+        // to take if a change is missed.
+        if rideCalls != nil || !alternatives.isEmpty {
+            output.tableDetails { journeys.map { (rideCalls != nil ? callLines($0) : []) + alternativeLines($0) } }
+        }
         let fares = self.fares
         // Who the table's PRICE is for (JSON's fare.rider says it; tsv names no rider).
         let riders = t.riderCategories.map { $0.name.isEmpty ? $0.id : $0.name }, named = namesRider && !riderAsked

@@ -1,0 +1,88 @@
+import Foundation
+import TransitSupport
+import TransitGTFS
+
+/// What to take if a change is missed (`gtfs trips --alternatives N`): for each ride after the
+/// first, the next journeys from the stop where it boards, leaving once the ride before it has
+/// arrived and the change is made, without the missed run, to the same destination by the same
+/// rules.
+struct MissedRide: Hashable {
+    /// The missed ride's trip, its run (first departure) and where it boards.
+    var trip: Int
+    var runStart: Int
+    var stop: Int
+    /// The ride before it: where it alights and when (seconds of the service day).
+    var arrivedAt: Int
+    var arrival: Int
+
+    /// The rides after the first of a journey, each with what asks for its alternatives, and the
+    /// ride before it.
+    static func of(_ journey: Router.Journey) -> [(ride: Router.Leg, previous: Router.Leg, missed: MissedRide)] {
+        let rides = journey.legs.filter(\.isRide)
+        return zip(rides, rides.dropFirst()).compactMap { previous, ride in
+            ride.trip.map { (ride, previous, MissedRide(trip: $0, runStart: ride.runStart, stop: ride.from, arrivedAt: previous.to,
+                                                        arrival: previous.arrival.predicted)) }
+        }
+    }
+}
+
+extension GTFSTripsCommand {
+    /// The alternatives to each ride after the first of `journeys`, `count` of each, asked once
+    /// per missed ride: a query from the stop where it boards (named by its id, so that it walks
+    /// as `--from` that stop would), leaving when the ride before has arrived and the change it
+    /// needs is made (`router`'s rule: transfers.txt, else `--min-transfer` plus the walk), with
+    /// the missed run hidden as a DELETED update hides it (`TripUpdates.hiding`).
+    func alternatives(_ journeys: [Router.Journey], count: Int, _ t: Timetable, _ ends: QueryEnds, day: LocalDate,
+                      updates: TripUpdates?, router: Router) throws(TransitError) -> [MissedRide: [Router.Journey]] {
+        var found: [MissedRide: [Router.Journey]] = [:]
+        for journey in journeys {
+            for (ride, previous, missed) in MissedRide.of(journey) where found[missed] == nil {
+                let hidden = (updates ?? TripUpdates()).hiding(ride, day: day.dayNumber, in: t)
+                let from = try QueryEnds(t, from: t.stop(missed.stop).id, to: to, radius: search.radius, zone: search.zone, streets: ends.streets)
+                let after = missed.arrival + (router.changeSeconds(from: previous, to: ride) ?? search.rules.minTransfer)
+                found[missed] = from.router(day: day.dayNumber, after: after, before: nil, rules: search.rules, updates: hidden).journeys(limit: count)
+            }
+        }
+        return found
+    }
+}
+
+extension JourneyLayout {
+    /// A journey's legs as JSON; each ride after the first with its `alternatives` where they
+    /// were asked (each a journey's record: origin, destination, times, changes and legs).
+    func legRecords(_ journey: Router.Journey) -> [Value] {
+        let missed = alternatives.isEmpty ? [] : MissedRide.of(journey)
+        return journey.legs.map { leg in
+            var record = legRecord(leg)
+            if let m = missed.first(where: { $0.ride == leg })?.missed, let others = alternatives[m] {
+                record.fields.append(Record.Field(key: "alternatives", value: .list(others.map { .object(alternativeRecord($0)) })))
+            }
+            return .object(record)
+        }
+    }
+
+    func alternativeRecord(_ journey: Router.Journey) -> Record {
+        Record([("origin", .string(journey.legs.first.map { endID($0.from, origin: true) } ?? "")),
+                ("destination", .string(journey.legs.last.map { endID($0.to, origin: false) } ?? "")),
+                ("departure", time(journey.departure, at: journey.legs.first?.from ?? -1)),
+                ("arrival", time(journey.arrival, at: journey.legs.last?.to ?? -1)),
+                ("duration_minutes", .int((journey.arrival - journey.departure) / 60)), ("transfers", .int(journey.transfers)),
+                ("legs", .list(journey.legs.map { .object(legRecord($0)) }))])
+    }
+
+    /// The table's line under a row for each ride after the first that has alternatives:
+    /// `if the 08:39 Limited at Millbrae Caltrain is missed: 09:02 → 09:47 Local; 09:32 → 10:14 Limited`.
+    func alternativeLines(_ journey: Router.Journey) -> [String] {
+        guard !alternatives.isEmpty else { return [] }
+        let day = clock.day
+        func hhmm(_ seconds: Int, _ stop: Int) -> String { ClockTime.hhmm(clock.instant(seconds), zone: zone(at: stop), on: day) }
+        return MissedRide.of(journey).compactMap { ride, _, missed in
+            guard let others = alternatives[missed] else { return nil }
+            let what = "  if the \(hhmm(ride.departure.predicted, ride.from)) \(routeName(route(ride))) at \(stationName(ride.from)) is missed: "
+            guard !others.isEmpty else { return what + "no journey later that day" }
+            return what + others.map { j in
+                "\(hhmm(j.departure, j.legs.first?.from ?? -1)) → \(hhmm(j.arrival, j.legs.last?.to ?? -1)) " + routes(j)
+            }.joined(separator: "; ")
+        }
+    }
+}
