@@ -11,6 +11,8 @@ trip-updates.pb:
 - the M1 run of 08:06 from Market (M1-WK-E, a frequencies.txt trip, named by start_time) waits 2
   minutes: so the late Shore Line still makes the timed change at Market;
 - SL-WK-N06 (Harbor 08:30) is canceled;
+- SL-WK-N08 (Harbor 09:30) leaves 5 minutes late, and this time no M1 waits: the timed change at
+  Market to the M1 run of 09:36 is lost (what `gtfs journey` reports, exit 3);
 - bus 22-WK-03 skips Hillcrest (SKIPPED);
 - an extra Shore Line train, SL-X1, not in the timetable (ADDED): Harbor 08:15, Market 08:18,
   University 08:22.
@@ -110,6 +112,7 @@ def trip_updates():
         entity("sl-n05", message(3, trip("SL-WK-N05"), stop_update(sequence=1, stop="HBR2", delay=240), uint(4, NOW - 20))),
         entity("m1-e-0806", message(3, trip("M1-WK-E", start_time="08:06:00"), stop_update(sequence=1, stop="M_MKT", delay=120))),
         entity("sl-n06", message(3, trip("SL-WK-N06", relationship=CANCELED))),
+        entity("sl-n08", message(3, trip("SL-WK-N08"), stop_update(sequence=1, stop="HBR2", delay=300))),
         entity("22-03", message(3, trip("22-WK-03"), stop_update(sequence=2, stop="B_HIL", skipped=True))),
         entity("sl-x1", message(3, trip("SL-X1", relationship=ADDED, route="SL"),
                                 stop_update(stop="HBR2", departure=at("08:15")),

@@ -30,10 +30,13 @@ public enum TransitError: Error, Sendable, Equatable {
     case noRecording(path: String, request: String, recorded: [String] = [])
     /// An answer transit will not take: too large, or a redirect elsewhere. Never retried.
     case refused(String, hint: String?)
+    /// `gtfs journey`: the journey no longer holds as far as the real-time data says (exit 3).
+    case doesNotHold(String)
 
     public var exitStatus: Int32 {
         switch self {
         case .usage, .notFound, .ambiguous: return 2
+        case .doesNotHold: return 3
         default: return 1
         }
     }
@@ -63,6 +66,7 @@ public enum TransitError: Error, Sendable, Equatable {
         case .missingKey(let variable, let provider, _): return "\(provider) needs an API key: set \(variable)"
         case .noRecording(let path, let request, _): return "no recording for \(request) (looked for \(path))"
         case .refused(let text, _): return text
+        case .doesNotHold(let text): return text
         }
     }
 

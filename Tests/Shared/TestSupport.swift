@@ -305,6 +305,7 @@ extension TransitError {
         case .missingKey: return "missingKey"
         case .noRecording: return "noRecording"
         case .refused: return "refused"
+        case .doesNotHold: return "doesNotHold"
         }
     }
 }

@@ -64,7 +64,7 @@ import Testing
         Self.expectSameFiles(try await Self.generate("make-gtfs-rt-fixture.py"), "gtfs/lakeport-realtime", by: "make-gtfs-rt-fixture.py")
         let updates = try FeedMessage.decode(try Data(contentsOf: URL(fileURLWithPath: Paths.fixtures + "/gtfs/lakeport-realtime/trip-updates.pb")))
         #expect(updates.header?.timestamp == 1_795_442_280)  // 2026-11-23 07:58 CST
-        #expect(updates.entities.compactMap { $0.tripUpdate?.trip?.tripID } == ["SL-WK-N05", "M1-WK-E", "SL-WK-N06", "22-WK-03", "SL-X1"])
+        #expect(updates.entities.compactMap { $0.tripUpdate?.trip?.tripID } == ["SL-WK-N05", "M1-WK-E", "SL-WK-N06", "SL-WK-N08", "22-WK-03", "SL-X1"])
         #expect(updates.entities.first?.tripUpdate?.stopTimeUpdates.first?.departure?.delay == 240)
     }
 

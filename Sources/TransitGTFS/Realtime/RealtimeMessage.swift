@@ -59,6 +59,7 @@ extension RealtimeMessage {
         // Alerts of data too old to apply are not applied either (its notice says so).
         let fresh = messages.filter { m in !TripUpdateApplier.refuses(age: m.message.headerSeconds.map { m.now - $0 }) }
         updates.alerts = ServiceAlert.alerts(fresh, language: language)
+        updates.live = !fresh.isEmpty
         return updates
     }
 

@@ -84,6 +84,9 @@ package struct TripUpdates {
     /// When every source was a recording: the latest of their header times, which a query's
     /// default day and "now" are then read at (seconds since 1970).
     package var recordedAt: Int?
+    /// Some source's data was read and applied (none failed to come, or was refused as too old or
+    /// dated ahead): an answer read through it is live, not the timetable alone.
+    package var live = false
 
     package init() {}
 
@@ -508,14 +511,20 @@ extension TripUpdates {
     /// The run is the ride's own on `day`: an instance the data already has (updated or added) is
     /// hidden in place; a run as planned gets a hidden instance of its own.
     package func hiding(_ ride: Router.Leg, day: Int, in t: Timetable) -> TripUpdates {
+        hiding(trip: ride.trip ?? -1, start: ride.runStart, instance: ride.instance, day: day, in: t)
+    }
+
+    /// The same, for the run of `trip` starting at `start` (seconds of the service day), or the
+    /// data's instance `instance` (-1: none).
+    package func hiding(trip: Int, start: Int, instance: Int = -1, day: Int, in t: Timetable) -> TripUpdates {
         var copy = self
-        if ride.instance >= 0, ride.instance < copy.instances.count {
-            copy.instances[ride.instance].status = .hidden
+        if instance >= 0, instance < copy.instances.count {
+            copy.instances[instance].status = .hidden
             return copy
         }
-        guard let trip = ride.trip, trip >= 0, trip < t.tripCount,
-              let run = t.runs(ofTrip: trip).first(where: { t.runStart(pattern: $0.pattern, row: $0.row) == ride.runStart }) else { return copy }
-        let key = RunKey(trip: trip, day: day, start: ride.runStart)
+        guard trip >= 0, trip < t.tripCount,
+              let run = t.runs(ofTrip: trip).first(where: { t.runStart(pattern: $0.pattern, row: $0.row) == start }) else { return copy }
+        let key = RunKey(trip: trip, day: day, start: start)
         let hidden = Instance(status: .hidden, tripID: t.tripIDs[trip], trip: trip, route: t.route(ofTrip: trip), day: day, run: run, calls: [])
         if let known = copy.byRun[key] {
             copy.instances[known] = hidden

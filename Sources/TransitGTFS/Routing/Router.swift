@@ -105,11 +105,15 @@ package struct Router {
     /// (transfers.txt's row for the two stops and trips, else `--min-transfer` plus the walk);
     /// nil where no change joins the two stops, or a row forbids it.
     package func changeSeconds(from arrived: Leg, to boarding: Leg) -> Int? {
-        let x = arrived.to, y = boarding.from
+        changeSeconds(from: arrived.to, trip: arrived.trip ?? -1, to: boarding.from, trip: boarding.trip ?? -1)
+    }
+
+    /// The same, from stop `x` arrived at on `fromTrip` to stop `y` boarded on `toTrip`.
+    package func changeSeconds(from x: Int, trip fromTrip: Int, to y: Int, trip toTrip: Int) -> Int? {
         guard let edge = edges.edges(x).first(where: { Int($0.to) == y }) else { return nil }
         if edge.exact || edge.rows < 0 { return Int(edge.lowerBound) }
         let rows = edges.pairRows[Int(edge.rows)]
-        return TransferEdges.decide(x, y, rows, t, fromTrip: arrived.trip ?? -1, toTrip: boarding.trip ?? -1, minTransfer: query.minTransfer)
+        return TransferEdges.decide(x, y, rows, t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: query.minTransfer)
     }
 
     /// Every call of a ride's trip, as the schedule the search read has it (the day with its

@@ -27,7 +27,7 @@ enum GTFSCommandLine {
     /// Every `gtfs` command, in the order help lists them.
     static let commands: [any GTFSSubcommand.Type] = [
         GTFSTripsCommand.self, GTFSDeparturesCommand.self, GTFSReachCommand.self, GTFSVehiclesCommand.self, GTFSAlertsCommand.self,
-        GTFSStopsCommand.self, GTFSRoutesCommand.self, GTFSWalksCommand.self, GTFSImportCommand.self, GTFSFeedsCommand.self, GTFSTripCommand.self,
+        GTFSStopsCommand.self, GTFSRoutesCommand.self, GTFSWalksCommand.self, GTFSImportCommand.self, GTFSFeedsCommand.self, GTFSTripCommand.self, GTFSJourneyCommand.self,
         GTFSUpdateCommand.self, GTFSRemoveCommand.self, GTFSCatalogCommand.self, GTFSFaresCommand.self,
     ]
 

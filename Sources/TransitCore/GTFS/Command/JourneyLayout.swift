@@ -94,6 +94,11 @@ struct JourneyLayout {
         return updates.alerts(t, route: route(leg), trip: leg.trip ?? -1, tripID: tripID(leg), at: [leg.from, leg.to])
     }
     func tripID(_ leg: Router.Leg) -> String { leg.tripID(t, updates) }
+    /// The trip_id, and for a run of a frequencies.txt trip `@` its start (`M1-WK-E@08:06:00`).
+    func runID(_ leg: Router.Leg) -> String {
+        guard let trip = leg.trip, t.isFrequency(trip: trip) else { return tripID(leg) }
+        return tripID(leg) + "@" + ClockTime.gtfs(leg.runStart)
+    }
     func headsign(_ leg: Router.Leg) -> String { leg.headsign(t, updates) }
 
     /// A journey nobody takes: another leaves at most this much earlier (seconds)…
@@ -264,7 +269,8 @@ struct JourneyLayout {
             Column("change_at", in: .flat) { .string(changes($0).map { stationName($0.from) }.joined(separator: " > ")) },
             // Each ride's trip_id (what `gtfs trip` takes), joined with >: last, so that a
             // script's columns before it stay where they were.
-            Column("trip_ids", in: .flat) { .string($0.legs.filter(\.isRide).map { tripID($0) }.joined(separator: " > ")) },
+            // A run of a frequencies.txt trip as trip_id@HH:MM:SS (its start), as gtfs journey takes it.
+            Column("trip_ids", in: .flat) { .string($0.legs.filter(\.isRide).map { runID($0) }.joined(separator: " > ")) },
         ]
         // Where to change and the lines to take are never cut: they wrap (issue 44).
         let change = Column<Router.Journey>("change_at", "CHANGE AT") { .string(changeAt($0)) }.wrapping()

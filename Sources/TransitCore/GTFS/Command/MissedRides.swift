@@ -24,6 +24,15 @@ struct MissedRide: Hashable {
                                                         arrival: previous.arrival.predicted)) }
         }
     }
+
+    /// The next `count` journeys from `stop` (named by its id, so that it walks as `--from` that
+    /// stop would) to `to`, leaving at `after`, by `search`'s rules, over `updates` (with the
+    /// missed run hidden in them).
+    static func onward(from stop: Int, after: Int, to: String, _ t: Timetable, search: GTFSCommandLine.Search, streets: StreetWalker?,
+                       day: LocalDate, updates: TripUpdates, count: Int) throws(TransitError) -> [Router.Journey] {
+        let ends = try QueryEnds(t, from: t.stop(stop).id, to: to, radius: search.radius, zone: search.zone, streets: streets)
+        return ends.router(day: day.dayNumber, after: after, before: nil, rules: search.rules, updates: updates).journeys(limit: count)
+    }
 }
 
 extension GTFSTripsCommand {
@@ -38,9 +47,9 @@ extension GTFSTripsCommand {
         for journey in journeys {
             for (ride, previous, missed) in MissedRide.of(journey) where found[missed] == nil {
                 let hidden = (updates ?? TripUpdates()).hiding(ride, day: day.dayNumber, in: t)
-                let from = try QueryEnds(t, from: t.stop(missed.stop).id, to: to, radius: search.radius, zone: search.zone, streets: ends.streets)
-                let after = missed.arrival + (router.changeSeconds(from: previous, to: ride) ?? search.rules.minTransfer)
-                found[missed] = from.router(day: day.dayNumber, after: after, before: nil, rules: search.rules, updates: hidden).journeys(limit: count)
+                let after = missed.arrival + (router.changeSeconds(from: previous, to: ride) ?? search.minTransfer)
+                found[missed] = try MissedRide.onward(from: missed.stop, after: after, to: to, t, search: search, streets: ends.streets, day: day,
+                                                      updates: hidden, count: count)
             }
         }
         return found

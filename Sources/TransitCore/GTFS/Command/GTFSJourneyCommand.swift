@@ -1,0 +1,293 @@
+import Foundation
+import TransitSupport
+import TransitGTFS
+
+/// `transit gtfs journey 'TRIP_ID>TRIP_ID…' --from STOP --to STOP`: a journey found earlier (tsv's
+/// trip_ids and change_at) checked again with the current real-time data: each ride as predicted,
+/// each change's margin against what it needs. Exit 0 when it holds as far as the data says, 3
+/// when a ride is canceled or a change is lost, with what to take instead.
+struct GTFSJourneyCommand: GTFSSubcommand {
+    static let spec = CommandSpec(
+        provider: "gtfs", name: "journey",
+        summary: "a journey checked again with the current real-time data: each ride as predicted, each change's margin (exit 3 when it no longer holds)",
+        examples: ["transit gtfs journey 'SL-WK-N05 > M1-WK-E@08:06:00' --from Harbor --to Stadium --date 2026-11-23 --realtime feed.pb",
+                   "transit gtfs journey \"$(transit gtfs trips --from A --to B --limit 1 | cut -f9)\" --from A --to B"],
+        options: [
+            OptionSpec("from", value: "STOP", "where the journey starts: the first ride boards here or a walk away", required: true, source: .cached),
+            OptionSpec("to", value: "STOP", "where it ends: the last ride alights here or a walk away", required: true, source: .cached),
+            GTFSCommandLine.date,
+            OptionSpec("change-at", value: "STOP>STOP…", "where each change boards (tsv's change_at: a station's name or a stop_id), where trips meet more than once"),
+            GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk, GTFSCommandLine.radius, GTFSCommandLine.link,
+            GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.realtimeTimeout, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
+        ],
+        notes: ["TRIP_ID>TRIP_ID… is tsv's trip_ids as gtfs trips prints it: each ride's trip_id, a run of a frequencies.txt trip as trip_id@HH:MM:SS (its start), over several feeds feed:id. Each change's margin is the minutes between arriving and the next ride leaving, less what the change needs (transfers.txt, else --min-transfer plus the walk). Exit 0: every ride runs and every change holds as far as the real-time data says (without data: as planned, JSON realtime false and a notice); exit 3: one does not, and the journeys to take instead from there follow. JSON: holds, realtime, legs (each ride as predicted), changes (at, from, to, arrival, departure, needs_minutes, margin_minutes, holds), instead (journeys)."],
+        positional: "TRIP_ID>TRIP_ID…")
+
+    /// A ride as typed: a trip_id, and a frequencies.txt run's start.
+    struct TypedRun: Equatable {
+        var id: String
+        var start: Int?
+    }
+
+    var feeds: [String] = []
+    var trips: [TypedRun]
+    var from: String
+    var to: String
+    var date: String?
+    var changeAt: [String]?
+    var search: GTFSCommandLine.Search
+    var realtime = GTFSCommandLine.RealtimeChoice()
+
+    init(_ args: Arguments) throws(TransitError) {
+        feeds = args.strings("feed")
+        let typed = (args.positional ?? "").split(separator: ">").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !typed.isEmpty else { throw args.missing("TRIP_ID>TRIP_ID…") }
+        trips = try typed.map { text throws(TransitError) in
+            let parts = text.split(separator: "@", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { return TypedRun(id: text, start: nil) }
+            guard case .asWritten(let seconds)? = ServiceTime.parse(parts[1]), parts[1].split(separator: ":").count == 3 else {
+                throw .usage("'\(text)': a run of a frequencies.txt trip is trip_id@HH:MM:SS, its start (as trip_start says)")
+            }
+            return TypedRun(id: parts[0], start: seconds)
+        }
+        guard let from = args.string("from") else { throw args.missing("from") }
+        guard let to = args.string("to") else { throw args.missing("to") }
+        self.from = from
+        self.to = to
+        if let text = args.string("change-at") {
+            let stops = text.split(separator: ">").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard stops.count == trips.count - 1, stops.allSatisfy({ !$0.isEmpty }) else {
+                throw .usage("--change-at names where each change boards: \(trips.count - 1) for \(trips.count) rides, not '\(text)'")
+            }
+            changeAt = stops
+        }
+        search = try GTFSCommandLine.Search(args)
+        realtime = try GTFSCommandLine.RealtimeChoice(args)
+        date = try GTFSCommandLine.checkedDate(args)
+    }
+
+    func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
+        let (feed, ends) = try gtfs.open(feeds, from: from, to: to, radius: search.radius, zone: search.zone, walks: search.longestWalk)
+        let updates = try await gtfs.tripUpdates(realtime, feed)
+        return try check(gtfs.reading(updates), feed, ends, updates: updates)
+    }
+
+    /// One ride of the journey: its trip's run on the day, every call as the data has it, and
+    /// where it boards and alights (positions in `calls`).
+    struct Ride {
+        var trip: Int
+        var start: Int
+        var calls: [TripCalls.Call]
+        var board: Int
+        var alight: Int
+        var boarding: TripCalls.Call { calls[board] }
+        var alighting: TripCalls.Call { calls[alight] }
+        /// It runs, and stops where it is boarded and left.
+        var runs: Bool { boarding.status.calls && alighting.status.calls }
+    }
+
+    /// A change between two rides: what it needs and what the data leaves of it.
+    struct Change {
+        var needs: Int
+        var margin: Int?
+        var holds: Bool { (margin ?? -1) >= 0 }
+    }
+
+    func check(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, _ ends: QueryEnds, updates: TripUpdates?) throws(TransitError) -> Output {
+        let t = feed.timetable
+        let day = try gtfs.serviceDay(date, feed)
+        let clock = ServiceClock(day: day, zone: t.zone)
+        let router = ends.router(day: day.dayNumber, after: nil, before: nil, rules: search.rules, updates: updates)
+        let rides = try self.rides(t, ends, router: router, day: day)
+        var changes: [Change] = []
+        for (a, b) in zip(rides, rides.dropFirst()) {
+            let needs = router.changeSeconds(from: a.alighting.stop, trip: a.trip, to: b.boarding.stop, trip: b.trip) ?? search.minTransfer
+            let margin: Int? = a.alighting.arrival.flatMap { arrived in b.boarding.departure.map { $0 - arrived - needs } }
+            changes.append(Change(needs: needs, margin: margin))
+        }
+        // The first thing that breaks it: a ride that does not run (or stop where it is used), or a lost change.
+        let broken: (ride: Int, change: Bool)? = rides.indices.lazy.compactMap { k -> (Int, Bool)? in
+            if k > 0 && !changes[k - 1].holds { return (k, true) }
+            return rides[k].runs ? nil : (k, false)
+        }.first
+        var instead: [Router.Journey] = []
+        if let broken {
+            // From where the rider is, once the change (or the start) is made, without the lost run.
+            let ride = rides[broken.ride]
+            let hidden = (updates ?? TripUpdates()).hiding(trip: ride.trip, start: ride.start, day: day.dayNumber, in: t)
+            if broken.ride == 0 {
+                let after = ride.boarding.plannedDeparture ?? 0
+                instead = ends.router(day: day.dayNumber, after: after, before: nil, rules: search.rules, updates: hidden).journeys(limit: 2)
+            } else {
+                let previous = rides[broken.ride - 1]
+                let arrived = previous.alighting.arrival ?? previous.alighting.plannedArrival ?? 0
+                instead = try MissedRide.onward(from: ride.boarding.stop, after: arrived + changes[broken.ride - 1].needs, to: to, t, search: search,
+                                                streets: ends.streets, day: day, updates: hidden, count: 2)
+            }
+        }
+        var notices = feed.notices + (updates?.notices ?? [])
+        if !(updates?.live ?? false) {
+            notices.append("No real-time data: the journey is checked against the timetable (exit 0 means it holds as planned)")
+        }
+        var output = answer(rides, changes, instead: instead, t, clock: clock, updates: updates, notices: notices)
+        if let broken {
+            let ride = rides[broken.ride], layout = JourneyLayout(t, clock: clock, updates: updates)
+            let name = "the \(ClockTime.hhmm(clock.instant(ride.boarding.plannedDeparture ?? 0), zone: layout.zone(at: ride.boarding.stop), on: day)) "
+                + StopIndex.routeName(t, t.route(ofTrip: ride.trip))
+            if broken.change, let margin = changes[broken.ride - 1].margin {
+                output.failure = .doesNotHold("the change at \(t.stationName(ofStop: ride.boarding.stop)) to \(name) is lost by \(Self.minutes(-margin)) (\(Self.needs(changes[broken.ride - 1].needs)))")
+            } else {
+                output.failure = .doesNotHold("\(name) no longer runs as the journey needs (\(ride.boarding.status.calls ? ride.alighting.status.rawValue : ride.boarding.status.rawValue))")
+            }
+        }
+        return output
+    }
+
+    /// `3 min`, rounded up from seconds (a margin of 10 s is not a minute to spare).
+    static func minutes(_ seconds: Int) -> String { "\(seconds <= 0 ? 0 : (seconds + 59) / 60) min" }
+
+    /// What a change needs, in words: `a timed change` (transfers.txt's type 1), else `it needs 4 min`.
+    static func needs(_ seconds: Int) -> String { seconds <= 0 ? "a timed change" : "it needs \(minutes(seconds))" }
+
+    /// Each typed trip's run on the day, and where it boards and alights: the first ride at the
+    /// first call at (or a walk from) `--from`; each change where the two trips meet (the same
+    /// stop, or a change the router allows between their stops; at `--change-at` where given)
+    /// the earliest that the timetable lets be made; the last ride at the first call after it
+    /// boards at (or a walk from) `--to`.
+    func rides(_ t: Timetable, _ ends: QueryEnds, router: Router, day: LocalDate) throws(TransitError) -> [Ride] {
+        var rides: [Ride] = []
+        for (k, typed) in trips.enumerated() {
+            guard let trip = try TripCalls.trip(named: typed.id, in: t) else {
+                throw .usage("unknown trip_id '\(typed.id)'; the trip_ids column of gtfs trips' tsv names them")
+            }
+            let runs = t.runs(ofTrip: trip)
+            guard t.serviceRuns(t.service(ofTrip: trip), day: day.dayNumber), let first = runs.first else {
+                throw .usage("trip \(typed.id) does not run on \(day.iso)")
+            }
+            var run = first
+            if let start = typed.start {
+                guard let found = runs.first(where: { t.runStart(pattern: $0.pattern, row: $0.row) == start }) else {
+                    throw .usage("trip \(typed.id) has no run starting at \(ClockTime.gtfs(start)); its runs start \(GTFSTripCommand.starts(t, runs))")
+                }
+                run = found
+            } else if runs.count > 1 {
+                throw .usage("trip \(typed.id) runs \(runs.count) times a day (\(GTFSTripCommand.starts(t, runs))): say which run as \(typed.id)@HH:MM:SS")
+            }
+            let calls = TripCalls.calls(of: run, day: day.dayNumber, in: t, overlay: router.realtime)
+            var ride = Ride(trip: trip, start: t.runStart(pattern: run.pattern, row: run.row), calls: calls, board: -1, alight: -1)
+            if k == 0 {
+                let near = Self.near(ends.origin.stops, router)
+                guard let board = calls.indices.first(where: { near.contains(calls[$0].stop) && Timetable.canBoard(calls[$0].flags) }) else {
+                    throw .usage("trip \(typed.id) does not stop at \(from)")
+                }
+                ride.board = board
+            } else {
+                try meet(&rides[k - 1], &ride, at: changeAt?[k - 1], t, router: router, names: (trips[k - 1].id, typed.id))
+            }
+            rides.append(ride)
+        }
+        guard var last = rides.last else { return rides }
+        let near = Self.near(ends.destination?.stops ?? [], router)
+        guard let alight = last.calls.indices.first(where: { $0 > last.board && near.contains(last.calls[$0].stop) && Timetable.canAlight(last.calls[$0].flags) }) else {
+            throw .usage("trip \(trips[trips.count - 1].id) does not stop at \(to) after it is boarded")
+        }
+        last.alight = alight
+        rides[rides.count - 1] = last
+        return rides
+    }
+
+    /// Where ride `a` is left for ride `b`: the earliest call of `a` after it boards that a call
+    /// of `b` can be reached from (at `named` where given) in time by the timetable, else the
+    /// earliest it can be reached from at all.
+    func meet(_ a: inout Ride, _ b: inout Ride, at named: String?, _ t: Timetable, router: Router, names: (String, String)) throws(TransitError) {
+        var reachable: (Int, Int)?
+        for x in (a.board + 1)..<max(a.board + 1, a.calls.count) where Timetable.canAlight(a.calls[x].flags) {
+            for y in b.calls.indices where Timetable.canBoard(b.calls[y].flags) {
+                if let named, !Self.matches(b.calls[y].stop, named, t) { continue }
+                guard let needs = router.changeSeconds(from: a.calls[x].stop, trip: a.trip, to: b.calls[y].stop, trip: b.trip) else { continue }
+                if reachable == nil { reachable = (x, y) }
+                if let arrived = a.calls[x].plannedArrival, let leaves = b.calls[y].plannedDeparture, arrived + needs <= leaves {
+                    (a.alight, b.board) = (x, y)
+                    return
+                }
+            }
+        }
+        guard let (x, y) = reachable else {
+            throw .usage("trips \(names.0) and \(names.1) do not meet\(named.map { " at \($0)" } ?? ""): no change joins their stops")
+        }
+        (a.alight, b.board) = (x, y)
+    }
+
+    /// The stops of an end, and those a change on foot reaches from them.
+    static func near(_ stops: [Int], _ router: Router) -> Set<Int> {
+        Set(stops).union(stops.flatMap { router.edges.edges($0).map { Int($0.to) } })
+    }
+
+    /// A stop `--change-at` names: its id, its station's name (any case) or its station's id.
+    static func matches(_ stop: Int, _ named: String, _ t: Timetable) -> Bool {
+        let record = t.stop(stop)
+        if record.id == named || t.stationName(ofStop: stop).lowercased() == named.lowercased() { return true }
+        return record.parent.map { t.stop($0).id == named } ?? false
+    }
+
+    /// The answer in every format: a row a ride (as predicted, with its status), then a line a
+    /// change (its margin) and the journeys to take instead; JSON `{holds, realtime, legs,
+    /// changes, instead}`.
+    func answer(_ rides: [Ride], _ changes: [Change], instead: [Router.Journey], _ t: Timetable, clock: ServiceClock,
+                updates: TripUpdates?, notices: [String]) -> Output {
+        let layout = JourneyLayout(t, clock: clock, journeys: instead, updates: updates)
+        let day = clock.day
+        @Sendable func time(_ seconds: Int?, _ stop: Int) -> Value { seconds.map { layout.time($0, at: stop) } ?? .null }
+        @Sendable func hhmm(_ planned: Int?, _ predicted: Int?, _ stop: Int) -> String {
+            let zone = layout.zone(at: stop)
+            guard let predicted else { return planned.map { ClockTime.hhmm(clock.instant($0), zone: zone, on: day) } ?? "" }
+            let text = ClockTime.hhmm(clock.instant(predicted), zone: zone, on: day)
+            guard let planned, planned != predicted else { return text }
+            let minutes = JourneyLayout.minutes(predicted - planned)
+            return minutes == 0 ? text : text + (minutes > 0 ? " +\(minutes)" : " \(minutes)")
+        }
+        @Sendable func status(_ ride: Ride) -> String {
+            if !ride.boarding.status.calls { return ride.boarding.status.rawValue }
+            if !ride.alighting.status.calls { return ride.alighting.status.rawValue + " at " + t.stationName(ofStop: ride.alighting.stop) }
+            return ride.calls[ride.board...ride.alight].contains { $0.status == .updated } ? "updated" : "scheduled"
+        }
+        let data: [Column<Ride>] = [
+            Column("trip_id") { .string(t.tripIDs[$0.trip]) }, Column("route") { .string(StopIndex.routeName(t, t.route(ofTrip: $0.trip))) },
+            Column("headsign") { .string(t.headsign($0.trip)) },
+            Column("from") { .string(t.stop($0.boarding.stop).id) }, Column("from_name") { .string(t.stop($0.boarding.stop).name) },
+            Column("to") { .string(t.stop($0.alighting.stop).id) }, Column("to_name") { .string(t.stop($0.alighting.stop).name) },
+            Column("departure") { time($0.boarding.departure, $0.boarding.stop) }, Column("arrival") { time($0.alighting.arrival, $0.alighting.stop) },
+            Column("planned_departure") { time($0.boarding.plannedDeparture, $0.boarding.stop) },
+            Column("planned_arrival") { time($0.alighting.plannedArrival, $0.alighting.stop) },
+            Column("status") { .string(status($0)) },
+        ]
+        let table: [Column<Ride>] = [
+            Column("departure", "DEPART") { .string(hhmm($0.boarding.plannedDeparture, $0.boarding.departure, $0.boarding.stop)) }.whole(),
+            Column("arrival", "ARRIVE") { .string(hhmm($0.alighting.plannedArrival, $0.alighting.arrival, $0.alighting.stop)) }.whole(),
+            Column("route", "LINE") { .string(StopIndex.routeName(t, t.route(ofTrip: $0.trip))) }.wrapping(),
+            Column("from", "FROM") { .string(t.stationName(ofStop: $0.boarding.stop)) }.wrapping(),
+            Column("to", "TO") { .string(t.stationName(ofStop: $0.alighting.stop)) }.wrapping(),
+            Column("status", "STATUS") { .string(status($0)) },
+        ]
+        var output = Output(rides, data: data, table: table, notices: notices)
+        let changeRecords: [Value] = zip(zip(rides, rides.dropFirst()), changes).map { pair, change in
+            let (a, b) = pair
+            return .object(Record([("at", .string(t.stationName(ofStop: b.boarding.stop))), ("from", .string(t.stop(a.alighting.stop).id)),
+                                   ("to", .string(t.stop(b.boarding.stop).id)), ("arrival", time(a.alighting.arrival, a.alighting.stop)),
+                                   ("departure", time(b.boarding.departure, b.boarding.stop)), ("needs_minutes", .int((change.needs + 59) / 60)),
+                                   ("margin_minutes", change.margin.map { .int(Int((Double($0) / 60).rounded(.down))) } ?? .null), ("holds", .bool(change.holds))]))
+        }
+        let holds = rides.allSatisfy(\.runs) && changes.allSatisfy(\.holds)
+        output.json = .object(Record([("holds", .bool(holds)), ("realtime", .bool(updates?.live ?? false)),
+                                      ("legs", .list(rides.map { .object(Record(data, $0)) })), ("changes", .list(changeRecords)),
+                                      ("instead", .list(instead.map { .object(layout.alternativeRecord($0)) }))]))
+        output.tableAfter = zip(zip(rides, rides.dropFirst()), changes).map { pair, change in
+            let at = "Change at \(t.stationName(ofStop: pair.1.boarding.stop)): "
+            guard let margin = change.margin else { return at + "lost (a ride does not stop there)" }
+            return at + (margin >= 0 ? "\(margin / 60) min to spare" : "lost by \(Self.minutes(-margin))") + " (\(Self.needs(change.needs)))"
+        } + instead.map { j in
+            "Instead: \(hhmm(nil, j.departure, j.legs.first?.from ?? -1)) → \(hhmm(nil, j.arrival, j.legs.last?.to ?? -1)) " + layout.description(j)
+        }
+        return output
+    }
+}
