@@ -62,3 +62,18 @@ package enum TripCalls {
         }
     }
 }
+
+extension Router {
+    /// Every call of a ride's trip, as the schedule the search read has it (the day with its
+    /// real-time data, where it had some): what a journey's legs list with `--stops`. `added`:
+    /// a trip the real-time data adds, which has no plan. Empty for a walk.
+    package func calls(of leg: Leg, added: Bool) -> [TripCalls.Call] {
+        guard case .ride(_, let pattern, let run, _, _) = leg.mode else { return [] }
+        if let realtime {
+            guard pattern >= 0, pattern < realtime.patternCount, run >= 0, run < realtime.runCount(pattern) else { return [] }
+            return TripCalls.calls(realtime, pattern, run, added: added)
+        }
+        guard pattern >= 0, pattern < schedule.patternCount, run >= 0, run < schedule.runCount(pattern) else { return [] }
+        return TripCalls.calls(schedule, pattern, run, added: false)
+    }
+}

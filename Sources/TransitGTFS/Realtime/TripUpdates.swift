@@ -510,12 +510,8 @@ extension TripUpdates {
     /// boards nowhere and lists nowhere): what the journeys after a missed connection leave out.
     /// The run is the ride's own on `day`: an instance the data already has (updated or added) is
     /// hidden in place; a run as planned gets a hidden instance of its own.
-    package func hiding(_ ride: Router.Leg, day: Int, in t: Timetable) -> TripUpdates {
-        hiding(trip: ride.trip ?? -1, start: ride.runStart, instance: ride.instance, day: day, in: t)
-    }
-
-    /// The same, for the run of `trip` starting at `start` (seconds of the service day), or the
-    /// data's instance `instance` (-1: none).
+    /// The run is `trip`'s starting at `start` (seconds of the service day), or the data's
+    /// instance `instance` (-1: none).
     package func hiding(trip: Int, start: Int, instance: Int = -1, day: Int, in t: Timetable) -> TripUpdates {
         var copy = self
         if instance >= 0, instance < copy.instances.count {

@@ -116,19 +116,6 @@ package struct Router {
         return TransferEdges.decide(x, y, rows, t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: query.minTransfer)
     }
 
-    /// Every call of a ride's trip, as the schedule the search read has it (the day with its
-    /// real-time data, where it had some): what a journey's legs list with `--stops`. `added`:
-    /// a trip the real-time data adds, which has no plan. Empty for a walk.
-    package func calls(of leg: Leg, added: Bool) -> [TripCalls.Call] {
-        guard case .ride(_, let pattern, let run, _, _) = leg.mode else { return [] }
-        if let realtime {
-            guard pattern >= 0, pattern < realtime.patternCount, run >= 0, run < realtime.runCount(pattern) else { return [] }
-            return TripCalls.calls(realtime, pattern, run, added: added)
-        }
-        guard pattern >= 0, pattern < schedule.patternCount, run >= 0, run < schedule.runCount(pattern) else { return [] }
-        return TripCalls.calls(schedule, pattern, run, added: false)
-    }
-
     package let t: Timetable
     package let query: Query
     package let schedule: DaySchedule
@@ -270,4 +257,12 @@ extension Router.Leg {
     /// Its trip_id (an added trip's, where the data names it) and headsign; "" for a walk.
     package func tripID(_ t: Timetable, _ updates: TripUpdates?) -> String { instance(updates)?.tripID ?? trip.map { t.tripIDs[$0] } ?? "" }
     package func headsign(_ t: Timetable, _ updates: TripUpdates?) -> String { instance(updates)?.headsign ?? trip.map { t.headsign($0) } ?? "" }
+}
+
+extension TripUpdates {
+    /// These updates with a ride's run hidden (`hiding(trip:start:instance:day:in:)`): what the
+    /// journeys after a missed connection leave out.
+    package func hiding(_ ride: Router.Leg, day: Int, in t: Timetable) -> TripUpdates {
+        hiding(trip: ride.trip ?? -1, start: ride.runStart, instance: ride.instance, day: day, in: t)
+    }
 }

@@ -252,7 +252,7 @@ struct GTFSJourneyCommand: GTFSSubcommand {
             return ride.calls[ride.board...ride.alight].contains { $0.status == .updated } ? "updated" : "scheduled"
         }
         let data: [Column<Ride>] = [
-            Column("trip_id") { .string(t.tripIDs[$0.trip]) }, Column("route") { .string(StopIndex.routeName(t, t.route(ofTrip: $0.trip))) },
+            Column("trip_id") { .string(t.tripID($0.trip)) }, Column("route") { .string(StopIndex.routeName(t, t.route(ofTrip: $0.trip))) },
             Column("headsign") { .string(t.headsign($0.trip)) },
             Column("from") { .string(t.stop($0.boarding.stop).id) }, Column("from_name") { .string(t.stop($0.boarding.stop).name) },
             Column("to") { .string(t.stop($0.alighting.stop).id) }, Column("to_name") { .string(t.stop($0.alighting.stop).name) },
