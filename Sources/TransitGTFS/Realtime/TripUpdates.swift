@@ -506,12 +506,11 @@ package struct TripUpdateApplier {
 }
 
 extension TripUpdates {
-    /// These updates with one ride's run taken off as a DELETED update takes it off (hidden: it
-    /// boards nowhere and lists nowhere): what the journeys after a missed connection leave out.
-    /// The run is the ride's own on `day`: an instance the data already has (updated or added) is
+    /// These updates with one run taken off as a DELETED update takes it off (hidden: it boards
+    /// nowhere and lists nowhere): what the journeys after a missed connection leave out. The run
+    /// is `trip`'s starting at `start` (seconds of the service day) on `day`, or the data's
+    /// instance `instance` (-1: none): an instance the data already has (updated or added) is
     /// hidden in place; a run as planned gets a hidden instance of its own.
-    /// The run is `trip`'s starting at `start` (seconds of the service day), or the data's
-    /// instance `instance` (-1: none).
     package func hiding(trip: Int, start: Int, instance: Int = -1, day: Int, in t: Timetable) -> TripUpdates {
         var copy = self
         if instance >= 0, instance < copy.instances.count {
