@@ -50,9 +50,9 @@ package enum TripCalls {
 
     /// The calls of `run` of `pattern` as `schedule` has them (`added`: a trip the data adds,
     /// with no plan).
-    package static func calls<S: Schedule>(_ schedule: S, _ pattern: Int, _ run: Int, added: Bool) -> [Call] {
-        let flags = schedule.plannedFlags(of: pattern)
-        return (0..<schedule.length(pattern)).map { i in
+    package static func calls<S: Schedule>(_ schedule: S, _ pattern: Int, _ run: Int, added: Bool, positions: Range<Int>? = nil) -> [Call] {
+        let flags = schedule.plannedFlags(of: pattern), all = 0..<schedule.length(pattern)
+        return (positions?.clamped(to: all) ?? all).map { i in
             let status = schedule.status(pattern, run, i), planned = schedule.planned(pattern, run, i)
             let arrival = Int(schedule.arrival(pattern, run, i)), departure = Int(schedule.departure(pattern, run, i))
             return Call(position: i, stop: schedule.stop(pattern, i), plannedArrival: added ? nil : Int(planned.arrival),
@@ -64,16 +64,17 @@ package enum TripCalls {
 }
 
 extension Router {
-    /// Every call of a ride's trip, as the schedule the search read has it (the day with its
-    /// real-time data, where it had some): what a journey's legs list with `--stops`. `added`:
-    /// a trip the real-time data adds, which has no plan. Empty for a walk.
-    package func calls(of leg: Leg, added: Bool) -> [TripCalls.Call] {
-        guard case .ride(_, let pattern, let run, _, _) = leg.mode else { return [] }
+    /// A ride's calls, boarding to alighting (both included), as the schedule the search read
+    /// has them (the day with its real-time data, where it had some), and how many calls its trip
+    /// makes in all: what a journey's legs list with `--stops`. `added`: a trip the real-time
+    /// data adds, which has no plan. None for a walk.
+    package func calls(of leg: Leg, added: Bool) -> (calls: [TripCalls.Call], length: Int) {
+        guard case .ride(_, let pattern, let run, let from, let to) = leg.mode, from <= to else { return ([], 0) }
         if let realtime {
-            guard pattern >= 0, pattern < realtime.patternCount, run >= 0, run < realtime.runCount(pattern) else { return [] }
-            return TripCalls.calls(realtime, pattern, run, added: added)
+            guard pattern >= 0, pattern < realtime.patternCount, run >= 0, run < realtime.runCount(pattern) else { return ([], 0) }
+            return (TripCalls.calls(realtime, pattern, run, added: added, positions: from..<(to + 1)), realtime.length(pattern))
         }
-        guard pattern >= 0, pattern < schedule.patternCount, run >= 0, run < schedule.runCount(pattern) else { return [] }
-        return TripCalls.calls(schedule, pattern, run, added: false)
+        guard pattern >= 0, pattern < schedule.patternCount, run >= 0, run < schedule.runCount(pattern) else { return ([], 0) }
+        return (TripCalls.calls(schedule, pattern, run, added: false, positions: from..<(to + 1)), schedule.length(pattern))
     }
 }

@@ -30,6 +30,8 @@ struct JourneyLayout {
     /// `--stops`: a ride's trip's calls, as the search's schedule has them (`Router.calls(of:added:)`);
     /// nil: legs carry no calls.
     let rideCalls: RideCallSource?
+    /// The texts of the stops calls are written at (`callRecord`).
+    let callStops = CallStops()
     /// `--alternatives`: the journeys to take if a ride after the first is missed, by the ride
     /// missed (`MissedRide`); empty: none asked.
     var alternatives: [MissedRide: [Router.Journey]] = [:]

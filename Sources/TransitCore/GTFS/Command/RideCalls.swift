@@ -8,27 +8,57 @@ struct RideCallSource: @unchecked Sendable {
     let router: Router
 }
 
+/// Each stop's id, name and platform as JSON values, made the first time a call there is
+/// written (a whole day's journeys write the same few dozen stops a hundred thousand times, and
+/// a stop's record is a dozen strings made each time it is read). Used from the one thread that
+/// writes the output.
+final class CallStops: @unchecked Sendable {
+    private var made: [Int: (id: Value, name: Value, platform: Value)] = [:]
+
+    func texts(_ stop: Int, _ t: Timetable, platform: (Int) -> Value) -> (id: Value, name: Value, platform: Value) {
+        if let known = made[stop] { return known }
+        guard stop >= 0 && stop < t.stopCount else { return (.null, .null, .null) }
+        let record = t.stop(stop), texts = (Value.string(record.id), Value.string(record.name), platform(stop))
+        made[stop] = texts
+        return texts
+    }
+}
+
 /// A ride's calls as `gtfs trip` and `gtfs trips --stops` print them: the same fields in JSON,
 /// and the lines under a journey's row in the table.
 extension JourneyLayout {
     /// `gtfs trip`'s fields of a call of a trip with `length` calls: sequence, stop_id,
     /// stop_name, platform, arrival and departure (predicted; none at the first call's arrival and
-    /// the last one's departure), the planned ones, delay_seconds, realtime, status.
-    func callColumns(length: Int) -> [Column<TripCalls.Call>] {
-        @Sendable func time(_ seconds: Int?, _ c: TripCalls.Call, first: Bool) -> Value {
+    /// the last one's departure), the planned ones, delay_seconds, realtime, status. One record
+    /// function for both commands; a stop's texts are made once (`CallStops`). `ride`: a ride's
+    /// call in a journey's leg, whose JSON leaves out what the leg says already or what its
+    /// times say (sequence, delay_seconds, realtime: a whole day's calls were 4 × the journeys).
+    func callRecord(_ c: TripCalls.Call, length: Int, ride: Bool = false) -> Record {
+        func time(_ seconds: Int?, first: Bool) -> Value {
             guard let seconds, c.position != (first ? 0 : length - 1) else { return .null }
             return self.time(seconds, at: c.stop)
         }
-        let t = self.t
-        return [
-            Column("sequence", "SEQ") { .int($0.position + 1) }, Column("stop_id", "STOP") { .string(t.stop($0.stop).id) },
-            Column("stop_name", "NAME") { .string(t.stop($0.stop).name) }.wrapping(), Column("platform") { platform($0.stop) },
-            Column("arrival", "ARRIVE") { time($0.arrival, $0, first: true) }, Column("departure", "DEPART") { time($0.departure, $0, first: false) },
-            Column("planned_arrival") { time($0.plannedArrival, $0, first: true) },
-            Column("planned_departure") { time($0.plannedDeparture, $0, first: false) },
-            Column("delay_seconds") { $0.delay.map(Value.int) ?? .null }, Column("realtime") { .bool($0.status.isRealtime) },
-            Column("status") { .string($0.status.rawValue) },
-        ]
+        let stop = callStops.texts(c.stop, t) { platform($0) }
+        let values: [Value] = [.int(c.position + 1), stop.id, stop.name, stop.platform, time(c.arrival, first: true), time(c.departure, first: false),
+                               time(c.plannedArrival, first: true), time(c.plannedDeparture, first: false), c.delay.map(Value.int) ?? .null,
+                               .bool(c.status.isRealtime), .string(c.status.rawValue)]
+        let fields = zip(Self.callKeys, values)
+        return Record(ride ? fields.filter { !Self.notInRides.contains($0.0) } : Array(fields))
+    }
+
+    /// What a ride's call leaves out of `gtfs trip`'s fields.
+    static let notInRides: Set<String> = ["sequence", "delay_seconds", "realtime"]
+
+    static let callKeys = ["sequence", "stop_id", "stop_name", "platform", "arrival", "departure", "planned_arrival", "planned_departure",
+                           "delay_seconds", "realtime", "status"]
+
+    /// `callRecord`'s fields as columns, for `gtfs trip`'s formats.
+    func callColumns(length: Int) -> [Column<TripCalls.Call>] {
+        let headers = ["sequence": "SEQ", "stop_id": "STOP", "stop_name": "NAME", "arrival": "ARRIVE", "departure": "DEPART"]
+        return Self.callKeys.map { key in
+            let column = Column<TripCalls.Call>(key, headers[key]) { callRecord($0, length: length)[key] ?? .null }
+            return key == "stop_name" ? column.wrapping() : column
+        }
     }
 
     /// The calls a ride makes, boarding to alighting (both included), with the length of its
@@ -36,16 +66,15 @@ extension JourneyLayout {
     func calls(_ leg: Router.Leg) -> (calls: ArraySlice<TripCalls.Call>, length: Int)? {
         guard let rideCalls, case .ride(_, _, _, let from, let to) = leg.mode else { return nil }
         let added = leg.instance >= 0 && updates.map { leg.instance < $0.instances.count && $0.instances[leg.instance].status == .added } ?? false
-        let all = rideCalls.router.calls(of: leg, added: added)
-        guard from >= 0, from <= to, to < all.count else { return nil }
-        return (all[from...to], all.count)
+        let (all, length) = rideCalls.router.calls(of: leg, added: added)
+        guard from >= 0, from <= to, to < length, all.count == to - from + 1 else { return nil }
+        return (all[...], length)
     }
 
     /// A ride's calls as JSON: `gtfs trip`'s fields, each call an object.
     func callValues(_ leg: Router.Leg) -> Value? {
         guard let (calls, length) = calls(leg) else { return nil }
-        let columns = callColumns(length: length)
-        return .list(calls.map { .object(Record(columns, $0)) })
+        return .list(calls.map { .object(callRecord($0, length: length, ride: true)) })
     }
 
     /// The lines under a journey's row with `--stops`: each ride's name and where it heads, then
