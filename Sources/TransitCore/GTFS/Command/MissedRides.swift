@@ -89,8 +89,10 @@ extension JourneyLayout {
             guard let others = alternatives[missed] else { return nil }
             let what = "  if the \(hhmm(ride.departure.predicted, ride.from)) \(routeName(route(ride))) at \(stationName(ride.from)) is missed: "
             guard !others.isEmpty else { return what + "no journey later that day" }
+            // No-break spaces around an alternative's arrow: a narrow terminal wraps between the
+            // alternatives, not inside one's times.
             return what + others.map { j in
-                "\(hhmm(j.departure, j.legs.first?.from ?? -1)) → \(hhmm(j.arrival, j.legs.last?.to ?? -1)) " + routes(j)
+                "\(hhmm(j.departure, j.legs.first?.from ?? -1))\u{A0}→\u{A0}\(hhmm(j.arrival, j.legs.last?.to ?? -1)) " + routes(j)
             }.joined(separator: "; ")
         }
     }
