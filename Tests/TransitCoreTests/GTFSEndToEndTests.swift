@@ -299,7 +299,8 @@ import TransitTestSupport
         #expect(unknown.status == 2 && unknown.stderr.hasPrefix("transit: unknown trip_id 'nope' in feed lakeport"))
     }
 
-    /// Journeys on a map: one LineString each through the stops it calls at, its fields as properties.
+    /// Journeys on a map: one MultiLineString each, a line a leg through the stops it calls at
+    /// (Lakeport has no shapes; issue 45: it was one LineString), its fields as properties.
     @Test func tripsAsGeoJSON() async throws {
         let run = try await Run.transit(["gtfs", "trips", "--feed", Paths.fixtures + "/gtfs/lakeport", "--from", "Harbor", "--to", "Stadium",
                                          "--date", "2026-11-23", "--after", "07:00", "--limit", "2", "--format", "geojson"], env: env(Paths.temporary()))
@@ -308,10 +309,11 @@ import TransitTestSupport
         let features = try #require(collection["features"] as? [[String: Any]])
         #expect(collection["type"] as? String == "FeatureCollection" && features.count == 2)
         let geometry = try #require(features.first?["geometry"] as? [String: Any])
-        let line = try #require(geometry["coordinates"] as? [[Double]])
-        // Harbor, Market (rail), then the M1's Market, Old Town, Museum, Stadium: [longitude, latitude].
-        #expect(geometry["type"] as? String == "LineString" && line.count == 6)
-        #expect(line.first == [-87.6121, 41.8403] && line.last == [-87.5957, 41.8741])
+        let lines = try #require(geometry["coordinates"] as? [[[Double]]])
+        // Harbor, Market (rail); the walk to the M1's Market; Market, Old Town, Museum, Stadium:
+        // [longitude, latitude].
+        #expect(geometry["type"] as? String == "MultiLineString" && lines.map(\.count) == [2, 2, 4], "\(lines)")
+        #expect(lines.first?.first == [-87.6121, 41.8403] && lines.last?.last == [-87.5957, 41.8741])
         let properties = try #require(features.first?["properties"] as? [String: Any])
         #expect(properties["departure"] as? String == "2026-11-23T07:00:00-06:00" && (properties["legs"] as? [Any])?.count == 3)
     }

@@ -422,10 +422,12 @@ import Testing
                                          "--after", "07:59", "--limit", "1", "--format", "geojson"], env: env(cache))
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         let feature = try #require((object?["features"] as? [[String: Any]])?.first, "\(run.stdout) \(run.stderr)")
-        let line = ((feature["geometry"] as? [String: Any])?["coordinates"] as? [[Double]] ?? []).map { Coordinate(latitude: $0[1], longitude: $0[0]) }
-        let a = try #require(line.firstIndex { abs($0.latitude - 41.00055) < 1e-9 && abs($0.longitude + 87.0) < 1e-9 }, "\(line)")
-        let c = try #require(line.firstIndex { abs($0.latitude - 40.99995) < 1e-9 && abs($0.longitude + 86.998) < 1e-9 }, "\(line)")
-        let walk = Array(line[a...c])
+        // A line a leg (a MultiLineString): the walk's is the one from A to C.
+        let lines = ((feature["geometry"] as? [String: Any])?["coordinates"] as? [[[Double]]] ?? []).map { $0.map { Coordinate(latitude: $0[1], longitude: $0[0]) } }
+        let walk = try #require(lines.first { line in
+            guard let a = line.first, let c = line.last else { return false }
+            return abs(a.latitude - 41.00055) < 1e-9 && abs(a.longitude + 87.0) < 1e-9 && abs(c.latitude - 40.99995) < 1e-9 && abs(c.longitude + 86.998) < 1e-9
+        }, "\(lines)")
         let length = zip(walk, walk.dropFirst()).reduce(0.0) { $0 + $1.0.meters(to: $1.1) }
         let meters = ((feature["properties"] as? [String: Any])?["legs"] as? [[String: Any]])?.compactMap { $0["walk_meters"] as? Int }.first
         // A, the north street's west end (where A joins), the bridge's two ends (the south one

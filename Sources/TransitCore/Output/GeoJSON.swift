@@ -1,6 +1,7 @@
 import TransitSupport
 /// GeoJSON for commands that return places: a FeatureCollection of Points, each record's
-/// fields as properties, coordinates [longitude, latitude]; optionally route shapes as LineStrings.
+/// fields as properties, coordinates [longitude, latitude]; optionally route shapes as
+/// LineStrings, and journeys as MultiLineStrings (a line a leg).
 package enum GeoJSON {
     package static func points(_ records: [Record], lines: [(properties: Record, coordinates: [(Double, Double)])] = []) -> Value {
         var features: [Value] = []
@@ -19,6 +20,18 @@ package enum GeoJSON {
                                              ("coordinates", .list(line.coordinates.map { .list([.coordinate($0.1), .coordinate($0.0)]) }))]))),
                 ("properties", .object(line.properties)),
             ])))
+        }
+        return .object(Record([("type", .string("FeatureCollection")), ("features", .list(features))]))
+    }
+
+    /// Journeys: a Feature each, a MultiLineString of one line a leg (rides and walks, in order),
+    /// its record as properties.
+    package static func journeys(_ journeys: [(properties: Record, legs: [[(Double, Double)]])]) -> Value {
+        let features: [Value] = journeys.map { journey in
+            let lines = journey.legs.filter { $0.count >= 2 }.map { line in Value.list(line.map { .list([.coordinate($0.1), .coordinate($0.0)]) }) }
+            return .object(Record([("type", .string("Feature")),
+                                   ("geometry", .object(Record([("type", .string("MultiLineString")), ("coordinates", .list(lines))]))),
+                                   ("properties", .object(journey.properties))]))
         }
         return .object(Record([("type", .string("FeatureCollection")), ("features", .list(features))]))
     }

@@ -59,6 +59,8 @@ extension GTFSCompiler {
             }
         },
         CompileStep("patterns") { c, _ in c.layOutPatterns() },
+        // After the patterns: each pattern's stops are placed along its first trip's shape.
+        CompileStep("shapes") { c, files throws(TransitError) in try c.readShapes(try files.reader("shapes.txt")) },
         // The changes on foot within the default walk, found once (`isCalledAt` reads the patterns).
         CompileStep("walks") { c, _ in
             let capped = TimetableCombination.findLinks(&c.t)

@@ -16,6 +16,9 @@ package struct GTFSCompiler {
     package var stops = IDTable()
     package var routes = IDTable()
     package var trips = IDTable()
+    /// shapes.txt's shapes as trips.txt names them, and each trip's (-1: none).
+    package var shapes = IDTable()
+    package var tripShape: [Int32] = []
     package var services = IDTable()
     package var headsigns = IDTable()
     /// Fare zones (stops' zone_id) and fares, as fare_rules.txt and fare_rider_categories.txt name them.
@@ -178,7 +181,7 @@ package struct GTFSCompiler {
 
     package mutating func readTrips(_ r: CSVReader) throws(TransitError) {
         let c = try columns(r, ["route_id", "service_id", "trip_id"])
-        let headsign = r.column("trip_headsign")
+        let headsign = r.column("trip_headsign"), shape = r.column("shape_id")
         while try r.next() {
             guard let route = routes.find(r.bytes(c[0])) else { throw fail(r, "unknown route_id '\(r.string(c[0]).prefix(60))'") }
             guard trips.insert(r.bytes(c[2])).added else { throw fail(r, "trip_id '\(r.string(c[2]).prefix(60))' appears twice") }
@@ -186,6 +189,8 @@ package struct GTFSCompiler {
             t.tripService.append(Int32(services.insert(r.bytes(c[1])).index))
             let sign = headsign.map { r.bytes($0) } ?? UnsafeBufferPointer(start: nil, count: 0)
             t.tripHeadsign.append(Int32(sign.count <= Self.maxText ? headsigns.insert(sign).index : headsigns.insert(text(r, headsign)).index))
+            let shapeID = shape.map { r.bytes($0) } ?? UnsafeBufferPointer(start: nil, count: 0)
+            tripShape.append(shapeID.isEmpty || shapeID.count > Self.maxText ? -1 : Int32(shapes.insert(shapeID).index))
         }
         t.tripIDs = trips.keys
         t.headsigns = headsigns.keys

@@ -114,6 +114,17 @@ package struct Timetable: Sendable {
     package var patternTimeStart = Packed<Int64>()
     package var times = Packed<Int32>()
 
+    // Shapes (shapes.txt): for shape s, its points `shapeLat/shapeLon[shapePointStart[s] ..<
+    // shapePointStart[s + 1]]` in 1e-7 degrees (8 bytes a point), in shape_pt_sequence order.
+    // A pattern's shape (that of its first trip with one; -1: none), and where each of its stops
+    // lies along it: a point index and a fraction of the segment after it, × 256 (`shapeScale`).
+    // A feed without shapes.txt has no points, and 4 bytes a pattern call (-1 and 0).
+    package var shapePointStart = Packed<Int32>([0])
+    package var shapeLat = Packed<Int32>()
+    package var shapeLon = Packed<Int32>()
+    package var patternShape = Packed<Int32>()
+    package var patternShapeAt = Packed<Int32>()
+
     // Stop → (pattern, position) pairs
     package var stopPatternStart = Packed<Int32>([0])
     package var stopPatterns = Packed<Int32>()

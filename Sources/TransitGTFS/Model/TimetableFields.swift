@@ -24,6 +24,8 @@ package enum TimetableTable: CaseIterable {
     /// rows (offers), timeframe groups and timeframes, leg groups, leg and transfer rules.
     case areas, stopAreaValues, networks, fareMedia, products, offers, timeframeGroups, timeframes, legGroups, legRules, legJoinRules, transferRules
     case services, transfers, times, links, feeds
+    /// shapes.txt's shapes and their points.
+    case shapes, shapePoints
 
     package func count(in t: Timetable) -> Int {
         switch self {
@@ -59,6 +61,8 @@ package enum TimetableTable: CaseIterable {
         case .times: t.times.count
         case .links: t.linkStops.count
         case .feeds: t.feedNames.count
+        case .shapes: max(0, t.shapePointStart.count - 1)
+        case .shapePoints: t.shapeLat.count
         }
     }
 
@@ -283,6 +287,12 @@ extension Timetable {
             for start in t.patternTimeStart.buffer { out.patternTimeStart.append(start + plus) }
         }.whereRead,
         .packed("times", \.times, rows: nil) { out, t, _ in out.times.append(contentsOf: t.times.buffer) },
+        // Shapes, and each pattern's: its stops' places along it (`TimetableShapes`). A place
+        // is checked where it is read (a point index within its shape).
+        .offsets("shapePointStart", \.shapePointStart, rows: .shapes, into: .shapePoints).whereRead,
+        .values("shapeLat", \.shapeLat, rows: .shapePoints), .values("shapeLon", \.shapeLon, rows: .shapePoints),
+        .indices("patternShape", \.patternShape, rows: .patterns, into: .shapes, none: true).whereRead,
+        .values("patternShapeAt", \.patternShapeAt, rows: .patternCalls),
         // Stop → (pattern, position); trip → (pattern, row).
         .offsets("stopPatternStart", \.stopPatternStart, rows: .stops, into: .stopPatternValues).whereRead,
         .pairs("stopPatterns", \.stopPatterns) { t, q in t.patternLength(q) }.whereRead,

@@ -87,15 +87,16 @@ struct GTFSContext {
     /// it) and the feeds put on the clock the query reads its date and window on: `--tz`, else
     /// the zone of the origin's feed (with coordinates, the nearest stop's). `walks`: the longest
     /// change on foot the query allows (`--walk`, `--link`): past the walks the feed stored, its
-    /// map is read to measure them.
+    /// map is read to measure them. `drawn`: the answer draws its walks (`--geometry`), along the
+    /// map's streets as GeoJSON does.
     func open(_ given: [String], from: String, to: String? = nil, radius: Double = SearchDefaults.radiusMeters,
-              zone: String? = nil, points: Bool = true, walks: Double = 0) throws(TransitError) -> (feed: Feed, ends: QueryEnds) {
+              zone: String? = nil, points: Bool = true, walks: Double = 0, drawn: Bool = false) throws(TransitError) -> (feed: Feed, ends: QueryEnds) {
         // Each end read once: a stop's text, or a point.
         let origin = QueryEnds.Place(from), destination = to.map(QueryEnds.Place.init)
         let pointed = points && (origin.point != nil || destination?.point != nil)
         // The map is read for what the stored walks do not hold: a point's walks, longer changes,
         // the streets a walk follows (drawn by GeoJSON).
-        let needsStreets = pointed || walks > TimetableCombination.linkRadius || settings.format == .geojson
+        let needsStreets = pointed || walks > TimetableCombination.linkRadius || settings.format == .geojson || drawn
         // No feed named and several imported: the one that has the stops asked for answers.
         let imported = given.isEmpty && settings.variables["TRANSIT_GTFS_FEED"] == nil ? store.feeds() : []
         if imported.count > 1 {

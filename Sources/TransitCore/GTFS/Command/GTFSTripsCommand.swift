@@ -22,11 +22,12 @@ struct GTFSTripsCommand: GTFSSubcommand {
             GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk,
             OptionSpec("limit", value: "N", "print the first N journeys (the table: N rows, after the ones it hides)"),
             OptionSpec("alternatives", value: "N", "for each ride after the first, the next N journeys if it is missed: from where it boards, leaving when the ride before arrives, without the missed trip (JSON legs' alternatives, a line under the table's row; 1 to 5)"),
+            OptionSpec("geometry", "each leg's line in JSON (geometry: an encoded polyline, precision 5): a ride along its trip's shape, a walk along its streets"),
             OptionSpec("stops", "each ride's calls, boarding to alighting: JSON legs' stops (gtfs trip's fields), a line a call under the table's row, tsv/csv each ride's count (calls)"),
             OptionSpec("rider", value: "CATEGORY", "price for this rider category of the feed (its id or name, e.g. youth), where the feed names them (rider_categories.txt); default: the feed's default category (Fares v2), else the feed's own prices (Fares v1 has no default); the table's notice says which", source: .cached),
             GTFSCommandLine.link, GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.realtimeTimeout, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
         ],
-        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, route_id, trip_id, headsign, from, from_name, from_platform, to, to_name, to_platform, departure, arrival (predicted with --realtime), planned_departure, planned_arrival, departure_delay_seconds, arrival_delay_seconds, realtime, status (scheduled, updated, added) for a ride; trip_start for a frequencies.txt run; walk_meters for a walk; a platform is the stop's platform_code, else its stop_code); where the feed has fares (Fares v1: fare_attributes.txt, fare_rules.txt; Fares v2: fare_leg_rules.txt and its files), fare: {total, currency, legs: [{fare_id (v1), or fare_product_id, name, fare_media and transfer (v2), price, currency, legs}], complete, rider (the category priced for: --rider, else a Fares v2 feed's default, or null)}, the cheapest way the feed's fares pay for the rides (no total, complete false, when a ride has none), and the table's PRICE ($5.05, or ? without a total). tsv/csv add routes, change_at (the stations where each change boards, joined with >) and trip_ids (each ride's trip_id, for gtfs trip); the table shows FROM (the station the first ride boards at) and CHANGE AT (station and time, where some journey changes) before the JOURNEY; in a narrow terminal where the rides head gives way first, then these three wrap onto indented lines: no time, station or line name is cut. Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes. --format geojson: a FeatureCollection, each journey a LineString through the stops it calls at (stop coordinates; shapes.txt is not read), its fields and legs as properties."],
+        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, route_id, trip_id, headsign, from, from_name, from_platform, to, to_name, to_platform, departure, arrival (predicted with --realtime), planned_departure, planned_arrival, departure_delay_seconds, arrival_delay_seconds, realtime, status (scheduled, updated, added) for a ride; trip_start for a frequencies.txt run; walk_meters for a walk; a platform is the stop's platform_code, else its stop_code); where the feed has fares (Fares v1: fare_attributes.txt, fare_rules.txt; Fares v2: fare_leg_rules.txt and its files), fare: {total, currency, legs: [{fare_id (v1), or fare_product_id, name, fare_media and transfer (v2), price, currency, legs}], complete, rider (the category priced for: --rider, else a Fares v2 feed's default, or null)}, the cheapest way the feed's fares pay for the rides (no total, complete false, when a ride has none), and the table's PRICE ($5.05, or ? without a total). tsv/csv add routes, change_at (the stations where each change boards, joined with >) and trip_ids (each ride's trip_id, for gtfs trip); the table shows FROM (the station the first ride boards at) and CHANGE AT (station and time, where some journey changes) before the JOURNEY; in a narrow terminal where the rides head gives way first, then these three wrap onto indented lines: no time, station or line name is cut. Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes. trip_ids write a run of a frequencies.txt trip as trip_id@HH:MM:SS (what gtfs journey takes). --format geojson: a FeatureCollection, each journey a MultiLineString, a line a leg: a ride along its trip's shape (shapes.txt) from its boarding stop to its alighting stop, else through the stops it calls at; a walk along the streets it follows where a map measured it; its fields and legs as properties."],
         geoJSON: true)
 
     /// `--feed`, as given (several: a combination; `all`: every imported feed; none: the default).
@@ -48,6 +49,8 @@ struct GTFSTripsCommand: GTFSSubcommand {
     var rider: String?
     /// `--stops`: each ride's calls.
     var stops = false
+    /// `--geometry`: each leg's line in JSON.
+    var geometry = false
     /// `--alternatives N`: the next N journeys if a ride after the first is missed.
     var alternatives: Int?
 
@@ -63,11 +66,12 @@ struct GTFSTripsCommand: GTFSSubcommand {
         all = args.flag("all")
         rider = args.string("rider")
         stops = args.flag("stops")
+        geometry = args.flag("geometry")
         alternatives = try args.int("alternatives", in: 1...5)
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
-        let (feed, ends) = try gtfs.open(feeds, from: from, to: to, radius: search.radius, zone: search.zone, walks: search.longestWalk)
+        let (feed, ends) = try gtfs.open(feeds, from: from, to: to, radius: search.radius, zone: search.zone, walks: search.longestWalk, drawn: geometry)
         let updates = try await gtfs.tripUpdates(realtime, feed)
         return try journeys(gtfs.reading(updates), feed, ends, updates: updates)
     }
@@ -106,8 +110,9 @@ struct GTFSTripsCommand: GTFSSubcommand {
             })
         }
         var layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates, from: ends.origin.place, to: ends.destination?.place,
-                                   streets: gtfs.settings.format == .geojson ? ends.streets : nil, rider: try rider.map { typed throws(TransitError) in try Self.category(typed, t) },
+                                   streets: gtfs.settings.format == .geojson || geometry ? ends.streets : nil, rider: try rider.map { typed throws(TransitError) in try Self.category(typed, t) },
                                    rideCalls: stops ? RideCallSource(router: router) : nil)
+        layout.geometry = geometry
         if let alternatives {
             layout.alternatives = try self.alternatives(journeys, count: alternatives, t, ends, day: day, updates: updates, router: router)
         }

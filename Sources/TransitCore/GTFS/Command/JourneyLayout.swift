@@ -32,6 +32,8 @@ struct JourneyLayout {
     let rideCalls: RideCallSource?
     /// The texts of the stops calls are written at (`callRecord`).
     let callStops = CallStops()
+    /// `--geometry`: each leg's line in JSON, an encoded polyline.
+    var geometry = false
     /// `--alternatives`: the journeys to take if a ride after the first is missed, by the ride
     /// missed (`MissedRide`); empty: none asked.
     var alternatives: [MissedRide: [Router.Journey]] = [:]
@@ -213,6 +215,8 @@ struct JourneyLayout {
                        // The walk itself, as the router timed it (a change also needs --min-transfer).
                        ("walk_seconds", .int(leg.arrival.predicted - leg.departure.predicted))]
         }
+        // --geometry: the leg's line as GeoJSON draws it, an encoded polyline (precision 5).
+        if geometry { fields.append(("geometry", .string(Polyline.encode(line(leg).map { (latitude: $0.0, longitude: $0.1) })))) }
         return Record(fields)
     }
 
@@ -336,8 +340,8 @@ struct JourneyLayout {
         // Who the table's PRICE is for (JSON's fare.rider says it; tsv names no rider).
         let riders = t.riderCategories.map { $0.name.isEmpty ? $0.id : $0.name }, named = namesRider && !riderAsked
         output.laterNotices = { [Self.tooManyWaysNotice(fares), named ? Self.riderNotice(fares, riders) : nil].compactMap { $0 } }
-        // A journey as a line through the stops it calls at, its JSON record as properties.
-        output.geoJSON { records in GeoJSON.points([], lines: zip(records, journeys).map { (properties: $0, coordinates: path($1)) }) }
+        // A journey as lines, one a leg (along its shape, its streets), its JSON record as properties.
+        output.geoJSON { records in GeoJSON.journeys(zip(records, journeys).map { (properties: $0, legs: path($1)) }) }
         return output
     }
 
@@ -396,19 +400,25 @@ struct JourneyLayout {
         }
     }
 
-    /// (latitude, longitude) of every call of a journey's rides, and of its walks the two ends
-    /// with, where the walk was measured on a map, the streets it follows between them; stops
-    /// without coordinates are left out.
-    func path(_ journey: Router.Journey) -> [(Double, Double)] {
+    /// A journey's line, a line a leg: a ride along its trip's shape where the feed has one
+    /// (`Timetable.shapeLine`), else through the stops it calls at; a walk along the streets it
+    /// follows where a map measured it, else straight. Points as (latitude, longitude).
+    func path(_ journey: Router.Journey) -> [[(Double, Double)]] {
+        journey.legs.map(line)
+    }
+
+    func line(_ leg: Router.Leg) -> [(Double, Double)] {
         var places: [Coordinate?] = []
-        for leg in journey.legs {
-            switch leg.mode {
-            case .ride:
-                places += leg.calls.map { place($0, origin: false) }
-            case .walk:
-                // Stop -1 is a point: where a first walk starts, or a last one ends.
-                places += streetLines[TransferEdges.key(leg.from, leg.to)] ?? [place(leg.from, origin: true), place(leg.to, origin: false)]
+        switch leg.mode {
+        case .ride(let trip, _, _, let from, let to):
+            if let shaped = t.shapeLine(pattern: t.basePattern(ofTrip: trip), from: from, to: to) {
+                places = shaped
+            } else {
+                places = leg.calls.map { place($0, origin: false) }
             }
+        case .walk:
+            // Stop -1 is a point: where a first walk starts, or a last one ends.
+            places = streetLines[TransferEdges.key(leg.from, leg.to)] ?? [place(leg.from, origin: true), place(leg.to, origin: false)]
         }
         var line: [(Double, Double)] = []
         for case let at? in places where !at.latitude.isNaN && !at.longitude.isNaN {
