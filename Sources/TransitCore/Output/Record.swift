@@ -42,6 +42,10 @@ package struct Record: Sendable, Equatable {
         fields = pairs.map { Field(key: $0.0, value: $0.1) }
     }
 
+    package init(fields: [Field]) {
+        self.fields = fields
+    }
+
     package subscript(key: String) -> Value? {
         fields.first { $0.key == key }?.value
     }

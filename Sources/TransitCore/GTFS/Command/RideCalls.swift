@@ -3,9 +3,12 @@ import TransitSupport
 import TransitGTFS
 
 /// The router that found a query's journeys, kept to say their rides' calls (`--stops`). Its
-/// schedule is only read once the search is done, from the thread writing the output.
-struct RideCallSource: @unchecked Sendable {
+/// schedule is only read once the search is done, from the thread writing the output. A class:
+/// the router is two dozen references, and a struct holding it was copied for every ride.
+final class RideCallSource: @unchecked Sendable {
     let router: Router
+
+    init(router: Router) { self.router = router }
 }
 
 /// Each stop's id, name and platform as JSON values, made the first time a call there is
@@ -13,11 +16,13 @@ struct RideCallSource: @unchecked Sendable {
 /// a stop's record is a dozen strings made each time it is read). Used from the one thread that
 /// writes the output.
 final class CallStops: @unchecked Sendable {
-    private var made: [Int: (id: Value, name: Value, platform: Value)] = [:]
+    /// By stop, once the first call there is written (an array: a lookup per call).
+    private var made: [(id: Value, name: Value, platform: Value)?] = []
 
     func texts(_ stop: Int, _ t: Timetable, platform: (Int) -> Value) -> (id: Value, name: Value, platform: Value) {
-        if let known = made[stop] { return known }
         guard stop >= 0 && stop < t.stopCount else { return (.null, .null, .null) }
+        if made.isEmpty { made = Array(repeating: nil, count: t.stopCount) }
+        if let known = made[stop] { return known }
         let record = t.stop(stop), texts = (Value.string(record.id), Value.string(record.name), platform(stop))
         made[stop] = texts
         return texts
@@ -39,15 +44,25 @@ extension JourneyLayout {
             return self.time(seconds, at: c.stop)
         }
         let stop = callStops.texts(c.stop, t) { platform($0) }
-        let values: [Value] = [.int(c.position + 1), stop.id, stop.name, stop.platform, time(c.arrival, first: true), time(c.departure, first: false),
-                               time(c.plannedArrival, first: true), time(c.plannedDeparture, first: false), c.delay.map(Value.int) ?? .null,
-                               .bool(c.status.isRealtime), .string(c.status.rawValue)]
-        let fields = zip(Self.callKeys, values)
-        return Record(ride ? fields.filter { !Self.notInRides.contains($0.0) } : Array(fields))
+        // Made field by field into one array: a whole day's calls are hundreds of thousands.
+        var fields: [Record.Field] = []
+        fields.reserveCapacity(Self.callKeys.count)
+        if !ride { fields.append(Record.Field(key: "sequence", value: .int(c.position + 1))) }
+        fields.append(Record.Field(key: "stop_id", value: stop.id))
+        fields.append(Record.Field(key: "stop_name", value: stop.name))
+        fields.append(Record.Field(key: "platform", value: stop.platform))
+        fields.append(Record.Field(key: "arrival", value: time(c.arrival, first: true)))
+        fields.append(Record.Field(key: "departure", value: time(c.departure, first: false)))
+        fields.append(Record.Field(key: "planned_arrival", value: time(c.plannedArrival, first: true)))
+        fields.append(Record.Field(key: "planned_departure", value: time(c.plannedDeparture, first: false)))
+        if !ride {
+            fields.append(Record.Field(key: "delay_seconds", value: c.delay.map(Value.int) ?? .null))
+            fields.append(Record.Field(key: "realtime", value: .bool(c.status.isRealtime)))
+        }
+        fields.append(Record.Field(key: "status", value: .string(c.status.rawValue)))
+        return Record(fields: fields)
     }
 
-    /// What a ride's call leaves out of `gtfs trip`'s fields.
-    static let notInRides: Set<String> = ["sequence", "delay_seconds", "realtime"]
 
     static let callKeys = ["sequence", "stop_id", "stop_name", "platform", "arrival", "departure", "planned_arrival", "planned_departure",
                            "delay_seconds", "realtime", "status"]
