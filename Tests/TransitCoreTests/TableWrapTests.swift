@@ -54,44 +54,6 @@ import TransitSupport
         }
     }
 
-    @Test func aLineNeverStartsWithASeparator() throws {
-        for width in 60...120 {
-            let text = try Renderer(format: .table, width: width).render(Self.output([Self.dublin]))
-            for line in text.split(separator: "\n") {
-                let cells = line.split(separator: " ", omittingEmptySubsequences: true)
-                #expect(cells.first != "→" && !line.contains("   → "), "\(width): \(line)")
-            }
-        }
-    }
-
-    /// Random tables at random widths: every line fits the width where the floors allow, and a
-    /// wrapping cell's lines hold its text, every character, in order.
-    @Test func wrappingLosesNothing() throws {
-        var random = SplitMix(seed: 44)
-        let words = ["Embarcadero", "Dublin/Pleasanton", "→", "12th", "St.", "Oakland", "City", "Center", "北京南站", "walk", "54", "m", "Antioch", "-", "SFO/Millbrae", "Ferry", "Building,"]
-        for _ in 0..<300 {
-            let count = Int.random(in: 1...4, using: &random)
-            let names = (0..<count).map { _ in (0..<Int.random(in: 1...9, using: &random)).map { _ in words[Int.random(in: 0..<words.count, using: &random)] }.joined(separator: " ") }
-            let width = Int.random(in: 24...140, using: &random)
-            let out = Output(Array(names.indices), data: [], table: [
-                Column("time") { _ in .string("08:04 +4") }.whole(), Column("count") { .int($0) },
-                Column("name") { .string(names[$0]) }.wrapping(),
-            ])
-            let lines = try Renderer(format: .table, width: width).render(out).split(separator: "\n").map(String.init)
-            #expect(lines.allSatisfy { TextWidth.of($0) <= width }, "\(width): \(lines)")
-            // Each row's first line starts with its time; the name column is the lines' tails.
-            var rows: [[String]] = []
-            for line in lines.dropFirst() {
-                if line.hasPrefix("08:04 +4") { rows.append([line]) } else { rows[rows.count - 1].append(line) }
-            }
-            #expect(rows.count == names.count)
-            for (name, row) in zip(names, rows) {
-                let shown = row.enumerated().map { i, line in i == 0 ? String(line.dropFirst(8 + 2 + 5 + 2)) : line }.joined()
-                #expect(shown.filter { !$0.isWhitespace } == name.filter { !$0.isWhitespace }, "\(width): \(row) for \(name)")
-            }
-        }
-    }
-
     @Test func wrapBreaksAfterSeparatorsThenBetweenWordsThenInsideAWord() {
         #expect(TableLayout.wrap("Red → walk 50 m → Blue", width: 13) == ["Red →", "walk 50 m →", "Blue"])
         // A part wider than a continuation line fills the line it starts on.
@@ -100,5 +62,49 @@ import TransitSupport
         #expect(TableLayout.wrap("Dublin/Pleasanton", width: 10) == ["Dublin/", "Pleasant", "on"])
         #expect(TableLayout.wrap("abc", width: 0) == ["a", "b", "c"])
         #expect(TableLayout.wrap("", width: 5) == [""])
+    }
+}
+
+extension CPUBound {
+    /// TableWrapTests' loops over widths and random tables: seconds of a debug build's work in
+    /// the test process, run apart from the tests that wait for deadlines (docs/testing.md).
+    @Suite struct TableWrapFuzzTests {
+        @Test func aLineNeverStartsWithASeparator() throws {
+            for width in 60...120 {
+                let text = try Renderer(format: .table, width: width).render(TableWrapTests.output([TableWrapTests.dublin]))
+                for line in text.split(separator: "\n") {
+                    let cells = line.split(separator: " ", omittingEmptySubsequences: true)
+                    #expect(cells.first != "→" && !line.contains("   → "), "\(width): \(line)")
+                }
+            }
+        }
+
+        /// Random tables at random widths: every line fits the width where the floors allow, and a
+        /// wrapping cell's lines hold its text, every character, in order.
+        @Test func wrappingLosesNothing() throws {
+            var random = SplitMix(seed: 44)
+            let words = ["Embarcadero", "Dublin/Pleasanton", "→", "12th", "St.", "Oakland", "City", "Center", "北京南站", "walk", "54", "m", "Antioch", "-", "SFO/Millbrae", "Ferry", "Building,"]
+            for _ in 0..<300 {
+                let count = Int.random(in: 1...4, using: &random)
+                let names = (0..<count).map { _ in (0..<Int.random(in: 1...9, using: &random)).map { _ in words[Int.random(in: 0..<words.count, using: &random)] }.joined(separator: " ") }
+                let width = Int.random(in: 24...140, using: &random)
+                let out = Output(Array(names.indices), data: [], table: [
+                    Column("time") { _ in .string("08:04 +4") }.whole(), Column("count") { .int($0) },
+                    Column("name") { .string(names[$0]) }.wrapping(),
+                ])
+                let lines = try Renderer(format: .table, width: width).render(out).split(separator: "\n").map(String.init)
+                #expect(lines.allSatisfy { TextWidth.of($0) <= width }, "\(width): \(lines)")
+                // Each row's first line starts with its time; the name column is the lines' tails.
+                var rows: [[String]] = []
+                for line in lines.dropFirst() {
+                    if line.hasPrefix("08:04 +4") { rows.append([line]) } else { rows[rows.count - 1].append(line) }
+                }
+                #expect(rows.count == names.count)
+                for (name, row) in zip(names, rows) {
+                    let shown = row.enumerated().map { i, line in i == 0 ? String(line.dropFirst(8 + 2 + 5 + 2)) : line }.joined()
+                    #expect(shown.filter { !$0.isWhitespace } == name.filter { !$0.isWhitespace }, "\(width): \(row) for \(name)")
+                }
+            }
+        }
     }
 }

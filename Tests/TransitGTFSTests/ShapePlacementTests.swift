@@ -95,29 +95,35 @@ import TransitSupport
         t.patternShape = Packed([7])
         #expect(t.shapeLine(pattern: 0, from: 0, to: 1) == nil)
     }
+}
 
-    /// Random shapes.txt (numbers, garbage, huge and negative sequences, repeated points, shapes
-    /// named and not): every feed compiles, its shapes hold what the file's checks ask, and every
-    /// ride's line is drawn or refused without a trap.
-    @Test func randomShapesCompileAndDrawWithoutATrap() throws {
-        var random = SplitMix(seed: 45)
-        let ids = ["loop", "x", "", "nobody"], values = ["37.0", "-122.0", "91", "-181", "nan", "inf", "", "1e400", "x", "0", "37.0005", "-122.0002"]
-        for _ in 0..<60 {
-            var text = "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence\n"
-            for _ in 0..<Int.random(in: 0...30, using: &random) {
-                let sequence = ["1", "2", "-1", "99999999999", "3", "x", "0"][Int.random(in: 0..<7, using: &random)]
-                text += "\(ids[Int.random(in: 0..<ids.count, using: &random)]),\(values[Int.random(in: 0..<values.count, using: &random)]),"
-                    + "\(values[Int.random(in: 0..<values.count, using: &random)]),\(sequence)\n"
-            }
-            let (t, _) = try Self.feed(shapes: text, trips: "route_id,service_id,trip_id,shape_id\nR,S,t1,loop\nR,S,t2,x\n",
-                                       stopTimes: "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt1,08:00:00,08:00:00,A,1\nt1,08:05:00,08:05:00,B,2\n"
-                                           + "t1,08:10:00,08:10:00,C,3\nt2,09:00:00,09:00:00,D,1\nt2,09:05:00,09:05:00,C,2\n")
-            let back = try TimetableFile.decode(TimetableFile.encode(t), path: "x")
-            #expect(back.shapePointStart.buffer.map { $0 } == t.shapePointStart.buffer.map { $0 })
-            for q in 0..<t.patternCount {
-                let length = t.patternLength(q)
-                for from in 0..<length {
-                    for to in 0..<length { _ = t.shapeLine(pattern: q, from: from, to: to) }
+extension CPUBound {
+    /// ShapePlacementTests' random feeds: compiled in the test process, apart from the tests that
+    /// wait for deadlines (docs/testing.md).
+    @Suite struct ShapeFuzzTests {
+        /// Random shapes.txt (numbers, garbage, huge and negative sequences, repeated points, shapes
+        /// named and not): every feed compiles, its shapes hold what the file's checks ask, and every
+        /// ride's line is drawn or refused without a trap.
+        @Test func randomShapesCompileAndDrawWithoutATrap() throws {
+            var random = SplitMix(seed: 45)
+            let ids = ["loop", "x", "", "nobody"], values = ["37.0", "-122.0", "91", "-181", "nan", "inf", "", "1e400", "x", "0", "37.0005", "-122.0002"]
+            for _ in 0..<60 {
+                var text = "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence\n"
+                for _ in 0..<Int.random(in: 0...30, using: &random) {
+                    let sequence = ["1", "2", "-1", "99999999999", "3", "x", "0"][Int.random(in: 0..<7, using: &random)]
+                    text += "\(ids[Int.random(in: 0..<ids.count, using: &random)]),\(values[Int.random(in: 0..<values.count, using: &random)]),"
+                        + "\(values[Int.random(in: 0..<values.count, using: &random)]),\(sequence)\n"
+                }
+                let (t, _) = try ShapePlacementTests.feed(shapes: text, trips: "route_id,service_id,trip_id,shape_id\nR,S,t1,loop\nR,S,t2,x\n",
+                                           stopTimes: "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt1,08:00:00,08:00:00,A,1\nt1,08:05:00,08:05:00,B,2\n"
+                                               + "t1,08:10:00,08:10:00,C,3\nt2,09:00:00,09:00:00,D,1\nt2,09:05:00,09:05:00,C,2\n")
+                let back = try TimetableFile.decode(TimetableFile.encode(t), path: "x")
+                #expect(back.shapePointStart.buffer.map { $0 } == t.shapePointStart.buffer.map { $0 })
+                for q in 0..<t.patternCount {
+                    let length = t.patternLength(q)
+                    for from in 0..<length {
+                        for to in 0..<length { _ = t.shapeLine(pattern: q, from: from, to: to) }
+                    }
                 }
             }
         }
