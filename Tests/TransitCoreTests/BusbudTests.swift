@@ -85,7 +85,9 @@ import TransitTestSupport
 
     /// `maxWait` is generous: these tests are about what the loop asks and merges, and a busy
     /// machine (the suite runs tests in parallel) can take seconds over a loopback round trip.
-    func search(_ server: LoopbackServer, maxWait: Double = 60, interval: Double? = 0.05) -> BusbudSearch {
+    /// `maxWait`: far past what the polls take, where a test is not about the deadline (60 s was
+    /// passed by a debug build's suite beside two busy processes, and the last poll left out).
+    func search(_ server: LoopbackServer, maxWait: Double = 600, interval: Double? = 0.05) -> BusbudSearch {
         let client = BusbudClient(http: makeClient(), baseURL: server.baseURL, token: "TOKEN-1")
         return BusbudSearch(client: client, maxWait: maxWait, pollInterval: interval)
     }
