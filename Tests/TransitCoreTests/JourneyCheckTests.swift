@@ -61,11 +61,21 @@ import TransitSupport
     /// The 08:30 Shore Line is canceled: exit 3, and the journeys from Harbor instead.
     @Test func aCanceledRideExitsThree() async throws {
         let run = try await Self.check("SL-WK-N06 > M1-WK-E@08:36:00", ["--format", "json"])
-        #expect(run.status == 3 && run.stderrLines == ["transit: the 08:30 SL no longer runs as the journey needs (canceled)"], "\(run.stderr)")
+        #expect(run.status == 3 && run.stderrLines == ["transit: the 08:30 SL is canceled"], "\(run.stderr)")
         let answer = try Self.json(run)
         #expect((answer["legs"] as? [[String: Any]])?.first?["status"] as? String == "canceled")
         let instead = try #require(answer["instead"] as? [[String: Any]])
         #expect(!instead.isEmpty && instead.allSatisfy { ($0["legs"] as? [[String: Any]] ?? []).allSatisfy { $0["trip_id"] as? String != "SL-WK-N06" } })
+    }
+
+    /// Bus 22-WK-03 skips Hillcrest: a journey that leaves it there no longer holds (exit 3), and
+    /// stderr names the stop and why.
+    @Test func aSkippedStopExitsThree() async throws {
+        let run = try await Self.check("SL-WK-N04 > 22-WK-03", to: "B_HIL", ["--format", "json"])
+        #expect(run.status == 3 && run.stderrLines == ["transit: the 08:00 22 no longer stops at Hillcrest (skipped)"], "\(run.stderr)")
+        let answer = try Self.json(run)
+        #expect(answer["holds"] as? Bool == false && (answer["legs"] as? [[String: Any]])?.last?["status"] as? String == "skipped at Hillcrest")
+        #expect((answer["instead"] as? [[String: Any]])?.isEmpty == false)
     }
 
     /// No real-time data: the journey as planned, a notice, JSON realtime false, exit 0 (0 means

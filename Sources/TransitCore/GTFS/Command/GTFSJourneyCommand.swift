@@ -130,17 +130,29 @@ struct GTFSJourneyCommand: GTFSSubcommand {
             notices.append("No real-time data: the journey is checked against the timetable (exit 0 means it holds as planned)")
         }
         var output = answer(rides, changes, instead: instead, t, clock: clock, updates: updates, notices: notices)
-        if let broken {
-            let ride = rides[broken.ride], layout = JourneyLayout(t, clock: clock, updates: updates)
-            let name = "the \(ClockTime.hhmm(clock.instant(ride.boarding.plannedDeparture ?? 0), zone: layout.zone(at: ride.boarding.stop), on: day)) "
-                + StopIndex.routeName(t, t.route(ofTrip: ride.trip))
-            if broken.change, let margin = changes[broken.ride - 1].margin {
-                output.failure = .doesNotHold("the change at \(t.stationName(ofStop: ride.boarding.stop)) to \(name) is lost by \(Self.minutes(-margin)) (\(Self.needs(changes[broken.ride - 1].needs)))")
-            } else {
-                output.failure = .doesNotHold("\(name) no longer runs as the journey needs (\(ride.boarding.status.calls ? ride.alighting.status.rawValue : ride.boarding.status.rawValue))")
-            }
-        }
+        if let broken { output.failure = .doesNotHold(Self.why(broken, rides, changes, t, clock: clock)) }
         return output
+    }
+
+    /// What broke the journey, in one line: a change lost by so many minutes, or a ride that no
+    /// longer runs or calls where the journey uses it (`the 08:30 SL is canceled`, `the 09:02
+    /// 10 no longer stops at Market (skipped)`).
+    static func why(_ broken: (ride: Int, change: Bool), _ rides: [Ride], _ changes: [Change], _ t: Timetable, clock: ServiceClock) -> String {
+        let layout = JourneyLayout(t, clock: clock)
+        func name(_ ride: Ride) -> String {
+            let leaves = ClockTime.hhmm(clock.instant(ride.boarding.plannedDeparture ?? 0), zone: layout.zone(at: ride.boarding.stop), on: clock.day)
+            return "the \(leaves) " + StopIndex.routeName(t, t.route(ofTrip: ride.trip))
+        }
+        let ride = rides[broken.ride]
+        if broken.change, let margin = changes[broken.ride - 1].margin {
+            return "the change at \(t.stationName(ofStop: ride.boarding.stop)) to \(name(ride)) is lost by \(minutes(-margin)) (\(needs(changes[broken.ride - 1].needs)))"
+        }
+        // The call that is not served: where the ride before is left, or where this one boards or is left.
+        let (culprit, call) = broken.change && !rides[broken.ride - 1].alighting.status.calls
+            ? (rides[broken.ride - 1], rides[broken.ride - 1].alighting)
+            : (ride, ride.boarding.status.calls ? ride.alighting : ride.boarding)
+        if call.status == .canceled { return "\(name(culprit)) is canceled" }
+        return "\(name(culprit)) no longer stops at \(t.stationName(ofStop: call.stop)) (\(call.status.rawValue))"
     }
 
     /// `3 min`, rounded up from seconds (a margin of 10 s is not a minute to spare).
