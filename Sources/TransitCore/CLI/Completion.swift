@@ -12,7 +12,7 @@ package enum Completion {
 
     /// What `transit completion values PROVIDER COMMAND OPTION PREFIX [-- WORDS…]` asks: the
     /// values of `--OPTION` that start with `PREFIX` (OPTION `-`: the command's positional
-    /// argument, `gtfs remove NAME`); `typed` holds the options already on the line (a `--feed`,
+    /// argument, a command's `NAME`); `typed` holds the options already on the line (a `--feed`,
     /// `--offline`), read from WORDS.
     package struct Query: Sendable, Equatable {
         package var provider: String

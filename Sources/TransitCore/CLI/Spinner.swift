@@ -1,6 +1,5 @@
 import Foundation
 import TransitSupport
-import TransitGTFS
 
 /// A progress line on stderr, only on a terminal, only after ~100 ms, redrawn at most ten times
 /// a second and cleared when done, as curl and cargo do. It draws on a thread of its own, so
@@ -101,17 +100,6 @@ package enum ProgressBar {
         let filled = Int((fraction * Double(width)).rounded(.down))
         return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
             + String(Int((fraction * 100).rounded(.down))) + "%"
-    }
-
-    /// How far compiling a feed or reading a map is, in words for the progress line.
-    package static func text(_ progress: ImportProgress) -> String {
-        switch progress {
-        case .step(let name, let index, let steps): return "\(name) (step \(index + 1) of \(steps))"
-        case .rows(let rows, let fraction):
-            let count = rows >= 1_000_000 ? String(format: "%.1f M", Double(rows) / 1e6) : "\(rows / 1000) k"
-            return "stop times " + (fraction.map { bar($0) + " " } ?? "") + count + " rows"
-        case .map(let read, let size): return "the map " + text(Int64(read), of: Int64(size))
-        }
     }
 }
 

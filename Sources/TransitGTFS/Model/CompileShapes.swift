@@ -138,9 +138,20 @@ struct ShapePlaces {
     /// before the place of the stop before it (dynamic programming over the candidates; a stop
     /// with none that fits takes its nearest, at a cost that makes it the last resort).
     mutating func place(_ stops: [Int], on shape: Int) -> [Double] {
-        let line = plane(shape)
-        guard line.x.count >= 2 else { return stops.map { _ in 0 } }
-        let options = stops.map { near($0, shape, line) }
+        // The shape's plane, made only where some stop's candidates are not known yet (patterns
+        // share shapes: most find every stop's).
+        var line: (x: [Double], y: [Double], kx: Double)?
+        var options: [[(at: Double, meters: Double)]] = []
+        for stop in stops {
+            if let known = candidates[Int64(shape) << 32 | Int64(stop)] {
+                options.append(known)
+                continue
+            }
+            let plane = line ?? self.plane(shape)
+            line = plane
+            guard plane.x.count >= 2 else { return stops.map { _ in 0 } }
+            options.append(near(stop, shape, plane))
+        }
         // cost[i][c]: the least total distance of stops 0...i with stop i at its candidate c.
         var cost: [[Double]] = [], from: [[Int]] = []
         for (i, here) in options.enumerated() {

@@ -62,18 +62,19 @@ struct GTFSContext {
     }
 
     /// The feeds `--feed` names; with none named and several imported, the one whose timetable
-    /// `has` what the command's filters ask for (`asked`, in words: "stops named market"), as
-    /// `trips` picks the one with its stops: a notice says which, and none or several is a usage
-    /// error naming them. `has` nil (no filter given): as `open(_:)`.
-    func open(_ given: [String], having asked: String, _ has: ((Timetable) -> Bool)?) throws(TransitError) -> Feed {
-        let imported = given.isEmpty && settings.variables["TRANSIT_GTFS_FEED"] == nil && has != nil ? store.feeds() : []
-        guard imported.count > 1, let has else { return try open(given) }
-        let found = imported.compactMap { summary in (try? open([summary.name])).flatMap { has($0.timetable) ? $0 : nil } }
+    /// has what the command asks for (`find` finds it there; `asked`, in words: "stops named
+    /// market"): a notice says which, and none or several is a usage error naming them. With it,
+    /// what `find` found there (nil where the feed was named). `find` nil (no filter given): as
+    /// `open(_:)`.
+    func open<Found>(_ given: [String], having asked: String, _ find: ((Timetable) -> Found?)?) throws(TransitError) -> (feed: Feed, found: Found?) {
+        let imported = given.isEmpty && settings.variables["TRANSIT_GTFS_FEED"] == nil && find != nil ? store.feeds() : []
+        guard imported.count > 1, let find else { return (try open(given), nil) }
+        let found = imported.compactMap { summary in (try? open([summary.name])).flatMap { feed in find(feed.timetable).map { (feed, $0) } } }
         if found.count == 1, var only = found.first {
-            only.notices.append("\(only.summary.name) is the one of \(imported.count) imported feeds with \(asked); --feed chooses")
+            only.0.notices.append("\(only.0.summary.name) is the one of \(imported.count) imported feeds with \(asked); --feed chooses")
             return only
         }
-        throw Self.sayWhich(imported.map(\.name), having: found.map(\.summary.name), asked)
+        throw Self.sayWhich(imported.map(\.name), having: found.map(\.0.summary.name), asked)
     }
 
     /// Of several imported feeds, none or several have what was asked: one line naming them
@@ -98,28 +99,19 @@ struct GTFSContext {
         // the streets a walk follows (drawn by GeoJSON).
         let needsStreets = pointed || walks > TimetableCombination.linkRadius || settings.format == .geojson || drawn
         // No feed named and several imported: the one that has the stops asked for answers.
-        let imported = given.isEmpty && settings.variables["TRANSIT_GTFS_FEED"] == nil ? store.feeds() : []
-        if imported.count > 1 {
-            var found: [(feed: Feed, ends: QueryEnds)] = []
-            for summary in imported {
-                guard let feed = try? open([summary.name]),
-                      let ends = try? QueryEnds(feed.timetable, from: origin, to: destination, radius: radius, zone: zone, points: points) else { continue }
-                found.append((feed, ends))
-            }
-            let asked = from + (to.map { " and " + $0 } ?? "")
-            if found.count == 1, let only = found.first {
-                var feed = only.feed
-                // The one that answers, again with its map's streets where the query needs them.
-                let streets = try walker(feed.summary, needed: needsStreets)
-                let ends = streets == nil ? only.ends
-                    : try QueryEnds(feed.timetable, from: origin, to: destination, radius: radius, zone: zone, points: points, streets: streets)
-                feed.timetable = ends.timetable
-                feed.notices.append("\(feed.summary.name) is the one of \(imported.count) imported feeds with \(asked); --feed chooses")
-                return (feed, ends)
-            }
-            throw Self.sayWhich(imported.map(\.name), having: found.map(\.feed.summary.name), asked)
+        let (picked, ended) = try open(given, having: from + (to.map { " and " + $0 } ?? "")) { t in
+            try? QueryEnds(t, from: origin, to: destination, radius: radius, zone: zone, points: points)
         }
-        var feed = try open(given)
+        if let ended {
+            // The one that answers, again with its map's streets where the query needs them.
+            var feed = picked
+            let streets = try walker(feed.summary, needed: needsStreets)
+            let ends = streets == nil ? ended
+                : try QueryEnds(feed.timetable, from: origin, to: destination, radius: radius, zone: zone, points: points, streets: streets)
+            feed.timetable = ends.timetable
+            return (feed, ends)
+        }
+        var feed = picked
         let opened = feed
         let streets = try walker(feed.summary, needed: needsStreets)
         let ends = try withStopHelp(opened) { () throws(TransitError) in

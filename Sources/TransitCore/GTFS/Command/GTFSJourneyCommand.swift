@@ -248,15 +248,10 @@ struct GTFSJourneyCommand: GTFSSubcommand {
     func answer(_ rides: [Ride], _ changes: [Change], instead: [Router.Journey], _ t: Timetable, clock: ServiceClock,
                 updates: TripUpdates?, notices: [String]) -> Output {
         let layout = JourneyLayout(t, clock: clock, journeys: instead, updates: updates)
-        let day = clock.day
         @Sendable func time(_ seconds: Int?, _ stop: Int) -> Value { seconds.map { layout.time($0, at: stop) } ?? .null }
         @Sendable func hhmm(_ planned: Int?, _ predicted: Int?, _ stop: Int) -> String {
-            let zone = layout.zone(at: stop)
-            guard let predicted else { return planned.map { ClockTime.hhmm(clock.instant($0), zone: zone, on: day) } ?? "" }
-            let text = ClockTime.hhmm(clock.instant(predicted), zone: zone, on: day)
-            guard let planned, planned != predicted else { return text }
-            let minutes = JourneyLayout.minutes(predicted - planned)
-            return minutes == 0 ? text : text + (minutes > 0 ? " +\(minutes)" : " \(minutes)")
+            guard let predicted else { return planned.map { layout.clockText($0, at: stop, delay: nil) } ?? "" }
+            return layout.clockText(predicted, at: stop, delay: planned.map { predicted - $0 })
         }
         @Sendable func status(_ ride: Ride) -> String {
             if !ride.boarding.status.calls { return ride.boarding.status.rawValue }

@@ -51,9 +51,12 @@ struct GTFSRoutesCommand: GTFSSubcommand {
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
         // Of several imported feeds, the one with routes --name keeps answers.
-        let feed = try gtfs.open(feeds, having: "routes named \(name ?? "")", name == nil ? nil : { !routes($0).isEmpty })
+        let (feed, found) = try gtfs.open(feeds, having: "routes named \(name ?? "")", name == nil ? nil : { t in
+            let kept = routes(t)
+            return kept.isEmpty ? nil : kept
+        })
         let t = feed.timetable
-        let kept = routes(t)
+        let kept = found ?? routes(t)
         var notices = feed.notices
         if kept.isEmpty { notices.append("No route of \(feed.summary.name) matches") }
         let data: [Column<Int>] = [

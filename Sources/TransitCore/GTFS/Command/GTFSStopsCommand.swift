@@ -57,9 +57,12 @@ struct GTFSStopsCommand: GTFSSubcommand {
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
         // Of several imported feeds, the one with stops the filters keep answers.
         let asked = [name.map { "stops named \($0)" }, near.map { _ in "stops within \(Int(radius)) m" }].compactMap { $0 }.joined(separator: " and ")
-        let feed = try gtfs.open(feeds, having: asked, name == nil && near == nil ? nil : { !rows($0).isEmpty })
+        let (feed, found) = try gtfs.open(feeds, having: asked, name == nil && near == nil ? nil : { t in
+            let kept = rows(t)
+            return kept.isEmpty ? nil : kept
+        })
         let t = feed.timetable
-        let kept = rows(t)
+        let kept = found ?? rows(t)
         let served = StopIndex.routesByStop(t)
         var data: [Column<Row>] = [
             Column("id") { .string($0.record.id) }, Column("code") { .string($0.record.code) },

@@ -149,6 +149,15 @@ struct JourneyLayout {
         return feed >= 0 && feed < zones.count ? zones[feed] : t.zone(ofStop: stop)
     }
 
+    /// A time as tables show it, `08:04`, on a later calendar day `00:40+1`, and with the delay
+    /// it carries (seconds) where that is a minute or more: `08:04 +4`.
+    func clockText(_ seconds: Int, at stop: Int, delay: Int?) -> String {
+        let text = ClockTime.hhmm(clock.instant(seconds), zone: zone(at: stop), on: clock.day)
+        guard let delay else { return text }
+        let minutes = Self.minutes(delay)
+        return minutes == 0 ? text : text + (minutes > 0 ? " +\(minutes)" : " \(minutes)")
+    }
+
     /// A delay in whole minutes, rounded to the nearest (half away from zero), as tables show it.
     static func minutes(_ delay: Int) -> Int { (delay >= 0 ? delay + 30 : delay - 30) / 60 }
 
@@ -286,10 +295,7 @@ struct JourneyLayout {
         let day = clock.day
         // With realtime data, a time off its plan says by how much: `08:04 +4`.
         @Sendable func shown(_ seconds: Int, at stop: Int, _ time: LegTime?) -> Value {
-            let text = ClockTime.hhmm(clock.instant(seconds), zone: zone(at: stop), on: day)
-            guard updates != nil, let time, time.delay != 0 else { return .string(text) }
-            let minutes = Self.minutes(time.delay)
-            return .string(minutes == 0 ? text : text + (minutes > 0 ? " +\(minutes)" : " \(minutes)"))
+            .string(clockText(seconds, at: stop, delay: updates == nil ? nil : time?.delay))
         }
         let depart = Column<Router.Journey>("departure", "DEPART") { shown($0.departure, at: $0.legs.first?.from ?? -1, $0.legs.first(where: \.isRide)?.departure) }.whole()
         let arrive = Column<Router.Journey>("arrival", "ARRIVE") { shown($0.arrival, at: $0.legs.last?.to ?? -1, $0.legs.last(where: \.isRide)?.arrival) }.whole()

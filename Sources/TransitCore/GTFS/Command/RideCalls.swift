@@ -78,12 +78,12 @@ extension JourneyLayout {
 
     /// The calls a ride makes, boarding to alighting (both included), with the length of its
     /// trip; nil for a walk, or where no calls were asked for (`rideCalls`).
-    func calls(_ leg: Router.Leg) -> (calls: ArraySlice<TripCalls.Call>, length: Int)? {
+    func calls(_ leg: Router.Leg) -> (calls: [TripCalls.Call], length: Int)? {
         guard let rideCalls, case .ride(_, _, _, let from, let to) = leg.mode else { return nil }
         let added = leg.instance >= 0 && updates.map { leg.instance < $0.instances.count && $0.instances[leg.instance].status == .added } ?? false
         let (all, length) = rideCalls.router.calls(of: leg, added: added)
         guard from >= 0, from <= to, to < length, all.count == to - from + 1 else { return nil }
-        return (all[...], length)
+        return (all, length)
     }
 
     /// A ride's calls as JSON: `gtfs trip`'s fields, each call an object.
@@ -96,8 +96,6 @@ extension JourneyLayout {
     /// a line a call (its time, as planned → predicted where the data moved it, and the stop; a
     /// skipped or canceled call says so); each walk's length.
     func callLines(_ journey: Router.Journey) -> [String] {
-        let day = clock.day
-        func hhmm(_ seconds: Int, _ stop: Int) -> String { ClockTime.hhmm(clock.instant(seconds), zone: zone(at: stop), on: day) }
         var lines: [String] = []
         for leg in journey.legs {
             guard leg.isRide else {
@@ -112,11 +110,7 @@ extension JourneyLayout {
                 let last = k == calls.count - 1
                 let planned = last ? call.plannedArrival ?? call.plannedDeparture : call.plannedDeparture ?? call.plannedArrival
                 let predicted = last ? call.arrival ?? call.departure : call.departure ?? call.arrival
-                var time = predicted.map { hhmm($0, call.stop) } ?? ""
-                if let planned, let predicted, planned != predicted {
-                    let minutes = Self.minutes(predicted - planned)
-                    if minutes != 0 { time += minutes > 0 ? " +\(minutes)" : " \(minutes)" }
-                }
+                let time = predicted.map { seconds in clockText(seconds, at: call.stop, delay: planned.map { seconds - $0 }) } ?? ""
                 let note = call.status == .skipped || call.status == .canceled ? " (\(call.status.rawValue))" : ""
                 lines.append("    " + TextWidth.pad(time, to: 9) + "  " + t.stop(call.stop).name + note)
             }
