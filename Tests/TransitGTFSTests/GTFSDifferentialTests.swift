@@ -76,6 +76,32 @@ extension CPUBound {
             #expect(sweep.asked < 100 || crossing > sweep.asked / 10, "only \(crossing) journeys ride both feeds")
         }
 
+        /// The rider's needs (issue 46) drawn at random into every query, one feed and two: step-free,
+        /// bikes, modes, a route avoided, a margin at every change, up to two vias with stays. The
+        /// answers must be the reference's, and the needs must have changed many of them.
+        @Test(arguments: [false, true]) func theRouterHonoursTheRidersNeeds(pairs: Bool) throws {
+            var changed = 0, through = 0
+            let sweep = try DifferentialSweep(queries: 300, seed: 20_261_128, salt: 43, pairs: pairs) { test, g in
+                var q = test.query(&g)
+                test.drawNeeds(&q, &g)
+                let expected = ReferenceRouter(test.feed, q).journeys()
+                var plain = q
+                plain.needs = .init()
+                if ReferenceRouter(test.feed, plain).journeys() != expected { changed += 1 }
+                if !q.needs.vias.isEmpty && !expected.isEmpty { through += 1 }
+                let (got, problems) = test.routed(q)
+                guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
+                let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
+                return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
+            }
+            print("differential with rider's needs\(pairs ? " over two feeds" : ""): \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys, "
+                  + "\(changed) answers changed by the needs, \(through) through vias, \(sweep.differences.count) differ")
+            for line in sweep.differences.prefix(20) { print("differential: " + line) }
+            #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
+            #expect(sweep.asked < 100 || changed > sweep.asked / 8, "the needs changed \(changed) answers")
+            #expect(sweep.asked < 100 || through > sweep.asked / 40, "only \(through) queries through vias found journeys")
+        }
+
         /// The cap on each stop's walks (issue 41, item 2), met: compiled with a cap of 1 (the
         /// compiler's is 200, which a feed of nine stops never meets), the router and the
         /// reference keep the same nearest, ties by index, and find the same journeys. Queries

@@ -125,7 +125,7 @@ package struct GTFSCompiler {
         let id = try columns(r, ["stop_id"])[0]
         let code = r.column("stop_code"), name = r.column("stop_name"), lat = r.column("stop_lat"), lon = r.column("stop_lon")
         let platform = r.column("platform_code")
-        let parent = r.column("parent_station"), zone = r.column("zone_id")
+        let parent = r.column("parent_station"), zone = r.column("zone_id"), wheelchair = r.column("wheelchair_boarding")
         var parents: [(stop: Int, parent: String, line: Int)] = []
         var unplaced = 0
         while try r.next() {
@@ -142,6 +142,7 @@ package struct GTFSCompiler {
             if !placed && !(latitude.isNaN && longitude.isNaN) { unplaced += 1 }
             t.stopLat.append(placed ? latitude : .nan)
             t.stopLon.append(placed ? longitude : .nan)
+            t.stopWheelchair.append(Self.accessibility(r, wheelchair))
             if let parent, !r.isEmpty(parent) { parents.append((stops.count - 1, r.string(parent), r.line)) }
             // Its fare zone (Fares v1), by index.
             t.fares.stopZone.append(zone.map { r.isEmpty($0) ? -1 : Int32(clamping: zones.insert(r.bytes($0)).index) } ?? -1)
@@ -182,11 +183,14 @@ package struct GTFSCompiler {
     package mutating func readTrips(_ r: CSVReader) throws(TransitError) {
         let c = try columns(r, ["route_id", "service_id", "trip_id"])
         let headsign = r.column("trip_headsign"), shape = r.column("shape_id")
+        let wheelchair = r.column("wheelchair_accessible"), bikes = r.column("bikes_allowed")
         while try r.next() {
             guard let route = routes.find(r.bytes(c[0])) else { throw fail(r, "unknown route_id '\(r.string(c[0]).prefix(60))'") }
             guard trips.insert(r.bytes(c[2])).added else { throw fail(r, "trip_id '\(r.string(c[2]).prefix(60))' appears twice") }
             t.tripRoute.append(Int32(route))
             t.tripService.append(Int32(services.insert(r.bytes(c[1])).index))
+            t.tripWheelchair.append(Self.accessibility(r, wheelchair))
+            t.tripBikes.append(Self.accessibility(r, bikes))
             let sign = headsign.map { r.bytes($0) } ?? UnsafeBufferPointer(start: nil, count: 0)
             t.tripHeadsign.append(Int32(sign.count <= Self.maxText ? headsigns.insert(sign).index : headsigns.insert(text(r, headsign)).index))
             let shapeID = shape.map { r.bytes($0) } ?? UnsafeBufferPointer(start: nil, count: 0)
@@ -194,6 +198,16 @@ package struct GTFSCompiler {
         }
         t.tripIDs = trips.keys
         t.headsigns = headsigns.keys
+    }
+
+    /// wheelchair_boarding, wheelchair_accessible, bikes_allowed: 1 or 2 as given; empty, 0 and
+    /// anything else 0 (unknown).
+    static func accessibility(_ r: CSVReader, _ column: Int?) -> UInt8 {
+        switch column.flatMap({ FieldBytes.int(r.bytes($0)) }) {
+        case 1: 1
+        case 2: 2
+        default: 0
+        }
     }
 
     /// `YYYYMMDD` → day number.

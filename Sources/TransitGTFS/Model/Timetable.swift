@@ -76,6 +76,9 @@ package struct Timetable: Sendable {
     package var stopLat = Packed<Double>()
     package var stopLon = Packed<Double>()
     package var stopParent = Packed<Int32>()
+    /// wheelchair_boarding as stops.txt gives it: 0 empty or unknown, 1 possible, 2 not possible
+    /// (`stepFree(stop:)` reads a platform's 0 as its station's).
+    package var stopWheelchair = Packed<UInt8>()
     /// Each station's stops (those whose parent it is), where each stop's begin in
     /// `stationChildren` (one more value than stops): kept in the file, so that a query on a
     /// feed of a million stops does not work them out again.
@@ -96,6 +99,9 @@ package struct Timetable: Sendable {
     package var tripService = Packed<Int32>()
     /// Each trip's headsign, as an index into `headsigns` (a few hundred distinct ones).
     package var tripHeadsign = Packed<Int32>()
+    /// wheelchair_accessible and bikes_allowed as trips.txt gives them: 0 empty or unknown, 1 yes, 2 no.
+    package var tripWheelchair = Packed<UInt8>()
+    package var tripBikes = Packed<UInt8>()
     package var headsigns = StringTable()
 
     package func headsign(_ trip: Int) -> String { trip >= 0 && trip < tripHeadsign.count ? headsigns[Int(tripHeadsign[trip])] : "" }

@@ -254,6 +254,7 @@ extension Timetable {
         .strings("stopPlatforms", \.stopPlatforms, rows: .stops), .strings("stopNames", \.stopNames, rows: .stops),
         .values("stopLat", \.stopLat, rows: .stops), .values("stopLon", \.stopLon, rows: .stops),
         .indices("stopParent", \.stopParent, rows: .stops, into: .stops, none: true).whereRead,
+        .values("stopWheelchair", \.stopWheelchair, rows: .stops),
         .offsets("stationChildStart", \.stationChildStart, rows: .stops, into: .stationChildren).whereRead,
         .indices("stationChildren", \.stationChildren, rows: .stationChildren, into: .stops).whereRead,
         // Routes (routeType's count is the routes').
@@ -267,6 +268,7 @@ extension Timetable {
             let plus = j.offset(.services)
             for v in t.tripService.buffer { out.tripService.append(v &+ plus) }
         }.whereRead,
+        .values("tripWheelchair", \.tripWheelchair, rows: .trips), .values("tripBikes", \.tripBikes, rows: .trips),
         .indices("tripHeadsign", \.tripHeadsign, rows: .trips, into: .headsigns).whereRead, .strings("headsigns", \.headsigns, rows: .headsigns),
         // Patterns (patternTripStart's count is the patterns' plus one).
         .offsets("patternStopStart", \.patternStopStart, rows: .patterns, into: .patternCalls).whereRead,

@@ -18,6 +18,8 @@ package struct QueryEnds {
     /// The map's walking network the feed was imported with, when the query reads it (a point
     /// as an end, or walks longer than those stored).
     package let streets: StreetWalker?
+    /// The stops each `--via` names (a station: its platforms), in order; never an end's.
+    package let vias: [[Int]]
 
     /// An end as typed, read once: a stop (an id, a code or a name), or a point `LAT,LON`.
     package enum Place: Sendable, Equatable {
@@ -57,13 +59,13 @@ package struct QueryEnds {
     /// `streets`: a map's walking network, on which the walks from and to a point are measured
     /// (and, by the router, changes on foot longer than those the feed stored).
     package init(_ t: Timetable, from: String, to: String? = nil, radius: Double = SearchDefaults.radiusMeters,
-                 zone: String? = nil, points: Bool = true, streets: StreetWalker? = nil) throws(TransitError) {
-        try self.init(t, from: Place(from), to: to.map(Place.init), radius: radius, zone: zone, points: points, streets: streets)
+                 zone: String? = nil, points: Bool = true, streets: StreetWalker? = nil, vias: [String] = []) throws(TransitError) {
+        try self.init(t, from: Place(from), to: to.map(Place.init), radius: radius, zone: zone, points: points, streets: streets, vias: vias)
     }
 
     /// The same, with the ends read already (`Place`).
     package init(_ t: Timetable, from: Place, to: Place?, radius: Double = SearchDefaults.radiusMeters,
-                 zone: String? = nil, points: Bool = true, streets: StreetWalker? = nil) throws(TransitError) {
+                 zone: String? = nil, points: Bool = true, streets: StreetWalker? = nil, vias: [String] = []) throws(TransitError) {
         let index = StopIndex(t)
         let onFoot = streets.map { walker in { (point: Coordinate, stops: [(stop: Int, meters: Double)]) in walker.meters(from: point, to: stops, limit: radius * SearchDefaults.streetDetour, in: t) } }
         let origin: (stops: [Int], walks: [Int: Int]?, meters: [Int: Double]?) = points ? try index.end(from, radius: radius, onFoot: onFoot)
@@ -78,6 +80,18 @@ package struct QueryEnds {
             guard !end.stops.isEmpty else { throw .usage("every stop near --to is near --from too: walk") }
             destination = end
         }
+        // A via is a stop: never a point, never an end's stop, never another via's.
+        var viaStops: [[Int]] = []
+        for text in vias {
+            let stops = try index.resolve(text)
+            if !Set(stops).isDisjoint(with: origin.stops) { throw .usage("--via '\(text)' is the origin: a journey leaves it once") }
+            if let end = destination, !Set(stops).isDisjoint(with: end.stops) { throw .usage("--via '\(text)' is the destination") }
+            if let other = viaStops.firstIndex(where: { !Set($0).isDisjoint(with: stops) }) {
+                throw .usage("--via '\(text)' is the same stop as --via '\(vias[other])'")
+            }
+            viaStops.append(stops)
+        }
+        self.vias = viaStops
         // Over feeds in several zones, the origin's feed's clock (a point: its nearest stop's).
         let first = origin.walks.flatMap { walks in walks.min { ($0.value, $0.key) < ($1.value, $1.key) }?.key } ?? origin.stops.first
         timetable = zone.map(t.onClock) ?? Self.onClock(ofStop: first, t)
@@ -96,6 +110,10 @@ package struct QueryEnds {
         package var walk: Double? = SearchDefaults.walkMeters
         /// Meters of a change between feeds of a combination.
         package var link = SearchDefaults.linkMeters
+        /// What the rider asks beyond the rules (its vias' stops are the ends' `vias`).
+        package var needs = RiderNeeds()
+        /// Seconds to stay at each via (0: staying seated is enough).
+        package var viaStays: [Int] = []
 
         package init(transfers: Int = SearchDefaults.transfers, minTransfer: Int = SearchDefaults.minTransferSeconds,
                      walk: Double? = SearchDefaults.walkMeters, link: Double = SearchDefaults.linkMeters) {
@@ -122,6 +140,13 @@ package struct QueryEnds {
         // Stops named as ends are walked from and to, as a point's stops are (the router adds them).
         query.walksFromOrigins = origin.walks == nil
         query.walksToDestinations = destination.map { $0.walks == nil } ?? false
+        query.needs = rules.needs
+        query.needs.vias = vias.indices.map { RiderNeeds.Via(stops: vias[$0], staySeconds: $0 < rules.viaStays.count ? rules.viaStays[$0] : 0) }
+        // A point's walks at the rider's pace (the ends measured them at 1.2 m/s).
+        if rules.needs.walkingSpeed != SearchDefaults.walkingSpeed {
+            for (stop, meters) in query.accessMeters { query.access[stop] = Int((meters / rules.needs.walkingSpeed).rounded(.up)) }
+            for (stop, meters) in query.egressMeters { query.egress[stop] = Int((meters / rules.needs.walkingSpeed).rounded(.up)) }
+        }
         return query
     }
 

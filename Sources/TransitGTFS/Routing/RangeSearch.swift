@@ -56,8 +56,15 @@ package struct RangeSearch<S: Schedule> {
     /// Lower bounds of the seconds left to the destination, from each stop and from boarding
     /// each pattern at each position (`TargetBounds`), where they pay for themselves.
     package var bounds = TargetBounds.none
+    /// The rider's needs, where they leave rides out (asked at each boarding) and stops (asked
+    /// at each boarding and alighting).
+    package let filter: RideFilter?
+    package let stopFilter: RideFilter?
 
-    package init(schedule: S, query: Router.Query, edges: TransferEdges, t: Timetable) {
+    /// `noAlighting`: the origins in every layer, where the schedule is layered (`ViaLayers`).
+    package init(schedule: S, query: Router.Query, edges: TransferEdges, t: Timetable, filter: RideFilter? = nil, noAlighting: [Int]? = nil) {
+        self.filter = filter.flatMap { $0.needs.filtersRides ? $0 : nil }
+        stopFilter = filter.flatMap { $0.needs.wheelchair ? $0 : nil }
         self.schedule = schedule
         self.query = query
         self.edges = edges
@@ -66,7 +73,7 @@ package struct RangeSearch<S: Schedule> {
         rounds = query.maxTransfers + 1
         state = SearchState(stops: s, patterns: schedule.patternCount, rounds: rounds)
         for d in query.destinations where d >= 0 && d < s { state.isDestination[d] = true }
-        for o in query.origins where o >= 0 && o < s { state.isOrigin[o] = true }
+        for o in noAlighting ?? query.origins where o >= 0 && o < s { state.noAlighting[o] = true }
         previousBest = [Int32](repeating: SearchState.unreached, count: rounds + 1)
         runHint = RunHints(schedule)
         (accessOf, egressOf) = (state.accessOf, state.egressOf)
@@ -98,7 +105,7 @@ package struct RangeSearch<S: Schedule> {
         let (departures, calls) = originDepartures()
         if !query.destinations.isEmpty && TargetBounds.worthBuilding(schedule, departures: departures.count) {
             let s = schedule.stopCount, egressOf = egressOf, minEgress = minEgress
-            bounds = TargetBounds(schedule, edges: edges, destinations: query.destinations.filter { $0 >= 0 && $0 < s }.map { ($0, egressOf[$0] - minEgress) })
+            bounds = schedule.targetBounds(edges: edges, destinations: query.destinations.filter { $0 >= 0 && $0 < s }.map { ($0, egressOf[$0] - minEgress) })
         }
         for (tau, range) in departures {
             let departing = calls[range]
@@ -127,11 +134,11 @@ package struct RangeSearch<S: Schedule> {
     /// departure a range of it (a list per departure was an allocation per departure).
     package func originDepartures() -> (departures: [(time: Int32, calls: Range<Int>)], calls: [(pattern: Int, position: Int)]) {
         var all: [(time: Int32, pattern: Int, position: Int)] = []
-        for o in query.origins {
+        for o in query.origins where stopFilter?.allows(stop: o) ?? true {
             for k in schedule.calls(at: o) {
                 let (q, i) = schedule.call(k)
                 guard schedule.canBoard(q, i), i < schedule.length(q) - 1 else { continue }
-                for run in 0..<schedule.runCount(q) {
+                for run in 0..<schedule.runCount(q) where rideable(q, run) {
                     // When one leaves the origin: from a point, the walk before the run (in 64
                     // bits: a damaged file's times may lie near the ends of Int32).
                     let d = Int32(clamping: Int64(schedule.departure(q, run, i)) - Int64(accessOf[o]))
@@ -247,6 +254,7 @@ package struct RangeSearch<S: Schedule> {
     /// it catches every run a later one could (but the run it arrived on, which the earlier
     /// rounds already rode to every stop after), so one search per stop serves them all.
     package mutating func addBoarding(at y: Int, _ source: Source) {
+        if let stopFilter, !stopFilter.allows(stop: y) { return }
         if state.head[y] < 0 { touched.append(y) }
         if source.edge.exact && source.arrival < 0 {
             let known = Int(state.exactEntryAt[y])
@@ -314,7 +322,8 @@ package struct RangeSearch<S: Schedule> {
                     if current < 0 || ridden[2 * i] >= destinationBound || (bounds.rising && !promising(y, Int64(ridden[2 * i]))) { break }
                 }
                 // Alighting: only where something before the best arrival known can come of it.
-                if current >= 0 && Timetable.canAlight(flags[i]) && !state.isOrigin[y] && promising(y, Int64(ridden[2 * i])) {
+                if current >= 0 && Timetable.canAlight(flags[i]) && !state.noAlighting[y] && promising(y, Int64(ridden[2 * i]))
+                    && stopFilter?.allows(stop: y) ?? true {
                     let a = ridden[2 * i]
                     if hasFromRules(y) {
                         var label = boarded
@@ -406,6 +415,12 @@ package struct RangeSearch<S: Schedule> {
         package var fromTrip: Int32
     }
 
+    /// May the rider ride run `run` of pattern `q` (`RideFilter`)?
+    @inline(__always) package func rideable(_ q: Int, _ run: Int) -> Bool {
+        guard let filter else { return true }
+        return filter.allows(trip: schedule.trip(q, run), instance: schedule.instance(q, run))
+    }
+
     /// The trip of the run a label rode (-1: the origin).
     package func tripOf(_ label: SearchState.Label) -> Int32 {
         label.pattern >= 0 ? Int32(schedule.trip(Int(label.pattern), Int(label.run))) : -1
@@ -449,12 +464,17 @@ package struct RangeSearch<S: Schedule> {
         // bound): one read answers them, before any label is looked at.
         if below == 0 || (current > 0 && schedule.departure(q, current - 1, i) < source.ready) { return nil }
         if round == 1 {
-            let run = firstRun(q, i, atOrAfter: source.ready, below: below)
-            return run < below && schedule.departure(q, run, i) == source.ready ? run : nil
+            var run = firstRun(q, i, atOrAfter: source.ready, below: below)
+            while run < below && schedule.departure(q, run, i) == source.ready {
+                if rideable(q, run) { return run }
+                run += 1
+            }
+            return nil
         }
         let x = source.from, reached = Int(source.reached), fromTrip = Int(source.fromTrip)
         // The run arrived on: a frequencies.txt window's runs share a trip but are runs of their own.
-        let sameRun = source.arrivedBy.pattern == Int32(q) ? Int(source.arrivedBy.run) : -1
+        let arrivedOn = Int(source.arrivedBy.pattern)
+        let sameRun = arrivedOn >= 0 && schedule.runsOf(arrivedOn) == schedule.runsOf(q) ? Int(source.arrivedBy.run) : -1
         var ready = source.ready
         if !source.edge.exact && !source.edge.namesToTrip && below > 0 {
             // Rows by stop and route decide alike for every run of the pattern (one route's).
@@ -463,7 +483,7 @@ package struct RangeSearch<S: Schedule> {
         }
         var run = firstRun(q, i, atOrAfter: ready, below: below)
         while run < below {
-            if run != sameRun {
+            if run != sameRun && rideable(q, run) {
                 if source.edge.exact || !source.edge.namesToTrip { return run }
                 // A row names a trip: each run is asked.
                 if let needed = edges.seconds(source.edge, from: x, fromTrip: fromTrip, toTrip: schedule.trip(q, run)),
@@ -545,14 +565,14 @@ package struct RangeSearch<S: Schedule> {
         // origin), as long as the ends measured them; none from a stop named itself.
         if query.access[first.from] != nil {
             let walk = Int(accessOf[first.from])
-            journey.legs.insert(Router.Leg(mode: .walk(meters: query.accessMeters[first.from] ?? Double(walk) * Router.walkingSpeed),
+            journey.legs.insert(Router.Leg(mode: .walk(meters: query.accessMeters[first.from] ?? Double(walk) * edges.walkingSpeed),
                                            from: query.accessFrom[first.from] ?? -1, to: first.from,
                                            departure: LegTime(Int(tau)), arrival: LegTime(Int(tau) + walk)), at: 0)
             journey.departure = Int(tau)
         }
         if query.egress[destination] != nil {
             let walk = Int(egressOf[destination])
-            journey.legs.append(Router.Leg(mode: .walk(meters: query.egressMeters[destination] ?? Double(walk) * Router.walkingSpeed),
+            journey.legs.append(Router.Leg(mode: .walk(meters: query.egressMeters[destination] ?? Double(walk) * edges.walkingSpeed),
                                            from: destination, to: query.egressTo[destination] ?? -1,
                                            departure: LegTime(journey.arrival), arrival: LegTime(journey.arrival + walk)))
             journey.arrival += walk

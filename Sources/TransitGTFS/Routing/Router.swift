@@ -53,6 +53,9 @@ package struct Router {
         /// absent: the point (`access` from a `LAT,LON`) or the stop itself.
         package var accessFrom: [Int: Int] = [:]
         package var egressTo: [Int: Int] = [:]
+        /// What the rider asks beyond the rules: step-free, a bike, modes, routes avoided, a
+        /// margin at every change, vias (`RiderNeeds`).
+        package var needs = RiderNeeds()
 
         package init(origins: [Int], destinations: [Int], day: Int, after: Int? = nil, before: Int? = nil, maxTransfers: Int,
                      minTransfer: Int, walkMeters: Double? = nil) {
@@ -110,10 +113,9 @@ package struct Router {
 
     /// The same, from stop `x` arrived at on `fromTrip` to stop `y` boarded on `toTrip`.
     package func changeSeconds(from x: Int, trip fromTrip: Int, to y: Int, trip toTrip: Int) -> Int? {
-        guard let edge = edges.edges(x).first(where: { Int($0.to) == y }) else { return nil }
-        if edge.exact || edge.rows < 0 { return Int(edge.lowerBound) }
-        let rows = edges.pairRows[Int(edge.rows)]
-        return TransferEdges.decide(x, y, rows, t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: query.minTransfer)
+        guard let edge = edges.change(from: x, to: y) else { return nil }
+        if edge.exact || edge.rows < 0 || Int(edge.rows) >= edges.pairRows.count { return Int(edge.lowerBound) }
+        return edges.decided(x, y, edges.pairRows[Int(edge.rows)], fromTrip: fromTrip, toTrip: toTrip)
     }
 
     package let t: Timetable
@@ -122,6 +124,13 @@ package struct Router {
     /// The day with realtime trip updates laid over it, when there are any.
     package let realtime: RealtimeSchedule?
     package let edges: TransferEdges
+    /// The rides and stops the rider's needs allow (nil: all).
+    package let filter: RideFilter?
+    /// A search through vias: the layered network, over the day as planned and as real-time
+    /// data has it (built once: `journeys(limit:)` searches several windows).
+    package let layers: ViaLayers?
+    private let viaPlanned: ViaSchedule<DaySchedule>?
+    private let viaRealtime: ViaSchedule<RealtimeSchedule>?
 
     /// `children`: the feed's stations, when the caller already worked them out (a StopIndex has).
     /// `streets`: a map's walking network, for walks longer than those the feed stored.
@@ -130,11 +139,27 @@ package struct Router {
         t = timetable
         let schedule = DaySchedule(timetable, day: query.day)
         self.schedule = schedule
-        realtime = updates.map { RealtimeSchedule(timetable, day: query.day, updates: $0, base: schedule) }
+        let realtime = updates.map { RealtimeSchedule(timetable, day: query.day, updates: $0, base: schedule) }
+        self.realtime = realtime
+        let needs = query.needs
         let edges = TransferEdges(timetable, minTransfer: query.minTransfer, walkMeters: query.walkMeters,
-                                  linkMeters: timetable.isCombination ? query.linkMeters : nil, children: children ?? StationChildren(timetable), streets: streets)
+                                  linkMeters: timetable.isCombination ? query.linkMeters : nil, children: children ?? StationChildren(timetable), streets: streets,
+                                  margin: needs.margin, walkingSpeed: needs.walkingSpeed)
         self.edges = edges
         self.query = Self.walkingEnds(query, edges)
+        let filter = needs.filtersRides ? RideFilter(timetable, needs, updates: updates) : nil
+        if needs.vias.isEmpty {
+            (layers, viaPlanned, viaRealtime) = (nil, nil, nil)
+        } else {
+            let base: any Schedule = realtime ?? schedule
+            let layers = ViaLayers(stops: base.stopCount, patterns: base.patternCount, calls: base.callCount, vias: needs.vias)
+            self.layers = layers
+            viaPlanned = realtime == nil ? ViaSchedule(schedule, layers) : nil
+            viaRealtime = realtime.map { ViaSchedule($0, layers) }
+            edges.layers = layers
+            filter?.layers = layers
+        }
+        self.filter = filter
     }
 
     /// `query` with the stops walked to from its origins and to its destinations added (where it
@@ -144,13 +169,14 @@ package struct Router {
     /// it. Seconds as a point's walks: meters at 1.2 m/s, rounded up, with no change margin.
     package static func walkingEnds(_ query: Query, _ edges: TransferEdges) -> Query {
         guard let walk = query.walkMeters, walk > 0, query.walksFromOrigins || query.walksToDestinations else { return query }
-        let named = Set(query.origins).union(query.destinations)
+        // A via is reached by a ride or a change, never by a walk at the ends.
+        let named = Set(query.origins).union(query.destinations).union(query.needs.vias.flatMap(\.stops))
         /// The stops walked to from `ends`: (seconds, meters, the end), the shortest walk each.
         func walked(from ends: [Int]) -> [Int: (seconds: Int, meters: Double, end: Int)] {
             var out: [Int: (seconds: Int, meters: Double, end: Int)] = [:]
             for end in Set(ends).sorted() {
                 for (y, meters) in edges.onFoot(end) where meters <= walk && !named.contains(y) && edges.t.isCalledAt(y) {
-                    let seconds = Int((meters / walkingSpeed).rounded(.up))
+                    let seconds = Int((meters / query.needs.walkingSpeed).rounded(.up))
                     if out[y].map({ (meters, end) < ($0.meters, $0.end) }) ?? true { out[y] = (seconds, meters, end) }
                 }
             }
@@ -177,11 +203,21 @@ package struct Router {
     /// One search of `query`'s window, on the schedule as planned or as realtime data has it
     /// (two concrete types, so each search is compiled for its own).
     package func search(_ query: Query) -> [Journey] {
+        if let layers {
+            let layered = layers.layered(query), noAlighting = layers.everyLayer(query.origins)
+            if let viaRealtime {
+                var search = RangeSearch(schedule: viaRealtime, query: layered, edges: edges, t: t, filter: filter, noAlighting: noAlighting)
+                return search.run().map { layers.unlayered($0, basePattern: viaRealtime.basePattern) }
+            }
+            guard let viaPlanned else { return [] }
+            var search = RangeSearch(schedule: viaPlanned, query: layered, edges: edges, t: t, filter: filter, noAlighting: noAlighting)
+            return search.run().map { layers.unlayered($0, basePattern: viaPlanned.basePattern) }
+        }
         if let realtime {
-            var search = RangeSearch(schedule: realtime, query: query, edges: edges, t: t)
+            var search = RangeSearch(schedule: realtime, query: query, edges: edges, t: t, filter: filter)
             return search.run()
         }
-        var search = RangeSearch(schedule: schedule, query: query, edges: edges, t: t)
+        var search = RangeSearch(schedule: schedule, query: query, edges: edges, t: t, filter: filter)
         return search.run()
     }
 
@@ -197,7 +233,7 @@ package struct Router {
     }
 
     private func reach<S: Schedule>(on schedule: S) -> [(stop: Int, arrival: Int, rides: Int)] {
-        var search = RangeSearch(schedule: schedule, query: query, edges: edges, t: t)
+        var search = RangeSearch(schedule: schedule, query: query, edges: edges, t: t, filter: filter)
         _ = search.run()
         let state = search.state, origins = Set(query.origins)
         var out: [(stop: Int, arrival: Int, rides: Int)] = []

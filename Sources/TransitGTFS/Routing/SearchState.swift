@@ -43,7 +43,9 @@ package final class SearchState {
     package let exactEntryAt: UnsetInt32s
     package let markedStamp: UnsetInt32s
     package let changedStamp: UnsetInt32s
-    package let isOrigin: Zeroed<Bool>
+    /// Stops a ride never sets the rider down at: the origins (a journey leaves its origin once),
+    /// in every layer of a search through vias.
+    package let noAlighting: Zeroed<Bool>
     package let isDestination: Zeroed<Bool>
     // Per pattern: queued from this position (-1: not queued), and its last position with a boarding.
     package let queued: UnsetInt32s
@@ -70,7 +72,7 @@ package final class SearchState {
         exactEntryAt = UnsetInt32s(stops)
         markedStamp = UnsetInt32s(stops)
         changedStamp = UnsetInt32s(stops)
-        isOrigin = Zeroed(stops)
+        noAlighting = Zeroed(stops)
         isDestination = Zeroed(stops)
         queued = UnsetInt32s(patterns)
         queuedLast = UnsetInt32s(patterns)
@@ -83,7 +85,7 @@ package final class SearchState {
     deinit {
         for buffer in [slotOf, head, exactEntryAt, markedStamp, changedStamp, queued, queuedLast, arrivalHead] { buffer.release() }
         for buffer in [arrivals, bestReady] { buffer.deallocate() }
-        for release in [fromRules.release, accessOf.release, egressOf.release, isOrigin.release, isDestination.release] { release() }
+        for release in [fromRules.release, accessOf.release, egressOf.release, noAlighting.release, isDestination.release] { release() }
         labels.deallocate()
     }
 

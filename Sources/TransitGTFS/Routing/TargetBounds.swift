@@ -168,4 +168,20 @@ package struct TargetBounds {
         }
         return (start, stops)
     }
+
+    /// These bounds read on `layers`' network (`ViaSchedule`): each layered stop takes its base
+    /// stop's, each layered pattern's positions its base pattern's.
+    package func layered(_ layers: ViaLayers, basePatterns: [Int], firstCalls: [Int]) -> TargetBounds {
+        guard !stop.isEmpty else { return self }
+        let stops = (0..<layers.layeredStops).map { y in
+            let b = layers.base(y)
+            return b < stop.count ? stop[b] : 0
+        }
+        var rides = [Int32](repeating: 0, count: firstCalls.last ?? 0)
+        for (q, b) in basePatterns.enumerated() where b + 1 < positions.count && q + 1 < firstCalls.count {
+            let length = min(firstCalls[q + 1] - firstCalls[q], positions[b + 1] - positions[b])
+            for i in 0..<max(0, length) { rides[firstCalls[q] + i] = ride[positions[b] + i] }
+        }
+        return TargetBounds(stop: stops, ride: rides, positions: firstCalls, rising: rising)
+    }
 }

@@ -22,12 +22,23 @@ package final class TransferEdges {
         package var namesToTrip = false
         /// Some row names a from_trip_id: the time may differ between runs arrived on.
         package var namesFromTrip = false
+        /// Seconds on top of what the rules decide: a via's stay (`ViaLayers`), in `lowerBound` too.
+        package var extra: Int32 = 0
     }
 
     package let t: Timetable
     package let minTransfer: Int
     package let walkMeters: Double?
     package let linkMeters: Double?
+    /// The rider's margin at every change (applied to what the rules decide), and walking speed.
+    package let margin: RiderNeeds.ChangeMargin
+    package let walkingSpeed: Double
+    /// The layered network of a search through vias, whose stops' changes are their base stops'
+    /// led into the layer they reach (nil: the feed's own stops).
+    package var layers: ViaLayers? {
+        didSet { layeredAt = layers.map { [[Edge]?](repeating: nil, count: $0.layeredStops) } ?? [] }
+    }
+    private var layeredAt: [[Edge]?] = []
     /// Each stop's feed, in a combination (empty for one feed).
     package let stopFeed: [Int32]
     /// transfers.txt rows by (from stop, to stop) key, stations included.
@@ -56,8 +67,10 @@ package final class TransferEdges {
     private let routeSeconds: UnsafeMutableBufferPointer<Int32>
 
     package init(_ t: Timetable, minTransfer: Int, walkMeters: Double?, linkMeters: Double? = nil, children: StationChildren,
-                 streets: StreetWalker? = nil) {
+                 streets: StreetWalker? = nil, margin: RiderNeeds.ChangeMargin = .init(), walkingSpeed: Double = SearchDefaults.walkingSpeed) {
         self.t = t
+        self.margin = margin
+        self.walkingSpeed = walkingSpeed
         self.streets = streets
         self.minTransfer = minTransfer
         self.walkMeters = walkMeters
@@ -99,8 +112,37 @@ package final class TransferEdges {
         routeSeconds.deallocate()
     }
 
-    /// The changes out of stop `x`.
+    /// The changes out of stop `x` (a layered stop, in a search through vias).
     package func edges(_ x: Int) -> [Edge] {
+        if let layers { return layeredEdges(x, layers) }
+        return baseEdges(x)
+    }
+
+    /// The changes out of layered stop `x`: its base stop's, each into the layer it reaches.
+    private func layeredEdges(_ x: Int, _ layers: ViaLayers) -> [Edge] {
+        guard x >= 0, x < layeredAt.count else { return [] }
+        if let known = layeredAt[x] { return known }
+        let start = layers.changesStart(x)
+        let out = baseEdges(start.base).map { e in
+            var e = e
+            let (to, more) = layers.arrive(Int(e.to), layer: start.layer)
+            e.to = Int32(to)
+            e.extra = Int32(clamping: start.extra + more)
+            e.lowerBound = Int32(clamping: Int64(e.lowerBound) + Int64(e.extra))
+            return e
+        }
+        layeredAt[x] = out
+        return out
+    }
+
+    /// The change from stop `x` to stop `y` of the timetable (no layers), if one joins them.
+    package func change(from x: Int, to y: Int) -> Edge? { baseEdges(x).first { Int($0.to) == y } }
+
+    /// A layered stop's base stop (itself without layers).
+    @inline(__always) private func base(_ x: Int) -> Int { layers?.base(x) ?? x }
+
+    /// The changes out of stop `x` of the timetable.
+    private func baseEdges(_ x: Int) -> [Edge] {
         guard x >= 0, x < t.stopCount else { return [] }
         let at = Int(workedAt[x])
         if at >= 0 { return worked[at] }
@@ -113,7 +155,7 @@ package final class TransferEdges {
         for y in pairs where known.insert(y).inserted {
             let rows = candidates(x, y)
             if let (bound, exact) = Self.bound(x, y, rows, t, minTransfer: minTransfer) {
-                var edge = Edge(to: Int32(y), lowerBound: bound, walkSeconds: -1, exact: exact)
+                var edge = Edge(to: Int32(y), lowerBound: Int32(clamping: margin.apply(Int(bound))), walkSeconds: -1, exact: exact)
                 if !exact {
                     edge.rows = Int32(pairRows.count)
                     edge.namesToTrip = rows.contains { t.transfers[$0].toTrip >= 0 }
@@ -130,8 +172,8 @@ package final class TransferEdges {
             known.insert(y)
             // Walk plus a margin, as OpenTripPlanner, R5 and Navitia reckon it: a change to a stop
             // 0 m away needs what a change at the same stop needs.
-            let seconds = Int32((meters / Router.walkingSpeed).rounded(.up))
-            out.append(Edge(to: Int32(y), lowerBound: Int32(minTransfer) + seconds, walkSeconds: seconds, exact: true))
+            let seconds = Int32(clamping: Int((meters / walkingSpeed).rounded(.up)))
+            out.append(Edge(to: Int32(y), lowerBound: Int32(clamping: margin.apply(minTransfer + Int(seconds))), walkSeconds: seconds, exact: true))
         }
         workedAt[x] = Int32(clamping: worked.count)
         worked.append(out)
@@ -269,9 +311,10 @@ package final class TransferEdges {
     private var fromRulesCache: [Int: FromRules] = [:]
 
     package func fromRules(_ x: Int) -> FromRules {
+        let x = base(x)
         if let known = fromRulesCache[x] { return known }
         var rules = FromRules()
-        for e in edges(x) where !e.exact && e.rows >= 0 && Int(e.rows) < pairRows.count {
+        for e in baseEdges(x) where !e.exact && e.rows >= 0 && Int(e.rows) < pairRows.count {
             for row in pairRows[Int(e.rows)] {
                 let r = t.transfers[row]
                 if r.fromTrip >= 0 { rules.trips.insert(Int(r.fromTrip)) }
@@ -297,10 +340,15 @@ package final class TransferEdges {
     /// Where no row names a trip the answer depends on the two routes only, and is kept.
     package func seconds(_ edge: Edge, from x: Int, fromTrip: Int, toTrip: Int) -> Int? {
         if edge.walkSeconds >= 0 || edge.exact || edge.rows < 0 || Int(edge.rows) >= pairRows.count { return Int(edge.lowerBound) }
+        return decided(edge, from: base(x), to: base(Int(edge.to)), fromTrip: fromTrip, toTrip: toTrip).map { $0 + Int(edge.extra) }
+    }
+
+    /// What the rows of `edge` decide for the change x → y between these trips, with the margin.
+    private func decided(_ edge: Edge, from x: Int, to y: Int, fromTrip: Int, toTrip: Int) -> Int? {
         let fromRoute = fromTrip >= 0 ? Int64(t.route(ofTrip: fromTrip)) : -1, toRoute = toTrip >= 0 ? Int64(t.route(ofTrip: toTrip)) : -1
         let fits = (0..<(1 << 21)).contains(fromRoute) && (0..<(1 << 21)).contains(toRoute) && edge.rows < 1 << 21  // the key's fields
         guard fits, !edge.namesToTrip, !edge.namesFromTrip else {
-            return Self.decide(x, Int(edge.to), pairRows[Int(edge.rows)], t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
+            return decided(x, y, pairRows[Int(edge.rows)], fromTrip: fromTrip, toTrip: toTrip)
         }
         let key = Int64(edge.rows) << 42 | fromRoute << 21 | toRoute
         let slot = Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - Self.routeCacheBits))
@@ -308,7 +356,7 @@ package final class TransferEdges {
             let known = routeSeconds[slot]
             return known < 0 ? nil : Int(known)
         }
-        let seconds = Self.decide(x, Int(edge.to), pairRows[Int(edge.rows)], t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
+        let seconds = decided(x, y, pairRows[Int(edge.rows)], fromTrip: fromTrip, toTrip: toTrip)
         routeKeys[slot] = key
         routeSeconds[slot] = Int32(clamping: seconds ?? -1)
         return seconds
@@ -318,17 +366,23 @@ package final class TransferEdges {
     package func seconds(from x: Int, to y: Int, fromTrip: Int, toTrip: Int, in t: Timetable) -> Int? {
         for e in edges(x) where Int(e.to) == y {
             if e.walkSeconds >= 0 { return Int(e.lowerBound) }
-            let rows = candidates(x, y)
-            if rows.isEmpty { return minTransfer }
-            return Self.decide(x, y, rows, t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
+            return decided(base(x), base(y), candidates(base(x), base(y)), fromTrip: fromTrip, toTrip: toTrip).map { $0 + Int(e.extra) }
         }
         return nil
+    }
+
+    /// What `rows` decide for the change x → y between these trips (`decide`; no row:
+    /// `--min-transfer`), with the rider's margin; nil: forbidden.
+    package func decided(_ x: Int, _ y: Int, _ rows: [Int], fromTrip: Int, toTrip: Int) -> Int? {
+        let usual = rows.isEmpty ? minTransfer : Self.decide(x, y, rows, t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
+        return usual.map(margin.apply)
     }
 
     /// How far a walk from `x` to `y` is: as the feed stored it (on a map's streets, if it was
     /// imported with one) where the walks are read from there, as measured on `streets` where
     /// they were, else the straight line.
     package func meters(_ x: Int, _ y: Int, in t: Timetable) -> Double {
+        let (x, y) = (base(x), base(y))
         if grid == nil, let stored = t.storedWalks(x).first(where: { Int($0.stop) == y }) { return stored.meters }
         if streets != nil, let walked = onFoot(x).first(where: { $0.stop == y }) { return walked.meters }
         let a = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x]), b = Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y])

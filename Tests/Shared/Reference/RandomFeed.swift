@@ -23,6 +23,8 @@ struct RandomFeed {
         var isStation: Bool
         var latitude: Double
         var longitude: Double
+        /// wheelchair_boarding: 0 unknown (written empty or 0), 1, 2.
+        var wheelchair = 0
     }
 
     struct Call {
@@ -50,6 +52,9 @@ struct RandomFeed {
         var service: Int
         var calls: [Call]
         var windows: [Window]
+        /// wheelchair_accessible and bikes_allowed: 0 unknown, 1, 2.
+        var wheelchair = 0
+        var bikes = 0
     }
 
     struct Service {
@@ -77,6 +82,8 @@ struct RandomFeed {
 
     var stops: [Stop] = []
     var routes: [String] = []
+    /// route_type per route (3 where not drawn).
+    var routeTypes: [Int] = []
     var trips: [Trip] = []
     var services: [Service] = []
     var transfers: [Transfer] = []
@@ -105,6 +112,7 @@ struct RandomFeed {
             out.stops += part.stops.map { var s = $0; s.id = name + ":" + s.id; s.parent = s.parent.map { $0 + stops }; return s }
             out.stopFeed += part.stops.map { _ in f }
             out.routes += part.routes.map { name + ":" + $0 }
+            out.routeTypes += part.routeTypes
             out.services += part.services.map { var s = $0; s.id = name + ":" + s.id; return s }
             out.trips += part.trips.map { t in
                 var t = t
@@ -160,6 +168,21 @@ struct RandomFeed {
             for _ in 0..<g.int(1...2) { makePattern(route: route, &g) }
         }
         makeTransfers(&g)
+        markAccess(seed: seed)
+    }
+
+    /// What a rider's needs read (issue 46): wheelchair and bike marks, and route types of every
+    /// group, some of none. Its own generator, so that the feed's other draws stay as they were.
+    mutating func markAccess(seed: UInt64) {
+        var g = SeededGenerator(seed: seed ^ 0x4143_4345_5353)
+        let types = [3, 3, 2, 1, 0, 4, 5, 6, 7, 11, 12, 109, 204, 401, 715, 800, 900, 1000, 1300, 1400, 1700]
+        routeTypes = routes.map { _ in types[g.int(0...types.count - 1)] }
+        // Most marked, as real feeds that mark do; a station's mark stands for its unmarked platforms.
+        for k in stops.indices { stops[k].wheelchair = [0, 1, 1, 1, 2][g.int(0...4)] }
+        for k in trips.indices {
+            trips[k].wheelchair = [0, 1, 1, 1, 2][g.int(0...4)]
+            trips[k].bikes = [0, 0, 1, 2][g.int(0...3)]
+        }
     }
 
     mutating func makeStops(_ g: inout SeededGenerator) {
@@ -277,11 +300,15 @@ struct RandomFeed {
         func date(_ day: Int) -> String { LocalDate(dayNumber: day).iso.replacingOccurrences(of: "-", with: "") }
         var files: [String: String] = [:]
         files["agency.txt"] = "agency_id,agency_name,agency_url,agency_timezone\nA,Random,http://a,\(zone)\n"
-        files["stops.txt"] = "stop_id,stop_name,stop_lat,stop_lon,parent_station,location_type\n" + stops.map {
-            "\($0.id),Stop \($0.id),\($0.latitude),\($0.longitude),\($0.parent.map { stops[$0].id } ?? ""),\($0.isStation ? 1 : 0)\n"
+        // An unknown mark is written empty or 0, by turns.
+        func mark(_ value: Int, _ k: Int) -> String { value == 0 && k % 2 == 0 ? "" : String(value) }
+        files["stops.txt"] = "stop_id,stop_name,stop_lat,stop_lon,parent_station,location_type,wheelchair_boarding\n" + stops.enumerated().map { k, s in
+            "\(s.id),Stop \(s.id),\(s.latitude),\(s.longitude),\(s.parent.map { stops[$0].id } ?? ""),\(s.isStation ? 1 : 0),\(mark(s.wheelchair, k))\n"
         }.joined()
-        files["routes.txt"] = "route_id,route_short_name,route_type\n" + routes.map { "\($0),\($0),3\n" }.joined()
-        files["trips.txt"] = "route_id,service_id,trip_id\n" + trips.map { "\(routes[$0.route]),\(services[$0.service].id),\($0.id)\n" }.joined()
+        files["routes.txt"] = "route_id,route_short_name,route_type\n" + routes.indices.map { "\(routes[$0]),\(routes[$0]),\($0 < routeTypes.count ? routeTypes[$0] : 3)\n" }.joined()
+        files["trips.txt"] = "route_id,service_id,trip_id,wheelchair_accessible,bikes_allowed\n" + trips.enumerated().map { k, t in
+            "\(routes[t.route]),\(services[t.service].id),\(t.id),\(mark(t.wheelchair, k)),\(mark(t.bikes, k + 1))\n"
+        }.joined()
         var stopTimes = "trip_id,arrival_time,departure_time,stop_id,stop_sequence,pickup_type,drop_off_type\n"
         for trip in trips {
             for (k, call) in trip.calls.enumerated() {

@@ -102,6 +102,37 @@ struct DifferentialCase {
                                      walksFromOrigins: true, walksToDestinations: true)
     }
 
+    /// Rider's needs drawn at random into `q` (issue 46): each option now and then, vias among
+    /// the stops and stations neither end names, in order, disjoint.
+    func drawNeeds(_ q: inout ReferenceRouter.Query, _ g: inout SeededGenerator) {
+        var n = ReferenceRouter.Needs()
+        n.wheelchair = g.chance(0.3)
+        n.bike = g.chance(0.25)
+        if n.bike && g.chance(0.5) { n.bikeModes = Set(["rail", "subway", "ferry", "bus", "tram"].filter { _ in g.chance(0.5) }) }
+        if g.chance(0.3) {
+            let present = Set(feed.routeTypes.compactMap(ReferenceRouter.Needs.mode))
+            n.modes = Set((present.sorted() + ["monorail"]).filter { _ in g.chance(0.6) })
+        }
+        if g.chance(0.25), !feed.routes.isEmpty { n.avoid = [g.int(0...feed.routes.count - 1)] }
+        if g.chance(0.3) {
+            n.marginSeconds = [0, 60, 120, 300][g.int(0...3)]
+            n.marginFactor = [1, 1, 1.5, 2][g.int(0...3)]
+        }
+        // Vias mostly alone: with the filters above most feeds of nine stops keep no journey through one.
+        if g.chance(0.5) {
+            if g.chance(0.7) { (n.wheelchair, n.bike, n.modes) = (false, false, nil) }
+            var taken = q.origins.union(q.destinations)
+            for _ in 0..<g.int(1...2) {
+                let stop = g.int(0...feed.stops.count - 1)
+                let stops = feed.stops[stop].isStation ? Set(feed.children(stop)) : [stop]
+                guard !stops.isEmpty, stops.isDisjoint(with: taken) else { continue }
+                taken.formUnion(stops)
+                n.vias.append((stops, [0, 0, 5, 10][g.int(0...3)]))
+            }
+        }
+        q.needs = n
+    }
+
     /// The query as `transit gtfs trips` takes it over the feed written to `feed` (nil where the
     /// ends are no stop or station the command can name: an end less the other's stops).
     func commandLine(_ q: ReferenceRouter.Query, feed directory: String) -> String? {
@@ -131,6 +162,14 @@ struct DifferentialCase {
         (query.walksFromOrigins, query.walksToDestinations) = (q.walksFromOrigins, q.walksToDestinations)
         for (stop, seconds) in q.access { if let i = stopIndex(feed.stops[stop].id) { query.access[i] = seconds } }
         for (stop, seconds) in q.egress { if let i = stopIndex(feed.stops[stop].id) { query.egress[i] = seconds } }
+        let n = q.needs
+        query.needs.wheelchair = n.wheelchair
+        query.needs.bike = n.bike
+        query.needs.bikeModes = Set(n.bikeModes.compactMap { RouteMode(rawValue: $0) })
+        query.needs.modes = n.modes.map { Set($0.compactMap { RouteMode(rawValue: $0) }) }
+        query.needs.avoidRoutes = Set(n.avoid.compactMap { r in (0..<timetable.routeCount).first { timetable.routeIDs[$0] == feed.routes[r] } })
+        query.needs.margin = RiderNeeds.ChangeMargin(seconds: n.marginSeconds, factor: n.marginFactor)
+        query.needs.vias = n.vias.map { RiderNeeds.Via(stops: $0.stops.compactMap { stopIndex(feed.stops[$0].id) }.sorted(), staySeconds: $0.stay * 60) }
         return query
     }
 
@@ -175,7 +214,8 @@ struct DifferentialCase {
                 }
                 return false
             }
-            guard let run else { return "no run of \(t.tripIDs[trip]) goes \(t.stopIDs[fromIndex]) \(departure) → \(t.stopIDs[toIndex]) \(arrival)" }
+            guard let run else { return "no run the rider may take of \(t.tripIDs[trip]) goes \(t.stopIDs[fromIndex]) \(departure) → \(t.stopIDs[toIndex]) \(arrival)" }
+            guard reference.usable(from), reference.usable(to) else { return "boards or alights where the rider cannot" }
             rides.append((run, from, to, departure, arrival))
         }
         guard let first = rides.first, let last = rides.last else { return "no ride" }
@@ -185,13 +225,35 @@ struct DifferentialCase {
         guard q.destinations.contains(last.to) else { return "does not reach a destination" }
         guard journey.departure == leaves, journey.arrival == arrives, journey.transfers == rides.count - 1,
               rides.count <= q.maxTransfers + 1 else { return "its times or changes are not its legs'" }
-        for (a, b) in zip(rides, rides.dropFirst()) {
-            guard a.run != b.run else { return "stays on one run" }
-            guard let need = reference.change(a.to, b.from, from: reference.runs[a.run].trip, to: reference.runs[b.run].trip) else {
-                return "the change \(feed.stops[a.to].id) → \(feed.stops[b.from].id) is not allowed"
+        // The vias, called at in order: seated through one without a stay, alighting at one with a
+        // stay (which the next change waits out), or a change that ends at one.
+        let vias = q.needs.vias
+        var v = 0, stay = 0
+        for (k, ride) in rides.enumerated() {
+            if k > 0 {
+                let a = rides[k - 1]
+                var extra = stay
+                stay = 0
+                if reference.isVia(ride.from, v) { extra += vias[v].stay * 60; v += 1 }
+                guard a.run != ride.run else { return "stays on one run" }
+                guard let need = reference.change(a.to, ride.from, from: reference.runs[a.run].trip, to: reference.runs[ride.run].trip) else {
+                    return "the change \(feed.stops[a.to].id) → \(feed.stops[ride.from].id) is not allowed"
+                }
+                guard ride.departure >= a.arrival + need + extra else { return "the change at \(feed.stops[a.to].id) needs \(need) s and \(extra) s of stay" }
             }
-            guard b.departure >= a.arrival + need else { return "the change at \(feed.stops[a.to].id) needs \(need) s" }
+            let calls = reference.runs[ride.run].calls
+            guard let b = calls.indices.first(where: { calls[$0].stop == ride.from && calls[$0].departure == ride.departure }),
+                  let c = calls.indices.first(where: { $0 > b && calls[$0].stop == ride.to && calls[$0].arrival == ride.arrival }) else { continue }
+            for p in (b + 1)...c where reference.isVia(calls[p].stop, v) {
+                if vias[v].stay == 0 && (!calls[p].noPickup || !calls[p].noDropOff) {
+                    v += 1
+                } else if vias[v].stay > 0 && p == c {
+                    stay = vias[v].stay * 60
+                    v += 1
+                }
+            }
         }
+        guard v == vias.count else { return "calls at \(v) of \(vias.count) vias" }
         return nil
     }
 }
@@ -235,6 +297,10 @@ extension ReferenceRouter.Query {
         let names = { (s: Set<Int>) in s.sorted().map { feed.stops[$0].id }.joined(separator: "+") }
         return "\(names(origins))→\(names(destinations)) day \(LocalDate(dayNumber: day).iso) after \(after.map(Trip.clock) ?? "-") "
             + "before \(before.map(Trip.clock) ?? "-") K\(maxTransfers) min \(minTransfer) walk \(walkMeters.map { String(Int($0)) } ?? "-")"
+            + (needs.wheelchair ? " wheelchair" : "") + (needs.bike ? " bike \(needs.bikeModes.sorted())" : "")
+            + (needs.modes.map { " modes \($0.sorted())" } ?? "") + (needs.avoid.isEmpty ? "" : " avoid \(needs.avoid.map { feed.routes[$0] })")
+            + (needs.marginSeconds == 0 && needs.marginFactor == 1 ? "" : " buffer \(needs.marginSeconds) s × \(needs.marginFactor)")
+            + needs.vias.map { " via \($0.stops.sorted().map { feed.stops[$0].id }.joined(separator: "+"))/\($0.stay)" }.joined()
     }
 }
 

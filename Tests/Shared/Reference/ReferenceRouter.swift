@@ -38,6 +38,46 @@ struct ReferenceRouter {
         /// destination) too, with the walk from (to) the nearest as its access (egress).
         var walksFromOrigins = false
         var walksToDestinations = false
+        var needs = Needs()
+    }
+
+    /// A rider's needs, as the README states them (issue 46).
+    struct Needs {
+        var wheelchair = false
+        var bike = false
+        /// Route types whose unmarked trips take bikes, by their mode's name.
+        var bikeModes: Set<String> = ["rail", "subway", "ferry"]
+        var modes: Set<String>?
+        /// Route indices never ridden.
+        var avoid: Set<Int> = []
+        var marginSeconds = 0
+        var marginFactor = 1.0
+        /// Stops (a station's platforms) called at in order, and the minutes stayed.
+        var vias: [(stops: Set<Int>, stay: Int)] = []
+
+        var speed: Double { wheelchair ? 0.8 : 1.2 }
+
+        /// A change's usual time as the rider wants it.
+        func margin(_ usual: Int) -> Int {
+            marginSeconds == 0 && marginFactor == 1 ? usual : Int((Double(usual) * marginFactor).rounded(.up)) + marginSeconds
+        }
+
+        /// The mode of a route_type, as the issue lists the groups.
+        static func mode(_ type: Int) -> String? {
+            switch type {
+            case 0, 900...999: "tram"
+            case 1, 400...499: "subway"
+            case 2, 100...199: "rail"
+            case 3, 200...299, 700...799: "bus"
+            case 4, 1000...1299: "ferry"
+            case 5: "cable tram"
+            case 6, 1300...1399: "aerial lift"
+            case 7, 1400...1499: "funicular"
+            case 11, 800...899: "trolleybus"
+            case 12: "monorail"
+            default: nil
+            }
+        }
     }
 
     struct Triple: Hashable, Comparable, CustomStringConvertible {
@@ -62,7 +102,7 @@ struct ReferenceRouter {
         self.query = query
         stations = feed.stops.indices.map { feed.children($0) }
         self.query = walkedEnds(query)
-        for (index, trip) in feed.trips.enumerated() where runsOn(feed.services[trip.service], query.day) {
+        for (index, trip) in feed.trips.enumerated() where runsOn(feed.services[trip.service], query.day) && rides(trip) {
             if trip.windows.isEmpty {
                 runs.append(Run(trip: index, calls: trip.calls))
             }
@@ -82,6 +122,29 @@ struct ReferenceRouter {
         }
     }
 
+    /// May the rider ride this trip: its route's mode asked for and not avoided; marked
+    /// wheelchair_accessible=1 for a wheelchair; bikes_allowed=1, or unmarked on a bike mode.
+    func rides(_ trip: RandomFeed.Trip) -> Bool {
+        let n = query.needs
+        let type = trip.route < feed.routeTypes.count ? feed.routeTypes[trip.route] : 3
+        if n.avoid.contains(trip.route) { return false }
+        if let modes = n.modes, !(Needs.mode(type).map(modes.contains) ?? false) { return false }
+        if n.wheelchair && trip.wheelchair != 1 { return false }
+        if n.bike && (trip.bikes == 2 || trip.bikes == 0 && !(Needs.mode(type).map(n.bikeModes.contains) ?? false)) { return false }
+        return true
+    }
+
+    /// May the rider board and alight at `stop`: not with a wheelchair where it says 2 (a
+    /// platform's unknown is its station's).
+    func usable(_ stop: Int) -> Bool {
+        guard query.needs.wheelchair else { return true }
+        let own = feed.stops[stop].wheelchair
+        return (own != 0 ? own : feed.stops[stop].parent.map { feed.stops[$0].wheelchair } ?? 0) != 2
+    }
+
+    /// The via a stop is of, if it is the next one after `v` vias.
+    func isVia(_ stop: Int, _ v: Int) -> Bool { v < query.needs.vias.count && query.needs.vias[v].stops.contains(stop) }
+
     func runsOn(_ s: RandomFeed.Service, _ day: Int) -> Bool {
         if s.removed.contains(day) { return false }
         if s.added.contains(day) { return true }
@@ -98,7 +161,7 @@ struct ReferenceRouter {
     /// its seconds the meters at 1.2 m/s rounded up, with no margin.
     func walkedEnds(_ query: Query) -> Query {
         guard let walk = query.walkMeters, walk > 0 else { return query }
-        let named = query.origins.union(query.destinations)
+        let named = query.origins.union(query.destinations).union(query.needs.vias.flatMap(\.stops))
         let called = Set(feed.trips.flatMap { $0.calls.map(\.stop) })
         let reach = max(query.linkMeters, walk)
         func length(_ x: Int, _ y: Int) -> Double? {
@@ -118,7 +181,7 @@ struct ReferenceRouter {
             for y in feed.stops.indices where !named.contains(y) && called.contains(y) {
                 for x in ends {
                     guard let d = length(x, y), d <= walk else { continue }
-                    out[y] = min(out[y] ?? Int.max, Int((d / 1.2).rounded(.up)))
+                    out[y] = min(out[y] ?? Int.max, Int((d / query.needs.speed).rounded(.up)))
                 }
             }
             return out
@@ -194,15 +257,15 @@ struct ReferenceRouter {
             let d = meters(x, y)
             guard d <= query.linkMeters || query.walkMeters.map({ d <= $0 }) == true,
                   isNearEnough(x, y, reach: max(query.linkMeters, query.walkMeters ?? 0), ownFeed: false) else { return nil }
-            return query.minTransfer + Int((d / 1.2).rounded(.up))
+            return query.needs.margin(query.minTransfer + Int((d / query.needs.speed).rounded(.up)))
         }
         let sameStation = parent(x) != nil && parent(x) == parent(y)
         if x == y || sameStation || feed.transfers.contains(where: { lists($0, x, y) }) {
-            return decided(x, y, from: a, to: b)
+            return decided(x, y, from: a, to: b).map(query.needs.margin)
         }
         if let walk = query.walkMeters, let d = walkLength(x, y, walk: walk), d <= walk,
            !feed.transfers.contains(where: { $0.type == 3 && $0.feed == feed.feed(of: x) && names($0.fromStop, x) && names($0.toStop, y) }) {
-            return query.minTransfer + Int((d / 1.2).rounded(.up))
+            return query.needs.margin(query.minTransfer + Int((d / query.needs.speed).rounded(.up)))
         }
         return nil
     }
@@ -248,44 +311,60 @@ struct ReferenceRouter {
         func leave(_ call: RandomFeed.Call) -> Int { call.departure - (query.access[call.stop] ?? 0) }
         var departures = Set<Int>()
         for run in runs {
-            for call in run.calls.dropLast() where query.origins.contains(call.stop) && !call.noPickup && inWindow(leave(call)) {
+            for call in run.calls.dropLast() where query.origins.contains(call.stop) && !call.noPickup && usable(call.stop) && inWindow(leave(call)) {
                 departures.insert(leave(call))
             }
         }
+        let vias = query.needs.vias, n = vias.count
         // Every call a run can be boarded at (not its last).
-        let boardings = runs.indices.flatMap { r in runs[r].calls.indices.dropLast().filter { !runs[r].calls[$0].noPickup }.map { (r, $0) } }
+        let boardings = runs.indices.flatMap { r in
+            runs[r].calls.indices.dropLast().filter { !runs[r].calls[$0].noPickup && usable(runs[r].calls[$0].stop) }.map { (r, $0) }
+        }
         var candidates: [Triple] = []
         for tau in departures {
-            // Round 1: the runs leaving an origin at τ.
+            // Round 1: the runs leaving an origin at τ, no via called at yet. A key is (run, vias
+            // called at); an alighting's (stop, vias called at).
             var boarded: [Int: Int] = [:]
             for (r, run) in runs.enumerated() {
                 for (b, call) in run.calls.enumerated().dropLast()
-                where query.origins.contains(call.stop) && !call.noPickup && leave(call) == tau {
-                    boarded[r] = min(boarded[r] ?? b, b)
+                where query.origins.contains(call.stop) && !call.noPickup && usable(call.stop) && leave(call) == tau {
+                    boarded[r * 4] = min(boarded[r * 4] ?? b, b)
                 }
             }
             for k in 1...(query.maxTransfers + 1) {
-                // Alight anywhere after the boarding: the earliest arrival per (stop, run).
-                var alighted: [Int: [Int: Int]] = [:]  // stop → run → arrival
-                for (r, b) in boarded {
+                // Alight anywhere after the boarding: the earliest arrival per (stop, vias, run),
+                // with the stay the rider then makes (at a via that asks for one).
+                var alighted: [Int: [Int: (arrival: Int, stay: Int)]] = [:]
+                for (key, b) in boarded {
+                    let r = key / 4
+                    var v = key % 4
                     // A journey leaves its origin once: alighting at an origin stop to leave it
                     // again would be a later departure, so no change starts there.
-                    for call in runs[r].calls[(b + 1)...] where !call.noDropOff && !query.origins.contains(call.stop) {
-                        alighted[call.stop, default: [:]][r] = min(alighted[call.stop]?[r] ?? Int.max, call.arrival)
+                    for call in runs[r].calls[(b + 1)...] {
+                        // Seated through a via without a stay, where the run picks up or sets down.
+                        if isVia(call.stop, v) && vias[v].stay == 0 && (!call.noPickup || !call.noDropOff) { v += 1 }
+                        guard !call.noDropOff && !query.origins.contains(call.stop) && usable(call.stop) else { continue }
+                        var w = v, stay = 0
+                        if isVia(call.stop, v) && vias[v].stay > 0 { (w, stay) = (v + 1, vias[v].stay * 60) }
+                        let at = call.stop * 4 + w
+                        if (alighted[at]?[r]?.arrival ?? Int.max) > call.arrival { alighted[at, default: [:]][r] = (call.arrival, stay) }
                     }
                 }
-                let best = query.destinations.compactMap { d in alighted[d]?.values.min().map { $0 + (query.egress[d] ?? 0) } }.min()
+                let best = query.destinations.compactMap { d in alighted[d * 4 + n]?.values.map(\.arrival).min().map { $0 + (query.egress[d] ?? 0) } }.min()
                 if let best { candidates.append(Triple(departure: tau, arrival: best, transfers: k - 1)) }
                 if k == query.maxTransfers + 1 { break }
-                // Change, then board another run.
+                // Change (a change that ends at the next via calls at it, and stays), then board another run.
                 var next: [Int: Int] = [:]
-                for (x, byRun) in alighted {
+                for (at, byRun) in alighted {
+                    let x = at / 4, v = at % 4
                     for (r, arrived) in byRun {
-                        for (r2, b) in boardings where r2 != r && (next[r2] ?? Int.max) > b {
+                        for (r2, b) in boardings where r2 != r {
                             let call = runs[r2].calls[b]
-                            guard call.departure >= arrived, let need = change(x, call.stop, from: runs[r].trip, to: runs[r2].trip),
-                                  call.departure >= arrived + need else { continue }
-                            next[r2] = b
+                            let (w, stay) = isVia(call.stop, v) ? (v + 1, vias[v].stay * 60) : (v, 0)
+                            guard (next[r2 * 4 + w] ?? Int.max) > b, call.departure >= arrived.arrival,
+                                  let need = change(x, call.stop, from: runs[r].trip, to: runs[r2].trip),
+                                  call.departure >= arrived.arrival + arrived.stay + stay + need else { continue }
+                            next[r2 * 4 + w] = b
                         }
                     }
                 }

@@ -91,7 +91,7 @@ struct GTFSContext {
     /// map is read to measure them. `drawn`: the answer draws its walks (`--geometry`), along the
     /// map's streets as GeoJSON does.
     func open(_ given: [String], from: String, to: String? = nil, radius: Double = SearchDefaults.radiusMeters,
-              zone: String? = nil, points: Bool = true, walks: Double = 0, drawn: Bool = false) throws(TransitError) -> (feed: Feed, ends: QueryEnds) {
+              zone: String? = nil, points: Bool = true, walks: Double = 0, drawn: Bool = false, vias: [String] = []) throws(TransitError) -> (feed: Feed, ends: QueryEnds) {
         // Each end read once: a stop's text, or a point.
         let origin = QueryEnds.Place(from), destination = to.map(QueryEnds.Place.init)
         let pointed = points && (origin.point != nil || destination?.point != nil)
@@ -100,14 +100,14 @@ struct GTFSContext {
         let needsStreets = pointed || walks > TimetableCombination.linkRadius || settings.format == .geojson || drawn
         // No feed named and several imported: the one that has the stops asked for answers.
         let (picked, ended) = try open(given, having: from + (to.map { " and " + $0 } ?? "")) { t in
-            try? QueryEnds(t, from: origin, to: destination, radius: radius, zone: zone, points: points)
+            try? QueryEnds(t, from: origin, to: destination, radius: radius, zone: zone, points: points, vias: vias)
         }
         if let ended {
             // The one that answers, again with its map's streets where the query needs them.
             var feed = picked
             let streets = try walker(feed.summary, needed: needsStreets)
             let ends = streets == nil ? ended
-                : try QueryEnds(feed.timetable, from: origin, to: destination, radius: radius, zone: zone, points: points, streets: streets)
+                : try QueryEnds(feed.timetable, from: origin, to: destination, radius: radius, zone: zone, points: points, streets: streets, vias: vias)
             feed.timetable = ends.timetable
             return (feed, ends)
         }
@@ -115,7 +115,7 @@ struct GTFSContext {
         let opened = feed
         let streets = try walker(feed.summary, needed: needsStreets)
         let ends = try withStopHelp(opened) { () throws(TransitError) in
-            try QueryEnds(opened.timetable, from: origin, to: destination, radius: radius, zone: zone, points: points, streets: streets)
+            try QueryEnds(opened.timetable, from: origin, to: destination, radius: radius, zone: zone, points: points, streets: streets, vias: vias)
         }
         feed.timetable = ends.timetable
         return (feed, ends)

@@ -122,7 +122,7 @@ struct GTFSJourneyCommand: GTFSSubcommand {
                 let previous = rides[broken.ride - 1]
                 let arrived = previous.alighting.arrival ?? previous.alighting.plannedArrival ?? 0
                 instead = try MissedRide.onward(from: ride.boarding.stop, after: arrived + changes[broken.ride - 1].needs, to: to, t, search: search,
-                                                streets: ends.streets, day: day, updates: hidden, count: 2)
+                                                rules: search.rules, streets: ends.streets, day: day, updates: hidden, count: 2)
             }
         }
         var notices = feed.notices + (updates?.notices ?? [])

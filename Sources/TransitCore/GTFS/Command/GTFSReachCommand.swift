@@ -15,6 +15,7 @@ struct GTFSReachCommand: GTFSSubcommand {
             OptionSpec("after", value: "T", "leaving at or after T: HH:MM, 5pm, 17, now or +30m (default: now on today's service day, else the start of the day)"),
             OptionSpec("minutes", value: "M", "arriving within M minutes of T (1 to 1440)", default: "60"),
             GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk,
+        ] + RiderOptions.shared + [
             GTFSCommandLine.link, GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.realtimeTimeout, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
         ],
         notes: ["Fields: stop_id, stop_name, arrival (the earliest, leaving the origin at or after T), minutes (from T), transfers (the fewest changes that arrive then), latitude, longitude; sorted by arrival. A stop counts when a ride arrives there, or a walk from the origin does (within --walk of the stops it names, or --radius of a point): transfers null, CHG walk. --format geojson: a Point per stop with those properties. One range search of the same router as trips."],
@@ -28,6 +29,8 @@ struct GTFSReachCommand: GTFSSubcommand {
     var minutes: Int
     var search: GTFSCommandLine.Search
     var realtime = GTFSCommandLine.RealtimeChoice()
+    /// `--wheelchair`, `--bike`, `--modes`, `--avoid`, `--buffer`.
+    var needs = RiderOptions()
 
     init(_ args: Arguments) throws(TransitError) {
         feeds = args.strings("feed")
@@ -38,6 +41,7 @@ struct GTFSReachCommand: GTFSSubcommand {
         after = try args.serviceTime("after")
         minutes = try args.intValue("minutes", in: 1...1440)
         search = try GTFSCommandLine.Search(args)
+        needs = try RiderOptions(args, through: false)
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
@@ -60,8 +64,9 @@ struct GTFSReachCommand: GTFSSubcommand {
         let window = try ServiceWindow(after: after).seconds(on: clock, now: gtfs.now)
         let start = window.after ?? 0, end = start + minutes * 60
         gtfs.progress("finding what is reachable")
+        let rules = try needs.rules(search, gtfs, feed)
         // Reached by a ride, or on foot from the origin (its stops' --walk, a point's --radius).
-        let rows = ends.router(day: day.dayNumber, after: start, before: end, rules: search.rules, updates: updates).reach().filter { $0.arrival <= end }
+        let rows = ends.router(day: day.dayNumber, after: start, before: end, rules: rules, updates: updates).reach().filter { $0.arrival <= end }
             .map { Reached(stop: $0.stop, arrival: $0.arrival, rides: $0.rides) }
         let data: [Column<Reached>] = [
             Column("stop_id", "STOP") { .string(t.stop($0.stop).id) }, Column("stop_name", "NAME") { .string(t.stop($0.stop).name) }.wrapping(),
@@ -71,12 +76,12 @@ struct GTFSReachCommand: GTFSSubcommand {
         ]
         let arrive = Column<Reached>("arrival", "ARRIVE") { .string(ClockTime.hhmm(clock.instant($0.arrival), zone: t.zone(ofStop: $0.stop), on: day)) }
         let changes = Column<Reached>("transfers", "CHG") { $0.rides > 0 ? .int($0.rides - 1) : .string("walk") }
-        var notices = feed.notices + (updates?.notices ?? [])
+        var notices = feed.notices + (updates?.notices ?? []) + needs.notices(t, streets: ends.streets)
         if rows.isEmpty {
             notices.append(gtfs.emptyNotice("Nothing reachable from \(from) within \(minutes) minutes", t, clock: clock,
                                             typed: ServiceWindow(after: after), window: window) { seconds in
                 let opens = seconds.after ?? 0, closes = opens + minutes * 60
-                return !ends.router(day: day.dayNumber, after: opens, before: closes, rules: search.rules, updates: updates).reach()
+                return !ends.router(day: day.dayNumber, after: opens, before: closes, rules: rules, updates: updates).reach()
                     .filter { $0.arrival <= closes }.isEmpty
             })
         }

@@ -29,25 +29,8 @@ struct GTFSRoutesCommand: GTFSSubcommand {
         }
     }
 
-    static let routeTypes: [Int: String] = [0: "tram", 1: "subway", 2: "rail", 3: "bus", 4: "ferry", 5: "cable tram", 6: "aerial lift",
-                                             7: "funicular", 11: "trolleybus", 12: "monorail"]
-
-    /// A word for route_type, extended types included (100–199 rail, 700–799 bus, …).
-    static func routeTypeWord(_ type: Int) -> String {
-        if let word = routeTypes[type] { return word }
-        switch type {
-        case 100...199: return "rail"
-        case 200...299: return "coach"
-        case 400...499: return "urban rail"
-        case 700...799: return "bus"
-        case 800...899: return "trolleybus"
-        case 900...999: return "tram"
-        case 1000...1099, 1200...1299: return "ferry"
-        case 1300...1399: return "aerial lift"
-        case 1400...1499: return "funicular"
-        default: return "other (\(type))"
-        }
-    }
+    /// A word for route_type, extended types by their groups (`RouteMode`): what `--modes` takes.
+    static func routeTypeWord(_ type: Int) -> String { RouteMode(routeType: type)?.rawValue ?? "other (\(type))" }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
         // Of several imported feeds, the one with routes --name keeps answers.

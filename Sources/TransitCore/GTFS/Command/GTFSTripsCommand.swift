@@ -25,6 +25,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
             OptionSpec("geometry", "each leg's line in JSON (geometry: an encoded polyline, precision 5): a ride along its trip's shape, a walk along its streets"),
             OptionSpec("stops", "each ride's calls, boarding to alighting: JSON legs' stops (gtfs trip's fields), a line a call under the table's row, tsv/csv each ride's count (calls)"),
             OptionSpec("rider", value: "CATEGORY", "price for this rider category of the feed (its id or name, e.g. youth), where the feed names them (rider_categories.txt); default: the feed's default category (Fares v2), else the feed's own prices (Fares v1 has no default); the table's notice says which", source: .cached),
+        ] + RiderOptions.shared + RiderOptions.through + [
             GTFSCommandLine.link, GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.realtimeTimeout, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
         ],
         notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, route_id, trip_id, headsign, from, from_name, from_platform, to, to_name, to_platform, departure, arrival (predicted with --realtime), planned_departure, planned_arrival, departure_delay_seconds, arrival_delay_seconds, realtime, status (scheduled, updated, added) for a ride; trip_start for a frequencies.txt run; walk_meters for a walk; a platform is the stop's platform_code, else its stop_code); where the feed has fares (Fares v1: fare_attributes.txt, fare_rules.txt; Fares v2: fare_leg_rules.txt and its files), fare: {total, currency, legs: [{fare_id (v1), or fare_product_id, name, fare_media and transfer (v2), price, currency, legs}], complete, rider (the category priced for: --rider, else a Fares v2 feed's default, or null)}, the cheapest way the feed's fares pay for the rides (no total, complete false, when a ride has none), and the table's PRICE ($5.05, or ? without a total). tsv/csv add routes, change_at (the stations where each change boards, joined with >) and trip_ids (each ride's trip_id, for gtfs trip); the table shows FROM (the station the first ride boards at) and CHANGE AT (station and time, where some journey changes) before the JOURNEY; in a narrow terminal where the rides head gives way first, then these three wrap onto indented lines: no time, station or line name is cut. Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes. trip_ids write a run of a frequencies.txt trip as trip_id@HH:MM:SS (what gtfs journey takes). --format geojson: a FeatureCollection, each journey a MultiLineString, a line a leg: a ride along its trip's shape (shapes.txt) from its boarding stop to its alighting stop, else through the stops it calls at; a walk along the streets it follows where a map measured it; its fields and legs as properties."],
@@ -53,6 +54,8 @@ struct GTFSTripsCommand: GTFSSubcommand {
     var geometry = false
     /// `--alternatives N`: the next N journeys if a ride after the first is missed.
     var alternatives: Int?
+    /// `--wheelchair`, `--bike`, `--modes`, `--avoid`, `--buffer`, `--via`: the journeys the rider shapes.
+    var needs = RiderOptions()
 
     init(_ args: Arguments) throws(TransitError) {
         feeds = args.strings("feed")
@@ -68,10 +71,12 @@ struct GTFSTripsCommand: GTFSSubcommand {
         stops = args.flag("stops")
         geometry = args.flag("geometry")
         alternatives = try args.int("alternatives", in: 1...5)
+        needs = try RiderOptions(args, through: true)
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
-        let (feed, ends) = try gtfs.open(feeds, from: from, to: to, radius: search.radius, zone: search.zone, walks: search.longestWalk, drawn: geometry)
+        let (feed, ends) = try gtfs.open(feeds, from: from, to: to, radius: search.radius, zone: search.zone, walks: search.longestWalk, drawn: geometry,
+                                         vias: needs.vias)
         let updates = try await gtfs.tripUpdates(realtime, feed)
         return try journeys(gtfs.reading(updates), feed, ends, updates: updates)
     }
@@ -83,8 +88,9 @@ struct GTFSTripsCommand: GTFSSubcommand {
         let clock = ServiceClock(day: day, zone: t.zone)
         gtfs.progress("finding journeys")
         let window = try self.window.seconds(on: clock, now: gtfs.now)
-        var (journeys, router) = plan(ends, day: day, window: window, updates: updates, limit: limit)
-        var notices = feed.notices + (updates?.notices ?? [])
+        let rules = try needs.rules(search, gtfs, feed)
+        var (journeys, router) = plan(ends, rules, day: day, window: window, updates: updates, limit: limit)
+        var notices = feed.notices + (updates?.notices ?? []) + needs.notices(t, streets: ends.streets)
         // The table leaves out what nobody takes; JSON and tsv keep the whole Pareto set. With
         // --limit N the table still prints N rows where N exist: more are asked for while the
         // ones kept fall short and the router had more to give.
@@ -92,7 +98,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
             var asked = limit, kept = JourneyLayout.likely(journeys)
             while let n = limit, let a = asked, kept.count < n, journeys.count == a {
                 asked = a * 2
-                (journeys, router) = plan(ends, day: day, window: window, updates: updates, limit: asked)
+                (journeys, router) = plan(ends, rules, day: day, window: window, updates: updates, limit: asked)
                 kept = JourneyLayout.likely(journeys)
             }
             let shown = limit.map { Array(kept.prefix($0)) } ?? kept
@@ -106,15 +112,18 @@ struct GTFSTripsCommand: GTFSSubcommand {
         }
         if journeys.isEmpty {
             notices.append(gtfs.emptyNotice("No journey from \(from) to \(to)", t, clock: clock, typed: self.window, window: window) {
-                !plan(ends, day: day, window: $0, updates: updates, limit: limit).journeys.isEmpty
+                !plan(ends, rules, day: day, window: $0, updates: updates, limit: limit).journeys.isEmpty
             })
         }
         var layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates, from: ends.origin.place, to: ends.destination?.place,
                                    streets: gtfs.settings.format == .geojson || geometry ? ends.streets : nil, rider: try rider.map { typed throws(TransitError) in try Self.category(typed, t) },
                                    rideCalls: stops ? RideCallSource(router: router) : nil)
         layout.geometry = geometry
+        if needs.asksAnything {
+            layout.shaping = JourneyLayout.Shaping(journeys, router: router, wheelchair: needs.wheelchair, vias: ends.vias.map(Set.init))
+        }
         if let alternatives {
-            layout.alternatives = try self.alternatives(journeys, count: alternatives, t, ends, day: day, updates: updates, router: router)
+            layout.alternatives = try self.alternatives(journeys, count: alternatives, t, ends, rules, day: day, updates: updates, router: router)
         }
         notices += GTFSContext.alertNotices(journeys.flatMap { $0.legs.flatMap { layout.alerts($0).map(\.id) } }, updates)
         return layout.output(journeys, notices: notices, namesRider: gtfs.settings.format == .table)
@@ -136,11 +145,11 @@ struct GTFSTripsCommand: GTFSSubcommand {
     /// The journeys of `window`, the first `limit`; with `--arrive-by`, those arriving by then,
     /// latest departure first.
     /// With the journeys, the router that found them (its schedule says their rides' calls).
-    func plan(_ ends: QueryEnds, day: LocalDate, window: ServiceWindow.Seconds, updates: TripUpdates? = nil,
+    func plan(_ ends: QueryEnds, _ rules: QueryEnds.Rules, day: LocalDate, window: ServiceWindow.Seconds, updates: TripUpdates? = nil,
               limit: Int?) -> (journeys: [Router.Journey], router: Router) {
         // `--limit` alone lets the router stop early; a filter after it needs the whole window.
         let filtered = window.arriveBy != nil || fastest
-        let router = ends.router(day: day.dayNumber, after: window.after, before: window.before, rules: search.rules, updates: updates)
+        let router = ends.router(day: day.dayNumber, after: window.after, before: window.before, rules: rules, updates: updates)
         guard filtered else { return (limit.map { router.journeys(limit: $0) } ?? router.journeys(), router) }
         var journeys = router.journeys()
         if fastest { journeys = JourneyLayout.fastest(journeys) }

@@ -37,6 +37,35 @@ struct JourneyLayout {
     /// `--alternatives`: the journeys to take if a ride after the first is missed, by the ride
     /// missed (`MissedRide`); empty: none asked.
     var alternatives: [MissedRide: [Router.Journey]] = [:]
+    /// The rider's needs (`--wheelchair`, `--buffer`, `--via`, …), where asked: JSON says each
+    /// change's time and margin, and with `--wheelchair` where step-free is not known; the
+    /// table's CHANGE AT names the vias passed seated.
+    var shaping: Shaping?
+
+    struct Shaping: Sendable {
+        /// What each change of the journeys needs, by the router's rules (`Router.changeSeconds`),
+        /// by `key(from:to:)`; absent: forbidden, or not joined.
+        let changes: [String: Int]
+        let wheelchair: Bool
+        /// Each `--via`'s stops.
+        let vias: [Set<Int>]
+
+        init(_ journeys: [Router.Journey], router: Router, wheelchair: Bool, vias: [Set<Int>]) {
+            var changes: [String: Int] = [:]
+            for journey in journeys {
+                let rides = journey.legs.filter(\.isRide)
+                for (previous, ride) in zip(rides, rides.dropFirst()) {
+                    changes[Self.key(from: previous, to: ride)] = router.changeSeconds(from: previous, to: ride)
+                }
+            }
+            (self.changes, self.wheelchair, self.vias) = (changes, wheelchair, vias)
+        }
+
+        static func key(from previous: Router.Leg, to ride: Router.Leg) -> String {
+            "\(previous.trip ?? -1)@\(previous.runStart) \(previous.to) \(previous.arrival.predicted) > \(ride.trip ?? -1)@\(ride.runStart) \(ride.from) \(ride.departure.predicted)"
+        }
+    }
+
     /// Each walk's line along the streets it follows, by (from, to) stop (-1: the point), where
     /// it was measured on a map and the caller wants it drawn (`--format geojson`).
     private(set) var streetLines: [Int64: [Coordinate]] = [:]
@@ -262,8 +291,15 @@ struct JourneyLayout {
 
     /// `Market 07:06`: where and when each change boards, first thing a rider needs.
     func changeAt(_ journey: Router.Journey) -> String {
-        changes(journey).map { "\(stationName($0.from)) \(ClockTime.hhmm(clock.instant($0.departure.predicted), zone: zone(at: $0.from)))" }
-            .joined(separator: ", ")
+        func change(_ ride: Router.Leg) -> String { "\(stationName(ride.from)) \(ClockTime.hhmm(clock.instant(ride.departure.predicted), zone: zone(at: ride.from)))" }
+        guard let vias = shaping?.vias, !vias.isEmpty else { return changes(journey).map(change).joined(separator: ", ") }
+        // In journey order: each change, and each via a ride passes seated.
+        var parts: [String] = []
+        for (k, ride) in journey.legs.filter(\.isRide).enumerated() {
+            if k > 0 { parts.append(change(ride)) }
+            for stop in ride.calls.dropFirst().dropLast() where vias.contains(where: { $0.contains(stop) }) { parts.append("via " + stationName(stop)) }
+        }
+        return parts.joined(separator: ", ")
     }
 
     /// `namesRider`: a notice says who the prices are for where `--rider` did not (the table).

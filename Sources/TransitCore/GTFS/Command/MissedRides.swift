@@ -26,12 +26,13 @@ struct MissedRide: Hashable {
     }
 
     /// The next `count` journeys from `stop` (named by its id, so that it walks as `--from` that
-    /// stop would) to `to`, leaving at `after`, by `search`'s rules, over `updates` (with the
-    /// missed run hidden in them).
-    static func onward(from stop: Int, after: Int, to: String, _ t: Timetable, search: GTFSCommandLine.Search, streets: StreetWalker?,
-                       day: LocalDate, updates: TripUpdates, count: Int) throws(TransitError) -> [Router.Journey] {
+    /// stop would) to `to`, leaving at `after`, by the query's rules and the rider's needs (its
+    /// vias left out: where the journey stands with them is another question), over `updates`
+    /// (with the missed run hidden in them).
+    static func onward(from stop: Int, after: Int, to: String, _ t: Timetable, search: GTFSCommandLine.Search, rules: QueryEnds.Rules,
+                       streets: StreetWalker?, day: LocalDate, updates: TripUpdates, count: Int) throws(TransitError) -> [Router.Journey] {
         let ends = try QueryEnds(t, from: t.stop(stop).id, to: to, radius: search.radius, zone: search.zone, streets: streets)
-        return ends.router(day: day.dayNumber, after: after, before: nil, rules: search.rules, updates: updates).journeys(limit: count)
+        return ends.router(day: day.dayNumber, after: after, before: nil, rules: rules, updates: updates).journeys(limit: count)
     }
 }
 
@@ -41,14 +42,14 @@ extension GTFSTripsCommand {
     /// as `--from` that stop would), leaving when the ride before has arrived and the change it
     /// needs is made (`router`'s rule: transfers.txt, else `--min-transfer` plus the walk), with
     /// the missed run hidden as a DELETED update hides it (`TripUpdates.hiding`).
-    func alternatives(_ journeys: [Router.Journey], count: Int, _ t: Timetable, _ ends: QueryEnds, day: LocalDate,
+    func alternatives(_ journeys: [Router.Journey], count: Int, _ t: Timetable, _ ends: QueryEnds, _ rules: QueryEnds.Rules, day: LocalDate,
                       updates: TripUpdates?, router: Router) throws(TransitError) -> [MissedRide: [Router.Journey]] {
         var found: [MissedRide: [Router.Journey]] = [:]
         for journey in journeys {
             for (ride, previous, missed) in MissedRide.of(journey) where found[missed] == nil {
                 let hidden = (updates ?? TripUpdates()).hiding(ride, day: day.dayNumber, in: t)
                 let after = missed.arrival + (router.changeSeconds(from: previous, to: ride) ?? search.minTransfer)
-                found[missed] = try MissedRide.onward(from: missed.stop, after: after, to: to, t, search: search, streets: ends.streets, day: day,
+                found[missed] = try MissedRide.onward(from: missed.stop, after: after, to: to, t, search: search, rules: rules, streets: ends.streets, day: day,
                                                       updates: hidden, count: count)
             }
         }
@@ -61,13 +62,35 @@ extension JourneyLayout {
     /// were asked (each a journey's record: origin, destination, times, changes and legs).
     func legRecords(_ journey: Router.Journey) -> [Value] {
         let missed = alternatives.isEmpty ? [] : MissedRide.of(journey)
+        var previous: Router.Leg?
         return journey.legs.map { leg in
             var record = legRecord(leg)
+            if let shaping { record.fields += shapingFields(leg, after: previous, shaping) }
+            if leg.isRide { previous = leg }
             if let m = missed.first(where: { $0.ride == leg })?.missed, let others = alternatives[m] {
                 record.fields.append(Record.Field(key: "alternatives", value: .list(others.map { .object(alternativeRecord($0)) })))
             }
             return .object(record)
         }
+    }
+
+    /// What the rider's needs add to a leg: with `--wheelchair`, `step_free` (true where both
+    /// stops say wheelchair_boarding=1, as the trip does; null where a stop does not say, and
+    /// for a walk, whose steps are not known); for a ride after the first, `change_seconds` (what
+    /// the change needs by the rules and the rider's margin) and `margin_seconds` (the time to
+    /// spare beyond it).
+    func shapingFields(_ leg: Router.Leg, after previous: Router.Leg?, _ shaping: Shaping) -> [Record.Field] {
+        var out: [Record.Field] = []
+        if shaping.wheelchair {
+            let known = leg.isRide && t.wheelchairBoarding(leg.from) == 1 && t.wheelchairBoarding(leg.to) == 1
+            out.append(Record.Field(key: "step_free", value: known ? .bool(true) : .null))
+        }
+        if leg.isRide, let previous {
+            let needs = shaping.changes[Shaping.key(from: previous, to: leg)]
+            out.append(Record.Field(key: "change_seconds", value: needs.map(Value.int) ?? .null))
+            out.append(Record.Field(key: "margin_seconds", value: needs.map { .int(leg.departure.predicted - previous.arrival.predicted - $0) } ?? .null))
+        }
+        return out
     }
 
     func alternativeRecord(_ journey: Router.Journey) -> Record {
