@@ -456,8 +456,10 @@ package struct RangeSearch<S: Schedule> {
     }
 
     /// The earliest run of pattern `q` that can be boarded at position `i` of stop `y` from
-    /// `source`: at exactly τ from the origin; otherwise after the change the rules ask for,
-    /// never the run arrived on. Runs from `current` on gain nothing.
+    /// `source`: at exactly τ from the origin; otherwise after the change the rules ask for. The
+    /// run arrived on may be boarded again (a loop's vehicle, caught after a via's stay): whether
+    /// a label may board a run cannot depend on how it was reached, or a later departure's label
+    /// would hide an earlier one's journey. Runs from `current` on gain nothing.
     package func boardable(_ q: Int, _ i: Int, _ y: Int, _ source: Source, round: Int, current: Int) -> Int? {
         let below = current >= 0 ? current : schedule.runCount(q)
         // Most sources cannot catch even the run before the one ridden (`ready` is a lower
@@ -472,9 +474,6 @@ package struct RangeSearch<S: Schedule> {
             return nil
         }
         let x = source.from, reached = Int(source.reached), fromTrip = Int(source.fromTrip)
-        // The run arrived on: a frequencies.txt window's runs share a trip but are runs of their own.
-        let arrivedOn = Int(source.arrivedBy.pattern)
-        let sameRun = arrivedOn >= 0 && schedule.runsOf(arrivedOn) == schedule.runsOf(q) ? Int(source.arrivedBy.run) : -1
         var ready = source.ready
         if !source.edge.exact && !source.edge.namesToTrip && below > 0 {
             // Rows by stop and route decide alike for every run of the pattern (one route's).
@@ -483,7 +482,7 @@ package struct RangeSearch<S: Schedule> {
         }
         var run = firstRun(q, i, atOrAfter: ready, below: below)
         while run < below {
-            if run != sameRun && rideable(q, run) {
+            if rideable(q, run) {
                 if source.edge.exact || !source.edge.namesToTrip { return run }
                 // A row names a trip: each run is asked.
                 if let needed = edges.seconds(source.edge, from: x, fromTrip: fromTrip, toTrip: schedule.trip(q, run)),

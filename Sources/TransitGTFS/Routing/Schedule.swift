@@ -43,9 +43,6 @@ package protocol Schedule {
     /// A pattern's pickup/drop-off flags as planned: where `flags(of:)` forbids a skipped or
     /// canceled call both, a board still lists it, marked.
     func plannedFlags(of pattern: Int) -> UnsafeBufferPointer<UInt8>
-    /// The pattern whose runs `pattern`'s are (itself, but on a layered network: `ViaSchedule`),
-    /// so that a search never boards again the run it arrived on, by another copy of its pattern.
-    func runsOf(_ pattern: Int) -> Int
     /// Lower bounds of the seconds to `destinations` (`TargetBounds`), on this schedule.
     func targetBounds(edges: TransferEdges, destinations: [(stop: Int, start: Int32)]) -> TargetBounds
 }
@@ -61,7 +58,6 @@ extension Schedule {
     package func targetBounds(edges: TransferEdges, destinations: [(stop: Int, start: Int32)]) -> TargetBounds {
         TargetBounds(self, edges: edges, destinations: destinations)
     }
-    @inline(__always) package func runsOf(_ pattern: Int) -> Int { pattern }
 
     /// The first run of `pattern` leaving `position` at or after `time`, among runs
     /// `low ..< high` (those below `low` are known to leave earlier; `high` when none does).

@@ -244,7 +244,6 @@ package struct ViaSchedule<Base: Schedule>: Schedule {
     /// The base pattern of layered pattern `q`.
     @inline(__always) package func basePattern(_ q: Int) -> Int { Int(basePatterns[q]) }
 
-    package func runsOf(_ q: Int) -> Int { basePattern(q) }
     package func length(_ q: Int) -> Int { Int(firstCalls[q + 1] - firstCalls[q]) }
     package func firstCall(_ q: Int) -> Int { Int(firstCalls[q]) }
     package func stop(_ q: Int, _ i: Int) -> Int { Int(stopsBuffer[firstCall(q) + i]) }

@@ -235,7 +235,6 @@ struct DifferentialCase {
                 var extra = stay
                 stay = 0
                 if reference.isVia(ride.from, v) { extra += vias[v].stay * 60; v += 1 }
-                guard a.run != ride.run else { return "stays on one run" }
                 guard let need = reference.change(a.to, ride.from, from: reference.runs[a.run].trip, to: reference.runs[ride.run].trip) else {
                     return "the change \(feed.stops[a.to].id) → \(feed.stops[ride.from].id) is not allowed"
                 }

@@ -11,7 +11,8 @@ import Foundation
 /// call with drop-off allowed can end the ride); the earliest arrival at a destination after
 /// exactly k rides is R(τ, k). Every journey (τ, a, k − 1 changes) is matched or beaten by the
 /// candidate (τ, R(τ, k), k − 1), so the Pareto set of all journeys is the Pareto set of those
-/// candidates. A journey leaves its origin once: it never alights at an origin stop.
+/// candidates. A journey leaves its origin once: it never alights at an origin stop. A change may
+/// board any run, the one it left too (a loop's vehicle caught again after a via's stay).
 struct ReferenceRouter {
     struct Run {
         var trip: Int
@@ -358,7 +359,7 @@ struct ReferenceRouter {
                 for (at, byRun) in alighted {
                     let x = at / 4, v = at % 4
                     for (r, arrived) in byRun {
-                        for (r2, b) in boardings where r2 != r {
+                        for (r2, b) in boardings {
                             let call = runs[r2].calls[b]
                             let (w, stay) = isVia(call.stop, v) ? (v + 1, vias[v].stay * 60) : (v, 0)
                             guard (next[r2 * 4 + w] ?? Int.max) > b, call.departure >= arrived.arrival,
