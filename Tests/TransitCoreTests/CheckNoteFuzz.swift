@@ -13,10 +13,17 @@ import TransitSupport
 /// out of bounds.
 enum CheckNoteFuzz {
     /// BART's 2019 feed (whose trip_ids the real-time capture uses), the same combined with
-    /// Lakeport (feed starts, zones, links), and a Fares v2 example, each as its file holds it.
+    /// Lakeport (feed starts, zones, links), a Fares v2 example, and Lakeport measured on its map
+    /// (walks' step-free meters, stops' joins), each as its file holds it.
     static let samples: [Data] = {
         var timetables = [CPUBound.FuzzTests.bartTimetable, CPUBound.FuzzTests.bartAndLakeport].compactMap { $0 }
         if let fares = try? GTFSCompiler.compile(try FeedFiles.open(Paths.fixtures + "/gtfs/fares/areas")).0 { timetables.append(fares) }
+        if var lakeport = CPUBound.FuzzTests.lakeport,
+           let networks = try? StreetNetwork.read(Paths.fixtures + "/osm/lakeport.osm.pbf", profiles: [.foot, .stepFree]), networks.count == 2,
+           let grid = networks[0].grid(), let freeGrid = networks[1].grid() {
+            _ = StreetFootpaths.measure(&lakeport, on: networks[0], grid: grid, stepFree: (networks[1], freeGrid))
+            timetables.append(lakeport)
+        }
         return timetables.map(TimetableFile.encode)
     }()
 
@@ -64,6 +71,9 @@ enum CheckNoteFuzz {
                                      walkMeters: SearchDefaults.walkMeters)
             let journeys = Router(t, query, updates: realtime?.updates).journeys()
             _ = Router(t, query).journeys(limit: 2)
+            var stepFree = query
+            stepFree.needs.wheelchair = true
+            _ = Router(t, stepFree).journeys()
             if let fares = FareTable(t, clock: ServiceClock(day: date, zone: t.zone), updates: realtime?.updates) {
                 for journey in journeys { _ = fares.price(journey) }
             }

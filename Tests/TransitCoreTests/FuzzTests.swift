@@ -112,12 +112,16 @@ extension CPUBound {
         static let lakeport: Timetable? = try? GTFSCompiler.compile(try FeedFiles.open(Paths.fixtures + "/gtfs/lakeport")).0
 
         static func measureStreets(_ data: Data) {
-            guard var t = lakeport,
-                  let network = data.withUnsafeBytes({ bytes in try? StreetNetwork.read(bytes, what: "fuzz") }) else { return }
-            guard let grid = network.grid(limit: StreetNetwork.maxGridEntries(mapBytes: data.count)) else { return }
-            _ = StreetFootpaths.measure(&t, on: network, grid: grid)
-            let walker = StreetWalker(network, grid)
-            _ = walker.meters(from: Coordinate(latitude: 41.8800, longitude: -87.6400), to: (0..<min(5, t.stopCount)).map { ($0, 100.0) }, limit: 1500, in: t)
+            // Both profiles, as an import reads them.
+            guard var t = lakeport, let networks = data.withUnsafeBytes({ bytes in try? StreetNetwork.read(bytes, what: "fuzz", profiles: [.foot, .stepFree]) }),
+                  networks.count == 2, let network = networks.first, let free = networks.last else { return }
+            let limit = StreetNetwork.maxGridEntries(mapBytes: data.count)
+            guard let grid = network.grid(limit: limit), let freeGrid = free.grid(limit: limit) else { return }
+            _ = StreetFootpaths.measure(&t, on: network, grid: grid, stepFree: (free, freeGrid))
+            for walker in [StreetWalker(network, grid), StreetWalker(free, freeGrid, profile: .stepFree)] {
+                _ = walker.meters(from: Coordinate(latitude: 41.8800, longitude: -87.6400), to: (0..<min(5, t.stopCount)).map { ($0, 100.0) }, limit: 1500, in: t)
+                _ = walker.meters(fromStop: 0, to: (1..<min(5, t.stopCount)).map { ($0, 100.0) }, limit: 1500, in: t)
+            }
         }
 
         static func walkSamples() -> [Data] {

@@ -173,6 +173,13 @@ package struct Timetable: Sendable {
     package var linkStart = Packed<Int64>()
     package var linkStops = Packed<Int32>()
     package var linkLengths = Packed<Double>()
+    /// Measured on a map's streets (empty without one): each stored walk's meters for a rider who
+    /// needs it step-free (walk rule 2's step-free profile), `.infinity` where the map has no
+    /// such walk within the radius; beside `linkStops`. And each stop's joins: bit 0 where it
+    /// joins a street of the foot network, bit 1 of the step-free one (a walk between two that
+    /// join is on the streets; else a straight line).
+    package var linkStepFree = Packed<Double>()
+    package var stopJoins = Packed<UInt8>()
     /// Not in the file: what the checks where values are read found (`TimetableChecks`).
     package var damage = TimetableDamage()
 

@@ -60,15 +60,26 @@ package enum TimetableCombination {
         var straight = out
         findLinks(&straight)
         let t = out
-        out.storeWalks { x in
+        out.storeWalks(stepFree: { x in
             let feedOf = t.feed(ofStop: x)
             let first = Int(t.feedStopStart[feedOf]), part = feedOf < feeds.count ? feeds[feedOf] : Timetable()
             let stored = part.linkStart.count == part.stopCount + 1
             let end = first + part.stopCount
-            // Of its own feed only what the feed stored (its streets may have dropped a pair).
-            let own = stored ? part.storedWalks(x - first).map { ($0.stop &+ Int32(first), $0.meters) } : []
-            let others = straight.storedWalks(x).filter { !(stored && Int($0.stop) >= first && Int($0.stop) < end) }
-            return (own + others).sorted { $0.stop < $1.stop }
+            // Of its own feed only what the feed stored (its streets may have dropped a pair), with
+            // its step-free meters where it has them; between feeds straight lines.
+            let own = stored ? part.links(of: x - first).map { k in
+                (part.linkStops[k] &+ Int32(first), part.linkLengths[k], k < part.linkStepFree.count ? part.linkStepFree[k] : part.linkLengths[k])
+            } : []
+            let others = straight.storedWalks(x).filter { !(stored && Int($0.stop) >= first && Int($0.stop) < end) }.map { ($0.stop, $0.meters, $0.meters) }
+            return (own + others).sorted { $0.0 < $1.0 }
+        })
+        if feeds.allSatisfy({ $0.linkStepFree.isEmpty }) { out.linkStepFree = Packed() }
+        // Each stop's joins, as its feed's map found them (none where a feed had no map).
+        out.stopJoins = Packed()
+        if feeds.contains(where: { !$0.stopJoins.isEmpty }) {
+            for part in feeds {
+                for s in 0..<part.stopCount { out.stopJoins.append(s < part.stopJoins.count ? part.stopJoins[s] : 0) }
+            }
         }
     }
 
@@ -139,24 +150,53 @@ package enum TimetableCombination {
 
 extension Timetable {
     /// Sets the stored walks (`linkStart`, `linkStops`, `linkLengths`) from each stop's list,
-    /// asked in stop order.
+    /// asked in stop order; their step-free meters go (`linkStepFree`: walks measured again are
+    /// measured again by every profile).
     package mutating func storeWalks(_ walks: (Int) -> [(stop: Int32, meters: Double)]) {
+        storeWalks(stepFree: { x in walks(x).map { ($0.stop, $0.meters, $0.meters) } })
+        linkStepFree = Packed()
+    }
+
+    /// The same with each walk's step-free meters (`linkStepFree`).
+    package mutating func storeWalks(stepFree walks: (Int) -> [(stop: Int32, meters: Double, stepFree: Double)]) {
         // 64-bit offsets: a country's stops times their walks passes 2^31.
-        var start = Packed<Int64>([0]), stops = Packed<Int32>(), lengths = Packed<Double>()
+        var start = Packed<Int64>([0]), stops = Packed<Int32>(), lengths = Packed<Double>(), free = Packed<Double>()
         for x in 0..<stopCount {
-            for (y, meters) in walks(x) {
+            for (y, meters, stepFree) in walks(x) {
                 stops.append(y)
                 lengths.append(meters)
+                free.append(stepFree)
             }
             start.append(Int64(stops.count))
         }
         linkStart = start
         linkStops = stops
         linkLengths = lengths
+        linkStepFree = free
     }
 
     /// The stored walks out of `x`.
     package func storedWalks(_ x: Int) -> [(stop: Int32, meters: Double)] { links(of: x).map { (linkStops[$0], linkLengths[$0]) } }
+
+    /// The stored walks out of `x` for a rider who needs them step-free: as measured on the map's
+    /// step-free streets where the feed was imported on one (a pair they do not join within the
+    /// radius is left out), else as stored.
+    package func storedWalks(_ x: Int, stepFree: Bool) -> [(stop: Int32, meters: Double)] {
+        guard stepFree, !linkStepFree.isEmpty else { return storedWalks(x) }
+        guard linkStepFree.count == linkStops.count else {
+            damage.found("linkStepFree")
+            return []
+        }
+        return links(of: x).compactMap { k in
+            let meters = linkStepFree[k]
+            return meters >= 0 && meters <= TimetableCombination.linkRadius ? (linkStops[k], meters) : nil
+        }
+    }
+
+    /// Did the feed's import find `stop` joined to a street of its map's foot network (or step-free one)?
+    package func joinsStreets(_ stop: Int, stepFree: Bool) -> Bool {
+        stop >= 0 && stop < stopJoins.count && stopJoins[stop] & (stepFree ? 2 : 1) != 0
+    }
 
     /// Feeds combined in this timetable: 1 for a feed of its own.
     package var feedCount: Int { max(1, feedNames.count) }

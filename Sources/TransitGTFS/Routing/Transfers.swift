@@ -33,6 +33,9 @@ package final class TransferEdges {
     /// The rider's margin at every change (applied to what the rules decide), and walking speed.
     package let margin: RiderNeeds.ChangeMargin
     package let walkingSpeed: Double
+    /// Walks a rider who needs them step-free can make: the stored walks' step-free meters
+    /// (`Timetable.linkStepFree`); `streets` is then the map's step-free network.
+    package let stepFree: Bool
     /// The layered network of a search through vias, whose stops' changes are their base stops'
     /// led into the layer they reach (nil: the feed's own stops).
     package var layers: ViaLayers? {
@@ -67,8 +70,10 @@ package final class TransferEdges {
     private let routeSeconds: UnsafeMutableBufferPointer<Int32>
 
     package init(_ t: Timetable, minTransfer: Int, walkMeters: Double?, linkMeters: Double? = nil, children: StationChildren,
-                 streets: StreetWalker? = nil, margin: RiderNeeds.ChangeMargin = .init(), walkingSpeed: Double = SearchDefaults.walkingSpeed) {
+                 streets: StreetWalker? = nil, margin: RiderNeeds.ChangeMargin = .init(), walkingSpeed: Double = SearchDefaults.walkingSpeed,
+                 stepFree: Bool = false) {
         self.t = t
+        self.stepFree = stepFree
         self.margin = margin
         self.walkingSpeed = walkingSpeed
         self.streets = streets
@@ -206,7 +211,7 @@ package final class TransferEdges {
             return out
         }
         guard (walkMeters ?? 0) > 0 || linkMeters != nil else { return [] }
-        return t.storedWalks(x).map { (Int($0.stop), $0.meters) }
+        return t.storedWalks(x, stepFree: stepFree).map { (Int($0.stop), $0.meters) }
     }
 
     /// A pair's key; -1 stands for a row's empty stop field.
@@ -383,7 +388,7 @@ package final class TransferEdges {
     /// they were, else the straight line.
     package func meters(_ x: Int, _ y: Int, in t: Timetable) -> Double {
         let (x, y) = (base(x), base(y))
-        if grid == nil, let stored = t.storedWalks(x).first(where: { Int($0.stop) == y }) { return stored.meters }
+        if grid == nil, let stored = t.storedWalks(x, stepFree: stepFree).first(where: { Int($0.stop) == y }) { return stored.meters }
         if streets != nil, let walked = onFoot(x).first(where: { $0.stop == y }) { return walked.meters }
         let a = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x]), b = Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y])
         let m = a.meters(to: b)

@@ -139,9 +139,10 @@ package struct FeedStore {
         var (timetable, warnings) = try GTFSCompiler.compile(files, now: now, progress: progress)
         var streetsHash: String?
         if let streets {
-            let (network, grid, hash) = try self.streets(streets)
+            let (networks, hash) = try self.streets(streets, profiles: [.foot, .stepFree])
             streetsHash = hash
-            let outcome = StreetFootpaths.measure(&timetable, on: network, grid: grid)
+            guard let (network, grid) = networks.first else { throw .usage("the map \(streets) holds no walking network") }
+            let outcome = StreetFootpaths.measure(&timetable, on: network, grid: grid, stepFree: networks.count > 1 ? networks[1] : nil)
             if outcome.joined == 0 {
                 throw .usage("no stop of the feed is within \(Int(StreetFootpaths.joinRadius)) m of a walkable street of \(streets): does the map cover the feed?")
             }
@@ -149,7 +150,8 @@ package struct FeedStore {
             let stops = outcome.joined + outcome.unjoined, pairs = outcome.closePairsDropped
             warnings.append("streets: \(outcome.joined) of \(stops) stops joined to the map; "
                             + (outcome.unjoined > 0 ? "\(outcome.unjoined) of \(stops) stops are more than \(Int(StreetFootpaths.joinRadius)) m from a walkable street of the map (their walks stay straight lines); " : "")
-                            + "\(pairs) \(pairs == 1 ? "pair" : "pairs") of stops under \(Int(StreetFootpaths.closeMeters)) m apart \(pairs == 1 ? "is" : "are") more than \(Int(TimetableCombination.linkRadius)) m apart on it or not connected (no walk kept; gtfs walks lists those kept)")
+                            + "\(pairs) \(pairs == 1 ? "pair" : "pairs") of stops under \(Int(StreetFootpaths.closeMeters)) m apart \(pairs == 1 ? "is" : "are") more than \(Int(TimetableCombination.linkRadius)) m apart on it or not connected (no walk kept; gtfs walks lists those kept)"
+                            + (outcome.notStepFree > 0 ? "; \(outcome.notStepFree) of the walks kept \(outcome.notStepFree == 1 ? "has" : "have") no way without steps within \(Int(TimetableCombination.linkRadius)) m (none for --wheelchair)" : ""))
         }
         let range = timetable.dateRange
         var summary = Summary(name: name, source: source, agencies: (0..<timetable.agencyNames.count).map { timetable.agencyNames[$0] },
@@ -479,8 +481,9 @@ package struct FeedStore {
         // different maps, or some on none, link by straight lines (docs/gtfs.md).
         let maps = Set(parts.map { [$0.summary.streets, $0.summary.streetsHash] })
         var map: (path: String, hash: String)?
-        if maps.count == 1, let only = maps.first, let path = only[0], let hash = only[1], let (network, grid, _) = try? streets(path, hash: hash) {
-            _ = StreetFootpaths.measure(&timetable, on: network, grid: grid)
+        if maps.count == 1, let only = maps.first, let path = only[0], let hash = only[1],
+           let (networks, _) = try? streets(path, hash: hash, profiles: [.foot, .stepFree]), let (network, grid) = networks.first {
+            _ = StreetFootpaths.measure(&timetable, on: network, grid: grid, stepFree: networks.count > 1 ? networks[1] : nil)
             map = (path, hash)
         }
         let range = timetable.dateRange

@@ -24,9 +24,17 @@ package enum StreetFootpaths {
         /// Pairs of stops under `closeMeters` apart in a straight line whose walk was dropped:
         /// the map puts them past the radius, or does not connect them (a map's gap, likely).
         package var closePairsDropped = 0
+        /// Walks kept that have no step-free way within the radius (steps, or `wheelchair=no`).
+        package var notStepFree = 0
     }
 
-    package static func measure(_ t: inout Timetable, on network: StreetNetwork, grid: StreetNetwork.SegmentGrid) -> Outcome {
+    /// `stepFree`: the map's step-free network (walk rule 2's step-free profile), on which each
+    /// walk kept is measured again for a rider who needs it (`Timetable.linkStepFree`): a stop
+    /// that joins the foot network but no step-free street within the join radius is reached by
+    /// steps only, and has no step-free walk; a stop that joins no street at all keeps its
+    /// straight lines, as on foot.
+    package static func measure(_ t: inout Timetable, on network: StreetNetwork, grid: StreetNetwork.SegmentGrid,
+                                stepFree: (network: StreetNetwork, grid: StreetNetwork.SegmentGrid)? = nil) -> Outcome {
         var outcome = Outcome()
         guard t.linkStart.count == t.stopCount + 1 else { return outcome }
         // The walker a query measures longer walks with: one rule for both.
@@ -49,6 +57,24 @@ package enum StreetFootpaths {
                 return (y, meters)
             }
         }
+        var joins = [UInt8](repeating: 0, count: t.stopCount)
+        let free = stepFree.map { StreetWalker($0.network, $0.grid) }, foot = t
+        for stop in 0..<t.stopCount where !t.stopLat[stop].isNaN {
+            joins[stop] = (walker.joins(stop: stop, in: before).isEmpty ? 0 : 1) | (free?.joins(stop: stop, in: before).isEmpty == false ? 2 : 0)
+        }
+        t.stopJoins = Packed(joins)
+        guard let free else { return outcome }
+        t.storeWalks(stepFree: { x in
+            let kept = foot.storedWalks(x)
+            let street = free.meters(fromStop: x, to: kept.map { (Int($0.stop), $0.meters) }, limit: radius, in: before)
+            return kept.map { y, meters in
+                // Either stop off the map: the straight line, as on foot.
+                guard joins[x] & 1 != 0 && joins[Int(y)] & 1 != 0 else { return (y, meters, meters) }
+                let free = street[Int(y)].flatMap { $0 <= radius ? $0 : nil } ?? .infinity
+                if free == .infinity { outcome.notStepFree += 1 }
+                return (y, meters, free)
+            }
+        })
         return outcome
     }
 }

@@ -37,9 +37,9 @@ package struct StreetNetwork {
 
     /// The walkable networks of the PBF file at `path` for each of `profiles`, from one reading:
     /// a second profile is a second set of edges over the same nodes, not a second pass over the map.
-    package static func read(_ path: String, profiles: [Walkable.Profile]) throws(TransitError) -> [StreetNetwork] {
+    package static func read(_ path: String, profiles: [Walkable.Profile], progress: ProgressReport? = nil) throws(TransitError) -> [StreetNetwork] {
         let file = try MappedFile(path)
-        return try read(file.bytes, what: path, profiles: profiles)
+        return try read(file.bytes, what: path, profiles: profiles, progress: progress)
     }
 
     /// The same, from PBF bytes.

@@ -5,20 +5,32 @@ import TransitSupport
 /// streets: the point and each stop join the segments walk rule 2 says, within
 /// `StreetFootpaths.joinRadius`; a stop that joins none keeps its straight line, and so do all
 /// when the point joins none. One query's: it keeps each stop's joins and one search's arrays.
+/// On a step-free network (`profile`), a stop that the feed's import found joined to the map's
+/// foot network but to no street of this one is reached by steps only: no walk, not a straight line.
 package final class StreetWalker {
     package let network: StreetNetwork
     package let grid: StreetNetwork.SegmentGrid
+    package let profile: Walkable.Profile
     private let search: StreetSearch
     /// Each stop's joins, once looked for (empty: the stop joins no street).
     private var stopJoins: [Int: [StreetNetwork.Join]] = [:]
 
-    package init(_ network: StreetNetwork, _ grid: StreetNetwork.SegmentGrid) {
+    package init(_ network: StreetNetwork, _ grid: StreetNetwork.SegmentGrid, profile: Walkable.Profile = .foot) {
         self.network = network
         self.grid = grid
+        self.profile = profile
         search = StreetSearch(network)
     }
 
+    /// Does `stop` join the foot network but no street of this step-free one?
+    private func stepsOnly(_ stop: Int, _ t: Timetable) -> Bool {
+        profile == .stepFree && t.joinsStreets(stop, stepFree: false) && joins(stop: stop, in: t).isEmpty
+    }
+
     private func joins(_ point: Coordinate) -> [StreetNetwork.Join] { network.joins(point, within: StreetFootpaths.joinRadius, grid: grid) }
+
+    /// Does `point` join a street of this network (its walks then follow the streets)?
+    package func joinsStreets(_ point: Coordinate) -> Bool { !joins(point).isEmpty }
 
     /// Where stop `stop` joins the streets (empty: no walkable segment within the join radius).
     package func joins(stop: Int, in t: Timetable) -> [StreetNetwork.Join] {
@@ -40,6 +52,7 @@ package final class StreetWalker {
     /// The same from a stop (its join looked for once).
     package func meters(fromStop stop: Int, to stops: [(stop: Int, meters: Double)], limit: Double, in t: Timetable) -> [Int: Double] {
         guard stop >= 0, stop < t.stopCount else { return [:] }
+        if stepsOnly(stop, t) { return Dictionary(stops.map { ($0.stop, .infinity) }, uniquingKeysWith: { a, _ in a }) }
         return meters(from: joins(stop: stop, in: t), to: stops, limit: limit, in: t)
     }
 
@@ -49,7 +62,10 @@ package final class StreetWalker {
         var out: [Int: Double] = [:]
         for (stop, _) in stops where stop >= 0 && stop < t.stopCount {
             let end = joins(stop: stop, in: t)
-            guard !end.isEmpty else { continue }
+            guard !end.isEmpty else {
+                if stepsOnly(stop, t) { out[stop] = .infinity }
+                continue
+            }
             out[stop] = search.meters(to: end) ?? .infinity
         }
         return out

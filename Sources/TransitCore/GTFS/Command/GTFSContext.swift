@@ -89,9 +89,11 @@ struct GTFSContext {
     /// the zone of the origin's feed (with coordinates, the nearest stop's). `walks`: the longest
     /// change on foot the query allows (`--walk`, `--link`): past the walks the feed stored, its
     /// map is read to measure them. `drawn`: the answer draws its walks (`--geometry`), along the
-    /// map's streets as GeoJSON does.
+    /// map's streets as GeoJSON does. `stepFree`: the rider needs walks without steps (the map's
+    /// step-free network walks them).
     func open(_ given: [String], from: String, to: String? = nil, radius: Double = SearchDefaults.radiusMeters,
-              zone: String? = nil, points: Bool = true, walks: Double = 0, drawn: Bool = false, vias: [String] = []) throws(TransitError) -> (feed: Feed, ends: QueryEnds) {
+              zone: String? = nil, points: Bool = true, walks: Double = 0, drawn: Bool = false, vias: [String] = [],
+              stepFree: Bool = false) throws(TransitError) -> (feed: Feed, ends: QueryEnds) {
         // Each end read once: a stop's text, or a point.
         let origin = QueryEnds.Place(from), destination = to.map(QueryEnds.Place.init)
         let pointed = points && (origin.point != nil || destination?.point != nil)
@@ -105,7 +107,7 @@ struct GTFSContext {
         if let ended {
             // The one that answers, again with its map's streets where the query needs them.
             var feed = picked
-            let streets = try walker(feed.summary, needed: needsStreets)
+            let streets = try walker(feed.summary, needed: needsStreets, stepFree: stepFree)
             let ends = streets == nil ? ended
                 : try QueryEnds(feed.timetable, from: origin, to: destination, radius: radius, zone: zone, points: points, streets: streets, vias: vias)
             feed.timetable = ends.timetable
@@ -113,7 +115,7 @@ struct GTFSContext {
         }
         var feed = picked
         let opened = feed
-        let streets = try walker(feed.summary, needed: needsStreets)
+        let streets = try walker(feed.summary, needed: needsStreets, stepFree: stepFree)
         let ends = try withStopHelp(opened) { () throws(TransitError) in
             try QueryEnds(opened.timetable, from: origin, to: destination, radius: radius, zone: zone, points: points, streets: streets, vias: vias)
         }
@@ -122,15 +124,17 @@ struct GTFSContext {
     }
 
     /// Walks on the streets of the map the feed was imported with (read from its compiled copy
-    /// in the cache); nil without a map, or when not `needed`.
-    func walker(_ summary: FeedStore.Summary, needed: Bool) throws(TransitError) -> StreetWalker? {
+    /// in the cache), its step-free network for a rider who needs it; nil without a map, or when
+    /// not `needed`.
+    func walker(_ summary: FeedStore.Summary, needed: Bool, stepFree: Bool = false) throws(TransitError) -> StreetWalker? {
         guard needed, let map = summary.streets else { return nil }
         guard FileManager.default.fileExists(atPath: map) else {
             throw .usage("\(summary.name) walks on the map \(map), which is gone; import the feed again with --streets, or without")
         }
         progress("reading the streets")
-        let (network, grid, _) = try store.streets(map, hash: summary.streetsHash)
-        return StreetWalker(network, grid)
+        let profile: Walkable.Profile = stepFree ? .stepFree : .foot
+        let (network, grid, _) = try store.streets(map, hash: summary.streetsHash, profile: profile)
+        return StreetWalker(network, grid, profile: profile)
     }
 
     /// The imported feed `name`; an unknown name is a usage error listing the imported ones.

@@ -45,7 +45,8 @@ struct GTFSReachCommand: GTFSSubcommand {
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
-        let (feed, ends) = try gtfs.open(feeds, from: from, radius: search.radius, zone: search.zone, walks: search.longestWalk)
+        let (feed, ends) = try gtfs.open(feeds, from: from, radius: search.radius, zone: search.zone, walks: search.longestWalk,
+                                         stepFree: needs.wheelchair)
         let updates = try await gtfs.tripUpdates(realtime, feed)
         return try reach(gtfs.reading(updates), feed, ends, updates: updates)
     }
@@ -76,7 +77,7 @@ struct GTFSReachCommand: GTFSSubcommand {
         ]
         let arrive = Column<Reached>("arrival", "ARRIVE") { .string(ClockTime.hhmm(clock.instant($0.arrival), zone: t.zone(ofStop: $0.stop), on: day)) }
         let changes = Column<Reached>("transfers", "CHG") { $0.rides > 0 ? .int($0.rides - 1) : .string("walk") }
-        var notices = feed.notices + (updates?.notices ?? []) + needs.notices(t, streets: ends.streets)
+        var notices = feed.notices + (updates?.notices ?? []) + needs.notices(t)
         if rows.isEmpty {
             notices.append(gtfs.emptyNotice("Nothing reachable from \(from) within \(minutes) minutes", t, clock: clock,
                                             typed: ServiceWindow(after: after), window: window) { seconds in

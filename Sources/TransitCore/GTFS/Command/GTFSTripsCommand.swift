@@ -76,7 +76,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
         let (feed, ends) = try gtfs.open(feeds, from: from, to: to, radius: search.radius, zone: search.zone, walks: search.longestWalk, drawn: geometry,
-                                         vias: needs.vias)
+                                         vias: needs.vias, stepFree: needs.wheelchair)
         let updates = try await gtfs.tripUpdates(realtime, feed)
         return try journeys(gtfs.reading(updates), feed, ends, updates: updates)
     }
@@ -90,7 +90,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
         let window = try self.window.seconds(on: clock, now: gtfs.now)
         let rules = try needs.rules(search, gtfs, feed)
         var (journeys, router) = plan(ends, rules, day: day, window: window, updates: updates, limit: limit)
-        var notices = feed.notices + (updates?.notices ?? []) + needs.notices(t, streets: ends.streets)
+        var notices = feed.notices + (updates?.notices ?? []) + needs.notices(t)
         // The table leaves out what nobody takes; JSON and tsv keep the whole Pareto set. With
         // --limit N the table still prints N rows where N exist: more are asked for while the
         // ones kept fall short and the router had more to give.
@@ -120,7 +120,12 @@ struct GTFSTripsCommand: GTFSSubcommand {
                                    rideCalls: stops ? RideCallSource(router: router) : nil)
         layout.geometry = geometry
         if needs.asksAnything {
-            layout.shaping = JourneyLayout.Shaping(journeys, router: router, wheelchair: needs.wheelchair, vias: ends.vias.map(Set.init))
+            var shaping = JourneyLayout.Shaping(journeys, router: router, wheelchair: needs.wheelchair, vias: ends.vias.map(Set.init))
+            if let streets = ends.streets {
+                let joins = { (end: QueryEnds.End?) in end?.place.point.map { streets.joinsStreets($0.at) } ?? false }
+                shaping.pointsJoin = (joins(ends.origin), joins(ends.destination))
+            }
+            layout.shaping = shaping
         }
         if let alternatives {
             layout.alternatives = try self.alternatives(journeys, count: alternatives, t, ends, rules, day: day, updates: updates, router: router)

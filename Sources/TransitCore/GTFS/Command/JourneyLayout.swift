@@ -49,6 +49,8 @@ struct JourneyLayout {
         let wheelchair: Bool
         /// Each `--via`'s stops.
         let vias: [Set<Int>]
+        /// Do the query's points (`LAT,LON` ends) join the map's step-free streets?
+        var pointsJoin = (origin: false, destination: false)
 
         init(_ journeys: [Router.Journey], router: Router, wheelchair: Bool, vias: [Set<Int>]) {
             var changes: [String: Int] = [:]

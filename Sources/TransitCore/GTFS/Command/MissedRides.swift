@@ -74,15 +74,18 @@ extension JourneyLayout {
         }
     }
 
-    /// What the rider's needs add to a leg: with `--wheelchair`, `step_free` (true where both
-    /// stops say wheelchair_boarding=1, as the trip does; null where a stop does not say, and
-    /// for a walk, whose steps are not known); for a ride after the first, `change_seconds` (what
-    /// the change needs by the rules and the rider's margin) and `margin_seconds` (the time to
-    /// spare beyond it).
+    /// What the rider's needs add to a leg: with `--wheelchair`, `step_free` (for a ride, true
+    /// where both stops say wheelchair_boarding=1, as the trip does; for a walk, true where both
+    /// ends join the map's step-free streets, which it then followed; null where that is not
+    /// known: a stop that does not say, a walk in a straight line); for a ride after the first,
+    /// `change_seconds` (what the change needs by the rules and the rider's margin) and
+    /// `margin_seconds` (the time to spare beyond it).
     func shapingFields(_ leg: Router.Leg, after previous: Router.Leg?, _ shaping: Shaping) -> [Record.Field] {
         var out: [Record.Field] = []
         if shaping.wheelchair {
-            let known = leg.isRide && t.wheelchairBoarding(leg.from) == 1 && t.wheelchairBoarding(leg.to) == 1
+            func joins(_ stop: Int, _ point: Bool) -> Bool { stop < 0 ? point : t.joinsStreets(stop, stepFree: true) }
+            let known = leg.isRide ? t.wheelchairBoarding(leg.from) == 1 && t.wheelchairBoarding(leg.to) == 1
+                : joins(leg.from, shaping.pointsJoin.origin) && joins(leg.to, shaping.pointsJoin.destination)
             out.append(Record.Field(key: "step_free", value: known ? .bool(true) : .null))
         }
         if leg.isRide, let previous {

@@ -90,15 +90,17 @@ struct RiderOptions: Sendable, Equatable {
 
     /// What the answer cannot promise, said once: a feed that marks no trip step-free, what a
     /// step-free walk is measured on, route types no mode names.
-    func notices(_ t: Timetable, streets: StreetWalker?) -> [String] {
+    func notices(_ t: Timetable) -> [String] {
         var out: [String] = []
         if wheelchair {
             if !t.marksStepFreeTrips {
                 out.append("--wheelchair: the feed marks no trip wheelchair_accessible=1, so nothing can be promised step-free")
             }
-            out.append(streets == nil
+            // Walks measured on a map at import carry their step-free meters (a query's longer
+            // walks and a point's are measured on the same map's step-free network).
+            out.append(t.linkStepFree.isEmpty
                 ? "--wheelchair: walks are straight lines at 0.8 m/s: without a map (gtfs import --streets) steps on the way cannot be avoided; pathways.txt is not read"
-                : "--wheelchair: walks at 0.8 m/s on the map's streets without steps; pathways.txt (lifts and stairs inside stations) is not read")
+                : "--wheelchair: walks at 0.8 m/s on the map's streets without steps (a stop off the map keeps a straight line); pathways.txt (lifts and stairs inside stations) is not read")
         }
         if modes != nil {
             let unnamed = Set((0..<t.routeCount).map { t.route($0).type }.filter { RouteMode(routeType: $0) == nil })
