@@ -204,7 +204,7 @@ package struct RangeSearch<S: Schedule> {
             let start = TransferEdges.Edge(to: -1, lowerBound: 0, walkSeconds: -1, exact: true)
             for o in query.origins where o >= 0 && o < schedule.stopCount {
                 let ready = Int32(clamping: Int64(tau) + Int64(accessOf[o]))
-                addBoarding(at: o, Source(from: -1, ready: ready, edge: start, reached: ready, arrivedBy: SearchState.Label(), fromTrip: -1))
+                addBoarding(at: o, Source(from: -1, ready: ready, edge: start, reached: ready, fromTrip: -1))
             }
         } else {
             relaxTransfers(round)
@@ -214,8 +214,8 @@ package struct RangeSearch<S: Schedule> {
     package mutating func relaxTransfers(_ round: Int) {
         for x in rideMarked {
             let label = Int(state.slotOf[x]) + round - 1
-            let reached = state.arrivals[label], arrivedBy = state.labels[label]
-            let fromTrip = tripOf(arrivedBy)
+            let reached = state.arrivals[label]
+            let fromTrip = tripOf(state.labels[label])
             for e in edges.edges(x) {
                 let y = Int(e.to)
                 let ready = Int64(reached) + Int64(e.lowerBound)
@@ -227,7 +227,7 @@ package struct RangeSearch<S: Schedule> {
                     guard ready < Int64(state.bestReady[k]) else { continue }
                     state.bestReady[k] = Int32(ready)
                 }
-                addBoarding(at: y, Source(from: x, ready: Int32(ready), edge: e, reached: reached, arrivedBy: arrivedBy, fromTrip: fromTrip))
+                addBoarding(at: y, Source(from: x, ready: Int32(ready), edge: e, reached: reached, fromTrip: fromTrip))
             }
         }
         // Class arrivals the last round improved: only the changes whose time depends on the
@@ -245,7 +245,7 @@ package struct RangeSearch<S: Schedule> {
                 let ready = Int64(arrival.time) + Int64(e.lowerBound)
                 guard promising(Int(e.to), ready) else { continue }
                 addBoarding(at: Int(e.to), Source(from: x, ready: Int32(ready), edge: e, arrival: Int32(index),
-                                                  reached: arrival.time, arrivedBy: arrival.label, fromTrip: fromTrip))
+                                                  reached: arrival.time, fromTrip: fromTrip))
             }
         }
     }
@@ -408,10 +408,9 @@ package struct RangeSearch<S: Schedule> {
         package var edge: TransferEdges.Edge
         /// Which arrival at `from` it changes from: -1 the stop's label, else a class arrival.
         package var arrival: Int32 = -1
-        /// That arrival, the leg that made it and its trip (-1: the origin), copied here once
-        /// instead of looked up at each pattern the boarding is tried on.
+        /// That arrival and the trip it came on (-1: the origin), copied here once instead of
+        /// looked up at each pattern the boarding is tried on.
         package var reached: Int32
-        package var arrivedBy: SearchState.Label
         package var fromTrip: Int32
     }
 
