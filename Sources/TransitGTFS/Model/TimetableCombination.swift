@@ -193,6 +193,9 @@ extension Timetable {
         }
     }
 
+    /// Were the walks measured on a map's step-free streets (at import, `linkStepFree`)?
+    package var hasStepFreeWalks: Bool { !linkStepFree.isEmpty }
+
     /// Did the feed's import find `stop` joined to a street of its map's foot network (or step-free one)?
     package func joinsStreets(_ stop: Int, stepFree: Bool) -> Bool {
         stop >= 0 && stop < stopJoins.count && stopJoins[stop] & (stepFree ? 2 : 1) != 0

@@ -98,7 +98,7 @@ struct RiderOptions: Sendable, Equatable {
             }
             // Walks measured on a map at import carry their step-free meters (a query's longer
             // walks and a point's are measured on the same map's step-free network).
-            out.append(t.linkStepFree.isEmpty
+            out.append(!t.hasStepFreeWalks
                 ? "--wheelchair: walks are straight lines at 0.8 m/s: without a map (gtfs import --streets) steps on the way cannot be avoided; pathways.txt is not read"
                 : "--wheelchair: walks at 0.8 m/s on the map's streets without steps (a stop off the map keeps a straight line); pathways.txt (lifts and stairs inside stations) is not read")
         }

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import TransitGTFS
+@testable import TransitSupport
+
+extension CPUBound {
+    /// The national network of our own making (issue 47, `scripts/make-national-gtfs.py`) at 1/50
+    /// size, generated once: what the script says it wrote is what the compiler reads, its
+    /// calendar runs one variant of a trip a day, and the country is one network a rider crosses.
+    @Suite struct NationalNetworkTests {
+        struct Generated {
+            var directory: String
+            /// The script's own counts, from its last line.
+            var counts: [String: Int]
+        }
+
+        static let fiftieth: Generated? = generate(seed: 1, scale: 0.02)
+
+        /// Runs the generator; nil where it cannot (no python3).
+        static func generate(seed: Int, scale: Double) -> Generated? {
+            let out = Paths.temporary() + "/national"
+            let make = Process(), pipe = Pipe()
+            make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            make.arguments = ["python3", Paths.root.appendingPathComponent("scripts/make-national-gtfs.py").path, String(seed), String(scale), out]
+            make.standardOutput = pipe
+            guard (try? make.run()) != nil else { return nil }
+            let said = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            make.waitUntilExit()
+            guard make.terminationStatus == 0 else { return nil }
+            // "…: towns 80, stops 4906, …, weekday stop events 504788"
+            var counts: [String: Int] = [:]
+            for part in said.split(separator: ":").last?.split(separator: ",") ?? [] {
+                let words = part.split(whereSeparator: \.isWhitespace)
+                if words.count >= 2, let n = words.last.flatMap({ Int($0) }) { counts[words.dropLast().joined(separator: " ")] = n }
+            }
+            return Generated(directory: out, counts: counts)
+        }
+
+        @Test func theFiftiethIsWhatTheScriptSaysAndOneNetwork() throws {
+            let generated = try #require(Self.fiftieth, "scripts/make-national-gtfs.py wrote no network (python3?)")
+            let t = try GTFSCompiler.compile(try FeedFiles.open(generated.directory)).0
+            let counts = generated.counts
+            // Each town's street stops, and its station with two platforms.
+            let towns = try #require(counts["towns"]), stops = try #require(counts["stops"])
+            #expect(towns == 80 && (4_500...5_500).contains(stops), "\(counts)")
+            #expect(t.stopCount == stops && t.routeCount == counts["routes"] && t.tripCount == counts["trips"]
+                    && counts["stop_times rows"] == Int(t.sourceStopTimes), "\(counts)")
+
+            // Stop events a day, trip by trip, as the compiled calendar runs them: a plain weekday
+            // and a school-holiday weekday alike (the variant replaces its line's weekday trips),
+            // the weekend half, a public holiday as the weekend.
+            func events(_ day: LocalDate) -> Int {
+                (0..<t.tripCount).reduce(0) { sum, trip in
+                    t.serviceRuns(Int(t.tripService[trip]), day: day.dayNumber) ? sum + t.runs(ofTrip: trip).reduce(0) { $0 + t.patternLength($1.pattern) } : sum
+                }
+            }
+            let weekday = events(LocalDate(year: 2027, month: 1, day: 12)), school = events(LocalDate(year: 2026, month: 12, day: 22))
+            let saturday = events(LocalDate(year: 2027, month: 1, day: 16)), holiday = events(LocalDate(year: 2027, month: 5, day: 13))
+            #expect(weekday == counts["weekday stop events"] && school == weekday, "weekday \(weekday), school holiday \(school), \(counts)")
+            #expect(saturday < weekday * 6 / 10 && saturday > weekday * 4 / 10 && holiday == saturday, "Saturday \(saturday), holiday \(holiday)")
+            // Half the lines write their weekday trips twice: the rows beyond one weekday and one
+            // weekend are the variants.
+            #expect(t.sourceStopTimes > weekday + saturday, "\(t.sourceStopTimes) rows")
+
+            // From each of 12 towns' first street stop to another's, within 5 changes, a weekday
+            // morning: every one is reached (one network, every stop one ride from its station).
+            var g = SeededGenerator(seed: 47)
+            let streetStops = (0..<t.stopCount).filter { t.stopIDs[$0].hasSuffix("_0_0") }
+            #expect(streetStops.count == towns)
+            var reached = 0
+            for _ in 0..<12 {
+                let from = streetStops[g.int(0...streetStops.count - 1)], to = streetStops[g.int(0...streetStops.count - 1)]
+                guard from != to else { reached += 1; continue }
+                let query = Router.Query(origins: [from], destinations: [to], day: LocalDate(year: 2027, month: 1, day: 12).dayNumber,
+                                         after: 7 * 3600, before: 9 * 3600, maxTransfers: 5, minTransfer: SearchDefaults.minTransferSeconds,
+                                         walkMeters: SearchDefaults.walkMeters)
+                if !Router(t, query).journeys().isEmpty { reached += 1 }
+            }
+            #expect(reached == 12, "\(reached) of 12 pairs reached")
+        }
+
+        /// The same seed and scale write the same bytes.
+        @Test func theGeneratorIsDeterministic() throws {
+            let first = try #require(Self.fiftieth), again = try #require(Self.generate(seed: 1, scale: 0.02))
+            for name in ["stops.txt", "trips.txt", "stop_times.txt", "calendar_dates.txt", "transfers.txt"] {
+                #expect(FileManager.default.contentsEqual(atPath: first.directory + "/" + name, andPath: again.directory + "/" + name), "\(name)")
+            }
+        }
+    }
+}
