@@ -35,7 +35,7 @@ for name in ("agency.txt", "stops.txt", "routes.txt", "calendar.txt", "calendar_
         with open(os.path.join(out, name), "w", newline="", encoding="utf-8") as f:
             csv.writer(f, lineterminator="\n").writerows(rows(name))
 
-keep = ("route_id", "service_id", "trip_id", "trip_headsign", "direction_id")
+keep = ("route_id", "service_id", "trip_id", "trip_headsign", "direction_id", "wheelchair_accessible", "bikes_allowed")
 trips = rows("trips.txt")
 header = next(trips)
 columns = [header.index(c) for c in keep if c in header]

@@ -7,11 +7,13 @@ import TransitSupport
 /// round reached by a ride), `scanPatterns` (ride each queued pattern from its earliest marked
 /// position), and at the end `collectJourneys`. A journey (τ, a, k − 1 changes) is kept when
 /// its round improved on both the later departures and the journeys with fewer changes.
+///
+/// No `Timetable` by value here (the edges hold it): the search is a struct that its mutating
+/// methods pass to the others, and a 4 KB timetable in it made each boarding a 4 KB copy.
 package struct RangeSearch<S: Schedule> {
     package let schedule: S
     package let query: Router.Query
     package let edges: TransferEdges
-    package let t: Timetable
     package let rounds: Int
     package let state: SearchState
     /// Each round's best arrival at a destination, over the departures already processed.
@@ -60,15 +62,16 @@ package struct RangeSearch<S: Schedule> {
     /// at each boarding and alighting).
     package let filter: RideFilter?
     package let stopFilter: RideFilter?
+    package let rideableRuns: RideableRuns?
 
     /// `noAlighting`: the origins in every layer, where the schedule is layered (`ViaLayers`).
-    package init(schedule: S, query: Router.Query, edges: TransferEdges, t: Timetable, filter: RideFilter? = nil, noAlighting: [Int]? = nil) {
+    package init(schedule: S, query: Router.Query, edges: TransferEdges, filter: RideFilter? = nil, noAlighting: [Int]? = nil) {
         self.filter = filter.flatMap { $0.needs.filtersRides ? $0 : nil }
         stopFilter = filter.flatMap { $0.needs.wheelchair ? $0 : nil }
+        rideableRuns = self.filter == nil ? nil : RideableRuns(patterns: schedule.patternCount)
         self.schedule = schedule
         self.query = query
         self.edges = edges
-        self.t = t
         let s = schedule.stopCount
         rounds = query.maxTransfers + 1
         state = SearchState(stops: s, patterns: schedule.patternCount, rounds: rounds)
@@ -420,6 +423,12 @@ package struct RangeSearch<S: Schedule> {
         return filter.allows(trip: schedule.trip(q, run), instance: schedule.instance(q, run))
     }
 
+    /// The first run of `q` from `run` on that the rider may ride (`runCount` where none is).
+    @inline(__always) package func rideable(_ q: Int, from run: Int) -> Int {
+        guard let rideableRuns, let filter else { return run }
+        return rideableRuns.from(q, run, schedule, filter)
+    }
+
     /// The trip of the run a label rode (-1: the origin).
     package func tripOf(_ label: SearchState.Label) -> Int32 {
         label.pattern >= 0 ? Int32(schedule.trip(Int(label.pattern), Int(label.run))) : -1
@@ -465,12 +474,8 @@ package struct RangeSearch<S: Schedule> {
         // bound): one read answers them, before any label is looked at.
         if below == 0 || (current > 0 && schedule.departure(q, current - 1, i) < source.ready) { return nil }
         if round == 1 {
-            var run = firstRun(q, i, atOrAfter: source.ready, below: below)
-            while run < below && schedule.departure(q, run, i) == source.ready {
-                if rideable(q, run) { return run }
-                run += 1
-            }
-            return nil
+            let run = rideable(q, from: firstRun(q, i, atOrAfter: source.ready, below: below))
+            return run < below && schedule.departure(q, run, i) == source.ready ? run : nil
         }
         let x = source.from, reached = Int(source.reached), fromTrip = Int(source.fromTrip)
         var ready = source.ready
@@ -479,17 +484,15 @@ package struct RangeSearch<S: Schedule> {
             guard let needed = edges.seconds(source.edge, from: x, fromTrip: fromTrip, toTrip: schedule.trip(q, 0)) else { return nil }
             ready = Int32(clamping: reached + needed)
         }
-        var run = firstRun(q, i, atOrAfter: ready, below: below)
+        var run = rideable(q, from: firstRun(q, i, atOrAfter: ready, below: below))
         while run < below {
-            if rideable(q, run) {
-                if source.edge.exact || !source.edge.namesToTrip { return run }
-                // A row names a trip: each run is asked.
-                if let needed = edges.seconds(source.edge, from: x, fromTrip: fromTrip, toTrip: schedule.trip(q, run)),
-                   Int(schedule.departure(q, run, i)) >= reached + needed {
-                    return run
-                }
+            if source.edge.exact || !source.edge.namesToTrip { return run }
+            // A row names a trip: each run is asked.
+            if let needed = edges.seconds(source.edge, from: x, fromTrip: fromTrip, toTrip: schedule.trip(q, run)),
+               Int(schedule.departure(q, run, i)) >= reached + needed {
+                return run
             }
-            run += 1
+            run = rideable(q, from: run + 1)
         }
         return nil
     }
@@ -547,8 +550,8 @@ package struct RangeSearch<S: Schedule> {
             if from != boardStop {
                 // A walk shows the walk; a change by the rules shows the time the rules ask.
                 let walk = edges.edges(from).first { Int($0.to) == boardStop && $0.walkSeconds >= 0 }
-                let seconds = walk.map { Int($0.walkSeconds) } ?? edges.seconds(from: from, to: boardStop, fromTrip: -1, toTrip: -1, in: t) ?? 0
-                legs.append(Router.Leg(mode: .walk(meters: edges.meters(from, boardStop, in: t)), from: from, to: boardStop,
+                let seconds = walk.map { Int($0.walkSeconds) } ?? edges.seconds(from: from, to: boardStop, fromTrip: -1, toTrip: -1, in: edges.t) ?? 0
+                legs.append(Router.Leg(mode: .walk(meters: edges.meters(from, boardStop, in: edges.t)), from: from, to: boardStop,
                                        departure: LegTime(reached), arrival: LegTime(reached + seconds)))
             }
             stop = from

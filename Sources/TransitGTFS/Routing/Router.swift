@@ -206,18 +206,18 @@ package struct Router {
         if let layers {
             let layered = layers.layered(query), noAlighting = layers.everyLayer(query.origins)
             if let viaRealtime {
-                var search = RangeSearch(schedule: viaRealtime, query: layered, edges: edges, t: t, filter: filter, noAlighting: noAlighting)
+                var search = RangeSearch(schedule: viaRealtime, query: layered, edges: edges, filter: filter, noAlighting: noAlighting)
                 return search.run().map { layers.unlayered($0, basePattern: viaRealtime.basePattern) }
             }
             guard let viaPlanned else { return [] }
-            var search = RangeSearch(schedule: viaPlanned, query: layered, edges: edges, t: t, filter: filter, noAlighting: noAlighting)
+            var search = RangeSearch(schedule: viaPlanned, query: layered, edges: edges, filter: filter, noAlighting: noAlighting)
             return search.run().map { layers.unlayered($0, basePattern: viaPlanned.basePattern) }
         }
         if let realtime {
-            var search = RangeSearch(schedule: realtime, query: query, edges: edges, t: t, filter: filter)
+            var search = RangeSearch(schedule: realtime, query: query, edges: edges, filter: filter)
             return search.run()
         }
-        var search = RangeSearch(schedule: schedule, query: query, edges: edges, t: t, filter: filter)
+        var search = RangeSearch(schedule: schedule, query: query, edges: edges, filter: filter)
         return search.run()
     }
 
@@ -233,7 +233,7 @@ package struct Router {
     }
 
     private func reach<S: Schedule>(on schedule: S) -> [(stop: Int, arrival: Int, rides: Int)] {
-        var search = RangeSearch(schedule: schedule, query: query, edges: edges, t: t, filter: filter)
+        var search = RangeSearch(schedule: schedule, query: query, edges: edges, filter: filter)
         _ = search.run()
         let state = search.state, origins = Set(query.origins)
         var out: [(stop: Int, arrival: Int, rides: Int)] = []

@@ -61,7 +61,7 @@ extension Schedule {
 
     /// The first run of `pattern` leaving `position` at or after `time`, among runs
     /// `low ..< high` (those below `low` are known to leave earlier; `high` when none does).
-    package func firstRun(_ pattern: Int, _ position: Int, atOrAfter time: Int32, low: Int = 0, high: Int) -> Int {
+    @inline(__always) package func firstRun(_ pattern: Int, _ position: Int, atOrAfter time: Int32, low: Int = 0, high: Int) -> Int {
         var low = low, high = high
         while low < high {
             let mid = (low + high) / 2
@@ -72,7 +72,7 @@ extension Schedule {
 
     /// The same, searched outward from `hint` (a run found nearby before): steps that double,
     /// then halving, so that a nearby answer costs a few reads instead of a search of all runs.
-    package func firstRun(_ pattern: Int, _ position: Int, atOrAfter time: Int32, below: Int, near hint: Int) -> Int {
+    @inline(__always) package func firstRun(_ pattern: Int, _ position: Int, atOrAfter time: Int32, below: Int, near hint: Int) -> Int {
         guard below > 0 else { return 0 }
         let h = min(max(hint, 0), below - 1)
         var step = 1
@@ -143,17 +143,28 @@ package struct DaySchedule: Schedule {
         }
 
         /// Are pattern `q`'s offsets, stops and trips in range (`Timetable.isSound(pattern:)`)?
-        @inline(__always) func isSound(_ q: Int) -> Bool { Self.once(patternChecked, q) { t.isSound(pattern: q) } }
+        /// The answer kept is read without touching `t`: a closure that named it copied the whole
+        /// `Timetable` struct at every call (a quarter of a dense81 query was that memcpy).
+        @inline(__always) func isSound(_ q: Int) -> Bool {
+            let state = patternChecked[q]
+            return state != 0 ? state == 1 : checkPattern(q)
+        }
 
         /// Are the calls at `stop` (its (pattern, position) pairs) in range?
-        @inline(__always) func hasSoundCalls(_ stop: Int) -> Bool { Self.once(stopChecked, stop) { t.hasSoundCalls(atStop: stop) } }
+        @inline(__always) func hasSoundCalls(_ stop: Int) -> Bool {
+            let state = stopChecked[stop]
+            return state != 0 ? state == 1 : checkStop(stop)
+        }
 
-        /// `check`'s answer for `index`, asked once and kept in `known`.
-        @inline(__always) static func once(_ known: Zeroed<UInt8>, _ index: Int, _ check: () -> Bool) -> Bool {
-            let state = known[index]
-            if state != 0 { return state == 1 }
-            let sound = check()
-            known[index] = sound ? 1 : 2
+        @inline(never) private func checkPattern(_ q: Int) -> Bool {
+            let sound = t.isSound(pattern: q)
+            patternChecked[q] = sound ? 1 : 2
+            return sound
+        }
+
+        @inline(never) private func checkStop(_ stop: Int) -> Bool {
+            let sound = t.hasSoundCalls(atStop: stop)
+            stopChecked[stop] = sound ? 1 : 2
             return sound
         }
 

@@ -121,3 +121,32 @@ package final class RunHints {
 
     deinit { runs.release() }
 }
+
+/// Per pattern, the first run from each run on that the rider's filter allows (`RideFilter`),
+/// worked out the first time a search boards the pattern: runs a filter leaves out (a route
+/// avoided, trips not marked step-free) are stepped over at once, not one by one (dense81's
+/// patterns hold thousands of runs, and a route avoided was a scan of all of them at each boarding).
+package final class RideableRuns {
+    private var next: [[Int32]?]
+
+    package init(patterns: Int) { next = Array(repeating: nil, count: patterns) }
+
+    /// The first run of `q` from `run` on that `filter` allows; the pattern's run count where none is.
+    @inline(__always) package func from<S: Schedule>(_ q: Int, _ run: Int, _ schedule: S, _ filter: RideFilter) -> Int {
+        if q >= 0, q < next.count, run >= 0, let known = next[q], run < known.count { return Int(known[run]) }
+        return work(q, run, schedule, filter)
+    }
+
+    private func work<S: Schedule>(_ q: Int, _ run: Int, _ schedule: S, _ filter: RideFilter) -> Int {
+        let count = schedule.runCount(q)
+        guard q >= 0, q < next.count, run >= 0, run < count else { return max(run, count) }
+        var table = [Int32](repeating: Int32(count), count: count)
+        var following = Int32(count)
+        for r in stride(from: count - 1, through: 0, by: -1) {
+            if filter.allows(trip: schedule.trip(q, r), instance: schedule.instance(q, r)) { following = Int32(r) }
+            table[r] = following
+        }
+        next[q] = table
+        return Int(table[run])
+    }
+}
