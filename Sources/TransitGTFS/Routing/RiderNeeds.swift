@@ -73,8 +73,10 @@ package struct RiderNeeds: Sendable, Equatable {
 }
 
 /// Which rides and stops a rider's needs allow, asked by the search at each boarding: worked out
-/// once per route (modes, avoided routes), read per trip (its wheelchair and bike marks) and per
-/// stop (its wheelchair mark, a platform's unknown as its station's).
+/// once per route (modes, avoided routes) and per stop (its wheelchair mark, a platform's unknown
+/// as its station's), read per trip (its wheelchair and bike marks). Everything is read from
+/// arrays of its own or the timetable's buffers: a method of the `Timetable` held by this class
+/// copied the whole struct (4 KB) at each call, at every boarding and alighting.
 package final class RideFilter {
     let t: Timetable
     let needs: RiderNeeds
@@ -85,6 +87,13 @@ package final class RideFilter {
     private let routeAllowed: [Bool]
     /// Per route: its mode takes unmarked bikes.
     private let bikeRoute: [Bool]
+    /// Per stop, with a wheelchair: may the rider board and alight there (empty: everywhere).
+    private let stopAllowed: [Bool]
+    /// Each trip's route and marks, read in place (the timetable above keeps them alive).
+    private let tripRoutes: UnsafeBufferPointer<Int32>
+    private let tripWheelchair: UnsafeBufferPointer<UInt8>
+    private let tripBikes: UnsafeBufferPointer<UInt8>
+    private let routeCount: Int
 
     package init(_ t: Timetable, _ needs: RiderNeeds, updates: TripUpdates? = nil) {
         self.t = t
@@ -99,22 +108,26 @@ package final class RideFilter {
             routeAllowed = []
         }
         bikeRoute = needs.bike ? (0..<t.routeCount).map { r in RouteMode(routeType: Int(types[r])).map(needs.bikeModes.contains) ?? false } : []
+        stopAllowed = needs.wheelchair ? (0..<t.stopCount).map { t.wheelchairBoarding($0) != 2 } : []
+        (tripRoutes, tripWheelchair, tripBikes) = (t.tripRoute.buffer, t.tripWheelchair.buffer, t.tripBikes.buffer)
+        routeCount = t.routeCount
     }
 
     /// May the rider ride `trip` (-1: a trip the timetable does not have), standing for the
     /// real-time instance `instance` (-1: none)?
     package func allows(trip: Int, instance: Int) -> Bool {
-        let known = trip >= 0 && trip < t.tripCount
-        var route = known ? t.route(ofTrip: trip) : -1
+        let known = trip >= 0 && trip < tripRoutes.count
+        // As `Timetable.route(ofTrip:)` reads it: 0 where out of range.
+        var route = known ? (Int(tripRoutes[trip]) >= 0 && Int(tripRoutes[trip]) < routeCount ? Int(tripRoutes[trip]) : 0) : -1
         if instance >= 0, let updates, instance < updates.instances.count { route = updates.instances[instance].route }
         if !routeAllowed.isEmpty {
             guard route >= 0, route < routeAllowed.count, routeAllowed[route] else { return false }
         }
         if needs.wheelchair {
-            guard known, trip < t.tripWheelchair.count, t.tripWheelchair[trip] == 1 else { return false }
+            guard known, trip < tripWheelchair.count, tripWheelchair[trip] == 1 else { return false }
         }
         if needs.bike {
-            let mark: UInt8 = known && trip < t.tripBikes.count ? t.tripBikes[trip] : 0
+            let mark: UInt8 = known && trip < tripBikes.count ? tripBikes[trip] : 0
             if mark == 2 { return false }
             if mark == 0 && !(route >= 0 && route < bikeRoute.count && bikeRoute[route]) { return false }
         }
@@ -123,7 +136,9 @@ package final class RideFilter {
 
     /// May the rider board and alight at `stop`?
     package func allows(stop: Int) -> Bool {
-        !needs.wheelchair || t.wheelchairBoarding(layers?.base(stop) ?? stop) != 2
+        guard !stopAllowed.isEmpty else { return true }
+        let base = layers?.base(stop) ?? stop
+        return base >= 0 && base < stopAllowed.count ? stopAllowed[base] : true
     }
 }
 

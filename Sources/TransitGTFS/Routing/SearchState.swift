@@ -125,22 +125,31 @@ package final class RunHints {
 /// Per pattern, the first run from each run on that the rider's filter allows (`RideFilter`),
 /// worked out the first time a search boards the pattern: runs a filter leaves out (a route
 /// avoided, trips not marked step-free) are stepped over at once, not one by one (dense81's
-/// patterns hold thousands of runs, and a route avoided was a scan of all of them at each boarding).
+/// patterns hold thousands of runs, and a route avoided was a scan of all of them at each
+/// boarding). In buffers of its own, read without reference counting.
 package final class RideableRuns {
-    private var next: [[Int32]?]
+    private let next: UnsafeMutableBufferPointer<UnsafeMutableBufferPointer<Int32>>
 
-    package init(patterns: Int) { next = Array(repeating: nil, count: patterns) }
+    package init(patterns: Int) {
+        next = .allocate(capacity: patterns)
+        next.initialize(repeating: UnsafeMutableBufferPointer(start: nil, count: 0))
+    }
+
+    deinit {
+        for table in next where table.baseAddress != nil { table.deallocate() }
+        next.deallocate()
+    }
 
     /// The first run of `q` from `run` on that `filter` allows; the pattern's run count where none is.
     @inline(__always) package func from<S: Schedule>(_ q: Int, _ run: Int, _ schedule: S, _ filter: RideFilter) -> Int {
-        if q >= 0, q < next.count, run >= 0, let known = next[q], run < known.count { return Int(known[run]) }
+        if q >= 0, q < next.count, run >= 0, run < next[q].count { return Int(next[q][run]) }
         return work(q, run, schedule, filter)
     }
 
     private func work<S: Schedule>(_ q: Int, _ run: Int, _ schedule: S, _ filter: RideFilter) -> Int {
         let count = schedule.runCount(q)
-        guard q >= 0, q < next.count, run >= 0, run < count else { return max(run, count) }
-        var table = [Int32](repeating: Int32(count), count: count)
+        guard q >= 0, q < next.count, run >= 0, run < count, next[q].baseAddress == nil else { return max(run, count) }
+        let table = UnsafeMutableBufferPointer<Int32>.allocate(capacity: count)
         var following = Int32(count)
         for r in stride(from: count - 1, through: 0, by: -1) {
             if filter.allows(trip: schedule.trip(q, r), instance: schedule.instance(q, r)) { following = Int32(r) }
