@@ -302,31 +302,32 @@ while len({find(h) for h in hubs}) > 1:
     piece[find(b)] = root
     intercity_chains.append([a, b])
 
-regional = 0
-for chain in regional_chains:
-    regional += 1
-    route_id = "R%d" % regional
-    routes_f.write("%s,RV,RB %d,%s - %s,2\n" % (route_id, regional, towns[chain[0]]["name"], towns[chain[-1]]["name"]))
+def rail_calls(route_id, agency, name, chain, platform, dwell, detour, speed):
+    """Writes a rail route through the towns of `chain` and returns its calls: from the given
+    platform, `dwell` seconds at each call, `speed` m/s over `detour` times the straight line,
+    rounded up to the minute."""
+    global route_count
+    routes_f.write("%s,%s,%s,%s - %s,2\n" % (route_id, agency, name, towns[chain[0]]["name"], towns[chain[-1]]["name"]))
     route_count += 1
     calls, at = [], 0
     for i, town in enumerate(chain):
         if i > 0:
-            at += 60 + math.ceil(meters(places[chain[i - 1]], places[town]) * 1.2 / 22 / 60) * 60
-        calls.append(("t%d_P1" % town, at))
-    line(route_id, calls, rng.choice([1800, 3600]), 5 * 3600 + rng.randrange(0, 30) * 60, 24 * 3600, 60, rng.random() < 0.5, True)
+            at += dwell + math.ceil(meters(places[chain[i - 1]], places[town]) * detour / speed / 60) * 60
+        calls.append(("t%d_P%d" % (town, platform), at))
+    return calls
+
+
+regional = 0
+for chain in regional_chains:
+    regional += 1
+    calls = rail_calls("R%d" % regional, "RV", "RB %d" % regional, chain, 1, 60, 1.2, 22)
+    line("R%d" % regional, calls, rng.choice([1800, 3600]), 5 * 3600 + rng.randrange(0, 30) * 60, 24 * 3600, 60, rng.random() < 0.5, True)
 
 intercity = 0
 for chain in intercity_chains:
     intercity += 1
-    route_id = "IC%d" % intercity
-    routes_f.write("%s,NV,IC %d,%s - %s,2\n" % (route_id, intercity, towns[chain[0]]["name"], towns[chain[-1]]["name"]))
-    route_count += 1
-    calls, at = [], 0
-    for i, town in enumerate(chain):
-        if i > 0:
-            at += 120 + math.ceil(meters(places[chain[i - 1]], places[town]) * 1.25 / 45 / 60) * 60
-        calls.append(("t%d_P2" % town, at))
-    line(route_id, calls, rng.choice([3600, 7200]), 6 * 3600, 22 * 3600, 120, False, True)
+    calls = rail_calls("IC%d" % intercity, "NV", "IC %d" % intercity, chain, 2, 120, 1.25, 45)
+    line("IC%d" % intercity, calls, rng.choice([3600, 7200]), 6 * 3600, 22 * 3600, 120, False, True)
 
 flush(force=True)
 routes_f.close()

@@ -146,6 +146,10 @@ extension Timetable {
     /// Trip `k`'s route; 0 (noted) where it is out of range (a file with trips has routes).
     package func route(ofTrip k: Int) -> Int { isSound(trip: k) ? Int(tripRoute[k]) : 0 }
 
+    /// Every trip's route read in place (`TripRoutes`), for the classes of the search that hold
+    /// this timetable.
+    package var tripRoutes: TripRoutes { TripRoutes(routes: tripRoute.buffer, routeCount: routeCount) }
+
     /// Trip `k`'s service; -1 (none runs) where it is out of range.
     package func service(ofTrip k: Int) -> Int { isSound(trip: k) ? Int(tripService[k]) : -1 }
 
@@ -156,5 +160,22 @@ extension Timetable {
         let from = Int(starts[row]), to = Int(starts[row + 1])
         guard from >= 0, from <= to, to <= limit else { damage.found(name); return nil }
         return from..<to
+    }
+}
+
+/// Trips' routes read from `Timetable.tripRoute`'s buffer (which the timetable that made it keeps
+/// alive): a `Timetable` method called from a class that holds one copied the whole struct (4 KB)
+/// at each call, and the search asks a trip's route at boardings and changes.
+package struct TripRoutes {
+    let routes: UnsafeBufferPointer<Int32>
+    let routeCount: Int
+
+    package var count: Int { routes.count }
+
+    /// Trip `k`'s route; 0 where the trip or its route is out of range, as `route(ofTrip:)` reads it.
+    @inline(__always) package func route(ofTrip k: Int) -> Int {
+        guard k >= 0, k < routes.count else { return 0 }
+        let route = Int(routes[k])
+        return route >= 0 && route < routeCount ? route : 0
     }
 }

@@ -89,11 +89,10 @@ package final class RideFilter {
     private let bikeRoute: [Bool]
     /// Per stop, with a wheelchair: may the rider board and alight there (empty: everywhere).
     private let stopAllowed: [Bool]
-    /// Each trip's route and marks, read in place (the timetable above keeps them alive).
-    private let tripRoutes: UnsafeBufferPointer<Int32>
+    /// Each trip's route (`TripRoutes`) and marks, read in place (the timetable above keeps them alive).
+    private let tripRoutes: TripRoutes
     private let tripWheelchair: UnsafeBufferPointer<UInt8>
     private let tripBikes: UnsafeBufferPointer<UInt8>
-    private let routeCount: Int
 
     package init(_ t: Timetable, _ needs: RiderNeeds, updates: TripUpdates? = nil) {
         self.t = t
@@ -109,16 +108,14 @@ package final class RideFilter {
         }
         bikeRoute = needs.bike ? (0..<t.routeCount).map { r in RouteMode(routeType: Int(types[r])).map(needs.bikeModes.contains) ?? false } : []
         stopAllowed = needs.wheelchair ? (0..<t.stopCount).map { t.wheelchairBoarding($0) != 2 } : []
-        (tripRoutes, tripWheelchair, tripBikes) = (t.tripRoute.buffer, t.tripWheelchair.buffer, t.tripBikes.buffer)
-        routeCount = t.routeCount
+        (tripRoutes, tripWheelchair, tripBikes) = (t.tripRoutes, t.tripWheelchair.buffer, t.tripBikes.buffer)
     }
 
     /// May the rider ride `trip` (-1: a trip the timetable does not have), standing for the
     /// real-time instance `instance` (-1: none)?
     package func allows(trip: Int, instance: Int) -> Bool {
         let known = trip >= 0 && trip < tripRoutes.count
-        // As `Timetable.route(ofTrip:)` reads it: 0 where out of range.
-        var route = known ? (Int(tripRoutes[trip]) >= 0 && Int(tripRoutes[trip]) < routeCount ? Int(tripRoutes[trip]) : 0) : -1
+        var route = known ? tripRoutes.route(ofTrip: trip) : -1
         if instance >= 0, let updates, instance < updates.instances.count { route = updates.instances[instance].route }
         if !routeAllowed.isEmpty {
             guard route >= 0, route < routeAllowed.count, routeAllowed[route] else { return false }

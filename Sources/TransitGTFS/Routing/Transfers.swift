@@ -27,10 +27,8 @@ package final class TransferEdges {
     }
 
     package let t: Timetable
-    /// Each trip's route, read in place: a method of the `Timetable` above, called from this
-    /// class, copied the whole struct (4 KB) at each call, and a change by route asks at every boarding.
-    private let tripRoutes: UnsafeBufferPointer<Int32>
-    private let routeCount: Int
+    /// Each trip's route, read in place (`TripRoutes`).
+    private let tripRoutes: TripRoutes
     package let minTransfer: Int
     package let walkMeters: Double?
     package let linkMeters: Double?
@@ -77,8 +75,7 @@ package final class TransferEdges {
                  streets: StreetWalker? = nil, margin: RiderNeeds.ChangeMargin = .init(), walkingSpeed: Double = SearchDefaults.walkingSpeed,
                  stepFree: Bool = false) {
         self.t = t
-        tripRoutes = t.tripRoute.buffer
-        routeCount = t.routeCount
+        tripRoutes = t.tripRoutes
         self.stepFree = stepFree
         self.margin = margin
         self.walkingSpeed = walkingSpeed
@@ -343,15 +340,8 @@ package final class TransferEdges {
         if rules.isEmpty { return -1 }
         let named = rules.trips.contains(trip) ? Int64(trip) : -1
         // An added trip (GTFS-Realtime) has no trip of the feed, and so no route its rules name.
-        let route = trip >= 0 && trip < tripRoutes.count ? route(ofTrip: trip) : -1
+        let route = trip >= 0 && trip < tripRoutes.count ? tripRoutes.route(ofTrip: trip) : -1
         return (named + 1) << 32 | Int64(rules.routes.contains(route) ? route + 1 : 0)
-    }
-
-    /// Trip `k`'s route, as `Timetable.route(ofTrip:)` reads it (0 where out of range).
-    @inline(__always) private func route(ofTrip k: Int) -> Int {
-        guard k >= 0, k < tripRoutes.count else { return 0 }
-        let route = Int(tripRoutes[k])
-        return route >= 0 && route < routeCount ? route : 0
     }
 
     /// Seconds a change along `edge` (out of `x`) needs between these trips; nil if forbidden.
@@ -363,7 +353,7 @@ package final class TransferEdges {
 
     /// What the rows of `edge` decide for the change x → y between these trips, with the margin.
     private func decided(_ edge: Edge, from x: Int, to y: Int, fromTrip: Int, toTrip: Int) -> Int? {
-        let fromRoute = fromTrip >= 0 ? Int64(route(ofTrip: fromTrip)) : -1, toRoute = toTrip >= 0 ? Int64(route(ofTrip: toTrip)) : -1
+        let fromRoute = fromTrip >= 0 ? Int64(tripRoutes.route(ofTrip: fromTrip)) : -1, toRoute = toTrip >= 0 ? Int64(tripRoutes.route(ofTrip: toTrip)) : -1
         let fits = (0..<(1 << 21)).contains(fromRoute) && (0..<(1 << 21)).contains(toRoute) && edge.rows < 1 << 21  // the key's fields
         guard fits, !edge.namesToTrip, !edge.namesFromTrip else {
             return decided(x, y, pairRows[Int(edge.rows)], fromTrip: fromTrip, toTrip: toTrip)

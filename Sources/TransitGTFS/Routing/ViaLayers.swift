@@ -57,7 +57,6 @@ package final class ViaLayers {
         return k < stayStop.count ? Int(stayStop[k].stop) : 0
     }
 
-
     /// Stop s in layer l.
     @inline(__always) package func stop(_ s: Int, layer l: Int) -> Int { l * stopCount + s }
 
