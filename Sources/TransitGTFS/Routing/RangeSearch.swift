@@ -34,11 +34,8 @@ package struct RangeSearch<S: Schedule> {
     // (`state.queued`) to its last (`state.queuedLast`: past it, a run that can no longer
     // improve anything ends the scan).
     package var queue: [Int] = []
-    /// Per call (a pattern's position), the run last found for a boarding there: the next search
-    /// starts from it (the departure before at the origin boards the same run or one close). A
-    /// class, so that the searches that read and set it need no `mutating` (which copied this
-    /// whole struct on every boarding).
-    package let runHint: RunHints
+    /// Which run each boarding may take (`Boarding`).
+    package let boarding: Boarding<S>
     package var stamp: Int32 = 0
     /// Stops reached by a ride in the last round, and stops whose label changed in it.
     package var rideMarked: [Int] = []
@@ -58,17 +55,16 @@ package struct RangeSearch<S: Schedule> {
     /// Lower bounds of the seconds left to the destination, from each stop and from boarding
     /// each pattern at each position (`TargetBounds`), where they pay for themselves.
     package var bounds = TargetBounds.none
-    /// The rider's needs, where they leave rides out (asked at each boarding) and stops (asked
-    /// at each boarding and alighting).
-    package let filter: RideFilter?
+    /// The rider's needs where they leave stops out (asked at each boarding and alighting);
+    /// where they leave rides out, `boarding` asks them.
     package let stopFilter: RideFilter?
-    package let rideableRuns: RideableRuns?
 
     /// `noAlighting`: the origins in every layer, where the schedule is layered (`ViaLayers`).
     package init(schedule: S, query: Router.Query, edges: TransferEdges, filter: RideFilter? = nil, noAlighting: [Int]? = nil) {
-        self.filter = filter.flatMap { $0.needs.filtersRides ? $0 : nil }
+        let rideFilter = filter.flatMap { $0.needs.filtersRides ? $0 : nil }
         stopFilter = filter.flatMap { $0.needs.wheelchair ? $0 : nil }
-        rideableRuns = self.filter == nil ? nil : RideableRuns(patterns: schedule.patternCount)
+        boarding = Boarding(schedule: schedule, edges: edges, filter: rideFilter,
+                            rideableRuns: rideFilter == nil ? nil : RideableRuns(patterns: schedule.patternCount), runHint: RunHints(schedule))
         self.schedule = schedule
         self.query = query
         self.edges = edges
@@ -78,7 +74,6 @@ package struct RangeSearch<S: Schedule> {
         for d in query.destinations where d >= 0 && d < s { state.isDestination[d] = true }
         for o in noAlighting ?? query.origins where o >= 0 && o < s { state.noAlighting[o] = true }
         previousBest = [Int32](repeating: SearchState.unreached, count: rounds + 1)
-        runHint = RunHints(schedule)
         (accessOf, egressOf) = (state.accessOf, state.egressOf)
         for (stop, seconds) in query.access where stop >= 0 && stop < s { accessOf[stop] = Int32(clamping: seconds) }
         for (stop, seconds) in query.egress where stop >= 0 && stop < s { egressOf[stop] = Int32(clamping: seconds) }
@@ -141,7 +136,7 @@ package struct RangeSearch<S: Schedule> {
             for k in schedule.calls(at: o) {
                 let (q, i) = schedule.call(k)
                 guard schedule.canBoard(q, i), i < schedule.length(q) - 1 else { continue }
-                for run in 0..<schedule.runCount(q) where rideable(q, run) {
+                for run in 0..<schedule.runCount(q) where boarding.rideable(q, run) {
                     // When one leaves the origin: from a point, the walk before the run (in 64
                     // bits: a damaged file's times may lie near the ends of Int32).
                     let d = Int32(clamping: Int64(schedule.departure(q, run, i)) - Int64(accessOf[o]))
@@ -307,6 +302,7 @@ package struct RangeSearch<S: Schedule> {
         // The last round's ride-marked stops were relaxed already: this scan's take their place.
         rideMarked.removeAll(keepingCapacity: true)
         classMarked.removeAll(keepingCapacity: true)
+        let boarding = boarding
         for q in queue {
             let startPosition = Int(state.queued[q]), lastBoarding = Int(state.queuedLast[q])
             state.queued[q] = -1
@@ -354,7 +350,7 @@ package struct RangeSearch<S: Schedule> {
                     // nor from a boarding that cannot reach the destination before the best known.
                     if current >= 0 && source.ready > ridden[2 * i + 1] { continue }
                     if !promising(pattern: q, i, Int64(source.ready)) { continue }
-                    if let run = boardable(q, i, y, source, round: round, current: current), current < 0 || run < current {
+                    if let run = boarding.boardable(q, i, source, round: round, current: current), current < 0 || run < current {
                         current = run
                         ridden = schedule.times(of: q, run)
                         boarded = SearchState.Label(pattern: Int32(q), run: Int32(run), boardPosition: Int32(i), alightPosition: -1,
@@ -417,18 +413,6 @@ package struct RangeSearch<S: Schedule> {
         package var fromTrip: Int32
     }
 
-    /// May the rider ride run `run` of pattern `q` (`RideFilter`)?
-    @inline(__always) package func rideable(_ q: Int, _ run: Int) -> Bool {
-        guard let filter else { return true }
-        return filter.allows(trip: schedule.trip(q, run), instance: schedule.instance(q, run))
-    }
-
-    /// The first run of `q` from `run` on that the rider may ride (`runCount` where none is).
-    @inline(__always) package func rideable(_ q: Int, from run: Int) -> Int {
-        guard let rideableRuns, let filter else { return run }
-        return rideableRuns.from(q, run, schedule, filter)
-    }
-
     /// The trip of the run a label rode (-1: the origin).
     package func tripOf(_ label: SearchState.Label) -> Int32 {
         label.pattern >= 0 ? Int32(schedule.trip(Int(label.pattern), Int(label.run))) : -1
@@ -448,53 +432,6 @@ package struct RangeSearch<S: Schedule> {
         package var stamp: Int32
         /// The next class arrival of the same stop (-1: none).
         package var next: Int32
-    }
-
-    /// The first run of `q` leaving position `i` at or after `time`, below `below`. The run
-    /// boarded before is the place to start (most often the one just under it is too early);
-    /// otherwise the runs are halved.
-    package func firstRun(_ q: Int, _ i: Int, atOrAfter time: Int32, below: Int) -> Int {
-        if below > 0 && below < schedule.runCount(q) && schedule.departure(q, below - 1, i) < time { return below }
-        let call = schedule.firstCall(q) + i
-        let hint = Int(runHint.runs[call])
-        let run = hint >= 0 ? schedule.firstRun(q, i, atOrAfter: time, below: below, near: hint)
-                            : schedule.firstRun(q, i, atOrAfter: time, high: below)
-        if run < below { runHint.runs[call] = Int32(run) }
-        return run
-    }
-
-    /// The earliest run of pattern `q` that can be boarded at position `i` of stop `y` from
-    /// `source`: at exactly τ from the origin; otherwise after the change the rules ask for. The
-    /// run arrived on may be boarded again (a loop's vehicle, caught after a via's stay): whether
-    /// a label may board a run cannot depend on how it was reached, or a later departure's label
-    /// would hide an earlier one's journey. Runs from `current` on gain nothing.
-    package func boardable(_ q: Int, _ i: Int, _ y: Int, _ source: Source, round: Int, current: Int) -> Int? {
-        let below = current >= 0 ? current : schedule.runCount(q)
-        // Most sources cannot catch even the run before the one ridden (`ready` is a lower
-        // bound): one read answers them, before any label is looked at.
-        if below == 0 || (current > 0 && schedule.departure(q, current - 1, i) < source.ready) { return nil }
-        if round == 1 {
-            let run = rideable(q, from: firstRun(q, i, atOrAfter: source.ready, below: below))
-            return run < below && schedule.departure(q, run, i) == source.ready ? run : nil
-        }
-        let x = source.from, reached = Int(source.reached), fromTrip = Int(source.fromTrip)
-        var ready = source.ready
-        if !source.edge.exact && !source.edge.namesToTrip && below > 0 {
-            // Rows by stop and route decide alike for every run of the pattern (one route's).
-            guard let needed = edges.seconds(source.edge, from: x, fromTrip: fromTrip, toTrip: schedule.trip(q, 0)) else { return nil }
-            ready = Int32(clamping: reached + needed)
-        }
-        var run = rideable(q, from: firstRun(q, i, atOrAfter: ready, below: below))
-        while run < below {
-            if source.edge.exact || !source.edge.namesToTrip { return run }
-            // A row names a trip: each run is asked.
-            if let needed = edges.seconds(source.edge, from: x, fromTrip: fromTrip, toTrip: schedule.trip(q, run)),
-               Int(schedule.departure(q, run, i)) >= reached + needed {
-                return run
-            }
-            run = rideable(q, from: run + 1)
-        }
-        return nil
     }
 
     /// The arrival at `x` after `round` rides that a change starts from, and the label that

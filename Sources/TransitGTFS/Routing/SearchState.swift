@@ -111,7 +111,7 @@ package final class SearchState {
 }
 
 /// Per call of every pattern (from `Schedule.firstCall`), a run index (see
-/// `RangeSearch.runHint`; -1: none yet).
+/// `Boarding.runHint`; -1: none yet).
 package final class RunHints {
     package let runs: UnsetInt32s
 
