@@ -15,6 +15,10 @@ package struct Boarding<S: Schedule> {
     /// starts from it (the departure before at the origin boards the same run or one close). A
     /// class, so that the searches that read and set it need no `mutating`.
     package let runHint: RunHints
+    /// nil: a range search, whose first ride leaves at exactly its departure τ. Else one search
+    /// from a time (`RangeSearch.earliestArrival`): the first ride is any run leaving the origin
+    /// at most this many seconds after the rider is there.
+    package let firstRideWait: Int32?
 
     /// May the rider ride run `run` of pattern `q` (`RideFilter`)?
     @inline(__always) package func rideable(_ q: Int, _ run: Int) -> Bool {
@@ -53,7 +57,10 @@ package struct Boarding<S: Schedule> {
         if below == 0 || (current > 0 && schedule.departure(q, current - 1, i) < source.ready) { return nil }
         if round == 1 {
             let run = rideable(q, from: firstRun(q, i, atOrAfter: source.ready, below: below))
-            return run < below && schedule.departure(q, run, i) == source.ready ? run : nil
+            guard run < below else { return nil }
+            let wait = Int64(schedule.departure(q, run, i)) - Int64(source.ready)
+            if let firstRideWait { return wait <= Int64(firstRideWait) ? run : nil }
+            return wait == 0 ? run : nil
         }
         let x = source.from, reached = Int(source.reached), fromTrip = Int(source.fromTrip)
         var ready = source.ready

@@ -59,12 +59,20 @@ package struct RangeSearch<S: Schedule> {
     /// where they leave rides out, `boarding` asks them.
     package let stopFilter: RideFilter?
 
+    /// A search of one departure, from this time (`earliestArrival`); nil: the range search.
+    package let leaving: Int32?
+
     /// `noAlighting`: the origins in every layer, where the schedule is layered (`ViaLayers`).
-    package init(schedule: S, query: Router.Query, edges: TransferEdges, filter: RideFilter? = nil, noAlighting: [Int]? = nil) {
+    /// `leaving`: a search for `earliestArrival` from then, not a range search.
+    package init(schedule: S, query: Router.Query, edges: TransferEdges, filter: RideFilter? = nil, noAlighting: [Int]? = nil, leaving: Int32? = nil) {
         let rideFilter = filter.flatMap { $0.needs.filtersRides ? $0 : nil }
         stopFilter = filter.flatMap { $0.needs.wheelchair ? $0 : nil }
+        self.leaving = leaving
+        // Leaving at a time, the first ride may be boarded up to `before` (a walk to it counted).
+        let wait = leaving.map { time in query.before.map { Int32(clamping: max(Int64($0) - Int64(time), -1)) } ?? Int32.max }
         boarding = Boarding(schedule: schedule, edges: edges, filter: rideFilter,
-                            rideableRuns: rideFilter == nil ? nil : RideableRuns(patterns: schedule.patternCount), runHint: RunHints(schedule))
+                            rideableRuns: rideFilter == nil ? nil : RideableRuns(patterns: schedule.patternCount), runHint: RunHints(schedule),
+                            firstRideWait: wait)
         self.schedule = schedule
         self.query = query
         self.edges = edges
@@ -101,30 +109,63 @@ package struct RangeSearch<S: Schedule> {
         // Slots are Int32: no real feed comes near.
         guard schedule.stopCount < Int(Int32.max) / (rounds + 2) else { return [] }
         let (departures, calls) = originDepartures()
-        if !query.destinations.isEmpty && TargetBounds.worthBuilding(schedule, departures: departures.count) {
-            let s = schedule.stopCount, egressOf = egressOf, minEgress = minEgress
-            bounds = schedule.targetBounds(edges: edges, destinations: query.destinations.filter { $0 >= 0 && $0 < s }.map { ($0, egressOf[$0] - minEgress) })
-        }
+        buildBounds(departures: departures.count)
         for (tau, range) in departures {
-            let departing = calls[range]
-            // Emptied, not replaced: the lists keep their memory from one departure to the next.
-            rideMarked.removeAll(keepingCapacity: true)
-            changed.removeAll(keepingCapacity: true)
-            arrivalsMarked.removeAll(keepingCapacity: true)
-            destinationBound = SearchState.unreached
-            for round in 1...rounds {
-                carryOver(round)
-                tightenBound(round)
-                collectBoardings(round, tau: tau)
-                if touched.isEmpty { break }
-                queuePatterns(round, departing: departing)
-                scanPatterns(round)
-                if rideMarked.isEmpty && arrivalsMarked.isEmpty && round > 1 { break }
-            }
+            rounds(tau, departing: calls[range])
             collectJourneys(tau)
         }
         found.sort { ($0.departure, $0.arrival, $0.transfers) < ($1.departure, $1.arrival, $1.transfers) }
         return found
+    }
+
+    /// The earliest arrival at the end of a journey leaving at or after `leaving` (and, with the
+    /// query's `before`, by then), nil where none arrives: plain RAPTOR, one departure whose first
+    /// ride is any run the rider can catch (`Boarding.firstRideWait`), no journey reconstructed.
+    package mutating func earliestArrival() -> Int32? {
+        guard let time = leaving, schedule.stopCount < Int(Int32.max) / (rounds + 2) else { return nil }
+        var departing: [(pattern: Int, position: Int)] = []
+        for o in Set(query.origins).sorted() where o >= 0 && o < schedule.stopCount && stopFilter?.allows(stop: o) ?? true {
+            for k in schedule.calls(at: o) {
+                let (q, i) = schedule.call(k)
+                if schedule.canBoard(q, i) && i < schedule.length(q) - 1 { departing.append((q, i)) }
+            }
+        }
+        buildBounds(departures: 1)
+        rounds(time, departing: departing[...])
+        var best: Int32?
+        for d in query.destinations where d >= 0 && d < schedule.stopCount {
+            for round in 1...rounds {
+                let a = atEnd(d, state.arrival(d, round))
+                if a != SearchState.unreached && a < best ?? .max { best = a }
+            }
+        }
+        return best
+    }
+
+    /// The lower bounds to the destinations, where they pay for themselves.
+    private mutating func buildBounds(departures: Int) {
+        guard !query.destinations.isEmpty && TargetBounds.worthBuilding(schedule, departures: departures) else { return }
+        let s = schedule.stopCount, egressOf = egressOf, minEgress = minEgress
+        bounds = schedule.targetBounds(edges: edges, destinations: query.destinations.filter { $0 >= 0 && $0 < s }.map { ($0, egressOf[$0] - minEgress) })
+    }
+
+    /// One departure's rounds: leaving the origins at `tau` on the patterns `departing`.
+    private mutating func rounds(_ tau: Int32, departing: ArraySlice<(pattern: Int, position: Int)>) {
+        // Emptied, not replaced: the lists keep their memory from one departure to the next.
+        rideMarked.removeAll(keepingCapacity: true)
+        changed.removeAll(keepingCapacity: true)
+        arrivalsMarked.removeAll(keepingCapacity: true)
+        // With a cap known beforehand (`Router.Query.arrivingBy`), nothing arriving later is searched.
+        destinationBound = query.arrivingBy.map { Int32(clamping: Int64($0) + 1 - Int64(minEgress)) } ?? SearchState.unreached
+        for round in 1...rounds {
+            carryOver(round)
+            tightenBound(round)
+            collectBoardings(round, tau: tau)
+            if touched.isEmpty { break }
+            queuePatterns(round, departing: departing)
+            scanPatterns(round)
+            if rideMarked.isEmpty && arrivalsMarked.isEmpty && round > 1 { break }
+        }
     }
 
     /// The departures at the origin stops in the window, latest first, each with the patterns

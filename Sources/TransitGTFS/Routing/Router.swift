@@ -27,6 +27,9 @@ package struct Router {
         /// Departure window in seconds of the service day, both inclusive.
         package var after: Int?
         package var before: Int?
+        /// Only journeys arriving at the end by then (a bound known beforehand, as `earliest`
+        /// knows it): nothing arriving later is searched for.
+        package var arrivingBy: Int?
         package var maxTransfers: Int
         /// Seconds needed for a change that no transfers.txt row decides.
         package var minTransfer: Int
@@ -200,25 +203,66 @@ package struct Router {
 
     package func journeys() -> [Journey] { search(query) }
 
-    /// One search of `query`'s window, on the schedule as planned or as realtime data has it
-    /// (two concrete types, so each search is compiled for its own).
-    package func search(_ query: Query) -> [Journey] {
+    /// One search of `query`'s window.
+    package func search(_ query: Query) -> [Journey] { searching(query).journeys }
+
+    /// The earliest arrival at the end of `query`'s journeys leaving in its window: one RAPTOR
+    /// search from the window's start, no whole range.
+    package func earliestArrival(_ query: Query) -> Int? {
+        searching(query, leaving: Int32(clamping: query.after ?? 0)).earliest.map(Int.init)
+    }
+
+    /// The `count` journeys of the window that arrive first: by arrival, then fewer changes, then
+    /// the later departure (`gtfs trips --earliest`). The first arrival comes from one RAPTOR
+    /// search (`earliestArrival`); only journeys leaving by then can make it, so for one journey
+    /// a range search of that span with nothing arriving later searched for gives every way
+    /// to arrive then, and the fewest changes among them (of a Pareto set, the latest to leave).
+    /// For more, the span grows from there as `journeys(limit:)`'s does: no journey leaving
+    /// after the span's end arrives before it, so once `count` arrive within it they are the first.
+    package func earliest(count: Int = 1) -> [Journey] {
+        guard count > 0, let first = earliestArrival(query) else { return [] }
+        let start = query.after ?? 0
+        let order = { (a: Journey, b: Journey) in (a.arrival, a.transfers, -a.departure) < (b.arrival, b.transfers, -b.departure) }
+        if count == 1 {
+            var part = query
+            part.before = min(query.before ?? first, first)
+            part.arrivingBy = first
+            if let best = search(part).min(by: order) { return [best] }
+        }
+        var span = max(first - start, 3600)
+        while true {
+            let end = start + span
+            var part = query
+            let whole = span >= 7 * 86_400 || (query.before.map { end >= $0 } ?? false)
+            if !whole { part.before = end }
+            let found = Array(search(part).sorted(by: order).prefix(count))
+            if whole || (found.count == count && found.allSatisfy { $0.arrival <= end }) { return found }
+            span *= 2
+        }
+    }
+
+    /// One search of `query`, on the schedule as planned or as realtime data has it, through the
+    /// vias' layers where there are any (four concrete types, so each search is compiled for its
+    /// own): the window's journeys, or with `leaving` the earliest arrival only.
+    private func searching(_ query: Query, leaving: Int32? = nil) -> (journeys: [Journey], earliest: Int32?) {
         if let layers {
             let layered = layers.layered(query), noAlighting = layers.everyLayer(query.origins)
             if let viaRealtime {
-                var search = RangeSearch(schedule: viaRealtime, query: layered, edges: edges, filter: filter, noAlighting: noAlighting)
-                return search.run().map { layers.unlayered($0, basePattern: viaRealtime.basePattern) }
+                let (found, earliest) = Self.run(viaRealtime, layered, edges, filter, noAlighting, leaving)
+                return (found.map { layers.unlayered($0, basePattern: viaRealtime.basePattern) }, earliest)
             }
-            guard let viaPlanned else { return [] }
-            var search = RangeSearch(schedule: viaPlanned, query: layered, edges: edges, filter: filter, noAlighting: noAlighting)
-            return search.run().map { layers.unlayered($0, basePattern: viaPlanned.basePattern) }
+            guard let viaPlanned else { return ([], nil) }
+            let (found, earliest) = Self.run(viaPlanned, layered, edges, filter, noAlighting, leaving)
+            return (found.map { layers.unlayered($0, basePattern: viaPlanned.basePattern) }, earliest)
         }
-        if let realtime {
-            var search = RangeSearch(schedule: realtime, query: query, edges: edges, filter: filter)
-            return search.run()
-        }
-        var search = RangeSearch(schedule: schedule, query: query, edges: edges, filter: filter)
-        return search.run()
+        if let realtime { return Self.run(realtime, query, edges, filter, nil, leaving) }
+        return Self.run(schedule, query, edges, filter, nil, leaving)
+    }
+
+    private static func run<S: Schedule>(_ schedule: S, _ query: Query, _ edges: TransferEdges, _ filter: RideFilter?, _ noAlighting: [Int]?,
+                                         _ leaving: Int32?) -> (journeys: [Journey], earliest: Int32?) {
+        var search = RangeSearch(schedule: schedule, query: query, edges: edges, filter: filter, noAlighting: noAlighting, leaving: leaving)
+        return leaving == nil ? (search.run(), nil) : ([], search.earliestArrival())
     }
 
     /// Every stop a ride reaches from the origins, leaving in the query's window: its earliest

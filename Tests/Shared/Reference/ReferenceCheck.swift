@@ -186,6 +186,16 @@ struct DifferentialCase {
         for limit in [1, 3] where triples(router.journeys(limit: limit)) != triples(Array(found.prefix(limit))) {
             problems.append("--limit \(limit) differs from the first \(limit) of the whole answer")
         }
+        // --earliest: the first to arrive (fewest changes, then the latest to leave), found
+        // without the whole window, are the first of the whole answer in that order.
+        let byArrival = found.sorted { ($0.arrival, $0.transfers, -$0.departure) < ($1.arrival, $1.transfers, -$1.departure) }
+        for count in [1, 3] where triples(router.earliest(count: count)) != triples(Array(byArrival.prefix(count))) {
+            problems.append("--earliest --limit \(count) differs from the first \(count) to arrive of the whole answer")
+        }
+        // Its one RAPTOR search, on its own: a wrong first arrival would only slow the above.
+        if router.earliestArrival(router.query) != byArrival.first?.arrival {
+            problems.append("the earliest arrival \(router.earliestArrival(router.query) ?? -1) is not the whole answer's first")
+        }
         let reference = given ?? ReferenceRouter(feed, q)
         var triples: [ReferenceRouter.Triple] = []
         for journey in found {

@@ -18,6 +18,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
             OptionSpec("before", value: "T", "only journeys leaving at or before T"),
             OptionSpec("arrive-by", value: "T", "only journeys arriving at or before T, the latest to leave first (today: leaving from now, unless --after)"),
             OptionSpec("fastest", "only the fastest: a journey goes when another leaves no earlier and arrives no later, whatever its changes"),
+            OptionSpec("earliest", "only the journey arriving first (leaving at or after --after; of those arriving then, the fewest changes, then the latest to leave), found without searching the whole day; with --limit N the N arriving first"),
             OptionSpec("all", "the table shows every journey, also those another beats clearly (hidden by default; JSON and tsv always have them)"),
             GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk,
             OptionSpec("limit", value: "N", "print the first N journeys (the table: N rows, after the ones it hides)"),
@@ -43,6 +44,8 @@ struct GTFSTripsCommand: GTFSSubcommand {
     var limit: Int?
     /// The Pareto set over departure and arrival only: a journey with fewer changes that arrives later goes.
     var fastest = false
+    /// `--earliest`: the journeys arriving first, not the whole window's Pareto set.
+    var earliest = false
     /// Show in the table the journeys it hides (see `JourneyLayout.unlikely`).
     var all = false
     var realtime = GTFSCommandLine.RealtimeChoice()
@@ -66,6 +69,9 @@ struct GTFSTripsCommand: GTFSSubcommand {
         search = try GTFSCommandLine.Search(args)
         limit = try args.int("limit", in: 1...100_000)
         fastest = args.flag("fastest")
+        earliest = args.flag("earliest")
+        if earliest && fastest { throw .usage("--earliest and --fastest together say two things: --earliest already gives the journey arriving first") }
+        if earliest && window.arriveBy != nil { throw .usage("--earliest and --arrive-by together say two things: the journey arriving first, or the latest to leave arriving by a time") }
         all = args.flag("all")
         rider = args.string("rider")
         stops = args.flag("stops")
@@ -91,10 +97,11 @@ struct GTFSTripsCommand: GTFSSubcommand {
         let rules = try needs.rules(search, gtfs, feed)
         var (journeys, router) = plan(ends, rules, day: day, window: window, updates: updates, limit: limit)
         var notices = feed.notices + (updates?.notices ?? []) + needs.notices(t)
-        // The table leaves out what nobody takes; JSON and tsv keep the whole Pareto set. With
+        // The table leaves out what nobody takes (not where --earliest asked for the first to
+        // arrive); JSON and tsv keep the whole Pareto set. With
         // --limit N the table still prints N rows where N exist: more are asked for while the
         // ones kept fall short and the router had more to give.
-        if gtfs.settings.format == .table && !all {
+        if gtfs.settings.format == .table && !all && !earliest {
             var asked = limit, kept = JourneyLayout.likely(journeys)
             while let n = limit, let a = asked, kept.count < n, journeys.count == a {
                 asked = a * 2
@@ -148,13 +155,14 @@ struct GTFSTripsCommand: GTFSSubcommand {
     }
 
     /// The journeys of `window`, the first `limit`; with `--arrive-by`, those arriving by then,
-    /// latest departure first.
+    /// latest departure first; with `--earliest`, the first to arrive (`limit` of them, else one).
     /// With the journeys, the router that found them (its schedule says their rides' calls).
     func plan(_ ends: QueryEnds, _ rules: QueryEnds.Rules, day: LocalDate, window: ServiceWindow.Seconds, updates: TripUpdates? = nil,
               limit: Int?) -> (journeys: [Router.Journey], router: Router) {
         // `--limit` alone lets the router stop early; a filter after it needs the whole window.
         let filtered = window.arriveBy != nil || fastest
         let router = ends.router(day: day.dayNumber, after: window.after, before: window.before, rules: rules, updates: updates)
+        if earliest { return (router.earliest(count: limit ?? 1), router) }
         guard filtered else { return (limit.map { router.journeys(limit: $0) } ?? router.journeys(), router) }
         var journeys = router.journeys()
         if fastest { journeys = JourneyLayout.fastest(journeys) }
