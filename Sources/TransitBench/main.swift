@@ -327,6 +327,55 @@ mode("checksum") { args in
     print(String(format: "checksum of %.1f MB (mapped): first %.2f ms, then %.2f ms = %.1f GB/s (best of 20)", mb, times[0] * 1000, best * 1000, mb / best / 1000))
 }
 
+mode("national") { args in
+    // transit-bench national CACHE NAME DATE PAIRS SEED TRANSFERS: random stop pairs of an
+    // imported feed (scripts/make-national-gtfs.py's), each leaving at a random time of DATE
+    // between 05:00 and 22:00, asked in process as `gtfs trips` asks (stops by id, walks at the
+    // ends): `--earliest`, then the Pareto set of the hour from then. Prints each one's median,
+    // 95th percentile and worst, and how many found a journey. The feed is loaded once, first.
+    guard args.count >= 6, let day = LocalDate(iso: args[2]), let pairs = Int(args[3]), let seed = UInt64(args[4]), let transfers = Int(args[5]) else {
+        throw BenchError.noFixture("usage: transit-bench national CACHE NAME DATE PAIRS SEED TRANSFERS")
+    }
+    let feed = try GTFSFeed.imported(args[1], cacheDirectory: args[0])
+    let t = feed.timetable
+    let called = (0..<t.stopCount).filter { t.isCalledAt($0) }
+    guard called.count > 1 else { throw BenchError.noFixture("no stop is called at") }
+    // SplitMix64: the same pairs for a seed on every machine.
+    var state = seed
+    func next(_ n: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(n))
+    }
+    var earliest: [Double] = [], window: [Double] = [], reached = 0, windowFound = 0, spans: [Double] = [], changes = 0
+    for _ in 0..<pairs {
+        let from = t.stopIDs[called[next(called.count)]], to = t.stopIDs[called[next(called.count)]]
+        let after = 5 * 3600 + next(17 * 3600)
+        var q = GTFSFeed.TripQuery(from: from, to: to, date: day, after: after, transfers: transfers)
+        q.earliest = true
+        var start = DispatchTime.now().uptimeNanoseconds
+        let first = try feed.plan(q)
+        earliest.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        if let j = first.first { reached += 1; spans.append(Double(j.arrival - after) / 60); changes += j.transfers }
+        q.earliest = false
+        q.before = after + 3600
+        start = DispatchTime.now().uptimeNanoseconds
+        if !(try feed.plan(q)).isEmpty { windowFound += 1 }
+        window.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+    func line(_ what: String, _ v: [Double]) -> String {
+        let sorted = v.sorted()
+        func at(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+        return String(format: "%@: median %.1f ms, p95 %.1f ms, worst %.1f ms", what, at(0.5), at(0.95), sorted.last ?? 0)
+    }
+    print("national \(args[1]) on \(args[2]), \(pairs) random stop pairs of \(called.count) stops called at, seed \(seed), --transfers \(transfers), in process:")
+    print(line("  --earliest", earliest) + String(format: " (%d found a journey; median %.0f minutes to arrival, %.1f changes on average)",
+                                                  reached, spans.sorted().isEmpty ? 0 : spans.sorted()[spans.count / 2], reached > 0 ? Double(changes) / Double(reached) : 0))
+    print(line("  one hour's Pareto set", window) + " (\(windowFound) found a journey)")
+}
+
 mode("json") { args in
     // transit-bench json FILE [ZONE]: the JSON writer alone, on what a command printed as JSON
     // (say `gtfs trips --format json` on dense81): read back into values, every

@@ -35,6 +35,9 @@ public struct GTFSFeed: Sendable {
         /// Only the first `limit` journeys by departure (the search then covers only as much of
         /// the window as makes them certain).
         public var limit: Int?
+        /// Only the journeys arriving first (`gtfs trips --earliest`): one, or `limit` of them,
+        /// by arrival, then fewer changes, then the later departure.
+        public var earliest = false
         /// Meters around an end given as `LAT,LON` within which every stop is a start (or an end).
         public var radius: Double
         /// Over several feeds: stops of different feeds this close are linked (a change of
@@ -73,7 +76,7 @@ public struct GTFSFeed: Sendable {
         let ends = try QueryEnds(timetable, from: q.from, to: q.to, radius: q.radius)
         let updates = realtime?.updates(on: ends.timetable)
         let router = ends.router(day: q.date.dayNumber, after: q.after, before: q.before, rules: q.rules, updates: updates)
-        let journeys = q.limit.map { router.journeys(limit: $0) } ?? router.journeys()
+        let journeys = q.earliest ? router.earliest(count: q.limit ?? 1) : q.limit.map { router.journeys(limit: $0) } ?? router.journeys()
         try timetable.damage.refuse()
         return (ends, updates, journeys)
     }

@@ -206,25 +206,28 @@ package struct Router {
     /// One search of `query`'s window.
     package func search(_ query: Query) -> [Journey] { searching(query).journeys }
 
-    /// The earliest arrival at the end of `query`'s journeys leaving in its window: one RAPTOR
-    /// search from the window's start, no whole range.
-    package func earliestArrival(_ query: Query) -> Int? {
-        searching(query, leaving: Int32(clamping: query.after ?? 0)).earliest.map(Int.init)
+    /// The earliest arrival at the end of `query`'s journeys leaving in its window, and when the
+    /// one with the fewest changes found leaves: one RAPTOR search from the window's start, no
+    /// whole range.
+    package func earliestArrival(_ query: Query) -> (arrival: Int, departure: Int)? {
+        searching(query, leaving: Int32(clamping: query.after ?? 0)).earliest.map { (Int($0.arrival), Int($0.departure)) }
     }
 
     /// The `count` journeys of the window that arrive first: by arrival, then fewer changes, then
     /// the later departure (`gtfs trips --earliest`). The first arrival comes from one RAPTOR
-    /// search (`earliestArrival`); only journeys leaving by then can make it, so for one journey
-    /// a range search of that span with nothing arriving later searched for gives every way
-    /// to arrive then, and the fewest changes among them (of a Pareto set, the latest to leave).
-    /// For more, the span grows from there as `journeys(limit:)`'s does: no journey leaving
-    /// after the span's end arrives before it, so once `count` arrive within it they are the first.
+    /// search (`earliestArrival`), with a journey of the fewest changes arriving then. The one to
+    /// give leaves no earlier than that one, and by the arrival: a range search of that span
+    /// alone, with nothing arriving later searched for, finds it (of a Pareto set, the latest
+    /// to leave). For more, the span grows from the window's start as `journeys(limit:)`'s does:
+    /// no journey leaving after the span's end arrives before it, so once `count` arrive within
+    /// it they are the first.
     package func earliest(count: Int = 1) -> [Journey] {
-        guard count > 0, let first = earliestArrival(query) else { return [] }
+        guard count > 0, let (first, leaves) = earliestArrival(query) else { return [] }
         let start = query.after ?? 0
         let order = { (a: Journey, b: Journey) in (a.arrival, a.transfers, -a.departure) < (b.arrival, b.transfers, -b.departure) }
         if count == 1 {
             var part = query
+            part.after = max(start, leaves)
             part.before = min(query.before ?? first, first)
             part.arrivingBy = first
             if let best = search(part).min(by: order) { return [best] }
@@ -244,7 +247,7 @@ package struct Router {
     /// One search of `query`, on the schedule as planned or as realtime data has it, through the
     /// vias' layers where there are any (four concrete types, so each search is compiled for its
     /// own): the window's journeys, or with `leaving` the earliest arrival only.
-    private func searching(_ query: Query, leaving: Int32? = nil) -> (journeys: [Journey], earliest: Int32?) {
+    private func searching(_ query: Query, leaving: Int32? = nil) -> (journeys: [Journey], earliest: (arrival: Int32, departure: Int32)?) {
         if let layers {
             let layered = layers.layered(query), noAlighting = layers.everyLayer(query.origins)
             if let viaRealtime {
@@ -260,7 +263,7 @@ package struct Router {
     }
 
     private static func run<S: Schedule>(_ schedule: S, _ query: Query, _ edges: TransferEdges, _ filter: RideFilter?, _ noAlighting: [Int]?,
-                                         _ leaving: Int32?) -> (journeys: [Journey], earliest: Int32?) {
+                                         _ leaving: Int32?) -> (journeys: [Journey], earliest: (arrival: Int32, departure: Int32)?) {
         var search = RangeSearch(schedule: schedule, query: query, edges: edges, filter: filter, noAlighting: noAlighting, leaving: leaving)
         return leaving == nil ? (search.run(), nil) : ([], search.earliestArrival())
     }

@@ -48,6 +48,8 @@ package final class TransferEdges {
     package let stopFeed: [Int32]
     /// transfers.txt rows by (from stop, to stop) key, stations included.
     package var rulesByPair: [Int64: [Int]] = [:]
+    /// Every stop a row of `rulesByPair` names, from or to.
+    private var namedByRows = Set<Int>()
     /// Rows naming no stop, by feed.
     package var wildcardRules: [[Int]] = []
     /// Stops named as a transfers.txt row's to_stop_id, by from stop (stations expanded).
@@ -95,6 +97,8 @@ package final class TransferEdges {
         routeSeconds.initialize(repeating: -1)
         for (index, rule) in t.transfers.enumerated() {
             // A row applies where each stop it names matches: both, one (the other any), or none.
+            if rule.fromStop >= 0 { namedByRows.insert(Int(rule.fromStop)) }
+            if rule.toStop >= 0 { namedByRows.insert(Int(rule.toStop)) }
             switch (rule.fromStop >= 0, rule.toStop >= 0) {
             case (true, true): rulesByPair[Self.key(Int(rule.fromStop), Int(rule.toStop)), default: []].append(index)
             case (true, false): rulesByPair[Self.key(Int(rule.fromStop), -1), default: []].append(index)
@@ -227,6 +231,10 @@ package final class TransferEdges {
     /// feed; none between feeds (a row never names another feed's stop).
     package func candidates(_ x: Int, _ y: Int) -> [Int] {
         guard feed(x) == feed(y) else { return [] }
+        // Most pairs: no row names either stop or its station (on a national network a query
+        // asked this at every stop it reached, each time with arrays and a dictionary).
+        let named = { (stop: Int) in stop >= 0 && self.namedByRows.contains(stop) }
+        if !named(x) && !named(y) && !named(t.parent(of: x)) && !named(t.parent(of: y)) { return wildcardRules[Int(feed(x))] }
         return Self.candidates(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules[Int(feed(x))])
     }
 
@@ -317,8 +325,13 @@ package final class TransferEdges {
     }
 
     private var fromRulesCache: [Int: FromRules] = [:]
+    /// Whether any transfers.txt row names an arriving trip or route: where none does (most
+    /// feeds), no stop's changes depend on the trip, and no stop's edges are worked out to say
+    /// so (on a national network that was a tenth of a query, at each stop alighted at).
+    private lazy var rowsNameArrivals = t.transfers.contains { $0.fromTrip >= 0 || $0.fromRoute >= 0 }
 
     package func fromRules(_ x: Int) -> FromRules {
+        guard rowsNameArrivals else { return FromRules() }
         let x = base(x)
         if let known = fromRulesCache[x] { return known }
         var rules = FromRules()

@@ -193,8 +193,9 @@ struct DifferentialCase {
             problems.append("--earliest --limit \(count) differs from the first \(count) to arrive of the whole answer")
         }
         // Its one RAPTOR search, on its own: a wrong first arrival would only slow the above.
-        if router.earliestArrival(router.query) != byArrival.first?.arrival {
-            problems.append("the earliest arrival \(router.earliestArrival(router.query) ?? -1) is not the whole answer's first")
+        let raptor = router.earliestArrival(router.query)
+        if raptor?.arrival != byArrival.first?.arrival || (raptor.map { $0.departure > (byArrival.first?.departure ?? .min) } ?? false) {
+            problems.append("the earliest arrival and departure \(raptor.map { "\($0)" } ?? "none") are not the whole answer's first's")
         }
         let reference = given ?? ReferenceRouter(feed, q)
         var triples: [ReferenceRouter.Triple] = []
