@@ -5,6 +5,10 @@ import TransitSupport
 public enum SearchDefaults {
     /// Changes at most.
     public static let transfers = 2
+    /// The most changes a query may ask for: 7, as nigiri and MOTIS allow (a random pair of stops
+    /// across a country takes a bus, regional rail, two or three intercity lines, regional rail and
+    /// a bus: half the generated national network's pairs need 6 or 7).
+    public static let maxTransfers = 7
     /// Seconds a change needs where transfers.txt says nothing.
     public static let minTransferSeconds = 120
     /// Meters within which stops of different feeds are linked by a walk; links this long are

@@ -537,8 +537,8 @@ package struct RangeSearch<S: Schedule> {
             if from != boardStop {
                 // A walk shows the walk; a change by the rules shows the time the rules ask.
                 let walk = edges.edges(from).first { Int($0.to) == boardStop && $0.walkSeconds >= 0 }
-                let seconds = walk.map { Int($0.walkSeconds) } ?? edges.seconds(from: from, to: boardStop, fromTrip: -1, toTrip: -1, in: edges.t) ?? 0
-                legs.append(Router.Leg(mode: .walk(meters: edges.meters(from, boardStop, in: edges.t)), from: from, to: boardStop,
+                let seconds = walk.map { Int($0.walkSeconds) } ?? edges.seconds(from: from, to: boardStop, fromTrip: -1, toTrip: -1) ?? 0
+                legs.append(Router.Leg(mode: .walk(meters: edges.meters(from, boardStop)), from: from, to: boardStop,
                                        departure: LegTime(reached), arrival: LegTime(reached + seconds)))
             }
             stop = from
@@ -546,8 +546,10 @@ package struct RangeSearch<S: Schedule> {
         }
         legs.reverse()
         let rides = legs.filter(\.isRide)
-        guard rides.count == round, let first = rides.first, first.departure.predicted == Int(tau) + Int(accessOf[first.from]),
-              let last = rides.last else { return nil }
+        guard rides.count == round, let first = rides.first, let last = rides.last else { return nil }
+        // A range search's first ride leaves at τ (after the walk to it); one from a time, then or later.
+        let leaves = Int(tau) + Int(accessOf[first.from])
+        guard leaving == nil ? first.departure.predicted == leaves : first.departure.predicted >= leaves else { return nil }
         var journey = Router.Journey(legs: legs, departure: first.departure.predicted, arrival: last.arrival.predicted, transfers: rides.count - 1)
         // The walks at both ends: from a point (stop -1) or from the stop named (a walked
         // origin), as long as the ends measured them; none from a stop named itself.

@@ -384,7 +384,7 @@ package final class TransferEdges {
     }
 
     /// Seconds a change from `x` to `y` needs between these trips (-1: any); nil if forbidden.
-    package func seconds(from x: Int, to y: Int, fromTrip: Int, toTrip: Int, in t: Timetable) -> Int? {
+    package func seconds(from x: Int, to y: Int, fromTrip: Int, toTrip: Int) -> Int? {
         for e in edges(x) where Int(e.to) == y {
             if e.walkSeconds >= 0 { return Int(e.lowerBound) }
             return decided(base(x), base(y), candidates(base(x), base(y)), fromTrip: fromTrip, toTrip: toTrip).map { $0 + Int(e.extra) }
@@ -402,7 +402,7 @@ package final class TransferEdges {
     /// How far a walk from `x` to `y` is: as the feed stored it (on a map's streets, if it was
     /// imported with one) where the walks are read from there, as measured on `streets` where
     /// they were, else the straight line.
-    package func meters(_ x: Int, _ y: Int, in t: Timetable) -> Double {
+    package func meters(_ x: Int, _ y: Int) -> Double {
         let (x, y) = (base(x), base(y))
         if grid == nil, let stored = t.storedWalks(x, stepFree: stepFree).first(where: { Int($0.stop) == y }) { return stored.meters }
         if streets != nil, let walked = onFoot(x).first(where: { $0.stop == y }) { return walked.meters }

@@ -7,8 +7,8 @@ import TransitSupport
 /// v + 1 at a call of via v where it picks up or sets down (the rider stays seated), or, where
 /// the via asks for a stay, where the rider alights: at a stop of its own ("arrived for the
 /// stay"), whose changes lead into the next layer the stay later. A change that ends at a via's
-/// stop advances too (with its stay). Origins are in layer 0, destinations in the last; a lower
-/// bound to the destination ignores the vias, and so stays one.
+/// stop advances too (with its stay). Origins are in layer 0, destinations in the last; each
+/// layer's lower bound runs through the vias still to call at (`TargetBounds.init(layered:)`).
 ///
 /// Layered stop `l × S + s` is stop s in layer l; after the layers come the stay stops. Pattern
 /// `c × P + q` is pattern q as a ride boarded in layer c sees it.
@@ -275,9 +275,8 @@ package struct ViaSchedule<Base: Schedule>: Schedule {
 
     package func call(_ index: Int) -> (pattern: Int, position: Int) { (Int(callPairs[2 * index]), Int(callPairs[2 * index + 1])) }
 
-    /// Bounds of the base network (the vias ignored: still a lower bound), read per layer.
+    /// Bounds per layer: to the next via, then on (`TargetBounds.init(layered:)`).
     package func targetBounds(edges: TransferEdges, destinations: [(stop: Int, start: Int32)]) -> TargetBounds {
-        let plain = TargetBounds(base, edges: edges, destinations: destinations.map { (layers.base($0.stop), $0.start) })
-        return plain.layered(layers, basePatterns: (0..<patternCount).map(basePattern), firstCalls: (0...patternCount).map { Int(firstCalls[$0]) })
+        TargetBounds(layered: self, edges: edges, destinations: destinations)
     }
 }

@@ -57,7 +57,7 @@ enum GTFSCommandLine {
                                             "a real-time source must connect and send its first byte within this (0.1 to 60; then the transfer may take --timeout); a remembered source that failed is skipped for 60 s",
                                             default: Arguments.format(RealtimeSource.defaultDeadline))
     static let date = OptionSpec("date", value: "DATE", "service day: YYYY-MM-DD, today or tomorrow in the feed's zone; before 03:00 the day in progress is yesterday's")
-    static let transfers = OptionSpec("transfers", value: "K", "at most K changes (0 to 5)", default: String(SearchDefaults.transfers))
+    static let transfers = OptionSpec("transfers", value: "K", "at most K changes (0 to \(SearchDefaults.maxTransfers))", default: String(SearchDefaults.transfers))
     static let minTransfer = OptionSpec("min-transfer", value: "MIN", "minutes a change needs where transfers.txt does not say",
                                         default: String(SearchDefaults.minTransferSeconds / 60))
     static let walk = OptionSpec("walk", value: "METERS", "change on foot between stops this close (--min-transfer plus the walk at 1.2 m/s), and walk this far from a named --from and to a named --to (0 turns both off)",
@@ -75,7 +75,7 @@ enum GTFSCommandLine {
         var zone: String?
 
         init(_ args: Arguments) throws(TransitError) {
-            transfers = try args.intValue("transfers", in: 0...5)
+            transfers = try args.intValue("transfers", in: 0...SearchDefaults.maxTransfers)
             minTransfer = try args.intValue("min-transfer", in: 0...60) * 60
             // 0 turns walking changes off.
             let meters = try args.double("walk", in: 0...5000, what: "meters") ?? SearchDefaults.walkMeters
