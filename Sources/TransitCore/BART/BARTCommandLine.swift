@@ -53,7 +53,7 @@ struct BARTTripsCommand: SpecifiedCommand {
                     OptionSpec("before", value: "T", "only trips leaving at or before T; times before 03:00 are the end of the service day"),
                     OptionSpec("arrive-by", value: "T", "only trips arriving at or before T, the latest to leave first"),
                     OptionSpec("limit", value: "N", "keep the first N trips"),
-                    OptionSpec("transfers", value: "0|1", "at most this many changes of train, as in gtfs trips; BART's trip finder intersects its lines, so one is the most it plans (gtfs trips plans up to 5, default 2)", default: "0", choices: ["0", "1"]),
+                    OptionSpec("transfers", value: "0|1", "at most this many changes of train, as in gtfs trips; BART's trip finder intersects its lines, so one is the most it plans (gtfs trips plans up to 7, default 2)", default: "0", choices: ["0", "1"]),
                     OptionSpec("min-transfer", value: "MIN", "minutes a change needs, as in gtfs trips; one more than gtfs trips' default (2): BART's API gives no transfer times to go by", default: "3"),
                 ],
                 notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, line, origin, destination, departure, arrival, head_station). Times are Pacific, with their offset in tsv and json. tsv/csv add line and toward (legs joined with >), and change_at with --transfers 1."])

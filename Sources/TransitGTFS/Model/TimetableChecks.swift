@@ -26,19 +26,14 @@ package final class TimetableDamage: Sendable {
 /// Every accessor a reader outside the router's `Schedule` uses for the fields checked where
 /// read: each returns what is in range, or nothing (noting the damage).
 extension Timetable {
+    /// Stations, their stops and stored walks, read in place (`StopNeighbours`).
+    package var neighbours: StopNeighbours { StopNeighbours(self) }
+
     /// Stop `s`'s station; -1 for none.
-    package func parent(of s: Int) -> Int {
-        guard s >= 0, s < stopCount else { return -1 }
-        let p = Int(stopParent[s])
-        guard p >= -1, p < stopCount else { damage.found("stopParent"); return -1 }
-        return p
-    }
+    package func parent(of s: Int) -> Int { neighbours.parent(of: s) }
 
     /// The stops whose parent `station` is; empty for a stop that is no station.
-    package func children(ofStation station: Int) -> [Int] {
-        indexes(stationChildren, span(stationChildStart, station, within: stationChildren.count, "stationChildStart"), below: stopCount, "stationChildren")
-            .map { Int($0) }
-    }
+    package func children(ofStation station: Int) -> [Int] { neighbours.children(ofStation: station).map { Int($0) } }
 
     /// Stop `s`'s fare zone (Fares v1); -1 for none.
     package func fareZone(ofStop s: Int) -> Int {
@@ -53,18 +48,8 @@ extension Timetable {
         indexes(fares.stopAreas, span(fares.stopAreaStart, s, within: fares.stopAreas.count, "stopAreaStart"), below: fares.areaIDs.count, "stopAreas")
     }
 
-    /// The walks stored for stop `x`: positions in `linkStops` and `linkLengths`, each stop in
-    /// range and each length within the radius the walks were stored for.
-    package func links(of x: Int) -> Range<Int> {
-        guard linkStart.count == stopCount + 1, x >= 0, x < stopCount else { return 0..<0 }
-        let from = Int(linkStart[x]), to = Int(linkStart[x + 1])
-        guard from >= 0, from <= to, to <= linkStops.count, to <= linkLengths.count else { damage.found("linkStart"); return 0..<0 }
-        for k in from..<to where linkStops[k] < 0 || Int(linkStops[k]) >= stopCount || !(linkLengths[k] >= 0 && linkLengths[k] <= TimetableCombination.linkRadius) {
-            damage.found("linkStops")
-            return 0..<0
-        }
-        return from..<to
-    }
+    /// The walks stored for stop `x` (`StopNeighbours.links(of:)`).
+    package func links(of x: Int) -> Range<Int> { neighbours.links(of: x) }
 
     /// The calls at `stop`: (pattern, position) pairs, each position within its pattern.
     package func calls(atStop stop: Int) -> [(pattern: Int, position: Int)] {

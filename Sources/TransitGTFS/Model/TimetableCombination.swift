@@ -175,23 +175,8 @@ extension Timetable {
         linkStepFree = free
     }
 
-    /// The stored walks out of `x`.
-    package func storedWalks(_ x: Int) -> [(stop: Int32, meters: Double)] { links(of: x).map { (linkStops[$0], linkLengths[$0]) } }
-
-    /// The stored walks out of `x` for a rider who needs them step-free: as measured on the map's
-    /// step-free streets where the feed was imported on one (a pair they do not join within the
-    /// radius is left out), else as stored.
-    package func storedWalks(_ x: Int, stepFree: Bool) -> [(stop: Int32, meters: Double)] {
-        guard stepFree, !linkStepFree.isEmpty else { return storedWalks(x) }
-        guard linkStepFree.count == linkStops.count else {
-            damage.found("linkStepFree")
-            return []
-        }
-        return links(of: x).compactMap { k in
-            let meters = linkStepFree[k]
-            return meters >= 0 && meters <= TimetableCombination.linkRadius ? (linkStops[k], meters) : nil
-        }
-    }
+    /// The stored walks out of `x`, for a rider who needs them step-free or not (`StopNeighbours`).
+    package func storedWalks(_ x: Int, stepFree: Bool = false) -> [(stop: Int32, meters: Double)] { neighbours.storedWalks(x, stepFree: stepFree) }
 
     /// Were the walks measured on a map's step-free streets (at import, `linkStepFree`)?
     package var hasStepFreeWalks: Bool { !linkStepFree.isEmpty }

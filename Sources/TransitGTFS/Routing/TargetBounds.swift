@@ -187,8 +187,8 @@ package struct TargetBounds {
         let t = edges.t
         var pairs: [(to: Int32, from: Int32)] = []
         for v in 0..<n where v < t.stopCount {
-            let parent = t.parent(of: v)
-            if parent >= 0 { for u in edges.children.of(parent) where u != v { pairs.append((Int32(v), Int32(u))) } }
+            let parent = edges.neighbours.parent(of: v)
+            if parent >= 0 { for u in edges.neighbours.children(ofStation: parent) where Int(u) != v { pairs.append((Int32(v), u)) } }
         }
         for (x, ys) in edges.listed where x >= 0 && x < n {
             for y in ys where y >= 0 && y < n && y != x { pairs.append((Int32(y), Int32(x))) }

@@ -29,6 +29,8 @@ package final class TransferEdges {
     package let t: Timetable
     /// Each trip's route, read in place (`TripRoutes`).
     private let tripRoutes: TripRoutes
+    /// Stations, their stops and the stored walks, read in place (`StopNeighbours`).
+    package let neighbours: StopNeighbours
     package let minTransfer: Int
     package let walkMeters: Double?
     package let linkMeters: Double?
@@ -78,6 +80,7 @@ package final class TransferEdges {
                  stepFree: Bool = false) {
         self.t = t
         tripRoutes = t.tripRoutes
+        neighbours = t.neighbours
         self.stepFree = stepFree
         self.margin = margin
         self.walkingSpeed = walkingSpeed
@@ -158,15 +161,18 @@ package final class TransferEdges {
         guard x >= 0, x < t.stopCount else { return [] }
         let at = Int(workedAt[x])
         if at >= 0 { return worked[at] }
+        // The stop itself, its station's other stops, the pairs transfers.txt lists; each once
+        // (a handful: a list, not a set).
         var pairs = [x]
-        let parent = t.parent(of: x)
-        if parent >= 0 { pairs += children.of(parent).filter { $0 != x } }
-        pairs += listed[x] ?? []
+        let parent = neighbours.parent(of: x)
+        if parent >= 0 { for y in neighbours.children(ofStation: parent) where Int(y) != x { pairs.append(Int(y)) } }
+        for y in listed[x] ?? [] where !pairs.contains(y) { pairs.append(y) }
         var out: [Edge] = []
-        var known = Set<Int>()
-        for y in pairs where known.insert(y).inserted {
+        var known: [Int] = []
+        for y in pairs where !known.contains(y) {
+            known.append(y)
             let rows = candidates(x, y)
-            if let (bound, exact) = Self.bound(x, y, rows, t, minTransfer: minTransfer) {
+            if let (bound, exact) = Self.bound(x, y, rows, t.transfers, routes: tripRoutes, minTransfer: minTransfer) {
                 var edge = Edge(to: Int32(y), lowerBound: Int32(clamping: margin.apply(Int(bound))), walkSeconds: -1, exact: exact)
                 if !exact {
                     edge.rows = Int32(pairRows.count)
@@ -177,11 +183,11 @@ package final class TransferEdges {
                 out.append(edge)
             }
         }
+        // The walks: each stop once already (stored so, or found once in the grid).
         for (y, meters) in onFoot(x) where !known.contains(y) {
             // A link joins stops a vehicle calls at (not stations or entrances) of two feeds.
             let link = feed(x) != feed(y) && meters <= linkMeters ?? -1 && t.isCalledAt(y)
             guard meters <= walkMeters ?? -1 || link, !forbidden(x, y) else { continue }
-            known.insert(y)
             // Walk plus a margin, as OpenTripPlanner, R5 and Navitia reckon it: a change to a stop
             // 0 m away needs what a change at the same stop needs.
             let seconds = Int32(clamping: Int((meters / walkingSpeed).rounded(.up)))
@@ -218,7 +224,7 @@ package final class TransferEdges {
             return out
         }
         guard (walkMeters ?? 0) > 0 || linkMeters != nil else { return [] }
-        return t.storedWalks(x, stepFree: stepFree).map { (Int($0.stop), $0.meters) }
+        return neighbours.storedWalks(x, stepFree: stepFree).map { (Int($0.stop), $0.meters) }
     }
 
     /// A pair's key; -1 stands for a row's empty stop field.
@@ -234,15 +240,16 @@ package final class TransferEdges {
         // Most pairs: no row names either stop or its station (on a national network a query
         // asked this at every stop it reached, each time with arrays and a dictionary).
         let named = { (stop: Int) in stop >= 0 && self.namedByRows.contains(stop) }
-        if !named(x) && !named(y) && !named(t.parent(of: x)) && !named(t.parent(of: y)) { return wildcardRules[Int(feed(x))] }
-        return Self.candidates(x, y, t, rulesByPair: rulesByPair, wildcard: wildcardRules[Int(feed(x))])
+        let (px, py) = (neighbours.parent(of: x), neighbours.parent(of: y))
+        if !named(x) && !named(y) && !named(px) && !named(py) { return wildcardRules[Int(feed(x))] }
+        return Self.candidates(x, y, parents: (px, py), rulesByPair: rulesByPair, wildcard: wildcardRules[Int(feed(x))])
     }
 
     package func forbidden(_ x: Int, _ y: Int) -> Bool { candidates(x, y).contains { t.transfers[$0].type == 3 } }
 
     /// Candidate rows for (x, y): exact stops, their stations, and rows without stops.
-    package static func candidates(_ x: Int, _ y: Int, _ t: Timetable, rulesByPair: [Int64: [Int]], wildcard: [Int]) -> [Int] {
-        let px = t.parent(of: x), py = t.parent(of: y)
+    package static func candidates(_ x: Int, _ y: Int, parents: (x: Int, y: Int), rulesByPair: [Int64: [Int]], wildcard: [Int]) -> [Int] {
+        let (px, py) = parents
         // The stop, its station, and -1 for a row that leaves the field empty.
         let froms = px >= 0 ? [x, px, -1] : [x, -1], tos = py >= 0 ? [y, py, -1] : [y, -1]
         var rows: [Int] = []
@@ -254,13 +261,13 @@ package final class TransferEdges {
 
     /// The least seconds any pair of trips could need at (x, y) under its candidate `rows`, and
     /// whether that is exact (no row names a trip or a route); nil when every pair is forbidden.
-    package static func bound(_ x: Int, _ y: Int, _ rows: [Int], _ t: Timetable, minTransfer: Int) -> (seconds: Int32, exact: Bool)? {
-        if rows.allSatisfy({ t.transfers[$0].fromTrip < 0 && t.transfers[$0].toTrip < 0 && t.transfers[$0].fromRoute < 0 && t.transfers[$0].toRoute < 0 }) {
-            return decide(x, y, rows, t, fromTrip: -1, toTrip: -1, minTransfer: minTransfer).map { (Int32($0), true) }
+    package static func bound(_ x: Int, _ y: Int, _ rows: [Int], _ transfers: [TransferRule], routes: TripRoutes, minTransfer: Int) -> (seconds: Int32, exact: Bool)? {
+        if rows.allSatisfy({ transfers[$0].fromTrip < 0 && transfers[$0].toTrip < 0 && transfers[$0].fromRoute < 0 && transfers[$0].toRoute < 0 }) {
+            return decide(x, y, rows, transfers, routes: routes, fromTrip: -1, toTrip: -1, minTransfer: minTransfer).map { (Int32($0), true) }
         }
         var least = minTransfer
         for row in rows {
-            if let seconds = seconds(of: t.transfers[row], minTransfer: minTransfer) { least = min(least, seconds) }
+            if let seconds = seconds(of: transfers[row], minTransfer: minTransfer) { least = min(least, seconds) }
         }
         return (Int32(least), false)
     }
@@ -278,11 +285,11 @@ package final class TransferEdges {
     /// The deciding row among `rows` for trips (s, t), in GTFS's order of specificity: both
     /// trips; a trip and a route; one trip; both routes; one route; stops only. Exact stops beat
     /// stations; on a tie the most restrictive row wins. nil: forbidden.
-    package static func decide(_ x: Int, _ y: Int, _ rows: [Int], _ t: Timetable, fromTrip: Int, toTrip: Int, minTransfer: Int) -> Int? {
-        let fromRoute = fromTrip >= 0 ? t.route(ofTrip: fromTrip) : -2, toRoute = toTrip >= 0 ? t.route(ofTrip: toTrip) : -2
+    package static func decide(_ x: Int, _ y: Int, _ rows: [Int], _ transfers: [TransferRule], routes: TripRoutes, fromTrip: Int, toTrip: Int, minTransfer: Int) -> Int? {
+        let fromRoute = fromTrip >= 0 ? routes.route(ofTrip: fromTrip) : -2, toRoute = toTrip >= 0 ? routes.route(ofTrip: toTrip) : -2
         var best: (rank: Int, exact: Int, seconds: Int?)?
         for index in rows {
-            let r = t.transfers[index]
+            let r = transfers[index]
             if r.fromTrip >= 0 && Int(r.fromTrip) != fromTrip { continue }
             if r.toTrip >= 0 && Int(r.toTrip) != toTrip { continue }
             if r.fromRoute >= 0 && Int(r.fromRoute) != fromRoute { continue }
@@ -395,7 +402,7 @@ package final class TransferEdges {
     /// What `rows` decide for the change x → y between these trips (`decide`; no row:
     /// `--min-transfer`), with the rider's margin; nil: forbidden.
     package func decided(_ x: Int, _ y: Int, _ rows: [Int], fromTrip: Int, toTrip: Int) -> Int? {
-        let usual = rows.isEmpty ? minTransfer : Self.decide(x, y, rows, t, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
+        let usual = rows.isEmpty ? minTransfer : Self.decide(x, y, rows, t.transfers, routes: tripRoutes, fromTrip: fromTrip, toTrip: toTrip, minTransfer: minTransfer)
         return usual.map(margin.apply)
     }
 
@@ -404,7 +411,7 @@ package final class TransferEdges {
     /// they were, else the straight line.
     package func meters(_ x: Int, _ y: Int) -> Double {
         let (x, y) = (base(x), base(y))
-        if grid == nil, let stored = t.storedWalks(x, stepFree: stepFree).first(where: { Int($0.stop) == y }) { return stored.meters }
+        if grid == nil, let stored = neighbours.storedWalks(x, stepFree: stepFree).first(where: { Int($0.stop) == y }) { return stored.meters }
         if streets != nil, let walked = onFoot(x).first(where: { $0.stop == y }) { return walked.meters }
         let a = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x]), b = Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y])
         let m = a.meters(to: b)
