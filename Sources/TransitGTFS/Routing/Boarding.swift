@@ -45,8 +45,9 @@ package struct Boarding<S: Schedule> {
         return run
     }
 
-    /// The earliest run of pattern `q` that can be boarded at position `i` of stop `y` from
-    /// `source`: at exactly τ from the origin; otherwise after the change the rules ask for. The
+    /// The earliest run of pattern `q` that can be boarded at position `i` from `source`: from
+    /// the origin at exactly τ (one search from a time: within `firstRideWait`); otherwise after
+    /// the change the rules ask for. The
     /// run arrived on may be boarded again (a loop's vehicle, caught after a via's stay): whether
     /// a label may board a run cannot depend on how it was reached, or a later departure's label
     /// would hide an earlier one's journey. Runs from `current` on gain nothing.

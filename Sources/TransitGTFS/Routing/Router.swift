@@ -222,26 +222,17 @@ package struct Router {
     /// no journey leaving after the span's end arrives before it, so once `count` arrive within
     /// it they are the first.
     package func earliest(count: Int = 1) -> [Journey] {
-        guard count > 0, let (first, leaves) = earliestArrival(query) else { return [] }
+        guard count > 0, let (arrival, leaves) = earliestArrival(query) else { return [] }
         let start = query.after ?? 0
         let order = { (a: Journey, b: Journey) in (a.arrival, a.transfers, -a.departure) < (b.arrival, b.transfers, -b.departure) }
         if count == 1 {
             var part = query
             part.after = max(start, leaves)
-            part.before = min(query.before ?? first, first)
-            part.arrivingBy = first
+            part.before = min(query.before ?? arrival, arrival)
+            part.arrivingBy = arrival
             if let best = search(part).min(by: order) { return [best] }
         }
-        var span = max(first - start, 3600)
-        while true {
-            let end = start + span
-            var part = query
-            let whole = span >= 7 * 86_400 || (query.before.map { end >= $0 } ?? false)
-            if !whole { part.before = end }
-            let found = Array(search(part).sorted(by: order).prefix(count))
-            if whole || (found.count == count && found.allSatisfy { $0.arrival <= end }) { return found }
-            span *= 2
-        }
+        return first(count, by: order, span: max(arrival - start, 3600))
     }
 
     /// One search of `query`, on the schedule as planned or as realtime data has it, through the
@@ -305,17 +296,23 @@ package struct Router {
     /// answer for departures up to `until` is right for every journey arriving by `until`: when
     /// the first `limit` of that answer all do, they are the first `limit` of the whole window.
     /// Otherwise the searched span doubles (an hour, then two, …) and the search runs again.
-    package func journeys(limit: Int) -> [Journey] {
+    package func journeys(limit: Int) -> [Journey] { first(limit, span: 3600) }
+
+    /// The first `count` journeys of the window's answer (by departure, or by `order`), searched
+    /// over spans from the window's start that double from `initial`: certain once `count` of
+    /// them arrive within the span searched, as no journey leaving after it arrives before it.
+    private func first(_ count: Int, by order: ((Journey, Journey) -> Bool)? = nil, span initial: Int) -> [Journey] {
         let start = query.after ?? 0
-        var span = 3600
+        var span = initial
         while true {
             let end = start + span
             var part = query
             let whole = span >= 7 * 86_400 || (query.before.map { end >= $0 } ?? false)
             if !whole { part.before = end }
-            let found = search(part)
-            let first = Array(found.prefix(limit))
-            if whole || (first.count == limit && first.allSatisfy { $0.arrival <= end }) { return first }
+            var found = search(part)
+            if let order { found.sort(by: order) }
+            let first = Array(found.prefix(count))
+            if whole || (first.count == count && first.allSatisfy { $0.arrival <= end }) { return first }
             span *= 2
         }
     }

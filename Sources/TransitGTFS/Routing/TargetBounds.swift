@@ -55,7 +55,8 @@ package struct TargetBounds {
         let hops = Self.shortestHops(schedule, positions: positions)
         let bound = Self.stopBounds(schedule, hops: hops.seconds, positions: positions,
                                     before: Self.changesInto(edges, stops: schedule.stopCount), from: destinations)
-        let ride = Self.rideBounds(patterns: schedule.patternCount, positions: positions, hops: hops.seconds) { q, i in bound[schedule.stop(q, i)] }
+        let ride = Self.rideBounds(patterns: schedule.patternCount, positions: positions, length: schedule.length,
+                                   hops: { q, i in hops.seconds[positions[q] + i] }, stopBound: { q, i in bound[schedule.stop(q, i)] })
         self.init(stop: bound, ride: ride, positions: positions, rising: hops.rising)
     }
 
@@ -92,13 +93,15 @@ package struct TargetBounds {
     }
 
     /// Per pattern position (from `positions[q]`), boarding there: one hop, then alighting at the
-    /// next stop (whose bound `stopBound(q, i + 1)` says) or riding on.
-    static func rideBounds(patterns: Int, positions: [Int], hops: (Int, Int) -> Int32, stopBound: (Int, Int) -> Int32) -> [Int32] {
+    /// next stop (whose bound `stopBound(q, i + 1)` says) or riding on. `length`: the schedule's,
+    /// 0 for a pattern whose offsets are damaged.
+    static func rideBounds(patterns: Int, positions: [Int], length: (Int) -> Int, hops: (Int, Int) -> Int32,
+                           stopBound: (Int, Int) -> Int32) -> [Int32] {
         let unreachable = Self.unreachable
         var ride = [Int32](repeating: unreachable, count: positions.last ?? 0)
-        for q in 0..<patterns where positions[q + 1] - positions[q] > 1 {
+        for q in 0..<patterns where length(q) > 1 {
             var onward = Int64(unreachable)
-            for i in stride(from: positions[q + 1] - positions[q] - 2, through: 0, by: -1) {
+            for i in stride(from: length(q) - 2, through: 0, by: -1) {
                 let hop = hops(q, i)
                 let next = Int64(stopBound(q, i + 1))
                 onward = hop == unreachable ? Int64(unreachable) : min(Int64(unreachable), min(next, onward) + Int64(hop))
@@ -106,10 +109,6 @@ package struct TargetBounds {
             }
         }
         return ride
-    }
-
-    static func rideBounds(patterns: Int, positions: [Int], hops: [Int32], stopBound: (Int, Int) -> Int32) -> [Int32] {
-        rideBounds(patterns: patterns, positions: positions, hops: { q, i in hops[positions[q] + i] }, stopBound: stopBound)
     }
 
     /// Bounds on `via`'s layered network, each layer its own: in layer l (vias 0 to l − 1 called
@@ -140,7 +139,7 @@ package struct TargetBounds {
             return Int32(clamping: Int64(perLayer[l][b]) + Int64(extra))
         }
         let firstCalls = (0..<via.patternCount).map(via.firstCall) + [via.callCount]
-        let ride = Self.rideBounds(patterns: via.patternCount, positions: firstCalls,
+        let ride = Self.rideBounds(patterns: via.patternCount, positions: firstCalls, length: via.length,
                                    hops: { q, i in hops.seconds[positions[via.basePattern(q)] + i] },
                                    stopBound: { q, i in stop[via.stop(q, i)] })
         self.init(stop: stop, ride: ride, positions: firstCalls, rising: hops.rising)

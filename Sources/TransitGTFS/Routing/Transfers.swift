@@ -168,9 +168,7 @@ package final class TransferEdges {
         if parent >= 0 { for y in neighbours.children(ofStation: parent) where Int(y) != x { pairs.append(Int(y)) } }
         for y in listed[x] ?? [] where !pairs.contains(y) { pairs.append(y) }
         var out: [Edge] = []
-        var known: [Int] = []
-        for y in pairs where !known.contains(y) {
-            known.append(y)
+        for y in pairs {
             let rows = candidates(x, y)
             if let (bound, exact) = Self.bound(x, y, rows, t.transfers, routes: tripRoutes, minTransfer: minTransfer) {
                 var edge = Edge(to: Int32(y), lowerBound: Int32(clamping: margin.apply(Int(bound))), walkSeconds: -1, exact: exact)
@@ -183,8 +181,9 @@ package final class TransferEdges {
                 out.append(edge)
             }
         }
-        // The walks: each stop once already (stored so, or found once in the grid).
-        for (y, meters) in onFoot(x) where !known.contains(y) {
+        // The walks (each stop once already: stored so, or found once in the grid), to the stops
+        // not paired above.
+        for (y, meters) in onFoot(x) where !pairs.contains(y) {
             // A link joins stops a vehicle calls at (not stations or entrances) of two feeds.
             let link = feed(x) != feed(y) && meters <= linkMeters ?? -1 && t.isCalledAt(y)
             guard meters <= walkMeters ?? -1 || link, !forbidden(x, y) else { continue }
