@@ -64,17 +64,25 @@ extension CPUBound {
 
             // From each of 12 towns' first street stop to another's, within 5 changes, a weekday
             // morning: every one is reached (one network, every stop one ride from its station).
+            // `--earliest` there gives the first to arrive of the whole answer (issue 47, item 3).
             var g = SeededGenerator(seed: 47)
             let streetStops = (0..<t.stopCount).filter { t.stopIDs[$0].hasSuffix("_0_0") }
             #expect(streetStops.count == towns)
             var reached = 0
+            func triples(_ journeys: [Router.Journey]) -> [[Int]] { journeys.map { [$0.departure, $0.arrival, $0.transfers] } }
             for _ in 0..<12 {
                 let from = streetStops[g.int(0...streetStops.count - 1)], to = streetStops[g.int(0...streetStops.count - 1)]
                 guard from != to else { reached += 1; continue }
                 let query = Router.Query(origins: [from], destinations: [to], day: LocalDate(year: 2027, month: 1, day: 12).dayNumber,
                                          after: 7 * 3600, before: 9 * 3600, maxTransfers: 5, minTransfer: SearchDefaults.minTransferSeconds,
                                          walkMeters: SearchDefaults.walkMeters)
-                if !Router(t, query).journeys().isEmpty { reached += 1 }
+                let router = Router(t, query), whole = router.journeys()
+                if !whole.isEmpty { reached += 1 }
+                let byArrival = whole.sorted { ($0.arrival, $0.transfers, -$0.departure) < ($1.arrival, $1.transfers, -$1.departure) }
+                for count in [1, 3] {
+                    #expect(triples(router.earliest(count: count)) == triples(Array(byArrival.prefix(count))),
+                            "\(t.stopIDs[from]) → \(t.stopIDs[to]): --earliest --limit \(count)")
+                }
             }
             #expect(reached == 12, "\(reached) of 12 pairs reached")
         }
