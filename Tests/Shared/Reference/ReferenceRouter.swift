@@ -333,8 +333,11 @@ struct ReferenceRouter {
                 }
             }
             for k in 1...(query.maxTransfers + 1) {
-                // Alight anywhere after the boarding: the earliest arrival per (stop, vias, run),
-                // with the stay the rider then makes (at a via that asks for one).
+                // Alight anywhere after the boarding: per (stop, vias, run) the earliest the rider
+                // can change on, the arrival with the stay then made (at a via that asks for one).
+                // Not the earliest arrival: a loop that calls at a via twice arrives there as the
+                // stop, having stayed already, and as the via, to stay (seed 9300483 of the
+                // differential over two feeds with needs lost a journey so).
                 var alighted: [Int: [Int: (arrival: Int, stay: Int)]] = [:]
                 for (key, b) in boarded {
                     let r = key / 4
@@ -348,7 +351,7 @@ struct ReferenceRouter {
                         var w = v, stay = 0
                         if isVia(call.stop, v) && vias[v].stay > 0 { (w, stay) = (v + 1, vias[v].stay * 60) }
                         let at = call.stop * 4 + w
-                        if (alighted[at]?[r]?.arrival ?? Int.max) > call.arrival { alighted[at, default: [:]][r] = (call.arrival, stay) }
+                        if alighted[at]?[r].map({ $0.arrival + $0.stay > call.arrival + stay }) ?? true { alighted[at, default: [:]][r] = (call.arrival, stay) }
                     }
                 }
                 let best = query.destinations.compactMap { d in alighted[d * 4 + n]?.values.map(\.arrival).min().map { $0 + (query.egress[d] ?? 0) } }.min()
