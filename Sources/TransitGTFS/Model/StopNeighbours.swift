@@ -36,16 +36,7 @@ package struct StopNeighbours {
 
     /// The stops whose parent `station` is; empty for a stop that is no station.
     @inline(__always) package func children(ofStation station: Int) -> UnsafeBufferPointer<Int32> {
-        let none = UnsafeBufferPointer<Int32>(start: nil, count: 0)
-        guard station >= 0, station + 1 < childStart.count else { return none }
-        let from = Int(childStart[station]), to = Int(childStart[station + 1])
-        guard from >= 0, from <= to, to <= children.count else { damage.found("stationChildStart"); return none }
-        let slice = UnsafeBufferPointer(rebasing: children.buffer[from..<to])
-        let n = Int32(clamping: stopCount)
-        var ok = true
-        for v in slice { ok = ok && v >= 0 && v < n }  // no early exit: the loop vectorizes
-        guard ok else { damage.found("stationChildren"); return none }
-        return slice
+        damage.indexes(children, damage.span(childStart, station, within: children.count, "stationChildStart"), below: stopCount, "stationChildren")
     }
 
     /// The walks stored for stop `x`: positions in `linkStops` and `linkLengths`, each stop in

@@ -45,7 +45,7 @@ extension Timetable {
 
     /// Stop `s`'s fare areas (Fares v2; its station's where it has none of its own, settled at import).
     package func areas(ofStop s: Int) -> UnsafeBufferPointer<Int32> {
-        indexes(fares.stopAreas, span(fares.stopAreaStart, s, within: fares.stopAreas.count, "stopAreaStart"), below: fares.areaIDs.count, "stopAreas")
+        damage.indexes(fares.stopAreas, damage.span(fares.stopAreaStart, s, within: fares.stopAreas.count, "stopAreaStart"), below: fares.areaIDs.count, "stopAreas")
     }
 
     /// The walks stored for stop `x` (`StopNeighbours.links(of:)`).
@@ -60,7 +60,7 @@ extension Timetable {
     /// Are the calls at `stop` in range: its pairs within `stopPatterns`, each pattern in range
     /// and each position within it? False for a stop out of range.
     package func hasSoundCalls(atStop stop: Int) -> Bool {
-        guard let range = span(stopPatternStart, stop, within: stopPatterns.count / 2 * 2, "stopPatternStart") else { return false }
+        guard let range = damage.span(stopPatternStart, stop, within: stopPatterns.count / 2 * 2, "stopPatternStart") else { return false }
         guard range.lowerBound % 2 == 0, range.count % 2 == 0 else { damage.found("stopPatternStart"); return false }
         for k in stride(from: range.lowerBound, to: range.upperBound, by: 2) {
             let q = Int(stopPatterns[k]), i = Int(stopPatterns[k + 1])
@@ -72,13 +72,13 @@ extension Timetable {
     /// Pattern `q`'s positions in `patternStops` (and `patternFlags`, `patternSequences`).
     package func callRange(ofPattern q: Int) -> Range<Int>? {
         guard q >= 0, q < patternCount else { return nil }
-        return span(patternStopStart, q, within: patternStops.count, "patternStopStart")
+        return damage.span(patternStopStart, q, within: patternStops.count, "patternStopStart")
     }
 
     /// Pattern `q`'s rows in `patternTrips`.
     package func rowRange(ofPattern q: Int) -> Range<Int>? {
         guard q >= 0, q < patternCount else { return nil }
-        return span(patternTripStart, q, within: patternTrips.count, "patternTripStart")
+        return damage.span(patternTripStart, q, within: patternTrips.count, "patternTripStart")
     }
 
     /// Are pattern `q`'s offsets in range: its calls, its rows, and its rows' block of times
@@ -97,25 +97,14 @@ extension Timetable {
 
     /// Pattern `q`'s stops, each in range; empty for a pattern out of range or damaged.
     package func stops(ofPattern q: Int) -> UnsafeBufferPointer<Int32> {
-        indexes(patternStops, callRange(ofPattern: q), below: stopCount, "patternStops")
+        damage.indexes(patternStops, callRange(ofPattern: q), below: stopCount, "patternStops")
     }
 
     /// Pattern `q`'s trips, one per row, each in range (their routes, services and headsigns
     /// are checked where read: `route(ofTrip:)`, `service(ofTrip:)`); empty for a pattern out of
     /// range or damaged.
     package func trips(ofPattern q: Int) -> UnsafeBufferPointer<Int32> {
-        indexes(patternTrips, rowRange(ofPattern: q), below: tripCount, "patternTrips")
-    }
-
-    /// `values[range]`, each in `0 ..< limit`; empty (noted as `name`'s damage where a value is not).
-    private func indexes(_ values: Packed<Int32>, _ range: Range<Int>?, below limit: Int, _ name: String) -> UnsafeBufferPointer<Int32> {
-        guard let range else { return UnsafeBufferPointer(start: nil, count: 0) }
-        let slice = UnsafeBufferPointer(rebasing: values.buffer[range])
-        let n = Int32(clamping: limit)
-        var ok = true
-        for v in slice { ok = ok && v >= 0 && v < n }  // no early exit: the loop vectorizes
-        guard ok else { damage.found(name); return UnsafeBufferPointer(start: nil, count: 0) }
-        return slice
+        damage.indexes(patternTrips, rowRange(ofPattern: q), below: tripCount, "patternTrips")
     }
 
     /// Is trip `k` in range, with its route, service and headsign in range (noted if not)?
@@ -137,15 +126,6 @@ extension Timetable {
 
     /// Trip `k`'s service; -1 (none runs) where it is out of range.
     package func service(ofTrip k: Int) -> Int { isSound(trip: k) ? Int(tripService[k]) : -1 }
-
-    /// Offsets `starts[row] ..< starts[row + 1]` within `0 ..< limit`; nil (noted as `name`'s
-    /// damage) where they are not, nil without note for a row out of range.
-    private func span(_ starts: Packed<Int32>, _ row: Int, within limit: Int, _ name: String) -> Range<Int>? {
-        guard row >= 0, row + 1 < starts.count else { return nil }
-        let from = Int(starts[row]), to = Int(starts[row + 1])
-        guard from >= 0, from <= to, to <= limit else { damage.found(name); return nil }
-        return from..<to
-    }
 }
 
 /// Trips' routes read from `Timetable.tripRoute`'s buffer (which the timetable that made it keeps
@@ -162,5 +142,30 @@ package struct TripRoutes {
         guard k >= 0, k < routes.count else { return 0 }
         let route = Int(routes[k])
         return route >= 0 && route < routeCount ? route : 0
+    }
+}
+
+/// The checked reads of index fields, each noting the damage it finds here: one reader for the
+/// `Timetable`'s accessors and for the readers that work on its buffers in place
+/// (`StopNeighbours`).
+extension TimetableDamage {
+    /// `values[range]`, each in `0 ..< limit`; empty (noted as `name`'s damage where a value is not).
+    package func indexes(_ values: Packed<Int32>, _ range: Range<Int>?, below limit: Int, _ name: String) -> UnsafeBufferPointer<Int32> {
+        guard let range else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let slice = UnsafeBufferPointer(rebasing: values.buffer[range])
+        let n = Int32(clamping: limit)
+        var ok = true
+        for v in slice { ok = ok && v >= 0 && v < n }  // no early exit: the loop vectorizes
+        guard ok else { found(name); return UnsafeBufferPointer(start: nil, count: 0) }
+        return slice
+    }
+
+    /// Offsets `starts[row] ..< starts[row + 1]` within `0 ..< limit`; nil (noted as `name`'s
+    /// damage) where they are not, nil without note for a row out of range.
+    package func span(_ starts: Packed<Int32>, _ row: Int, within limit: Int, _ name: String) -> Range<Int>? {
+        guard row >= 0, row + 1 < starts.count else { return nil }
+        let from = Int(starts[row]), to = Int(starts[row + 1])
+        guard from >= 0, from <= to, to <= limit else { found(name); return nil }
+        return from..<to
     }
 }

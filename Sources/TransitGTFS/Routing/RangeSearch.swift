@@ -125,15 +125,8 @@ package struct RangeSearch<S: Schedule> {
     /// leaves earlier and beats it.
     package mutating func earliestArrival() -> (arrival: Int32, departure: Int32)? {
         guard let time = leaving, schedule.stopCount < Int(Int32.max) / (rounds + 2) else { return nil }
-        var departing: [(pattern: Int, position: Int)] = []
-        for o in Set(query.origins).sorted() where o >= 0 && o < schedule.stopCount && stopFilter?.allows(stop: o) ?? true {
-            for k in schedule.calls(at: o) {
-                let (q, i) = schedule.call(k)
-                if schedule.canBoard(q, i) && i < schedule.length(q) - 1 { departing.append((q, i)) }
-            }
-        }
         buildBounds(departures: 1)
-        rounds(time, departing: departing[...])
+        rounds(time, departing: originCalls().map { ($0.pattern, $0.position) }[...])
         var best: (arrival: Int32, round: Int, stop: Int)?
         for d in query.destinations where d >= 0 && d < schedule.stopCount {
             for round in 1...rounds {
@@ -176,23 +169,32 @@ package struct RangeSearch<S: Schedule> {
         }
     }
 
+    /// The calls at the origins a rider may board (each origin once, in the query's order): where
+    /// the range search's departures and the one search from a time start.
+    private func originCalls() -> [(stop: Int, pattern: Int, position: Int)] {
+        var seen = Set<Int>(), out: [(stop: Int, pattern: Int, position: Int)] = []
+        for o in query.origins where seen.insert(o).inserted && stopFilter?.allows(stop: o) ?? true {
+            for k in schedule.calls(at: o) {
+                let (q, i) = schedule.call(k)
+                if schedule.canBoard(q, i) && i < schedule.length(q) - 1 { out.append((o, q, i)) }
+            }
+        }
+        return out
+    }
+
     /// The departures at the origin stops in the window, latest first, each with the patterns
     /// and positions that leave then (round 1 scans only those): one list sorted by time, each
     /// departure a range of it (a list per departure was an allocation per departure).
     package func originDepartures() -> (departures: [(time: Int32, calls: Range<Int>)], calls: [(pattern: Int, position: Int)]) {
         var all: [(time: Int32, pattern: Int, position: Int)] = []
-        for o in query.origins where stopFilter?.allows(stop: o) ?? true {
-            for k in schedule.calls(at: o) {
-                let (q, i) = schedule.call(k)
-                guard schedule.canBoard(q, i), i < schedule.length(q) - 1 else { continue }
-                for run in 0..<schedule.runCount(q) where boarding.rideable(q, run) {
-                    // When one leaves the origin: from a point, the walk before the run (in 64
-                    // bits: a damaged file's times may lie near the ends of Int32).
-                    let d = Int32(clamping: Int64(schedule.departure(q, run, i)) - Int64(accessOf[o]))
-                    if let after = query.after, Int(d) < after { continue }
-                    if let before = query.before, Int(d) > before { continue }
-                    all.append((d, q, i))
-                }
+        for (o, q, i) in originCalls() {
+            for run in 0..<schedule.runCount(q) where boarding.rideable(q, run) {
+                // When one leaves the origin: from a point, the walk before the run (in 64
+                // bits: a damaged file's times may lie near the ends of Int32).
+                let d = Int32(clamping: Int64(schedule.departure(q, run, i)) - Int64(accessOf[o]))
+                if let after = query.after, Int(d) < after { continue }
+                if let before = query.before, Int(d) > before { continue }
+                all.append((d, q, i))
             }
         }
         // Latest first; at one time, in the order found.

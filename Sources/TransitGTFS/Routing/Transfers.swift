@@ -56,7 +56,6 @@ package final class TransferEdges {
     package var wildcardRules: [[Int]] = []
     /// Stops named as a transfers.txt row's to_stop_id, by from stop (stations expanded).
     package var listed: [Int: [Int]] = [:]
-    package let children: StationChildren
     package var grid: StopGrid?
     /// A map's streets, on which the walks found through `grid` are measured (nil: straight).
     package let streets: StreetWalker?
@@ -92,7 +91,6 @@ package final class TransferEdges {
             [Int32](repeating: Int32(f), count: Int(t.feedStopStart[f + 1] - t.feedStopStart[f]))
         } : []
         wildcardRules = Array(repeating: [], count: t.feedCount)
-        self.children = children
         workedAt = UnsetInt32s(t.stopCount)
         routeKeys = .allocate(capacity: 1 << Self.routeCacheBits)
         routeKeys.initialize(repeating: -1)
