@@ -282,13 +282,14 @@ struct DifferentialSweep {
     var seeds: Range<UInt64> = 0..<0
 
     init(queries defaultQueries: Int, seed defaultSeed: UInt64, scale: Int = 1, perFeed: Int = DifferentialSweep.queriesPerFeed,
-         salt: UInt64, pairs: Bool = false, walkLimit: Int? = nil, _ ask: (DifferentialCase, inout SeededGenerator) throws -> (compared: Int, difference: String?)?) throws {
+         salt: UInt64, pairs: Bool = false, national: Bool = false, walkLimit: Int? = nil, _ ask: (DifferentialCase, inout SeededGenerator) throws -> (compared: Int, difference: String?)?) throws {
         let environment = ProcessInfo.processInfo.environment
         let queries = environment["TRANSIT_DIFFERENTIAL_QUERIES"].flatMap(Int.init).map { $0 / scale } ?? defaultQueries
         let firstSeed = environment["TRANSIT_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? defaultSeed
         var feedSeed = firstSeed
         while asked < queries {
-            let test = pairs ? try DifferentialCase(pairSeed: feedSeed) : try DifferentialCase(seed: feedSeed, walkLimit: walkLimit)
+            let test = national ? try DifferentialCase(nationalSeed: feedSeed)
+                : pairs ? try DifferentialCase(pairSeed: feedSeed) : try DifferentialCase(seed: feedSeed, walkLimit: walkLimit)
             var g = SeededGenerator(seed: feedSeed &* salt)
             for _ in 0..<perFeed where asked < queries {
                 guard let answer = try ask(test, &g) else { continue }

@@ -93,15 +93,23 @@ struct ReferenceRouter {
     let feed: RandomFeed
     private(set) var query: Query
     var runs: [Run] = []
-    /// Each station's platforms, and the changes already decided: saved work, not other answers.
+    /// Each station's platforms, and the changes already decided and the stops ranked nearest
+    /// each: saved work, not other answers.
     let stations: [[Int]]
-    final class Memo { var changes: [Int: Int?] = [:] }
+    struct ChangeKey: Hashable { var x, y, a, b: Int }
+    struct RankKey: Hashable { var x: Int, radius: Double, ownFeed: Bool }
+    final class Memo {
+        var changes: [ChangeKey: Int?] = [:]
+        var nearest: [RankKey: Set<Int>] = [:]
+    }
     let memo = Memo()
 
     init(_ feed: RandomFeed, _ query: Query) {
         self.feed = feed
         self.query = query
-        stations = feed.stops.indices.map { feed.children($0) }
+        var stations: [[Int]] = feed.stops.map { _ in [] }
+        for (k, stop) in feed.stops.enumerated() { if let p = stop.parent, stations.indices.contains(p) { stations[p].append(k) } }
+        self.stations = stations
         self.query = walkedEnds(query)
         for (index, trip) in feed.trips.enumerated() where runsOn(feed.services[trip.service], query.day) && rides(trip) {
             if trip.windows.isEmpty {
@@ -228,10 +236,14 @@ struct ReferenceRouter {
     /// reach ranks every stop within it.
     func isNearEnough(_ x: Int, _ y: Int, reach: Double, ownFeed: Bool) -> Bool {
         let stored = reach <= 300, radius = stored ? 300 : reach
+        let key = RankKey(x: x, radius: radius, ownFeed: stored && ownFeed)
+        if let nearest = memo.nearest[key] { return nearest.contains(y) }
         let ranked = feed.stops.indices.filter { z in
             z != x && (!(stored && ownFeed) || feed.feed(of: z) == feed.feed(of: x)) && meters(x, z) <= radius
         }.sorted { (meters(x, $0), $0) < (meters(x, $1), $1) }
-        return ranked.prefix(feed.walkLimit).contains(y)
+        let nearest = Set(ranked.prefix(feed.walkLimit))
+        memo.nearest[key] = nearest
+        return nearest.contains(y)
     }
 
     /// How long a walk within a feed is: the footpath a map measured (none: no walk) when the
@@ -245,7 +257,7 @@ struct ReferenceRouter {
 
     /// Seconds a change from `x` (off trip `a`) to `y` (onto trip `b`) needs; nil: not allowed.
     func change(_ x: Int, _ y: Int, from a: Int, to b: Int) -> Int? {
-        let key = ((x * 256 + y) * 65_536 + a) * 65_536 + b
+        let key = ChangeKey(x: x, y: y, a: a, b: b)
         if let known = memo.changes[key] { return known }
         let seconds = decideChange(x, y, from: a, to: b)
         memo.changes[key] = .some(seconds)
@@ -310,27 +322,46 @@ struct ReferenceRouter {
     func journeys() -> [Triple] {
         // A departure is when one leaves the origin: from a point, the walk to the stop before the run.
         func leave(_ call: RandomFeed.Call) -> Int { call.departure - (query.access[call.stop] ?? 0) }
-        var departures = Set<Int>()
-        for run in runs {
-            for call in run.calls.dropLast() where query.origins.contains(call.stop) && !call.noPickup && usable(call.stop) && inWindow(leave(call)) {
-                departures.insert(leave(call))
+        // Every call at an origin a run can be boarded at, and when one leaves for it.
+        var starts: [(run: Int, call: Int, leave: Int)] = []
+        for (r, run) in runs.enumerated() {
+            for (b, call) in run.calls.enumerated().dropLast() where query.origins.contains(call.stop) && !call.noPickup && usable(call.stop) {
+                starts.append((r, b, leave(call)))
             }
         }
+        let departures = Set(starts.map(\.leave).filter(inWindow))
         let vias = query.needs.vias, n = vias.count
-        // Every call a run can be boarded at (not its last).
-        let boardings = runs.indices.flatMap { r in
-            runs[r].calls.indices.dropLast().filter { !runs[r].calls[$0].noPickup && usable(runs[r].calls[$0].stop) }.map { (r, $0) }
+        // Every call a run can be boarded at (not its last), by its stop.
+        var boardingsAt: [Int: [(run: Int, call: Int)]] = [:]
+        for r in runs.indices {
+            for b in runs[r].calls.indices.dropLast() where !runs[r].calls[b].noPickup && usable(runs[r].calls[b].stop) {
+                boardingsAt[runs[r].calls[b].stop, default: []].append((r, b))
+            }
         }
+        // The stops a change from x can end at: the stop itself, its station's, a transfers.txt
+        // row's pair, a walk or a link within its meters (a meter over, for a map's walk of the
+        // same length). `change` refuses every other, so looking only here finds the same.
+        let reach = max(query.walkMeters ?? 0, query.linkMeters) + 1
+        var ends: [Int: [Int]] = [:]
+        func changeEnds(_ x: Int) -> [Int] {
+            if let known = ends[x] { return known }
+            let found = boardingsAt.keys.filter { y in
+                y == x || parent(x) != nil && parent(x) == parent(y) || feed.transfers.contains { lists($0, x, y) } || meters(x, y) <= reach
+            }
+            ends[x] = found
+            return found
+        }
+        // Where no transfers.txt row names a trip or a route, a change does not depend on the runs
+        // either side: per (stop, vias) the earliest the rider can change on is all that counts,
+        // whichever run brought them (one slot, trip 0 asked for the change).
+        let tripBlind = feed.transfers.allSatisfy { $0.fromTrip == nil && $0.toTrip == nil && $0.fromRoute == nil && $0.toRoute == nil }
         var candidates: [Triple] = []
         for tau in departures {
             // Round 1: the runs leaving an origin at τ, no via called at yet. A key is (run, vias
             // called at); an alighting's (stop, vias called at).
             var boarded: [Int: Int] = [:]
-            for (r, run) in runs.enumerated() {
-                for (b, call) in run.calls.enumerated().dropLast()
-                where query.origins.contains(call.stop) && !call.noPickup && usable(call.stop) && leave(call) == tau {
-                    boarded[r * 4] = min(boarded[r * 4] ?? b, b)
-                }
+            for (r, b, leave) in starts where leave == tau {
+                boarded[r * 4] = min(boarded[r * 4] ?? b, b)
             }
             for k in 1...(query.maxTransfers + 1) {
                 // Alight anywhere after the boarding: per (stop, vias, run) the earliest the rider
@@ -350,8 +381,8 @@ struct ReferenceRouter {
                         guard !call.noDropOff && !query.origins.contains(call.stop) && usable(call.stop) else { continue }
                         var w = v, stay = 0
                         if isVia(call.stop, v) && vias[v].stay > 0 { (w, stay) = (v + 1, vias[v].stay * 60) }
-                        let at = call.stop * 4 + w
-                        if alighted[at]?[r].map({ $0.arrival + $0.stay > call.arrival + stay }) ?? true { alighted[at, default: [:]][r] = (call.arrival, stay) }
+                        let at = call.stop * 4 + w, slot = tripBlind ? 0 : r
+                        if alighted[at]?[slot].map({ $0.arrival + $0.stay > call.arrival + stay }) ?? true { alighted[at, default: [:]][slot] = (call.arrival, stay) }
                     }
                 }
                 let best = query.destinations.compactMap { d in alighted[d * 4 + n]?.values.map(\.arrival).min().map { $0 + (query.egress[d] ?? 0) } }.min()
@@ -359,14 +390,39 @@ struct ReferenceRouter {
                 if k == query.maxTransfers + 1 { break }
                 // Change (a change that ends at the next via calls at it, and stays), then board another run.
                 var next: [Int: Int] = [:]
+                if tripBlind {
+                    // The earliest the rider stands at y with v vias called at, changed from any
+                    // alighting (the stay there made; a change takes no negative time, so never
+                    // before the arrival), then every run boarded there from then on (after a stay
+                    // where y is the next via).
+                    var ready: [Int: Int] = [:]
+                    for (at, byRun) in alighted {
+                        guard let arrived = byRun[0] else { continue }
+                        let x = at / 4, v = at % 4
+                        for y in changeEnds(x) {
+                            guard let need = change(x, y, from: 0, to: 0) else { continue }
+                            ready[y * 4 + v] = min(ready[y * 4 + v] ?? Int.max, arrived.arrival + arrived.stay + need)
+                        }
+                    }
+                    for (key, time) in ready {
+                        let y = key / 4, v = key % 4
+                        let (w, stay) = isVia(y, v) ? (v + 1, vias[v].stay * 60) : (v, 0)
+                        for (r2, b) in boardingsAt[y] ?? [] where runs[r2].calls[b].departure >= time + stay && (next[r2 * 4 + w] ?? Int.max) > b {
+                            next[r2 * 4 + w] = b
+                        }
+                    }
+                    boarded = next
+                    if boarded.isEmpty { break }
+                    continue
+                }
                 for (at, byRun) in alighted {
                     let x = at / 4, v = at % 4
                     for (r, arrived) in byRun {
-                        for (r2, b) in boardings {
-                            let call = runs[r2].calls[b]
-                            let (w, stay) = isVia(call.stop, v) ? (v + 1, vias[v].stay * 60) : (v, 0)
+                        for (r2, b) in changeEnds(x).flatMap({ boardingsAt[$0] ?? [] }) {
+                            let call = runs[r2].calls[b], y = call.stop
+                            let (w, stay) = isVia(y, v) ? (v + 1, vias[v].stay * 60) : (v, 0)
                             guard (next[r2 * 4 + w] ?? Int.max) > b, call.departure >= arrived.arrival,
-                                  let need = change(x, call.stop, from: runs[r].trip, to: runs[r2].trip),
+                                  let need = change(x, y, from: runs[r].trip, to: runs[r2].trip),
                                   call.departure >= arrived.arrival + arrived.stay + stay + need else { continue }
                             next[r2 * 4 + w] = b
                         }
