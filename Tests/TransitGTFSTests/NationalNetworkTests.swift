@@ -19,14 +19,7 @@ extension CPUBound {
         /// Runs the generator; nil where it cannot (no python3).
         static func generate(seed: Int, scale: Double) -> Generated? {
             let out = Paths.temporary() + "/national"
-            let make = Process(), pipe = Pipe()
-            make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            make.arguments = ["python3", Paths.root.appendingPathComponent("scripts/make-national-gtfs.py").path, String(seed), String(scale), out]
-            make.standardOutput = pipe
-            guard (try? make.run()) != nil else { return nil }
-            let said = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            make.waitUntilExit()
-            guard make.terminationStatus == 0 else { return nil }
+            guard let said = RandomFeed.generateNational(seed: UInt64(seed), scale: scale, into: out) else { return nil }
             // "…: towns 80, stops 4906, …, weekday stop events 504788"
             var counts: [String: Int] = [:]
             for part in said.split(separator: ":").last?.split(separator: ",") ?? [] {
@@ -85,6 +78,22 @@ extension CPUBound {
                 }
             }
             #expect(reached == 12, "\(reached) of 12 pairs reached")
+        }
+
+        /// The straight lines measured at import (`StraightLines`) are the script's: no ride covers
+        /// its chord much faster than an intercity (45 m/s over 1.25 times the straight line, 36;
+        /// measured 34.9, whole minutes rounded), and a change jumps no further than between a
+        /// station's platforms, 40 m apart (the street stop beside it is 4 minutes away).
+        @Test func theStraightLinesAreTheNetworksOwn() throws {
+            let generated = try #require(Self.fiftieth, "scripts/make-national-gtfs.py wrote no network (python3?)")
+            let t = try GTFSCompiler.compile(try FeedFiles.open(generated.directory)).0
+            let speed = Double(t.straightLineSpeed) / 1000, gain = Double(t.straightLineChangeGain) / 1000
+            #expect((30...60).contains(speed) && gain < 100, "\(speed) m/s, \(gain) m")
+            // A stop's bound to itself is 0; across a country of 1/50 (about 90 by 120 km), tens of minutes.
+            let bounds = TargetBounds.straightLines(t, destinations: [0], changes: 7)
+            #expect(bounds.stop(0) == 0 && bounds.rising)
+            let far = (0..<t.stopCount).max { bounds.stop($0) < bounds.stop($1) } ?? 0
+            #expect(bounds.stop(far) > 1200, "the farthest stop \(t.stopIDs[far]) is \(bounds.stop(far)) s away")
         }
 
         /// The same seed and scale write the same bytes.

@@ -69,5 +69,10 @@ extension GTFSCompiler {
                 c.warnings.append("\(capped) \(one ? "stop has" : "stops have") more than \(most) others within \(Int(TimetableCombination.linkRadius)) m: \(one ? "its" : "their") \(most) nearest (and \(one ? "its" : "their") station's and transfers.txt's) are kept as walks")
             }
         },
+        // What a bound by straight lines needs (`StraightLines`), from the patterns and transfers.
+        CompileStep("straight lines") { c, _ in
+            c.t.stopPoints = StraightLines.points(latitudes: c.t.stopLat, longitudes: c.t.stopLon)
+            (c.t.straightLineSpeed, c.t.straightLineChangeGain) = StraightLines.measure(c.t)
+        },
     ]
 }

@@ -75,6 +75,11 @@ package struct Timetable: Sendable {
     package var stopNames = StringTable()
     package var stopLat = Packed<Double>()
     package var stopLon = Packed<Double>()
+    /// Each stop's point on the unit sphere (x, y, z, times 2^30), and what a bound by straight
+    /// lines needs of the rides and changes (`StraightLines.measure`: mm/s, 0 for no bound; mm).
+    package var stopPoints = Packed<Int32>()
+    package var straightLineSpeed: Int64 = 0
+    package var straightLineChangeGain: Int64 = 0
     package var stopParent = Packed<Int32>()
     /// wheelchair_boarding as stops.txt gives it: 0 empty or unknown, 1 possible, 2 not possible
     /// (`stepFree(stop:)` reads a platform's 0 as its station's).

@@ -32,6 +32,7 @@ package enum TimetableCombination {
             for field in Timetable.fields { field.combine(&out, t, joining) }
         }
         joinWalks(&out, parts.map(\.timetable))
+        StraightLines.combine(&out, parts.map(\.timetable))
         return out
     }
 

@@ -253,6 +253,12 @@ extension Timetable {
         .strings("stopIDs", \.stopIDs, rows: .stops, ids: true), .strings("stopCodes", \.stopCodes, rows: .stops),
         .strings("stopPlatforms", \.stopPlatforms, rows: .stops), .strings("stopNames", \.stopNames, rows: .stops),
         .values("stopLat", \.stopLat, rows: .stops), .values("stopLon", \.stopLon, rows: .stops),
+        TimetableField(name: "stopPoints", write: { t, w in w.array(t.stopPoints) }, read: { (t, r) throws(TransitError) in t.stopPoints = try r.packed() },
+                       check: { $0.stopPoints.count == 3 * $0.stopCount },
+                       combine: { out, t, _ in out.stopPoints.append(contentsOf: t.stopPoints.buffer) }),
+        // A combination's: its feeds' together (`StraightLines.combine`).
+        .scalar("straightLineSpeed", \.straightLineSpeed, check: { $0.straightLineSpeed >= 0 }),
+        .scalar("straightLineChangeGain", \.straightLineChangeGain, check: { $0.straightLineChangeGain >= 0 }),
         .indices("stopParent", \.stopParent, rows: .stops, into: .stops, none: true).whereRead,
         .values("stopWheelchair", \.stopWheelchair, rows: .stops),
         .offsets("stationChildStart", \.stationChildStart, rows: .stops, into: .stationChildren).whereRead,

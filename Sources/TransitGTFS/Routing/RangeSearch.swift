@@ -61,6 +61,10 @@ package struct RangeSearch<S: Schedule> {
 
     /// A search of one departure, from this time (`earliestArrival`); nil: the range search.
     package let leaving: Int32?
+    /// The latest any run of the day sets down at a destination, plus the walk from there to the
+    /// point: no journey arrives later, so from the first round nothing that would is searched
+    /// (a search across a country that finds no journey otherwise spreads over all of it).
+    package let latestEnd: Int64?
 
     /// `noAlighting`: the origins in every layer, where the schedule is layered (`ViaLayers`).
     /// `leaving`: a search for `earliestArrival` from then, not a range search.
@@ -87,6 +91,25 @@ package struct RangeSearch<S: Schedule> {
         for (stop, seconds) in query.egress where stop >= 0 && stop < s { egressOf[stop] = Int32(clamping: seconds) }
         let egress = state.egressOf
         minEgress = query.destinations.filter { $0 >= 0 && $0 < s }.map { egress[$0] }.min() ?? 0
+        latestEnd = Self.latestEnd(schedule, destinations: query.destinations, egress: egress)
+    }
+
+    /// `latestEnd` (nil without destinations, as `reach` asks; before any time where no run sets
+    /// down at one): every run read, not only the last, so that it holds where realtime data
+    /// reorders them.
+    static func latestEnd(_ schedule: S, destinations: [Int], egress: Zeroed<Int32>) -> Int64? {
+        guard !destinations.isEmpty else { return nil }
+        var latest = Int64(Int32.min)
+        for d in destinations where d >= 0 && d < schedule.stopCount {
+            for k in schedule.calls(at: d) {
+                let (q, i) = schedule.call(k)
+                guard schedule.canAlight(q, i) else { continue }
+                for run in 0..<schedule.runCount(q) {
+                    latest = max(latest, Int64(schedule.arrival(q, run, i)) + Int64(egress[d]))
+                }
+            }
+        }
+        return latest
     }
 
     /// Whether being at `y` at `time` might still beat the best arrival known (no way from `y`
@@ -143,11 +166,17 @@ package struct RangeSearch<S: Schedule> {
         return (best.arrival, departure)
     }
 
-    /// The lower bounds to the destinations, where they pay for themselves.
+    /// The lower bounds to the destinations: the Dijkstra's where they pay for themselves, else
+    /// straight lines' (where the schedule has them).
     private mutating func buildBounds(departures: Int) {
-        guard !query.destinations.isEmpty && TargetBounds.worthBuilding(schedule, departures: departures) else { return }
         let s = schedule.stopCount, egressOf = egressOf, minEgress = minEgress
-        bounds = schedule.targetBounds(edges: edges, destinations: query.destinations.filter { $0 >= 0 && $0 < s }.map { ($0, egressOf[$0] - minEgress) })
+        let destinations = query.destinations.filter { $0 >= 0 && $0 < s }
+        guard !destinations.isEmpty else { return }
+        if TargetBounds.worthBuilding(schedule, departures: departures) {
+            bounds = schedule.targetBounds(edges: edges, destinations: destinations.map { ($0, egressOf[$0] - minEgress) })
+        } else {
+            bounds = schedule.straightLineBounds(destinations: destinations, changes: query.maxTransfers)
+        }
     }
 
     /// One departure's rounds: leaving the origins at `tau` on the patterns `departing`.
@@ -156,8 +185,10 @@ package struct RangeSearch<S: Schedule> {
         rideMarked.removeAll(keepingCapacity: true)
         changed.removeAll(keepingCapacity: true)
         arrivalsMarked.removeAll(keepingCapacity: true)
-        // With a cap known beforehand (`Router.Query.arrivingBy`), nothing arriving later is searched.
-        destinationBound = query.arrivingBy.map { Int32(clamping: Int64($0) + 1 - Int64(minEgress)) } ?? SearchState.unreached
+        // With a cap known beforehand (`Router.Query.arrivingBy`, the day's last arrival), nothing
+        // arriving later is searched.
+        let cap = [query.arrivingBy.map(Int64.init), latestEnd].compactMap { $0 }.min()
+        destinationBound = cap.map { Int32(clamping: $0 + 1 - Int64(minEgress)) } ?? SearchState.unreached
         for round in 1...rounds {
             carryOver(round)
             tightenBound(round)

@@ -45,6 +45,10 @@ package protocol Schedule {
     func plannedFlags(of pattern: Int) -> UnsafeBufferPointer<UInt8>
     /// Lower bounds of the seconds to `destinations` (`TargetBounds`), on this schedule.
     func targetBounds(edges: TransferEdges, destinations: [(stop: Int, start: Int32)]) -> TargetBounds
+    /// Lower bounds by straight lines (`TargetBounds.straightLines`), for a journey of at most
+    /// `changes` changes; `.none` where the times are not the timetable's own (realtime data
+    /// may make a ride faster than any planned) or the stops are layered (vias).
+    func straightLineBounds(destinations: [Int], changes: Int) -> TargetBounds
 }
 
 extension Schedule {
@@ -58,6 +62,8 @@ extension Schedule {
     package func targetBounds(edges: TransferEdges, destinations: [(stop: Int, start: Int32)]) -> TargetBounds {
         TargetBounds(self, edges: edges, destinations: destinations)
     }
+
+    package func straightLineBounds(destinations: [Int], changes: Int) -> TargetBounds { .none }
 
     /// The first run of `pattern` leaving `position` at or after `time`, among runs
     /// `low ..< high` (those below `low` are known to leave earlier; `high` when none does).
@@ -298,5 +304,10 @@ package struct DaySchedule: Schedule {
         guard q >= 0, q < patternCount, keep.t.isLaidOut(pattern: q), let rows = keep.t.rowRange(ofPattern: q), row >= 0, row < rows.count else { return nil }
         let wanted = keep.t.timeIndex(pattern: q, row: row, position: 0)
         return (0..<runCount(q)).first { runTimes[Int(tripStart[q]) + $0] == wanted }
+    }
+
+    /// The timetable's own times (a combination's moved by whole feeds, which moves no ride's length).
+    package func straightLineBounds(destinations: [Int], changes: Int) -> TargetBounds {
+        TargetBounds.straightLines(keep.t, destinations: destinations, changes: changes)
     }
 }

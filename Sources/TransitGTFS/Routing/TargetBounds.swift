@@ -145,6 +145,37 @@ package struct TargetBounds {
         self.init(stop: stop, ride: ride, positions: firstCalls, rising: hops.rising)
     }
 
+    /// Bounds for a search too short to repay the Dijkstra (one departure on a big feed): the
+    /// chord from each stop to the destinations, less what `changes` changes can jump, at the
+    /// fastest any ride covers a chord (`StraightLines`; every run's times rise where it has a
+    /// speed). Measured from the first destination, less the farthest other's chord from it.
+    /// Only stop bounds: boarding bounds are 0.
+    package static func straightLines(_ t: Timetable, destinations: [Int], changes: Int) -> TargetBounds {
+        let speed = Double(t.straightLineSpeed) / 1000, n = t.stopCount, p = t.stopPoints
+        guard speed > 0, let first = destinations.first, p.count == 3 * n else { return .none }
+        var spread = 0.0
+        for d in destinations {
+            guard let m = StraightLines.meters(p, first, d) else { return .none }
+            spread = max(spread, m)
+        }
+        // A meter over, for the sums' rounding.
+        let less = spread + Double(max(0, changes)) * Double(t.straightLineChangeGain) / 1000 + 1
+        let cx = Double(p[3 * first]), cy = Double(p[3 * first + 1]), cz = Double(p[3 * first + 2])
+        let perUnit = StraightLines.radius / StraightLines.scale
+        var stop = [Int32](repeating: 0, count: n)
+        p.withUnsafeBufferPointer { points in stop.withUnsafeMutableBufferPointer { bound in
+            for y in 0..<n {
+                let x = Double(points[3 * y]), yy = Double(points[3 * y + 1]), z = Double(points[3 * y + 2])
+                // (0, 0, 0): a stop without a place, bound 0.
+                guard x != 0 || yy != 0 || z != 0 else { continue }
+                let dx = x - cx, dy = yy - cy, dz = z - cz
+                let seconds = ((dx * dx + dy * dy + dz * dz).squareRoot() * perUnit - less) / speed
+                if seconds >= 1 { bound[y] = Int32(min(seconds, Double(Int32.max - 1))) }
+            }
+        } }
+        return TargetBounds(stop: stop, ride: [], positions: [], rising: true)
+    }
+
     /// The least seconds from stop `y` to the destination (0 without bounds).
     @inline(__always) package func stop(_ y: Int) -> Int32 { y < stop.count ? stop[y] : 0 }
 
