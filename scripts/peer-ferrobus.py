@@ -3,6 +3,11 @@
 and query as `transit-bench gtfs`, in process. Run with the throwaway venv's python:
 
     peer-ferrobus.py FEED_DIR WORK_DIR FROM_STOP TO_STOP YYYYMMDD RUNS
+    peer-ferrobus.py FEED_DIR WORK_DIR --pairs FILE YYYYMMDD TRANSFERS
+
+The second asks ferrobus's earliest arrival (find_route) for each pair `transit-bench national`
+wrote with TRANSIT_BENCH_PAIRS (from,to,after,our arrival) and prints its median and 95th
+percentile, how many it found, and how its arrivals compare with ours.
 
 ferrobus needs help to read a feed: hours zero-padded (it refuses 7:05:00), calendar rows
 outside their dates removed (it ignores start_date and end_date), and an OpenStreetMap file for
@@ -11,7 +16,12 @@ Prints one line: load time, best query time of RUNS, and how many departures it 
 """
 import csv, os, subprocess, sys, time
 
-feed, work, origin, destination, day, runs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6])
+feed, work = sys.argv[1], sys.argv[2]
+pairs = None
+if sys.argv[3] == "--pairs":
+    pairs, day, transfers = sys.argv[4], sys.argv[5], int(sys.argv[6])
+else:
+    origin, destination, day, runs = sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6])
 ready = os.path.join(work, "feed")
 os.makedirs(ready, exist_ok=True)
 
@@ -80,6 +90,28 @@ import ferrobus
 start = time.perf_counter()
 model = ferrobus.create_transit_model(pbf, [ready], datetime.date(int(day[:4]), int(day[4:6]), int(day[6:])))
 loaded = time.perf_counter() - start
+if pairs:
+    times, found, same, earlier, later, missed = [], 0, 0, 0, 0, 0
+    for line in open(pairs):
+        frm, to, after, ours = line.strip().split(",")
+        after, ours = int(after), int(ours)
+        a = ferrobus.create_transit_point(*coordinates[frm], model)
+        b = ferrobus.create_transit_point(*coordinates[to], model)
+        start = time.perf_counter()
+        route = ferrobus.find_route(model, a, b, after, transfers)
+        times.append((time.perf_counter() - start) * 1000)
+        theirs = after + route["travel_time_seconds"] if route else -1
+        found += theirs >= 0
+        if theirs >= 0 and ours >= 0:
+            same += theirs == ours
+            earlier += theirs < ours
+            later += theirs > ours
+        elif ours >= 0:
+            missed += 1
+    times.sort()
+    print(f"ferrobus: load {loaded * 1000:.0f} ms; find_route median {times[len(times) // 2]:.1f} ms, p95 {times[min(len(times) - 1, int(len(times) * 0.95))]:.1f} ms; "
+          f"{found} of {len(times)} found; against transit's --earliest: {same} the same arrival, {earlier} earlier, {later} later, {missed} none where transit found one")
+    sys.exit(0)
 a = ferrobus.create_transit_point(*coordinates[origin], model)
 b = ferrobus.create_transit_point(*coordinates[destination], model)
 best, answer = float("inf"), None

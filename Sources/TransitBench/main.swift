@@ -333,6 +333,8 @@ mode("national") { args in
     // between 05:00 and 22:00, asked in process as `gtfs trips` asks (stops by id, walks at the
     // ends): `--earliest`, then the Pareto set of the hour from then. Prints each one's median,
     // 95th percentile and worst, and how many found a journey. The feed is loaded once, first.
+    // With TRANSIT_BENCH_PAIRS=FILE, each pair is written there as `from,to,after,arrival`
+    // (arrival -1 where none), for scripts/peer-ferrobus-national.py.
     guard args.count >= 6, let day = LocalDate(iso: args[2]), let pairs = Int(args[3]), let seed = UInt64(args[4]), let transfers = Int(args[5]) else {
         throw BenchError.noFixture("usage: transit-bench national CACHE NAME DATE PAIRS SEED TRANSFERS")
     }
@@ -350,6 +352,10 @@ mode("national") { args in
         return Int((z ^ (z >> 31)) % UInt64(n))
     }
     var earliest: [Double] = [], window: [Double] = [], reached = 0, windowFound = 0, spans: [Double] = [], changes = 0
+    var written = ""
+    defer {
+        if let path = ProcessInfo.processInfo.environment["TRANSIT_BENCH_PAIRS"] { try? written.write(toFile: path, atomically: true, encoding: .utf8) }
+    }
     for _ in 0..<pairs {
         let from = t.stopIDs[called[next(called.count)]], to = t.stopIDs[called[next(called.count)]]
         let after = 5 * 3600 + next(17 * 3600)
@@ -359,6 +365,7 @@ mode("national") { args in
         let first = try feed.plan(q)
         earliest.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         if let j = first.first { reached += 1; spans.append(Double(j.arrival - after) / 60); changes += j.transfers }
+        written += "\(from),\(to),\(after),\(first.first?.arrival ?? -1)\n"
         q.earliest = false
         q.before = after + 3600
         start = DispatchTime.now().uptimeNanoseconds

@@ -74,12 +74,13 @@ package enum StraightLines {
                     }
                 }
             }
+            // The fastest hop bounds every ride: one of several hops covers no more than the sum of
+            // their chords, in no less than the sum of their times.
             for i in 0..<(n - 1) where chord[i] > 0 {
                 guard least[i] > 0 else { return (0, 0) }
                 fastest = max(fastest, chord[i] / Double(least[i]))
             }
         }
-        // A ride of several hops covers no more than their chords, at no more than the fastest's speed.
         var gain = 0.0
         // A pair where a vehicle calls at both (a change is between such stops); false where one
         // has no place.
