@@ -37,5 +37,29 @@ extension CPUBound {
             #expect(sweep.compared > sweep.asked && changing > sweep.asked / 8 && acrossTowns > sweep.asked / 10,
                     "\(sweep.compared) journeys, \(changing) of 2 changes or more, \(acrossTowns) between towns")
         }
+
+        /// With realtime data too (`RealtimeDifferentialTests.disturb`: delays early and late,
+        /// cancellations, skipped calls): a search keeps the straight lines only where no run laid
+        /// out anew is faster than the fastest planned, and loses no journey either way. CI asks 30.
+        @Test func onNationalNetworksWithRealtimeDataTheRouterFindsWhatTheReferenceFinds() throws {
+            var changed = 0
+            let sweep = try DifferentialSweep(queries: 30, seed: 20_261_129, perFeed: 10, salt: 53, national: true) { test, g in
+                let q = test.nationalQuery(&g)
+                var reference = ReferenceRouter(test.feed, q)
+                let (message, runs, count) = RealtimeDifferentialTests.disturb(reference.runs, test.feed, day: q.day, &g)
+                reference.runs = runs
+                changed += count
+                let updates = TripUpdateApplier.apply(message, to: test.timetable, now: q.day * 86_400, source: "test")
+                let expected = reference.journeys()
+                let (got, problems) = test.routed(q, updates: updates, reference: reference)
+                guard got != expected || !problems.isEmpty || !updates.notices.isEmpty else { return (expected.count, nil) }
+                let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
+                return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems), notices \(updates.notices)")
+            }
+            print("realtime differential on national networks: \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys, \(changed) runs changed, \(sweep.differences.count) differ")
+            for line in sweep.differences.prefix(10) { print("differential: " + line) }
+            #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
+            #expect(sweep.compared > sweep.asked / 2 && changed > sweep.asked, "\(sweep.compared) journeys, \(changed) runs changed")
+        }
     }
 }

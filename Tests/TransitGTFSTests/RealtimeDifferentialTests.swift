@@ -60,7 +60,7 @@ extension CPUBound {
                     let positions = Set((0..<g.int(1...4)).map { _ in g.int(0...n - 1) }).sorted()
                     var update = FeedMessage.TripUpdate(trip: descriptor)
                     update.stopTimeUpdates = positions.map { k in
-                        var stu = FeedMessage.StopTimeUpdate(stopSequence: UInt64(2 * k + 1))
+                        var stu = FeedMessage.StopTimeUpdate(stopSequence: UInt64(test.feed.stopSequence(k)))
                         if g.int(0...9) == 0 { stu.scheduleRelationship = 1; return stu }
                         func event(_ planned: Int) -> FeedMessage.StopTimeEvent {
                             let shift = g.int(-900...1800)
@@ -148,14 +148,14 @@ extension CPUBound {
                         calls[i].arrival += delay
                         calls[i].departure += delay
                     }
-                    var stu = FeedMessage.StopTimeUpdate(stopSequence: UInt64(2 * k + 1))
+                    var stu = FeedMessage.StopTimeUpdate(stopSequence: UInt64(feed.stopSequence(k)))
                     stu.departure = FeedMessage.StopTimeEvent(delay: Int32(delay))
                     stus.append(stu)
                 }
                 if let skip {
                     calls[skip].noPickup = true
                     calls[skip].noDropOff = true
-                    stus.append(FeedMessage.StopTimeUpdate(stopSequence: UInt64(2 * skip + 1), scheduleRelationship: 1))
+                    stus.append(FeedMessage.StopTimeUpdate(stopSequence: UInt64(feed.stopSequence(skip)), scheduleRelationship: 1))
                 }
                 if !stus.isEmpty {
                     update.stopTimeUpdates = stus.sorted { ($0.stopSequence ?? 0) < ($1.stopSequence ?? 0) }

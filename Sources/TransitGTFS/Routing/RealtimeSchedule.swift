@@ -318,6 +318,14 @@ package struct RealtimeSchedule: Schedule {
     /// The day as planned, under the overlay.
     package var base: DaySchedule { overlay.base }
 
+    /// The timetable's straight lines, where every run realtime data laid out anew keeps to them
+    /// (with the source down or no update touching a run, all of them): a delay that makes a ride
+    /// faster than the fastest planned, or times that fall, leave the search without.
+    package func straightLineBounds(destinations: [Int], changes: Int) -> TargetBounds {
+        guard overlay.base.keepsStraightLines(self, from: overlay.baseCount) else { return .none }
+        return overlay.base.straightLineBounds(destinations: destinations, changes: changes)
+    }
+
     /// Where run `run` of base pattern `q` (a run of `base`) now stands: the same where no update
     /// touched its pattern, else the new pattern's run holding it; nil where it rides nowhere (a
     /// REPLACEMENT took it, or an update did not fit it). A DELETED run is found, canceled.

@@ -46,8 +46,8 @@ package protocol Schedule {
     /// Lower bounds of the seconds to `destinations` (`TargetBounds`), on this schedule.
     func targetBounds(edges: TransferEdges, destinations: [(stop: Int, start: Int32)]) -> TargetBounds
     /// Lower bounds by straight lines (`TargetBounds.straightLines`), for a journey of at most
-    /// `changes` changes; `.none` where the times are not the timetable's own (realtime data
-    /// may make a ride faster than any planned) or the stops are layered (vias).
+    /// `changes` changes; `.none` where a run may be faster than any planned (realtime data's,
+    /// `RealtimeSchedule` checks) or the stops are layered (vias).
     func straightLineBounds(destinations: [Int], changes: Int) -> TargetBounds
 }
 
@@ -309,5 +309,33 @@ package struct DaySchedule: Schedule {
     /// The timetable's own times (a combination's moved by whole feeds, which moves no ride's length).
     package func straightLineBounds(destinations: [Int], changes: Int) -> TargetBounds {
         TargetBounds.straightLines(keep.t, destinations: destinations, changes: changes)
+    }
+
+    /// Whether the runs of `schedule`'s patterns from `first` on (realtime data's, over this day)
+    /// keep to the speed the import measured: times that rise along each, no hop covering its
+    /// chord faster.
+    package func keepsStraightLines<S: Schedule>(_ schedule: S, from first: Int) -> Bool {
+        let t = keep.t, speed = Double(t.straightLineSpeed) / 1000, points = t.stopPoints
+        guard speed > 0 else { return false }
+        for q in first..<max(first, schedule.patternCount) {
+            let stops = schedule.stops(of: q), n = stops.count
+            var chords: [Double] = []
+            for i in 0..<max(0, n - 1) {
+                guard let m = StraightLines.meters(points, Int(stops[i]), Int(stops[i + 1])) else { return false }
+                chords.append(m)
+            }
+            for run in 0..<schedule.runCount(q) {
+                let times = schedule.times(of: q, run)
+                guard times.count >= 2 * n else { return false }
+                for i in 0..<n {
+                    guard times[2 * i] <= times[2 * i + 1] else { return false }
+                    if i + 1 < n {
+                        let hop = Double(Int64(times[2 * i + 2]) - Int64(times[2 * i + 1]))
+                        guard hop >= 0, chords[i] <= speed * hop else { return false }
+                    }
+                }
+            }
+        }
+        return true
     }
 }

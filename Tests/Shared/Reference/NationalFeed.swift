@@ -116,9 +116,11 @@ extension RandomFeed {
                                           untimed: false, noPickup: row["pickup_type"] == "1", noDropOff: row["drop_off_type"] == "1"))
             sequences[trip].append(sequence)
         }
-        for k in trips.indices where sequences[k] != sequences[k].sorted() {
-            trips[k].calls = zip(sequences[k], trips[k].calls).sorted { $0.0 < $1.0 }.map(\.1)
+        // The script numbers each trip's calls 1, 2, 3… (realtime updates name them so).
+        for k in trips.indices where sequences[k] != Array(1...max(1, sequences[k].count)) {
+            throw NationalFileError(description: "trip \(trips[k].id)'s stop_sequence is not 1, 2, 3…")
         }
+        sequenceStep = 1
 
         for row in try Self.rows(directory, "transfers.txt") {
             transfers.append(Transfer(fromStop: stopIndex[try need(row, "from_stop_id")], toStop: stopIndex[try need(row, "to_stop_id")],

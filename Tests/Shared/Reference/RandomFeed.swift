@@ -99,6 +99,10 @@ struct RandomFeed {
     /// The walks a stop keeps at most (`TimetableCombination.maxWalksPerStop`, or the smaller
     /// cap a test compiles with).
     var walkLimit = TimetableCombination.maxWalksPerStop
+    /// stop_sequence of a trip's k-th call is k × this + 1 (written so; a national network's are 1, 2, 3…).
+    var sequenceStep = 2
+
+    func stopSequence(_ k: Int) -> Int { k * sequenceStep + 1 }
 
     func feed(of stop: Int) -> Int { stop < stopFeed.count ? stopFeed[stop] : 0 }
 
@@ -313,7 +317,7 @@ struct RandomFeed {
         for trip in trips {
             for (k, call) in trip.calls.enumerated() {
                 let times = call.untimed ? "," : "\(clock(call.arrival)),\(clock(call.departure))"
-                stopTimes += "\(trip.id),\(times),\(stops[call.stop].id),\(k * 2 + 1),\(call.noPickup ? 1 : 0),\(call.noDropOff ? 1 : 0)\n"
+                stopTimes += "\(trip.id),\(times),\(stops[call.stop].id),\(stopSequence(k)),\(call.noPickup ? 1 : 0),\(call.noDropOff ? 1 : 0)\n"
             }
         }
         files["stop_times.txt"] = stopTimes
