@@ -45,16 +45,7 @@ extension CPUBound {
             var changed = 0
             let sweep = try DifferentialSweep(queries: 30, seed: 20_261_129, perFeed: 10, salt: 53, national: true) { test, g in
                 let q = test.nationalQuery(&g)
-                var reference = ReferenceRouter(test.feed, q)
-                let (message, runs, count) = RealtimeDifferentialTests.disturb(reference.runs, test.feed, day: q.day, &g)
-                reference.runs = runs
-                changed += count
-                let updates = TripUpdateApplier.apply(message, to: test.timetable, now: q.day * 86_400, source: "test")
-                let expected = reference.journeys()
-                let (got, problems) = test.routed(q, updates: updates, reference: reference)
-                guard got != expected || !problems.isEmpty || !updates.notices.isEmpty else { return (expected.count, nil) }
-                let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
-                return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems), notices \(updates.notices)")
+                return RealtimeDifferentialTests.compare(test, q, changed: &changed, &g)
             }
             print("realtime differential on national networks: \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys, \(changed) runs changed, \(sweep.differences.count) differ")
             for line in sweep.differences.prefix(10) { print("differential: " + line) }

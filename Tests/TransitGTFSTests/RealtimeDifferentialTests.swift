@@ -15,21 +15,27 @@ extension CPUBound {
     /// - SKIPPED at call j: neither boarding nor alighting there; its times move with the delay.
     /// Same Pareto set, and every journey rideable on the changed runs.
     @Suite struct RealtimeDifferentialTests {
+        /// One query on `test` with random updates (`disturb`) laid over both sides: how many
+        /// journeys the reference found, and the difference, if any (`DifferentialSweep`'s ask).
+        static func compare(_ test: DifferentialCase, _ q: ReferenceRouter.Query, changed: inout Int, _ g: inout SeededGenerator) -> (compared: Int, difference: String?) {
+            var reference = ReferenceRouter(test.feed, q)
+            let (message, runs, count) = disturb(reference.runs, test.feed, day: q.day, &g)
+            reference.runs = runs
+            changed += count
+            let updates = TripUpdateApplier.apply(message, to: test.timetable, now: q.day * 86_400, source: "test")
+            let expected = reference.journeys()
+            let (got, problems) = test.routed(q, updates: updates, reference: reference)
+            guard got != expected || !problems.isEmpty || !updates.notices.isEmpty else { return (expected.count, nil) }
+            let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
+            return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems), notices \(updates.notices)")
+        }
+
         /// On one random feed, and on two at once (the updates name the combination's `feed:` ids).
         @Test(arguments: [false, true]) func onRealtimeDataTheRouterFindsWhatTheReferenceFinds(pairs: Bool) throws {
             var changed = 0
             let sweep = try DifferentialSweep(queries: 200, seed: 20_261_124, salt: 37, pairs: pairs) { test, g in
                 let q = test.query(&g)
-                var reference = ReferenceRouter(test.feed, q)
-                let (message, runs, count) = Self.disturb(reference.runs, test.feed, day: q.day, &g)
-                reference.runs = runs
-                changed += count
-                let updates = TripUpdateApplier.apply(message, to: test.timetable, now: q.day * 86_400, source: "test")
-                let expected = reference.journeys()
-                let (got, problems) = test.routed(q, updates: updates, reference: reference)
-                guard got != expected || !problems.isEmpty || !updates.notices.isEmpty else { return (expected.count, nil) }
-                let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
-                return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems), notices \(updates.notices)")
+                return Self.compare(test, q, changed: &changed, &g)
             }
             print("realtime differential\(pairs ? " over two feeds" : ""): \(sweep.asked) queries, \(sweep.compared) journeys, \(changed) runs changed, \(sweep.differences.count) differ")
             for line in sweep.differences.prefix(10) { print("realtime differential: " + line) }
