@@ -1,0 +1,92 @@
+import Foundation
+import TransitSupport
+
+/// The journeys a range search keeps: each round's arrival that beats the later departures and
+/// fewer changes, followed back label by label into legs.
+extension RangeSearch {
+    /// The arrival at `x` after `round` rides that a change starts from, and the label that
+    /// made it: the stop's own, or one of its class arrivals (`byClass` ≥ 0).
+    package func arrival(at x: Int, round: Int, byClass: Int32) -> (time: Int, label: SearchState.Label)? {
+        guard x >= 0, state.slotOf[x] >= 0 else { return nil }
+        if byClass >= 0 && Int(byClass) < arrivals.count { return (Int(arrivals[Int(byClass)].time), arrivals[Int(byClass)].label) }
+        let k = Int(state.slotOf[x]) + round
+        return (Int(state.arrivals[k]), state.labels[k])
+    }
+
+    /// Keep each round's arrival that beats both the later departures and fewer changes.
+    package mutating func collectJourneys(_ tau: Int32) {
+        var fewer = SearchState.unreached
+        for round in 1...rounds {
+            var best = SearchState.unreached, at = -1
+            for d in query.destinations where d >= 0 && d < schedule.stopCount && atEnd(d, state.arrival(d, round)) < best {
+                best = atEnd(d, state.arrival(d, round))
+                at = d
+            }
+            if best < previousBest[round] && best < fewer && at >= 0, state.labels[Int(state.slotOf[at]) + round].legs == Int32(round),
+               let journey = reconstruct(at, round: round, departure: tau) {
+                found.append(journey)
+            }
+            previousBest[round] = best
+            fewer = min(fewer, best)
+        }
+    }
+
+    /// The legs of the journey ending at `destination` in `round`, followed back label by label.
+    package func reconstruct(_ destination: Int, round: Int, departure tau: Int32) -> Router.Journey? {
+        let s = schedule.stopCount
+        var legs: [Router.Leg] = []
+        var stop = destination
+        guard stop >= 0, stop < s, state.slotOf[stop] >= 0 else { return nil }
+        var label = state.labels[Int(state.slotOf[stop]) + round]
+        var guardCount = 0
+        while label.legs > 0 && guardCount <= rounds {
+            guardCount += 1
+            let q = Int(label.pattern), run = Int(label.run), board = Int(label.boardPosition), alight = Int(label.alightPosition)
+            guard q >= 0, q < schedule.patternCount, run >= 0, run < schedule.runCount(q), board >= 0, alight > board, alight < schedule.length(q) else { return nil }
+            let boardStop = schedule.stop(q, board)
+            let planned = (schedule.planned(q, run, board).departure, schedule.planned(q, run, alight).arrival)
+            legs.append(Router.Leg(mode: .ride(trip: schedule.trip(q, run), pattern: q, run: run, fromPosition: board, toPosition: alight),
+                                   from: boardStop, to: stop, departure: LegTime(Int(planned.0), predicted: Int(schedule.departure(q, run, board))),
+                                   arrival: LegTime(Int(planned.1), predicted: Int(schedule.arrival(q, run, alight))),
+                                   runStart: Int(schedule.planned(q, run, 0).departure), instance: schedule.instance(q, run),
+                                   calls: (board...alight).map { schedule.stop(q, $0) }))
+            let previous = Int(label.legs) - 1
+            let from = Int(label.fromStop)
+            if previous == 0 { break }
+            guard from < s, let (reached, before) = arrival(at: from, round: previous, byClass: label.fromArrival) else { return nil }
+            if from != boardStop {
+                // A walk shows the walk; a change by the rules shows the time the rules ask.
+                let walk = edges.edges(from).first { Int($0.to) == boardStop && $0.walkSeconds >= 0 }
+                let seconds = walk.map { Int($0.walkSeconds) } ?? edges.seconds(from: from, to: boardStop, fromTrip: -1, toTrip: -1) ?? 0
+                legs.append(Router.Leg(mode: .walk(meters: edges.meters(from, boardStop)), from: from, to: boardStop,
+                                       departure: LegTime(reached), arrival: LegTime(reached + seconds)))
+            }
+            stop = from
+            label = before
+        }
+        legs.reverse()
+        let rides = legs.filter(\.isRide)
+        guard rides.count == round, let first = rides.first, let last = rides.last else { return nil }
+        // A range search's first ride leaves at τ (after the walk to it); one from a time, then or later.
+        let leaves = Int(tau) + Int(accessOf[first.from])
+        guard leaving == nil ? first.departure.predicted == leaves : first.departure.predicted >= leaves else { return nil }
+        var journey = Router.Journey(legs: legs, departure: first.departure.predicted, arrival: last.arrival.predicted, transfers: rides.count - 1)
+        // The walks at both ends: from a point (stop -1) or from the stop named (a walked
+        // origin), as long as the ends measured them; none from a stop named itself.
+        if query.access[first.from] != nil {
+            let walk = Int(accessOf[first.from])
+            journey.legs.insert(Router.Leg(mode: .walk(meters: query.accessMeters[first.from] ?? Double(walk) * edges.walkingSpeed),
+                                           from: query.accessFrom[first.from] ?? -1, to: first.from,
+                                           departure: LegTime(Int(tau)), arrival: LegTime(Int(tau) + walk)), at: 0)
+            journey.departure = Int(tau)
+        }
+        if query.egress[destination] != nil {
+            let walk = Int(egressOf[destination])
+            journey.legs.append(Router.Leg(mode: .walk(meters: query.egressMeters[destination] ?? Double(walk) * edges.walkingSpeed),
+                                           from: destination, to: query.egressTo[destination] ?? -1,
+                                           departure: LegTime(journey.arrival), arrival: LegTime(journey.arrival + walk)))
+            journey.arrival += walk
+        }
+        return journey
+    }
+}
