@@ -50,29 +50,21 @@ package enum StraightLines {
     /// any other row, and the platforms of one station, none (`--min-transfer 0`); walks are
     /// slower than `slowest`.
     package static func measure(_ t: Timetable) -> (speed: Int64, changeGain: Int64) {
-        let p = t.stopPoints
+        let p = t.stopPoints, times = t.times.buffer
         var fastest = slowest
-        for q in 0..<t.patternCount {
-            guard let calls = t.callRange(ofPattern: q), let rows = t.rowRange(ofPattern: q), calls.count > 1, t.isLaidOut(pattern: q) else { continue }
-            let n = calls.count
+        for q in 0..<t.patternCount where t.isLaidOut(pattern: q) {
+            let stops = t.stops(ofPattern: q), n = stops.count
+            guard n > 1, let rows = t.rowRange(ofPattern: q) else { continue }
             // Per hop, its chord and its least time over the pattern's runs.
-            var chord = [Double](repeating: 0, count: n - 1), least = [Int64](repeating: .max, count: n - 1)
-            for i in 0..<(n - 1) {
-                guard let m = meters(p, Int(t.patternStops[calls.lowerBound + i]), Int(t.patternStops[calls.lowerBound + i + 1])) else { return (0, 0) }
-                chord[i] = m
-            }
+            guard let chord = chords(p, along: stops) else { return (0, 0) }
+            var least = [Int64](repeating: .max, count: n - 1)
             for row in 0..<rows.count {
                 let start = t.timeIndex(pattern: q, row: row, position: 0)
-                guard start >= 0, start + 2 * n <= t.times.count else { return (0, 0) }
-                for i in 0..<n {
-                    let arrival = Int64(t.times[start + 2 * i]), departure = Int64(t.times[start + 2 * i + 1])
-                    guard arrival >= 0, departure >= arrival else { return (0, 0) }
-                    if i + 1 < n {
-                        let next = Int64(t.times[start + 2 * i + 2])
-                        guard next >= departure else { return (0, 0) }
-                        least[i] = min(least[i], next - departure)
-                    }
-                }
+                guard start >= 0, start + 2 * n <= times.count else { return (0, 0) }
+                let run = UnsafeBufferPointer(rebasing: times[start..<(start + 2 * n)])
+                // A time before 0 is none the compiler could read.
+                guard run[0] >= 0, rises(run, calls: n) else { return (0, 0) }
+                for i in 0..<(n - 1) { least[i] = min(least[i], Int64(run[2 * i + 2]) - Int64(run[2 * i + 1])) }
             }
             // The fastest hop bounds every ride: one of several hops covers no more than the sum of
             // their chords, in no less than the sum of their times.
@@ -90,20 +82,17 @@ package enum StraightLines {
             gain = max(gain, m - fastest * seconds)
             return true
         }
-        for station in 0..<t.stopCount where t.stationChildStart.count == t.stopCount + 1 {
-            let children = Int(t.stationChildStart[station])..<Int(t.stationChildStart[station + 1])
-            guard children.lowerBound >= 0, children.upperBound <= t.stationChildren.count else { return (0, 0) }
+        let neighbours = t.neighbours
+        for station in 0..<t.stopCount {
+            let children = neighbours.children(ofStation: station)
             for a in children {
-                for b in children where !change(Int(t.stationChildren[a]), Int(t.stationChildren[b]), seconds: 0) { return (0, 0) }
+                for b in children where !change(Int(a), Int(b), seconds: 0) { return (0, 0) }
             }
         }
         // A row names stops or their stations: each pair of stops it may stand for.
         func stops(_ s: Int32) -> [Int] {
-            let stop = Int(s)
-            guard stop >= 0, stop + 1 < t.stationChildStart.count else { return stop >= 0 ? [stop] : [] }
-            let children = Int(t.stationChildStart[stop])..<Int(t.stationChildStart[stop + 1])
-            guard !children.isEmpty, children.lowerBound >= 0, children.upperBound <= t.stationChildren.count else { return [stop] }
-            return children.map { Int(t.stationChildren[$0]) }
+            let children = neighbours.children(ofStation: Int(s))
+            return children.isEmpty ? [Int(s)] : children.map { Int($0) }
         }
         for rule in t.transfers where rule.type != 3 && rule.fromStop >= 0 && rule.toStop >= 0 {
             let seconds = rule.type == 2 ? Double(max(0, rule.minTime)) : 0
@@ -112,6 +101,28 @@ package enum StraightLines {
             }
         }
         return (Int64(fastest * 1000) + 1, Int64(gain * 1000) + 1)
+    }
+
+    /// The chord of each hop along `stops`, in meters; nil where a stop has no place.
+    static func chords(_ p: Packed<Int32>, along stops: UnsafeBufferPointer<Int32>) -> [Double]? {
+        var out: [Double] = []
+        out.reserveCapacity(max(0, stops.count - 1))
+        for i in 0..<max(0, stops.count - 1) {
+            guard let m = meters(p, Int(stops[i]), Int(stops[i + 1])) else { return nil }
+            out.append(m)
+        }
+        return out
+    }
+
+    /// Whether a run's (arrival, departure) pairs at its `n` calls rise: each departure no
+    /// earlier than its arrival, each arrival no earlier than the departure before.
+    static func rises(_ times: UnsafeBufferPointer<Int32>, calls n: Int) -> Bool {
+        guard times.count >= 2 * n else { return false }
+        for i in 0..<n {
+            guard times[2 * i + 1] >= times[2 * i] else { return false }
+            if i + 1 < n, times[2 * i + 2] < times[2 * i + 1] { return false }
+        }
+        return true
     }
 
     /// Feeds searched as one: the fastest of their rides, the most any of their changes gains

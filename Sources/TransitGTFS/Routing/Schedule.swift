@@ -318,22 +318,12 @@ package struct DaySchedule: Schedule {
         let t = keep.t, speed = Double(t.straightLineSpeed) / 1000, points = t.stopPoints
         guard speed > 0 else { return false }
         for q in first..<max(first, schedule.patternCount) {
-            let stops = schedule.stops(of: q), n = stops.count
-            var chords: [Double] = []
-            for i in 0..<max(0, n - 1) {
-                guard let m = StraightLines.meters(points, Int(stops[i]), Int(stops[i + 1])) else { return false }
-                chords.append(m)
-            }
+            let n = schedule.stops(of: q).count
+            guard let chords = StraightLines.chords(points, along: schedule.stops(of: q)) else { return false }
             for run in 0..<schedule.runCount(q) {
                 let times = schedule.times(of: q, run)
-                guard times.count >= 2 * n else { return false }
-                for i in 0..<n {
-                    guard times[2 * i] <= times[2 * i + 1] else { return false }
-                    if i + 1 < n {
-                        let hop = Double(Int64(times[2 * i + 2]) - Int64(times[2 * i + 1]))
-                        guard hop >= 0, chords[i] <= speed * hop else { return false }
-                    }
-                }
+                guard StraightLines.rises(times, calls: n) else { return false }
+                for i in 0..<max(0, n - 1) where chords[i] > speed * Double(Int64(times[2 * i + 2]) - Int64(times[2 * i + 1])) { return false }
             }
         }
         return true
