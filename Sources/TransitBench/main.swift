@@ -327,6 +327,35 @@ mode("checksum") { args in
     print(String(format: "checksum of %.1f MB (mapped): first %.2f ms, then %.2f ms = %.1f GB/s (best of 20)", mb, times[0] * 1000, best * 1000, mb / best / 1000))
 }
 
+mode("sizes") { args in
+    // transit-bench sizes CACHE NAME: an imported feed's compiled file, field by field (the
+    // largest first, in bytes and bytes a row of stop_times.txt), and its calls: the rows'
+    // calls against those whose times are stored (trips that differ only in their calendar
+    // read one block of times, `Timetable.rowBlocks`).
+    guard args.count >= 2 else { throw BenchError.noFixture("usage: transit-bench sizes CACHE NAME") }
+    let t = try GTFSFeed.imported(args[1], cacheDirectory: args[0]).timetable
+    let null = open("/dev/null", O_WRONLY)
+    defer { close(null) }
+    var sizes: [(String, Int)] = []
+    for field in Timetable.fields {
+        var w = BinaryWriter(descriptor: null)
+        field.write(t, &w)
+        sizes.append((field.name, w.written))
+    }
+    let rows = max(1, Double(t.sourceStopTimes)), total = sizes.reduce(0) { $0 + $1.1 }
+    var rowCalls = 0, storedCalls = 0
+    for q in 0..<t.patternCount {
+        rowCalls += (t.rowRange(ofPattern: q)?.count ?? 0) * t.patternLength(q)
+        storedCalls += (t.blockCount(ofPattern: q) ?? 0) * t.patternLength(q)
+    }
+    print(String(format: "%@: %.1f MB, %.2f bytes a row of stop_times.txt (%d rows), %.2f a stored call; rows' calls %d, stored %d (%.1f %% shared)",
+                 args[1], Double(total) / 1e6, Double(total) / rows, t.sourceStopTimes, Double(total) / Double(max(1, storedCalls)),
+                 rowCalls, storedCalls, 100 * Double(rowCalls - storedCalls) / Double(max(1, rowCalls))))
+    for (name, bytes) in sizes.sorted(by: { $0.1 > $1.1 }).prefix(20) {
+        print("  " + name.padding(toLength: 24, withPad: " ", startingAt: 0) + String(format: "%9.1f MB  %5.2f bytes a row", Double(bytes) / 1e6, Double(bytes) / rows))
+    }
+}
+
 mode("national") { args in
     // transit-bench national CACHE NAME DATE PAIRS SEED TRANSFERS: random stop pairs of an
     // imported feed (scripts/make-national-gtfs.py's), each leaving at a random time of DATE

@@ -129,7 +129,7 @@ import TransitTestSupport
         #expect(try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env(cache)).status == 0)
         let file = cache + "/gtfs/lakeport.timetable", note = CheckRecord.path(for: file)
         let loaded = try FeedStore.load(file).1
-        let stops = loaded.stopCount, patternCalls = loaded.patternStops.count
+        let stops = loaded.stopCount, patternCalls = loaded.patternStops.count, patternRows = loaded.patternTrips.count
         let queries = [
             ["gtfs", "trips", "--from", "Harbor", "--to", "Airport", "--date", "2026-11-28"],
             ["gtfs", "departures", "--stop", "Harbor", "--date", "2026-11-28", "--after", "07:00"],
@@ -141,9 +141,9 @@ import TransitTestSupport
         }
         // An offsets field's first and last values are checked at every load: the ones between.
         for (field, from, count, value) in [("patternStops", 0, patternCalls, Int32.max), ("patternStops", 0, patternCalls, -7), ("stopParent", 0, stops, Int32(stops)),
-                                            ("stopPatternStart", 1, stops - 1, 1 << 30)] {
-            // `gtfs stops` reads each pattern's stops, not each stop's calls.
-            for query in field == "stopPatternStart" ? queries.dropLast() : queries[...] {
+                                            ("stopPatternStart", 1, stops - 1, 1 << 30), ("rowBlocks", 0, patternRows, Int32.max), ("rowBlocks", 0, patternRows, -1)] {
+            // `gtfs stops` reads each pattern's stops, not each stop's calls or its rows' times.
+            for query in field == "stopPatternStart" || field == "rowBlocks" ? queries.dropLast() : queries[...] {
                 let original = try Data(contentsOf: URL(fileURLWithPath: file))
                 try Self.overwrite(file, field, from: from, count: count, with: value)
                 CheckRecord.record(for: file, try MappedFile(file).identity, now: CheckRecord.wallClock() + 10_000_000_000)

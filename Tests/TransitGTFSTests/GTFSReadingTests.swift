@@ -165,8 +165,12 @@ struct TrickleSource: ByteSource {
         let data = TimetableFile.encode(t)
         let back = try TimetableFile.decode(data, path: "x")
         #expect(back.times == t.times && back.stopIDs == t.stopIDs && back.transfers == t.transfers && back.serviceDays == t.serviceDays)
-        // Two times (8 bytes) per stop_time: Caltrain has no frequencies.
-        #expect(t.times.count == 2 * Int(t.sourceStopTimes))
+        // Two times (8 bytes) per stored call: Caltrain has no frequencies, so its rows' calls
+        // are its stop_times; a quarter of them are trips that differ from another only in
+        // their calendar (its weekday trips written again for other dates), their times stored once.
+        let rows = (0..<t.patternCount).reduce(0) { $0 + (t.rowRange(ofPattern: $1)?.count ?? 0) * t.patternLength($1) }
+        let stored = (0..<t.patternCount).reduce(0) { $0 + (t.blockCount(ofPattern: $1) ?? 0) * t.patternLength($1) }
+        #expect(rows == Int(t.sourceStopTimes) && t.times.count == 2 * stored && stored == 2_337, "\(stored) of \(rows)")
         #expect(errorKind { try TimetableFile.decode(data.prefix(data.count - 10), path: "x") } == "parse")
         // Flip bytes all through the file: a value or an error, never a trap.
         var generator = SplitMix(seed: 7)
@@ -212,6 +216,7 @@ struct TrickleSource: ByteSource {
         #expect(refused { $0.patternStops = Packed([0, 1, 9]) }?.contains("(patternStops)") == true)
         #expect(refused { $0.stopPatterns = Packed([0, 5, 0, 1, 0, 2]) }?.contains("(stopPatterns)") == true)
         #expect(refused { $0.patternTimeStart = Packed([4]) }?.contains("(patternTimeStart)") == true)
+        #expect(refused { $0.rowBlocks = Packed([1]) }?.contains("(rowBlocks)") == true)
         #expect(refused { $0.timeZone = "Mars/Olympus" }?.contains("(timeZone)") == true)
         #expect(refused { $0.feedNames.append("one") }?.contains("(feedZones)") == true)
     }

@@ -86,7 +86,7 @@ import Testing
         let template = try #require((0..<r5.tripCount).first { r5.tripIDs[$0] == "frequency-trip" })
         let starts: [Int32] = (0..<r5.patternCount).flatMap { q -> [Int32] in
             (Int(r5.patternTripStart[q])..<Int(r5.patternTripStart[q + 1])).filter { r5.patternTrips[$0] == Int32(template) }.map { index in
-                r5.times[Int(r5.patternTimeStart[q]) + (index - Int(r5.patternTripStart[q])) * r5.patternLength(q) * 2 + 1]
+                r5.times[r5.timeIndex(pattern: q, row: index - Int(r5.patternTripStart[q]), position: 0) + 1]
             }
         }
         let expected: [Int32] = [28_800, 30_600]  // 08:00 and 08:30
@@ -161,7 +161,7 @@ import Testing
         let q = try #require((0..<t.patternCount).first { q in (Int(t.patternTripStart[q])..<Int(t.patternTripStart[q + 1])).contains { t.patternTrips[$0] == Int32(trip) } })
         let index = try #require((Int(t.patternTripStart[q])..<Int(t.patternTripStart[q + 1])).first { t.patternTrips[$0] == Int32(trip) })
         let row = index - Int(t.patternTripStart[q])
-        #expect(t.times[Int(t.patternTimeStart[q]) + (row * t.patternLength(q) + 5) * 2] == 7 * 3600 + 30 * 60 + 46)
+        #expect(t.times[t.timeIndex(pattern: q, row: row, position: 5)] == 7 * 3600 + 30 * 60 + 46)
         // Thanksgiving 2017 is removed by calendar_dates; the day before runs.
         func runs(_ day: String) throws -> Int {
             let d = try #require(LocalDate(iso: day)).dayNumber
@@ -170,9 +170,10 @@ import Testing
         #expect(try runs("2017-11-22") > 0 && runs("2017-11-23") == 0)
         // Every time in a pattern row is non-decreasing after interpolation.
         for q in 0..<t.patternCount {
-            let length = t.patternLength(q), rows = Int(t.patternTripStart[q + 1] - t.patternTripStart[q]), base = Int(t.patternTimeStart[q])
+            let length = t.patternLength(q), rows = Int(t.patternTripStart[q + 1] - t.patternTripStart[q])
             for row in 0..<rows {
-                let times = t.times[(base + row * length * 2)..<(base + (row + 1) * length * 2)]
+                let base = t.timeIndex(pattern: q, row: row, position: 0)
+                let times = t.times[base..<(base + length * 2)]
                 #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 })
             }
         }

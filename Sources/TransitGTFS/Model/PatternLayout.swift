@@ -103,7 +103,9 @@ extension GTFSCompiler {
         // Each pattern's runs by first departure, split wherever one would overtake another.
         // The times go straight into the timetable's own buffer (40 MB for 5 million stop_times: no second copy).
         var times = Packed<Int32>(), patternStops: [Int32] = [], patternFlags: [UInt8] = [], patternTrips: [Int32] = []
-        var patternSequences: [Int32] = []
+        var patternSequences: [Int32] = [], rowBlocks: [Int32] = []
+        // A group's blocks of times by a hash of their values (`sameTimes`).
+        var blockOf: [UInt64: Int32] = [:]
         times.reserveCapacity(zip(patternKeys, patternRuns).reduce(0) { $0 + $1.0.count * $1.1.count })
         var stopLists = [[Int32]](repeating: [], count: stops.count)
         // Every run's trip, (pattern, row) and start, for the index from trip to runs.
@@ -145,8 +147,9 @@ extension GTFSCompiler {
                 }
             }
             for group in groups {
-                let q = t.patternTimeStart.count
-                t.patternTimeStart.append(Int64(times.count))
+                let q = t.patternTimeStart.count, firstTime = times.count
+                t.patternTimeStart.append(Int64(firstTime))
+                blockOf.removeAll(keepingCapacity: true)
                 for i in 0..<length {
                     patternStops.append(key[i])
                     patternFlags.append(UInt8(key[length + i]))
@@ -161,6 +164,16 @@ extension GTFSCompiler {
                     runPlace.append(Int32(row))
                     runStartTime.append(timeStore[run.times + 1] + run.shift)
                     patternTrips.append(run.trip)
+                    // A run whose times an earlier row of the group wrote reads that block.
+                    let (hash, known) = sameTimes(run, length: length, blocks: blockOf, in: times, from: firstTime)
+                    if let known {
+                        rowBlocks.append(known)
+                        sharedBlockCalls += length
+                        continue
+                    }
+                    let block = Int32((times.count - firstTime) / (2 * length))
+                    if blockOf[hash] == nil { blockOf[hash] = block }
+                    rowBlocks.append(block)
                     if run.shift == 0 {
                         timeStore.withUnsafeBufferPointer { times.append(contentsOf: UnsafeBufferPointer(rebasing: $0[run.times..<(run.times + 2 * length)])) }
                     } else {
@@ -178,6 +191,7 @@ extension GTFSCompiler {
         t.patternFlags = Packed(patternFlags)
         t.patternSequences = Packed(patternSequences)
         t.patternTrips = Packed(patternTrips)
+        t.rowBlocks = Packed(rowBlocks)
         var stopPatterns: [Int32] = []
         for list in stopLists {
             stopPatterns += list
@@ -186,6 +200,19 @@ extension GTFSCompiler {
         t.stopPatterns = Packed(stopPatterns)
         patternKeys = []
         patternRuns = []
+    }
+
+    /// A run's times hashed, and the block of the group (its times from `from` in `times`) that
+    /// holds the same values, if the block first written with that hash does: trips that differ
+    /// only in their calendar (a feed writes a school-holiday variant as a trip of its own) are
+    /// stored once. A clash of hashes only stores a block twice.
+    package func sameTimes(_ run: Run, length: Int, blocks: [UInt64: Int32], in times: Packed<Int32>, from: Int) -> (UInt64, Int32?) {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for i in 0..<(2 * length) { h = (h ^ UInt64(UInt32(bitPattern: timeStore[run.times + i] &+ run.shift))) &* 0x0000_0100_0000_01B3 }
+        guard let block = blocks[h] else { return (h, nil) }
+        let start = from + Int(block) * 2 * length
+        for i in 0..<(2 * length) where times[start + i] != timeStore[run.times + i] &+ run.shift { return (h, nil) }
+        return (h, block)
     }
 
     /// The index from each trip to its runs, earliest start first: a counting sort by trip.

@@ -55,8 +55,9 @@ package struct TransferRule: Sendable, Equatable, BitwiseCopyable {
 
 /// A GTFS feed compiled for routing: stops, routes, trips grouped into patterns (trips with
 /// the same stops and pickup/drop-off rules, split so that no trip overtakes another), their
-/// times as seconds from "noon minus 12 h" of the service day, the service calendar as one bit
-/// per day, and transfers.txt. About 16 bytes per stop_time (docs/performance.md).
+/// times as seconds from "noon minus 12 h" of the service day (a block that rows with the same
+/// times share), the service calendar as one bit per day, and transfers.txt. 8-15 bytes per
+/// stop_time (docs/performance.md).
 package struct Timetable: Sendable {
     // The feed
     package var agencyNames = StringTable()
@@ -120,8 +121,13 @@ package struct Timetable: Sendable {
     package var patternSequences = Packed<Int32>()
     package var patternTripStart = Packed<Int32>([0])
     package var patternTrips = Packed<Int32>()
-    /// Where each pattern's times begin in `times`: trip j at position i is
-    /// `times[timeStart + (j * length + i) * 2]` (arrival), `+ 1` (departure).
+    /// Per pattern row: which of its pattern's blocks of times is the row's. Rows whose times
+    /// are the same (a school-holiday variant and its term-time twin: trips that differ only in
+    /// their calendar) share one block, and each keeps its row, so its own trip id, service,
+    /// real-time matching and fares.
+    package var rowBlocks = Packed<Int32>()
+    /// Where each pattern's blocks of times begin in `times`: block b at position i is
+    /// `times[timeStart + (b * length + i) * 2]` (arrival), `+ 1` (departure).
     package var patternTimeStart = Packed<Int64>()
     package var times = Packed<Int32>()
 
@@ -200,10 +206,12 @@ package struct Timetable: Sendable {
     // The layout of a pattern's calls, written once: every reader goes through these.
 
     /// Where a call's arrival lies in `times` (its departure is the next value): the pattern's
-    /// rows one after another, each row its calls in order, each call (arrival, departure).
-    /// For a pattern laid out (`isLaidOut`), a row and a position within it.
+    /// blocks one after another, each block its calls in order, each call (arrival, departure);
+    /// a row reads its block (`rowBlocks`). For a pattern laid out (`isLaidOut`), a row and a
+    /// position within it.
     @inline(__always) package func timeIndex(pattern q: Int, row: Int, position i: Int) -> Int {
-        Int(patternTimeStart[q]) + (row * (Int(patternStopStart[q + 1]) - Int(patternStopStart[q])) + i) * 2
+        let block = Int(rowBlocks[Int(patternTripStart[q]) + row])
+        return Int(patternTimeStart[q]) + (block * (Int(patternStopStart[q + 1]) - Int(patternStopStart[q])) + i) * 2
     }
 
     package func departure(pattern q: Int, row: Int, position i: Int) -> Int { Int(times[timeIndex(pattern: q, row: row, position: i) + 1]) }

@@ -81,13 +81,27 @@ extension Timetable {
         return damage.span(patternTripStart, q, within: patternTrips.count, "patternTripStart")
     }
 
-    /// Are pattern `q`'s offsets in range: its calls, its rows, and its rows' block of times
-    /// (what `timeIndex` reads)? A check of three values.
+    /// Are pattern `q`'s offsets in range: its calls, its rows, and its rows' blocks of times
+    /// (what `timeIndex` reads)? A check of three values and the rows' blocks.
     package func isLaidOut(pattern q: Int) -> Bool {
-        guard let calls = callRange(ofPattern: q), let rows = rowRange(ofPattern: q) else { return false }
-        let start = Int64(patternTimeStart[q]), length = Int64(rows.count) * Int64(calls.count) * 2
+        guard let calls = callRange(ofPattern: q), let blocks = blockCount(ofPattern: q) else { return false }
+        let start = Int64(patternTimeStart[q]), length = Int64(blocks) * Int64(calls.count) * 2
         guard start >= 0, start <= Int64(times.count) - length else { damage.found("patternTimeStart"); return false }
         return true
+    }
+
+    /// How many blocks of times pattern `q`'s rows read: one past the highest, each row's at
+    /// least 0 and below the rows' count (the compiler numbers them as rows first read them).
+    /// nil (noted) where a row's is not, or the pattern's rows are out of range.
+    package func blockCount(ofPattern q: Int) -> Int? {
+        guard let rows = rowRange(ofPattern: q), rows.upperBound <= rowBlocks.count else { return nil }
+        var low: Int32 = 0, high: Int32 = -1
+        for block in UnsafeBufferPointer(rebasing: rowBlocks.buffer[rows]) {  // no early exit: the loop vectorizes
+            low = min(low, block)
+            high = max(high, block)
+        }
+        guard low >= 0, Int(high) < rows.count else { damage.found("rowBlocks"); return nil }
+        return Int(high) + 1
     }
 
     /// Is pattern `q` laid out, with its stops and trips in range?

@@ -282,14 +282,10 @@ extension Timetable {
         .values("patternFlags", \.patternFlags, rows: .patternCalls), .values("patternSequences", \.patternSequences, rows: .patternCalls),
         .offsets("patternTripStart", \.patternTripStart, rows: .patterns, into: .patternRows).whereRead,
         .indices("patternTrips", \.patternTrips, rows: .patternRows, into: .trips).whereRead,
-        // Each pattern's rows of times lie within `times`.
-        .packed("patternTimeStart", \.patternTimeStart, rows: .patterns, check: { t in
-            let stopStart = t.patternStopStart.buffer, tripStart = t.patternTripStart.buffer, timeStart = t.patternTimeStart.buffer
-            return (0..<t.patternCount).allSatisfy { q in
-                let trips = Int64(tripStart[q + 1] - tripStart[q]), length = Int64(stopStart[q + 1] - stopStart[q])
-                return timeStart[q] >= 0 && timeStart[q] + trips * length * 2 <= Int64(t.times.count)
-            }
-        }) { out, t, j in
+        // A block within its pattern, numbered as its rows first read them (`blockCount`).
+        .values("rowBlocks", \.rowBlocks, rows: .patternRows, check: { t in (0..<t.patternCount).allSatisfy { t.blockCount(ofPattern: $0) != nil } }).whereRead,
+        // Each pattern's blocks of times lie within `times`.
+        .packed("patternTimeStart", \.patternTimeStart, rows: .patterns, check: { t in (0..<t.patternCount).allSatisfy { t.isLaidOut(pattern: $0) } }) { out, t, j in
             let plus = Int64(j.before[.times] ?? 0)
             out.patternTimeStart.reserveCapacity(out.patternTimeStart.count + t.patternTimeStart.count)
             for start in t.patternTimeStart.buffer { out.patternTimeStart.append(start + plus) }

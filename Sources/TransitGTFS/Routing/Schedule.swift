@@ -181,7 +181,7 @@ package struct DaySchedule: Schedule {
                 return 0
             }
             let first = Int(t.patternTripStart[q]), last = Int(t.patternTripStart[q + 1])
-            let tripService = t.tripService.buffer, patternTrips = t.patternTrips.buffer
+            let tripService = t.tripService.buffer, patternTrips = t.patternTrips.buffer, rowBlocks = t.rowBlocks.buffer
             let start = Int(t.patternTimeStart[q]), rowLength = 2 * t.patternLength(q)
             var count = 0
             for row in first..<last {
@@ -191,7 +191,7 @@ package struct DaySchedule: Schedule {
                     continue
                 }
                 // `Timetable.timeIndex`, its length read once.
-                runTimes[first + count] = start + (row - first) * rowLength
+                runTimes[first + count] = start + Int(rowBlocks[row]) * rowLength
                 runTrips[first + count] = trip
                 count += 1
             }
@@ -245,8 +245,8 @@ package struct DaySchedule: Schedule {
             guard shift != 0 else { continue }
             if values == nil { values = Array(t.times.buffer) }
             for q in t.patterns(ofFeed: f) {
-                guard t.isLaidOut(pattern: q), let rows = t.rowRange(ofPattern: q) else { continue }
-                let start = Int(t.patternTimeStart[q]), count = rows.count * t.patternLength(q) * 2
+                guard t.isLaidOut(pattern: q), let blocks = t.blockCount(ofPattern: q) else { continue }
+                let start = Int(t.patternTimeStart[q]), count = blocks * t.patternLength(q) * 2
                 for k in start..<(start + count) { values?[k] &+= shift }
             }
         }
