@@ -45,9 +45,6 @@ package struct GTFSCompiler {
     package var frequenciesTooMany = false
     /// Runs tried against a group of their pattern (see `layOutPatterns`), for the tests.
     package var groupTrials = 0
-    /// Calls whose times a row reads from a block an earlier row of its pattern wrote
-    /// (`sameTimes`): what storing calendar variants once saved, for the tests and the benchmark.
-    package var sharedBlockCalls = 0
     /// The largest calendar this compiles: ten years of days.
     package static let maxDays = 3660
     /// The most runs frequencies.txt may make in all, and the most calls they may hold: each

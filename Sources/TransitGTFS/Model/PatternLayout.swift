@@ -168,7 +168,6 @@ extension GTFSCompiler {
                     let (hash, known) = sameTimes(run, length: length, blocks: blockOf, in: times, from: firstTime)
                     if let known {
                         rowBlocks.append(known)
-                        sharedBlockCalls += length
                         continue
                     }
                     let block = Int32((times.count - firstTime) / (2 * length))
