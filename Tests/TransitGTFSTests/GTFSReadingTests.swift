@@ -217,6 +217,8 @@ struct TrickleSource: ByteSource {
         #expect(refused { $0.stopPatterns = Packed([0, 5, 0, 1, 0, 2]) }?.contains("(stopPatterns)") == true)
         #expect(refused { $0.patternTimeStart = Packed([4]) }?.contains("(patternTimeStart)") == true)
         #expect(refused { $0.rowBlocks = Packed([1]) }?.contains("(rowBlocks)") == true)
+        #expect(refused { $0.boundStart = Packed([0, 1]) }?.contains("(boundStart)") == true)
+        #expect(refused { $0.boundEdges = Packed($0.boundEdges.map { _ in 99 }) }?.contains("(boundEdges)") == true)
         #expect(refused { $0.timeZone = "Mars/Olympus" }?.contains("(timeZone)") == true)
         #expect(refused { $0.feedNames.append("one") }?.contains("(feedZones)") == true)
     }

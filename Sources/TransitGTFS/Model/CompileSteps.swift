@@ -69,10 +69,13 @@ extension GTFSCompiler {
                 c.warnings.append("\(capped) \(one ? "stop has" : "stops have") more than \(most) others within \(Int(TimetableCombination.linkRadius)) m: \(one ? "its" : "their") \(most) nearest (and \(one ? "its" : "their") station's and transfers.txt's) are kept as walks")
             }
         },
-        // What a bound by straight lines needs (`StraightLines`), from the patterns and transfers.
-        CompileStep("straight lines") { c, _ in
+        // What bounds by straight lines and on the graph of least hops need (`StraightLines`,
+        // `BoundGraph`), from the patterns, transfers and walks: each block of times read once.
+        CompileStep("bounds") { c, _ in
             c.t.stopPoints = StraightLines.points(latitudes: c.t.stopLat, longitudes: c.t.stopLon)
-            (c.t.straightLineSpeed, c.t.straightLineChangeGain) = StraightLines.measure(c.t)
+            let hops = BoundGraph.leastHops(c.t)
+            (c.t.straightLineSpeed, c.t.straightLineChangeGain) = StraightLines.measure(c.t, leastHops: hops)
+            (c.t.boundStart, c.t.boundEdges) = BoundGraph.build(c.t, leastHops: hops)
         },
     ]
 }

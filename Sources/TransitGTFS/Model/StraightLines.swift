@@ -45,32 +45,26 @@ package enum StraightLines {
 
     /// The fastest a ride covers the chord between two of its calls (mm/s), and the most a change
     /// covers beyond what that speed would in its least time (mm): 0 for the speed where there is
-    /// no bound (a call without coordinates, times that do not rise, a hop of no time between
-    /// two places). A change's least time: a transfers.txt row of type 2 its min_transfer_time,
+    /// no bound (a call without coordinates, times that do not rise (`leastHops` nil), a hop of
+    /// no time between two places). `leastHops`: `BoundGraph.leastHops`, each hop's least time. A change's least time: a transfers.txt row of type 2 its min_transfer_time,
     /// any other row, and the platforms of one station, none (`--min-transfer 0`); walks are
     /// slower than `slowest`.
-    package static func measure(_ t: Timetable) -> (speed: Int64, changeGain: Int64) {
-        let p = t.stopPoints, times = t.times.buffer
+    package static func measure(_ t: Timetable, leastHops: [Int32]?) -> (speed: Int64, changeGain: Int64) {
+        guard let leastHops, leastHops.count == t.patternStops.count else { return (0, 0) }
+        let p = t.stopPoints
         var fastest = slowest
-        for q in 0..<t.patternCount where t.isLaidOut(pattern: q) {
-            let stops = t.stops(ofPattern: q), n = stops.count
-            guard n > 1, let rows = t.rowRange(ofPattern: q) else { continue }
-            // Per hop, its chord and its least time over the pattern's runs.
-            guard let chord = chords(p, along: stops) else { return (0, 0) }
-            var least = [Int64](repeating: .max, count: n - 1)
-            for row in 0..<rows.count {
-                let start = t.timeIndex(pattern: q, row: row, position: 0)
-                guard start >= 0, start + 2 * n <= times.count else { return (0, 0) }
-                let run = UnsafeBufferPointer(rebasing: times[start..<(start + 2 * n)])
-                // A time before 0 is none the compiler could read.
-                guard run[0] >= 0, rises(run, calls: n) else { return (0, 0) }
-                for i in 0..<(n - 1) { least[i] = min(least[i], Int64(run[2 * i + 2]) - Int64(run[2 * i + 1])) }
-            }
+        for q in 0..<t.patternCount {
+            guard let calls = t.callRange(ofPattern: q), calls.count > 1 else { continue }
+            // Per hop, its chord; its least time over the pattern's runs is `leastHops`'.
+            guard let chord = chords(p, along: t.stops(ofPattern: q)) else { return (0, 0) }
             // The fastest hop bounds every ride: one of several hops covers no more than the sum of
             // their chords, in no less than the sum of their times.
-            for i in 0..<(n - 1) where chord[i] > 0 {
-                guard least[i] > 0 else { return (0, 0) }
-                fastest = max(fastest, chord[i] / Double(least[i]))
+            for i in 0..<(calls.count - 1) where chord[i] > 0 {
+                let least = leastHops[calls.lowerBound + i]
+                // A pattern without runs bounds nothing.
+                guard least != .max else { continue }
+                guard least > 0 else { return (0, 0) }
+                fastest = max(fastest, chord[i] / Double(least))
             }
         }
         var gain = 0.0

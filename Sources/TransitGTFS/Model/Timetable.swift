@@ -81,6 +81,11 @@ package struct Timetable: Sendable {
     package var stopPoints = Packed<Int32>()
     package var straightLineSpeed: Int64 = 0
     package var straightLineChangeGain: Int64 = 0
+    /// The ways into each stop a lower bound is found on (`BoundGraph`): for stop v, pairs
+    /// (the stop before, the least seconds) `boundEdges[2k], boundEdges[2k + 1]` for k in
+    /// `boundStart[v] ..< boundStart[v + 1]`; both empty where the import made none.
+    package var boundStart = Packed<Int32>()
+    package var boundEdges = Packed<Int32>()
     package var stopParent = Packed<Int32>()
     /// wheelchair_boarding as stops.txt gives it: 0 empty or unknown, 1 possible, 2 not possible
     /// (`stepFree(stop:)` reads a platform's 0 as its station's).

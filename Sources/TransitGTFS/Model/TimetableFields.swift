@@ -259,6 +259,9 @@ extension Timetable {
         // A combination's: its feeds' together (`StraightLines.combine`).
         .scalar("straightLineSpeed", \.straightLineSpeed, check: { $0.straightLineSpeed >= 0 }),
         .scalar("straightLineChangeGain", \.straightLineChangeGain, check: { $0.straightLineChangeGain >= 0 }),
+        // None in a combination (`BoundGraph`): its feeds' graphs lack the walks between them.
+        .packed("boundStart", \.boundStart, rows: nil, check: BoundGraph.startsAreSound) { _, _, _ in }.whereRead,
+        .packed("boundEdges", \.boundEdges, rows: nil, check: BoundGraph.waysAreSound) { _, _, _ in }.whereRead,
         .indices("stopParent", \.stopParent, rows: .stops, into: .stops, none: true).whereRead,
         .values("stopWheelchair", \.stopWheelchair, rows: .stops),
         .offsets("stationChildStart", \.stationChildStart, rows: .stops, into: .stationChildren).whereRead,

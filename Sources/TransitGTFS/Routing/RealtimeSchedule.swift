@@ -318,6 +318,12 @@ package struct RealtimeSchedule: Schedule {
     /// The day as planned, under the overlay.
     package var base: DaySchedule { overlay.base }
 
+    /// The import's graph of least hops, where every run realtime data laid out anew keeps to it.
+    package func graphBounds(edges: TransferEdges, destinations: [(stop: Int, start: Int32)], within limit: Int64) -> TargetBounds? {
+        guard overlay.base.keepsBoundGraph(self, from: overlay.baseCount) else { return nil }
+        return overlay.base.graphBounds(edges: edges, destinations: destinations, within: limit)
+    }
+
     /// The timetable's straight lines, where every run realtime data laid out anew keeps to them
     /// (with the source down or no update touching a run, all of them): a delay that makes a ride
     /// faster than the fastest planned, or times that fall, leave the search without.

@@ -59,6 +59,12 @@ package struct Router {
         /// What the rider asks beyond the rules: step-free, a bike, modes, routes avoided, a
         /// margin at every change, vias (`RiderNeeds`).
         package var needs = RiderNeeds()
+        /// Where searches of the same ends on the same schedule share their lower bounds (the first
+        /// builds them, the others read them): `earliest`'s second search then costs no Dijkstra.
+        package var sharedBounds: SharedBounds?
+        /// Bounds on the import's graph (`TargetBounds.graph`) wherever the schedule has them, even
+        /// where the day's would pay for themselves: the differential tests ask both ways.
+        package var graphBoundsFirst = false
 
         package init(origins: [Int], destinations: [Int], day: Int, after: Int? = nil, before: Int? = nil, maxTransfers: Int,
                      minTransfer: Int, walkMeters: Double? = nil) {
@@ -222,6 +228,8 @@ package struct Router {
     /// no journey leaving after the span's end arrives before it, so once `count` arrive within
     /// it they are the first.
     package func earliest(count: Int = 1) -> [Journey] {
+        var query = query
+        query.sharedBounds = SharedBounds()
         guard count > 0, let (arrival, leaves) = earliestArrival(query) else { return [] }
         let start = query.after ?? 0
         let order = { (a: Journey, b: Journey) in (a.arrival, a.transfers, -a.departure) < (b.arrival, b.transfers, -b.departure) }
@@ -345,4 +353,13 @@ extension TripUpdates {
     package func hiding(_ ride: Router.Leg, day: Int, in t: Timetable) -> TripUpdates {
         hiding(trip: ride.trip ?? -1, start: ride.runStart, instance: ride.instance, day: day, in: t)
     }
+}
+
+/// Lower bounds to one query's destinations, built by the first search that needs them
+/// (`Router.Query.sharedBounds`). A bound holds for any window and cap of the same ends.
+package final class SharedBounds {
+    package var bounds: TargetBounds?
+    package var onGraph = false
+
+    package init() {}
 }

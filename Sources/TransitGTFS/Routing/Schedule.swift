@@ -49,6 +49,10 @@ package protocol Schedule {
     /// `changes` changes; `.none` where a run may be faster than any planned (realtime data's,
     /// `RealtimeSchedule` checks) or the stops are layered (vias).
     func straightLineBounds(destinations: [Int], changes: Int) -> TargetBounds
+    /// Lower bounds on the import's graph of least hops (`TargetBounds.graph`), cut past `limit`
+    /// seconds; nil where it has none, or `edges` may change where its ways do not go (or
+    /// faster), or a run may be faster than its planned least.
+    func graphBounds(edges: TransferEdges, destinations: [(stop: Int, start: Int32)], within limit: Int64) -> TargetBounds?
 }
 
 extension Schedule {
@@ -64,6 +68,8 @@ extension Schedule {
     }
 
     package func straightLineBounds(destinations: [Int], changes: Int) -> TargetBounds { .none }
+
+    package func graphBounds(edges: TransferEdges, destinations: [(stop: Int, start: Int32)], within limit: Int64) -> TargetBounds? { nil }
 
     /// The first run of `pattern` leaving `position` at or after `time`, among runs
     /// `low ..< high` (those below `low` are known to leave earlier; `high` when none does).
@@ -309,6 +315,38 @@ package struct DaySchedule: Schedule {
     /// The timetable's own times (a combination's moved by whole feeds, which moves no ride's length).
     package func straightLineBounds(destinations: [Int], changes: Int) -> TargetBounds {
         TargetBounds.straightLines(keep.t, destinations: destinations, changes: changes)
+    }
+
+    package func graphBounds(edges: TransferEdges, destinations: [(stop: Int, start: Int32)], within limit: Int64) -> TargetBounds? {
+        guard edges.keepsToBoundGraph else { return nil }
+        return TargetBounds.graph(keep.t, destinations: destinations, within: limit)
+    }
+
+    /// Whether the runs of `schedule`'s patterns from `first` on (realtime data's, over this day)
+    /// keep to the graph of least hops: times that rise along each, every hop one of its ways, in
+    /// no less than its least.
+    package func keepsBoundGraph<S: Schedule>(_ schedule: S, from first: Int) -> Bool {
+        let t = keep.t, start = t.boundStart.buffer, ways = t.boundEdges.buffer
+        guard start.count == t.stopCount + 1 else { return false }
+        // The least seconds of the way from `u` into `v` (nil: no such way).
+        func least(_ u: Int32, _ v: Int32) -> Int32? {
+            guard v >= 0, Int(v) < t.stopCount else { return nil }
+            let from = Int(start[Int(v)]), to = Int(start[Int(v) + 1])
+            guard from >= 0, from <= to, 2 * to <= ways.count else { return nil }
+            return (from..<to).first { ways[2 * $0] == u }.map { ways[2 * $0 + 1] }
+        }
+        for q in first..<max(first, schedule.patternCount) {
+            let stops = schedule.stops(of: q), n = stops.count
+            let hops = (0..<max(0, n - 1)).map { least(stops[$0], stops[$0 + 1]) }
+            for run in 0..<schedule.runCount(q) {
+                let times = schedule.times(of: q, run)
+                guard StraightLines.rises(times, calls: n) else { return false }
+                for i in 0..<max(0, n - 1) {
+                    guard let hop = hops[i], hop <= times[2 * i + 2] &- times[2 * i + 1] else { return false }
+                }
+            }
+        }
+        return true
     }
 
     /// Whether the runs of `schedule`'s patterns from `first` on (realtime data's, over this day)

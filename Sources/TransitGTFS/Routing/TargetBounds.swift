@@ -32,7 +32,7 @@ package struct TargetBounds {
     /// No bounds: every one 0, nothing pruned.
     package static let none = TargetBounds(stop: [], ride: [], positions: [], rising: false)
 
-    private init(stop: [Int32], ride: [Int32], positions: [Int], rising: Bool) {
+    init(stop: [Int32], ride: [Int32], positions: [Int], rising: Bool) {
         self.stop = stop
         self.ride = ride
         self.positions = positions
@@ -176,6 +176,58 @@ package struct TargetBounds {
         return TargetBounds(stop: stop, ride: [], positions: [], rising: true)
     }
 
+    /// Bounds on the import's graph of least hops (`BoundGraph`), for a search too short to repay
+    /// the day's graph: one Dijkstra backward from the destinations over the timetable's stored
+    /// ways, no run read. It stops past `limit` seconds: a stop not settled by then is at least
+    /// `limit + 1` away, which is its bound (a search that can use no more than `limit`, the
+    /// latest it may arrive less the earliest it leaves, prunes it as surely as its true bound).
+    /// Stop bounds only, as straight lines'. Nil where the timetable has no graph.
+    package static func graph(_ t: Timetable, destinations: [(stop: Int, start: Int32)], within limit: Int64) -> TargetBounds? {
+        let n = t.stopCount, start = t.boundStart.buffer, ways = t.boundEdges.buffer
+        guard start.count == n + 1, n < Int(Int32.max) else { return nil }
+        let cap = Int32(clamping: max(0, min(limit, Int64(unreachable) - 2))) + 1
+        var bound = [Int32](repeating: unreachable, count: n)
+        bound.withUnsafeMutableBufferPointer { bound in
+            // In the closure, not captured: a captured heap is checked for exclusive access at each use.
+            var heap = MonotoneHeap()
+            for (d, seconds) in destinations where d >= 0 && d < n && max(0, seconds) < bound[d] {
+                bound[d] = max(0, seconds)
+                heap.push(bound[d], d)
+            }
+            var cut = false
+            while let (seconds, v) = heap.pop() {
+                if seconds >= cap {
+                    cut = true
+                    break
+                }
+                // Popped before at less: settled.
+                guard seconds <= bound[v] else { continue }
+                // A damaged file's offsets or ways are cut where they leave the graph.
+                let from = Int(start[v]), to = Int(start[v + 1])
+                guard from >= 0, from <= to, 2 * to <= ways.count else {
+                    t.damage.found("boundStart")
+                    continue
+                }
+                for k in from..<to {
+                    let u = Int(ways[2 * k]), hop = ways[2 * k + 1]
+                    guard u >= 0, u < n, hop >= 0 else {
+                        t.damage.found("boundEdges")
+                        continue
+                    }
+                    let through = Int32(clamping: Int64(seconds) + Int64(hop))
+                    if through < bound[u] {
+                        bound[u] = through
+                        heap.push(through, u)
+                    }
+                }
+            }
+            // Cut short, a stop not settled is at least `cap` away (none nearer is left to pop),
+            // and every settled one is nearer; else a stop not settled reaches no destination.
+            if cut { for y in 0..<n { bound[y] = min(bound[y], cap) } }
+        }
+        return TargetBounds(stop: bound, ride: [], positions: [], rising: true)
+    }
+
     /// The least seconds from stop `y` to the destination (0 without bounds).
     @inline(__always) package func stop(_ y: Int) -> Int32 { y < stop.count ? stop[y] : 0 }
 
@@ -247,5 +299,45 @@ package struct TargetBounds {
             fill[Int(pair.to)] += 1
         }
         return (start, stops)
+    }
+}
+
+/// A radix heap of (seconds, stop) (Ahuja, Mehlhorn, Orlin, Tarjan 1990), for a Dijkstra, whose
+/// keys never fall below the last popped: an item waits in the bucket of the highest bit in which
+/// its key differs from that one, and only the lowest bucket's are ever compared. The Dijkstra of
+/// `TargetBounds.graph` pops a national network's stops: a binary heap's sifting was most of it.
+struct MonotoneHeap {
+    /// Items packed in one word, seconds high; bucket 0 holds the last popped key's.
+    private var buckets = [[UInt64]](repeating: [], count: 33)
+    private var last: UInt32 = 0
+    private var count = 0
+
+    @inline(__always) private static func bucket(_ key: UInt32, _ last: UInt32) -> Int { 32 - (key ^ last).leadingZeroBitCount }
+
+    /// A key below the last popped is taken as that one (a Dijkstra's never is).
+    mutating func push(_ seconds: Int32, _ stop: Int) {
+        let key = max(UInt32(max(0, seconds)), last)
+        buckets[Self.bucket(key, last)].append(UInt64(key) << 32 | UInt64(UInt32(truncatingIfNeeded: stop)))
+        count += 1
+    }
+
+    mutating func pop() -> (seconds: Int32, stop: Int)? {
+        guard count > 0 else { return nil }
+        if buckets[0].isEmpty {
+            var i = 1
+            while i < 32 && buckets[i].isEmpty { i += 1 }
+            // The least key of the lowest bucket with any becomes the last; its items all fall to
+            // lower buckets (they differ from it below the bit that put them here).
+            var items: [UInt64] = []
+            swap(&items, &buckets[i])
+            let least = UInt32(truncatingIfNeeded: (items.min() ?? 0) >> 32)
+            last = least
+            for item in items { buckets[Self.bucket(UInt32(truncatingIfNeeded: item >> 32), least)].append(item) }
+            items.removeAll(keepingCapacity: true)
+            swap(&items, &buckets[i])
+        }
+        guard let item = buckets[0].popLast() else { return nil }
+        count -= 1
+        return (Int32(truncatingIfNeeded: item >> 32), Int(UInt32(truncatingIfNeeded: item)))
     }
 }

@@ -119,6 +119,14 @@ package final class TransferEdges {
         if reach > 0 && !compiled { grid = StopGrid(t, cell: reach) }
     }
 
+    /// Whether every change these edges make is one of the import's graph of least hops' ways, in
+    /// no less than its seconds (`BoundGraph`): no grid of walks longer than those stored, no
+    /// layers, walking no faster than the default, no margin that shortens a change.
+    package var keepsToBoundGraph: Bool {
+        grid == nil && layers == nil && !t.isCombination && walkingSpeed <= SearchDefaults.walkingSpeed && minTransfer >= 0
+            && margin.factor >= 1 && margin.seconds >= 0
+    }
+
     deinit {
         workedAt.release()
         routeKeys.deallocate()

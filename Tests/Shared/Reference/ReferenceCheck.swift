@@ -197,6 +197,13 @@ struct DifferentialCase {
         if raptor?.arrival != byArrival.first?.arrival || (raptor.map { $0.departure > (byArrival.first?.departure ?? .min) } ?? false) {
             problems.append("the earliest arrival and departure \(raptor.map { "\($0)" } ?? "none") are not the whole answer's first's")
         }
+        // On the import's graph of least hops (where the day's graph would be built): the same
+        // answer, and the same first to arrive (its capped tries).
+        var onGraph = routerQuery(q)
+        onGraph.graphBoundsFirst = true
+        let graphRouter = Router(timetable, onGraph, updates: updates)
+        if triples(graphRouter.journeys()) != triples(found) { problems.append("the answer on the graph's bounds differs") }
+        if triples(graphRouter.earliest(count: 1)) != triples(Array(byArrival.prefix(1))) { problems.append("--earliest on the graph's bounds differs") }
         let reference = given ?? ReferenceRouter(feed, q)
         var triples: [ReferenceRouter.Triple] = []
         for journey in found {
