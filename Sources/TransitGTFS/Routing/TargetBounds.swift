@@ -304,8 +304,9 @@ package struct TargetBounds {
 
 /// A radix heap of (seconds, stop) (Ahuja, Mehlhorn, Orlin, Tarjan 1990), for a Dijkstra, whose
 /// keys never fall below the last popped: an item waits in the bucket of the highest bit in which
-/// its key differs from that one, and only the lowest bucket's are ever compared. The Dijkstra of
-/// `TargetBounds.graph` pops a national network's stops: a binary heap's sifting was most of it.
+/// its key differs from that one, and only the lowest bucket's are ever compared. On the national
+/// network it measured no faster than a binary heap (the Dijkstra's time is the first read of each
+/// stop's ways, docs/performance.md).
 struct MonotoneHeap {
     /// Items packed in one word, seconds high; bucket 0 holds the last popped key's.
     private var buckets = [[UInt64]](repeating: [], count: 33)
