@@ -6,7 +6,7 @@ and query as `transit-bench gtfs`, in process. Run with the throwaway venv's pyt
     peer-ferrobus.py FEED_DIR WORK_DIR --pairs FILE YYYYMMDD TRANSFERS
 
 The second asks ferrobus's earliest arrival (find_route) for each pair `transit-bench national`
-wrote with TRANSIT_BENCH_PAIRS (from,to,after,our arrival) and prints its median and 95th
+wrote with TRANSIT_BENCH_PAIRS (from,to,after,our arrival,…) and prints its median and 95th
 percentile, how many it found, and how its arrivals compare with ours.
 
 ferrobus needs help to read a feed: hours zero-padded (it refuses 7:05:00), calendar rows
@@ -93,7 +93,7 @@ loaded = time.perf_counter() - start
 if pairs:
     times, found, same, earlier, later, missed = [], 0, 0, 0, 0, 0
     for line in open(pairs):
-        frm, to, after, ours = line.strip().split(",")
+        frm, to, after, ours = line.strip().split(",")[:4]
         after, ours = int(after), int(ours)
         a = ferrobus.create_transit_point(*coordinates[frm], model)
         b = ferrobus.create_transit_point(*coordinates[to], model)

@@ -362,8 +362,9 @@ mode("national") { args in
     // between 05:00 and 22:00, asked in process as `gtfs trips` asks (stops by id, walks at the
     // ends): `--earliest`, then the Pareto set of the hour from then. Prints each one's median,
     // 95th percentile and worst, and how many found a journey. The feed is loaded once, first.
-    // With TRANSIT_BENCH_PAIRS=FILE, each pair is written there as `from,to,after,arrival`
-    // (arrival -1 where none), for scripts/peer-ferrobus-national.py.
+    // With TRANSIT_BENCH_PAIRS=FILE, each pair is written there as
+    // `from,to,after,arrival,milliseconds` (arrival -1 where none; the milliseconds its
+    // `--earliest` took), for scripts/peer-ferrobus.py and for finding the slowest pairs.
     guard args.count >= 6, let day = LocalDate(iso: args[2]), let pairs = Int(args[3]), let seed = UInt64(args[4]), let transfers = Int(args[5]) else {
         throw BenchError.noFixture("usage: transit-bench national CACHE NAME DATE PAIRS SEED TRANSFERS")
     }
@@ -385,16 +386,33 @@ mode("national") { args in
     defer {
         if let path = ProcessInfo.processInfo.environment["TRANSIT_BENCH_PAIRS"] { try? written.write(toFile: path, atomically: true, encoding: .utf8) }
     }
-    for _ in 0..<pairs {
-        let from = t.stopIDs[called[next(called.count)]], to = t.stopIDs[called[next(called.count)]]
-        let after = 5 * 3600 + next(17 * 3600)
+    // TRANSIT_BENCH_ONLY=FILE (lines `from,to,after`, as TRANSIT_BENCH_PAIRS writes them): those
+    // pairs instead of random ones, each asked TRANSIT_BENCH_REPS times (default 1) and its least
+    // time kept: two builds compared on the slowest pairs, less the machine's noise.
+    var listed: [(String, String, Int)]?
+    if let path = ProcessInfo.processInfo.environment["TRANSIT_BENCH_ONLY"] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw BenchError.noFixture(path) }
+        listed = text.split(separator: "\n").compactMap { line in
+            let f = line.split(separator: ",")
+            return f.count >= 3 ? Int(f[2]).map { (String(f[0]), String(f[1]), $0) } : nil
+        }
+    }
+    let reps = max(1, ProcessInfo.processInfo.environment["TRANSIT_BENCH_REPS"].flatMap(Int.init) ?? 1)
+    for index in 0..<(listed?.count ?? pairs) {
+        let (from, to, after) = listed?[index] ?? (t.stopIDs[called[next(called.count)]], t.stopIDs[called[next(called.count)]], 5 * 3600 + next(17 * 3600))
         var q = GTFSFeed.TripQuery(from: from, to: to, date: day, after: after, transfers: transfers)
         q.earliest = true
         var start = DispatchTime.now().uptimeNanoseconds
-        let first = try feed.plan(q)
-        earliest.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        var first = try feed.plan(q)
+        var took = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        for _ in 1..<reps {
+            start = DispatchTime.now().uptimeNanoseconds
+            first = try feed.plan(q)
+            took = min(took, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        earliest.append(took)
         if let j = first.first { reached += 1; spans.append(Double(j.arrival - after) / 60); changes += j.transfers }
-        written += "\(from),\(to),\(after),\(first.first?.arrival ?? -1)\n"
+        written += "\(from),\(to),\(after),\(first.first?.arrival ?? -1)," + String(format: "%.1f", took) + "\n"
         q.earliest = false
         q.before = after + 3600
         start = DispatchTime.now().uptimeNanoseconds
@@ -403,10 +421,11 @@ mode("national") { args in
     }
     func line(_ what: String, _ v: [Double]) -> String {
         let sorted = v.sorted()
+        guard !sorted.isEmpty else { return what + ": none asked" }
         func at(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
         return String(format: "%@: median %.1f ms, p95 %.1f ms, worst %.1f ms", what, at(0.5), at(0.95), sorted.last ?? 0)
     }
-    print("national \(args[1]) on \(args[2]), \(pairs) random stop pairs of \(called.count) stops called at, seed \(seed), --transfers \(transfers), in process:")
+    print("national \(args[1]) on \(args[2]), \(listed.map { "\($0.count) listed stop pairs, each the best of \(reps)," } ?? "\(pairs) random stop pairs") of \(called.count) stops called at, seed \(seed), --transfers \(transfers), in process:")
     print(line("  --earliest", earliest) + String(format: " (%d found a journey; median %.0f minutes to arrival, %.1f changes on average)",
                                                   reached, spans.sorted().isEmpty ? 0 : spans.sorted()[spans.count / 2], reached > 0 ? Double(changes) / Double(reached) : 0))
     print(line("  one hour's Pareto set", window) + " (\(windowFound) found a journey)")

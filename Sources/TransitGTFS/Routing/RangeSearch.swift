@@ -223,12 +223,12 @@ package struct RangeSearch<S: Schedule> {
         let starts = destinations.map { ($0, egressOf[$0] - minEgress) }
         // Nothing arrives after the cap, and no label is earlier than the first departure.
         let limit = searchCap.flatMap { cap in earliest.map { cap - Int64(minEgress) - Int64($0) } } ?? .max
-        let graph = query.graphBoundsFirst || !TargetBounds.worthBuilding(schedule, departures: departures)
-            ? schedule.graphBounds(edges: edges, destinations: starts, within: limit) : nil
+        let dayGraphPays = TargetBounds.worthBuilding(schedule, departures: departures)
+        let graph = query.graphBoundsFirst || !dayGraphPays ? schedule.graphBounds(edges: edges, destinations: starts, within: limit) : nil
         if let graph {
             bounds = graph
             boundsOnGraph = true
-        } else if TargetBounds.worthBuilding(schedule, departures: departures) {
+        } else if dayGraphPays {
             bounds = schedule.targetBounds(edges: edges, destinations: starts)
         } else {
             bounds = schedule.straightLineBounds(destinations: destinations, changes: query.maxTransfers)
