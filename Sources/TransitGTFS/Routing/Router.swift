@@ -65,6 +65,11 @@ package struct Router {
         /// Bounds on the import's graph (`TargetBounds.graph`) wherever the schedule has them, even
         /// where the day's would pay for themselves: the differential tests ask both ways.
         package var graphBoundsFirst = false
+        /// A range search that finds a journey arriving by `arrival` with no more than
+        /// `transfers` changes stops after that departure (`earliest`: with the earliest arrival
+        /// and the fewest changes arriving then, the latest departure to find one is the answer,
+        /// and the span's earlier departures, which cost most of its search, cannot beat it).
+        package var enoughOnceFound: (arrival: Int, transfers: Int)?
 
         package init(origins: [Int], destinations: [Int], day: Int, after: Int? = nil, before: Int? = nil, maxTransfers: Int,
                      minTransfer: Int, walkMeters: Double? = nil) {
@@ -215,8 +220,8 @@ package struct Router {
     /// The earliest arrival at the end of `query`'s journeys leaving in its window, and when the
     /// one with the fewest changes found leaves: one RAPTOR search from the window's start, no
     /// whole range.
-    package func earliestArrival(_ query: Query) -> (arrival: Int, departure: Int)? {
-        searching(query, leaving: Int32(clamping: query.after ?? 0)).earliest.map { (Int($0.arrival), Int($0.departure)) }
+    package func earliestArrival(_ query: Query) -> (arrival: Int, departure: Int, transfers: Int)? {
+        searching(query, leaving: Int32(clamping: query.after ?? 0)).earliest.map { (Int($0.arrival), Int($0.departure), Int($0.transfers)) }
     }
 
     /// The `count` journeys of the window that arrive first: by arrival, then fewer changes, then
@@ -224,13 +229,15 @@ package struct Router {
     /// search (`earliestArrival`), with a journey of the fewest changes arriving then. The one to
     /// give leaves no earlier than that one, and by the arrival: a range search of that span
     /// alone, with nothing arriving later searched for, finds it (of a Pareto set, the latest
-    /// to leave). For more, the span grows from the window's start as `journeys(limit:)`'s does:
+    /// to leave), and stops at the first departure, latest first, with a journey arriving then
+    /// with as few changes (the earlier ones were most of that search on the national network's
+    /// slowest pairs, docs/performance.md). For more, the span grows from the window's start as `journeys(limit:)`'s does:
     /// no journey leaving after the span's end arrives before it, so once `count` arrive within
     /// it they are the first.
     package func earliest(count: Int = 1) -> [Journey] {
         var query = query
         query.sharedBounds = SharedBounds()
-        guard count > 0, let (arrival, leaves) = earliestArrival(query) else { return [] }
+        guard count > 0, let (arrival, leaves, transfers) = earliestArrival(query) else { return [] }
         let start = query.after ?? 0
         let order = { (a: Journey, b: Journey) in (a.arrival, a.transfers, -a.departure) < (b.arrival, b.transfers, -b.departure) }
         if count == 1 {
@@ -238,6 +245,8 @@ package struct Router {
             part.after = max(start, leaves)
             part.before = min(query.before ?? arrival, arrival)
             part.arrivingBy = arrival
+            // (Int32.max: its journey could not be followed back, and the count is not known.)
+            if transfers < Int(Int32.max) { part.enoughOnceFound = (arrival, transfers) }
             if let best = search(part).min(by: order) { return [best] }
         }
         return first(count, by: order, span: max(arrival - start, 3600))
@@ -246,7 +255,7 @@ package struct Router {
     /// One search of `query`, on the schedule as planned or as realtime data has it, through the
     /// vias' layers where there are any (four concrete types, so each search is compiled for its
     /// own): the window's journeys, or with `leaving` the earliest arrival only.
-    private func searching(_ query: Query, leaving: Int32? = nil) -> (journeys: [Journey], earliest: (arrival: Int32, departure: Int32)?) {
+    private func searching(_ query: Query, leaving: Int32? = nil) -> (journeys: [Journey], earliest: (arrival: Int32, departure: Int32, transfers: Int32)?) {
         if let layers {
             let layered = layers.layered(query), noAlighting = layers.everyLayer(query.origins)
             if let viaRealtime {
@@ -262,7 +271,7 @@ package struct Router {
     }
 
     private static func run<S: Schedule>(_ schedule: S, _ query: Query, _ edges: TransferEdges, _ filter: RideFilter?, _ noAlighting: [Int]?,
-                                         _ leaving: Int32?) -> (journeys: [Journey], earliest: (arrival: Int32, departure: Int32)?) {
+                                         _ leaving: Int32?) -> (journeys: [Journey], earliest: (arrival: Int32, departure: Int32, transfers: Int32)?) {
         var search = RangeSearch(schedule: schedule, query: query, edges: edges, filter: filter, noAlighting: noAlighting, leaving: leaving)
         return leaving == nil ? (search.run(), nil) : ([], search.earliestArrival())
     }
