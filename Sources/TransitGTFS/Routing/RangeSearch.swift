@@ -195,7 +195,7 @@ package struct RangeSearch<S: Schedule> {
     static var capSlack: Int64 { 900 }
 
     /// One search from `time` with the bounds built: the earliest arrival, and when its journey
-    /// of the fewest rides leaves.
+    /// of the fewest rides leaves and its changes.
     private mutating func earliestFrom(_ time: Int32) -> (arrival: Int32, departure: Int32, transfers: Int32)? {
         rounds(time, departing: originCalls().map { ($0.pattern, $0.position) }[...])
         var best: (arrival: Int32, round: Int, stop: Int)?

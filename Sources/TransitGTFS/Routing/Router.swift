@@ -231,9 +231,9 @@ package struct Router {
     /// alone, with nothing arriving later searched for, finds it (of a Pareto set, the latest
     /// to leave), and stops at the first departure, latest first, with a journey arriving then
     /// with as few changes (the earlier ones were most of that search on the national network's
-    /// slowest pairs, docs/performance.md). For more, the span grows from the window's start as `journeys(limit:)`'s does:
-    /// no journey leaving after the span's end arrives before it, so once `count` arrive within
-    /// it they are the first.
+    /// slowest pairs, docs/performance.md). For more, the span grows from the window's start as
+    /// `journeys(limit:)`'s does: no journey leaving after the span's end arrives before it, so
+    /// once `count` arrive within it they are the first.
     package func earliest(count: Int = 1) -> [Journey] {
         var query = query
         query.sharedBounds = SharedBounds()
