@@ -99,22 +99,30 @@ public struct URLSessionTransport: HTTPTransport {
                 $0.started = DispatchTime.now().uptimeNanoseconds
             }
             Self.timers.asyncAfter(deadline: .now() + timeout) { [self] in
-                let pending: URLSessionDataTask? = state.withLock { $0.finished ? nil : $0.task }
-                guard let pending else { return }
-                pending.cancel()
-                resolve(.failure(.timeout(url: shown, seconds: timeout)))
+                giveUp(.timeout(url: shown, seconds: timeout), unlessAnswered: false)
             }
             // No answer begun by the first-byte deadline (a source that refuses is told at once;
             // one that accepts and says nothing is given up here).
             if let first = request.firstByteDeadline, first < timeout {
                 Self.timers.asyncAfter(deadline: .now() + first) { [self] in
-                    let pending: URLSessionDataTask? = state.withLock { $0.finished || $0.response != nil ? nil : $0.task }
-                    guard let pending else { return }
-                    pending.cancel()
-                    resolve(.failure(.timeout(url: shown, seconds: first)))
+                    giveUp(.timeout(url: shown, seconds: first), unlessAnswered: true)
                 }
             }
             task.resume()
+        }
+
+        /// A deadline passed: `failure` is the outcome, kept and given before the task is
+        /// cancelled, since the cancelled task's own ending ("cancelled") reaches `completed`
+        /// on the delegate's queue and, given first, would race it to the caller.
+        func giveUp(_ failure: TransitError, unlessAnswered: Bool) {
+            let pending: URLSessionDataTask? = state.withLock {
+                guard !$0.finished, !(unlessAnswered && $0.response != nil), let task = $0.task else { return nil }
+                if $0.failure == nil { $0.failure = failure }
+                return task
+            }
+            guard let pending else { return }
+            resolve(.failure(failure))
+            pending.cancel()
         }
 
         /// Gives the caller its outcome, once; the body is released.
