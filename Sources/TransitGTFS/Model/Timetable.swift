@@ -206,7 +206,7 @@ package struct Timetable: Sendable {
     package var serviceCount: Int { serviceIDs.count }
 
     /// Pattern `p`'s stops: 0 for one out of range, or whose offsets are damaged (noted).
-    package func patternLength(_ p: Int) -> Int { callRange(ofPattern: p)?.count ?? 0 }
+    @inline(__always) package func patternLength(_ p: Int) -> Int { callRange(ofPattern: p)?.count ?? 0 }
 
     // The layout of a pattern's calls, written once: every reader goes through these.
 

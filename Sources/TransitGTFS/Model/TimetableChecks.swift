@@ -24,7 +24,9 @@ package final class TimetableDamage: Sendable {
 }
 
 /// Every accessor a reader outside the router's `Schedule` uses for the fields checked where
-/// read: each returns what is in range, or nothing (noting the damage).
+/// read: each returns what is in range, or nothing (noting the damage). Those `DaySchedule` asks
+/// at each pattern and stop a search first reaches are `@inline(__always)`: called, each was
+/// handed a copy of the whole struct (1.7 kB, 6 % of a far national query's instructions).
 extension Timetable {
     /// Stations, their stops and stored walks, read in place (`StopNeighbours`).
     package var neighbours: StopNeighbours { StopNeighbours(self) }
@@ -59,7 +61,7 @@ extension Timetable {
 
     /// Are the calls at `stop` in range: its pairs within `stopPatterns`, each pattern in range
     /// and each position within it? False for a stop out of range.
-    package func hasSoundCalls(atStop stop: Int) -> Bool {
+    @inline(__always) package func hasSoundCalls(atStop stop: Int) -> Bool {
         guard let range = damage.span(stopPatternStart, stop, within: stopPatterns.count / 2 * 2, "stopPatternStart") else { return false }
         guard range.lowerBound % 2 == 0, range.count % 2 == 0 else { damage.found("stopPatternStart"); return false }
         for k in stride(from: range.lowerBound, to: range.upperBound, by: 2) {
@@ -70,20 +72,20 @@ extension Timetable {
     }
 
     /// Pattern `q`'s positions in `patternStops` (and `patternFlags`, `patternSequences`).
-    package func callRange(ofPattern q: Int) -> Range<Int>? {
+    @inline(__always) package func callRange(ofPattern q: Int) -> Range<Int>? {
         guard q >= 0, q < patternCount else { return nil }
         return damage.span(patternStopStart, q, within: patternStops.count, "patternStopStart")
     }
 
     /// Pattern `q`'s rows in `patternTrips`.
-    package func rowRange(ofPattern q: Int) -> Range<Int>? {
+    @inline(__always) package func rowRange(ofPattern q: Int) -> Range<Int>? {
         guard q >= 0, q < patternCount else { return nil }
         return damage.span(patternTripStart, q, within: patternTrips.count, "patternTripStart")
     }
 
     /// Are pattern `q`'s offsets in range: its calls, its rows, and its rows' blocks of times
     /// (what `timeIndex` reads)? A check of three values and the rows' blocks.
-    package func isLaidOut(pattern q: Int) -> Bool {
+    @inline(__always) package func isLaidOut(pattern q: Int) -> Bool {
         guard let calls = callRange(ofPattern: q), let blocks = blockCount(ofPattern: q) else { return false }
         let start = Int64(patternTimeStart[q]), length = Int64(blocks) * Int64(calls.count) * 2
         guard start >= 0, start <= Int64(times.count) - length else { damage.found("patternTimeStart"); return false }
@@ -93,7 +95,7 @@ extension Timetable {
     /// How many blocks of times pattern `q`'s rows read: one past the highest, each row's at
     /// least 0 and below the rows' count (the compiler numbers them as rows first read them).
     /// nil (noted) where a row's is not, or the pattern's rows are out of range.
-    package func blockCount(ofPattern q: Int) -> Int? {
+    @inline(__always) package func blockCount(ofPattern q: Int) -> Int? {
         guard let rows = rowRange(ofPattern: q), rows.upperBound <= rowBlocks.count else { return nil }
         var low: Int32 = 0, high: Int32 = -1
         for block in UnsafeBufferPointer(rebasing: rowBlocks.buffer[rows]) {  // no early exit: the loop vectorizes
@@ -105,19 +107,19 @@ extension Timetable {
     }
 
     /// Is pattern `q` laid out, with its stops and trips in range?
-    package func isSound(pattern q: Int) -> Bool {
+    @inline(__always) package func isSound(pattern q: Int) -> Bool {
         isLaidOut(pattern: q) && stops(ofPattern: q).count == patternLength(q) && trips(ofPattern: q).count == rowRange(ofPattern: q)?.count
     }
 
     /// Pattern `q`'s stops, each in range; empty for a pattern out of range or damaged.
-    package func stops(ofPattern q: Int) -> UnsafeBufferPointer<Int32> {
+    @inline(__always) package func stops(ofPattern q: Int) -> UnsafeBufferPointer<Int32> {
         damage.indexes(patternStops, callRange(ofPattern: q), below: stopCount, "patternStops")
     }
 
     /// Pattern `q`'s trips, one per row, each in range (their routes, services and headsigns
     /// are checked where read: `route(ofTrip:)`, `service(ofTrip:)`); empty for a pattern out of
     /// range or damaged.
-    package func trips(ofPattern q: Int) -> UnsafeBufferPointer<Int32> {
+    @inline(__always) package func trips(ofPattern q: Int) -> UnsafeBufferPointer<Int32> {
         damage.indexes(patternTrips, rowRange(ofPattern: q), below: tripCount, "patternTrips")
     }
 
@@ -164,7 +166,7 @@ package struct TripRoutes {
 /// (`StopNeighbours`).
 extension TimetableDamage {
     /// `values[range]`, each in `0 ..< limit`; empty (noted as `name`'s damage where a value is not).
-    package func indexes(_ values: Packed<Int32>, _ range: Range<Int>?, below limit: Int, _ name: String) -> UnsafeBufferPointer<Int32> {
+    @inline(__always) package func indexes(_ values: Packed<Int32>, _ range: Range<Int>?, below limit: Int, _ name: String) -> UnsafeBufferPointer<Int32> {
         guard let range else { return UnsafeBufferPointer(start: nil, count: 0) }
         let slice = UnsafeBufferPointer(rebasing: values.buffer[range])
         let n = Int32(clamping: limit)
@@ -176,7 +178,7 @@ extension TimetableDamage {
 
     /// Offsets `starts[row] ..< starts[row + 1]` within `0 ..< limit`; nil (noted as `name`'s
     /// damage) where they are not, nil without note for a row out of range.
-    package func span(_ starts: Packed<Int32>, _ row: Int, within limit: Int, _ name: String) -> Range<Int>? {
+    @inline(__always) package func span(_ starts: Packed<Int32>, _ row: Int, within limit: Int, _ name: String) -> Range<Int>? {
         guard row >= 0, row + 1 < starts.count else { return nil }
         let from = Int(starts[row]), to = Int(starts[row + 1])
         guard from >= 0, from <= to, to <= limit else { found(name); return nil }

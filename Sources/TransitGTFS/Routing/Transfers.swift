@@ -7,6 +7,12 @@ import TransitSupport
 /// feeds within `--link`. A transfers.txt row applies within its own feed only. Each edge has a lower bound over every pair of
 /// trips; rows that name trips or routes are decided exactly at boarding. A stop's edges are
 /// worked out the first time a search reaches it, so a query pays only for the stops it touches.
+///
+/// Its stored `var`s are caches read at every stop a search reaches, by one search on one thread
+/// at a time (as `DaySchedule`'s runs are): Swift's dynamic exclusivity checks on a class's `var`s
+/// (`swift_beginAccess`, a thread-local set of accesses) were a tenth of a far national query's
+/// instructions, so they are off for them (`@exclusivity(unchecked)`). No access to one of them
+/// overlaps another here: each is read or written whole within one statement.
 package final class TransferEdges {
     package struct Edge {
         package var to: Int32
@@ -42,31 +48,49 @@ package final class TransferEdges {
     package let stepFree: Bool
     /// The layered network of a search through vias, whose stops' changes are their base stops'
     /// led into the layer they reach (nil: the feed's own stops).
-    package var layers: ViaLayers? {
-        didSet { layeredAt = layers.map { [[Edge]?](repeating: nil, count: $0.layeredStops) } ?? [] }
+    @exclusivity(unchecked) package var layers: ViaLayers? {
+        didSet { layeredAt = layers.map { [Int32](repeating: -1, count: $0.layeredStops) } ?? [] }
     }
-    private var layeredAt: [[Edge]?] = []
+    /// Per layered stop, its edges' place in `runs` once worked out (-1: not yet).
+    @exclusivity(unchecked) private var layeredAt: [Int32] = []
     /// Each stop's feed, in a combination (empty for one feed).
     package let stopFeed: [Int32]
     /// transfers.txt rows by (from stop, to stop) key, stations included.
-    package var rulesByPair: [Int64: [Int]] = [:]
-    /// Every stop a row of `rulesByPair` names, from or to.
-    private var namedByRows = Set<Int>()
+    @exclusivity(unchecked) package var rulesByPair: [Int64: [Int]] = [:]
+    /// Per stop, whether a row of `rulesByPair` names it, from or to (empty: no row names a stop).
+    /// A stop's edges ask it of both stops of each pair and their stations: as a set, its
+    /// hashing was a twentieth of a far national query.
+    @exclusivity(unchecked) private var namedByRows: [Bool] = []
     /// Rows naming no stop, by feed.
-    package var wildcardRules: [[Int]] = []
+    @exclusivity(unchecked) package var wildcardRules: [[Int]] = []
     /// Stops named as a transfers.txt row's to_stop_id, by from stop (stations expanded).
-    package var listed: [Int: [Int]] = [:]
-    package var grid: StopGrid?
+    @exclusivity(unchecked) package var listed: [Int: [Int]] = [:]
+    @exclusivity(unchecked) package var grid: StopGrid?
     /// A map's streets, on which the walks found through `grid` are measured (nil: straight).
     package let streets: StreetWalker?
     /// Those walks, by stop, once measured (a change's meters are printed from here).
-    private var measured: [Int: [(stop: Int, meters: Double)]] = [:]
-    /// Each stop's edges once worked out: per stop, where in `worked` (-1: not yet; in zeroed
+    @exclusivity(unchecked) private var measured: [Int: [(stop: Int, meters: Double)]] = [:]
+    /// Each stop's edges once worked out: per stop, where in `runs` (-1: not yet; in zeroed
     /// memory, so a feed's million stops cost nothing until a search reaches them).
     private let workedAt: UnsetInt32s
-    private var worked: [[Edge]] = []
+    /// The edges worked out, each stop's (or layered stop's) one run in `blocks`: blocks that
+    /// never move, so what `edges` gives stays valid while more stops are worked out. An array
+    /// per stop was an allocation each and, at the end of a far national query reaching a
+    /// hundred thousand stops, as many releases (a twentieth of its instructions).
+    @exclusivity(unchecked) private var runs: [UnsafeBufferPointer<Edge>] = []
+    @exclusivity(unchecked) private var blocks: [UnsafeMutableBufferPointer<Edge>] = []
+    /// How much of the last block is taken.
+    @exclusivity(unchecked) private var blockUsed = 0
+    /// A stop's pairs and edges while they are worked out, kept between stops (arrays of their
+    /// own were two allocations a stop).
+    @exclusivity(unchecked) private var scratchPairs: [Int] = []
+    @exclusivity(unchecked) private var scratchEdges: [Edge] = []
+    /// Small enough (57 kB) to come from the allocator's heap: blocks of 16,384 were mapped
+    /// afresh by the kernel at each query, and on this project's machine a page touched for
+    /// the first time costs more than the allocations they replaced (docs/performance.md).
+    private static let blockEdges = 2_048
     /// Candidate rows per edge, found once.
-    package private(set) var pairRows: [[Int]] = []
+    @exclusivity(unchecked) package private(set) var pairRows: [[Int]] = []
     /// Decided changes by (edge rows, from route, to route), for rows that name no trip: a
     /// direct-mapped cache (a key and its seconds, -1 forbidden), asked at most boardings of a
     /// feed whose transfers.txt names routes, where a dictionary's hashing was a tenth of a query.
@@ -98,8 +122,9 @@ package final class TransferEdges {
         routeSeconds.initialize(repeating: -1)
         for (index, rule) in t.transfers.enumerated() {
             // A row applies where each stop it names matches: both, one (the other any), or none.
-            if rule.fromStop >= 0 { namedByRows.insert(Int(rule.fromStop)) }
-            if rule.toStop >= 0 { namedByRows.insert(Int(rule.toStop)) }
+            if (rule.fromStop >= 0 || rule.toStop >= 0) && namedByRows.isEmpty { namedByRows = [Bool](repeating: false, count: t.stopCount) }
+            if rule.fromStop >= 0 && Int(rule.fromStop) < namedByRows.count { namedByRows[Int(rule.fromStop)] = true }
+            if rule.toStop >= 0 && Int(rule.toStop) < namedByRows.count { namedByRows[Int(rule.toStop)] = true }
             switch (rule.fromStop >= 0, rule.toStop >= 0) {
             case (true, true): rulesByPair[Self.key(Int(rule.fromStop), Int(rule.toStop)), default: []].append(index)
             case (true, false): rulesByPair[Self.key(Int(rule.fromStop), -1), default: []].append(index)
@@ -128,21 +153,41 @@ package final class TransferEdges {
     }
 
     deinit {
+        for block in blocks { block.deallocate() }
         workedAt.release()
         routeKeys.deallocate()
         routeSeconds.deallocate()
     }
 
-    /// The changes out of stop `x` (a layered stop, in a search through vias).
-    package func edges(_ x: Int) -> [Edge] {
+    /// The changes out of stop `x` (a layered stop, in a search through vias); valid as long as
+    /// these edges are.
+    package func edges(_ x: Int) -> UnsafeBufferPointer<Edge> {
         if let layers { return layeredEdges(x, layers) }
         return baseEdges(x)
     }
 
+    /// Keeps `edges` as one run of the blocks; its index in `runs`.
+    private func keep(_ edges: [Edge]) -> Int32 {
+        if blocks.isEmpty || blockUsed + edges.count > blocks[blocks.count - 1].count {
+            let block = UnsafeMutableBufferPointer<Edge>.allocate(capacity: max(Self.blockEdges, edges.count))
+            blocks.append(block)
+            blockUsed = 0
+        }
+        let block = blocks[blocks.count - 1]
+        let run = UnsafeMutableBufferPointer(rebasing: block[blockUsed..<(blockUsed + edges.count)])
+        _ = run.initialize(from: edges)
+        blockUsed += edges.count
+        runs.append(UnsafeBufferPointer(run))
+        return Int32(clamping: runs.count - 1)
+    }
+
+    private static var none: UnsafeBufferPointer<Edge> { UnsafeBufferPointer(start: nil, count: 0) }
+
     /// The changes out of layered stop `x`: its base stop's, each into the layer it reaches.
-    private func layeredEdges(_ x: Int, _ layers: ViaLayers) -> [Edge] {
-        guard x >= 0, x < layeredAt.count else { return [] }
-        if let known = layeredAt[x] { return known }
+    private func layeredEdges(_ x: Int, _ layers: ViaLayers) -> UnsafeBufferPointer<Edge> {
+        guard x >= 0, x < layeredAt.count else { return Self.none }
+        let known = Int(layeredAt[x])
+        if known >= 0 { return runs[known] }
         let start = layers.changesStart(x)
         let out = baseEdges(start.base).map { e in
             var e = e
@@ -152,8 +197,9 @@ package final class TransferEdges {
             e.lowerBound = Int32(clamping: Int64(e.lowerBound) + Int64(e.extra))
             return e
         }
-        layeredAt[x] = out
-        return out
+        let at = keep(out)
+        layeredAt[x] = at
+        return runs[Int(at)]
     }
 
     /// The change from stop `x` to stop `y` of the timetable (no layers), if one joins them.
@@ -163,17 +209,22 @@ package final class TransferEdges {
     @inline(__always) private func base(_ x: Int) -> Int { layers?.base(x) ?? x }
 
     /// The changes out of stop `x` of the timetable.
-    private func baseEdges(_ x: Int) -> [Edge] {
-        guard x >= 0, x < t.stopCount else { return [] }
-        let at = Int(workedAt[x])
-        if at >= 0 { return worked[at] }
+    private func baseEdges(_ x: Int) -> UnsafeBufferPointer<Edge> {
+        guard x >= 0, x < t.stopCount else { return Self.none }
+        let known = Int(workedAt[x])
+        if known >= 0 { return runs[known] }
         // The stop itself, its station's other stops, the pairs transfers.txt lists; each once
         // (a handful: a list, not a set).
-        var pairs = [x]
+        var pairs = scratchPairs, out = scratchEdges
+        scratchPairs = []
+        scratchEdges = []
+        pairs.removeAll(keepingCapacity: true)
+        out.removeAll(keepingCapacity: true)
+        defer { (scratchPairs, scratchEdges) = (pairs, out) }
+        pairs.append(x)
         let parent = neighbours.parent(of: x)
         if parent >= 0 { for y in neighbours.children(ofStation: parent) where Int(y) != x { pairs.append(Int(y)) } }
-        for y in listed[x] ?? [] where !pairs.contains(y) { pairs.append(y) }
-        var out: [Edge] = []
+        if let more = listed[x] { for y in more where !pairs.contains(y) { pairs.append(y) } }
         for y in pairs {
             let rows = candidates(x, y)
             if let (bound, exact) = Self.bound(x, y, rows, t.transfers, routes: tripRoutes, minTransfer: minTransfer) {
@@ -198,9 +249,9 @@ package final class TransferEdges {
             let seconds = Int32(clamping: Int((meters / walkingSpeed).rounded(.up)))
             out.append(Edge(to: Int32(y), lowerBound: Int32(clamping: margin.apply(minTransfer + Int(seconds))), walkSeconds: seconds, exact: true))
         }
-        workedAt[x] = Int32(clamping: worked.count)
-        worked.append(out)
-        return out
+        let at = keep(out)
+        workedAt[x] = at
+        return runs[Int(at)]
     }
 
     /// The stops near `x` that a walk might reach, with their distances: through the grid (on
@@ -244,7 +295,7 @@ package final class TransferEdges {
         guard feed(x) == feed(y) else { return [] }
         // Most pairs: no row names either stop or its station (on a national network a query
         // asked this at every stop it reached, each time with arrays and a dictionary).
-        let named = { (stop: Int) in stop >= 0 && self.namedByRows.contains(stop) }
+        let named = { (stop: Int) in stop >= 0 && stop < self.namedByRows.count && self.namedByRows[stop] }
         let (px, py) = (neighbours.parent(of: x), neighbours.parent(of: y))
         if !named(x) && !named(y) && !named(px) && !named(py) { return wildcardRules[Int(feed(x))] }
         return Self.candidates(x, y, parents: (px, py), rulesByPair: rulesByPair, wildcard: wildcardRules[Int(feed(x))])
@@ -336,7 +387,7 @@ package final class TransferEdges {
         package var isEmpty: Bool { trips.isEmpty && routes.isEmpty }
     }
 
-    private var fromRulesCache: [Int: FromRules] = [:]
+    @exclusivity(unchecked) private var fromRulesCache: [Int: FromRules] = [:]
     /// Whether any transfers.txt row names an arriving trip or route: where none does (most
     /// feeds), no stop's changes depend on the trip, and no stop's edges are worked out to say
     /// so (on a national network that was a tenth of a query, at each stop alighted at).
