@@ -4,7 +4,9 @@ import TransitSupport
 /// GTFS ids to dense indices, keyed by their bytes: the millions of stop_times rows look up
 /// trips and stops without making a String per row. Open addressing; each slot holds the upper
 /// half of the key's hash beside its index, so a probe touches one array until the key's
-/// bytes are compared.
+/// bytes are compared. A key's first slot is worked out from that half alone (its share of the
+/// table), so the table doubles without hashing any key again: rehashing each key's bytes,
+/// read from all over memory, was a tenth of a national feed's import.
 package struct IDTable {
     package private(set) var keys = StringTable()
     /// 0: empty; else hash's upper 32 bits << 32 | (index + 1).
@@ -46,7 +48,7 @@ package struct IDTable {
     private func probe(_ b: UnsafeBufferPointer<UInt8>, _ h: UInt64) -> (slot: Int, index: Int?) {
         let tag = h >> 32
         return slots.withUnsafeBufferPointer { slots in
-            var slot = Int(truncatingIfNeeded: h) & mask
+            var slot = Self.home(h >> 32, mask)
             while true {
                 let entry = slots[slot]
                 if entry == 0 { return (slot, nil) }
@@ -86,17 +88,25 @@ package struct IDTable {
         return copy.withUTF8 { insert($0) }
     }
 
+    /// The first slot of a key whose hash's upper half is `tag`, in a table of `mask + 1` slots:
+    /// its share of the table (`tag × size / 2³²`), so that the table can double from the tags
+    /// kept. A table of over 2³² slots takes the rest from the lower bits of the tag.
+    @inline(__always) private static func home(_ tag: UInt64, _ mask: Int) -> Int {
+        let size = UInt64(mask) &+ 1
+        return size <= 1 << 32 ? Int(truncatingIfNeeded: (tag &* size) >> 32) : Int(truncatingIfNeeded: tag) & mask
+    }
+
     private mutating func grow() {
         let old = slots
         let size = slots.count * 2
         slots = [UInt64](repeating: 0, count: size)
         mask = size - 1
-        for entry in old where entry != 0 {
-            let index = Int(entry & 0xFFFF_FFFF) - 1
-            let h = keys.withBytes(index) { Self.hash($0) }
-            var slot = Int(truncatingIfNeeded: h) & mask
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = entry
+        slots.withUnsafeMutableBufferPointer { slots in
+            for entry in old where entry != 0 {
+                var slot = Self.home(entry >> 32, mask)
+                while slots[slot] != 0 { slot = (slot + 1) & mask }
+                slots[slot] = entry
+            }
         }
     }
 }
