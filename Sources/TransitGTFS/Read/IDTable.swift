@@ -48,7 +48,7 @@ package struct IDTable {
     private func probe(_ b: UnsafeBufferPointer<UInt8>, _ h: UInt64) -> (slot: Int, index: Int?) {
         let tag = h >> 32
         return slots.withUnsafeBufferPointer { slots in
-            var slot = Self.home(h >> 32, mask)
+            var slot = Self.home(tag, mask)
             while true {
                 let entry = slots[slot]
                 if entry == 0 { return (slot, nil) }

@@ -161,9 +161,9 @@ package struct RangeSearch<S: Schedule> {
     /// query's `before`, by then), nil where none arrives: plain RAPTOR, one departure whose first
     /// ride is any run the rider can catch (`Boarding.firstRideWait`). With it, when the journey
     /// of the fewest rides arriving then leaves: no journey arriving then with as few rides
-    /// leaves earlier and beats it, and its count of changes (`Int32.max` where the journey
-    /// could not be followed back).
-    package mutating func earliestArrival() -> (arrival: Int32, departure: Int32, transfers: Int32)? {
+    /// leaves earlier and beats it, and its count of changes (nil where the journey could not be
+    /// followed back).
+    package mutating func earliestArrival() -> (arrival: Int32, departure: Int32, transfers: Int32?)? {
         guard let time = leaving, schedule.stopCount < Int(Int32.max) / (rounds + 2) else { return nil }
         buildBounds(departures: 1, earliest: time)
         // On the graph's bounds, first with arrivals capped at a few times the least a journey
@@ -196,7 +196,7 @@ package struct RangeSearch<S: Schedule> {
 
     /// One search from `time` with the bounds built: the earliest arrival, and when its journey
     /// of the fewest rides leaves and its changes.
-    private mutating func earliestFrom(_ time: Int32) -> (arrival: Int32, departure: Int32, transfers: Int32)? {
+    private mutating func earliestFrom(_ time: Int32) -> (arrival: Int32, departure: Int32, transfers: Int32?)? {
         rounds(time, departing: originCalls().map { ($0.pattern, $0.position) }[...])
         var best: (arrival: Int32, round: Int, stop: Int)?
         for d in query.destinations where d >= 0 && d < schedule.stopCount {
@@ -207,7 +207,7 @@ package struct RangeSearch<S: Schedule> {
         }
         guard let best else { return nil }
         // When its first ride's journey leaves: the ride's departure, less the walk to it.
-        var departure = time, transfers = Int32.max
+        var departure = time, transfers: Int32?
         if let journey = reconstruct(best.stop, round: best.round, departure: time) {
             transfers = Int32(clamping: journey.transfers)
             if let ride = journey.legs.first(where: \.isRide) {

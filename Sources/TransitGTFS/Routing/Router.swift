@@ -220,8 +220,8 @@ package struct Router {
     /// The earliest arrival at the end of `query`'s journeys leaving in its window, and when the
     /// one with the fewest changes found leaves: one RAPTOR search from the window's start, no
     /// whole range.
-    package func earliestArrival(_ query: Query) -> (arrival: Int, departure: Int, transfers: Int)? {
-        searching(query, leaving: Int32(clamping: query.after ?? 0)).earliest.map { (Int($0.arrival), Int($0.departure), Int($0.transfers)) }
+    package func earliestArrival(_ query: Query) -> (arrival: Int, departure: Int, transfers: Int?)? {
+        searching(query, leaving: Int32(clamping: query.after ?? 0)).earliest.map { (Int($0.arrival), Int($0.departure), $0.transfers.map(Int.init)) }
     }
 
     /// The `count` journeys of the window that arrive first: by arrival, then fewer changes, then
@@ -245,8 +245,8 @@ package struct Router {
             part.after = max(start, leaves)
             part.before = min(query.before ?? arrival, arrival)
             part.arrivingBy = arrival
-            // (Int32.max: its journey could not be followed back, and the count is not known.)
-            if transfers < Int(Int32.max) { part.enoughOnceFound = (arrival, transfers) }
+            // (nil: its journey could not be followed back, and the count is not known.)
+            part.enoughOnceFound = transfers.map { (arrival, $0) }
             if let best = search(part).min(by: order) { return [best] }
         }
         return first(count, by: order, span: max(arrival - start, 3600))
@@ -255,7 +255,7 @@ package struct Router {
     /// One search of `query`, on the schedule as planned or as realtime data has it, through the
     /// vias' layers where there are any (four concrete types, so each search is compiled for its
     /// own): the window's journeys, or with `leaving` the earliest arrival only.
-    private func searching(_ query: Query, leaving: Int32? = nil) -> (journeys: [Journey], earliest: (arrival: Int32, departure: Int32, transfers: Int32)?) {
+    private func searching(_ query: Query, leaving: Int32? = nil) -> (journeys: [Journey], earliest: (arrival: Int32, departure: Int32, transfers: Int32?)?) {
         if let layers {
             let layered = layers.layered(query), noAlighting = layers.everyLayer(query.origins)
             if let viaRealtime {
@@ -271,7 +271,7 @@ package struct Router {
     }
 
     private static func run<S: Schedule>(_ schedule: S, _ query: Query, _ edges: TransferEdges, _ filter: RideFilter?, _ noAlighting: [Int]?,
-                                         _ leaving: Int32?) -> (journeys: [Journey], earliest: (arrival: Int32, departure: Int32, transfers: Int32)?) {
+                                         _ leaving: Int32?) -> (journeys: [Journey], earliest: (arrival: Int32, departure: Int32, transfers: Int32?)?) {
         var search = RangeSearch(schedule: schedule, query: query, edges: edges, filter: filter, noAlighting: noAlighting, leaving: leaving)
         return leaving == nil ? (search.run(), nil) : ([], search.earliestArrival())
     }
