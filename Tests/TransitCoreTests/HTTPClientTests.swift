@@ -66,15 +66,26 @@ import TransitTestSupport
             return n == 1 ? .status(429, "slow down", headers: ["Retry-After": "0"]) : .ok("<root/>")
         }
         defer { server.stop() }
-        #expect(try await makeClient().get(request(server), decode: body) == "<root/>")
+        let waits = Locked<[TimeInterval]>([])
+        #expect(try await makeClient(waits: waits).get(request(server), decode: body) == "<root/>")
         #expect(server.requests.count == 2)
+        #expect(waits.current == [0])  // the server's 0 s, not the client's own back-off
 
+        // Over the cap (2 s here): no wait and no retry; the error at once. The waits the client
+        // asked for, not a wall clock, which a loaded machine stretched to 8 s.
         let stubborn = try LoopbackServer { _ in .status(429, "slow down", headers: ["Retry-After": "3600"]) }
         defer { stubborn.stop() }
-        let started = Date()
-        #expect(await asyncErrorKind { try await makeClient().get(request(stubborn), decode: body) } == "http")
+        let none = Locked<[TimeInterval]>([])
+        #expect(await asyncErrorKind { try await makeClient(waits: none).get(request(stubborn), decode: body) } == "http")
         #expect(stubborn.requests.count == 1)
-        #expect(Date().timeIntervalSince(started) < 5)  // no hour-long wait (the count above shows no retry)
+        #expect(none.current.isEmpty)
+
+        let near = try LoopbackServer { _ in .status(429, "slow down", headers: ["Retry-After": "0.05"]) }
+        defer { near.stop() }
+        let capped = Locked<[TimeInterval]>([])
+        #expect(await asyncErrorKind { try await makeClient(waits: capped).get(request(near), decode: body) } == "http")
+        #expect(near.requests.count == 3)
+        #expect(capped.current == [0.05, 0.05])  // under the cap: honoured before each retry
     }
 
     @Test func theTimeoutHoldsAgainstAHungServer() async throws {

@@ -12,13 +12,21 @@ func fixtureHandler(_ directory: String = Paths.fixtures) -> @Sendable (Loopback
 
 /// An HTTP client for in-process tests: real URLSession over loopback, its own cache.
 func makeClient(cache: String? = nil, record: String? = nil, timeout: Double = 5, retryDelay: Double = 0.01,
-                now: @escaping @Sendable () -> Date = { Date() }) -> HTTPClient {
+                now: @escaping @Sendable () -> Date = { Date() }, waits: Locked<[TimeInterval]>? = nil) -> HTTPClient {
     var options = HTTPClient.Options()
     options.timeout = timeout
     options.retry = RetryPolicy(maxAttempts: 3, baseDelay: retryDelay, maxRetryAfter: 2)
     options.cacheDirectory = cache
     options.recordDirectory = record
     options.now = now
+    if let waits {
+        options.sleep = { seconds in
+            waits.withLock { $0.append(seconds) }
+            // A wait a test would hang on fails at once instead: the recorded wait says why.
+            if seconds > 5 { throw CancellationError() }
+            try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+        }
+    }
     return HTTPClient(transport: URLSessionTransport(session: Sessions.fresh()), options: options)
 }
 

@@ -44,14 +44,12 @@ import TransitTestSupport
             // bounds that to its 2 s, where the 15 s timeout and its retries spun for 15 s and more.
             #expect(first.cpuSeconds < 2.5, "\(query): \(first.cpuSeconds) s of CPU while waiting")
             print("realtime deadline: \(query[0]) with three dead sources: \(String(format: "%.2f", first.seconds)) s, \(String(format: "%.3f", first.cpuSeconds)) s of CPU")
-            // Within a minute, the remembered sources are not asked again: the same notices, at once.
-            let again = try await Run.transit(["gtfs"] + query + day, env: env)
+            // Within a minute, the remembered sources are not asked again: the same notices, at
+            // once. --verbose shows each request the query makes: none. (A bound on the wall
+            // time said so before, and failed under CI's load: the query, 0.03 s alone, took
+            // up to 1.8 s on 0.04 s of CPU in the suite.)
+            let again = try await Run.transit(["gtfs"] + query + day + ["--verbose"], env: env)
             #expect(again.status == 0 && again.stderrLines == first.stderrLines && again.stdout == first.stdout, "\(again.stderr)")
-            // Below the 2 s deadline, which a source asked again would wait for (1.5 s failed
-            // twice on 2026-11-29 under CI's own load, at 1.50 and 1.79 s: the departures query
-            // printed above, its sources already remembered, took 0.7-1.8 s on 0.04 s of CPU in
-            // the suite, and 0.03 s alone).
-            #expect(again.seconds < 2, "\(again.seconds) s")
             if query[0] == "trips" { #expect(server.requests.count == asked + 2, "\(server.requests.map(\.path))") }
         }
         // A source given on the command line is always tried; --realtime-timeout is its deadline.

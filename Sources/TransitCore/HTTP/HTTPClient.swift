@@ -34,6 +34,11 @@ public final class HTTPClient: Sendable {
         /// Serve a cached answer however old it is (completion: stale names beat none).
         public var staleCache = false
         public var now: @Sendable () -> Date = { Date() }
+        /// The wait before another attempt, in seconds. Tests see the waits asked for here, so
+        /// they need not read a wall clock that a busy machine moves.
+        public var sleep: @Sendable (TimeInterval) async throws -> Void = { seconds in
+            try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+        }
         /// `--verbose`: one line per request.
         public var log: (@Sendable (String) -> Void)?
         /// Progress for people: what is being fetched (a spinner on a terminal).
@@ -135,7 +140,7 @@ public final class HTTPClient: Sendable {
 
     func pause(_ seconds: TimeInterval) async throws(TransitError) {
         do {
-            try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+            try await options.sleep(seconds)
         } catch {
             throw .network(url: "", reason: "cancelled")
         }
