@@ -294,6 +294,32 @@ mode("gtfs-rt") { args in
                  (path as NSString).lastPathComponent, mb, summary?.entities ?? 0, summary?.stopTimeUpdates ?? 0, best * 1000, mb / best))
 }
 
+mode("csv") { args in
+    // transit-bench csv FILE [RUNS]: the CSV reader's throughput on a file in the page cache,
+    // records split a word at a time against byte by byte (each field's bytes trimmed and
+    // summed, as a reader of the feed would), best of RUNS (3) each, taking turns.
+    let path = args[0], runs = args.count > 1 ? Int(args[1]) ?? 3 : 3
+    var best = [true: Double.infinity, false: Double.infinity], fields = [true: 0, false: 0]
+    for _ in 0..<runs {
+        for words in [true, false] {
+            var total = 0
+            let took = try seconds(1) {
+                let reader = try CSVReader(try FileSource(path), file: path, wordAtATime: words)
+                while try reader.next() { for i in 0..<reader.count { total &+= reader.bytes(i).count } }
+            }[0]
+            best[words] = min(best[words] ?? .infinity, took)
+            fields[words] = total
+        }
+    }
+    let size = Double(try FileSource(path).size ?? 0) / 1e6
+    guard fields[true] == fields[false] else { throw BenchError.failed(["the two readers read different bytes"]) }
+    for words in [true, false] {
+        let s = best[words] ?? 0
+        print(String(format: "csv %@, %@: %.1f MB in %.3f s = %.0f MB/s (best of %d)", (path as NSString).lastPathComponent,
+                     words ? "a word at a time" : "byte by byte", size, s, size / s, runs))
+    }
+}
+
 mode("pbf") { args in
     // transit-bench pbf FILE.osm.pbf: our PBF reader (every element decoded, ways' tags read),
     // then the walking network built from it; best of 5 each, and this process's peak memory.

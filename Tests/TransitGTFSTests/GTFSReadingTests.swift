@@ -77,6 +77,39 @@ struct TrickleSource: ByteSource {
         #expect(try records("a,b\n") == [["a", "b"]])
     }
 
+    /// Plain records split a word at a time read exactly as the byte-at-a-time parser reads
+    /// them: random bytes of the characters that matter (separators, quotes, CR, spaces), in
+    /// records short and long, through chunk seams, compared record by record with the line
+    /// each starts on, and error for error.
+    @Test func wordAtATimeReadsAsByteAtATime() {
+        func read(_ bytes: [UInt8], step: Int, chunk: Int, words: Bool) -> [String] {
+            var out: [String] = []
+            do {
+                let reader = try CSVReader(TrickleSource(bytes: bytes, step: step), file: "x.txt", chunk: chunk, wordAtATime: words)
+                out.append(reader.header.joined(separator: "|"))
+                while try reader.next() { out.append("\(reader.line):" + (0..<reader.count).map { reader.string($0) }.joined(separator: "|")) }
+            } catch {
+                out.append("error: \(error.message)")
+            }
+            return out
+        }
+        let alphabet = Array("ab7:,,,\n\n\r\" \t".utf8)
+        var random = SplitMix(seed: 47)
+        var plain = 0
+        for round in 0..<3_000 {
+            let length = Int(random.next() % (round % 10 == 0 ? 400 : 60))
+            // Most rounds like a feed: no quote or CR, so the fast path takes whole records.
+            let letters = round % 3 == 0 ? alphabet : alphabet.filter { $0 != 0x22 && $0 != 0x0D }
+            let bytes = (0..<length).map { _ in letters[Int(random.next() % UInt64(letters.count))] }
+            let (step, chunk) = [(1 << 20, 1 << 20), (3, 4), (7, 16), (64, 8)][round % 4]
+            let expected = read(bytes, step: step, chunk: chunk, words: false)
+            let got = read(bytes, step: step, chunk: chunk, words: true)
+            #expect(got == expected, "\(String(decoding: bytes, as: UTF8.self).debugDescription) step \(step) chunk \(chunk)")
+            if !bytes.contains(0x22) && !bytes.contains(0x0D) { plain += expected.count }
+        }
+        #expect(plain > 10_000)  // the rounds were mostly records the fast path reads
+    }
+
     @Test func anUnclosedQuoteIsAnError() {
         #expect(throws: TransitError.parse(what: "x.txt", reason: "line 2: a quoted field is never closed")) { try records("a\n\"open\n") }
     }

@@ -189,7 +189,7 @@ package struct TargetBounds {
         var bound = [Int32](repeating: unreachable, count: n)
         bound.withUnsafeMutableBufferPointer { bound in
             // In the closure, not captured: a captured heap is checked for exclusive access at each use.
-            var heap = MonotoneHeap()
+            var heap = RadixHeap()
             for (d, seconds) in destinations where d >= 0 && d < n && max(0, seconds) < bound[d] {
                 bound[d] = max(0, seconds)
                 heap.push(bound[d], d)
@@ -307,7 +307,7 @@ package struct TargetBounds {
 /// its key differs from that one, and only the lowest bucket's are ever compared. On the national
 /// network it measured no faster than a binary heap (the Dijkstra's time is the first read of each
 /// stop's ways, docs/performance.md).
-struct MonotoneHeap {
+struct RadixHeap {
     /// Items packed in one word, seconds high; bucket 0 holds the last popped key's.
     private var buckets = [[UInt64]](repeating: [], count: 33)
     private var last: UInt32 = 0
