@@ -230,7 +230,7 @@ package final class CSVReader {
     private func splitPlainRecord() -> Bool {
         let buffer = self.buffer, end = filled
         var i = position, start = position
-        // A word must lie whole within the bytes read; the record's last ones go bytewise.
+        // A word must lie whole within the bytes read.
         while i &+ 8 <= end {
             let word = UnsafeRawPointer(buffer + i).loadUnaligned(as: UInt64.self).littleEndian
             var commas = Self.bytes(of: word, equalTo: 0x2C)
@@ -257,22 +257,7 @@ package final class CSVReader {
             }
             i &+= 8
         }
-        // Short of a word: what is left goes byte by byte.
-        while i < end {
-            switch buffer[i] {
-            case 0x2C:
-                addField(start, i, false)
-                start = i &+ 1
-            case 0x0A:
-                addField(start, i, false)
-                return ended(at: i &+ 1)
-            case 0x0D, 0x22:
-                count = 0
-                return false
-            default: break
-            }
-            i &+= 1
-        }
+        // Short of a word at the end of the bytes read (once a chunk): the byte parser's.
         count = 0
         return false
     }
