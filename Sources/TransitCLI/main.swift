@@ -26,6 +26,9 @@ signal(SIGHUP) { _ in
     TemporaryFiles.removeAll()
     _exit(129)
 }
+// A reader that went away (`| head -1`) is a write that fails with EPIPE, answered below with
+// exit 1 (the contract's closed stdout), not a death by SIGPIPE (141) that nothing explains.
+signal(SIGPIPE, SIG_IGN)
 
 /// A standard descriptor that was closed when transit started is held by /dev/null, so that no
 /// file transit opens later can take its number (and receive its output); writing to it then
@@ -62,19 +65,20 @@ func writeAll(_ fd: Int32, _ raw: UnsafeRawBufferPointer) -> Int32 {
     return 0
 }
 
-/// Standard output, as text or bytes: a reader that went away (EPIPE) ends transit quietly
-/// with 141, as SIGPIPE would; any other failure is one line on stderr and exit 1.
+/// Standard output, as text or bytes: a reader that went away (EPIPE) ends transit with exit
+/// 1, quietly (the reader chose to stop: `| head` would otherwise print an error under every
+/// pipeline); any other failure is one line on stderr and exit 1.
 func writeOut(_ write: () -> Int32) {
     TemporaryFiles.holdIfEnding()
     let failure = stdoutClosed ? EBADF : write()
     guard failure != 0 else { return }
-    if failure == EPIPE { _exit(141) }
+    if failure == EPIPE { _exit(1) }
     if !stderrClosed { _ = writeAll(2, "transit: cannot write the output: \(String(cString: strerror(failure)))\n") }
     _exit(1)
 }
 
 // Output goes through write(2), never FileHandle (whose write traps on a closed or full
-// stdout): a reader that went away (EPIPE) ends transit quietly with 141, as SIGPIPE would;
+// stdout): a reader that went away (EPIPE) ends transit quietly with 1;
 // any other failure is one line on stderr and exit 1, or a quiet exit 1 when stderr is gone too.
 let app = App(terminal: Terminal(stdout: isatty(1) != 0, stderr: isatty(2) != 0), commit: buildCommit,
               writeOut: { text in writeOut { writeAll(1, text) } },

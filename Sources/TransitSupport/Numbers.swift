@@ -6,6 +6,17 @@ public enum Numbers {
         let scale = pow(10, Double(places))
         return (value * scale).rounded() / scale
     }
+
+    /// `5000000` as a reader counts it, `5,000,000` (limits in messages).
+    public static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var out = ""
+        for (k, c) in digits.enumerated() {
+            if k > 0 && (digits.count - k) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (value < 0 ? "-" : "") + out
+    }
 }
 
 extension Int {

@@ -23,6 +23,8 @@ public enum TransitError: Error, Sendable, Equatable {
     case api(provider: String, message: String, details: String?)
     /// A body that cannot be parsed.
     case parse(what: String, reason: String)
+    /// A file that cannot be written (a full or read-only disk): `could not write …`, not read.
+    case write(what: String, path: String, reason: String)
     /// A key or token is required and not set.
     case missingKey(variable: String, provider: String, whereToGet: String)
     /// `--offline` and no recording exists for the request.
@@ -63,6 +65,7 @@ public enum TransitError: Error, Sendable, Equatable {
             if let details, !details.isEmpty, details != message { return "\(provider): \(message): \(details)" }
             return "\(provider): \(message)"
         case .parse(let what, let reason): return "could not read \(what): \(reason)"
+        case .write(let what, let path, let reason): return "could not write \(what) to \(path): \(reason)"
         case .missingKey(let variable, let provider, _): return "\(provider) needs an API key: set \(variable)"
         case .noRecording(let path, let request, _): return "no recording for \(request) (looked for \(path))"
         case .refused(let text, _): return text

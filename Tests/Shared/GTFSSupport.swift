@@ -30,6 +30,14 @@ struct TestFeed {
         return text + extra
     }
 
+    /// `count` stops at one place (41° N, 87° W), S0 to S1 ridden once: the audits' crowds.
+    static func atOnePlace(_ count: Int) -> TestFeed {
+        var stops = "stop_id,stop_name,stop_lat,stop_lon\n"
+        for k in 0..<count { stops += "S\(k),Stop \(k),41.0,-87.0\n" }
+        return TestFeed(["stops.txt": stops, "trips.txt": "route_id,service_id,trip_id\nR,S,t1\n",
+                         "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt1,08:00:00,08:00:00,S0,1\nt1,08:10:00,08:10:00,S1,2\n"])
+    }
+
     func compile() throws -> (Timetable, warnings: [String]) {
         try GTFSCompiler.compile(try FeedFiles.open(directory))
     }

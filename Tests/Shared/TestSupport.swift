@@ -302,6 +302,7 @@ extension TransitError {
         case .unexpectedContent: return "unexpectedContent"
         case .api: return "api"
         case .parse: return "parse"
+        case .write: return "write"
         case .missingKey: return "missingKey"
         case .noRecording: return "noRecording"
         case .refused: return "refused"

@@ -101,7 +101,35 @@ extension CPUBound {
             // Compiled timetables damaged in place and loaded as a check note lets them be
             // (`CheckNoteFuzz`): every query of a command asked of them.
             Family(name: "check notes", samples: CheckNoteFuzz.samples, parse: { data in CheckNoteFuzz.ask(data) }),
+            // Real feeds' shapes.txt mutated, compiled with the rest of their feed (each pattern's
+            // stops placed on its shape through the segment grid, issue 62) and every ride drawn.
+            Family(name: "shapes", samples: shapeSamples(), parse: { data in compileShapes(data) }),
         ]
+
+        /// The feeds whose shapes.txt is mutated: small enough that a debug compile is quick.
+        static let shapeFeeds = ["otp-shape_dist_traveled", "r5-fake-agency", "otp-simple", "caltrain-20160406"]
+
+        static func shapeSamples() -> [Data] {
+            shapeFeeds.compactMap { FileManager.default.contents(atPath: Reference.path("gtfs/feeds/\($0)/shapes.txt")) }
+        }
+
+        /// The feed whose shapes.txt `shapes` was (told by its first bytes), around the mutated file.
+        static func compileShapes(_ shapes: Data) {
+            let samples = shapeSamples()
+            let k = samples.indices.max { zip(samples[$0], shapes).prefix(64).filter { $0 == $1 }.count < zip(samples[$1], shapes).prefix(64).filter { $0 == $1 }.count } ?? 0
+            let source = Reference.path("gtfs/feeds/\(shapeFeeds[k])"), dir = Paths.temporary()
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: source)) ?? [] where name != "shapes.txt" {
+                try? FileManager.default.copyItem(atPath: source + "/" + name, toPath: dir + "/" + name)
+            }
+            _ = FileManager.default.createFile(atPath: dir + "/shapes.txt", contents: shapes)
+            guard let files = try? FeedFiles.open(dir), let (t, _) = try? GTFSCompiler.compile(files) else { return }
+            for q in 0..<t.patternCount {
+                let n = Int(t.patternStopStart[q + 1]) - Int(t.patternStopStart[q])
+                if n > 1 { _ = t.shapeLine(pattern: q, from: 0, to: n - 1) }
+            }
+        }
 
         /// Lakeport's map (13 nodes, the feed's own streets) and Beatty's (2,120 nodes), each raw and packed.
         static func streetSamples() -> [Data] {
@@ -223,7 +251,7 @@ extension CPUBound {
                 }
                 return counts
             }
-            #expect(counts.count == (Self.environment["TRANSIT_FUZZ_FAMILY"] == nil ? 13 : 1), "\(counts)")  // every family had samples and ran
+            #expect(counts.count == (Self.environment["TRANSIT_FUZZ_FAMILY"] == nil ? 14 : 1), "\(counts)")  // every family had samples and ran
             #expect(counts.values.reduce(0, +) >= Self.inputs * 9 / 10)
         }
 

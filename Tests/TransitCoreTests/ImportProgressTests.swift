@@ -31,6 +31,10 @@ import TransitSupport
         // Ten a second at most (and the first after 100 ms), the line cleared at the end.
         #expect(Double(lines.count) <= shown.seconds * 10 + 1, "\(lines.count) lines in \(shown.seconds) s")
         #expect(shown.stderr.hasSuffix("\r\u{1B}[K"), "\(shown.stderr.suffix(80))")
+        // A terminal narrower than 10 columns: no progress line (cut to one column, it wrapped
+        // into 41 rows a frame; issue 62).
+        let narrow = try await Run.inTerminal(["gtfs", "import", feed, "--name", "narrow"], env: env, columns: 1, descriptor: 2)
+        #expect(narrow.status == 0 && !narrow.stderr.contains("\r") && !narrow.stderr.contains("stop times"), "\(narrow.stderr.prefix(300))")
         // Piped: the summary on stdout, and no progress on stderr.
         let piped = try await Run.transit(["gtfs", "import", feed, "--name", "again"], env: env)
         #expect(piped.status == 0 && piped.stdout.hasPrefix("again\t") && !piped.stderr.contains("\r") && !piped.stderr.contains("stop times"),

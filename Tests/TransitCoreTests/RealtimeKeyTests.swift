@@ -97,4 +97,14 @@ import TransitTestSupport
         let path = Recording.path(for: request, in: "/tmp/rec")
         #expect(!path.contains(secret) && path.contains("REDACTED"), "\(path)")
     }
+
+    /// A URL's fragment is the reader's: `--realtime 'http://h/x/y?k=1#top'` requested `/`
+    /// (issue 62). The request is the path and query, nothing of the fragment.
+    @Test func aFragmentIsNotSent() async throws {
+        let server = try Self.serving()
+        defer { server.stop() }
+        let run = try await Run.transit(["gtfs", "departures", "--feed", Self.lakeport, "--stop", "Market", "--date", "2026-11-23", "--after", "07:50",
+                                         "--limit", "1", "--realtime", server.baseURL + "/x/y?k=1#top"], env: Self.env(Paths.temporary()))
+        #expect(run.status == 0 && server.requests.map(\.target) == ["/x/y?k=1"], "\(server.requests.map(\.target)) \(run.stderr)")
+    }
 }

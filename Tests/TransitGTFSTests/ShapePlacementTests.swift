@@ -127,5 +127,42 @@ extension CPUBound {
                 }
             }
         }
+
+        /// Issue 62, item 5: a stop's nearest places on a shape are looked for in a grid of its
+        /// segments, not at every segment. The grid's segments hold the first 8 by (meters, segment)
+        /// that a look at every segment finds: random shapes (walks, loops back over themselves,
+        /// straight lines, repeated points, long jumps) and stops on, near and far from them.
+        @Test func theSegmentGridFindsWhatEverySegmentFinds() {
+            var g = SystemRandomNumberGenerator()
+            func first8(_ line: ShapeLine, _ sx: Double, _ sy: Double, _ segments: [Int]) -> [Int] {
+                segments.map { j -> (Double, Int) in
+                    let ax = line.x[j], ay = line.y[j], vx = line.x[j + 1] - ax, vy = line.y[j + 1] - ay, length = vx * vx + vy * vy
+                    let f = length > 0 ? min(1, max(0, ((sx - ax) * vx + (sy - ay) * vy) / length)) : 0
+                    let dx = ax + f * vx - sx, dy = ay + f * vy - sy
+                    return ((dx * dx + dy * dy).squareRoot(), j)
+                }.sorted { $0 < $1 }.prefix(8).map(\.1)
+            }
+            for round in 0..<120 {
+                let n = Int.random(in: 65...1_500, using: &g)
+                var x = [0.0], y = [0.0]
+                for _ in 1..<n {
+                    switch (round % 4, Int.random(in: 0..<20, using: &g)) {
+                    case (0, _): (x, y) = (x + [x.last! + Double.random(in: -50...50, using: &g)], y + [y.last! + Double.random(in: -50...50, using: &g)])
+                    case (1, _): (x, y) = (x + [0], y + [y.last! + Double.random(in: 0...30, using: &g)])
+                    case (_, 0): (x, y) = (x + [Double.random(in: -20_000...20_000, using: &g)], y + [Double.random(in: -20_000...20_000, using: &g)])
+                    case (_, 1): (x, y) = (x + [x.last!], y + [y.last!])
+                    default: (x, y) = (x + [x.last! + Double.random(in: -10...10, using: &g)], y + [y.last! + Double.random(in: -10...10, using: &g)])
+                    }
+                }
+                if round % 4 == 3 { x += x.reversed(); y += y.reversed() }
+                let line = ShapeLine(x: x, y: y, kx: 1)
+                for _ in 0..<10 {
+                    let k = Int.random(in: 0..<x.count, using: &g), far = Bool.random(using: &g) ? 1.0 : 100.0
+                    let sx = x[k] + Double.random(in: -200...200, using: &g) * far, sy = y[k] + Double.random(in: -200...200, using: &g) * far
+                    let gridded = line.segments(near: sx, sy, count: 8)
+                    #expect(first8(line, sx, sy, gridded) == first8(line, sx, sy, Array(0..<(x.count - 1))), "round \(round), \(x.count) points")
+                }
+            }
+        }
     }
 }

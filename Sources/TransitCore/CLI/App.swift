@@ -85,7 +85,7 @@ package struct App: Sendable {
 
     func execute(_ settings: Settings, _ command: Command) async throws(TransitError) -> Int32 {
         if let watch = settings.watch { return await self.watch(settings, command, watch) }
-        let spinner = Spinner(enabled: settings.stderrIsTerminal && !settings.quiet, columns: Settings.terminalWidth(2), write: writeErr)
+        let spinner = Spinner(enabled: settings.stderrIsTerminal && !settings.quiet && Settings.progressFits, columns: Settings.terminalWidth(2), write: writeErr)
         try await once(settings, command, http: makeHTTP(settings, spinner: spinner), spinner: spinner)
         return 0
     }
@@ -121,7 +121,7 @@ package struct App: Sendable {
     /// the next tick; only a usage error (an unknown stop, say) ends the watch.
     func watch(_ settings: Settings, _ command: Command, _ watch: Watch) async -> Int32 {
         // The spinner would fight the redrawn screen on a terminal.
-        let spinner = Spinner(enabled: settings.stderrIsTerminal && !settings.quiet && !terminal.stdout, columns: Settings.terminalWidth(2), write: writeErr)
+        let spinner = Spinner(enabled: settings.stderrIsTerminal && !settings.quiet && !terminal.stdout && Settings.progressFits, columns: Settings.terminalWidth(2), write: writeErr)
         let http = makeHTTP(settings, spinner: spinner)
         let zone = command.zone
         var refreshes = 0

@@ -172,12 +172,21 @@ package struct Settings: Sendable, Equatable {
     }
 
     /// The columns of the terminal on `descriptor` (TIOCGWINSZ; stdout for tables, stderr for
-    /// the progress line), when it says.
+    /// the progress line), when it says and has 10 or more.
     static func terminalWidth(_ descriptor: Int32) -> Int? {
+        terminalColumns(descriptor).flatMap { $0 >= 10 ? $0 : nil }
+    }
+
+    /// The columns it says it has, however few.
+    static func terminalColumns(_ descriptor: Int32) -> Int? {
         var size = winsize()
-        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 10 else { return nil }
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
     }
+
+    /// Whether a progress line fits the terminal on stderr: one narrower than 10 columns draws
+    /// none (a line cut to one column wrapped into 41 rows a frame; issue 62).
+    static var progressFits: Bool { terminalColumns(2).map { $0 >= 10 } ?? true }
 
     /// A base URL from the environment: http(s), a host, a port in range.
     static func checkedBaseURL(_ text: String, variable: String) throws(TransitError) -> String {

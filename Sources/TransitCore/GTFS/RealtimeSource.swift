@@ -45,6 +45,9 @@ struct RealtimeSource {
             var base = url
             base.path = ""
             base.query = nil
+            // A fragment is the reader's, never sent: kept on the base, it swallowed the path
+            // (`http://h/x/y#top` requested `/`; issue 62).
+            base.fragment = nil
             // A query value that came from a variable is a secret: kept out of recordings' names and the cache.
             let typed = URLComponents(string: source)?.queryItems ?? []
             let secretNames = Set(typed.filter { ($0.value ?? "").contains("$") }.map(\.name))
@@ -98,6 +101,9 @@ struct RealtimeSource {
             guard let message = decoded else {
                 notices.append("\(name): empty, no real-time data")
                 continue
+            }
+            if message.entitiesNotRead > 0 {
+                notices.append("\(name): \(message.entitiesNotRead) entities past the first \(Numbers.grouped(FeedMessage.maxEntities)) are not read")
             }
             if message.alertsNotRead > 0 {
                 notices.append("\(name): \(message.alertsNotRead) alerts past the first \(FeedMessage.maxAlerts) are not read")

@@ -183,12 +183,15 @@ package struct FareProducts: Sendable {
             found.append(rule)
         }
         if rank, let top = found.map(\.priority).max() { found.removeAll { $0.priority < top } }
-        var options: [LegOption] = []
+        // One option a leg group, found by the group (a look through the options for each rule
+        // was 100,000 matching groups squared: 7-17 s a query; issue 62).
+        var options: [LegOption] = [], optionOf: [Int32: Int] = [:]
         for rule in found {
             guard rule.product >= 0, Int(rule.product) < offers.count, let offer = offers[Int(rule.product)] else { continue }
-            if let k = options.firstIndex(where: { $0.group == rule.group }) {
+            if let k = optionOf[rule.group] {
                 if offer.amount < options[k].offer.amount { options[k] = LegOption(group: rule.group, product: rule.product, offer: offer) }
             } else {
+                optionOf[rule.group] = options.count
                 options.append(LegOption(group: rule.group, product: rule.product, offer: offer))
             }
         }

@@ -52,7 +52,7 @@ extension GTFSCompiler {
                 _ = try c.readStopTimes(try c.required(files, "stop_times.txt"), grouped: false)
             }
             if c.frequenciesTooMany {
-                throw .parse(what: "frequencies.txt", reason: "its windows make more than 2,000,000 runs or 50,000,000 calls in all (the bound; see docs/gtfs.md)")
+                throw .parse(what: "frequencies.txt", reason: "its windows make more than \(Numbers.grouped(Self.maxFrequencyRuns)) runs or \(Numbers.grouped(Self.maxFrequencyCalls)) calls in all (the bound; see docs/gtfs.md)")
             }
             if c.longTexts > 0 {
                 c.warnings.append("\(c.longTexts) \(c.longTexts == 1 ? "name or headsign is" : "names or headsigns are") longer than \(Self.maxText) bytes: cut there")
@@ -63,10 +63,14 @@ extension GTFSCompiler {
         CompileStep("shapes") { c, files throws(TransitError) in try c.readShapes(try files.reader("shapes.txt")) },
         // The changes on foot within the default walk, found once (`isCalledAt` reads the patterns).
         CompileStep("walks") { c, _ in
-            let capped = TimetableCombination.findLinks(&c.t)
+            let caps = TimetableCombination.findLinks(&c.t), capped = caps.capped - caps.crowded
             if capped > 0 {
                 let one = capped == 1, most = TimetableCombination.maxWalksPerStop
                 c.warnings.append("\(capped) \(one ? "stop has" : "stops have") more than \(most) others within \(Int(TimetableCombination.linkRadius)) m: \(one ? "its" : "their") \(most) nearest (and \(one ? "its" : "their") station's and transfers.txt's) are kept as walks")
+            }
+            if caps.crowded > 0 {
+                let one = caps.crowded == 1, most = TimetableCombination.crowdedWalks
+                c.warnings.append("\(caps.crowded) \(one ? "stop is" : "stops are") among more than \(Numbers.grouped(TimetableCombination.crowded)) stops within a few hundred metres: \(one ? "its" : "their") \(most) nearest (and \(one ? "its" : "their") station's and transfers.txt's) are kept as walks")
             }
         },
         // What bounds by straight lines and on the graph of least hops need (`StraightLines`,

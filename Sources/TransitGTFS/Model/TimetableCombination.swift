@@ -89,8 +89,19 @@ package enum TimetableCombination {
     package static let maxWalksPerStop = 200
 
     /// A stop's neighbourhood (its grid cell and the eight around) holding more stops than this
-    /// is looked through a k-d tree.
+    /// is looked through a k-d tree, and its stops keep `crowdedWalks` each.
     static let crowded = 2_000
+    /// The walks a stop of a crowded neighbourhood stores at most: 50,000 stops at one place kept
+    /// 200 each, a 284 MB file (and `gtfs walks` of them 2.7 GB; issue 62). No real place has
+    /// 2,000 stops within a few hundred metres; there, a stop's 20 nearest are as telling as 200.
+    package static let crowdedWalks = 20
+
+    /// What `findLinks` capped: stops with more than their cap within the radius, and of those
+    /// the stops of crowded neighbourhoods (capped at `crowdedWalks`).
+    package struct Caps: Equatable {
+        package var capped = 0
+        package var crowded = 0
+    }
 
     /// For every stop with a place, the stops with one within `linkRadius` (but itself), of any
     /// feed: `TransferEdges` decides which of them a change may use (`--walk` within a feed,
@@ -98,7 +109,7 @@ package enum TimetableCombination {
     /// them the stops of its station and those a transfers.txt row pairs it with, never dropped.
     /// Returns how many stops had more within the radius than `limit` (the compiler says so).
     @discardableResult
-    package static func findLinks(_ t: inout Timetable, limit: Int = maxWalksPerStop) -> Int {
+    package static func findLinks(_ t: inout Timetable, limit most: Int = maxWalksPerStop) -> Caps {
         // Through a grid of cells as wide as the radius, each stop's neighbourhood compared whole;
         // where one holds thousands of stops (16,000 at one place were 256 million pairs), a
         // k-d tree built then finds the nearest instead (the same rule, found in log time).
@@ -125,13 +136,15 @@ package enum TimetableCombination {
             let from = children.expand(Int(rule.fromStop)), to = children.expand(Int(rule.toStop))
             for x in from { for y in to where x != y { paired[x, default: []].insert(y) } }
         }
-        var capped = 0
+        var caps = Caps()
         t.storeWalks { x in
             guard !table.stopLat[x].isNaN, !table.stopLon[x].isNaN else { return [] }
+            let crowdedHere = grid.count(near: x, table) > crowded, limit = crowdedHere ? min(most, crowdedWalks) : most
             var near = nearest(x, limit: limit + 1)
             guard near.count > limit else { return near.map { (Int32($0.stop), $0.meters) }.sorted { $0.0 < $1.0 } }
             // Capped: the nearest `limit`, and the stops of its station and its paired ones.
-            capped += 1
+            caps.capped += 1
+            if crowdedHere { caps.crowded += 1 }
             near = Array(near.sorted(by: NearestStops.WorstFirst.before).prefix(limit))
             let here = Coordinate(latitude: table.stopLat[x], longitude: table.stopLon[x])
             let parent = Int(table.stopParent[x])
@@ -145,7 +158,7 @@ package enum TimetableCombination {
             }
             return near.map { (Int32($0.stop), $0.meters) }.sorted { $0.0 < $1.0 }
         }
-        return capped
+        return caps
     }
 }
 
@@ -185,6 +198,11 @@ extension Timetable {
     /// Did the feed's import find `stop` joined to a street of its map's foot network (or step-free one)?
     package func joinsStreets(_ stop: Int, stepFree: Bool) -> Bool {
         stop >= 0 && stop < stopJoins.count && stopJoins[stop] & (stepFree ? 2 : 1) != 0
+    }
+
+    /// Does `stop` join the next piece of the map too (no other stop joins its own; `StreetWalker`)?
+    package func joinsNextPiece(_ stop: Int, stepFree: Bool) -> Bool {
+        stop >= 0 && stop < stopJoins.count && stopJoins[stop] & (stepFree ? 8 : 4) != 0
     }
 
     /// Feeds combined in this timetable: 1 for a feed of its own.

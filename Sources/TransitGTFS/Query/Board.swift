@@ -51,12 +51,14 @@ package enum Board {
     }
 
     /// The alerts in force that apply to each of `calls` (a board matches the rows it shows, not
-    /// the day's every call).
-    package static func matchAlerts(_ calls: inout [Call], _ t: Timetable, updates: TripUpdates?) {
-        guard let updates, !updates.alerts.isEmpty else { return }
-        for k in calls.indices {
-            calls[k].alerts = updates.alerts(t, route: calls[k].route, trip: calls[k].trip, tripID: calls[k].tripID, at: [calls[k].stop]).map(\.id)
-        }
+    /// the day's every call), bounded as `AlertSelection` says; the selection says which it shows.
+    @discardableResult
+    package static func matchAlerts(_ calls: inout [Call], _ t: Timetable, updates: TripUpdates?) -> AlertSelection {
+        func row(_ c: Call) -> AlertSelection.Row { .init(route: c.route, trip: c.trip, tripID: c.tripID, stops: [c.stop]) }
+        let selection = AlertSelection(updates, t, rows: calls.map(row))
+        guard !selection.shown.isEmpty else { return selection }
+        for k in calls.indices { calls[k].alerts = selection.ids(row(calls[k])) }
+        return selection
     }
 
     /// One service day's calls at `stops` that board as planned (a skipped or canceled one is

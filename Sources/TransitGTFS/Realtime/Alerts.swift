@@ -128,9 +128,22 @@ extension ServiceAlert {
     package struct Index: Sendable {
         private var byTrip: [String: [Int]] = [:], byRoute: [String: [Int]] = [:], byStop: [String: [Int]] = [:]
         private var byType: [Int: [Int]] = [:], byAgency: [String: [Int]] = [:]
+        /// Each alert's first alert saying the same thing (cause, effect, severity and texts): a
+        /// message may repeat one alert per route or stop it names.
+        private var firsts: [Int] = []
+        package private(set) var hasActive = false
 
         package init(_ alerts: [ServiceAlert]) {
+            struct Said: Hashable { var cause, effect, severity: String, header, description, url: String? }
+            var saying: [Said: Int] = [:]
+            firsts.reserveCapacity(alerts.count)
+            for (k, a) in alerts.enumerated() {
+                guard a.active else { firsts.append(k); continue }
+                let said = Said(cause: a.cause, effect: a.effect, severity: a.severity, header: a.header, description: a.description, url: a.url)
+                if let first = saying[said] { firsts.append(first) } else { saying[said] = k; firsts.append(k) }
+            }
             for (k, alert) in alerts.enumerated() where alert.active {
+                hasActive = true
                 for s in alert.selectors {
                     if let trip = s.trip { byTrip[trip, default: []].append(k) }
                     else if let route = s.route { byRoute[route, default: []].append(k) }
@@ -140,6 +153,11 @@ extension ServiceAlert {
                 }
             }
         }
+
+        /// The first alert saying what alert `k` says.
+        package func first(_ k: Int) -> Int { firsts[safe: k] ?? k }
+
+        package func namesTrip(_ id: String) -> Bool { byTrip[id] != nil }
 
         /// The alerts that may apply to a call of `trip` (or an added trip, by id) on `route` at
         /// `stops`, each once, in the message's order.

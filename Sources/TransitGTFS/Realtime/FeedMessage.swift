@@ -49,6 +49,11 @@ package struct FeedMessage: Equatable, ProtobufMessage {
     package var alertsNotRead = 0
     /// The alerts a message keeps: real feeds send hundreds; a million took a board 52 s and 1.6 GB.
     package static let maxAlerts = 10_000
+    /// Entities past the first `maxEntities`, skipped unread (their framing checked, not their fields).
+    package var entitiesNotRead = 0
+    /// The entities a message keeps: a country's feed sends tens of thousands; a million trip
+    /// updates took a 3-row board 4.5-12 s and about 1 GB (issue 62).
+    package static let maxEntities = 200_000
 
     package struct FeedHeader: Equatable {
         package var version: String?
@@ -226,6 +231,10 @@ package struct FeedMessage: Equatable, ProtobufMessage {
             switch (field, value) {
             case (1, .bytes(let range)): header = try r.merge(header, range)
             case (2, .bytes(let range)):
+                guard entities.count < Self.maxEntities else {
+                    entitiesNotRead += 1
+                    continue
+                }
                 var entity = FeedEntity()
                 try entity.read(r.message(range), keepCalls: keepCalls)
                 if entity.alert != nil {

@@ -92,10 +92,25 @@ package struct TripUpdates {
 
     /// The active alerts that apply to a call of `trip` (or an added trip, by id) on `route` at `stop`.
     package func alerts(_ t: Timetable, route: Int, trip: Int, tripID: String? = nil, at stops: [Int?]) -> [ServiceAlert] {
-        alertIndex.candidates(t, route: route, trip: trip, tripID: tripID, at: stops).map { alerts[$0] }.filter { a in
-            stops.contains { a.applies(t, route: route, trip: trip, tripID: tripID, stop: $0) }
+        alertIndices(t, route: route, trip: trip, tripID: tripID, at: stops, merging: false).map { alerts[$0] }
+    }
+
+    /// The same, as indices of `alerts`, in the message's order. `merging`: alerts saying the same
+    /// thing (`ServiceAlert.Index.first`) are one, by the first of them.
+    package func alertIndices(_ t: Timetable, route: Int, trip: Int, tripID: String? = nil, at stops: [Int?], merging: Bool = true) -> [Int] {
+        var seen = Set<Int>()
+        return alertIndex.candidates(t, route: route, trip: trip, tripID: tripID, at: stops).compactMap { k -> Int? in
+            guard stops.contains(where: { alerts[k].applies(t, route: route, trip: trip, tripID: tripID, stop: $0) }) else { return nil }
+            guard merging else { return k }
+            let first = alertIndex.first(k)
+            return seen.insert(first).inserted ? first : nil
         }
     }
+
+    /// Some alert is in force.
+    package var hasActiveAlerts: Bool { alertIndex.hasActive }
+    /// An alert in force names the trip `id` (else a trip's alerts are its route's and stops').
+    package func namesTrip(_ id: String) -> Bool { alertIndex.namesTrip(id) }
 
     /// Where in `instances` the data speaks of this static run, if it does.
     package func index(trip: Int, day: Int, start: Int) -> Int? { byRun[RunKey(trip: trip, day: day, start: start)] }

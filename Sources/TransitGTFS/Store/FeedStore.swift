@@ -151,6 +151,7 @@ package struct FeedStore {
             warnings.append("streets: \(outcome.joined) of \(stops) stops joined to the map; "
                             + (outcome.unjoined > 0 ? "\(outcome.unjoined) of \(stops) stops are more than \(Int(StreetFootpaths.joinRadius)) m from a walkable street of the map (their walks stay straight lines); " : "")
                             + "\(pairs) \(pairs == 1 ? "pair" : "pairs") of stops under \(Int(StreetFootpaths.closeMeters)) m apart \(pairs == 1 ? "is" : "are") more than \(Int(TimetableCombination.linkRadius)) m apart on it or not connected (no walk kept; gtfs walks lists those kept)"
+                            + (outcome.nextPiece > 0 ? "; \(outcome.nextPiece) \(outcome.nextPiece == 1 ? "stop joins a piece" : "stops join pieces") of the map no other stop joins, and the next piece too" : "")
                             + (outcome.notStepFree > 0 ? "; \(outcome.notStepFree) of the walks kept \(outcome.notStepFree == 1 ? "has" : "have") no way without steps within \(Int(TimetableCombination.linkRadius)) m (none for --wheelchair)" : ""))
         }
         let range = timetable.dateRange
@@ -222,12 +223,14 @@ package struct FeedStore {
         defer { TemporaryFiles.forget(token) }
         func failed(_ reason: String) -> TransitError {
             unlink(temporary)
-            return .parse(what: what, reason: "cannot write \(path): \(reason)")
+            return .write(what: what, path: path, reason: reason)
         }
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw failed(error.localizedDescription)
+        // mkdir -p by hand: the system's words (`Read-only file system`) where Foundation's
+        // createDirectory says "The file doesn't exist" of any failure.
+        var made = directory.hasPrefix("/") ? "" : "."
+        for part in directory.split(separator: "/", omittingEmptySubsequences: true) {
+            made += "/" + part
+            if mkdir(made, 0o755) != 0 && errno != EEXIST { throw failed(String(cString: strerror(errno))) }
         }
         token = TemporaryFiles.register(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -505,7 +508,7 @@ package struct FeedStore {
             guard let bytes = try write(timetable, summary: summary, to: cached, still: unchanged) else { return (summary, timetable, nil) }
             summary.compiledBytes = bytes
         } catch {
-            let reason = if case .parse(_, let reason) = error { reason } else { error.message }
+            let reason = if case .write(_, let path, let reason) = error { "cannot write \(path): \(reason)" } else { error.message }
             return (summary, timetable, "the combination is not kept (\(reason)); it is compiled again next time")
         }
         return (summary, timetable, nil)
@@ -571,7 +574,7 @@ package struct FeedStore {
         do {
             if let bytes = try write(timetable, summary: summary, to: cached) { summary.compiledBytes = bytes }
         } catch {
-            let reason = if case .parse(_, let reason) = error { reason } else { error.message }
+            let reason = if case .write(_, let path, let reason) = error { "cannot write \(path): \(reason)" } else { error.message }
             warnings.append("the compiled feed is not kept (\(reason)); it is compiled again next time")
         }
         return (summary, timetable, warnings)

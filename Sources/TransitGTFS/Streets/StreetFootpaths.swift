@@ -26,6 +26,17 @@ package enum StreetFootpaths {
         package var closePairsDropped = 0
         /// Walks kept that have no step-free way within the radius (steps, or `wheelchair=no`).
         package var notStepFree = 0
+        /// Stops that join a piece of the map no other stop joins, and so join the next piece too.
+        package var nextPiece = 0
+    }
+
+    /// The stops that join streets whose every piece no other stop joins (a footway drawn apart
+    /// beside a platform: rule 2 joins the nearest piece and what lies within 25 m more of it).
+    static func alone(_ stops: [Int], _ walker: StreetWalker, _ t: Timetable) -> Set<Int> {
+        let pieces = walker.pieces(ofStops: stops, in: t)
+        var joined: [Int32: Int] = [:]
+        for set in pieces { for piece in set where piece >= 0 { joined[piece, default: 0] += 1 } }
+        return Set(zip(stops, pieces).filter { !$0.1.isEmpty && $0.1.allSatisfy { joined[$0] == 1 } }.map(\.0))
     }
 
     /// `stepFree`: the map's step-free network (walk rule 2's step-free profile), on which each
@@ -39,6 +50,10 @@ package enum StreetFootpaths {
         guard t.linkStart.count == t.stopCount + 1 else { return outcome }
         // The walker a query measures longer walks with: one rule for both.
         let walker = StreetWalker(network, grid), radius = TimetableCombination.linkRadius, before = t
+        let free = stepFree.map { StreetWalker($0.network, $0.grid) }
+        let placed = (0..<t.stopCount).filter { !t.stopLat[$0].isNaN }
+        let alone = [walker, free].map { w in w.map { $0.joinNextPiece(Self.alone(placed, $0, before), in: before) } ?? [] }
+        outcome.nextPiece = alone[0].count
         for stop in 0..<t.stopCount where !t.stopLat[stop].isNaN {
             if walker.joins(stop: stop, in: before).isEmpty { outcome.unjoined += 1 } else { outcome.joined += 1 }
         }
@@ -58,9 +73,10 @@ package enum StreetFootpaths {
             }
         }
         var joins = [UInt8](repeating: 0, count: t.stopCount)
-        let free = stepFree.map { StreetWalker($0.network, $0.grid) }, foot = t
+        let foot = t
         for stop in 0..<t.stopCount where !t.stopLat[stop].isNaN {
             joins[stop] = (walker.joins(stop: stop, in: before).isEmpty ? 0 : 1) | (free?.joins(stop: stop, in: before).isEmpty == false ? 2 : 0)
+                | (alone[0].contains(stop) ? 4 : 0) | (alone[1].contains(stop) ? 8 : 0)
         }
         t.stopJoins = Packed(joins)
         guard let free else { return outcome }

@@ -279,12 +279,11 @@ package struct StreetNetwork {
     /// threshold).
     package static let islandNodes = 40
 
-    /// For each node, the number of nodes of its connected piece (a breadth-first walk, no recursion).
-    package func pieceSizes() -> [Int32] {
-        var piece = [Int32](repeating: -1, count: nodeCount), sizes: [Int32] = [], queue: [Int32] = []
+    /// For each node, its connected piece (a number; a breadth-first walk, no recursion).
+    package func pieceIDs() -> [Int32] {
+        var piece = [Int32](repeating: -1, count: nodeCount), queue: [Int32] = [], next: Int32 = 0
         for seed in 0..<nodeCount where piece[seed] < 0 {
-            let id = Int32(sizes.count)
-            piece[seed] = id
+            piece[seed] = next
             queue.removeAll(keepingCapacity: true)
             queue.append(Int32(seed))
             var head = 0
@@ -292,13 +291,21 @@ package struct StreetNetwork {
                 let node = Int(queue[head])
                 head += 1
                 for slot in Int(start[node])..<Int(start[node + 1]) where piece[Int(targets[slot])] < 0 {
-                    piece[Int(targets[slot])] = id
+                    piece[Int(targets[slot])] = next
                     queue.append(targets[slot])
                 }
             }
-            sizes.append(Int32(queue.count))
+            next += 1
         }
-        return piece.map { $0 >= 0 ? sizes[Int($0)] : 0 }
+        return piece
+    }
+
+    /// For each node, the number of nodes of its connected piece.
+    package func pieceSizes() -> [Int32] {
+        let piece = pieceIDs()
+        var sizes = [Int32](repeating: 0, count: nodeCount)
+        for id in piece where id >= 0 && Int(id) < sizes.count { sizes[Int(id)] += 1 }
+        return piece.map { $0 >= 0 && Int($0) < sizes.count ? sizes[Int($0)] : 0 }
     }
 
     /// The grid of every segment a place may join (none of an island's), filed under its

@@ -14,6 +14,11 @@ package final class StreetWalker {
     private let search: StreetSearch
     /// Each stop's joins, once looked for (empty: the stop joins no street).
     private var stopJoins: [Int: [StreetNetwork.Join]] = [:]
+    /// Stops that join the next piece too, told by the import before the feed stores it
+    /// (`StreetFootpaths.measure`); after, `Timetable.joinsNextPiece` says.
+    private var nextPieceStops = Set<Int>()
+    /// Each node's connected piece, worked out when a stop first joins the next piece.
+    private lazy var pieceOf: [Int32] = network.pieceIDs()
 
     package init(_ network: StreetNetwork, _ grid: StreetNetwork.SegmentGrid, profile: Walkable.Profile = .foot) {
         self.network = network
@@ -33,11 +38,39 @@ package final class StreetWalker {
     package func joinsStreets(_ point: Coordinate) -> Bool { !joins(point).isEmpty }
 
     /// Where stop `stop` joins the streets (empty: no walkable segment within the join radius).
+    /// A stop whose pieces no other stop joins (a footway drawn apart 4 m away, the street 34 m:
+    /// its walks were dropped; issue 62) joins the next piece within the radius too, by rule 2's
+    /// nearest-plus-slack there.
     package func joins(stop: Int, in t: Timetable) -> [StreetNetwork.Join] {
         if let known = stopJoins[stop] { return known }
-        let found = joins(t.coordinate(ofStop: stop))
+        var found = joins(t.coordinate(ofStop: stop))
+        if !found.isEmpty && (nextPieceStops.contains(stop) || t.joinsNextPiece(stop, stepFree: profile == .stepFree)) {
+            found += nextPiece(t.coordinate(ofStop: stop), beyond: found)
+        }
         stopJoins[stop] = found
         return found
+    }
+
+    /// The joins of `point` on the nearest piece none of `joins` is on.
+    private func nextPiece(_ point: Coordinate, beyond joins: [StreetNetwork.Join]) -> [StreetNetwork.Join] {
+        let pieces = pieceOf, own = Set(joins.map { $0.from < pieces.count ? pieces[$0.from] : -1 })
+        return network.joins(point, within: StreetFootpaths.joinRadius, grid: grid) { a in a < pieces.count && !own.contains(pieces[a]) }
+    }
+
+    /// The piece of each of `stops`' joins (-1: none); the walker's own joins, so that the
+    /// import finds the stops alone on their pieces.
+    package func pieces(ofStops stops: [Int], in t: Timetable) -> [Set<Int32>] {
+        let pieces = pieceOf
+        return stops.map { stop in Set(joins(stop: stop, in: t).map { $0.from < pieces.count ? pieces[$0.from] : -1 }) }
+    }
+
+    /// From now on these stops join the next piece too (their joins looked for again); those
+    /// of them that found one (the others have no other piece within the radius).
+    package func joinNextPiece(_ stops: Set<Int>, in t: Timetable) -> Set<Int> {
+        let before = Dictionary(uniqueKeysWithValues: stops.map { ($0, joins(stop: $0, in: t).count) })
+        nextPieceStops.formUnion(stops)
+        for stop in stops { stopJoins[stop] = nil }
+        return stops.filter { joins(stop: $0, in: t).count > before[$0] ?? 0 }
     }
 
     /// For each stop of `stops` (with its straight-line meters): the street meters from the

@@ -16,7 +16,8 @@ extension StreetNetwork {
     /// point (the segment's distance on the plane around the point, its share of the segment's
     /// great-circle length to either end). Segments of islands are not in the grid. Empty: the
     /// point joins nothing (its walks are straight lines).
-    package func joins(_ point: Coordinate, within radius: Double, grid: SegmentGrid) -> [Join] {
+    /// `admit`: only segments whose node `from` it admits (the next piece, `StreetWalker`).
+    package func joins(_ point: Coordinate, within radius: Double, grid: SegmentGrid, admit: ((Int) -> Bool)? = nil) -> [Join] {
         let scale = cos(point.latitude * .pi / 180)
         func plane(_ node: Int) -> (Double, Double) {
             ((longitude[node] - point.longitude) * scale * Self.metersPerDegreeLongitude, (latitude[node] - point.latitude) * Self.metersPerDegreeLatitude)
@@ -33,7 +34,7 @@ extension StreetNetwork {
                 while k + 1 < cell.endIndex {
                     let a = Int(cell[k]), slot = Int(cell[k + 1])
                     k += 2
-                    guard a >= 0, a < nodeCount, slot >= 0, slot < targets.count, found[Int32(slot)] == nil else { continue }
+                    guard a >= 0, a < nodeCount, slot >= 0, slot < targets.count, found[Int32(slot)] == nil, admit?(a) ?? true else { continue }
                     let b = Int(targets[slot])
                     let (ax, ay) = plane(a), (bx, by) = plane(b)
                     let dx = bx - ax, dy = by - ay, length = dx * dx + dy * dy

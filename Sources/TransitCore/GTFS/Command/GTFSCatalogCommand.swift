@@ -220,7 +220,7 @@ struct CatalogCache {
         let body = try await gtfs.context.http.get(request) { $0.body }
         let directory = (path as NSString).deletingLastPathComponent
         do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
-            throw .parse(what: "the feed catalog", reason: "cannot write \(directory): \(error.localizedDescription)")
+            throw .write(what: "the feed catalog", path: directory, reason: error.localizedDescription)
         }
         let temporary = (directory as NSString).appendingPathComponent(TemporaryFiles.name("download", suffix: ".csv"))
         let token = TemporaryFiles.register(temporary)
@@ -229,14 +229,14 @@ struct CatalogCache {
             TemporaryFiles.forget(token)
         }
         do { try body.write(to: URL(fileURLWithPath: temporary)) } catch {
-            throw .parse(what: "the feed catalog", reason: "cannot write \(temporary): \(error.localizedDescription)")
+            throw .write(what: "the feed catalog", path: temporary, reason: error.localizedDescription)
         }
         let catalog = try FeedCatalog(file: temporary, what: "the feed catalog from \(host)")
         // Dated on the clock queries are asked on (`TRANSIT_NOW` when pinned), which its age is
         // measured with.
         try? FileManager.default.setAttributes([.modificationDate: gtfs.settings.now], ofItemAtPath: temporary)
         guard rename(temporary, path) == 0 else {
-            throw .parse(what: "the feed catalog", reason: "cannot write \(path): \(String(cString: strerror(errno)))")
+            throw .write(what: "the feed catalog", path: path, reason: String(cString: strerror(errno)))
         }
         return catalog
     }

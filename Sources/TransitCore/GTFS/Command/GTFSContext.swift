@@ -314,12 +314,20 @@ struct GTFSContext {
         return t.zone(ofFeed: f)
     }
 
-    /// A notice per alert named by `ids` (once each, in order): `! alert 3i (…): text`.
-    static func alertNotices(_ ids: [String], _ updates: TripUpdates?) -> [String] {
+    /// A notice per alert an answer shows (`! alert 3i (…): text`), and one counting the others
+    /// that apply to its rows, which `gtfs alerts` lists (`AlertSelection`).
+    /// Alerts whose line would read the same (a city's stop closure sent once per route it
+    /// names) share one: `! alerts 144319, 144318 (other_effect): text`.
+    static func alertNotices(_ selection: AlertSelection, _ updates: TripUpdates?) -> [String] {
         guard let updates else { return [] }
-        var seen = Set<String>()
-        return ids.filter { seen.insert($0).inserted }.compactMap { id in
-            updates.alerts.first { $0.id == id }.map { "! alert \(id) (\($0.effect)): " + ($0.header ?? $0.description ?? "no text") }
+        var lines: [(said: String, ids: [String])] = []
+        for alert in selection.shown.compactMap({ updates.alerts[safe: $0] }) {
+            let said = "(\(alert.effect)): " + (alert.header ?? alert.description ?? "no text")
+            if let k = lines.firstIndex(where: { $0.said == said }) { lines[k].ids.append(alert.id) } else { lines.append((said, [alert.id])) }
         }
+        let shown = lines.map { ($0.ids.count == 1 ? "! alert " : "! alerts ") + $0.ids.joined(separator: ", ") + " " + $0.said }
+        guard selection.more > 0 else { return shown }
+        let more = selection.more == 1 ? "1 more alert applies" : "\(selection.more) more alerts apply"
+        return shown + ["\(more) (each row lists the first \(AlertSelection.shownLimit) to apply); gtfs alerts lists every one"]
     }
 }

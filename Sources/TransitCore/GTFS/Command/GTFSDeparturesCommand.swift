@@ -92,7 +92,7 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
             calls = Array(calls.prefix(shown))
         }
         // The alerts of the rows shown only.
-        Board.matchAlerts(&calls, t, updates: updates)
+        let alerts = Board.matchAlerts(&calls, t, updates: updates)
         // Minutes from now, where the board is of the service day in progress.
         let today = ServiceClock.inProgress(at: gtfs.now, in: t.zone).day == day
         let nowSeconds = clock.seconds(at: gtfs.now)
@@ -147,12 +147,12 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
                 return .string([marked, c.alerts.isEmpty ? nil : "!"].compactMap { $0 }.joined(separator: " "))
             }.whole(), at: 1)
         }
-        notices += GTFSContext.alertNotices(calls.flatMap(\.alerts), updates)
+        notices += GTFSContext.alertNotices(alerts, updates)
         if calls.isEmpty {
             notices.append(gtfs.emptyNotice("No departures from \(stop)", t, clock: clock, typed: typed, window: window) { other in
                 var wider = filter
                 wider.before = other.before
-                return !Board.calls(t, stops, day: day, after: other.after, updates: updates, filter: wider).isEmpty
+                return !Board.calls(t, stops, day: day, after: other.after, updates: updates, filter: wider, matchingAlerts: false).isEmpty
             })
         }
         let column = GTFSContext.feedColumn(t) { (c: Board.Call) in t.feed(ofStop: c.stop) }

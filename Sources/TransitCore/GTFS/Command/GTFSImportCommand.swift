@@ -128,7 +128,7 @@ struct GTFSImportCommand: GTFSSubcommand {
             token = TemporaryFiles.register(file)
             temporary = file
             do { try body.write(to: URL(fileURLWithPath: file)) } catch {
-                throw .parse(what: "the downloaded feed", reason: "cannot write \(file): \(error.localizedDescription)")
+                throw .write(what: "the downloaded feed", path: file, reason: error.localizedDescription)
             }
             path = file
         }

@@ -20,7 +20,7 @@ struct GTFSJourneyCommand: GTFSSubcommand {
             GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk, GTFSCommandLine.radius, GTFSCommandLine.link,
             GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.realtimeTimeout, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
         ],
-        notes: ["TRIP_ID>TRIP_ID… is tsv's trip_ids as gtfs trips prints it: each ride's trip_id, a run of a frequencies.txt trip as trip_id@HH:MM:SS (its start), over several feeds feed:id. Each change's margin is the minutes between arriving and the next ride leaving, less what the change needs (transfers.txt, else --min-transfer plus the walk). Exit 0: every ride runs and every change holds as far as the real-time data says (without data: as planned, JSON realtime false and a notice); exit 3: one does not, and the journeys to take instead from there follow. JSON: holds, realtime, legs (each ride as predicted), changes (at, from, to, arrival, departure, needs_minutes, margin_minutes, holds), instead (journeys)."],
+        notes: ["TRIP_ID>TRIP_ID… is tsv's trip_ids as gtfs trips prints it: each ride's trip_id, a run of a frequencies.txt trip as trip_id@HH:MM:SS (its start), over several feeds feed:id; an id holding %, > or @ written %25, %3E, %40. Each change's margin is the minutes between arriving and the next ride leaving, less what the change needs (transfers.txt, else --min-transfer plus the walk). Exit 0: every ride runs and every change holds as far as the real-time data says (without data: as planned, JSON realtime false and a notice); exit 3: one does not, and the journeys to take instead from there follow. JSON: holds, realtime, legs (each ride as predicted), changes (at, from, to, arrival, departure, needs_minutes, margin_minutes, holds), instead (journeys)."],
         positional: "TRIP_ID>TRIP_ID…")
 
     /// A ride as typed: a trip_id, and a frequencies.txt run's start.
@@ -43,19 +43,20 @@ struct GTFSJourneyCommand: GTFSSubcommand {
         let typed = (args.positional ?? "").split(separator: ">").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !typed.isEmpty else { throw args.missing("TRIP_ID>TRIP_ID…") }
         trips = try typed.map { text throws(TransitError) in
+            // A `>` or `@` of the id itself is written %3E, %40 (`ListedID`).
             let parts = text.split(separator: "@", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { return TypedRun(id: text, start: nil) }
+            guard parts.count == 2 else { return TypedRun(id: ListedID.decode(text), start: nil) }
             guard case .asWritten(let seconds)? = ServiceTime.parse(parts[1]), parts[1].split(separator: ":").count == 3 else {
                 throw .usage("'\(text)': a run of a frequencies.txt trip is trip_id@HH:MM:SS, its start (as trip_start says)")
             }
-            return TypedRun(id: parts[0], start: seconds)
+            return TypedRun(id: ListedID.decode(parts[0]), start: seconds)
         }
         guard let from = args.string("from") else { throw args.missing("from") }
         guard let to = args.string("to") else { throw args.missing("to") }
         self.from = from
         self.to = to
         if let text = args.string("change-at") {
-            let stops = text.split(separator: ">").map { $0.trimmingCharacters(in: .whitespaces) }
+            let stops = text.split(separator: ">").map { ListedID.decode($0.trimmingCharacters(in: .whitespaces)) }
             guard stops.count == trips.count - 1, stops.allSatisfy({ !$0.isEmpty }) else {
                 throw .usage("--change-at names where each change boards: \(trips.count - 1) for \(trips.count) rides, not '\(text)'")
             }
@@ -211,18 +212,32 @@ struct GTFSJourneyCommand: GTFSSubcommand {
     /// Where ride `a` is left for ride `b`: the earliest call of `a` after it boards that a call
     /// of `b` can be reached from (at `named` where given) in time by the timetable, else the
     /// earliest it can be reached from at all.
+    /// Each call of `a` looks only at the calls of `b` at the stops its changes reach (by stop, at
+    /// once): comparing every pair of two trips' calls took two 10,000-call trips seconds (issue 62).
     func meet(_ a: inout Ride, _ b: inout Ride, at named: String?, _ t: Timetable, router: Router, names: (String, String)) throws(TransitError) {
+        var boarding: [Int: [Int]] = [:]
+        for y in b.calls.indices where Timetable.canBoard(b.calls[y].flags) {
+            if let named, !Self.matches(b.calls[y].stop, named, t) { continue }
+            boarding[b.calls[y].stop, default: []].append(y)
+        }
         var reachable: (Int, Int)?
         for x in (a.board + 1)..<max(a.board + 1, a.calls.count) where Timetable.canAlight(a.calls[x].flags) {
-            for y in b.calls.indices where Timetable.canBoard(b.calls[y].flags) {
-                if let named, !Self.matches(b.calls[y].stop, named, t) { continue }
-                guard let needs = router.changeSeconds(from: a.calls[x].stop, trip: a.trip, to: b.calls[y].stop, trip: b.trip) else { continue }
-                if reachable == nil { reachable = (x, y) }
-                if let arrived = a.calls[x].plannedArrival, let leaves = b.calls[y].plannedDeparture, arrived + needs <= leaves {
-                    (a.alight, b.board) = (x, y)
-                    return
+            // The first call of `b` reached in time from this one, and the first reached at all.
+            var inTime: Int?, first: Int?
+            for edge in router.edges.edges(a.calls[x].stop) {
+                for y in boarding[Int(edge.to)] ?? [] {
+                    guard let needs = router.changeSeconds(from: a.calls[x].stop, trip: a.trip, to: b.calls[y].stop, trip: b.trip) else { continue }
+                    first = min(first ?? y, y)
+                    if let arrived = a.calls[x].plannedArrival, let leaves = b.calls[y].plannedDeparture, arrived + needs <= leaves {
+                        inTime = min(inTime ?? y, y)
+                    }
                 }
             }
+            if let y = inTime {
+                (a.alight, b.board) = (x, y)
+                return
+            }
+            if reachable == nil, let y = first { reachable = (x, y) }
         }
         guard let (x, y) = reachable else {
             throw .usage("trips \(names.0) and \(names.1) do not meet\(named.map { " at \($0)" } ?? ""): no change joins their stops")

@@ -22,7 +22,8 @@ struct GTFSTripCommand: GTFSSubcommand {
 
     init(_ args: Arguments) throws(TransitError) {
         feeds = args.strings("feed")
-        tripID = (args.positional ?? "").trimmingCharacters(in: .whitespaces)
+        // As tsv's trip_ids write it: `%`, `>` and `@` of the id percent-encoded (`ListedID`).
+        tripID = ListedID.decode((args.positional ?? "").trimmingCharacters(in: .whitespaces))
         guard !tripID.isEmpty else { throw args.missing("TRIP_ID") }
         if let text = args.string("start") {
             guard case .asWritten(let seconds)? = ServiceTime.parse(text), text.split(separator: ":").count == 3 else {

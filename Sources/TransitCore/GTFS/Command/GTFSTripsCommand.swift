@@ -122,6 +122,8 @@ struct GTFSTripsCommand: GTFSSubcommand {
                 !plan(ends, rules, day: day, window: $0, updates: updates, limit: limit).journeys.isEmpty
             })
         }
+        let drawn = gtfs.settings.format == .geojson || geometry
+        if stops || drawn { try JourneyLayout.checkCallsWritten(journeys, what: stops ? "--stops" : drawn && geometry ? "--geometry" : "--format geojson") }
         var layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates, from: ends.origin.place, to: ends.destination?.place,
                                    streets: gtfs.settings.format == .geojson || geometry ? ends.streets : nil, rider: try rider.map { typed throws(TransitError) in try Self.category(typed, t) },
                                    rideCalls: stops ? RideCallSource(router: router) : nil)
@@ -137,7 +139,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
         if let alternatives {
             layout.alternatives = try self.alternatives(journeys, count: alternatives, t, ends, rules, day: day, updates: updates, router: router)
         }
-        notices += GTFSContext.alertNotices(journeys.flatMap { $0.legs.flatMap { layout.alerts($0).map(\.id) } }, updates)
+        notices += GTFSContext.alertNotices(layout.alertSelection, updates)
         return layout.output(journeys, notices: notices, namesRider: gtfs.settings.format == .table)
     }
 

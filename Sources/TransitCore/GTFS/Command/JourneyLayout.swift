@@ -36,7 +36,12 @@ struct JourneyLayout {
     var geometry = false
     /// `--alternatives`: the journeys to take if a ride after the first is missed, by the ride
     /// missed (`MissedRide`); empty: none asked.
-    var alternatives: [MissedRide: [Router.Journey]] = [:]
+    var alternatives: [MissedRide: [Router.Journey]] = [:] {
+        didSet { alertSelection = Self.alerts(shownIn: journeys + alternatives.values.joined(), t, updates) }
+    }
+    /// The journeys laid out, and the alerts their rides show (bounded: `AlertSelection`).
+    private let journeys: [Router.Journey]
+    private(set) var alertSelection: AlertSelection
     /// The rider's needs (`--wheelchair`, `--buffer`, `--via`, …), where asked: JSON says each
     /// change's time and margin, and with `--wheelchair` where step-free is not known; the
     /// table's CHANGE AT names the vias passed seated.
@@ -78,6 +83,8 @@ struct JourneyLayout {
          from: QueryEnds.Place? = nil, to: QueryEnds.Place? = nil, streets: StreetWalker? = nil, rider: Int? = nil,
          rideCalls: RideCallSource? = nil) {
         self.rideCalls = rideCalls
+        self.journeys = journeys
+        alertSelection = Self.alerts(shownIn: journeys, timetable, updates)
         t = timetable
         self.clock = clock
         self.updates = updates
@@ -123,18 +130,47 @@ struct JourneyLayout {
     func instance(_ leg: Router.Leg) -> TripUpdates.Instance? { leg.instance(updates) }
     func route(_ leg: Router.Leg) -> Int { leg.route(t, updates) }
 
-    /// The alerts in force for a ride, where it boards or alights (or anywhere on its trip or route).
-    func alerts(_ leg: Router.Leg) -> [ServiceAlert] {
-        guard let updates, !updates.alerts.isEmpty, leg.isRide else { return [] }
-        return updates.alerts(t, route: route(leg), trip: leg.trip ?? -1, tripID: tripID(leg), at: [leg.from, leg.to])
+    /// The ids of the alerts in force for a ride, where it boards or alights (or anywhere on its
+    /// trip or route), of those the answer shows.
+    func alerts(_ leg: Router.Leg) -> [String] {
+        guard let updates, leg.isRide else { return [] }
+        return alertSelection.ids(Self.alertRow(leg, t, updates))
+    }
+
+    private static func alertRow(_ leg: Router.Leg, _ t: Timetable, _ updates: TripUpdates?) -> AlertSelection.Row {
+        .init(route: leg.route(t, updates), trip: leg.trip ?? -1, tripID: leg.tripID(t, updates), stops: [leg.from, leg.to])
+    }
+
+    private static func alerts(shownIn journeys: some Sequence<Router.Journey>, _ t: Timetable, _ updates: TripUpdates?) -> AlertSelection {
+        guard let updates, updates.hasActiveAlerts else { return AlertSelection(nil, t, rows: []) }
+        return AlertSelection(updates, t, rows: journeys.flatMap { $0.legs.filter(\.isRide).map { alertRow($0, t, updates) } })
     }
     func tripID(_ leg: Router.Leg) -> String { leg.tripID(t, updates) }
     /// The trip_id, and for a run of a frequencies.txt trip `@` its start (`M1-WK-E@08:06:00`).
+    /// As tsv's trip_ids list it: `%`, `>` and `@` of the id percent-encoded (`ListedID`).
     func runID(_ leg: Router.Leg) -> String {
-        guard let trip = leg.trip, t.isFrequency(trip: trip) else { return tripID(leg) }
-        return tripID(leg) + "@" + ClockTime.gtfs(leg.runStart)
+        let id = ListedID.encode(tripID(leg))
+        guard let trip = leg.trip, t.isFrequency(trip: trip) else { return id }
+        return id + "@" + ClockTime.gtfs(leg.runStart)
     }
     func headsign(_ leg: Router.Leg) -> String { leg.headsign(t, updates) }
+
+    /// The most calls an answer writes a line or a point for (`--stops`, `--geometry`, GeoJSON):
+    /// a day of one trip of 10,000 calls every 20 s was 43 million, built in memory before a byte
+    /// was written (5.3 GB; issue 62). Past it the answer is refused, saying how to narrow it.
+    static let maxCallsWritten = 1_000_000
+
+    static func checkCallsWritten(_ journeys: [Router.Journey], what: String) throws(TransitError) {
+        var calls = 0
+        for journey in journeys {
+            for leg in journey.legs {
+                if case .ride(_, _, _, let from, let to) = leg.mode { calls += max(0, to - from) + 1 } else { calls += 2 }
+            }
+            guard calls <= maxCallsWritten else {
+                throw .usage("\(what) would write more than \(Numbers.grouped(maxCallsWritten)) calls (the bound) for \(journeys.count) journeys: narrow it with --limit, --after or --before")
+            }
+        }
+    }
 
     /// A journey nobody takes: another leaves at most this much earlier (seconds)…
     static let unlikelyLeavesWithin = 5 * 60
@@ -247,7 +283,7 @@ struct JourneyLayout {
                        ("departure_delay_seconds", delays ? .int(leg.departure.delay) : .null),
                        ("arrival_delay_seconds", delays ? .int(leg.arrival.delay) : .null),
                        ("realtime", .bool(ride.status.isRealtime)), ("status", .string(ride.status.rawValue)),
-                       ("alerts", .list(alerts(leg).map { .string($0.id) }))]
+                       ("alerts", .list(alerts(leg).map(Value.string)))]
             // --stops: every call from boarding to alighting, with gtfs trip's fields.
             if let stops = callValues(leg) { fields.append(("stops", stops)) }
         } else {
@@ -319,7 +355,7 @@ struct JourneyLayout {
             departure, arrival, duration, transfers,
             Column("legs", in: .json) { .list(legRecords($0)) },
             Column("routes", in: .flat) { .string(routes($0)) },
-            Column("change_at", in: .flat) { .string(changes($0).map { stationName($0.from) }.joined(separator: " > ")) },
+            Column("change_at", in: .flat) { .string(changes($0).map { ListedID.encode(stationName($0.from)) }.joined(separator: " > ")) },
             // Each ride's trip_id (what `gtfs trip` takes), joined with >: last, so that a
             // script's columns before it stay where they were.
             // A run of a frequencies.txt trip as trip_id@HH:MM:SS (its start), as gtfs journey takes it.
