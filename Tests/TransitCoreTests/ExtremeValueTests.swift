@@ -126,7 +126,7 @@ import TransitTestSupport
             for _ in 0..<100 {
                 let trip = Int.random(in: 0..<t.tripCount, using: &g), route = Int(t.tripRoute[trip])
                 let at: [Int?] = [Int.random(in: 0..<t.stopCount, using: &g), Bool.random(using: &g) ? Int.random(in: 0..<t.stopCount, using: &g) : nil]
-                let found = updates.alerts(t, route: route, trip: trip, at: at).map(\.id)
+                let found = updates.alertIndices(t, route: route, trip: trip, at: at, merging: false).map { updates.alerts[$0].id }
                 let every = updates.alerts.filter { a in at.contains { a.applies(t, route: route, trip: trip, stop: $0) } }.map(\.id)
                 #expect(found == every, "trip \(t.tripIDs[trip]) at \(at)")
             }

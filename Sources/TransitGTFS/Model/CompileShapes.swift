@@ -127,13 +127,8 @@ struct ShapePlaces {
         guard sx.isFinite && sy.isFinite else { return [] }
         // In segment order, as a look at every segment takes them: ties go to the first.
         for j in line.segments(near: sx, sy, count: GTFSCompiler.candidatesPerStop) {
-            let ax = line.x[j], ay = line.y[j], vx = line.x[j + 1] - ax, vy = line.y[j + 1] - ay
-            let length = vx * vx + vy * vy
-            let f = length > 0 ? min(1, max(0, ((sx - ax) * vx + (sy - ay) * vy) / length)) : 0
-            let dx = ax + f * vx - sx, dy = ay + f * vy - sy
-            let meters = (dx * dx + dy * dy).squareRoot()
+            let place = line.nearest(on: j, to: sx, sy), meters = place.meters
             if best.count < GTFSCompiler.candidatesPerStop || meters < best[best.count - 1].meters {
-                let place = (at: Double(j) + f, meters: meters)
                 let index = best.firstIndex { $0.meters > meters } ?? best.count
                 best.insert(place, at: index)
                 if best.count > GTFSCompiler.candidatesPerStop { best.removeLast() }
@@ -253,6 +248,15 @@ struct ShapeLine {
         (cellStart, cellSegments, self.wide) = (counts, segments, wide)
     }
 
+    /// The point of segment `j` nearest (sx, sy): where along the shape (`j` + its fraction of
+    /// the segment) and how far.
+    func nearest(on j: Int, to sx: Double, _ sy: Double) -> (at: Double, meters: Double) {
+        let ax = x[j], ay = y[j], vx = x[j + 1] - ax, vy = y[j + 1] - ay, length = vx * vx + vy * vy
+        let f = length > 0 ? min(1, max(0, ((sx - ax) * vx + (sy - ay) * vy) / length)) : 0
+        let dx = ax + f * vx - sx, dy = ay + f * vy - sy
+        return (Double(j) + f, (dx * dx + dy * dy).squareRoot())
+    }
+
     /// The segments that may be among the `count` nearest to (sx, sy), in segment order: every
     /// segment of the rings of cells around the point until a ring lies farther than the
     /// `count`-th nearest seen (no segment outside the rings is nearer), and the wide ones.
@@ -260,12 +264,7 @@ struct ShapeLine {
         let n = x.count - 1
         guard columns > 0 else { return Array(0..<max(0, n)) }
         var seen = Set<Int32>(wide), nearest: [Double] = []
-        func distance(_ j: Int) -> Double {
-            let ax = x[j], ay = y[j], vx = x[j + 1] - ax, vy = y[j + 1] - ay, length = vx * vx + vy * vy
-            let f = length > 0 ? min(1, max(0, ((sx - ax) * vx + (sy - ay) * vy) / length)) : 0
-            let dx = ax + f * vx - sx, dy = ay + f * vy - sy
-            return (dx * dx + dy * dy).squareRoot()
-        }
+        func distance(_ j: Int) -> Double { self.nearest(on: j, to: sx, sy).meters }
         func note(_ meters: Double) {
             let k = nearest.firstIndex { $0 > meters } ?? nearest.count
             if k < count { nearest.insert(meters, at: k); if nearest.count > count { nearest.removeLast() } }

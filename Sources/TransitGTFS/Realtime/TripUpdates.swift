@@ -90,12 +90,8 @@ package struct TripUpdates {
 
     package init() {}
 
-    /// The active alerts that apply to a call of `trip` (or an added trip, by id) on `route` at `stop`.
-    package func alerts(_ t: Timetable, route: Int, trip: Int, tripID: String? = nil, at stops: [Int?]) -> [ServiceAlert] {
-        alertIndices(t, route: route, trip: trip, tripID: tripID, at: stops, merging: false).map { alerts[$0] }
-    }
-
-    /// The same, as indices of `alerts`, in the message's order. `merging`: alerts saying the same
+    /// The active alerts that apply to a call of `trip` (or an added trip, by id) on `route` at
+    /// `stops`, as indices of `alerts`, in the message's order. `merging`: alerts saying the same
     /// thing (`ServiceAlert.Index.first`) are one, by the first of them.
     package func alertIndices(_ t: Timetable, route: Int, trip: Int, tripID: String? = nil, at stops: [Int?], merging: Bool = true) -> [Int] {
         var seen = Set<Int>()

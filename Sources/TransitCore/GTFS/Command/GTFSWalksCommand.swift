@@ -48,21 +48,25 @@ struct GTFSWalksCommand: GTFSSubcommand {
         @Sendable func meters(_ value: Double) -> Value { .double((value * 10).rounded() / 10) }
         // Each stop's id and name made once: a stop's record was made four times a row (a
         // million walks of 50,000 crowded stops, 2.3 s; issue 62).
-        var named: [(id: String, name: String)] = Array(repeating: ("", ""), count: t.stopCount)
-        for stop in Set(walks.flatMap { [$0.from, $0.to] }) where stop >= 0 && stop < t.stopCount {
-            let record = t.stop(stop)
-            named[stop] = (record.id, record.name)
+        var named = [(id: String, name: String)?](repeating: nil, count: t.stopCount)
+        for walk in walks {
+            for stop in [walk.from, walk.to] where stop >= 0 && stop < named.count && named[stop] == nil {
+                let record = t.stop(stop)
+                named[stop] = (record.id, record.name)
+            }
         }
         let stops = named
+        @Sendable func id(_ stop: Int) -> String { stops[safe: stop]??.id ?? "" }
+        @Sendable func name(_ stop: Int) -> String { stops[safe: stop]??.name ?? "" }
         let data: [Column<Walk>] = [
-            Column("from") { .string(stops[safe: $0.from]?.id ?? "") }, Column("from_name") { .string(stops[safe: $0.from]?.name ?? "") },
-            Column("to") { .string(stops[safe: $0.to]?.id ?? "") }, Column("to_name") { .string(stops[safe: $0.to]?.name ?? "") },
+            Column("from") { .string(id($0.from)) }, Column("from_name") { .string(name($0.from)) },
+            Column("to") { .string(id($0.to)) }, Column("to_name") { .string(name($0.to)) },
             Column("straight_meters", "STRAIGHT") { meters($0.straight) },
             Column("street_meters", "STREET") { onStreets ? meters($0.meters) : .null },
             Column("seconds", "SEC") { .int(Int(($0.meters / SearchDefaults.walkingSpeed).rounded(.up))) },
         ]
-        let byName = [Column<Walk>("from", "FROM") { .string(stops[safe: $0.from]?.name ?? "") }.shrinkingFirst(),
-                      Column<Walk>("to", "TO") { .string(stops[safe: $0.to]?.name ?? "") }.shrinkingFirst()]
+        let byName = [Column<Walk>("from", "FROM") { .string(name($0.from)) }.shrinkingFirst(),
+                      Column<Walk>("to", "TO") { .string(name($0.to)) }.shrinkingFirst()]
         var notices = feed.notices
         if walks.isEmpty { notices.append(longerThan == nil ? "No walks stored from there" : "No stored walk is more than \(Arguments.format(longerThan ?? 0)) times its straight line") }
         return Output(walks, data: data, table: byName + [data[4], data[5], data[6]], notices: notices)
