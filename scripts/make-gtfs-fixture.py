@@ -14,7 +14,9 @@ Lakeport Transit (America/Chicago) runs:
   service added (calendar_dates.txt);
 - transfers.txt: a timed change at Market between the Shore Line and the M1 (transfer_type 1:
   the M1's Market platform is a stop of the Shore Line's station), and 4 minutes at Riverside
-  between the Shore Line and the bus bay of route 10 (transfer_type 2).
+  between the Shore Line and the bus bay of route 10 (transfer_type 2);
+- wheelchair_accessible: the Shore Line's runs on the hour 1 (its weekday runs at half past 2),
+  the M1 and bus 10 1, bus 22 and the night bus unsaid (what `--wheelchair` rides).
 
 usage: python3 scripts/make-gtfs-fixture.py [OUT_DIR]    (default Fixtures/gtfs/lakeport)
 """
@@ -112,8 +114,8 @@ def main():
 
     trips, times, freqs = [], [], []
 
-    def trip(route, service, trip_id, headsign, direction, pattern, start, offsets, platforms=None):
-        trips.append((route, service, trip_id, headsign, direction))
+    def trip(route, service, trip_id, headsign, direction, pattern, start, offsets, platforms=None, step_free=""):
+        trips.append((route, service, trip_id, headsign, direction, step_free))
         for seq, (stop, (arr, dep)) in enumerate(zip(pattern, offsets), start=1):
             stop_id = stop[0] + platforms if platforms else stop[0]
             times.append((trip_id, hms(start + arr), hms(start + dep), stop_id, seq))
@@ -122,22 +124,23 @@ def main():
     rail = runs(RAIL, 60, 30)
     for service, first, last, every in [("WK", 6 * 3600, 22 * 3600, 1800), ("WE", 7 * 3600, 22 * 3600, 3600)]:
         for n, start in enumerate(range(first, last + 1, every), start=1):
-            trip("SL", service, "SL-%s-N%02d" % (service, n), "Riverside", 0, north, start, rail, "2")
-            trip("SL", service, "SL-%s-S%02d" % (service, n), "Harbor", 1, south, start + 600, rail, "1")
+            step_free = "1" if start % 3600 == 0 else "2"
+            trip("SL", service, "SL-%s-N%02d" % (service, n), "Riverside", 0, north, start, rail, "2", step_free)
+            trip("SL", service, "SL-%s-S%02d" % (service, n), "Harbor", 1, south, start + 600, rail, "1", step_free)
 
     metro = runs(METRO, 35, 20)
     for service in ("WK", "WE"):
         for direction, pattern, name in [(0, METRO, "Lakeside"), (1, list(reversed(METRO)), "Market")]:
             trip_id = "M1-%s-%s" % (service, "E" if direction == 0 else "W")
-            trip("M1", service, trip_id, name, direction, pattern, 6 * 3600, metro)
+            trip("M1", service, trip_id, name, direction, pattern, 6 * 3600, metro, step_free="1")
             freqs.append((trip_id, "06:00:00", "20:00:00", 360, 0))
             freqs.append((trip_id, "20:00:00", "24:00:00", 600, 0))
 
     bay, hospital, mall, gate, hill, park, terminal = BUS_STOPS
     bus10 = [bay, hospital, mall]
     for n, start in enumerate(range(6 * 3600 + 900, 21 * 3600 + 1, 1200), start=1):
-        trip("10", "WK", "10-WK-%02d" % n, "Westfield Mall", 0, bus10, start, runs(bus10, 25, 0))
-        trip("10", "WK", "10-WK-%02dR" % n, "Riverside", 1, list(reversed(bus10)), start + 1500, runs(list(reversed(bus10)), 25, 0))
+        trip("10", "WK", "10-WK-%02d" % n, "Westfield Mall", 0, bus10, start, runs(bus10, 25, 0), step_free="1")
+        trip("10", "WK", "10-WK-%02dR" % n, "Riverside", 1, list(reversed(bus10)), start + 1500, runs(list(reversed(bus10)), 25, 0), step_free="1")
     bus22 = [gate, hill, park]
     for n, start in enumerate(range(7 * 3600, 19 * 3600 + 1, 1800), start=1):
         trip("22", "WK", "22-WK-%02d" % n, "Park Avenue", 0, bus22, start, runs(bus22, 22, 0))
@@ -146,7 +149,7 @@ def main():
     for n, start in enumerate(range(23 * 3600 + 600, 25 * 3600 + 601, 3600), start=1):
         trip("N", "NT", "N-%02d" % n, "Riverside", 0, night, start, [(0, 0), (1800, 1800)])
 
-    table("trips.txt", "route_id,service_id,trip_id,trip_headsign,direction_id", trips)
+    table("trips.txt", "route_id,service_id,trip_id,trip_headsign,direction_id,wheelchair_accessible", trips)
     table("stop_times.txt", "trip_id,arrival_time,departure_time,stop_id,stop_sequence", times)
     table("frequencies.txt", "trip_id,start_time,end_time,headway_secs,exact_times", freqs)
     table("transfers.txt", "from_stop_id,to_stop_id,transfer_type,min_transfer_time", [

@@ -175,7 +175,7 @@ func gtfsQuery(cache: String, feed: String, from: String, to: String, date: Stri
         let opened = try GTFSFeed.imported(feed, cacheDirectory: cache)
         load = min(load, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         start = DispatchTime.now().uptimeNanoseconds
-        found = try opened.journeys(from: from, to: to, date: day, transfers: 2).count
+        found = try opened.journeys(JourneyQuery(from: from, to: to, date: day, rules: JourneyQuery.Rules(transfers: 2))).count
         route = min(route, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
     }
     print(String(format: "gtfs %@: %@ → %@ on %@, --transfers 2: load %.1f ms, stop names and query %.1f ms (%d journeys; best of %d)",
@@ -426,7 +426,7 @@ mode("national") { args in
     let reps = max(1, ProcessInfo.processInfo.environment["TRANSIT_BENCH_REPS"].flatMap(Int.init) ?? 1)
     for index in 0..<(listed?.count ?? pairs) {
         let (from, to, after) = listed?[index] ?? (t.stopIDs[called[next(called.count)]], t.stopIDs[called[next(called.count)]], 5 * 3600 + next(17 * 3600))
-        var q = GTFSFeed.TripQuery(from: from, to: to, date: day, after: after, transfers: transfers)
+        var q = JourneyQuery(from: from, to: to, date: day, after: after, rules: JourneyQuery.Rules(transfers: transfers))
         q.earliest = true
         var start = DispatchTime.now().uptimeNanoseconds
         var first = try feed.plan(q)
@@ -440,7 +440,7 @@ mode("national") { args in
         if let j = first.first { reached += 1; spans.append(Double(j.arrival - after) / 60); changes += j.transfers }
         written += "\(from),\(to),\(after),\(first.first?.arrival ?? -1)," + String(format: "%.1f", took) + "\n"
         q.earliest = false
-        q.before = after + 3600
+        q.window.before = .asWritten(seconds: after + 3600)
         start = DispatchTime.now().uptimeNanoseconds
         if !(try feed.plan(q)).isEmpty { windowFound += 1 }
         window.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)

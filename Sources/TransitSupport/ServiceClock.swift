@@ -149,6 +149,9 @@ public struct ServiceWindow: Sendable, Equatable {
         /// No `--after` was given and the day is today's: the window starts now.
         package var startsNow = false
 
+        /// The whole day: no bound either way.
+        package init() {}
+
         /// The window starts now, and `--before` or `--arrive-by` is already past.
         package var hasPassed: Bool {
             guard startsNow, let after else { return false }

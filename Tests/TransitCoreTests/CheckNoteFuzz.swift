@@ -80,10 +80,10 @@ enum CheckNoteFuzz {
             _ = Router(t, query).reach()
         }
         let names = [t.stopIDs[0], t.stopIDs[last], t.stopNames[last / 2]]
-        _ = try? feed.journeys(GTFSFeed.TripQuery(from: names[0], to: names[1], date: date, after: 7 * 3600, before: 9 * 3600), realtime: realtime)
-        _ = try? feed.journeys(GTFSFeed.TripQuery(from: "\(t.stopLat[0]),\(t.stopLon[0])", to: names[2], date: date, limit: 3), realtime: nil)
+        _ = try? feed.journeys(JourneyQuery(from: names[0], to: names[1], date: date, after: 7 * 3600, before: 9 * 3600), realtime: realtime)
+        _ = try? feed.journeys({ var q = JourneyQuery(from: "\(t.stopLat[0]),\(t.stopLon[0])", to: names[2], date: date); q.limit = 3; return q }(), realtime: nil)
         for name in names { _ = try? feed.departures(at: name, date: date, after: 8 * 3600, realtime: realtime) }
-        _ = try? feed.reach(from: names[2], date: date, after: 8 * 3600, minutes: 60)
+        _ = try? feed.reach(ReachQuery(from: .stop(names[2]), day: .on(date), after: .asWritten(seconds: 8 * 3600), minutes: 60))
         for trip in [0, t.tripCount / 2, t.tripCount - 1] where trip >= 0 && trip < t.tripCount {
             _ = try? feed.trip(t.tripIDs[trip], date: date, realtime: realtime)
         }

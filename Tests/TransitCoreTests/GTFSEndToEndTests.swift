@@ -329,6 +329,13 @@ import TransitTestSupport
         #expect(point.status == 2 && point.stderr.contains("looks like coordinates") && point.stderr.contains("transit gtfs stops --near 41.84,-87.61"))
         let later = try await Run.transit(["gtfs", "departures", "--stop", "Harbor", "--date", "2027-02-01"] + feed, env: env(cache))
         #expect(later.status == 0 && later.stdout.isEmpty && later.stderrLines == ["No departures from Harbor on 2027-02-01 (the feed covers 2026-01-01 to 2026-12-31)"])
+        // One check that the ends differ, one message, whether typed alike or resolved alike
+        // (a station and its platforms' name), for each command that takes both ends.
+        for (command, from, to) in [("trips", "Harbor", "harbor"), ("trips", "HBR", "Harbor"), ("fares", "Harbor", "HBR"), ("journey", "Harbor", "HARBOR")] {
+            let args = ["gtfs", command] + (command == "journey" ? ["SL-WK-N05"] : []) + ["--from", from, "--to", to, "--date", "2026-11-23"] + feed
+            let same = try await Run.transit(args, env: env(cache))
+            #expect(same.status == 2 && same.stdout.isEmpty && same.stderrLines == ["transit: --from and --to are the same stop"], "\(args): \(same.stderr)")
+        }
     }
 
     @Test(.enabled(if: Reference.isPresent, Reference.absent)) func importStopsDeparturesAndTripsInJSONAndTSV() async throws {

@@ -192,9 +192,10 @@ import TransitTestSupport
     @Test func theLibraryCombinesToo() throws {
         let cache = try #require(Self.environment["TRANSIT_CACHE_DIR"])
         let feed = try GTFSFeed.imported(["renfe", "cp"], cacheDirectory: cache)
-        let found = try feed.journeys(from: "renfe:VGO", to: "cp:Porto", date: try #require(LocalDate(iso: "2026-11-23")))
-        // Seconds of the origin's service day in its zone (Madrid): Porto's 10:10 is 11:10 there.
-        #expect(found.first.map { [$0.departure, $0.arrival, $0.transfers] } == [7 * 3600 + 40 * 60, 11 * 3600 + 10 * 60, 1])
+        let found = try feed.journeys(JourneyQuery(from: "renfe:VGO", to: "cp:Porto", date: try #require(LocalDate(iso: "2026-11-23"))))
+        // On the origin's clock (Madrid): Porto's 10:10 is 11:10 there.
+        let madrid = try #require(TimeZone(identifier: "Europe/Madrid"))
+        #expect(found.first.map { [ClockTime.hhmm($0.departure, zone: madrid), ClockTime.hhmm($0.arrival, zone: madrid), String($0.transfers)] } == ["07:40", "11:10", "1"])
     }
 
     /// This issue changed the compiled format (10: the feeds of a combination and their links).

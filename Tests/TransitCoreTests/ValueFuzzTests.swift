@@ -131,10 +131,10 @@ extension CPUBound {
                 if let dump = Self.environment["TRANSIT_FUZZ_DUMP"] { _ = FileManager.default.createFile(atPath: dump, contents: data) }
                 let now = Date(timeIntervalSince1970: 1_795_442_280 + Double(g.next() % 7200))
                 if let realtime = try? feed.realtime(data, now: g.next() % 5 == 0 ? nil : now) {
-                    _ = try? feed.journeys(GTFSFeed.TripQuery(from: "Harbor", to: "Stadium", date: day, after: 25_000, before: 32_000), realtime: realtime)
+                    _ = try? feed.journeys(JourneyQuery(from: "Harbor", to: "Stadium", date: day, after: 25_000, before: 32_000), realtime: realtime)
                     _ = try? feed.departures(at: "Market", date: day, after: 25_000, realtime: realtime)
                     _ = try? feed.trip(Self.pick(&g, Self.trips), date: day, realtime: realtime)
-                    _ = try? feed.reach(from: "Harbor", date: day, after: 27_000, minutes: 30, realtime: realtime)
+                    _ = try? feed.reach(ReachQuery(from: .stop("Harbor"), day: .on(day), after: .asWritten(seconds: 27_000), minutes: 30), realtime: realtime)
                     answered += 1
                 }
                 if let decoded = try? FeedMessage.decode(data) {
@@ -260,9 +260,9 @@ extension CPUBound {
                 guard let timetable = try? GTFSCompiler.compile(try FeedFiles.open(directory), now: Date(timeIntervalSince1970: 1_795_442_280)).0 else { continue }
                 compiled += 1
                 let answers = GTFSFeed(timetable: timetable)
-                _ = try? answers.journeys(GTFSFeed.TripQuery(from: "Alpha", to: "Gamma", date: day, walkMeters: 2_000), realtime: nil)
+                _ = try? answers.journeys(JourneyQuery(from: "Alpha", to: "Gamma", date: day, rules: JourneyQuery.Rules(walkMeters: 2_000)), realtime: nil)
                 _ = try? answers.departures(at: "Alpha", date: day)
-                _ = try? answers.reach(from: "Beta", date: day, after: 0, minutes: 24 * 60)
+                _ = try? answers.reach(ReachQuery(from: .stop("Beta"), day: .on(day), after: .asWritten(seconds: 0), minutes: 24 * 60))
                 _ = try? answers.trip("f1", date: day)
                 // Every journey of the day priced (Fares v1 and v2, as the cells say).
                 if let fares = FareTable(timetable), let a = (0..<timetable.stopCount).first(where: { timetable.stopIDs[$0] == "A" }),

@@ -33,7 +33,7 @@ import TransitGTFS
     @Test func journeysWithTheirLegsAsTheCommandLineHasThem() async throws {
         let feed = try GTFSFeed.compile(Paths.fixtures + "/gtfs/lakeport"), zone = feed.timeZone
         let live = try feed.realtime(try Data(contentsOf: URL(fileURLWithPath: Self.realtimeFile)))
-        let journeys = try feed.journeys(GTFSFeed.TripQuery(from: "Harbor", to: "Stadium", date: Self.day, after: 7 * 3600 + 55 * 60, limit: 3),
+        let journeys = try feed.journeys(JourneyQuery(from: "Harbor", to: "Stadium", date: Self.day, after: 7 * 3600 + 55 * 60, limit: 3),
                                          realtime: live)
         let cli = try await Self.cli(["trips", "--from", "Harbor", "--to", "Stadium", "--date", "2026-11-23", "--after", "07:55", "--limit", "3"])
         #expect(journeys.count == cli.count && journeys.count == 3)
@@ -75,7 +75,7 @@ import TransitGTFS
         for (from, to, date, after, zone) in [("bart:DALY", "bart:EMBR", "2019-08-07", "10:50", "America/Los_Angeles"),
                                               ("Harbor", "Stadium", "2026-11-23", "07:55", "America/Chicago")] {
             let day = try #require(LocalDate(iso: date)), minutes = try #require(ClockTime.minutes(after))
-            let journeys = try feed.journeys(GTFSFeed.TripQuery(from: from, to: to, date: day, after: minutes * 60, limit: 2), realtime: live)
+            let journeys = try feed.journeys(JourneyQuery(from: from, to: to, date: day, after: minutes * 60, limit: 2), realtime: live)
             let run = try await Run.transit(["--format", "json", "gtfs", "trips", "--feed", "bart", "--feed", "lakeport", "--from", from, "--to", to, "--date", date,
                                              "--after", after, "--limit", "2", "--realtime", "bart=" + bartRT, "--realtime", "lakeport=" + Self.realtimeFile], env: env)
             let cli = try run.records()
@@ -93,7 +93,7 @@ import TransitGTFS
         // line prints (before: a run without real-time data was read off the file on its own
         // feed's clock and given on the combination's, two hours off).
         let day = try #require(LocalDate(iso: "2026-11-23")), chicago = try #require(TimeZone(identifier: "America/Chicago"))
-        let query = GTFSFeed.TripQuery(from: "Harbor", to: "Stadium", date: day, after: 7 * 3600 + 55 * 60, limit: 1)
+        let query = JourneyQuery(from: "Harbor", to: "Stadium", date: day, after: 7 * 3600 + 55 * 60, limit: 1)
         let planned = try #require(try feed.journeys(query, realtime: nil).first?.legs.first { $0.tripID != nil }?.tripID)
         let updated = try #require(try feed.journeys(query, realtime: live).first?.legs.first { $0.tripID != nil }?.tripID)
         for (trip, realtime) in [(planned, nil), (updated, live)] {
@@ -130,7 +130,7 @@ import TransitGTFS
             #expect(Self.iso(call.arrival.predicted, zone) == row["arrival"] as? String && Self.iso(call.departure.predicted, zone) == row["departure"] as? String)
         }
 
-        let reached = try feed.reach(from: "Harbor", date: Self.day, after: 8 * 3600, minutes: 30, realtime: live)
+        let reached = try feed.reach(ReachQuery(from: .stop("Harbor"), day: .on(Self.day), after: .asWritten(seconds: 8 * 3600), minutes: 30), realtime: live)
         let cliReach = try await Self.cli(["reach", "--from", "Harbor", "--date", "2026-11-23", "--after", "08:00", "--minutes", "30"])
         #expect(reached.map(\.stop.id) == cliReach.map { $0["stop_id"] as? String ?? "" } && !reached.isEmpty)
         #expect(reached.map { Self.iso($0.arrival, zone) } == cliReach.map { $0["arrival"] as? String })

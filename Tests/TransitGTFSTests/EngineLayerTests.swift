@@ -46,6 +46,25 @@ import Testing
     }
 }
 
+extension EngineLayerTests {
+    /// One question, one answer (issue 63): the command layer turns argv into a `JourneyQuery` and
+    /// the engine's answer into output; resolving the ends (`QueryEnds(`) and setting up a search
+    /// (`.router(`) are the engine's alone, so that the library and `transit` answer alike.
+    @Test func theCommandLayerNeitherResolvesEndsNorSetsUpASearch() throws {
+        var found: [String] = []
+        for target in ["Sources/TransitCore", "Sources/TransitCLI"] {
+            let root = Paths.root.appendingPathComponent(target).path
+            for path in (FileManager.default.subpaths(atPath: root) ?? []).filter({ $0.hasSuffix(".swift") }).sorted() {
+                let code = EngineLayers.code(try String(contentsOfFile: root + "/" + path, encoding: .utf8))
+                found += EngineLayers.setUps(in: code).map { "\(target)/\(path): \($0)" }
+            }
+        }
+        #expect(found.isEmpty, "\(found.count) uses:\n\(found.joined(separator: "\n"))")
+        // The check finds what it is for, in code and not in comments or strings.
+        #expect(EngineLayers.setUps(in: EngineLayers.code("let e = try QueryEnds(t, from: p)\nlet r = e.router(day: 1)\n// QueryEnds( in a comment\nlet s = \"x.router(\"")) == ["QueryEnds(", ".router("])
+    }
+}
+
 /// The engine's folders, their order, and what each file uses of the others.
 struct EngineLayers {
     /// Bottom first. `(top)` is the folder's own files (none now: `GTFSFeed` is in Query).
@@ -86,6 +105,19 @@ struct EngineLayers {
             if arrays.contains(name) { found.append(name) }
         }
         return found
+    }
+
+    /// Each `QueryEnds(` and `.router(` of `code` (comments and strings taken out), in order.
+    static func setUps(in code: String) -> [String] {
+        var found: [(String.Index, String)] = []
+        for needle in ["QueryEnds(", ".router("] {
+            var rest = code[...]
+            while let range = rest.range(of: needle) {
+                found.append((range.lowerBound, needle))
+                rest = rest[range.upperBound...]
+            }
+        }
+        return found.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
     /// The text without comments and string literals.

@@ -3,7 +3,7 @@ import Foundation
 /// What kind of vehicle a route runs, in the words `gtfs routes` prints and `--modes` takes:
 /// route_type's basic values, and the extended ones (Google's Hierarchical Vehicle Types) by
 /// their groups. A type of no group (air, taxi, …) has no mode: `--modes` never rides it.
-package enum RouteMode: String, CaseIterable, Sendable {
+public enum RouteMode: String, CaseIterable, Sendable {
     case tram, subway, rail, bus, ferry
     case cableTram = "cable tram"
     case aerialLift = "aerial lift"
@@ -12,7 +12,7 @@ package enum RouteMode: String, CaseIterable, Sendable {
     /// The mode of a route_type: 0–7, 11 and 12 as GTFS defines them; 100–199 rail, 200–299 bus
     /// (coaches), 400–499 subway (urban rail), 700–799 bus, 800–899 trolleybus, 900–999 tram,
     /// 1000–1299 ferry (water transport), 1300–1399 aerial lift, 1400–1499 funicular.
-    package init?(routeType type: Int) {
+    public init?(routeType type: Int) {
         switch type {
         case 0, 900...999: self = .tram
         case 1, 400...499: self = .subway
@@ -29,7 +29,7 @@ package enum RouteMode: String, CaseIterable, Sendable {
     }
 
     /// A word as a user types it: a mode's own, `cable` (a cable tram) or `gondola` (an aerial lift).
-    package init?(word: String) {
+    public init?(word: String) {
         let word = word.trimmingCharacters(in: .whitespaces).lowercased()
         switch word {
         case "cable", "cable-tram", "cabletram": self = .cableTram
@@ -41,7 +41,7 @@ package enum RouteMode: String, CaseIterable, Sendable {
     }
 
     /// A comma-separated list of modes, and the first word that is none (then the list is empty).
-    package static func list(_ text: String) -> (modes: Set<RouteMode>, unknown: String?) {
+    public static func list(_ text: String) -> (modes: Set<RouteMode>, unknown: String?) {
         var modes = Set<RouteMode>()
         for word in text.split(separator: ",", omittingEmptySubsequences: false) {
             guard let mode = RouteMode(word: String(word)) else { return ([], String(word)) }
@@ -51,5 +51,5 @@ package enum RouteMode: String, CaseIterable, Sendable {
     }
 
     /// The words, as help and errors list them.
-    package static let vocabulary = allCases.map(\.rawValue).joined(separator: ", ")
+    public static let vocabulary = allCases.map(\.rawValue).joined(separator: ", ")
 }

@@ -1,6 +1,6 @@
 import TransitSupport
 /// What a journey search assumes where its asker says nothing, each written once: the command
-/// line's help and parsing, the library's `GTFSFeed.TripQuery`, the router's query and the links
+/// line's help and parsing, the library's `JourneyQuery`, the router's query and the links
 /// compiled into a combination all read them here.
 public enum SearchDefaults {
     /// Changes at most.

@@ -95,7 +95,7 @@ extension GTFSFeed {
 
     /// Several feeds compiled in memory and searched as one, as `imported([names])` searches
     /// imported ones: each named (its ids then read `name:id`), in its own zone, stops of
-    /// different feeds within `TripQuery.linkMeters` linked.
+    /// different feeds within `JourneyQuery.Rules.linkMeters` linked.
     public static func compile(_ feeds: [(name: String, path: String)]) throws(TransitError) -> GTFSFeed {
         guard Set(feeds.map(\.name)).count == feeds.count, feeds.count > 1 else { throw .usage("a combination takes two feeds or more, each named once") }
         var parts: [(name: String, timetable: Timetable)] = []
@@ -136,10 +136,16 @@ extension GTFSFeed {
         return Realtime(updates: updates, notices: updates.notices, messages: read, zone: timetable.timeZone, language: language)
     }
 
-    /// Every Pareto-optimal journey of the query, with its legs, in the zone of the origin's feed.
-    public func journeys(_ q: TripQuery, realtime: Realtime?) throws(TransitError) -> [Journey] {
-        let (ends, updates, journeys) = try planned(q, realtime: realtime)
-        let t = ends.timetable, clock = ServiceClock(day: q.date, zone: t.zone)
+    /// Every Pareto-optimal journey of the query (or those it asks for: the first `limit`, the
+    /// earliest, the fastest, arriving by a time), with their legs, each time an instant: the
+    /// answer `transit gtfs trips` prints, from the same function (`JourneySearch`). The ends
+    /// are walked on the streets of the map an imported feed has, as `transit` walks them.
+    public func journeys(_ q: JourneyQuery, realtime: Realtime? = nil) throws(TransitError) -> [Journey] {
+        let ends = try self.ends(q)
+        let search = try self.search(q, ends, updates: realtime?.updates(on: ends.timetable))
+        let journeys = search.journeys(), updates = search.updates
+        try timetable.damage.refuse()
+        let t = ends.timetable, clock = search.clock
         return journeys.map { journey in
             Journey(departure: clock.instant(journey.departure), arrival: clock.instant(journey.arrival), transfers: journey.transfers,
                     legs: journey.legs.map { leg in
@@ -158,18 +164,15 @@ extension GTFSFeed {
         }
     }
 
-    /// Every stop reachable from `from` leaving at or after `after` (seconds of the service
-    /// day `date`, in the zone of the origin's feed) and arriving within `minutes`: by a ride, or
-    /// on foot (within `walkMeters` of the stops `from` names, or within the radius of a point).
-    public func reach(from: String, date: LocalDate, after: Int, minutes: Int, transfers: Int = SearchDefaults.transfers,
-                      minTransferSeconds: Int = SearchDefaults.minTransferSeconds, walkMeters: Double? = SearchDefaults.walkMeters,
-                      realtime: Realtime? = nil) throws(TransitError) -> [Reached] {
-        let ends = try QueryEnds(timetable, from: from)
-        let end = after + minutes * 60, t = ends.timetable, clock = ServiceClock(day: date, zone: t.zone)
-        let rules = QueryEnds.Rules(transfers: transfers, minTransfer: minTransferSeconds, walk: walkMeters)
-        let reached = ends.router(day: date.dayNumber, after: after, before: end, rules: rules, updates: realtime?.updates(on: t)).reach()
+    /// Every stop reachable as the query asks: by a ride, or on foot (within the walk of the
+    /// stops `from` names, or within the radius of a point), each at its earliest arrival, as
+    /// `transit gtfs reach` prints them.
+    public func reach(_ q: ReachQuery, realtime: Realtime? = nil) throws(TransitError) -> [Reached] {
+        let journey = q.asJourney, ends = try self.ends(journey, destination: false)
+        let search = try self.search(journey, ends, updates: realtime?.updates(on: ends.timetable))
+        let reached = search.reach(minutes: q.minutes), t = ends.timetable, clock = search.clock
         try t.damage.refuse()
-        return reached.filter { $0.arrival <= end }.compactMap { reached in
+        return reached.compactMap { reached in
             stop(reached.stop, t).map { Reached(stop: $0, arrival: clock.instant(reached.arrival), transfers: reached.rides > 0 ? reached.rides - 1 : nil) }
         }
     }
@@ -177,7 +180,7 @@ extension GTFSFeed {
     /// A station board: the calls leaving `stop` on the service day `date` at or after `after`
     /// (seconds of that day; nil: all day), canceled and skipped ones marked.
     public func departures(at stop: String, date: LocalDate, after: Int? = nil, realtime: Realtime? = nil) throws(TransitError) -> [Departure] {
-        let ends = try QueryEnds(timetable, from: stop, points: false)
+        let ends = try boardStops(stop)
         let t = ends.timetable, clock = ServiceClock(day: date, zone: t.zone)
         let calls = Board.calls(t, ends.origin.stops, day: date, after: after, updates: realtime?.updates(on: t))
         try t.damage.refuse()

@@ -21,28 +21,8 @@ package struct QueryEnds {
     /// The stops each `--via` names (a station: its platforms), in order; never an end's.
     package let vias: [[Int]]
 
-    /// An end as typed, read once: a stop (an id, a code or a name), or a point `LAT,LON`.
-    package enum Place: Sendable, Equatable {
-        case stop(String)
-        /// The point, and its text as typed.
-        case point(Coordinate, text: String)
-
-        package init(_ typed: String) {
-            self = Coordinate(parsing: typed).map { .point($0, text: typed) } ?? .stop(typed)
-        }
-
-        package var point: (at: Coordinate, text: String)? {
-            if case .point(let at, let text) = self { return (at, text) }
-            return nil
-        }
-
-        /// What was typed.
-        package var text: String {
-            switch self {
-            case .stop(let text), .point(_, let text): text
-            }
-        }
-    }
+    /// An end as typed, read once (`JourneyQuery.Place`).
+    package typealias Place = JourneyQuery.Place
 
     package struct End {
         /// What was typed.
@@ -55,27 +35,23 @@ package struct QueryEnds {
     }
 
     /// `radius`: meters around an end given as a point (`points`: a point is taken; a board's
-    /// stop is a stop). `zone`: an IANA zone for `--date` and the window, over the origin's.
+    /// stop is a stop). `zone`: an IANA zone for the day and the window, over the origin's.
     /// `streets`: a map's walking network, on which the walks from and to a point are measured
-    /// (and, by the router, changes on foot longer than those the feed stored).
-    package init(_ t: Timetable, from: String, to: String? = nil, radius: Double = SearchDefaults.radiusMeters,
-                 zone: String? = nil, points: Bool = true, streets: StreetWalker? = nil, vias: [String] = []) throws(TransitError) {
-        try self.init(t, from: Place(from), to: to.map(Place.init), radius: radius, zone: zone, points: points, streets: streets, vias: vias)
-    }
-
-    /// The same, with the ends read already (`Place`).
+    /// (and, by the router, changes on foot longer than those the feed stored). `walkingSpeed`:
+    /// the rider's, at which a point's walks are timed, once.
     package init(_ t: Timetable, from: Place, to: Place?, radius: Double = SearchDefaults.radiusMeters,
-                 zone: String? = nil, points: Bool = true, streets: StreetWalker? = nil, vias: [String] = []) throws(TransitError) {
+                 zone: String? = nil, points: Bool = true, streets: StreetWalker? = nil, vias: [String] = [],
+                 walkingSpeed: Double = SearchDefaults.walkingSpeed) throws(TransitError) {
         let index = StopIndex(t)
         let onFoot = streets.map { walker in { (point: Coordinate, stops: [(stop: Int, meters: Double)]) in walker.meters(from: point, to: stops, limit: radius * SearchDefaults.streetDetour, in: t) } }
-        let origin: (stops: [Int], walks: [Int: Int]?, meters: [Int: Double]?) = points ? try index.end(from, radius: radius, onFoot: onFoot)
+        let origin: (stops: [Int], walks: [Int: Int]?, meters: [Int: Double]?) = points ? try index.end(from, radius: radius, speed: walkingSpeed, onFoot: onFoot)
             : (try index.resolve(from.text), nil, nil)
         var destination = try to.map { place throws(TransitError) in
-            let end = try index.end(place, radius: radius, onFoot: onFoot)
+            let end = try index.end(place, radius: radius, speed: walkingSpeed, onFoot: onFoot)
             return End(place: place, stops: end.stops, walks: end.walks, meters: end.meters)
         }
         if var end = destination {
-            if Set(origin.stops) == Set(end.stops) { throw .usage("--from and --to are the same stops") }
+            if Set(origin.stops) == Set(end.stops) { throw .usage("--from and --to are the same stop") }
             if origin.walks != nil || end.walks != nil { end.stops.removeAll { origin.stops.contains($0) } }
             guard !end.stops.isEmpty else { throw .usage("every stop near --to is near --from too: walk") }
             destination = end
@@ -101,38 +77,15 @@ package struct QueryEnds {
         self.destination = destination
     }
 
-    /// The rules of a search between the ends, whatever its window: changes, walking, links.
-    package struct Rules: Sendable, Equatable {
-        package var transfers = SearchDefaults.transfers
-        /// Seconds a change needs where transfers.txt does not say.
-        package var minTransfer = SearchDefaults.minTransferSeconds
-        /// Meters of a change on foot within a feed; nil: none.
-        package var walk: Double? = SearchDefaults.walkMeters
-        /// Meters of a change between feeds of a combination.
-        package var link = SearchDefaults.linkMeters
-        /// What the rider asks beyond the rules (its vias' stops are the ends' `vias`).
-        package var needs = RiderNeeds()
-        /// Seconds to stay at each via (0: staying seated is enough).
-        package var viaStays: [Int] = []
-
-        package init(transfers: Int = SearchDefaults.transfers, minTransfer: Int = SearchDefaults.minTransferSeconds,
-                     walk: Double? = SearchDefaults.walkMeters, link: Double = SearchDefaults.linkMeters) {
-            (self.transfers, self.minTransfer, self.walk, self.link) = (transfers, minTransfer, walk, link)
-        }
-    }
-
     /// The one way a search is set up: the router between the ends on the service day `day`,
-    /// leaving in [after, before], by `rules`, on the query's clock, with real-time data laid
-    /// over it. Journeys, reach and fares all start here.
-    package func router(day: Int, after: Int?, before: Int?, rules: Rules, updates: TripUpdates? = nil) -> Router {
-        Router(timetable, query(day: day, after: after, before: before, rules: rules), children: children, updates: updates, streets: streets)
-    }
-
-    /// The router's query between the ends.
-    private func query(day: Int, after: Int?, before: Int?, rules: Rules) -> Router.Query {
+    /// leaving in [after, before], by `rules` and the rider's `needs` (their vias' stops found:
+    /// `JourneySearch`), on the query's clock, with real-time data laid over it.
+    package func router(day: Int, after: Int?, before: Int?, rules: JourneyQuery.Rules, needs: RiderNeeds = RiderNeeds(),
+                        updates: TripUpdates? = nil) -> Router {
         var query = Router.Query(origins: origin.stops, destinations: destination?.stops ?? [], day: day, after: after, before: before,
-                                 maxTransfers: rules.transfers, minTransfer: rules.minTransfer, walkMeters: rules.walk)
-        query.linkMeters = rules.link
+                                 maxTransfers: rules.transfers, minTransfer: rules.minTransferSeconds, walkMeters: rules.walkMeters)
+        query.linkMeters = rules.linkMeters
+        // A point's walks, timed at the rider's pace when the ends were resolved.
         query.access = origin.walks ?? [:]
         query.egress = destination?.walks ?? [:]
         query.accessMeters = origin.meters ?? [:]
@@ -140,14 +93,8 @@ package struct QueryEnds {
         // Stops named as ends are walked from and to, as a point's stops are (the router adds them).
         query.walksFromOrigins = origin.walks == nil
         query.walksToDestinations = destination.map { $0.walks == nil } ?? false
-        query.needs = rules.needs
-        query.needs.vias = vias.indices.map { RiderNeeds.Via(stops: vias[$0], staySeconds: $0 < rules.viaStays.count ? rules.viaStays[$0] : 0) }
-        // A point's walks at the rider's pace (the ends measured them at 1.2 m/s).
-        if rules.needs.walkingSpeed != SearchDefaults.walkingSpeed {
-            for (stop, meters) in query.accessMeters { query.access[stop] = Int((meters / rules.needs.walkingSpeed).rounded(.up)) }
-            for (stop, meters) in query.egressMeters { query.egress[stop] = Int((meters / rules.needs.walkingSpeed).rounded(.up)) }
-        }
-        return query
+        query.needs = needs
+        return Router(timetable, query, children: children, updates: updates, streets: streets)
     }
 
     /// A combination on the clock of the feed `stop` belongs to (nil: the timetable's own). One
@@ -157,5 +104,28 @@ package struct QueryEnds {
         let zones = Set((0..<t.feedCount).map { t.feedZones[$0] })
         if zones.count == 1, let only = zones.first { return t.onClock(only) }
         return stop.map { t.onClock(t.feedZones[t.feed(ofStop: $0)]) } ?? t
+    }
+}
+
+extension GTFSFeed {
+    /// Whether the query reads the feed's map: an end given as a point, a change on foot longer
+    /// than the walks stored at import, or walks drawn along the streets.
+    package func needsStreets(_ q: JourneyQuery, destination: Bool = true) -> Bool {
+        map != nil && (q.from.point != nil || (destination && q.to.point != nil) || q.rules.longestWalk > TimetableCombination.linkRadius || q.drawsWalks)
+    }
+
+    /// The query's ends, resolved once: the one place what a rider typed as an end or a via
+    /// becomes stops (and a point's walks, on the map's streets for the rider's needs where the
+    /// feed has a map), and the timetable is put on the query's clock. `destination` false: a
+    /// question from one place (reach).
+    package func ends(_ q: JourneyQuery, destination: Bool = true) throws(TransitError) -> QueryEnds {
+        let streets = needsStreets(q, destination: destination) ? try map?.walker(q.needs.walking) : nil
+        return try QueryEnds(timetable, from: q.from, to: destination ? q.to : nil, radius: q.rules.radiusMeters, zone: q.zone, streets: streets,
+                             vias: q.vias.map(\.stop), walkingSpeed: q.needs.walking.speed)
+    }
+
+    /// A station board's stops: `stop` as typed (never a point), on the clock of its feed.
+    package func boardStops(_ stop: String) throws(TransitError) -> QueryEnds {
+        try QueryEnds(timetable, from: .stop(stop), to: nil, points: false)
     }
 }

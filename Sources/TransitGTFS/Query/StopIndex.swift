@@ -23,7 +23,7 @@ package struct StopIndex {
     /// streets (`StreetWalker`); a stop whose walk there is longer than
     /// `SearchDefaults.streetDetour` × `radius` (across a river, around a rail yard) is none, and
     /// a stop it leaves out (the point or the stop joins no street) walks straight.
-    package func end(_ place: QueryEnds.Place, radius: Double, onFoot: ((Coordinate, [(stop: Int, meters: Double)]) -> [Int: Double])? = nil)
+    package func end(_ place: QueryEnds.Place, radius: Double, speed: Double = SearchDefaults.walkingSpeed, onFoot: ((Coordinate, [(stop: Int, meters: Double)]) -> [Int: Double])? = nil)
         throws(TransitError) -> (stops: [Int], walks: [Int: Int]?, meters: [Int: Double]?) {
         let point: Coordinate, typed: String
         switch place {
@@ -42,7 +42,7 @@ package struct StopIndex {
             let d = onStreets[stop] ?? straight
             guard d <= radius * SearchDefaults.streetDetour else { continue }
             meters[stop] = d
-            seconds[stop] = Int((d / SearchDefaults.walkingSpeed).rounded(.up))
+            seconds[stop] = Int((d / speed).rounded(.up))
         }
         guard !seconds.isEmpty else {
             // On a map, the nearest stop in a straight line may be within the radius and too far

@@ -5,33 +5,59 @@ import TransitSupport
 /// travel, a bike on board, only some modes, no ride on some routes, a margin at every
 /// change, and stops to pass through. The search honours each exactly: a journey that breaks
 /// one is never found, and no journey that keeps them all is lost.
-package struct RiderNeeds: Sendable, Equatable {
+public struct RiderNeeds: Sendable, Equatable {
     /// Rides only on trips marked wheelchair_accessible=1, boarding and alighting only at stops
-    /// whose wheelchair_boarding is not 2 (a platform's 0 is its station's), walking at 0.8 m/s.
-    package var wheelchair = false
+    /// whose wheelchair_boarding is not 2 (a platform's 0 is its station's), walking at 0.8 m/s
+    /// on a map's streets without steps (`walking`).
+    public var wheelchair = false
     /// Rides only on trips marked bikes_allowed=1, or unmarked on a mode of `bikeModes`.
-    package var bike = false
-    package var bikeModes: Set<RouteMode> = Self.defaultBikeModes
+    public var bike = false
+    /// The modes whose unmarked trips take a bike (`--bike-modes`).
+    public var bikeModes: Set<RouteMode> = Self.defaultBikeModes
     /// The modes ridden; nil: every route, whatever its type.
-    package var modes: Set<RouteMode>?
-    /// Routes never ridden.
-    package var avoidRoutes: Set<Int> = []
+    public var modes: Set<RouteMode>?
+    /// Routes never ridden, as a rider names them: a route_id or a name (every route it names).
+    /// An unknown one is an error naming it (`TransitError.notFound`, kind "route").
+    public var avoid: [String] = []
     /// What every change needs on top of its usual time.
-    package var margin = ChangeMargin()
-    /// Stops the journey passes through, in order (at most two).
+    public var margin = ChangeMargin()
+    /// The routes `avoid` names, found in the timetable when the query is resolved.
+    package var avoidRoutes: Set<Int> = []
+    /// Stops the journey passes through, in order (at most two): the query's vias, resolved.
     package var vias: [Via] = []
 
-    package static let defaultBikeModes: Set<RouteMode> = [.rail, .subway, .ferry]
-    package static let wheelchairSpeed = 0.8
-    package static let maxVias = 2
+    /// Rail, subway and ferry: what `--bike-modes` defaults to.
+    public static let defaultBikeModes: Set<RouteMode> = [.rail, .subway, .ferry]
+    /// Meters a second a wheelchair walks at.
+    public static let wheelchairSpeed = 0.8
+    /// Vias a query may ask for.
+    public static let maxVias = 2
 
-    package init() {}
+    /// Needs as the command line's options give them; none by default.
+    public init(wheelchair: Bool = false, bike: Bool = false, bikeModes: Set<RouteMode> = Self.defaultBikeModes, modes: Set<RouteMode>? = nil,
+                avoid: [String] = [], margin: ChangeMargin = ChangeMargin()) {
+        (self.wheelchair, self.bike, self.bikeModes, self.modes, self.avoid, self.margin) = (wheelchair, bike, bikeModes, modes, avoid, margin)
+    }
 
     /// Whether some rides are left out (a filter is asked at each boarding).
     package var filtersRides: Bool { wheelchair || bike || modes != nil || !avoidRoutes.isEmpty }
 
+    /// How the rider walks, the one profile every walk reads: a point's walks, changes and links
+    /// (their speed), the walks stored at import (their step-free meters), the map's network a
+    /// query opens (with or without steps).
+    package struct Walking: Sendable, Equatable {
+        /// Meters a second.
+        package var speed: Double
+        /// Only ways without steps: the map's step-free network, the stored walks' step-free meters.
+        package var stepFree: Bool
+        /// The map's network this rider walks.
+        package var streets: Walkable.Profile { stepFree ? .stepFree : .foot }
+    }
+
+    package var walking: Walking { Walking(speed: wheelchair ? Self.wheelchairSpeed : SearchDefaults.walkingSpeed, stepFree: wheelchair) }
+
     /// Meters a second on foot: changes, links and the walks at the ends.
-    package var walkingSpeed: Double { wheelchair ? Self.wheelchairSpeed : SearchDefaults.walkingSpeed }
+    package var walkingSpeed: Double { walking.speed }
 
     /// A stop the journey must call at: any of `stops` (a station's platforms), and how long the
     /// rider stays there. A stay of 0 lets the rider stay seated on a ride that calls there
@@ -51,11 +77,14 @@ package struct RiderNeeds: Sendable, Equatable {
     /// min_transfer_time; else `--min-transfer` plus the walk; 0 for a timed transfer) × `factor`,
     /// rounded up to the second, plus `seconds`. It grows with the usual time, so that a bound
     /// on the usual time bounds the margin's too.
-    package struct ChangeMargin: Sendable, Equatable {
-        package var seconds = 0
-        package var factor = 1.0
+    public struct ChangeMargin: Sendable, Equatable {
+        /// Seconds every change needs on top (0 to 3,600 on the command line).
+        public var seconds = 0
+        /// What the usual time is multiplied by (1 to 5 on the command line).
+        public var factor = 1.0
 
-        package init(seconds: Int = 0, factor: Double = 1) {
+        /// `--buffer` (as seconds) and `--buffer-factor`.
+        public init(seconds: Int = 0, factor: Double = 1) {
             self.seconds = seconds
             self.factor = factor
         }

@@ -158,7 +158,7 @@ package struct Router {
         let needs = query.needs
         let edges = TransferEdges(timetable, minTransfer: query.minTransfer, walkMeters: query.walkMeters,
                                   linkMeters: timetable.isCombination ? query.linkMeters : nil, children: children ?? StationChildren(timetable), streets: streets,
-                                  margin: needs.margin, walkingSpeed: needs.walkingSpeed, stepFree: needs.wheelchair)
+                                  margin: needs.margin, walkingSpeed: needs.walking.speed, stepFree: needs.walking.stepFree)
         self.edges = edges
         self.query = Self.walkingEnds(query, edges)
         let filter = needs.filtersRides ? RideFilter(timetable, needs, updates: updates) : nil

@@ -63,36 +63,27 @@ enum GTFSCommandLine {
     static let walk = OptionSpec("walk", value: "METERS", "change on foot between stops this close (--min-transfer plus the walk at 1.2 m/s), and walk this far from a named --from and to a named --to (0 turns both off)",
                                  default: Arguments.format(SearchDefaults.walkMeters))
 
-    /// The options of a search that `trips` and `reach` share, read and bounded one way: changes,
-    /// walking, a point's radius, links between feeds, and `--tz` (an IANA zone name).
+    /// The options of a search that `trips`, `reach`, `fares` and `journey` share, read and
+    /// bounded one way: changes, walking, a point's radius, links between feeds (the query's
+    /// rules), and `--tz` (an IANA zone name).
     struct Search: Sendable, Equatable {
-        var transfers: Int
-        /// Seconds.
-        var minTransfer: Int
-        var walk: Double?
-        var radius: Double
-        var link: Double
+        var rules: JourneyQuery.Rules
         var zone: String?
 
         init(_ args: Arguments) throws(TransitError) {
-            transfers = try args.intValue("transfers", in: 0...SearchDefaults.maxTransfers)
-            minTransfer = try args.intValue("min-transfer", in: 0...60) * 60
+            let transfers = try args.intValue("transfers", in: 0...SearchDefaults.maxTransfers)
+            let minTransfer = try args.intValue("min-transfer", in: 0...60) * 60
             // 0 turns walking changes off.
             let meters = try args.double("walk", in: 0...5000, what: "meters") ?? SearchDefaults.walkMeters
-            walk = meters > 0 ? meters : nil
-            radius = try args.double("radius", in: 1...5000, what: "meters") ?? SearchDefaults.radiusMeters
-            link = try args.double("link", in: 1...5000, what: "meters") ?? SearchDefaults.linkMeters
+            let radius = try args.double("radius", in: 1...5000, what: "meters") ?? SearchDefaults.radiusMeters
+            let link = try args.double("link", in: 1...5000, what: "meters") ?? SearchDefaults.linkMeters
+            rules = JourneyQuery.Rules(transfers: transfers, minTransferSeconds: minTransfer, walkMeters: meters > 0 ? meters : nil,
+                                       linkMeters: link, radiusMeters: radius)
             zone = args.string("tz")
             if let zone, TimeZone(identifier: zone) == nil {
                 throw .usage("--tz takes an IANA zone name (Europe/Madrid, America/Los_Angeles), not '\(zone)'")
             }
         }
-
-        /// The longest change on foot asked for (a link between feeds is one too).
-        var longestWalk: Double { max(walk ?? 0, link) }
-
-        /// The rules the engine's search takes.
-        var rules: QueryEnds.Rules { QueryEnds.Rules(transfers: transfers, minTransfer: minTransfer, walk: walk, link: link) }
     }
 
     /// `--realtime` and `--no-realtime` as given to a query that applies trip updates.
@@ -127,6 +118,17 @@ enum GTFSCommandLine {
         guard let text = args.string("date") else { return nil }
         _ = try Arguments.date(text, zone: .utc, now: args.now)
         return text
+    }
+
+    /// `--date` as a query's day: YYYY-MM-DD, today or tomorrow (read in the query's zone once
+    /// the feed is open), by default the service day in progress.
+    static func day(_ args: Arguments) throws(TransitError) -> JourneyQuery.Day {
+        guard let text = try checkedDate(args) else { return .inProgress }
+        switch text.lowercased() {
+        case "today": return .today
+        case "tomorrow": return .tomorrow
+        default: return LocalDate(iso: text).map(JourneyQuery.Day.on) ?? .inProgress
+        }
     }
 
     /// Shell completion: imported feed names for `--feed` and for the NAME of `update` and

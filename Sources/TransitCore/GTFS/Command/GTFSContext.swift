@@ -30,8 +30,13 @@ struct GTFSContext {
     /// day and moment by default.
     func reading(_ updates: TripUpdates?) -> GTFSContext {
         guard let at = updates?.recordedAt else { return self }
+        return self.at(Date(timeIntervalSince1970: TimeInterval(at)))
+    }
+
+    /// The same, on the clock a search was read at (`JourneySearch.now`).
+    func at(_ now: Date) -> GTFSContext {
         var copy = self
-        copy.now = Date(timeIntervalSince1970: TimeInterval(at))
+        copy.now = now
         return copy
     }
 
@@ -84,57 +89,47 @@ struct GTFSContext {
         return .usage(fitted("\(imported.count) feeds are imported (", imported, ")") + " and \(having): say which with --feed NAME, or --feed all for every feed as one network")
     }
 
-    /// The feeds, with the query's ends resolved (an unknown stop said as `withStopHelp` says
-    /// it) and the feeds put on the clock the query reads its date and window on: `--tz`, else
-    /// the zone of the origin's feed (with coordinates, the nearest stop's). `walks`: the longest
-    /// change on foot the query allows (`--walk`, `--link`): past the walks the feed stored, its
-    /// map is read to measure them. `drawn`: the answer draws its walks (`--geometry`), along the
-    /// map's streets as GeoJSON does. `stepFree`: the rider needs walks without steps (the map's
-    /// step-free network walks them).
-    func open(_ given: [String], from: String, to: String? = nil, radius: Double = SearchDefaults.radiusMeters,
-              zone: String? = nil, points: Bool = true, walks: Double = 0, drawn: Bool = false, vias: [String] = [],
-              stepFree: Bool = false) throws(TransitError) -> (feed: Feed, ends: QueryEnds) {
-        // Each end read once: a stop's text, or a point.
-        let origin = QueryEnds.Place(from), destination = to.map(QueryEnds.Place.init)
-        let pointed = points && (origin.point != nil || destination?.point != nil)
-        // The map is read for what the stored walks do not hold: a point's walks, longer changes,
-        // the streets a walk follows (drawn by GeoJSON).
-        let needsStreets = pointed || walks > TimetableCombination.linkRadius || settings.format == .geojson || drawn
-        // No feed named and several imported: the one that has the stops asked for answers.
-        let (picked, ended) = try open(given, having: from + (to.map { " and " + $0 } ?? "")) { t in
-            try? QueryEnds(t, from: origin, to: destination, radius: radius, zone: zone, points: points, vias: vias)
+    /// The feeds `--feed` names, with the query's ends resolved by the engine (`GTFSFeed.ends`:
+    /// on the map's streets where the query needs them, on the clock the query reads its day and
+    /// window on). `destination` false: a question from one place (reach). The feed comes back on
+    /// the query's clock.
+    func open(_ given: [String], _ q: JourneyQuery, destination: Bool = true) throws(TransitError) -> (feed: Feed, engine: GTFSFeed, ends: QueryEnds) {
+        try resolving(given, asked: q.from.text + (destination ? " and " + q.to.text : ""), withMap: { $0.needsStreets(q, destination: destination) }) {
+            engine throws(TransitError) in try engine.ends(q, destination: destination)
         }
-        if let ended {
-            // The one that answers, again with its map's streets where the query needs them.
-            var feed = picked
-            let streets = try walker(feed.summary, needed: needsStreets, stepFree: stepFree)
-            let ends = streets == nil ? ended
-                : try QueryEnds(feed.timetable, from: origin, to: destination, radius: radius, zone: zone, points: points, streets: streets, vias: vias)
-            feed.timetable = ends.timetable
-            return (feed, ends)
-        }
-        var feed = picked
-        let opened = feed
-        let streets = try walker(feed.summary, needed: needsStreets, stepFree: stepFree)
-        let ends = try withStopHelp(opened) { () throws(TransitError) in
-            try QueryEnds(opened.timetable, from: origin, to: destination, radius: radius, zone: zone, points: points, streets: streets, vias: vias)
-        }
-        feed.timetable = ends.timetable
-        return (feed, ends)
     }
 
-    /// Walks on the streets of the map the feed was imported with (read from its compiled copy
-    /// in the cache), its step-free network for a rider who needs it; nil without a map, or when
-    /// not `needed`.
-    func walker(_ summary: FeedStore.Summary, needed: Bool, stepFree: Bool = false) throws(TransitError) -> StreetWalker? {
-        guard needed, let map = summary.streets else { return nil }
-        guard FileManager.default.fileExists(atPath: map) else {
-            throw .usage("\(summary.name) walks on the map \(map), which is gone; import the feed again with --streets, or without")
+    /// The feeds `--feed` names with a board's stop resolved by the engine (`GTFSFeed.boardStops`),
+    /// on the clock of the stop's feed.
+    func open(_ given: [String], board stop: String) throws(TransitError) -> (feed: Feed, stops: [Int]) {
+        let (feed, _, ends) = try resolving(given, asked: stop, withMap: { _ in false }) { engine throws(TransitError) in try engine.boardStops(stop) }
+        return (feed, ends.origin.stops)
+    }
+
+    /// What `resolve` finds of what a user typed in the feeds `--feed` names; no feed named and
+    /// several imported, in the one where it finds them (`asked`: what it looks for, in words).
+    /// Found there without the feed's map, it is resolved again with it where `withMap` says the
+    /// question needs it. An unknown stop is said as `withStopHelp` says it.
+    private func resolving(_ given: [String], asked: String, withMap: (GTFSFeed) -> Bool,
+                           _ resolve: @escaping (GTFSFeed) throws(TransitError) -> QueryEnds) throws(TransitError) -> (feed: Feed, engine: GTFSFeed, ends: QueryEnds) {
+        let (picked, ended) = try open(given, having: asked) { t in try? resolve(GTFSFeed(timetable: t)) }
+        var feed = picked
+        let engine = self.engine(feed)
+        let ends: QueryEnds
+        if let ended, !withMap(engine) {
+            ends = ended
+        } else {
+            ends = try withStopHelp(picked) { () throws(TransitError) in try resolve(engine) }
         }
-        progress("reading the streets")
-        let profile: Walkable.Profile = stepFree ? .stepFree : .foot
-        let (network, grid, _) = try store.streets(map, hash: summary.streetsHash, profile: profile)
-        return StreetWalker(network, grid, profile: profile)
+        feed.timetable = ends.timetable
+        return (feed, GTFSFeed(timetable: ends.timetable, map: engine.map, name: engine.name), ends)
+    }
+
+    /// The engine's view of an open feed: its timetable, the map it was imported with (reading it
+    /// says so on the progress line) and its name.
+    func engine(_ feed: Feed) -> GTFSFeed {
+        let context = self.context
+        return GTFSFeed(timetable: feed.timetable, map: FeedMap(feed.summary, store, reading: { context.progress("reading the streets") }), name: feed.summary.name)
     }
 
     /// The imported feed `name`; an unknown name is a usage error listing the imported ones.
@@ -199,7 +194,7 @@ struct GTFSContext {
 
     // MARK: the day and the window
 
-    /// `--date` in the feed's zone; by default the service day in progress.
+    /// `--date` in the feed's zone; by default the service day in progress (a board's, a trip's).
     func serviceDay(_ text: String?, _ feed: Feed) throws(TransitError) -> LocalDate {
         let zone = feed.timetable.zone
         if let text { return try Arguments.date(text, zone: zone, now: now) }

@@ -66,10 +66,10 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
         // Over several feeds, the board is on the clock of its stop's feed (realtime data too).
-        let (feed, ends) = try gtfs.open(feeds, from: stop, points: false)
+        let (feed, stops) = try gtfs.open(feeds, board: stop)
         // The board reads the trips calling at its stops: only theirs are applied.
-        let updates = try await gtfs.tripUpdates(realtime, feed, only: Board.trips(calling: ends.origin.stops, feed.timetable))
-        return try board(gtfs.reading(updates), feed, stops: ends.origin.stops, updates: updates)
+        let updates = try await gtfs.tripUpdates(realtime, feed, only: Board.trips(calling: stops, feed.timetable))
+        return try board(gtfs.reading(updates), feed, stops: stops, updates: updates)
     }
 
     /// `feed` on the clock of the stop's feed, as `run` opens it.

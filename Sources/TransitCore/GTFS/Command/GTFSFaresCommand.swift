@@ -19,13 +19,14 @@ struct GTFSFaresCommand: GTFSSubcommand {
     var feeds: [String] = []
     var from: String
     var to: String
-    var date: String?
+    var day: JourneyQuery.Day
     var search: GTFSCommandLine.Search
 
     init(_ args: Arguments) throws(TransitError) {
         feeds = args.strings("feed")
-        (from, to) = try args.distinctPair(what: "stop")
-        date = try GTFSCommandLine.checkedDate(args)
+        from = try args.required("from")
+        to = try args.required("to")
+        day = try GTFSCommandLine.day(args)
         search = try GTFSCommandLine.Search(args)
     }
 
@@ -40,13 +41,17 @@ struct GTFSFaresCommand: GTFSSubcommand {
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
-        let (feed, ends) = try gtfs.open(feeds, from: from, to: to, radius: search.radius, zone: search.zone, walks: search.longestWalk)
+        // The whole service day's journeys, with no rider's needs.
+        var q = JourneyQuery(from: .init(from), to: .init(to), day: day, now: gtfs.now, rules: search.rules)
+        q.zone = search.zone
+        q.wholeDay = true
+        let (feed, engine, ends) = try gtfs.open(feeds, q)
         let t = feed.timetable
         guard t.hasFares else {
             return .empty(feed.notices + ["No fares: the feed has neither fare_attributes.txt nor fare_leg_rules.txt"])
         }
-        let day = try gtfs.serviceDay(date, feed)
-        let journeys = ends.router(day: day.dayNumber, after: nil, before: nil, rules: search.rules).journeys()
+        let search = try engine.search(q, ends, updates: nil), day = search.day
+        let journeys = search.journeys()
         // The layout's fare table prices as `gtfs trips` does; one more per rider category.
         let clock = ServiceClock(day: day, zone: t.zone)
         let layout = JourneyLayout(t, clock: clock, journeys: journeys)

@@ -33,7 +33,7 @@ struct GTFSJourneyCommand: GTFSSubcommand {
     var trips: [TypedRun]
     var from: String
     var to: String
-    var date: String?
+    var day: JourneyQuery.Day
     var changeAt: [String]?
     var search: GTFSCommandLine.Search
     var realtime = GTFSCommandLine.RealtimeChoice()
@@ -64,13 +64,17 @@ struct GTFSJourneyCommand: GTFSSubcommand {
         }
         search = try GTFSCommandLine.Search(args)
         realtime = try GTFSCommandLine.RealtimeChoice(args)
-        date = try GTFSCommandLine.checkedDate(args)
+        day = try GTFSCommandLine.day(args)
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
-        let (feed, ends) = try gtfs.open(feeds, from: from, to: to, radius: search.radius, zone: search.zone, walks: search.longestWalk)
+        // The journey is checked on its whole service day.
+        var q = JourneyQuery(from: .init(from), to: .init(to), day: day, now: gtfs.now, rules: search.rules)
+        q.zone = search.zone
+        q.wholeDay = true
+        let (feed, engine, ends) = try gtfs.open(feeds, q)
         let updates = try await gtfs.tripUpdates(realtime, feed)
-        return try check(gtfs.reading(updates), feed, ends, updates: updates)
+        return try check(feed, try engine.search(q, ends, updates: updates))
     }
 
     /// One ride of the journey: its trip's run on the day, every call as the data has it, and
@@ -94,15 +98,12 @@ struct GTFSJourneyCommand: GTFSSubcommand {
         var holds: Bool { (margin ?? -1) >= 0 }
     }
 
-    func check(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, _ ends: QueryEnds, updates: TripUpdates?) throws(TransitError) -> Output {
-        let t = feed.timetable
-        let day = try gtfs.serviceDay(date, feed)
-        let clock = ServiceClock(day: day, zone: t.zone)
-        let router = ends.router(day: day.dayNumber, after: nil, before: nil, rules: search.rules, updates: updates)
-        let rides = try self.rides(t, ends, router: router, day: day)
+    func check(_ feed: GTFSContext.Feed, _ search: JourneySearch) throws(TransitError) -> Output {
+        let t = search.timetable, clock = search.clock, day = search.day, updates = search.updates, router = search.router
+        let rides = try self.rides(t, search.ends, router: router, day: day)
         var changes: [Change] = []
         for (a, b) in zip(rides, rides.dropFirst()) {
-            let needs = router.changeSeconds(from: a.alighting.stop, trip: a.trip, to: b.boarding.stop, trip: b.trip) ?? search.minTransfer
+            let needs = router.changeSeconds(from: a.alighting.stop, trip: a.trip, to: b.boarding.stop, trip: b.trip) ?? search.query.rules.minTransferSeconds
             let margin: Int? = a.alighting.arrival.flatMap { arrived in b.boarding.departure.map { $0 - arrived - needs } }
             changes.append(Change(needs: needs, margin: margin))
         }
@@ -117,13 +118,11 @@ struct GTFSJourneyCommand: GTFSSubcommand {
             let ride = rides[broken.ride]
             let hidden = (updates ?? TripUpdates()).hiding(trip: ride.trip, start: ride.start, day: day.dayNumber, in: t)
             if broken.ride == 0 {
-                let after = ride.boarding.plannedDeparture ?? 0
-                instead = ends.router(day: day.dayNumber, after: after, before: nil, rules: search.rules, updates: hidden).journeys(limit: 2)
+                instead = search.later(after: ride.boarding.plannedDeparture ?? 0, updates: hidden, count: 2)
             } else {
                 let previous = rides[broken.ride - 1]
                 let arrived = previous.alighting.arrival ?? previous.alighting.plannedArrival ?? 0
-                instead = try MissedRide.onward(from: ride.boarding.stop, after: arrived + changes[broken.ride - 1].needs, to: to, t, search: search,
-                                                rules: search.rules, streets: ends.streets, day: day, updates: hidden, count: 2)
+                instead = try search.onward(from: ride.boarding.stop, after: arrived + changes[broken.ride - 1].needs, updates: hidden, count: 2)
             }
         }
         var notices = feed.notices + (updates?.notices ?? [])

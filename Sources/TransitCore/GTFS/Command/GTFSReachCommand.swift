@@ -24,31 +24,32 @@ struct GTFSReachCommand: GTFSSubcommand {
     /// `--feed`, as given (several: a combination; `all`: every imported feed; none: the default).
     var feeds: [String] = []
     var from: String
-    var date: String?
+    var day: JourneyQuery.Day
     var after: ServiceTime?
     var minutes: Int
     var search: GTFSCommandLine.Search
     var realtime = GTFSCommandLine.RealtimeChoice()
     /// `--wheelchair`, `--bike`, `--modes`, `--avoid`, `--buffer`.
-    var needs = RiderOptions()
+    var options = RiderOptions()
 
     init(_ args: Arguments) throws(TransitError) {
         feeds = args.strings("feed")
         realtime = try GTFSCommandLine.RealtimeChoice(args)
         guard let from = args.string("from") else { throw args.missing("from") }
         self.from = from
-        date = try GTFSCommandLine.checkedDate(args)
+        day = try GTFSCommandLine.day(args)
         after = try args.serviceTime("after")
         minutes = try args.intValue("minutes", in: 1...1440)
         search = try GTFSCommandLine.Search(args)
-        needs = try RiderOptions(args, through: false)
+        options = try RiderOptions(args, through: false)
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
-        let (feed, ends) = try gtfs.open(feeds, from: from, radius: search.radius, zone: search.zone, walks: search.longestWalk,
-                                         stepFree: needs.wheelchair)
+        var q = ReachQuery(from: .init(from), day: day, after: after, minutes: minutes, now: gtfs.now, rules: search.rules, needs: options.needs)
+        q.zone = search.zone
+        let (feed, engine, ends) = try gtfs.open(feeds, q.asJourney, destination: false)
         let updates = try await gtfs.tripUpdates(realtime, feed)
-        return try reach(gtfs.reading(updates), feed, ends, updates: updates)
+        return try reach(gtfs, feed, try engine.search(q.asJourney, ends, updates: updates))
     }
 
     struct Reached {
@@ -57,18 +58,13 @@ struct GTFSReachCommand: GTFSSubcommand {
         var rides: Int
     }
 
-    /// `feed` on the query's clock, as `run` opens it.
-    func reach(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, _ ends: QueryEnds, updates: TripUpdates?) throws(TransitError) -> Output {
-        let t = feed.timetable
-        let day = try gtfs.serviceDay(date, feed)
-        let clock = ServiceClock(day: day, zone: t.zone)
-        let window = try ServiceWindow(after: after).seconds(on: clock, now: gtfs.now)
-        let start = window.after ?? 0, end = start + minutes * 60
+    /// The stops the search reaches, laid out.
+    func reach(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, _ search: JourneySearch) throws(TransitError) -> Output {
+        let t = search.timetable, clock = search.clock, day = search.day, updates = search.updates
+        let start = search.window.after ?? 0
         gtfs.progress("finding what is reachable")
-        let rules = try needs.rules(search, gtfs, feed)
         // Reached by a ride, or on foot from the origin (its stops' --walk, a point's --radius).
-        let rows = ends.router(day: day.dayNumber, after: start, before: end, rules: rules, updates: updates).reach().filter { $0.arrival <= end }
-            .map { Reached(stop: $0.stop, arrival: $0.arrival, rides: $0.rides) }
+        let rows = search.reach(minutes: minutes).map { Reached(stop: $0.stop, arrival: $0.arrival, rides: $0.rides) }
         let data: [Column<Reached>] = [
             Column("stop_id", "STOP") { .string(t.stop($0.stop).id) }, Column("stop_name", "NAME") { .string(t.stop($0.stop).name) }.wrapping(),
             Column("arrival") { .time(clock.instant($0.arrival), t.zone(ofStop: $0.stop)) },
@@ -77,13 +73,11 @@ struct GTFSReachCommand: GTFSSubcommand {
         ]
         let arrive = Column<Reached>("arrival", "ARRIVE") { .string(ClockTime.hhmm(clock.instant($0.arrival), zone: t.zone(ofStop: $0.stop), on: day)) }
         let changes = Column<Reached>("transfers", "CHG") { $0.rides > 0 ? .int($0.rides - 1) : .string("walk") }
-        var notices = feed.notices + (updates?.notices ?? []) + needs.notices(t)
+        var notices = feed.notices + (updates?.notices ?? []) + search.notices
         if rows.isEmpty {
-            notices.append(gtfs.emptyNotice("Nothing reachable from \(from) within \(minutes) minutes", t, clock: clock,
-                                            typed: ServiceWindow(after: after), window: window) { seconds in
-                let opens = seconds.after ?? 0, closes = opens + minutes * 60
-                return !ends.router(day: day.dayNumber, after: opens, before: closes, rules: rules, updates: updates).reach()
-                    .filter { $0.arrival <= closes }.isEmpty
+            notices.append(gtfs.at(search.now).emptyNotice("Nothing reachable from \(from) within \(minutes) minutes", t, clock: clock,
+                                                          typed: ServiceWindow(after: after), window: search.window) { seconds in
+                !search.reach(minutes: minutes, from: seconds.after ?? 0).isEmpty
             })
         }
         var output = Output(rows, data: data, table: [data[0], data[1], arrive, data[3], changes], notices: notices)

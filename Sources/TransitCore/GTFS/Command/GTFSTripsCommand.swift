@@ -36,8 +36,8 @@ struct GTFSTripsCommand: GTFSSubcommand {
     var feeds: [String] = []
     var from: String
     var to: String
-    /// As typed (`2016-04-06`, `today`): read in the feed's zone once the feed is open.
-    var date: String?
+    /// `--date`: read in the query's zone once the feed is open.
+    var day: JourneyQuery.Day
     /// `--after`, `--before` (both inclusive) and `--arrive-by`, as typed; resolved on the service day.
     var window: ServiceWindow
     var search: GTFSCommandLine.Search
@@ -58,13 +58,14 @@ struct GTFSTripsCommand: GTFSSubcommand {
     /// `--alternatives N`: the next N journeys if a ride after the first is missed.
     var alternatives: Int?
     /// `--wheelchair`, `--bike`, `--modes`, `--avoid`, `--buffer`, `--via`: the journeys the rider shapes.
-    var needs = RiderOptions()
+    var options = RiderOptions()
 
     init(_ args: Arguments) throws(TransitError) {
         feeds = args.strings("feed")
         realtime = try GTFSCommandLine.RealtimeChoice(args)
-        (from, to) = try args.distinctPair(what: "stop")
-        date = try GTFSCommandLine.checkedDate(args)
+        from = try args.required("from")
+        to = try args.required("to")
+        day = try GTFSCommandLine.day(args)
         window = try args.serviceTimes()
         search = try GTFSCommandLine.Search(args)
         limit = try args.int("limit", in: 1...100_000)
@@ -77,26 +78,35 @@ struct GTFSTripsCommand: GTFSSubcommand {
         stops = args.flag("stops")
         geometry = args.flag("geometry")
         alternatives = try args.int("alternatives", in: 1...5)
-        needs = try RiderOptions(args, through: true)
+        options = try RiderOptions(args, through: true)
+    }
+
+    /// The question the options ask, read from `now`.
+    func query(_ gtfs: GTFSContext) -> JourneyQuery {
+        var q = JourneyQuery(from: .init(from), to: .init(to), day: day, window: window, now: gtfs.now, rules: search.rules, needs: options.needs)
+        q.zone = search.zone
+        q.vias = options.vias
+        q.limit = limit
+        q.earliest = earliest
+        q.fastest = fastest
+        q.drawsWalks = geometry || gtfs.settings.format == .geojson
+        return q
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {
-        let (feed, ends) = try gtfs.open(feeds, from: from, to: to, radius: search.radius, zone: search.zone, walks: search.longestWalk, drawn: geometry,
-                                         vias: needs.vias, stepFree: needs.wheelchair)
+        let q = query(gtfs)
+        let (feed, engine, ends) = try gtfs.open(feeds, q)
         let updates = try await gtfs.tripUpdates(realtime, feed)
-        return try journeys(gtfs.reading(updates), feed, ends, updates: updates)
+        return try journeys(gtfs, feed, try engine.search(q, ends, updates: updates))
     }
 
-    /// `feed` on the query's clock, as `run` opens it.
-    func journeys(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, _ ends: QueryEnds, updates: TripUpdates?) throws(TransitError) -> Output {
-        let t = feed.timetable
-        let day = try gtfs.serviceDay(date, feed)
-        let clock = ServiceClock(day: day, zone: t.zone)
+    /// The answer laid out: the journeys the search finds (in a table, without those nobody
+    /// takes), their rides' calls, lines and alternatives where asked, and the notices.
+    func journeys(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, _ search: JourneySearch) throws(TransitError) -> Output {
+        let t = search.timetable, clock = search.clock, updates = search.updates, ends = search.ends
         gtfs.progress("finding journeys")
-        let window = try self.window.seconds(on: clock, now: gtfs.now)
-        let rules = try needs.rules(search, gtfs, feed)
-        var (journeys, router) = plan(ends, rules, day: day, window: window, updates: updates, limit: limit)
-        var notices = feed.notices + (updates?.notices ?? []) + needs.notices(t)
+        var journeys = search.journeys()
+        var notices = feed.notices + (updates?.notices ?? []) + search.notices
         // The table leaves out what nobody takes (not where --earliest asked for the first to
         // arrive); JSON and tsv keep the whole Pareto set. With
         // --limit N the table still prints N rows where N exist: more are asked for while the
@@ -105,7 +115,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
             var asked = limit, kept = JourneyLayout.likely(journeys)
             while let n = limit, let a = asked, kept.count < n, journeys.count == a {
                 asked = a * 2
-                (journeys, router) = plan(ends, rules, day: day, window: window, updates: updates, limit: asked)
+                journeys = search.journeys(limit: asked)
                 kept = JourneyLayout.likely(journeys)
             }
             let shown = limit.map { Array(kept.prefix($0)) } ?? kept
@@ -118,18 +128,17 @@ struct GTFSTripsCommand: GTFSSubcommand {
             journeys = shown.map { journeys[$0] }
         }
         if journeys.isEmpty {
-            notices.append(gtfs.emptyNotice("No journey from \(from) to \(to)", t, clock: clock, typed: self.window, window: window) {
-                !plan(ends, rules, day: day, window: $0, updates: updates, limit: limit).journeys.isEmpty
-            })
+            notices.append(gtfs.at(search.now).emptyNotice("No journey from \(from) to \(to)", t, clock: clock, typed: window, window: search.window,
+                                                          findsWith: search.finds(in:)))
         }
         let drawn = gtfs.settings.format == .geojson || geometry
         if stops || drawn { try JourneyLayout.checkCallsWritten(journeys, what: stops ? "--stops" : geometry ? "--geometry" : "--format geojson") }
         var layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates, from: ends.origin.place, to: ends.destination?.place,
                                    streets: drawn ? ends.streets : nil, rider: try rider.map { typed throws(TransitError) in try Self.category(typed, t) },
-                                   rideCalls: stops ? RideCallSource(router: router) : nil)
+                                   rideCalls: stops ? RideCallSource(router: search.router) : nil)
         layout.geometry = geometry
-        if needs.asksAnything {
-            var shaping = JourneyLayout.Shaping(journeys, router: router, wheelchair: needs.wheelchair, vias: ends.vias.map(Set.init))
+        if options.asksAnything {
+            var shaping = JourneyLayout.Shaping(journeys, router: search.router, wheelchair: options.needs.wheelchair, vias: ends.vias.map(Set.init))
             if let streets = ends.streets {
                 let joins = { (end: QueryEnds.End?) in end?.place.point.map { streets.joinsStreets($0.at) } ?? false }
                 shaping.pointsJoin = (joins(ends.origin), joins(ends.destination))
@@ -137,7 +146,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
             layout.shaping = shaping
         }
         if let alternatives {
-            layout.alternatives = try self.alternatives(journeys, count: alternatives, t, ends, rules, day: day, updates: updates, router: router)
+            layout.alternatives = try self.alternatives(journeys, count: alternatives, search)
         }
         notices += GTFSContext.alertNotices(layout.alertSelection, updates)
         return layout.output(journeys, notices: notices, namesRider: gtfs.settings.format == .table)
@@ -154,25 +163,5 @@ struct GTFSTripsCommand: GTFSSubcommand {
         if holding.count == 1, let k = holding.first { return k }
         let list = ids.indices.map { "\(ids[$0]) (\(names[$0]))" }.joined(separator: ", ")
         throw .usage("--rider: no single rider category '\(typed)'; the feed has \(list)")
-    }
-
-    /// The journeys of `window`, the first `limit`; with `--arrive-by`, those arriving by then,
-    /// latest departure first; with `--earliest`, the first to arrive (`limit` of them, else one).
-    /// With the journeys, the router that found them (its schedule says their rides' calls).
-    func plan(_ ends: QueryEnds, _ rules: QueryEnds.Rules, day: LocalDate, window: ServiceWindow.Seconds, updates: TripUpdates? = nil,
-              limit: Int?) -> (journeys: [Router.Journey], router: Router) {
-        // `--limit` alone lets the router stop early; a filter after it needs the whole window.
-        let filtered = window.arriveBy != nil || fastest
-        let router = ends.router(day: day.dayNumber, after: window.after, before: window.before, rules: rules, updates: updates)
-        if earliest { return (router.earliest(count: limit ?? 1), router) }
-        guard filtered else { return (limit.map { router.journeys(limit: $0) } ?? router.journeys(), router) }
-        var journeys = router.journeys()
-        if fastest { journeys = JourneyLayout.fastest(journeys) }
-        if let by = window.arriveBy {
-            // A filter on the day's Pareto set: every journey arriving in time, the latest to leave first.
-            journeys = journeys.filter { $0.arrival <= by }.reversed()
-        }
-        if let limit { journeys = Array(journeys.prefix(limit)) }
-        return (journeys, router)
     }
 }

@@ -194,19 +194,6 @@ struct JourneyLayout {
         }.map(\.offset)
     }
 
-    /// The Pareto set over departure and arrival only (`--fastest`): a journey goes when another
-    /// leaves no earlier and arrives no later; of equal ones, the one with fewer changes stays.
-    static func fastest(_ journeys: [Router.Journey]) -> [Router.Journey] {
-        var kept: [Router.Journey] = []
-        var earliestLater = Int.max
-        // Latest departure first: a journey stays when it arrives before every later one does.
-        for j in journeys.sorted(by: { ($0.departure, -$0.arrival, -$0.transfers) > ($1.departure, -$1.arrival, -$1.transfers) }) where j.arrival < earliestLater {
-            kept.append(j)
-            earliestLater = j.arrival
-        }
-        return kept.reversed()
-    }
-
     /// A time at a stop, in the zone of the stop's feed (a combination's feeds may differ; a
     /// point, stop -1, is on the query's clock).
     func time(_ seconds: Int, at stop: Int) -> Value { .time(clock.instant(seconds), zone(at: stop)) }

@@ -24,33 +24,22 @@ struct MissedRide: Hashable {
                                                         arrival: previous.arrival.predicted)) }
         }
     }
-
-    /// The next `count` journeys from `stop` (named by its id, so that it walks as `--from` that
-    /// stop would) to `to`, leaving at `after`, by the query's rules and the rider's needs (its
-    /// vias left out: where the journey stands with them is another question), over `updates`
-    /// (with the missed run hidden in them).
-    static func onward(from stop: Int, after: Int, to: String, _ t: Timetable, search: GTFSCommandLine.Search, rules: QueryEnds.Rules,
-                       streets: StreetWalker?, day: LocalDate, updates: TripUpdates, count: Int) throws(TransitError) -> [Router.Journey] {
-        let ends = try QueryEnds(t, from: t.stop(stop).id, to: to, radius: search.radius, zone: search.zone, streets: streets)
-        return ends.router(day: day.dayNumber, after: after, before: nil, rules: rules, updates: updates).journeys(limit: count)
-    }
 }
 
 extension GTFSTripsCommand {
     /// The alternatives to each ride after the first of `journeys`, `count` of each, asked once
-    /// per missed ride: a query from the stop where it boards (named by its id, so that it walks
-    /// as `--from` that stop would), leaving when the ride before has arrived and the change it
-    /// needs is made (`router`'s rule: transfers.txt, else `--min-transfer` plus the walk), with
-    /// the missed run hidden as a DELETED update hides it (`TripUpdates.hiding`).
-    func alternatives(_ journeys: [Router.Journey], count: Int, _ t: Timetable, _ ends: QueryEnds, _ rules: QueryEnds.Rules, day: LocalDate,
-                      updates: TripUpdates?, router: Router) throws(TransitError) -> [MissedRide: [Router.Journey]] {
+    /// per missed ride: the engine's onward journeys from the stop where it boards, leaving when
+    /// the ride before has arrived and the change it needs is made (the router's rule:
+    /// transfers.txt, else `--min-transfer` plus the walk), with the missed run hidden as a
+    /// DELETED update hides it (`TripUpdates.hiding`).
+    func alternatives(_ journeys: [Router.Journey], count: Int, _ search: JourneySearch) throws(TransitError) -> [MissedRide: [Router.Journey]] {
         var found: [MissedRide: [Router.Journey]] = [:]
+        let t = search.timetable
         for journey in journeys {
             for (ride, previous, missed) in MissedRide.of(journey) where found[missed] == nil {
-                let hidden = (updates ?? TripUpdates()).hiding(ride, day: day.dayNumber, in: t)
-                let after = missed.arrival + (router.changeSeconds(from: previous, to: ride) ?? search.minTransfer)
-                found[missed] = try MissedRide.onward(from: missed.stop, after: after, to: to, t, search: search, rules: rules, streets: ends.streets, day: day,
-                                                      updates: hidden, count: count)
+                let hidden = (search.updates ?? TripUpdates()).hiding(ride, day: search.day.dayNumber, in: t)
+                let after = missed.arrival + (search.router.changeSeconds(from: previous, to: ride) ?? search.query.rules.minTransferSeconds)
+                found[missed] = try search.onward(from: missed.stop, after: after, updates: hidden, count: count)
             }
         }
         return found

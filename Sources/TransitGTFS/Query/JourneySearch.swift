@@ -1,0 +1,183 @@
+import Foundation
+import TransitSupport
+
+/// The map a feed was imported with (`gtfs import --streets`), read when a query needs its
+/// streets: a point's walks, changes longer than those stored, walks drawn along the streets.
+package struct FeedMap: Sendable {
+    /// The feed's name, for the message when the map is gone.
+    package var feed: String
+    package var path: String
+    package var hash: String?
+    package var store: FeedStore
+    /// Says that the streets are being read (the command line's progress line).
+    package var reading: (@Sendable () -> Void)?
+
+    package init(feed: String, path: String, hash: String?, store: FeedStore, reading: (@Sendable () -> Void)? = nil) {
+        (self.feed, self.path, self.hash, self.store, self.reading) = (feed, path, hash, store, reading)
+    }
+
+    /// The walks of a rider who walks so, on the map's network for them (without steps, for one
+    /// who needs that).
+    package func walker(_ walking: RiderNeeds.Walking) throws(TransitError) -> StreetWalker {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .usage("\(feed) walks on the map \(path), which is gone; import the feed again with --streets, or without")
+        }
+        reading?()
+        let (network, grid, _) = try store.streets(path, hash: hash, profile: walking.streets)
+        return StreetWalker(network, grid, profile: walking.streets)
+    }
+}
+
+extension GTFSFeed {
+    /// The question set up between `ends` (as `ends(q)` resolved them), with `updates` applied
+    /// to their timetable: what every answer is asked of.
+    package func search(_ q: JourneyQuery, _ ends: QueryEnds, updates: TripUpdates?) throws(TransitError) -> JourneySearch {
+        try JourneySearch(q, ends, updates: updates, feed: name)
+    }
+}
+
+/// A journey question set up on a feed: its ends resolved, the real-time data read on the
+/// query's clock, its service day and window in seconds, the rider's needs found in the
+/// timetable (the routes avoided, the vias' stops), and the router of the window. Every answer
+/// of `gtfs trips`, `reach`, `fares`, `journey` and the library is one of its functions.
+package struct JourneySearch {
+    package let query: JourneyQuery
+    package let ends: QueryEnds
+    package let updates: TripUpdates?
+    /// The query's `now`, or the time of the recordings read (when every source was one).
+    package let now: Date
+    package let day: LocalDate
+    package let clock: ServiceClock
+    package let window: ServiceWindow.Seconds
+    /// The query's needs with its routes avoided and its vias' stops found.
+    package let needs: RiderNeeds
+    /// The router of the query's window.
+    package let router: Router
+    /// What the answer cannot promise, said once (a feed that marks no trip step-free, …).
+    package let notices: [String]
+
+    package var timetable: Timetable { ends.timetable }
+
+    /// `ends` as `GTFSFeed.ends(q)` resolved them; `updates` applied to their timetable; `feed`:
+    /// its name, which an unknown route's error says.
+    init(_ q: JourneyQuery, _ ends: QueryEnds, updates: TripUpdates?, feed: String?) throws(TransitError) {
+        let t = ends.timetable
+        query = q
+        self.ends = ends
+        self.updates = updates
+        now = updates?.recordedAt.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? q.now
+        var asked = q
+        asked.now = now
+        day = asked.serviceDay(in: t.zone)
+        clock = ServiceClock(day: day, zone: t.zone)
+        window = q.wholeDay ? ServiceWindow.Seconds() : try q.window.seconds(on: clock, now: now)
+        var needs = q.needs
+        for typed in q.needs.avoid {
+            let found = t.routes(named: typed)
+            guard !found.isEmpty else { throw .usage("no route '\(typed)' in feed \(feed ?? "given"); 'transit gtfs routes' lists them") }
+            needs.avoidRoutes.formUnion(found)
+        }
+        needs.vias = ends.vias.indices.map { k in
+            RiderNeeds.Via(stops: ends.vias[k], staySeconds: k < q.vias.count ? q.vias[k].staySeconds : 0)
+        }
+        self.needs = needs
+        // A reach's window closes its minutes after it opens.
+        let after = q.reachMinutes == nil ? window.after : window.after ?? 0
+        let before = q.reachMinutes.map { (after ?? 0) + $0 * 60 } ?? window.before
+        router = ends.router(day: day.dayNumber, after: after, before: before, rules: q.rules, needs: needs, updates: updates)
+        notices = Self.notices(q.needs, t)
+    }
+
+    /// The answer the query asks for: every Pareto-optimal journey of the window by departure
+    /// (the first `limit`); with `arriveBy`, those arriving by then, the latest to leave first;
+    /// with `fastest`, those no other beats on both times; with `earliest`, the first to arrive.
+    package func journeys() -> [Router.Journey] { journeys(limit: query.limit) }
+
+    /// The same with another limit (the table asks for more where it hides some).
+    package func journeys(limit: Int?) -> [Router.Journey] { Self.journeys(router, query, window: window, limit: limit) }
+
+    private static func journeys(_ router: Router, _ q: JourneyQuery, window: ServiceWindow.Seconds, limit: Int?) -> [Router.Journey] {
+        if q.earliest { return router.earliest(count: limit ?? 1) }
+        // `limit` alone lets the router stop early; a filter after it needs the whole window.
+        guard window.arriveBy != nil || q.fastest else { return limit.map { router.journeys(limit: $0) } ?? router.journeys() }
+        var journeys = router.journeys()
+        if q.fastest { journeys = fastest(journeys) }
+        if let by = window.arriveBy {
+            // A filter on the day's Pareto set: every journey arriving in time, the latest to leave first.
+            journeys = journeys.filter { $0.arrival <= by }.reversed()
+        }
+        if let limit { journeys = Array(journeys.prefix(limit)) }
+        return journeys
+    }
+
+    /// The Pareto set over departure and arrival only (`fastest`): a journey goes when another
+    /// leaves no earlier and arrives no later; of equal ones, the one with fewer changes stays.
+    package static func fastest(_ journeys: [Router.Journey]) -> [Router.Journey] {
+        var kept: [Router.Journey] = []
+        var earliestLater = Int.max
+        // Latest departure first: a journey stays when it arrives before every later one does.
+        for j in journeys.sorted(by: { ($0.departure, -$0.arrival, -$0.transfers) > ($1.departure, -$1.arrival, -$1.transfers) }) where j.arrival < earliestLater {
+            kept.append(j)
+            earliestLater = j.arrival
+        }
+        return kept.reversed()
+    }
+
+    /// Whether the same question in another window of the day finds a journey (what an empty
+    /// answer's notice offers).
+    package func finds(in other: ServiceWindow.Seconds) -> Bool {
+        let router = ends.router(day: day.dayNumber, after: other.after, before: other.before, rules: query.rules, needs: needs, updates: updates)
+        return !Self.journeys(router, query, window: other, limit: query.limit).isEmpty
+    }
+
+    /// The next `count` journeys leaving at or after `after`, over `updates` (a run hidden in them).
+    package func later(after: Int, updates: TripUpdates, count: Int) -> [Router.Journey] {
+        ends.router(day: day.dayNumber, after: after, before: nil, rules: query.rules, needs: needs, updates: updates).journeys(limit: count)
+    }
+
+    /// The next `count` journeys from `stop` (named by its id, so that it walks as `--from` that
+    /// stop would) to the destination, leaving at or after `after`, by the query's rules and the
+    /// rider's needs (its vias left out: where the journey stands with them is another
+    /// question), over `updates` (with a missed run hidden in them).
+    package func onward(from stop: Int, after: Int, updates: TripUpdates, count: Int) throws(TransitError) -> [Router.Journey] {
+        let t = timetable
+        let from = try QueryEnds(t, from: .stop(t.stop(stop).id), to: query.to, radius: query.rules.radiusMeters, zone: query.zone, streets: ends.streets,
+                                 walkingSpeed: needs.walking.speed)
+        var needs = self.needs
+        needs.vias = []
+        return from.router(day: day.dayNumber, after: after, before: nil, rules: query.rules, needs: needs, updates: updates).journeys(limit: count)
+    }
+
+    /// Every stop reached within `minutes` of the window's start: by a ride, or on foot from the
+    /// origin (its stops' walk, a point's radius). `start`: another window's start (an empty
+    /// answer's notice asks).
+    package func reach(minutes: Int, from start: Int? = nil) -> [(stop: Int, arrival: Int, rides: Int)] {
+        let opens = start ?? window.after ?? 0, closes = opens + minutes * 60
+        let router = start == nil && query.reachMinutes == minutes ? self.router
+            : ends.router(day: day.dayNumber, after: opens, before: closes, rules: query.rules, needs: needs, updates: updates)
+        return router.reach().filter { $0.arrival <= closes }
+    }
+
+    /// What the answer cannot promise, said once: a feed that marks no trip step-free, what a
+    /// step-free walk is measured on, route types no mode names.
+    static func notices(_ needs: RiderNeeds, _ t: Timetable) -> [String] {
+        var out: [String] = []
+        if needs.wheelchair {
+            if !t.marksStepFreeTrips {
+                out.append("--wheelchair: the feed marks no trip wheelchair_accessible=1, so nothing can be promised step-free")
+            }
+            // Walks measured on a map at import carry their step-free meters (a query's longer
+            // walks and a point's are measured on the same map's step-free network).
+            out.append(!t.hasStepFreeWalks
+                ? "--wheelchair: walks are straight lines at 0.8 m/s: without a map (gtfs import --streets) steps on the way cannot be avoided; pathways.txt is not read"
+                : "--wheelchair: walks at 0.8 m/s on the map's streets without steps (a stop off the map keeps a straight line); pathways.txt (lifts and stairs inside stations) is not read")
+        }
+        if needs.modes != nil {
+            let unnamed = Set((0..<t.routeCount).map { t.route($0).type }.filter { RouteMode(routeType: $0) == nil })
+            if !unnamed.isEmpty {
+                out.append("--modes: route types \(unnamed.sorted().map(String.init).joined(separator: ", ")) name no mode and are never ridden")
+            }
+        }
+        return out
+    }
+}
