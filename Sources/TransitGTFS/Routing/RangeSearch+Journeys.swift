@@ -49,7 +49,7 @@ extension RangeSearch {
                                    from: boardStop, to: stop, departure: LegTime(Int(planned.0), predicted: Int(schedule.departure(q, run, board))),
                                    arrival: LegTime(Int(planned.1), predicted: Int(schedule.arrival(q, run, alight))),
                                    runStart: Int(schedule.planned(q, run, 0).departure), instance: schedule.instance(q, run),
-                                   calls: (board...alight).map { schedule.stop(q, $0) }))
+                                   calls: (board...alight).map { schedule.stop(q, $0) }, dayOffset: schedule.dayOffset(q)))
             let previous = Int(label.legs) - 1
             let from = Int(label.fromStop)
             if previous == 0 { break }

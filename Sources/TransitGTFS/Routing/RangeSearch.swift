@@ -455,20 +455,22 @@ package struct RangeSearch<S: Schedule> {
             // A pattern found damaged where read has no stops.
             guard startPosition < length else { continue }
             var current = -1
-            // The ridden run's (arrival, departure) pairs, read in place.
+            // The ridden run's (arrival, departure) pairs, read in place: its day's times, which
+            // `shift` puts on the search's clock (0 but in a search across days).
             var ridden = UnsafeBufferPointer<Int32>(start: nil, count: 0)
+            let shift = schedule.timeShift(q)
             var boarded = SearchState.Label()
             for i in startPosition..<length {
                 let y = Int(stops[i])
                 if i > lastBoarding {
                     // No boarding ahead: the run ridden is all there is, its arrivals only grow,
                     // and (where every run's times rise) so does the least it could still reach.
-                    if current < 0 || ridden[2 * i] >= destinationBound || (bounds.rising && !promising(y, Int64(ridden[2 * i]))) { break }
+                    if current < 0 || ridden[2 * i] &+ shift >= destinationBound || (bounds.rising && !promising(y, Int64(ridden[2 * i] &+ shift))) { break }
                 }
                 // Alighting: only where something before the best arrival known can come of it.
-                if current >= 0 && Timetable.canAlight(flags[i]) && !state.noAlighting[y] && promising(y, Int64(ridden[2 * i]))
+                if current >= 0 && Timetable.canAlight(flags[i]) && !state.noAlighting[y] && promising(y, Int64(ridden[2 * i] &+ shift))
                     && stopFilter?.allows(stop: y) ?? true {
-                    let a = ridden[2 * i]
+                    let a = ridden[2 * i] &+ shift
                     if hasFromRules(y) {
                         var label = boarded
                         label.alightPosition = Int32(i)
@@ -493,7 +495,7 @@ package struct RangeSearch<S: Schedule> {
                     entry = Int(entries[entry].next)
                     // A run already ridden that leaves before this source is ready: nothing to gain;
                     // nor from a boarding that cannot reach the destination before the best known.
-                    if current >= 0 && source.ready > ridden[2 * i + 1] { continue }
+                    if current >= 0 && source.ready > ridden[2 * i + 1] &+ shift { continue }
                     if !promising(pattern: q, i, Int64(source.ready)) { continue }
                     if let run = boarding.boardable(q, i, source, round: round, current: current), current < 0 || run < current {
                         current = run

@@ -70,6 +70,10 @@ package struct Router {
         /// and the fewest changes arriving then, the latest departure to find one is the answer,
         /// and the span's earlier departures, which cost most of its search, cannot beat it).
         package var enoughOnceFound: (arrival: Int, transfers: Int)?
+        /// The service days whose runs a journey may ride, as days after `day` (−1: the day
+        /// before's runs that go on past midnight): a journey leaving in the window rides any run
+        /// of them (`DaysSchedule`), on `day`'s clock. Not with real-time data yet: that day only.
+        package var days = 0...0
 
         package init(origins: [Int], destinations: [Int], day: Int, after: Int? = nil, before: Int? = nil, maxTransfers: Int,
                      minTransfer: Int, walkMeters: Double? = nil) {
@@ -103,6 +107,8 @@ package struct Router {
         package var instance = -1
         /// The stops a ride calls at, from boarding to alighting (both included).
         package var calls: [Int] = []
+        /// The service day a ride's run belongs to, as days after the query's (`Query.days`).
+        package var dayOffset = 0
 
         package var trip: Int? { if case .ride(let trip, _, _, _, _) = mode { trip } else { nil } }
         package var isRide: Bool { trip != nil }
@@ -145,6 +151,9 @@ package struct Router {
     package let layers: ViaLayers?
     private let viaPlanned: ViaSchedule<DaySchedule>?
     private let viaRealtime: ViaSchedule<RealtimeSchedule>?
+    /// A search across days (`Query.days`): the days' runs as one schedule, and its vias' layers.
+    private let acrossDays: DaysSchedule<DaySchedule>?
+    private let viaAcrossDays: ViaSchedule<DaysSchedule<DaySchedule>>?
 
     /// `children`: the feed's stations, when the caller already worked them out (a StopIndex has).
     /// `streets`: a map's walking network, for walks longer than those the feed stored.
@@ -155,21 +164,29 @@ package struct Router {
         self.schedule = schedule
         let realtime = updates.map { RealtimeSchedule(timetable, day: query.day, updates: $0, base: schedule) }
         self.realtime = realtime
+        let acrossDays: DaysSchedule<DaySchedule>? = query.days == 0...0 || updates != nil ? nil : DaysSchedule(
+            query.days.map { $0 == 0 ? schedule : DaySchedule(timetable, day: query.day + $0) }, offsets: Array(query.days),
+            shifts: query.days.map { DaysSchedule<DaySchedule>.shift(from: LocalDate(dayNumber: query.day), days: $0, in: timetable.zone) })
+        self.acrossDays = acrossDays
         let needs = query.needs
         let edges = TransferEdges(timetable, minTransfer: query.minTransfer, walkMeters: query.walkMeters,
                                   linkMeters: timetable.isCombination ? query.linkMeters : nil, children: children ?? StationChildren(timetable), streets: streets,
                                   margin: needs.margin, walkingSpeed: needs.walking.speed, stepFree: needs.walking.stepFree)
         self.edges = edges
-        self.query = Self.walkingEnds(query, edges)
+        var query = Self.walkingEnds(query, edges)
+        // Across days, the window starts no earlier than the query's day does.
+        if acrossDays != nil && query.after == nil { query.after = 0 }
+        self.query = query
         let filter = needs.filtersRides ? RideFilter(timetable, needs, updates: updates) : nil
         if needs.vias.isEmpty {
-            (layers, viaPlanned, viaRealtime) = (nil, nil, nil)
+            (layers, viaPlanned, viaRealtime, viaAcrossDays) = (nil, nil, nil, nil)
         } else {
-            let base: any Schedule = realtime ?? schedule
+            let base: any Schedule = acrossDays.map { $0 as any Schedule } ?? realtime.map { $0 as any Schedule } ?? schedule
             let layers = ViaLayers(stops: base.stopCount, patterns: base.patternCount, calls: base.callCount, vias: needs.vias)
             self.layers = layers
-            viaPlanned = realtime == nil ? ViaSchedule(schedule, layers) : nil
+            viaPlanned = realtime == nil && acrossDays == nil ? ViaSchedule(schedule, layers) : nil
             viaRealtime = realtime.map { ViaSchedule($0, layers) }
+            viaAcrossDays = acrossDays.map { ViaSchedule($0, layers) }
             edges.layers = layers
             filter?.layers = layers
         }
@@ -258,6 +275,10 @@ package struct Router {
     private func searching(_ query: Query, leaving: Int32? = nil) -> (journeys: [Journey], earliest: (arrival: Int32, departure: Int32, transfers: Int32?)?) {
         if let layers {
             let layered = layers.layered(query), noAlighting = layers.everyLayer(query.origins)
+            if let viaAcrossDays {
+                let (found, earliest) = Self.run(viaAcrossDays, layered, edges, filter, noAlighting, leaving)
+                return (found.map { layers.unlayered($0, basePattern: viaAcrossDays.basePattern) }, earliest)
+            }
             if let viaRealtime {
                 let (found, earliest) = Self.run(viaRealtime, layered, edges, filter, noAlighting, leaving)
                 return (found.map { layers.unlayered($0, basePattern: viaRealtime.basePattern) }, earliest)
@@ -266,6 +287,7 @@ package struct Router {
             let (found, earliest) = Self.run(viaPlanned, layered, edges, filter, noAlighting, leaving)
             return (found.map { layers.unlayered($0, basePattern: viaPlanned.basePattern) }, earliest)
         }
+        if let acrossDays { return Self.run(acrossDays, query, edges, filter, nil, leaving) }
         if let realtime { return Self.run(realtime, query, edges, filter, nil, leaving) }
         return Self.run(schedule, query, edges, filter, nil, leaving)
     }
@@ -283,6 +305,7 @@ package struct Router {
     /// The origins walked to (from a point, or from the stops named) are reached on foot, leaving
     /// at the window's start: 0 rides (an origin is never alighted at).
     package func reach() -> [(stop: Int, arrival: Int, rides: Int)] {
+        if let acrossDays { return reach(on: acrossDays) }
         if let realtime { return reach(on: realtime) }
         return reach(on: schedule)
     }

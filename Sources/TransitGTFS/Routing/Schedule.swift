@@ -29,6 +29,12 @@ package protocol Schedule {
     func stops(of pattern: Int) -> UnsafeBufferPointer<Int32>
     func flags(of pattern: Int) -> UnsafeBufferPointer<UInt8>
     func times(of pattern: Int, _ run: Int) -> UnsafeBufferPointer<Int32>
+    /// Seconds to add to `times(of:_:)` to put them on the search's clock: a later (or earlier)
+    /// service day's copy of a pattern in a search across days (`DaysSchedule`); 0 otherwise.
+    func timeShift(_ pattern: Int) -> Int32
+    /// The service days after the search's that the pattern's runs belong to (−1: the day
+    /// before's runs past midnight); 0 but across days.
+    func dayOffset(_ pattern: Int) -> Int
     /// The calls at `stop`, as indices for `call(_:)`: a range, not a closure, so that a caller
     /// changing its own state while it walks them needs no copy of the schedule.
     func calls(at stop: Int) -> Range<Int>
@@ -60,6 +66,8 @@ extension Schedule {
         (arrival(pattern, run, position), departure(pattern, run, position))
     }
 
+    @inline(__always) package func timeShift(_ pattern: Int) -> Int32 { 0 }
+    @inline(__always) package func dayOffset(_ pattern: Int) -> Int { 0 }
     package func instance(_ pattern: Int, _ run: Int) -> Int { -1 }
     package func status(_ pattern: Int, _ run: Int, _ position: Int) -> RealtimeStatus { .scheduled }
     package func plannedFlags(of pattern: Int) -> UnsafeBufferPointer<UInt8> { flags(of: pattern) }

@@ -11,9 +11,22 @@ struct DifferentialCase {
     /// `walkLimit`: a cap on each stop's walks smaller than the compiler's, applied to the
     /// compiled feed as the compiler applies its own, on the feed drawn five times closer
     /// together (so that a random feed of nine stops meets it: most are then within 300 m).
-    init(seed: UInt64, walkLimit: Int? = nil) throws {
+    /// `lateRuns`: half the trips moved 6 to 20 hours later (times to 46:00), so that a
+    /// day's runs go on far into the next (its own generator: the feed's other draws stay).
+    init(seed: UInt64, walkLimit: Int? = nil, lateRuns: Bool = false) throws {
         self.seed = seed
         var feed = RandomFeed(seed: seed)
+        if lateRuns {
+            var g = SeededGenerator(seed: seed ^ 0x4C41_5445)
+            for k in feed.trips.indices where g.chance(0.5) {
+                let later = g.int(6 * 4...20 * 4) * 900
+                feed.trips[k].calls = ReferenceRouter.moved(feed.trips[k].calls, by: later)
+                for w in feed.trips[k].windows.indices {
+                    feed.trips[k].windows[w].start += later
+                    feed.trips[k].windows[w].end += later
+                }
+            }
+        }
         if walkLimit != nil {
             for k in feed.stops.indices {
                 feed.stops[k].latitude = 37 + (feed.stops[k].latitude - 37) / 5
@@ -159,6 +172,7 @@ struct DifferentialCase {
         var query = Router.Query(origins: origins.sorted(), destinations: destinations.sorted(), day: q.day, after: q.after, before: q.before,
                                  maxTransfers: q.maxTransfers, minTransfer: q.minTransfer, walkMeters: q.walkMeters)
         query.linkMeters = q.linkMeters
+        query.days = q.days
         (query.walksFromOrigins, query.walksToDestinations) = (q.walksFromOrigins, q.walksToDestinations)
         for (stop, seconds) in q.access { if let i = stopIndex(feed.stops[stop].id) { query.access[i] = seconds } }
         for (stop, seconds) in q.egress { if let i = stopIndex(feed.stops[stop].id) { query.egress[i] = seconds } }
@@ -289,14 +303,14 @@ struct DifferentialSweep {
     var seeds: Range<UInt64> = 0..<0
 
     init(queries defaultQueries: Int, seed defaultSeed: UInt64, scale: Int = 1, perFeed: Int = DifferentialSweep.queriesPerFeed,
-         salt: UInt64, pairs: Bool = false, national: Bool = false, walkLimit: Int? = nil, _ ask: (DifferentialCase, inout SeededGenerator) throws -> (compared: Int, difference: String?)?) throws {
+         salt: UInt64, pairs: Bool = false, national: Bool = false, walkLimit: Int? = nil, lateRuns: Bool = false, _ ask: (DifferentialCase, inout SeededGenerator) throws -> (compared: Int, difference: String?)?) throws {
         let environment = ProcessInfo.processInfo.environment
         let queries = environment["TRANSIT_DIFFERENTIAL_QUERIES"].flatMap(Int.init).map { $0 / scale } ?? defaultQueries
         let firstSeed = environment["TRANSIT_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? defaultSeed
         var feedSeed = firstSeed
         while asked < queries {
             let test = national ? try DifferentialCase(nationalSeed: feedSeed)
-                : pairs ? try DifferentialCase(pairSeed: feedSeed) : try DifferentialCase(seed: feedSeed, walkLimit: walkLimit)
+                : pairs ? try DifferentialCase(pairSeed: feedSeed) : try DifferentialCase(seed: feedSeed, walkLimit: walkLimit, lateRuns: lateRuns)
             var g = SeededGenerator(seed: feedSeed &* salt)
             for _ in 0..<perFeed where asked < queries {
                 guard let answer = try ask(test, &g) else { continue }
@@ -319,6 +333,7 @@ extension ReferenceRouter.Query {
             + (needs.modes.map { " modes \($0.sorted())" } ?? "") + (needs.avoid.isEmpty ? "" : " avoid \(needs.avoid.map { feed.routes[$0] })")
             + (needs.marginSeconds == 0 && needs.marginFactor == 1 ? "" : " buffer \(needs.marginSeconds) s × \(needs.marginFactor)")
             + needs.vias.map { " via \($0.stops.sorted().map { feed.stops[$0].id }.joined(separator: "+"))/\($0.stay)" }.joined()
+            + (days == 0...0 ? "" : " days \(days.lowerBound)...\(days.upperBound)")
     }
 }
 

@@ -40,6 +40,10 @@ struct ReferenceRouter {
         var walksFromOrigins = false
         var walksToDestinations = false
         var needs = Needs()
+        /// The service days whose runs a journey may ride, as days after `day`, each day's runs
+        /// on `day`'s clock (a later day's start is 86,400 s later, 3,600 less or more across a
+        /// clock change).
+        var days = 0...0
     }
 
     /// A rider's needs, as the README states them (issue 46).
@@ -111,21 +115,18 @@ struct ReferenceRouter {
         for (k, stop) in feed.stops.enumerated() { if let p = stop.parent, stations.indices.contains(p) { stations[p].append(k) } }
         self.stations = stations
         self.query = walkedEnds(query)
-        for (index, trip) in feed.trips.enumerated() where runsOn(feed.services[trip.service], query.day) && rides(trip) {
-            if trip.windows.isEmpty {
-                runs.append(Run(trip: index, calls: trip.calls))
-            }
-            for window in trip.windows {
-                var start = window.start
-                while start < window.end {
-                    let shift = start - trip.calls[0].departure
-                    runs.append(Run(trip: index, calls: trip.calls.map { call in
-                        var c = call
-                        c.arrival += shift
-                        c.departure += shift
-                        return c
-                    }))
-                    start += window.headway
+        for offset in query.days {
+            let moved = Self.dayStart(query.day + offset, zone: feed.zone) - Self.dayStart(query.day, zone: feed.zone)
+            for (index, trip) in feed.trips.enumerated() where runsOn(feed.services[trip.service], query.day + offset) && rides(trip) {
+                if trip.windows.isEmpty {
+                    runs.append(Run(trip: index, calls: Self.moved(trip.calls, by: moved)))
+                }
+                for window in trip.windows {
+                    var start = window.start
+                    while start < window.end {
+                        runs.append(Run(trip: index, calls: Self.moved(trip.calls, by: start - trip.calls[0].departure + moved)))
+                        start += window.headway
+                    }
                 }
             }
         }
@@ -153,6 +154,26 @@ struct ReferenceRouter {
 
     /// The via a stop is of, if it is the next one after `v` vias.
     func isVia(_ stop: Int, _ v: Int) -> Bool { v < query.needs.vias.count && query.needs.vias[v].stops.contains(stop) }
+
+    /// Calls `seconds` later.
+    static func moved(_ calls: [RandomFeed.Call], by seconds: Int) -> [RandomFeed.Call] {
+        calls.map { call in
+            var c = call
+            c.arrival += seconds
+            c.departure += seconds
+            return c
+        }
+    }
+
+    /// The instant (seconds since 1970) service day `day` starts in `zone`: noon minus 12 hours,
+    /// worked out with Foundation's calendar here, not the engine's clock.
+    static func dayStart(_ day: Int, zone: String) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 0) ?? .current
+        let date = LocalDate(dayNumber: day)
+        let noon = calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day, hour: 12)) ?? Date(timeIntervalSince1970: 0)
+        return Int(noon.timeIntervalSince1970) - 12 * 3600
+    }
 
     func runsOn(_ s: RandomFeed.Service, _ day: Int) -> Bool {
         if s.removed.contains(day) { return false }
@@ -317,7 +338,8 @@ struct ReferenceRouter {
 
     // MARK: journeys
 
-    func inWindow(_ t: Int) -> Bool { (query.after.map { t >= $0 } ?? true) && (query.before.map { t <= $0 } ?? true) }
+    /// Across days, the window starts no earlier than the query's day does.
+    func inWindow(_ t: Int) -> Bool { ((query.after ?? (query.days == 0...0 ? nil : 0)).map { t >= $0 } ?? true) && (query.before.map { t <= $0 } ?? true) }
 
     func journeys() -> [Triple] {
         // A departure is when one leaves the origin: from a point, the walk to the stop before the run.

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import TransitGTFS
+@testable import TransitSupport
+
+extension CPUBound {
+    /// Journeys across days (issue 64): the router over several service days' runs at once
+    /// (`Router.Query.days`, `DaysSchedule`) against the reference, which expands each day's runs
+    /// on the query's clock by Foundation's calendar. Half the feeds' trips run 6 to 20
+    /// hours late (to 46:00), windows from 00:00 to 30:00 of the day, so that the day before's
+    /// runs past midnight and the next day's decide; the days of 2026's clock changes among those
+    /// asked, where a day is 23 or 25 hours.
+    @Suite struct AcrossDaysDifferentialTests {
+        @Test func journeysAcrossDaysAreTheReferences() throws {
+            var spans: [String: Int] = [:], crossing = 0, byTheDayBefore = 0
+            let sweep = try DifferentialSweep(queries: 200, seed: 20_261_206, salt: 64, lateRuns: true) { test, g in
+                var q = test.query(&g)
+                q.days = [-1...0, -1...1, 0...1, 0...2, -1...2][g.int(0...4)]
+                // Often in the small hours, where the day before's last runs are still out.
+                q.after = g.chance(0.4) ? g.int(0...12) * 900 : g.int(0...30 * 4) * 900
+                q.before = g.chance(0.3) ? (q.after ?? 0) + g.int(1...16) * 1800 : nil
+                if g.chance(0.2) { test.drawNeeds(&q, &g) }
+                let expected = ReferenceRouter(test.feed, q).journeys()
+                let (got, problems) = test.routed(q)
+                spans["\(q.days)", default: 0] += 1
+                // A journey that leaves or arrives outside the day's own 24 hours.
+                crossing += expected.filter { $0.departure < 0 || $0.arrival >= 86_400 + 3 * 3600 }.count
+                // Answers the day before's runs past midnight change.
+                if q.days.lowerBound < 0 {
+                    var without = q
+                    without.days = 0...q.days.upperBound
+                    if ReferenceRouter(test.feed, without).journeys() != expected { byTheDayBefore += 1 }
+                }
+                guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
+                let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
+                return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
+            }
+            print("differential across days: \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys, \(crossing) past 27:00, \(byTheDayBefore) answers changed by the day before's runs; spans \(spans.sorted { $0.key < $1.key }); "
+                  + (sweep.differences.isEmpty ? "no difference" : "\(sweep.differences.count) differ"))
+            for line in sweep.differences.prefix(10) { print("differential across days: " + line) }
+            #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
+            // The queries must find journeys, and some of them only on another day.
+            #expect(sweep.compared > sweep.asked / 2 && crossing > sweep.asked / 10 && byTheDayBefore > sweep.asked / 20,
+                    "\(sweep.compared) journeys, \(crossing) past 27:00, \(byTheDayBefore) changed by the day before")
+        }
+    }
+}
