@@ -21,7 +21,7 @@ extension CPUBound {
                 q.before = g.chance(0.3) ? (q.after ?? 0) + g.int(1...16) * 1800 : nil
                 if g.chance(0.2) { test.drawNeeds(&q, &g) }
                 let expected = ReferenceRouter(test.feed, q).journeys()
-                let (got, problems) = test.routed(q)
+                let (got, routedProblems) = test.routed(q)
                 spans["\(q.days)", default: 0] += 1
                 // A journey that leaves or arrives outside the day's own 24 hours.
                 crossing += expected.filter { $0.departure < 0 || $0.arrival >= 86_400 + 3 * 3600 }.count
@@ -30,6 +30,20 @@ extension CPUBound {
                     var without = q
                     without.days = 0...q.days.upperBound
                     if ReferenceRouter(test.feed, without).journeys() != expected { byTheDayBefore += 1 }
+                }
+                // Each ride says its run's own day, and its start on that day's clock.
+                var problems = routedProblems
+                let t = test.timetable
+                for journey in Router(t, test.routerQuery(q)).journeys() {
+                    for leg in journey.legs where leg.isRide {
+                        let trip = leg.trip ?? -1, day = q.day + leg.dayOffset
+                        let starts = t.runs(ofTrip: trip).map { t.runStart(pattern: $0.pattern, row: $0.row) }
+                        let moved = ReferenceRouter.dayStart(day, zone: test.feed.zone) - ReferenceRouter.dayStart(q.day, zone: test.feed.zone)
+                        if !q.days.contains(leg.dayOffset) || !t.serviceRuns(t.service(ofTrip: trip), day: day) || !starts.contains(leg.runStart)
+                            || leg.departure.planned - moved < leg.runStart {
+                            problems.append("ride of \(t.tripID(trip)) on day \(leg.dayOffset) starting \(leg.runStart) leaves \(leg.departure.planned)")
+                        }
+                    }
                 }
                 guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
                 let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }

@@ -48,7 +48,7 @@ extension RangeSearch {
             legs.append(Router.Leg(mode: .ride(trip: schedule.trip(q, run), pattern: q, run: run, fromPosition: board, toPosition: alight),
                                    from: boardStop, to: stop, departure: LegTime(Int(planned.0), predicted: Int(schedule.departure(q, run, board))),
                                    arrival: LegTime(Int(planned.1), predicted: Int(schedule.arrival(q, run, alight))),
-                                   runStart: Int(schedule.planned(q, run, 0).departure), instance: schedule.instance(q, run),
+                                   runStart: Int(schedule.planned(q, run, 0).departure &- schedule.timeShift(q)), instance: schedule.instance(q, run),
                                    calls: (board...alight).map { schedule.stop(q, $0) }, dayOffset: schedule.dayOffset(q)))
             let previous = Int(label.legs) - 1
             let from = Int(label.fromStop)

@@ -101,7 +101,7 @@ package struct Router {
         package var departure: LegTime
         package var arrival: LegTime
         /// A ride's run, told apart from the other runs of its trip (frequencies.txt) by its first
-        /// departure, in seconds of the service day; 0 for a walk.
+        /// departure, in seconds of its own service day (`dayOffset`); 0 for a walk.
         package var runStart = 0
         /// The realtime instance the ride's run stands for (`TripUpdates.instances`), -1: as planned.
         package var instance = -1
