@@ -94,7 +94,48 @@ package struct JourneySearch {
     package func journeys() -> [Router.Journey] { journeys(limit: query.limit) }
 
     /// The same with another limit (the table asks for more where it hides some).
-    package func journeys(limit: Int?) -> [Router.Journey] { Self.journeys(router, query, window: window, limit: limit) }
+    package func journeys(limit: Int?) -> [Router.Journey] { answer(limit: limit).journeys }
+
+    /// The journeys the query asks for with `limit`, and the router that found them (its
+    /// schedule says their rides' calls). Where the day's departures hold fewer than asked (a
+    /// window from a time, with no end: `goesOn`), the answer goes on into the next days':
+    /// `limit` journeys, the earliest to arrive, or (without a limit, none left today) the next
+    /// day's, then the day after's, riding any run of the days the timetable's runs reach
+    /// (`Router.Query.days`): after the last train, tomorrow's first.
+    package func answer(limit: Int?) -> (journeys: [Router.Journey], router: Router) {
+        let found = Self.journeys(router, query, window: window, limit: limit)
+        guard goesOn, found.count < (limit ?? 1) else { return (found, router) }
+        let across = ends.router(day: day.dayNumber, after: window.after, before: nil, rules: query.rules, needs: needs, updates: updates,
+                                 days: -Self.daysBack(timetable)...Self.daysAhead)
+        if query.earliest { return (across.earliest(count: limit ?? 1), across) }
+        if let limit { return (across.journeys(limit: limit), across) }
+        for days in 2...(Self.daysAhead + 1) {
+            var part = across.query
+            part.before = Int(DaysSchedule<DaySchedule>.shift(from: day, days: days, in: timetable.zone)) - 1
+            let next = across.search(part)
+            if !next.isEmpty { return (next, across) }
+        }
+        return (found, router)
+    }
+
+    /// Whether the answer goes on into the next days' departures when the day's hold fewer than
+    /// asked: a window from a time (given, or now) with no end, by departure or the earliest to
+    /// arrive, without real-time data (its runs are read for the query's day alone, for now).
+    package var goesOn: Bool {
+        window.after != nil && window.before == nil && window.arriveBy == nil && !query.fastest && !query.wholeDay && query.reachMinutes == nil
+            && updates == nil
+    }
+
+    /// Days after the query's whose departures an answer goes on into.
+    static let daysAhead = 2
+
+    /// The days before a service day whose runs may still run on it: those of a feed whose
+    /// latest time is 25:30 reach one day into the next (a Monday run at 76:00 reaches Thursday),
+    /// one more over several feeds in other zones (their times are moved by hours).
+    static func daysBack(_ t: Timetable) -> Int {
+        let latest = Int(t.times.buffer.max() ?? 0)
+        return min(6, max(0, (latest + 86_399) / 86_400 - 1) + (t.isCombination ? 1 : 0))
+    }
 
     private static func journeys(_ router: Router, _ q: JourneyQuery, window: ServiceWindow.Seconds, limit: Int?) -> [Router.Journey] {
         if q.earliest { return router.earliest(count: limit ?? 1) }

@@ -74,6 +74,10 @@ extension Router {
             guard pattern >= 0, pattern < realtime.patternCount, run >= 0, run < realtime.runCount(pattern) else { return ([], 0) }
             return (TripCalls.calls(realtime, pattern, run, added: added, positions: from..<(to + 1)), realtime.length(pattern))
         }
+        if let acrossDays {
+            guard pattern >= 0, pattern < acrossDays.patternCount, run >= 0, run < acrossDays.runCount(pattern) else { return ([], 0) }
+            return (TripCalls.calls(acrossDays, pattern, run, added: false, positions: from..<(to + 1)), acrossDays.length(pattern))
+        }
         guard pattern >= 0, pattern < schedule.patternCount, run >= 0, run < schedule.runCount(pattern) else { return ([], 0) }
         return (TripCalls.calls(schedule, pattern, run, added: false, positions: from..<(to + 1)), schedule.length(pattern))
     }

@@ -152,7 +152,7 @@ package struct Router {
     private let viaPlanned: ViaSchedule<DaySchedule>?
     private let viaRealtime: ViaSchedule<RealtimeSchedule>?
     /// A search across days (`Query.days`): the days' runs as one schedule, and its vias' layers.
-    private let acrossDays: DaysSchedule<DaySchedule>?
+    package let acrossDays: DaysSchedule<DaySchedule>?
     private let viaAcrossDays: ViaSchedule<DaysSchedule<DaySchedule>>?
 
     /// `children`: the feed's stations, when the caller already worked them out (a StopIndex has).

@@ -20,13 +20,15 @@ struct GTFSJourneyCommand: GTFSSubcommand {
             GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk, GTFSCommandLine.radius, GTFSCommandLine.link,
             GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.realtimeTimeout, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
         ],
-        notes: ["TRIP_ID>TRIP_ID… is tsv's trip_ids as gtfs trips prints it: each ride's trip_id, a run of a frequencies.txt trip as trip_id@HH:MM:SS (its start), over several feeds feed:id; an id holding %, > or @ written %25, %3E, %40. Each change's margin is the minutes between arriving and the next ride leaving, less what the change needs (transfers.txt, else --min-transfer plus the walk). Exit 0: every ride runs and every change holds as far as the real-time data says (without data: as planned, JSON realtime false and a notice); exit 3: one does not, and the journeys to take instead from there follow. JSON: holds, realtime, legs (each ride as predicted), changes (at, from, to, arrival, departure, needs_minutes, margin_minutes, holds), instead (journeys)."],
+        notes: ["TRIP_ID>TRIP_ID… is tsv's trip_ids as gtfs trips prints it: each ride's trip_id, a ride of another service day as trip_id@YYYY-MM-DD (checked as planned: real-time data is read for the query's day), a run of a frequencies.txt trip as trip_id@HH:MM:SS (its start; trip_id@YYYY-MM-DD@HH:MM:SS), over several feeds feed:id; an id holding %, > or @ written %25, %3E, %40. Each change's margin is the minutes between arriving and the next ride leaving, less what the change needs (transfers.txt, else --min-transfer plus the walk). Exit 0: every ride runs and every change holds as far as the real-time data says (without data: as planned, JSON realtime false and a notice); exit 3: one does not, and the journeys to take instead from there follow. JSON: holds, realtime, legs (each ride as predicted), changes (at, from, to, arrival, departure, needs_minutes, margin_minutes, holds), instead (journeys)."],
         positional: "TRIP_ID>TRIP_ID…")
 
-    /// A ride as typed: a trip_id, and a frequencies.txt run's start.
+    /// A ride as typed: a trip_id, the service day of its run where it is not the query's, and a
+    /// frequencies.txt run's start.
     struct TypedRun: Equatable {
         var id: String
         var start: Int?
+        var day: LocalDate?
     }
 
     var feeds: [String] = []
@@ -44,12 +46,8 @@ struct GTFSJourneyCommand: GTFSSubcommand {
         guard !typed.isEmpty else { throw args.missing("TRIP_ID>TRIP_ID…") }
         trips = try typed.map { text throws(TransitError) in
             // A `>` or `@` of the id itself is written %3E, %40 (`ListedID`).
-            let parts = text.split(separator: "@", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { return TypedRun(id: ListedID.decode(text), start: nil) }
-            guard case .asWritten(let seconds)? = ServiceTime.parse(parts[1]), parts[1].split(separator: ":").count == 3 else {
-                throw .usage("'\(text)': a run of a frequencies.txt trip is trip_id@HH:MM:SS, its start (as trip_start says)")
-            }
-            return TypedRun(id: ListedID.decode(parts[0]), start: seconds)
+            guard let run = ListedID.run(text) else { throw .usage("'\(text)': a ride is \(ListedID.runSpellings)") }
+            return TypedRun(id: run.id, start: run.start, day: run.day)
         }
         guard let from = args.string("from") else { throw args.missing("from") }
         guard let to = args.string("to") else { throw args.missing("to") }
@@ -82,6 +80,8 @@ struct GTFSJourneyCommand: GTFSSubcommand {
     struct Ride {
         var trip: Int
         var start: Int
+        /// The service day its run is of.
+        var day: LocalDate
         var calls: [TripCalls.Call]
         var board: Int
         var alight: Int
@@ -116,7 +116,7 @@ struct GTFSJourneyCommand: GTFSSubcommand {
         if let broken {
             // From where the rider is, once the change (or the start) is made, without the lost run.
             let ride = rides[broken.ride]
-            let hidden = (updates ?? TripUpdates()).hiding(trip: ride.trip, start: ride.start, day: day.dayNumber, in: t)
+            let hidden = (updates ?? TripUpdates()).hiding(trip: ride.trip, start: ride.start, day: ride.day.dayNumber, in: t)
             if broken.ride == 0 {
                 instead = search.later(after: ride.boarding.plannedDeparture ?? 0, updates: hidden, count: 2)
             } else {
@@ -172,9 +172,9 @@ struct GTFSJourneyCommand: GTFSSubcommand {
             guard let trip = try TripCalls.trip(named: typed.id, in: t) else {
                 throw .usage("unknown trip_id '\(typed.id)'; the trip_ids column of gtfs trips' tsv names them")
             }
-            let runs = t.runs(ofTrip: trip)
-            guard t.serviceRuns(t.service(ofTrip: trip), day: day.dayNumber), let first = runs.first else {
-                throw .usage("trip \(typed.id) does not run on \(day.iso)")
+            let runs = t.runs(ofTrip: trip), runDay = typed.day ?? day
+            guard t.serviceRuns(t.service(ofTrip: trip), day: runDay.dayNumber), let first = runs.first else {
+                throw .usage("trip \(typed.id) does not run on \(runDay.iso)")
             }
             var run = first
             if let start = typed.start {
@@ -185,8 +185,12 @@ struct GTFSJourneyCommand: GTFSSubcommand {
             } else if runs.count > 1 {
                 throw .usage("trip \(typed.id) runs \(runs.count) times a day (\(GTFSTripCommand.starts(t, runs))): say which run as \(typed.id)@HH:MM:SS")
             }
-            let calls = TripCalls.calls(of: run, day: day.dayNumber, in: t, overlay: router.realtime)
-            var ride = Ride(trip: trip, start: t.runStart(pattern: run.pattern, row: run.row), calls: calls, board: -1, alight: -1)
+            // A run of another day: as planned (real-time data is read for the query's day), its
+            // times moved onto the query's day's clock.
+            let calls = runDay == day ? TripCalls.calls(of: run, day: day.dayNumber, in: t, overlay: router.realtime)
+                : Self.moved(TripCalls.calls(of: run, day: runDay.dayNumber, in: t, overlay: nil),
+                             by: Int(DaysSchedule<DaySchedule>.shift(from: day, days: runDay.dayNumber - day.dayNumber, in: t.zone)))
+            var ride = Ride(trip: trip, start: t.runStart(pattern: run.pattern, row: run.row), day: runDay, calls: calls, board: -1, alight: -1)
             if k == 0 {
                 let near = Self.near(ends.origin.stops, router)
                 guard let board = calls.indices.first(where: { near.contains(calls[$0].stop) && Timetable.canBoard(calls[$0].flags) }) else {
@@ -206,6 +210,16 @@ struct GTFSJourneyCommand: GTFSSubcommand {
         last.alight = alight
         rides[rides.count - 1] = last
         return rides
+    }
+
+    /// Calls `seconds` later (a run of another service day, on the query's day's clock).
+    static func moved(_ calls: [TripCalls.Call], by seconds: Int) -> [TripCalls.Call] {
+        calls.map { call in
+            var c = call
+            (c.plannedArrival, c.plannedDeparture) = (c.plannedArrival.map { $0 + seconds }, c.plannedDeparture.map { $0 + seconds })
+            (c.arrival, c.departure) = (c.arrival.map { $0 + seconds }, c.departure.map { $0 + seconds })
+            return c
+        }
     }
 
     /// Where ride `a` is left for ride `b`: the earliest call of `a` after it boards that a call

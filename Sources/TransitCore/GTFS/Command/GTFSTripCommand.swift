@@ -10,7 +10,7 @@ struct GTFSTripCommand: GTFSSubcommand {
         options: [GTFSCommandLine.date,
                   OptionSpec("start", value: "HH:MM:SS", "which run of a frequencies.txt trip: its first departure, as trip_start says on boards and legs"),
                   GTFSCommandLine.realtime, GTFSCommandLine.realtimeTimeout, GTFSCommandLine.noRealtime, GTFSCommandLine.feed],
-        notes: ["Fields: sequence (the call's place in the trip, from 1), stop_id, stop_name, platform, arrival, departure, planned_arrival, planned_departure, delay_seconds (null: no real-time data), realtime, status (scheduled, updated, skipped, canceled, added); arrival and departure are the predicted times with --realtime, null when skipped or canceled. A trip only the real-time data has (ADDED, NEW) is found by its trip_id too. A trip that runs several times a day (frequencies.txt) needs --start, or the next run from now is shown, with a notice."],
+        notes: ["Fields: sequence (the call's place in the trip, from 1), stop_id, stop_name, platform, arrival, departure, planned_arrival, planned_departure, delay_seconds (null: no real-time data), realtime, status (scheduled, updated, skipped, canceled, added); arrival and departure are the predicted times with --realtime, null when skipped or canceled. A trip only the real-time data has (ADDED, NEW) is found by its trip_id too. A trip that runs several times a day (frequencies.txt) needs --start, or the next run from now is shown, with a notice. TRIP_ID is also taken as tsv's trip_ids write a ride: TRIP_ID@YYYY-MM-DD (the run of that service day, as --date says), TRIP_ID@HH:MM:SS (as --start), TRIP_ID@YYYY-MM-DD@HH:MM:SS; an id holding %, > or @ written %25, %3E, %40."],
         positional: "TRIP_ID", positionalSource: .cached)
 
     var feeds: [String] = []
@@ -22,17 +22,29 @@ struct GTFSTripCommand: GTFSSubcommand {
 
     init(_ args: Arguments) throws(TransitError) {
         feeds = args.strings("feed")
-        // As tsv's trip_ids write it: `%`, `>` and `@` of the id percent-encoded (`ListedID`).
-        tripID = ListedID.decode((args.positional ?? "").trimmingCharacters(in: .whitespaces))
+        // As tsv's trip_ids write it: `%`, `>` and `@` of the id percent-encoded, a run of
+        // another service day `@YYYY-MM-DD`, a frequencies.txt run's start `@HH:MM:SS` (`ListedID`).
+        let typed = (args.positional ?? "").trimmingCharacters(in: .whitespaces)
+        guard let run = ListedID.run(typed) else { throw .usage("'\(typed)': a trip is \(ListedID.runSpellings)") }
+        tripID = run.id
         guard !tripID.isEmpty else { throw args.missing("TRIP_ID") }
         if let text = args.string("start") {
             guard case .asWritten(let seconds)? = ServiceTime.parse(text), text.split(separator: ":").count == 3 else {
                 throw .usage("--start takes a run's start as HH:MM:SS (08:00:00, or past 24 as 25:10:00), not '\(text)'")
             }
+            if let written = run.start, written != seconds { throw .usage("'\(typed)' and --start \(text) name two runs") }
             start = seconds
+        } else {
+            start = run.start
         }
         realtime = try GTFSCommandLine.RealtimeChoice(args)
         date = try GTFSCommandLine.checkedDate(args)
+        if let day = run.day {
+            if let date, let given = try? Arguments.date(date, zone: .utc, now: args.now), given != day {
+                throw .usage("'\(typed)' is a run of \(day.iso), and --date \(date) another day")
+            }
+            date = day.iso
+        }
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {

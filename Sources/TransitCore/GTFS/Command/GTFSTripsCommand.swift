@@ -29,7 +29,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
         ] + RiderOptions.shared + RiderOptions.through + [
             GTFSCommandLine.link, GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.realtimeTimeout, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
         ],
-        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, route_id, trip_id, headsign, from, from_name, from_platform, to, to_name, to_platform, departure, arrival (predicted with --realtime), planned_departure, planned_arrival, departure_delay_seconds, arrival_delay_seconds, realtime, status (scheduled, updated, added) for a ride; trip_start for a frequencies.txt run; walk_meters for a walk; a platform is the stop's platform_code, else its stop_code); where the feed has fares (Fares v1: fare_attributes.txt, fare_rules.txt; Fares v2: fare_leg_rules.txt and its files), fare: {total, currency, legs: [{fare_id (v1), or fare_product_id, name, fare_media and transfer (v2), price, currency, legs}], complete, rider (the category priced for: --rider, else a Fares v2 feed's default, or null)}, the cheapest way the feed's fares pay for the rides (no total, complete false, when a ride has none), and the table's PRICE ($5.05, or ? without a total). tsv/csv add routes, change_at (the stations where each change boards, joined with >) and trip_ids (each ride's trip_id, for gtfs trip); the table shows FROM (the station the first ride boards at) and CHANGE AT (station and time, where some journey changes) before the JOURNEY; in a narrow terminal where the rides head gives way first, then these three wrap onto indented lines: no time, station or line name is cut. Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes. trip_ids write a run of a frequencies.txt trip as trip_id@HH:MM:SS (what gtfs journey takes). --format geojson: a FeatureCollection, each journey a MultiLineString, a line a leg: a ride along its trip's shape (shapes.txt) from its boarding stop to its alighting stop, else through the stops it calls at; a walk along the streets it follows where a map measured it; its fields and legs as properties."],
+        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, route_id, trip_id, headsign, service_day (the service day of the ride's run: the query's, or a later one where the answer goes on past its last journeys), from, from_name, from_platform, to, to_name, to_platform, departure, arrival (predicted with --realtime), planned_departure, planned_arrival, departure_delay_seconds, arrival_delay_seconds, realtime, status (scheduled, updated, added) for a ride; trip_start for a frequencies.txt run; walk_meters for a walk; a platform is the stop's platform_code, else its stop_code); where the feed has fares (Fares v1: fare_attributes.txt, fare_rules.txt; Fares v2: fare_leg_rules.txt and its files), fare: {total, currency, legs: [{fare_id (v1), or fare_product_id, name, fare_media and transfer (v2), price, currency, legs}], complete, rider (the category priced for: --rider, else a Fares v2 feed's default, or null)}, the cheapest way the feed's fares pay for the rides (no total, complete false, when a ride has none), and the table's PRICE ($5.05, or ? without a total). tsv/csv add routes, change_at (the stations where each change boards, joined with >) and trip_ids (each ride's trip_id, for gtfs trip); the table shows FROM (the station the first ride boards at) and CHANGE AT (station and time, where some journey changes) before the JOURNEY; in a narrow terminal where the rides head gives way first, then these three wrap onto indented lines: no time, station or line name is cut. Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes. trip_ids write a ride of another service day than the query's as trip_id@YYYY-MM-DD, a run of a frequencies.txt trip as trip_id@HH:MM:SS (trip_id@YYYY-MM-DD@HH:MM:SS; what gtfs journey and gtfs trip take). From a time (--after, or now) with no --before or --arrive-by, an answer with fewer journeys than asked (--limit N, --earliest, or none at all) goes on into the next two service days' departures, riding any run of the days around them, and a notice names the days (no real-time data is read for those days yet). --format geojson: a FeatureCollection, each journey a MultiLineString, a line a leg: a ride along its trip's shape (shapes.txt) from its boarding stop to its alighting stop, else through the stops it calls at; a walk along the streets it follows where a map measured it; its fields and legs as properties."],
         geoJSON: true)
 
     /// `--feed`, as given (several: a combination; `all`: every imported feed; none: the default).
@@ -105,7 +105,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
     func journeys(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, _ search: JourneySearch) throws(TransitError) -> Output {
         let t = search.timetable, clock = search.clock, updates = search.updates, ends = search.ends
         gtfs.progress("finding journeys")
-        var journeys = search.journeys()
+        var (journeys, router) = search.answer(limit: limit)
         var notices = feed.notices + (updates?.notices ?? []) + search.notices
         // The table leaves out what nobody takes (not where --earliest asked for the first to
         // arrive); JSON and tsv keep the whole Pareto set. With
@@ -115,7 +115,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
             var asked = limit, kept = JourneyLayout.likely(journeys)
             while let n = limit, let a = asked, kept.count < n, journeys.count == a {
                 asked = a * 2
-                journeys = search.journeys(limit: asked)
+                (journeys, router) = search.answer(limit: asked)
                 kept = JourneyLayout.likely(journeys)
             }
             let shown = limit.map { Array(kept.prefix($0)) } ?? kept
@@ -127,6 +127,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
             }
             journeys = shown.map { journeys[$0] }
         }
+        if let notice = Self.wentOn(journeys, search, router: router) { notices.append(notice) }
         if journeys.isEmpty {
             notices.append(gtfs.at(search.now).emptyNotice("No journey from \(from) to \(to)", t, clock: clock, typed: window, window: search.window,
                                                           findsWith: search.finds(in:)))
@@ -135,10 +136,10 @@ struct GTFSTripsCommand: GTFSSubcommand {
         if stops || drawn { try JourneyLayout.checkCallsWritten(journeys, what: stops ? "--stops" : geometry ? "--geometry" : "--format geojson") }
         var layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates, from: ends.origin.place, to: ends.destination?.place,
                                    streets: drawn ? ends.streets : nil, rider: try rider.map { typed throws(TransitError) in try Self.category(typed, t) },
-                                   rideCalls: stops ? RideCallSource(router: search.router) : nil)
+                                   rideCalls: stops ? RideCallSource(router: router) : nil)
         layout.geometry = geometry
         if options.asksAnything {
-            var shaping = JourneyLayout.Shaping(journeys, router: search.router, wheelchair: options.needs.wheelchair, vias: ends.vias.map(Set.init))
+            var shaping = JourneyLayout.Shaping(journeys, router: router, wheelchair: options.needs.wheelchair, vias: ends.vias.map(Set.init))
             if let streets = ends.streets {
                 let joins = { (end: QueryEnds.End?) in end?.place.point.map { streets.joinsStreets($0.at) } ?? false }
                 shaping.pointsJoin = (joins(ends.origin), joins(ends.destination))
@@ -146,10 +147,22 @@ struct GTFSTripsCommand: GTFSSubcommand {
             layout.shaping = shaping
         }
         if let alternatives {
-            layout.alternatives = try self.alternatives(journeys, count: alternatives, search)
+            layout.alternatives = try self.alternatives(journeys, count: alternatives, search, router: router)
         }
         notices += GTFSContext.alertNotices(layout.alertSelection, updates)
         return layout.output(journeys, notices: notices, namesRider: gtfs.settings.format == .table)
+    }
+
+    /// Where the answer went on past the query's service day (`JourneySearch.answer`, `router`
+    /// the one that found them): the service days its journeys' first rides are of, named, as a
+    /// rider asks after the last train (`no more journeys on 2022-10-12; these are 2022-10-13's`).
+    static func wentOn(_ journeys: [Router.Journey], _ search: JourneySearch, router: Router) -> String? {
+        guard router.acrossDays != nil else { return nil }
+        let days = journeys.map { journey in search.day.adding(days: journey.legs.first(where: \.isRide)?.dayOffset ?? 0) }
+        let later = Set(days.filter { $0 > search.day }).sorted().map(\.iso)
+        guard !later.isEmpty else { return nil }
+        let start = days.contains(search.day) ? "after the last journeys of \(search.day.iso), " : "no more journeys on \(search.day.iso); "
+        return start + "these are " + later.map { $0 + "'s" }.joined(separator: " and ")
     }
 
     /// The rider category `typed` names: its id, else its name (any case), else the one name

@@ -146,13 +146,19 @@ struct JourneyLayout {
         return AlertSelection(updates, t, rows: journeys.flatMap { $0.legs.filter(\.isRide).map { alertRow($0, t, updates) } })
     }
     func tripID(_ leg: Router.Leg) -> String { leg.tripID(t, updates) }
-    /// The trip_id, and for a run of a frequencies.txt trip `@` its start (`M1-WK-E@08:06:00`).
-    /// As tsv's trip_ids list it: `%`, `>` and `@` of the id percent-encoded (`ListedID`).
+    /// The trip_id; for a run of another service day than the query's `@` that day
+    /// (`1250115@2022-10-13`); for a run of a frequencies.txt trip `@` its start
+    /// (`M1-WK-E@08:06:00`, `M1-WK-E@2026-11-24@06:00:00`). As tsv's trip_ids list it: `%`, `>`
+    /// and `@` of the id percent-encoded (`ListedID`).
     func runID(_ leg: Router.Leg) -> String {
-        let id = ListedID.encode(tripID(leg))
+        var id = ListedID.encode(tripID(leg))
+        if leg.dayOffset != 0 { id += "@" + serviceDay(leg).iso }
         guard let trip = leg.trip, t.isFrequency(trip: trip) else { return id }
         return id + "@" + ClockTime.gtfs(leg.runStart)
     }
+
+    /// The service day a ride's run is of.
+    func serviceDay(_ leg: Router.Leg) -> LocalDate { clock.day.adding(days: leg.dayOffset) }
     func headsign(_ leg: Router.Leg) -> String { leg.headsign(t, updates) }
 
     /// The most calls an answer writes a line or a point for (`--stops`, `--geometry`, GeoJSON):
@@ -246,7 +252,7 @@ struct JourneyLayout {
             let route = self.route(leg), instance = instance(leg)
             ride = (route, updates?.rideStatus(ofInstance: instance == nil ? -1 : leg.instance) ?? .scheduled)
             fields += [("route", .string(routeName(route))), ("route_id", route >= 0 ? .string(t.route(route).id) : .null),
-                       ("trip_id", .string(tripID(leg))), ("headsign", .string(headsign(leg)))]
+                       ("trip_id", .string(tripID(leg))), ("headsign", .string(headsign(leg))), ("service_day", .string(serviceDay(leg).iso))]
             // A frequencies.txt trip runs many times: its start time says which run (as
             // GTFS-Realtime's trip descriptor does), in the feed's HH:MM:SS.
             if let trip = leg.trip, t.isFrequency(trip: trip) {
@@ -254,7 +260,7 @@ struct JourneyLayout {
             }
         } else {
             ride = nil
-            fields += [("route", .null), ("route_id", .null), ("trip_id", .null), ("headsign", .null)]
+            fields += [("route", .null), ("route_id", .null), ("trip_id", .null), ("headsign", .null), ("service_day", .null)]
         }
         fields += [("mode", .string(leg.isRide ? "ride" : "walk")),
                    ("from", .string(endID(leg.from, origin: true))), ("from_name", .string(endName(leg.from, origin: true))),

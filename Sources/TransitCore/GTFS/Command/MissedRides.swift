@@ -32,13 +32,13 @@ extension GTFSTripsCommand {
     /// the ride before has arrived and the change it needs is made (the router's rule:
     /// transfers.txt, else `--min-transfer` plus the walk), with the missed run hidden as a
     /// DELETED update hides it (`TripUpdates.hiding`).
-    func alternatives(_ journeys: [Router.Journey], count: Int, _ search: JourneySearch) throws(TransitError) -> [MissedRide: [Router.Journey]] {
+    func alternatives(_ journeys: [Router.Journey], count: Int, _ search: JourneySearch, router: Router) throws(TransitError) -> [MissedRide: [Router.Journey]] {
         var found: [MissedRide: [Router.Journey]] = [:]
         let t = search.timetable
         for journey in journeys {
             for (ride, previous, missed) in MissedRide.of(journey) where found[missed] == nil {
                 let hidden = (search.updates ?? TripUpdates()).hiding(ride, day: search.day.dayNumber, in: t)
-                let after = missed.arrival + (search.router.changeSeconds(from: previous, to: ride) ?? search.query.rules.minTransferSeconds)
+                let after = missed.arrival + (router.changeSeconds(from: previous, to: ride) ?? search.query.rules.minTransferSeconds)
                 found[missed] = try search.onward(from: missed.stop, after: after, updates: hidden, count: count)
             }
         }
