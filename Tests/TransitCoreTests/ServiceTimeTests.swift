@@ -88,14 +88,24 @@ import Testing
             "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nearly,00:05:00,00:05:00,A,1\nearly,00:25:00,00:25:00,B,2\n",
         ])
         let cache = Paths.temporary()
+        // 00:00 is the night after: nothing is left of the 24th's service then, and the board goes
+        // on into the 25th's, whose 00:05 is the moment asked for plus five minutes.
         let night = try await Run.transit(["gtfs", "departures", "--feed", feed.directory, "--stop", "A", "--date", "2026-11-24", "--after", "00:00"], env: env(cache))
-        #expect(night.status == 0 && night.stdout.isEmpty)
-        #expect(night.stderr.contains("a time before 03:00 is read as the night after (00:30 is 24:30); for the feed's own hours ask --after 0:00:00"), "\(night.stderr)")
+        #expect(night.status == 0 && night.stdoutLines.first?.hasPrefix("2026-11-25T00:05:00") == true, "\(night.stdout) \(night.stderr)")
+        #expect(night.stderrLines.contains("no more departures on 2026-11-24; these are 2026-11-25's"), "\(night.stderr)")
+        // A window with an end does not go on: empty, it says how to ask for the feed's own hours.
+        let closed = try await Run.transit(["gtfs", "departures", "--feed", feed.directory, "--stop", "A", "--date", "2026-11-24", "--after", "00:00",
+                                            "--before", "00:30"], env: env(cache))
+        #expect(closed.status == 0 && closed.stdout.isEmpty)
+        #expect(closed.stderr.contains("a time before 03:00 is read as the night after (00:30 is 24:30); for the feed's own hours ask --after 0:00:00"), "\(closed.stderr)")
         let own = try await Run.transit(["gtfs", "departures", "--feed", feed.directory, "--stop", "A", "--date", "2026-11-24", "--after", "0:00:00"], env: env(cache))
         #expect(own.stdoutLines.first?.hasPrefix("2026-11-24T00:05:00") == true, "\(own.stdout) \(own.stderr)")
         let trips = try await Run.transit(["gtfs", "trips", "--feed", feed.directory, "--from", "A", "--to", "B", "--date", "2026-11-24",
                                            "--after", "00:00"], env: env(cache))
-        #expect(trips.stdout.isEmpty && trips.stderr.contains("ask --after 0:00:00"), "\(trips.stderr)")
+        #expect(trips.stdoutLines.first?.contains("2026-11-25T00:05:00") == true && trips.stderr.contains("these are 2026-11-25's"), "\(trips.stdout) \(trips.stderr)")
+        let closedTrips = try await Run.transit(["gtfs", "trips", "--feed", feed.directory, "--from", "A", "--to", "B", "--date", "2026-11-24",
+                                                 "--after", "00:00", "--before", "00:30"], env: env(cache))
+        #expect(closedTrips.stdout.isEmpty && closedTrips.stderr.contains("ask --after 0:00:00 --before 0:30:00"), "\(closedTrips.stderr)")
         let ownTrips = try await Run.transit(["gtfs", "trips", "--feed", feed.directory, "--from", "A", "--to", "B", "--date", "2026-11-24",
                                               "--after", "0:00:00"], env: env(cache))
         #expect(ownTrips.stdoutLines.count == 1)

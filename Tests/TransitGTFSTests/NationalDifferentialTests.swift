@@ -38,6 +38,33 @@ extension CPUBound {
                     "\(sweep.compared) journeys, \(changing) of 2 changes or more, \(acrossTowns) between towns")
         }
 
+        /// At 23:00 across days (issue 64): a journey leaving from 23:00 to 24:00 rides any run of
+        /// the day before's past midnight, the day's and the next's (`Router.Query.days`); the
+        /// same answers as the reference's, which expands each day's runs on the query's clock.
+        /// CI asks 8 (the reference takes seconds a query over three days' runs).
+        @Test func onNationalNetworksAt2300AcrossDaysTheRouterFindsWhatTheReferenceFinds() throws {
+            var nextDay = 0, referenceSeconds = 0.0, routerSeconds = 0.0
+            let sweep = try DifferentialSweep(queries: 8, seed: 20_261_206, perFeed: 4, salt: 64, national: true) { test, g in
+                var q = test.nationalQuery(&g)
+                (q.after, q.before, q.days) = (23 * 3600, 24 * 3600, -1...1)
+                var start = Date()
+                let expected = ReferenceRouter(test.feed, q).journeys()
+                referenceSeconds += Date().timeIntervalSince(start)
+                start = Date()
+                let (got, problems) = test.routed(q)
+                routerSeconds += Date().timeIntervalSince(start)
+                nextDay += expected.filter { $0.departure >= 86_400 || $0.arrival >= 86_400 + 3 * 3600 }.count
+                guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
+                let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
+                return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
+            }
+            print("differential on national networks at 23:00 across days: \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys, "
+                  + "\(nextDay) leaving or arriving on the next day, \(sweep.differences.count) differ (the reference \(Int(referenceSeconds)) s, the router \(Int(routerSeconds)) s)")
+            for line in sweep.differences.prefix(10) { print("differential: " + line) }
+            #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
+            #expect(sweep.compared > sweep.asked / 2 && nextDay > sweep.asked / 4, "\(sweep.compared) journeys, \(nextDay) on the next day")
+        }
+
         /// With realtime data too (`RealtimeDifferentialTests.disturb`: delays early and late,
         /// cancellations, skipped calls): a search keeps the straight lines only where no run laid
         /// out anew is faster than the fastest planned, and loses no journey either way. CI asks 30.

@@ -72,6 +72,24 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
         return try board(gtfs.reading(updates), feed, stops: stops, updates: updates)
     }
 
+    /// The first of the next two service days with departures (`filter`'s), its own calls on
+    /// `day`'s clock (its runs' times moved by the seconds between the days' starts).
+    static func nextDay(_ t: Timetable, _ stops: [Int], day: LocalDate, updates: TripUpdates?, filter: Board.Filter) -> (LocalDate, [Board.Call])? {
+        for k in 1...2 {
+            let next = day.adding(days: k)
+            let own = Board.calls(t, stops, day: next, after: nil, updates: updates, filter: filter, matchingAlerts: false).filter { $0.dayOffset == 0 }
+            guard !own.isEmpty else { continue }
+            let shift = Int(DaysSchedule<DaySchedule>.shift(from: day, days: k, in: t.zone))
+            return (next, own.map { call in
+                var moved = call
+                (moved.planned, moved.predicted) = (call.planned.map { $0 + shift }, call.predicted.map { $0 + shift })
+                moved.dayOffset = k
+                return moved
+            })
+        }
+        return nil
+    }
+
     /// `feed` on the clock of the stop's feed, as `run` opens it.
     func board(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, stops: [Int], updates: TripUpdates?) throws(TransitError) -> Output {
         let t = feed.timetable
@@ -85,6 +103,11 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
                                   before: window.before)
         var calls = Board.calls(t, stops, day: day, after: window.after, updates: updates, filter: filter, matchingAlerts: false)
         var notices = feed.notices + (updates?.notices ?? [])
+        // After the day's last departure (a board from a time, with no end): the next day's.
+        if calls.isEmpty, window.after != nil, before == nil, let (next, later) = Self.nextDay(t, stops, day: day, updates: updates, filter: filter) {
+            calls = later
+            notices.append("no more departures on \(day.iso); these are \(next.iso)'s")
+        }
         // A terminal shows the next 20 (a pipe gets the day); --limit and --all say otherwise.
         let onTerminal = gtfs.settings.format == .table && gtfs.settings.tableWidth != nil
         if let shown = limit ?? (onTerminal && !all ? Self.terminalLimit : nil), calls.count > shown {
