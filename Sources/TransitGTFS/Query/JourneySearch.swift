@@ -105,7 +105,8 @@ package struct JourneySearch {
     package func answer(limit: Int?) -> (journeys: [Router.Journey], router: Router) {
         let found = Self.journeys(router, query, window: window, limit: limit)
         guard goesOn, found.count < (limit ?? 1) else { return (found, router) }
-        let across = ends.router(day: day.dayNumber, after: window.after, before: nil, rules: query.rules, needs: needs, updates: updates,
+        // (Real-time data that changes no run, a source down or alerts alone, plans as the timetable.)
+        let across = ends.router(day: day.dayNumber, after: window.after, before: nil, rules: query.rules, needs: needs, updates: nil,
                                  days: -Self.daysBack(timetable)...Self.daysAhead)
         if query.earliest { return (across.earliest(count: limit ?? 1), across) }
         if let limit { return (across.journeys(limit: limit), across) }
@@ -120,10 +121,11 @@ package struct JourneySearch {
 
     /// Whether the answer goes on into the next days' departures when the day's hold fewer than
     /// asked: a window from a time (given, or now) with no end, by departure or the earliest to
-    /// arrive, without real-time data (its runs are read for the query's day alone, for now).
+    /// arrive, where no real-time data changes a run (its runs are read for the query's day
+    /// alone, for now; a source that is down changes none).
     package var goesOn: Bool {
         window.after != nil && window.before == nil && window.arriveBy == nil && !query.fastest && !query.wholeDay && query.reachMinutes == nil
-            && updates == nil
+            && (updates?.instances.isEmpty ?? true)
     }
 
     /// Days after the query's whose departures an answer goes on into.
