@@ -45,9 +45,7 @@ extension CPUBound {
                         }
                     }
                 }
-                guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
-                let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
-                return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
+                return test.outcome(q, expected: expected, got: got, problems: problems)
             }
             print("differential across days: \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys, \(crossing) past 27:00, \(byTheDayBefore) answers changed by the day before's runs; spans \(spans.sorted { $0.key < $1.key }); "
                   + (sweep.differences.isEmpty ? "no difference" : "\(sweep.differences.count) differ"))

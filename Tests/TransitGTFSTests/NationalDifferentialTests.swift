@@ -26,9 +26,7 @@ extension CPUBound {
                 changing += expected.filter { $0.transfers >= 2 }.count
                 func town(_ stops: Set<Int>) -> Set<Substring> { Set(stops.compactMap { test.feed.stops[$0].id.split(separator: "_").first }) }
                 if !expected.isEmpty && town(q.origins).isDisjoint(with: town(q.destinations)) { acrossTowns += 1 }
-                guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
-                let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
-                return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
+                return test.outcome(q, expected: expected, got: got, problems: problems)
             }
             print("differential on national networks: \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys "
                   + "(\(changing) of 2 changes or more), \(acrossTowns) answered between towns, \(withNeeds) with needs, \(sweep.differences.count) differ")
@@ -54,9 +52,7 @@ extension CPUBound {
                 let (got, problems) = test.routed(q)
                 routerSeconds += Date().timeIntervalSince(start)
                 nextDay += expected.filter { $0.departure >= 86_400 || $0.arrival >= 86_400 + 3 * 3600 }.count
-                guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
-                let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
-                return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
+                return test.outcome(q, expected: expected, got: got, problems: problems)
             }
             print("differential on national networks at 23:00 across days: \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys, "
                   + "\(nextDay) leaving or arriving on the next day, \(sweep.differences.count) differ (the reference \(Int(referenceSeconds)) s, the router \(Int(routerSeconds)) s)")

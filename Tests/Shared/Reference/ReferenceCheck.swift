@@ -164,6 +164,14 @@ struct DifferentialCase {
         return words.joined(separator: " ")
     }
 
+    /// A sweep's answer for one query: the journeys compared, and nil, or what differs in words.
+    func outcome(_ q: ReferenceRouter.Query, expected: [ReferenceRouter.Triple], got: [ReferenceRouter.Triple],
+                 problems: [String]) -> (compared: Int, difference: String?) {
+        guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
+        let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
+        return (expected.count, "query \(q.describe(feed)): missing \(missing), extra \(extra), problems \(problems)")
+    }
+
     func stopIndex(_ id: String) -> Int? { (0..<timetable.stopCount).first { timetable.stopIDs[$0] == id } }
 
     /// The reference's query as the router takes it: stops by the compiled timetable's indices.
