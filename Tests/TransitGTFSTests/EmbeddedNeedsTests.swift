@@ -40,6 +40,7 @@ import TransitGTFS
                 #expect(iso(leg.departure.predicted, zone) == expected["departure"] as? String, "\(at): departure")
                 #expect(iso(leg.arrival.predicted, zone) == expected["arrival"] as? String, "\(at): arrival")
                 #expect(leg.walkMeters.map { Int($0.rounded()) } == expected["walk_meters"] as? Int, "\(at): walk_meters")
+                #expect(leg.serviceDay?.iso == expected["service_day"] as? String, "\(at): service_day")
                 guard leg.tripID != nil else { continue }
                 #expect(iso(leg.departure.planned, zone) == expected["planned_departure"] as? String, "\(at): planned_departure")
                 #expect(iso(leg.arrival.planned, zone) == expected["planned_arrival"] as? String, "\(at): planned_arrival")
@@ -64,6 +65,17 @@ import TransitGTFS
         let through = try feed.journeys(stepFree)
         Self.expectSame(through, try await Self.cli(base + ["--wheelchair", "--via", "Riverside", "--via-stay", "5"]), zone: feed.timeZone, "a via with a stay")
         #expect(through.allSatisfy { $0.legs.contains { $0.to?.name == "Riverside" } && $0.transfers == 2 })
+    }
+
+    /// After the last train (issue 64): Lakeport's Shore Line from Harbor after 23:55 asked for
+    /// three, the library goes on into the next day's first as the binary does.
+    @Test func afterTheLastTrainTheNextDaysAsTheBinaryHasThem() async throws {
+        let feed = try GTFSFeed.compile(Self.lakeport)
+        let journeys = try feed.journeys(JourneyQuery(from: "Harbor", to: "Riverside", date: Self.day, after: 23 * 3600 + 55 * 60, limit: 3))
+        let cli = try await Self.cli(["--feed", Self.lakeport, "--from", "Harbor", "--to", "Riverside", "--date", "2026-11-23", "--after", "23:55",
+                                      "--limit", "3"])
+        Self.expectSame(journeys, cli, zone: feed.timeZone, "after the last train")
+        #expect(journeys.contains { $0.legs.contains { $0.serviceDay?.iso == "2026-11-24" } }, "\(journeys.map(\.departure))")
     }
 
     /// MMRI 3d (OpenTripPlanner's ExcludedRoutesTest): route 3d|1 avoided, by its id or its name.

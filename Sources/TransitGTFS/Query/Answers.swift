@@ -35,6 +35,9 @@ extension GTFSFeed {
         public let arrival: Time
         public let status: RealtimeStatus
         public let walkMeters: Double?
+        /// The service day a ride's run is of: the query's, or a later one where the answer went
+        /// on past the day's last journeys (`service_day` in `transit`'s JSON); nil for a walk.
+        public let serviceDay: LocalDate?
     }
 
     /// A Pareto-optimal journey: no other leaves later, arrives earlier and changes less.
@@ -159,7 +162,8 @@ extension GTFSFeed {
                                    route: leg.isRide ? StopIndex.routeName(t, leg.route(t, updates)) : nil,
                                    headsign: leg.isRide ? leg.headsign(t, updates) : nil,
                                    from: stop(leg.from, t), to: stop(leg.to, t), departure: time(leg.departure), arrival: time(leg.arrival),
-                                   status: leg.isRide ? status : .scheduled, walkMeters: meters)
+                                   status: leg.isRide ? status : .scheduled, walkMeters: meters,
+                                   serviceDay: leg.isRide ? search.day.adding(days: leg.dayOffset) : nil)
                     })
         }
     }
