@@ -63,11 +63,27 @@ import Testing
         #expect(try journeys(twice, from: ["S4"], to: ["S0"], day: "2021-03-01").isEmpty)
         #expect(try journeys(feed("nigiri-tb-same-day-transfer"), from: ["S0"], to: ["S2"], day: "2021-03-01").map(\.description)
                 == ["00:00-13:00 x1 R0_MON>R1_MON"])
-        // By design, trips of other service days are not seen (the peer finds these).
-        #expect(try journeys(feed("nigiri-tb-early-train"), from: ["S1"], to: ["S3"], day: "2021-03-04").isEmpty)
+        // Runs of other service days, through the engine's one answer (issue 64): the peer's
+        // early train, a Monday run at 76:00-81:00 ridden on Thursday after R1_THU.
+        #expect(try planned(feed("nigiri-tb-early-train"), "S1", "S3", day: "2021-03-04", after: 5 * 3600)
+                == ["06:00-09:00 x1 R1_THU>R0_MON@-3"])
+        // The overnight change nigiri's preprocessing finds: Monday 12:00 at S1, Tuesday's 06:00 on
+        // (08:00 on Tuesday is 32:00 on Monday's clock); on Tuesday nothing leaves S0.
         let next = try feed("nigiri-tb-next-day-transfer")
-        #expect(try journeys(next, from: ["S0"], to: ["S2"], day: "2021-03-01").isEmpty)
-        #expect(try journeys(next, from: ["S0"], to: ["S2"], day: "2021-03-02").isEmpty)
+        #expect(try planned(next, "S0", "S2", day: "2021-03-01") == ["00:00-32:00 x1 R0_MON>R1_TUE@+1"])
+        #expect(try planned(next, "S0", "S2", day: "2021-03-02").isEmpty)
+    }
+
+    /// `GTFSFeed.plan`'s journeys (the whole day, or from `after` seconds) as `Trip`s, each ride
+    /// of another service day than the query's marked with its offset (`@-3`).
+    func planned(_ t: Timetable, _ from: String, _ to: String, day: String, after: Int? = nil) throws -> [String] {
+        let q = JourneyQuery(from: from, to: to, date: try #require(LocalDate(iso: day)), after: after,
+                             rules: JourneyQuery.Rules(transfers: 2, minTransferSeconds: 0))
+        return try GTFSFeed(timetable: t).plan(q).map { j in
+            Trip(departure: Trip.clock(j.departure), arrival: Trip.clock(j.arrival), transfers: j.transfers, trips: j.legs.compactMap { leg in
+                leg.trip.map { t.tripIDs[$0] + (leg.dayOffset == 0 ? "" : String(format: "@%+d", leg.dayOffset)) }
+            }).description
+        }
     }
 
     @Test func otpInterliningIsAChange() throws {

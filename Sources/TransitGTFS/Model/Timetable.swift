@@ -204,6 +204,10 @@ package struct Timetable: Sendable {
     package var tripCount: Int { tripRoute.count }
     package var patternCount: Int { patternTripStart.count - 1 }
     package var serviceCount: Int { serviceIDs.count }
+    /// The latest time any run reaches, in seconds of its own service day (26:10 is 94,200): how
+    /// many days before a query's a run may still be out (`JourneySearch.daysBack`). One pass
+    /// over the shared blocks of times.
+    package var latestTime: Int32 { times.buffer.max() ?? 0 }
 
     /// Pattern `p`'s stops: 0 for one out of range, or whose offsets are damaged (noted).
     @inline(__always) package func patternLength(_ p: Int) -> Int { callRange(ofPattern: p)?.count ?? 0 }

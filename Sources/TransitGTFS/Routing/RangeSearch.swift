@@ -35,7 +35,7 @@ package struct RangeSearch<S: Schedule> {
     // improve anything ends the scan).
     package var queue: [Int] = []
     /// Which run each boarding may take (`Boarding`).
-    package let boarding: Boarding<S>
+    package var boarding: Boarding<S>
     package var stamp: Int32 = 0
     /// Stops reached by a ride in the last round, and stops whose label changed in it.
     package var rideMarked: [Int] = []
@@ -134,6 +134,19 @@ package struct RangeSearch<S: Schedule> {
         time + Int64(bounds.ride(q, i)) < Int64(destinationBound)
     }
 
+    /// The earliest a ride on pattern `q` from position `i` can leave, for a rider there at
+    /// `time` (`Int32.max`: none can). In a search across days, a copy of another day's pattern
+    /// leaves no earlier than its first run, and not at all once its last has left: the next
+    /// days' copies are not scanned where today's journeys are found, nor the day before's
+    /// after its runs past midnight.
+    @inline(__always) package func leaving(_ q: Int, _ i: Int, ready time: Int64) -> Int64 {
+        let offset = schedule.dayOffset(q)
+        guard offset != 0 else { return time }
+        let runs = schedule.runCount(q)
+        guard runs > 0, Int64(schedule.departure(q, runs - 1, i)) >= time else { return Int64(Int32.max) }
+        return offset > 0 ? max(time, Int64(schedule.departure(q, 0, i))) : time
+    }
+
     /// An arrival at destination stop `d` as an arrival at the end (the point, when there is one).
     @inline(__always) package func atEnd(_ d: Int, _ arrival: Int32) -> Int32 {
         arrival == SearchState.unreached ? arrival : Int32(clamping: Int64(arrival) + Int64(egressOf[d]))
@@ -144,6 +157,7 @@ package struct RangeSearch<S: Schedule> {
         guard schedule.stopCount < Int(Int32.max) / (rounds + 2) else { return [] }
         let (departures, calls) = originDepartures()
         buildBounds(departures: departures.count, earliest: departures.last?.time)
+        if let end = query.beatenAfter { searchAfterTheWindow(Int32(clamping: end + 1)) }
         for (tau, range) in departures {
             let before = found.count
             rounds(tau, departing: calls[range])
@@ -155,6 +169,18 @@ package struct RangeSearch<S: Schedule> {
         }
         found.sort { ($0.departure, $0.arrival, $0.transfers) < ($1.departure, $1.arrival, $1.transfers) }
         return found
+    }
+
+    /// Journeys leaving from `time` on, their first ride any run: searched first and kept out of
+    /// the answer, their labels stay, so that a journey of the window that one leaving after it
+    /// beats (leaves later, arrives no later, rides no more) is not kept, as one leaving later in
+    /// the window would beat it (`Router.Query.beatenAfter`).
+    private mutating func searchAfterTheWindow(_ time: Int32) {
+        let inWindow = boarding
+        boarding = inWindow.waiting(Int32.max)
+        rounds(time, departing: originCalls().map { ($0.pattern, $0.position) }[...])
+        boarding = inWindow
+        collectJourneys(time, keeping: false)
     }
 
     /// The earliest arrival at the end of a journey leaving at or after `leaving` (and, with the
@@ -435,7 +461,7 @@ package struct RangeSearch<S: Schedule> {
                 }
                 for k in schedule.calls(at: y) {
                     let (q, i) = schedule.call(k)
-                    if promising(pattern: q, i, ready) { add(q, i) }
+                    if promising(pattern: q, i, leaving(q, i, ready: ready)) { add(q, i) }
                 }
             }
         }
@@ -496,8 +522,12 @@ package struct RangeSearch<S: Schedule> {
                     // A run already ridden that leaves before this source is ready: nothing to gain;
                     // nor from a boarding that cannot reach the destination before the best known.
                     if current >= 0 && source.ready > ridden[2 * i + 1] &+ shift { continue }
-                    if !promising(pattern: q, i, Int64(source.ready)) { continue }
-                    if let run = boarding.boardable(q, i, source, round: round, current: current), current < 0 || run < current {
+                    if !promising(pattern: q, i, leaving(q, i, ready: Int64(source.ready))) { continue }
+                    // A run that leaves too late to reach the destination before the best known is
+                    // not boarded: in a search across days, the next days' copies of a pattern once
+                    // today's journeys are found.
+                    if let run = boarding.boardable(q, i, source, round: round, current: current), current < 0 || run < current,
+                       promising(pattern: q, i, Int64(schedule.departure(q, run, i))) {
                         current = run
                         ridden = schedule.times(of: q, run)
                         boarded = SearchState.Label(pattern: Int32(q), run: Int32(run), boardPosition: Int32(i), alightPosition: -1,
