@@ -74,6 +74,18 @@ import Testing
         #expect(try planned(next, "S0", "S2", day: "2021-03-02").isEmpty)
     }
 
+    /// BART 2022's whole day from 24th St to Millbrae: it opens with the 4th's last trains past
+    /// midnight (00:04, 00:34) and ends with the 5th's own (24:34); the 25:18 to Glen Park that
+    /// waits there for the 6th's 06:00 Red line is beaten by the 6th's first train, which leaves
+    /// later and arrives as soon (`Router.Query.beatenAfter`): it is not listed.
+    @Test func theNightsLastJourneyThatWaitsIsBeaten() throws {
+        let bart = try GTFSCompiler.compile(try FeedFiles.open(Reference.path("realdata/bart_gtfs/gtfs-lite_2022/unz"))).0
+        let day = try planned(bart, "24TH", "MLBR", day: "2022-10-05")
+        #expect(day.prefix(2) == ["00:04-00:34 x0 1250237@-1", "00:34-01:04 x0 1250238@-1"], "\(day.prefix(3))")
+        #expect(day.last == "24:34-25:04 x0 1250238", "\(day.suffix(3))")
+        #expect(!day.contains { $0.contains("@+1") }, "\(day.suffix(3))")
+    }
+
     /// `GTFSFeed.plan`'s journeys (the whole day, or from `after` seconds) as `Trip`s, each ride
     /// of another service day than the query's marked with its offset (`@-3`).
     func planned(_ t: Timetable, _ from: String, _ to: String, day: String, after: Int? = nil) throws -> [String] {

@@ -96,7 +96,7 @@ package struct JourneySearch {
         let before = q.reachMinutes.map { (after ?? 0) + $0 * 60 } ?? window.before ?? window.arriveBy
         // (Real-time data that changes no run, a source down or alerts alone, plans as the timetable.)
         let changesRuns = !(updates?.instances.isEmpty ?? true)
-        days = changesRuns ? 0...0 : -Self.daysBack(t, day: day, after: after ?? 0)...Self.daysAhead
+        days = changesRuns ? 0...0 : -Self.daysBack(t, day: day, after: after ?? 0)...Self.daysAhead(t, day: day, before: before)
         router = ends.router(day: day.dayNumber, after: after, before: before, rules: q.rules, needs: needs, updates: changesRuns ? updates : nil,
                              days: days, endsWithTheDay: !Self.goesOn(window, q))
         notices = Self.notices(q.needs, t)
@@ -150,6 +150,16 @@ package struct JourneySearch {
 
     /// Days after the query's whose departures an answer goes on into.
     static let daysAhead = 2
+
+    /// The days after `day` whose runs a journey may ride: the next two where the window has no
+    /// end but the day's (the whole day, the rest of it, an answer that goes on); where it has
+    /// one (`--before`, `--arrive-by`, a reach), those whose runs leave in it. A journey leaving
+    /// in a window the rider closed does not wait for the next day's runs: searched for, they
+    /// made an hour's window on the national network 7 times slower (docs/performance.md).
+    static func daysAhead(_ t: Timetable, day: LocalDate, before: Int?) -> Int {
+        guard let before else { return daysAhead }
+        return (1...daysAhead).last { Int(DaysSchedule<DaySchedule>.shift(from: day, days: $0, in: t.zone)) <= before } ?? 0
+    }
 
     /// The days before service day `day` whose runs are still out at `after` on its clock: none
     /// for a feed whose latest time is 25:30 from 01:30 on, one before (a Monday run at 76:00

@@ -142,6 +142,9 @@ package struct RangeSearch<S: Schedule> {
     @inline(__always) package func leaving(_ q: Int, _ i: Int, ready time: Int64) -> Int64 {
         let offset = schedule.dayOffset(q)
         guard offset != 0 else { return time }
+        // No run of a later day leaves before that day starts: most copies end here, their runs
+        // never worked out.
+        if offset > 0, case let start = max(time, Int64(schedule.timeShift(q))), !promising(pattern: q, i, start) { return start }
         let runs = schedule.runCount(q)
         guard runs > 0, Int64(schedule.departure(q, runs - 1, i)) >= time else { return Int64(Int32.max) }
         return offset > 0 ? max(time, Int64(schedule.departure(q, 0, i))) : time
