@@ -385,12 +385,16 @@ mode("sizes") { args in
 mode("national") { args in
     // transit-bench national CACHE NAME DATE PAIRS SEED TRANSFERS: random stop pairs of an
     // imported feed (scripts/make-national-gtfs.py's), each leaving at a random time of DATE
-    // between 05:00 and 22:00, asked in process as `gtfs trips` asks (stops by id, walks at the
+    // between 05:00 and 23:59, asked in process as `gtfs trips` asks (stops by id, walks at the
     // ends): `--earliest`, then the Pareto set of the hour from then. Prints each one's median,
-    // 95th percentile and worst, and how many found a journey. The feed is loaded once, first.
+    // 95th percentile and worst, and how many found a journey: the pairs answered by a journey
+    // leaving on DATE apart from those whose first leaves on a later day (after the last train,
+    // issue 64). With TRANSIT_BENCH_DAYS=N, the whole day's Pareto set of the first N pairs too
+    // (`gtfs trips --date DATE`). The feed is loaded once, first.
     // With TRANSIT_BENCH_PAIRS=FILE, each pair is written there as
-    // `from,to,after,arrival,milliseconds` (arrival -1 where none; the milliseconds its
-    // `--earliest` took), for scripts/peer-ferrobus.py and for finding the slowest pairs.
+    // `from,to,after,arrival,milliseconds,hour,milliseconds` (arrival -1 where none; the
+    // milliseconds its `--earliest` took; the hour's journeys and their milliseconds), for
+    // scripts/peer-ferrobus.py and for finding the slowest pairs.
     guard args.count >= 6, let day = LocalDate(iso: args[2]), let pairs = Int(args[3]), let seed = UInt64(args[4]), let transfers = Int(args[5]) else {
         throw BenchError.noFixture("usage: transit-bench national CACHE NAME DATE PAIRS SEED TRANSFERS")
     }
@@ -408,6 +412,8 @@ mode("national") { args in
         return Int((z ^ (z >> 31)) % UInt64(n))
     }
     var earliest: [Double] = [], window: [Double] = [], reached = 0, windowFound = 0, spans: [Double] = [], changes = 0
+    var sameDay: [Double] = [], nextDay: [Double] = [], wholeDays: [Double] = [], wholeDayJourneys = 0
+    let wholeDayPairs = ProcessInfo.processInfo.environment["TRANSIT_BENCH_DAYS"].flatMap(Int.init) ?? 0
     var written = ""
     defer {
         if let path = ProcessInfo.processInfo.environment["TRANSIT_BENCH_PAIRS"] { try? written.write(toFile: path, atomically: true, encoding: .utf8) }
@@ -425,7 +431,7 @@ mode("national") { args in
     }
     let reps = max(1, ProcessInfo.processInfo.environment["TRANSIT_BENCH_REPS"].flatMap(Int.init) ?? 1)
     for index in 0..<(listed?.count ?? pairs) {
-        let (from, to, after) = listed?[index] ?? (t.stopIDs[called[next(called.count)]], t.stopIDs[called[next(called.count)]], 5 * 3600 + next(17 * 3600))
+        let (from, to, after) = listed?[index] ?? (t.stopIDs[called[next(called.count)]], t.stopIDs[called[next(called.count)]], 5 * 3600 + next(19 * 3600))
         var q = JourneyQuery(from: from, to: to, date: day, after: after, rules: JourneyQuery.Rules(transfers: transfers))
         q.earliest = true
         var start = DispatchTime.now().uptimeNanoseconds
@@ -437,13 +443,27 @@ mode("national") { args in
             took = min(took, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         }
         earliest.append(took)
-        if let j = first.first { reached += 1; spans.append(Double(j.arrival - after) / 60); changes += j.transfers }
-        written += "\(from),\(to),\(after),\(first.first?.arrival ?? -1)," + String(format: "%.1f", took) + "\n"
+        if let j = first.first {
+            reached += 1
+            spans.append(Double(j.arrival - after) / 60)
+            changes += j.transfers
+            if (j.legs.first(where: \.isRide)?.dayOffset ?? 0) > 0 { nextDay.append(took) } else { sameDay.append(took) }
+        }
+        let line = "\(from),\(to),\(after),\(first.first?.arrival ?? -1)," + String(format: "%.1f", took)
         q.earliest = false
         q.window.before = .asWritten(seconds: after + 3600)
         start = DispatchTime.now().uptimeNanoseconds
-        if !(try feed.plan(q)).isEmpty { windowFound += 1 }
+        let hour = try feed.plan(q)
+        if !hour.isEmpty { windowFound += 1 }
         window.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        // Then the hour's journeys and milliseconds.
+        written += line + ",\(hour.count)," + String(format: "%.1f", window.last ?? 0) + "\n"
+        if index < wholeDayPairs {
+            let whole = JourneyQuery(from: from, to: to, date: day, rules: JourneyQuery.Rules(transfers: transfers))
+            start = DispatchTime.now().uptimeNanoseconds
+            wholeDayJourneys += try feed.plan(whole).count
+            wholeDays.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
     }
     func line(_ what: String, _ v: [Double]) -> String {
         let sorted = v.sorted()
@@ -454,7 +474,10 @@ mode("national") { args in
     print("national \(args[1]) on \(args[2]), \(listed.map { "\($0.count) listed stop pairs, each the best of \(reps)," } ?? "\(pairs) random stop pairs") of \(called.count) stops called at, seed \(seed), --transfers \(transfers), in process:")
     print(line("  --earliest", earliest) + String(format: " (%d found a journey; median %.0f minutes to arrival, %.1f changes on average)",
                                                   reached, spans.sorted().isEmpty ? 0 : spans.sorted()[spans.count / 2], reached > 0 ? Double(changes) / Double(reached) : 0))
+    print(line("    answered by a journey leaving on \(args[2])", sameDay) + " (\(sameDay.count) pairs)")
+    print(line("    answered by one leaving on a later day", nextDay) + " (\(nextDay.count) pairs)")
     print(line("  one hour's Pareto set", window) + " (\(windowFound) found a journey)")
+    if wholeDayPairs > 0 { print(line("  the whole day's Pareto set", wholeDays) + " (\(wholeDays.count) pairs, \(wholeDayJourneys) journeys)") }
 }
 
 mode("json") { args in

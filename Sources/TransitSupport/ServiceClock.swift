@@ -40,8 +40,9 @@ package struct ServiceClock: Sendable {
 /// A time of the service day as typed after `--after`, `--before` or `--arrive-by`, resolved
 /// once the service day and the agency's zone are known (for GTFS, once the feed is open).
 ///
-/// - `17:05`, `5:30pm`, `5pm`, `17`: a clock time; before 03:00 it is the night after
-///   (`00:30` is 24:30), since a service day runs past midnight.
+/// - `17:05`, `5:30pm`, `5pm`, `17`: a clock time. A GTFS query reads it as a moment
+///   (`ServiceWindow.moments`); BART's reads one before 03:00 as the night after (`00:30` is
+///   24:30, `seconds(on:now:)`), since its service day runs past midnight.
 /// - `0:00:00`, `25:30` (hours with seconds, or past 24): the feed's own hours, as timetables
 ///   write them, never reinterpreted: `0:00:00` is the first second of the service day.
 /// - `now`, `+30m`, `+1h15m`: from the current instant; only on today's service day.
@@ -93,21 +94,6 @@ public enum ServiceTime: Sendable, Equatable {
         }
         guard number.isEmpty, units > 0, seconds <= 86_400 else { return nil }
         return .fromNow(seconds: seconds)
-    }
-
-    /// A clock time before 03:00, which this reading takes as the night after.
-    package var isReadAsTheNightAfter: Bool { asTheFeedWritesIt != nil }
-
-    /// The other reading of a clock time before 03:00: the feed's hours as written.
-    package var asTheFeedWritesIt: ServiceTime? {
-        if case .clock(let minutes) = self, minutes < ServiceClock.cutoffMinutes { return .asWritten(seconds: minutes * 60) }
-        return nil
-    }
-
-    /// The spelling that asks for this time as the feed writes it (`0:00:00`).
-    package var feedSpelling: String? {
-        if case .asWritten(let seconds) = self { return String(format: "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60) }
-        return nil
     }
 
     /// Seconds of `clock`'s service day. `now` and `+N` need today's service day: `option` names
@@ -176,24 +162,40 @@ public struct ServiceWindow: Sendable, Equatable {
         return out
     }
 
-    /// The same window with each clock time before 03:00 read as the feed writes it (`00:00`
-    /// as `0:00:00`), or nil when no time was read as the night after.
-    package var asTheFeedWritesIt: ServiceWindow? {
-        guard after?.isReadAsTheNightAfter == true || before?.isReadAsTheNightAfter == true || arriveBy?.isReadAsTheNightAfter == true else { return nil }
-        return ServiceWindow(after: after.map { $0.asTheFeedWritesIt ?? $0 }, before: before.map { $0.asTheFeedWritesIt ?? $0 },
-                             arriveBy: arriveBy.map { $0.asTheFeedWritesIt ?? $0 })
-    }
-
-    /// How to ask for that other reading: `--after 0:00:00 --before 2:00:00`.
-    package var feedSpelling: String {
-        [("after", after), ("before", before), ("arrive-by", arriveBy)].compactMap { name, time in
-            (time?.asTheFeedWritesIt ?? time)?.feedSpelling.map { "--\(name) \($0)" }
-        }.joined(separator: " ")
-    }
-
-    /// Says that a clock time before 03:00 was read as the night after, and how to ask for
-    /// the `other` reading, the feed's own hours.
-    package static func nightAfterHint(_ other: ServiceWindow) -> String {
-        "a time before 03:00 is read as the night after (00:30 is 24:30); for the feed's own hours ask \(other.feedSpelling)"
+    /// The window of a GTFS query, where a date and a time mean a moment (issue 64; BART keeps
+    /// `seconds(on:now:)`'s night-after rule). With `date` (`--date`, a calendar day), a clock time
+    /// is that moment of that day, on its service day's clock: `01:30` is reached by the runs of
+    /// the night before past 24:00 and by the day's own. Without, a clock time at or after 03:00
+    /// is that moment of today, one before 03:00 the next such moment from now, each on the
+    /// service day of its calendar date. Hours as the feed writes them (`25:30`, `0:30:00`),
+    /// `now` and `+N` are on the clock of `date`, else of the service day in progress. A
+    /// `--before` or `--arrive-by` clock time earlier than the window's start is the next
+    /// calendar day's. Without `--after`, the service day in progress starts now.
+    package func moments(on date: LocalDate?, in zone: TimeZone, now: Date) throws(TransitError) -> (clock: ServiceClock, window: Seconds) {
+        let inProgress = ServiceClock.inProgress(at: now, in: zone)
+        var clock = date.map { ServiceClock(day: $0, zone: zone) } ?? inProgress
+        // The calendar day a clock time is a moment of.
+        var calendar = date ?? LocalDate(now, in: zone)
+        if date == nil, case .clock(let minutes)? = after {
+            if minutes < ServiceClock.cutoffMinutes && calendar.instant(minutes: minutes, in: zone) < now { calendar = calendar.adding(days: 1) }
+            clock = ServiceClock(day: calendar, zone: zone)
+        }
+        func seconds(_ time: ServiceTime, _ option: String, from start: Int?) throws(TransitError) -> Int {
+            guard case .clock(let minutes) = time else { return try time.seconds(on: clock, now: now, option: option) }
+            let moment = clock.seconds(at: calendar.instant(minutes: minutes, in: zone))
+            guard let start, moment < start else { return moment }
+            return clock.seconds(at: calendar.adding(days: 1).instant(minutes: minutes, in: zone))
+        }
+        var out = Seconds()
+        if let after {
+            out.after = try seconds(after, "after", from: nil)
+        } else if clock.day == inProgress.day {
+            out.after = clock.seconds(at: now)
+            out.startsNow = true
+        }
+        if let before { out.before = try seconds(before, "before", from: out.after) }
+        if let arriveBy { out.arriveBy = try seconds(arriveBy, "arrive-by", from: out.after) }
+        if !out.startsNow, let a = out.after, let b = out.before, a > b { throw .usage("--after is later than --before") }
+        return (clock, out)
     }
 }

@@ -47,7 +47,7 @@ import Testing
             "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nlate,24:30:00,24:30:00,A,1\nlate,25:05:00,25:05:00,B,2\nearly,06:00:00,06:00:00,A,1\nearly,06:20:00,06:20:00,B,2\n",
         ]).timetable()
         #expect(try journeys(feed, from: ["A"], to: ["B"]).map(\.description) == ["06:00-06:20 x0 early", "24:30-25:05 x0 late"])
-        // --after 00:30 is 24:30 (the parser adds the day); both bounds inclusive.
+        // The feed's own 24:30; both bounds inclusive.
         #expect(try journeys(feed, from: ["A"], to: ["B"], after: "24:30").map(\.trips) == [["late"]])
         #expect(try journeys(feed, from: ["A"], to: ["B"], before: "06:00").map(\.trips) == [["early"]])
         #expect(try journeys(feed, from: ["A"], to: ["B"], after: "06:01", before: "24:29").isEmpty)
@@ -55,9 +55,12 @@ import Testing
                                                environment: ["HOME": "/h"], terminal: Terminal(stdout: false, stderr: false))
         guard case .run(_, let command) = args, let request = command.command as? GTFSTripsCommand else { Issue.record("not trips"); return }
         #expect(request.window == ServiceWindow(after: .clock(minutes: 30), before: .asWritten(seconds: 25 * 3600 + 900)))
-        let clock = ServiceClock(day: LocalDate(year: 2026, month: 3, day: 4), zone: try #require(TimeZone(identifier: "America/Chicago")))
-        let window = try request.window.seconds(on: clock, now: Date(timeIntervalSince1970: 0))
-        #expect(window.after == 24 * 3600 + 1800 && window.before == 25 * 3600 + 900 && !window.startsNow)
+        // A GTFS query reads `00:30` as a moment of the date asked (issue 64): the 4th's 00:30,
+        // reached by the 3rd's runs past 24:00 and the 4th's own; 25:15 is the feed's own hours.
+        let (clock, window) = try request.window.moments(on: LocalDate(year: 2026, month: 3, day: 4), in: try #require(TimeZone(identifier: "America/Chicago")),
+                                                         now: Date(timeIntervalSince1970: 0))
+        #expect(clock.day == LocalDate(year: 2026, month: 3, day: 4))
+        #expect(window.after == 1800 && window.before == 25 * 3600 + 900 && !window.startsNow)
     }
 
     @Test func aDSTDayCountsFromNoonMinusTwelveHours() throws {

@@ -66,14 +66,27 @@ struct MultiFeedPackTests {
         }
     }
 
-    /// The same triples from `gtfs trips --format json` (local times: each feed's offset is in the text).
+    /// The same triples from `gtfs trips --format json` (local times: each feed's offset is in the
+    /// text), an arrival on the next calendar day marked `+1`.
     static func triples(_ run: Run) throws -> [String] {
         let journeys = try run.records()
         return journeys.map { j in
-            let time = { (key: String) in String(((j[key] as? String) ?? "").dropFirst(11).prefix(8)) }
-            return "\(time("departure")) \(time("arrival")) \((j["transfers"] as? Int) ?? -1)"
+            let text = { (key: String) in (j[key] as? String) ?? "" }
+            let time = { (key: String) in String(text(key).dropFirst(11).prefix(8)) }
+            let later = text("arrival").prefix(10) > text("departure").prefix(10) ? "+1" : ""
+            return "\(time("departure")) \(time("arrival"))\(later) \((j["transfers"] as? Int) ?? -1)"
         }
     }
+
+    /// Where our answer has more than the pack's, and why: the pack's planner searched one service
+    /// day, ours lets a journey leaving on it ride the next day's runs (issue 64). After the day's
+    /// last way through, the last bus still gets there, its rider waiting overnight at a change
+    /// for the first 752 of the morning (T12: at Altes Rathaus, 04:53; T13: where the 23:00 ends),
+    /// and nothing leaving later arrives sooner: a journey no one-day search can see.
+    static let nextDay = [
+        "T12": ["19:01:00 05:09:00+1 2"],
+        "T13": ["23:00:00 06:56:00+1 2"],
+    ]
 
     @Test(arguments: 0..<19)
     func packCase(_ k: Int) async throws {
@@ -83,6 +96,6 @@ struct MultiFeedPackTests {
         let walk = test.args.contains("--walk") ? [] : ["--walk", "0"]
         let run = try await Run.transit(["gtfs", "trips"] + test.pair.options + test.args + walk + ["--format", "json"], env: test.pair.environment)
         #expect(run.status == 0, "\(test.id): \(run.stderr)")
-        #expect(try Self.triples(run) == (try Self.expected(test.id)), "\(test.id)")
+        #expect(try Self.triples(run) == (try Self.expected(test.id)) + (Self.nextDay[test.id] ?? []), "\(test.id)")
     }
 }

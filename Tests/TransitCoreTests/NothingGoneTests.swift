@@ -6,7 +6,7 @@ import TransitSupport
 /// already gone, and `--limit N` N rows where N exist.
 @Suite struct NothingGoneTests {
     /// `--arrive-by` for today starts now, as `--after` does (the clock pinned at 14:00 in
-    /// Chicago, Sunday 2026-11-22): no journey leaves before it; one already past says so.
+    /// Chicago, Sunday 2026-11-22): no journey leaves before it; one already past is tomorrow's.
     @Test func arriveByTodayListsNoTrainAlreadyGone() async throws {
         let env = Run.environment(["TRANSIT_CACHE_DIR": Paths.temporary()])
         #expect(try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env).status == 0)
@@ -18,10 +18,12 @@ import TransitSupport
         // An explicit --after wins.
         let morning = try await Run.transit(query + ["--after", "07:00", "--arrive-by", "09:00"], env: env).records()
         #expect(!morning.isEmpty && morning.allSatisfy { ($0["departure"] as? String ?? "") < "2026-11-22T09:00:00-06:00" })
-        let gone = try await Run.transit(query + ["--arrive-by", "09:00"], env: env)
-        #expect(gone.status == 0 && gone.stdout == "[]\n" && gone.stderrLines == [
-            "No journey from Harbor to Stadium on 2026-11-22 in that window from now (14:00): that time has passed today; --date tomorrow asks for tomorrow's"],
-            "\(gone.stderr)")
+        // A time already past today is the next one (issue 64: a date and a time mean a moment):
+        // arriving by tomorrow's 09:00, the latest to leave first, none leaving before now.
+        let tomorrow = try await Run.transit(query + ["--arrive-by", "09:00"], env: env).records()
+        let leaving = tomorrow.compactMap { $0["departure"] as? String }, arriving = tomorrow.compactMap { $0["arrival"] as? String }
+        #expect(leaving.first?.hasPrefix("2026-11-23T08:") == true && leaving == leaving.sorted(by: >), "\(leaving)")
+        #expect(leaving.allSatisfy { $0 >= "2026-11-22T14:00:00-06:00" } && arriving.allSatisfy { $0 <= "2026-11-23T09:00:00-06:00" })
         // --before alone starts now too.
         let before = try await Run.transit(query + ["--before", "16:00"], env: env).records()
         #expect(!before.isEmpty && before.allSatisfy { ($0["departure"] as? String ?? "") >= "2026-11-22T14:00:00-06:00" })

@@ -4,8 +4,8 @@ import Testing
 @testable import TransitGTFS
 @testable import TransitSupport
 
-/// `--after`, `--before` and `--arrive-by`: the spellings people type, from now by default,
-/// and the two readings of a time before 03:00.
+/// `--after`, `--before` and `--arrive-by`: the spellings people type, from now by default;
+/// GTFS reads a date and a time as a moment, BART a time before 03:00 as the night after.
 @Suite struct ServiceTimeTests {
     @Test func theSpellingsPeopleType() {
         #expect(ServiceTime.parse("now") == .now)
@@ -79,36 +79,72 @@ import Testing
         #expect(arriving.stdoutLines.map { $0.split(separator: "\t")[2] } == ["2026-11-23T07:30:00-06:00", "2026-11-23T07:00:00-06:00"])
     }
 
-    /// A feed whose service day starts at midnight: `--after 00:00` is the night after (nothing),
-    /// and the notice shows how to ask for the feed's own 00:00.
-    @Test func midnightAsTheFeedWritesIt() async throws {
+    /// A GTFS query's date and time mean a moment (issue 64's table), on the service day of its
+    /// calendar date: 14:00 in Chicago on Monday 2026-11-23 is the clock here.
+    @Test func aDateAndATimeMeanAMoment() throws {
+        let zone = try #require(TimeZone(identifier: "America/Chicago"))
+        let at = { (iso: String) in try #require(ISO8601DateFormatter().date(from: iso)) }
+        let d23 = LocalDate(year: 2026, month: 11, day: 23), d24 = d23.adding(days: 1), d22 = d23.adding(days: -1)
+        func read(_ w: ServiceWindow, on date: LocalDate? = nil, now: String = "2026-11-23T20:00:00Z") throws -> (LocalDate, Int?, Int?, Int?) {
+            let (clock, s) = try w.moments(on: date, in: zone, now: try at(now))
+            return (clock.day, s.after, s.before, s.arriveBy)
+        }
+        // HH:MM at or after 03:00, no --date: that moment of today's calendar date, even past
+        // 03:00 of a night whose service day is still yesterday's.
+        #expect(try read(ServiceWindow(after: .clock(minutes: 8 * 60))) == (d23, 8 * 3600, nil, nil))
+        #expect(try read(ServiceWindow(after: .clock(minutes: 8 * 60)), now: "2026-11-24T07:00:00Z") == (d24, 8 * 3600, nil, nil))  // 01:00 on the 24th
+        // Before 03:00, no --date: the next such moment from now, on its calendar day's clock.
+        #expect(try read(ServiceWindow(after: .clock(minutes: 90))) == (d24, 5400, nil, nil))
+        #expect(try read(ServiceWindow(after: .clock(minutes: 90)), now: "2026-11-24T07:00:00Z") == (d24, 5400, nil, nil))
+        #expect(try read(ServiceWindow(after: .clock(minutes: 90)), now: "2026-11-24T08:00:00Z") == (d24.adding(days: 1), 5400, nil, nil))  // 02:00
+        // With --date D: that moment of calendar day D, whatever the hour.
+        #expect(try read(ServiceWindow(after: .clock(minutes: 90)), on: d22) == (d22, 5400, nil, nil))
+        #expect(try read(ServiceWindow(after: .clock(minutes: 23 * 60 + 55)), on: d22) == (d22, 86_100, nil, nil))
+        // The feed's own hours: the clock of D, else of the service day in progress.
+        #expect(try read(ServiceWindow(after: .asWritten(seconds: 25 * 3600)), on: d22) == (d22, 90_000, nil, nil))
+        #expect(try read(ServiceWindow(after: .asWritten(seconds: 25 * 3600)), now: "2026-11-24T07:00:00Z") == (d23, 90_000, nil, nil))
+        // An end earlier than the start is the next calendar day's.
+        #expect(try read(ServiceWindow(after: .clock(minutes: 22 * 60), before: .clock(minutes: 60)), on: d22) == (d22, 79_200, 90_000, nil))
+        #expect(try read(ServiceWindow(after: .clock(minutes: 6 * 60), arriveBy: .clock(minutes: 9 * 60)), on: d22) == (d22, 21_600, nil, 32_400))
+        // Without --after, today's starts now; a --before already past today is tomorrow's.
+        #expect(try read(ServiceWindow(before: .clock(minutes: 9 * 60))) == (d23, 14 * 3600, 33 * 3600, nil))
+        #expect(try read(ServiceWindow(), on: d24) == (d24, nil, nil, nil))
+        // Days of a clock change count from noon minus 12 h: 00:30 is 1:30:00 of 2026-03-08 (the
+        // day began at 23:00 the evening before) and -0:30:00 of 2026-11-01 (it began at 01:00).
+        #expect(try read(ServiceWindow(after: .clock(minutes: 30)), on: LocalDate(year: 2026, month: 3, day: 8)).1 == 5400)
+        #expect(try read(ServiceWindow(after: .clock(minutes: 30)), on: LocalDate(year: 2026, month: 11, day: 1)).1 == -1800)
+    }
+
+    /// A feed whose service day starts at midnight, and a run of the day before past 24:00:
+    /// `--date D --after 00:00` is D's first moment, which both serve.
+    @Test func midnightIsTheDaysFirstMoment() async throws {
         let feed = TestFeed([
             "stops.txt": TestFeed.stops(["A", "B"]),
-            "trips.txt": "route_id,service_id,trip_id\nR,S,early\n",
-            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nearly,00:05:00,00:05:00,A,1\nearly,00:25:00,00:25:00,B,2\n",
+            "trips.txt": "route_id,service_id,trip_id\nR,S,early\nR,S,late\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nearly,00:05:00,00:05:00,A,1\nearly,00:25:00,00:25:00,B,2\n"
+                + "late,24:10:00,24:10:00,A,1\nlate,24:40:00,24:40:00,B,2\n",
         ])
         let cache = Paths.temporary()
-        // 00:00 is the night after: nothing is left of the 24th's service then, and the board goes
-        // on into the 25th's, whose 00:05 is the moment asked for plus five minutes.
-        let night = try await Run.transit(["gtfs", "departures", "--feed", feed.directory, "--stop", "A", "--date", "2026-11-24", "--after", "00:00"], env: env(cache))
-        #expect(night.status == 0 && night.stdoutLines.first?.hasPrefix("2026-11-25T00:05:00") == true, "\(night.stdout) \(night.stderr)")
-        #expect(night.stderrLines.contains("no more departures on 2026-11-24; these are 2026-11-25's"), "\(night.stderr)")
-        // A window with an end does not go on: empty, it says how to ask for the feed's own hours.
-        let closed = try await Run.transit(["gtfs", "departures", "--feed", feed.directory, "--stop", "A", "--date", "2026-11-24", "--after", "00:00",
-                                            "--before", "00:30"], env: env(cache))
-        #expect(closed.status == 0 && closed.stdout.isEmpty)
-        #expect(closed.stderr.contains("a time before 03:00 is read as the night after (00:30 is 24:30); for the feed's own hours ask --after 0:00:00"), "\(closed.stderr)")
-        let own = try await Run.transit(["gtfs", "departures", "--feed", feed.directory, "--stop", "A", "--date", "2026-11-24", "--after", "0:00:00"], env: env(cache))
-        #expect(own.stdoutLines.first?.hasPrefix("2026-11-24T00:05:00") == true, "\(own.stdout) \(own.stderr)")
+        let board = try await Run.transit(["gtfs", "departures", "--feed", feed.directory, "--stop", "A", "--date", "2026-11-24", "--after", "00:00",
+                                           "--before", "00:30"], env: env(cache))
+        #expect(board.status == 0, "\(board.stderr)")
+        #expect(board.stdoutLines.map { String($0.prefix(19)) + " " + String($0.split(separator: "\t")[2]) }
+                == ["2026-11-24T00:05:00 early", "2026-11-24T00:10:00 late"], "\(board.stdout)")
         let trips = try await Run.transit(["gtfs", "trips", "--feed", feed.directory, "--from", "A", "--to", "B", "--date", "2026-11-24",
-                                           "--after", "00:00"], env: env(cache))
-        #expect(trips.stdoutLines.first?.contains("2026-11-25T00:05:00") == true && trips.stderr.contains("these are 2026-11-25's"), "\(trips.stdout) \(trips.stderr)")
-        let closedTrips = try await Run.transit(["gtfs", "trips", "--feed", feed.directory, "--from", "A", "--to", "B", "--date", "2026-11-24",
-                                                 "--after", "00:00", "--before", "00:30"], env: env(cache))
-        #expect(closedTrips.stdout.isEmpty && closedTrips.stderr.contains("ask --after 0:00:00 --before 0:30:00"), "\(closedTrips.stderr)")
-        let ownTrips = try await Run.transit(["gtfs", "trips", "--feed", feed.directory, "--from", "A", "--to", "B", "--date", "2026-11-24",
-                                              "--after", "0:00:00"], env: env(cache))
-        #expect(ownTrips.stdoutLines.count == 1)
+                                           "--after", "00:00", "--before", "00:30"], env: env(cache))
+        let rows = trips.stdoutLines.map { $0.split(separator: "\t").map(String.init) }
+        #expect(rows.map { $0[2] } == ["2026-11-24T00:05:00-08:00", "2026-11-24T00:10:00-08:00"], "\(trips.stdout) \(trips.stderr)")
+        // The run of the day before is named with its service day.
+        #expect(rows.map { $0.last } == ["early", "late@2026-11-23"], "\(trips.stdout)")
+        // The rest of the day: to the 24th's own last run, 24:10, the 25th's 00:05 among them.
+        let rest = try await Run.transit(["gtfs", "trips", "--feed", feed.directory, "--from", "A", "--to", "B", "--date", "2026-11-24",
+                                          "--after", "00:00"], env: env(cache))
+        #expect(rest.stdoutLines.map { $0.split(separator: "\t").map(String.init).last } == ["early", "late@2026-11-23", "early@2026-11-25", "late"],
+                "\(rest.stdout)")
+        // Without --date (it is 12:00 on the 23rd): the next 00:00 is the 24th's.
+        let next = try await Run.transit(["gtfs", "trips", "--feed", feed.directory, "--from", "A", "--to", "B", "--after", "00:00", "--limit", "1"],
+                                         env: env(cache))
+        #expect(next.stdoutLines.first?.contains("\t2026-11-24T00:05:00-08:00\t") == true, "\(next.stdout) \(next.stderr)")
     }
 
     @Test func bartTripsStartNowAndArriveBy() async throws {

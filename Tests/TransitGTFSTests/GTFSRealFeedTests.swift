@@ -63,11 +63,39 @@ import Testing
         #expect(try journeys(twice, from: ["S4"], to: ["S0"], day: "2021-03-01").isEmpty)
         #expect(try journeys(feed("nigiri-tb-same-day-transfer"), from: ["S0"], to: ["S2"], day: "2021-03-01").map(\.description)
                 == ["00:00-13:00 x1 R0_MON>R1_MON"])
-        // By design, trips of other service days are not seen (the peer finds these).
-        #expect(try journeys(feed("nigiri-tb-early-train"), from: ["S1"], to: ["S3"], day: "2021-03-04").isEmpty)
+        // Runs of other service days, through the engine's one answer (issue 64): the peer's
+        // early train, a Monday run at 76:00-81:00 ridden on Thursday after R1_THU.
+        #expect(try planned(feed("nigiri-tb-early-train"), "S1", "S3", day: "2021-03-04", after: 5 * 3600)
+                == ["06:00-09:00 x1 R1_THU>R0_MON@-3"])
+        // The overnight change nigiri's preprocessing finds: Monday 12:00 at S1, Tuesday's 06:00 on
+        // (08:00 on Tuesday is 32:00 on Monday's clock); on Tuesday nothing leaves S0.
         let next = try feed("nigiri-tb-next-day-transfer")
-        #expect(try journeys(next, from: ["S0"], to: ["S2"], day: "2021-03-01").isEmpty)
-        #expect(try journeys(next, from: ["S0"], to: ["S2"], day: "2021-03-02").isEmpty)
+        #expect(try planned(next, "S0", "S2", day: "2021-03-01") == ["00:00-32:00 x1 R0_MON>R1_TUE@+1"])
+        #expect(try planned(next, "S0", "S2", day: "2021-03-02").isEmpty)
+    }
+
+    /// BART 2022's whole day from 24th St to Millbrae: it opens with the 4th's last trains past
+    /// midnight (00:04, 00:34) and ends with the 5th's own (24:34); the 25:18 to Glen Park that
+    /// waits there for the 6th's 06:00 Red line is beaten by the 6th's first train, which leaves
+    /// later and arrives as soon (`Router.Query.beatenAfter`): it is not listed.
+    @Test func theNightsLastJourneyThatWaitsIsBeaten() throws {
+        let bart = try GTFSCompiler.compile(try FeedFiles.open(Reference.path("realdata/bart_gtfs/gtfs-lite_2022/unz"))).0
+        let day = try planned(bart, "24TH", "MLBR", day: "2022-10-05")
+        #expect(day.prefix(2) == ["00:04-00:34 x0 1250237@-1", "00:34-01:04 x0 1250238@-1"], "\(day.prefix(3))")
+        #expect(day.last == "24:34-25:04 x0 1250238", "\(day.suffix(3))")
+        #expect(!day.contains { $0.contains("@+1") }, "\(day.suffix(3))")
+    }
+
+    /// `GTFSFeed.plan`'s journeys (the whole day, or from `after` seconds) as `Trip`s, each ride
+    /// of another service day than the query's marked with its offset (`@-3`).
+    func planned(_ t: Timetable, _ from: String, _ to: String, day: String, after: Int? = nil) throws -> [String] {
+        let q = JourneyQuery(from: from, to: to, date: try #require(LocalDate(iso: day)), after: after,
+                             rules: JourneyQuery.Rules(transfers: 2, minTransferSeconds: 0))
+        return try GTFSFeed(timetable: t).plan(q).map { j in
+            Trip(departure: Trip.clock(j.departure), arrival: Trip.clock(j.arrival), transfers: j.transfers, trips: j.legs.compactMap { leg in
+                leg.trip.map { t.tripIDs[$0] + (leg.dayOffset == 0 ? "" : String(format: "@%+d", leg.dayOffset)) }
+            }).description
+        }
     }
 
     @Test func otpInterliningIsAChange() throws {

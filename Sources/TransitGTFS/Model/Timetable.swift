@@ -204,6 +204,26 @@ package struct Timetable: Sendable {
     package var tripCount: Int { tripRoute.count }
     package var patternCount: Int { patternTripStart.count - 1 }
     package var serviceCount: Int { serviceIDs.count }
+    /// The latest time any run reaches, in seconds of its own service day (26:10 is 94,200): how
+    /// many days before a query's a run may still be out (`JourneySearch.daysBack`). A pattern's
+    /// runs never overtake and go by departure, so its last row's last departure is its latest:
+    /// one read a pattern (the whole buffer, 135 million times on the national network, was 30 ms
+    /// a query), the whole buffer only where the layout is damaged.
+    package var latestTime: Int32 {
+        var latest: Int32 = 0
+        guard patternStopStart.count > patternCount else { return times.buffer.max() ?? 0 }
+        for q in 0..<patternCount {
+            let first = Int(patternTripStart[q]), rows = Int(patternTripStart[q + 1]) - first
+            let length = Int(patternStopStart[q + 1]) - Int(patternStopStart[q])
+            guard rows > 0, length > 0 else { continue }
+            let row = first + rows - 1
+            guard row < rowBlocks.count, q < patternTimeStart.count else { return times.buffer.max() ?? 0 }
+            let k = Int(patternTimeStart[q]) + (Int(rowBlocks[row]) * length + length - 1) * 2 + 1
+            guard k >= 0, k < times.count else { return times.buffer.max() ?? 0 }
+            latest = max(latest, times[k])
+        }
+        return latest
+    }
 
     /// Pattern `p`'s stops: 0 for one out of range, or whose offsets are damaged (noted).
     @inline(__always) package func patternLength(_ p: Int) -> Int { callRange(ofPattern: p)?.count ?? 0 }

@@ -140,6 +140,12 @@ public struct JourneyQuery: Sendable, Equatable {
         self.limit = limit
     }
 
+    /// The calendar day asked, read in `zone` at `now`; nil: the day in progress.
+    package func date(in zone: TimeZone) -> LocalDate? {
+        if case .inProgress = day { return nil }
+        return serviceDay(in: zone)
+    }
+
     /// The service day asked, read in `zone` at `now`.
     package func serviceDay(in zone: TimeZone) -> LocalDate {
         switch day {

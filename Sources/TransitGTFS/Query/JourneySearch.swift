@@ -51,6 +51,10 @@ package struct JourneySearch {
     package let window: ServiceWindow.Seconds
     /// The query's needs with its routes avoided and its vias' stops found.
     package let needs: RiderNeeds
+    /// The service days whose runs its journeys ride, as days after `day`: those before whose
+    /// runs still run at the window's start, the day, the next two (0...0 where real-time data
+    /// changes a run: it is read for the query's day alone, for now).
+    package let days: ClosedRange<Int>
     /// The router of the query's window.
     package let router: Router
     /// What the answer cannot promise, said once (a feed that marks no trip step-free, …).
@@ -68,9 +72,14 @@ package struct JourneySearch {
         now = updates?.recordedAt.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? q.now
         var asked = q
         asked.now = now
-        day = asked.serviceDay(in: t.zone)
-        clock = ServiceClock(day: day, zone: t.zone)
-        window = q.wholeDay ? ServiceWindow.Seconds() : try q.window.seconds(on: clock, now: now)
+        if q.wholeDay {
+            clock = ServiceClock(day: asked.serviceDay(in: t.zone), zone: t.zone)
+            window = ServiceWindow.Seconds()
+        } else {
+            // A date and a time mean a moment: the service day whose clock reads it is the moment's.
+            (clock, window) = try q.window.moments(on: asked.date(in: t.zone), in: t.zone, now: now)
+        }
+        day = clock.day
         var needs = q.needs
         for typed in q.needs.avoid {
             let found = t.routes(named: typed)
@@ -81,11 +90,25 @@ package struct JourneySearch {
             RiderNeeds.Via(stops: ends.vias[k], staySeconds: k < q.vias.count ? q.vias[k].staySeconds : 0)
         }
         self.needs = needs
-        // A reach's window closes its minutes after it opens.
+        // A reach's window closes its minutes after it opens; one arriving by a time, then
+        // (tomorrow's 09:00 when asked at 14:00: the departures up to it, whatever the day).
         let after = q.reachMinutes == nil ? window.after : window.after ?? 0
-        let before = q.reachMinutes.map { (after ?? 0) + $0 * 60 } ?? window.before
-        router = ends.router(day: day.dayNumber, after: after, before: before, rules: q.rules, needs: needs, updates: updates)
+        let before = q.reachMinutes.map { (after ?? 0) + $0 * 60 } ?? window.before ?? window.arriveBy
+        // (Real-time data that changes no run, a source down or alerts alone, plans as the timetable.)
+        let changesRuns = !(updates?.instances.isEmpty ?? true)
+        days = changesRuns ? 0...0 : -Self.daysBack(t, day: day, after: after ?? 0)...Self.daysAhead(t, day: day, before: before)
+        router = ends.router(day: day.dayNumber, after: after, before: before, rules: q.rules, needs: needs, updates: changesRuns ? updates : nil,
+                             days: days, endsWithTheDay: !Self.goesOn(window, q))
         notices = Self.notices(q.needs, t)
+    }
+
+    /// A router of this question's ends, rules and needs, leaving in [after, before] (without
+    /// `before`, to the day's last departure), over `updates` (the question's unless given: a
+    /// missed run hidden in them).
+    private func router(after: Int?, before: Int?, updates: TripUpdates? = nil) -> Router {
+        let updates = updates ?? router.realtime.flatMap { _ in self.updates }
+        return ends.router(day: day.dayNumber, after: after, before: before, rules: query.rules, needs: needs, updates: updates,
+                           days: updates == nil ? days : 0...0, endsWithTheDay: true)
     }
 
     /// The answer the query asks for: every Pareto-optimal journey of the window by departure
@@ -97,46 +120,56 @@ package struct JourneySearch {
     package func journeys(limit: Int?) -> [Router.Journey] { answer(limit: limit).journeys }
 
     /// The journeys the query asks for with `limit`, and the router that found them (its
-    /// schedule says their rides' calls). Where the day's departures hold fewer than asked (a
-    /// window from a time, with no end: `goesOn`), the answer goes on into the next days':
-    /// `limit` journeys, the earliest to arrive, or (without a limit, none left today) the next
-    /// day's, then the day after's, riding any run of the days the timetable's runs reach
-    /// (`Router.Query.days`): after the last train, tomorrow's first.
+    /// schedule says their rides' calls). A journey leaving in the window rides any run of the
+    /// days around it (`days`): after the last train, tomorrow's first. Where the window is from
+    /// a time with no end (`goesOn`), the answer goes on into the next days' departures while it
+    /// has fewer than asked: `limit` journeys, the earliest to arrive, or (without a limit) the
+    /// rest of the day's, and when those hold none, the next day's, then the day after's.
     package func answer(limit: Int?) -> (journeys: [Router.Journey], router: Router) {
-        let found = Self.journeys(router, query, window: window, limit: limit)
-        guard goesOn, found.count < (limit ?? 1) else { return (found, router) }
-        // (Real-time data that changes no run, a source down or alerts alone, plans as the timetable.)
-        let across = ends.router(day: day.dayNumber, after: window.after, before: nil, rules: query.rules, needs: needs, updates: nil,
-                                 days: -Self.daysBack(timetable)...Self.daysAhead)
-        if query.earliest { return (across.earliest(count: limit ?? 1), across) }
-        if let limit { return (across.journeys(limit: limit), across) }
+        // Without a limit, the rest of the day's departures first.
+        let restOfTheDay = goesOn && limit == nil && !query.earliest
+        let found = restOfTheDay ? router.restOfTheDay() : Self.journeys(router, query, window: window, limit: limit)
+        guard restOfTheDay, found.isEmpty, router.acrossDays != nil else { return (found, router) }
         for days in 2...(Self.daysAhead + 1) {
-            var part = across.query
+            var part = router.query
             part.before = Int(DaysSchedule<DaySchedule>.shift(from: day, days: days, in: timetable.zone)) - 1
-            let next = across.search(part)
-            if !next.isEmpty { return (next, across) }
+            let next = router.search(part)
+            if !next.isEmpty { return (next, router) }
         }
         return (found, router)
     }
 
     /// Whether the answer goes on into the next days' departures when the day's hold fewer than
     /// asked: a window from a time (given, or now) with no end, by departure or the earliest to
-    /// arrive, where no real-time data changes a run (its runs are read for the query's day
-    /// alone, for now; a source that is down changes none).
-    package var goesOn: Bool {
-        window.after != nil && window.before == nil && window.arriveBy == nil && !query.fastest && !query.wholeDay && query.reachMinutes == nil
-            && (updates?.instances.isEmpty ?? true)
+    /// arrive.
+    package var goesOn: Bool { Self.goesOn(window, query) }
+
+    private static func goesOn(_ window: ServiceWindow.Seconds, _ q: JourneyQuery) -> Bool {
+        window.after != nil && window.before == nil && window.arriveBy == nil && !q.fastest && !q.wholeDay && q.reachMinutes == nil
     }
 
     /// Days after the query's whose departures an answer goes on into.
     static let daysAhead = 2
 
-    /// The days before a service day whose runs may still run on it: those of a feed whose
-    /// latest time is 25:30 reach one day into the next (a Monday run at 76:00 reaches Thursday),
-    /// one more over several feeds in other zones (their times are moved by hours).
-    static func daysBack(_ t: Timetable) -> Int {
-        let latest = Int(t.times.buffer.max() ?? 0)
-        return min(6, max(0, (latest + 86_399) / 86_400 - 1) + (t.isCombination ? 1 : 0))
+    /// The days after `day` whose runs a journey may ride: the next two where the window has no
+    /// end but the day's (the whole day, the rest of it, an answer that goes on); where it has
+    /// one (`--before`, `--arrive-by`, a reach), those whose runs leave in it. A journey leaving
+    /// in a window the rider closed does not wait for the next day's runs: searched for, they
+    /// made an hour's window on the national network 7 times slower (docs/performance.md).
+    static func daysAhead(_ t: Timetable, day: LocalDate, before: Int?) -> Int {
+        guard let before else { return daysAhead }
+        return (1...daysAhead).last { Int(DaysSchedule<DaySchedule>.shift(from: day, days: $0, in: t.zone)) <= before } ?? 0
+    }
+
+    /// The days before service day `day` whose runs are still out at `after` on its clock: none
+    /// for a feed whose latest time is 25:30 from 01:30 on, one before (a Monday run at 76:00
+    /// reaches Thursday); one more over several feeds in other zones (their times are moved by
+    /// hours).
+    static func daysBack(_ t: Timetable, day: LocalDate, after: Int) -> Int {
+        let latest = Int(t.latestTime), margin = t.isCombination ? 1 : 0
+        var back = 0
+        while back < 6, latest + Int(DaysSchedule<DaySchedule>.shift(from: day, days: -(back + 1), in: t.zone)) >= after - margin * 86_400 { back += 1 }
+        return min(6, back + margin)
     }
 
     private static func journeys(_ router: Router, _ q: JourneyQuery, window: ServiceWindow.Seconds, limit: Int?) -> [Router.Journey] {
@@ -166,16 +199,9 @@ package struct JourneySearch {
         return kept.reversed()
     }
 
-    /// Whether the same question in another window of the day finds a journey (what an empty
-    /// answer's notice offers).
-    package func finds(in other: ServiceWindow.Seconds) -> Bool {
-        let router = ends.router(day: day.dayNumber, after: other.after, before: other.before, rules: query.rules, needs: needs, updates: updates)
-        return !Self.journeys(router, query, window: other, limit: query.limit).isEmpty
-    }
-
     /// The next `count` journeys leaving at or after `after`, over `updates` (a run hidden in them).
     package func later(after: Int, updates: TripUpdates, count: Int) -> [Router.Journey] {
-        ends.router(day: day.dayNumber, after: after, before: nil, rules: query.rules, needs: needs, updates: updates).journeys(limit: count)
+        router(after: after, before: nil, updates: updates).journeys(limit: count)
     }
 
     /// The next `count` journeys from `stop` (named by its id, so that it walks as `--from` that
@@ -192,13 +218,11 @@ package struct JourneySearch {
     }
 
     /// Every stop reached within `minutes` of the window's start: by a ride, or on foot from the
-    /// origin (its stops' walk, a point's radius). `start`: another window's start (an empty
-    /// answer's notice asks).
-    package func reach(minutes: Int, from start: Int? = nil) -> [(stop: Int, arrival: Int, rides: Int)] {
-        let opens = start ?? window.after ?? 0, closes = opens + minutes * 60
-        let router = start == nil && query.reachMinutes == minutes ? self.router
-            : ends.router(day: day.dayNumber, after: opens, before: closes, rules: query.rules, needs: needs, updates: updates)
-        return router.reach().filter { $0.arrival <= closes }
+    /// origin (its stops' walk, a point's radius).
+    package func reach(minutes: Int) -> [(stop: Int, arrival: Int, rides: Int)] {
+        let opens = window.after ?? 0, closes = opens + minutes * 60
+        let router = query.reachMinutes == minutes ? self.router : router(after: opens, before: closes)
+        return router.reach(by: closes).filter { $0.arrival <= closes }
     }
 
     /// What the answer cannot promise, said once: a feed that marks no trip step-free, what a

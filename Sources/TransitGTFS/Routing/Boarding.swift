@@ -20,6 +20,12 @@ package struct Boarding<S: Schedule> {
     /// at most this many seconds after the rider is there.
     package let firstRideWait: Int32?
 
+    /// The same boarding where the first ride is any run leaving the origin at most `wait`
+    /// seconds after the rider is there (nil: exactly at the departure).
+    package func waiting(_ wait: Int32?) -> Boarding {
+        Boarding(schedule: schedule, edges: edges, filter: filter, rideableRuns: rideableRuns, runHint: runHint, firstRideWait: wait)
+    }
+
     /// May the rider ride run `run` of pattern `q` (`RideFilter`)?
     @inline(__always) package func rideable(_ q: Int, _ run: Int) -> Bool {
         guard let filter else { return true }

@@ -14,7 +14,8 @@ extension RangeSearch {
     }
 
     /// Keep each round's arrival that beats both the later departures and fewer changes.
-    package mutating func collectJourneys(_ tau: Int32) {
+    /// `keeping`: false where the departure's journeys only set what the earlier ones must beat.
+    package mutating func collectJourneys(_ tau: Int32, keeping: Bool = true) {
         var fewer = SearchState.unreached
         for round in 1...rounds {
             var best = SearchState.unreached, at = -1
@@ -22,7 +23,7 @@ extension RangeSearch {
                 best = atEnd(d, state.arrival(d, round))
                 at = d
             }
-            if best < previousBest[round] && best < fewer && at >= 0, state.labels[Int(state.slotOf[at]) + round].legs == Int32(round),
+            if keeping && best < previousBest[round] && best < fewer && at >= 0, state.labels[Int(state.slotOf[at]) + round].legs == Int32(round),
                let journey = reconstruct(at, round: round, departure: tau) {
                 found.append(journey)
             }

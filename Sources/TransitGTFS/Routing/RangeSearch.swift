@@ -35,7 +35,7 @@ package struct RangeSearch<S: Schedule> {
     // improve anything ends the scan).
     package var queue: [Int] = []
     /// Which run each boarding may take (`Boarding`).
-    package let boarding: Boarding<S>
+    package var boarding: Boarding<S>
     package var stamp: Int32 = 0
     /// Stops reached by a ride in the last round, and stops whose label changed in it.
     package var rideMarked: [Int] = []
@@ -134,6 +134,22 @@ package struct RangeSearch<S: Schedule> {
         time + Int64(bounds.ride(q, i)) < Int64(destinationBound)
     }
 
+    /// The earliest a ride on pattern `q` from position `i` can leave, for a rider there at
+    /// `time` (`Int32.max`: none can). In a search across days, a copy of another day's pattern
+    /// leaves no earlier than its first run, and not at all once its last has left: the next
+    /// days' copies are not scanned where today's journeys are found, nor the day before's
+    /// after its runs past midnight.
+    @inline(__always) package func leaving(_ q: Int, _ i: Int, ready time: Int64) -> Int64 {
+        let offset = schedule.dayOffset(q)
+        guard offset != 0 else { return time }
+        // No run of a later day leaves before that day starts: most copies end here, their runs
+        // never worked out.
+        if offset > 0, case let start = max(time, Int64(schedule.timeShift(q))), !promising(pattern: q, i, start) { return start }
+        let runs = schedule.runCount(q)
+        guard runs > 0, Int64(schedule.departure(q, runs - 1, i)) >= time else { return Int64(Int32.max) }
+        return offset > 0 ? max(time, Int64(schedule.departure(q, 0, i))) : time
+    }
+
     /// An arrival at destination stop `d` as an arrival at the end (the point, when there is one).
     @inline(__always) package func atEnd(_ d: Int, _ arrival: Int32) -> Int32 {
         arrival == SearchState.unreached ? arrival : Int32(clamping: Int64(arrival) + Int64(egressOf[d]))
@@ -144,6 +160,7 @@ package struct RangeSearch<S: Schedule> {
         guard schedule.stopCount < Int(Int32.max) / (rounds + 2) else { return [] }
         let (departures, calls) = originDepartures()
         buildBounds(departures: departures.count, earliest: departures.last?.time)
+        if let end = query.beatenAfter { searchAfterTheWindow(Int32(clamping: end + 1)) }
         for (tau, range) in departures {
             let before = found.count
             rounds(tau, departing: calls[range])
@@ -155,6 +172,18 @@ package struct RangeSearch<S: Schedule> {
         }
         found.sort { ($0.departure, $0.arrival, $0.transfers) < ($1.departure, $1.arrival, $1.transfers) }
         return found
+    }
+
+    /// Journeys leaving from `time` on, their first ride any run: searched first and kept out of
+    /// the answer, their labels stay, so that a journey of the window that one leaving after it
+    /// beats (leaves later, arrives no later, rides no more) is not kept, as one leaving later in
+    /// the window would beat it (`Router.Query.beatenAfter`).
+    private mutating func searchAfterTheWindow(_ time: Int32) {
+        let inWindow = boarding
+        boarding = inWindow.waiting(Int32.max)
+        rounds(time, departing: originCalls().map { ($0.pattern, $0.position) }[...])
+        boarding = inWindow
+        collectJourneys(time, keeping: false)
     }
 
     /// The earliest arrival at the end of a journey leaving at or after `leaving` (and, with the
@@ -261,50 +290,6 @@ package struct RangeSearch<S: Schedule> {
             scanPatterns(round)
             if rideMarked.isEmpty && arrivalsMarked.isEmpty && round > 1 { break }
         }
-    }
-
-    /// The calls at the origins a rider may board (each origin once, in the query's order): where
-    /// the range search's departures and the one search from a time start.
-    private func originCalls() -> [(stop: Int, pattern: Int, position: Int)] {
-        var seen = Set<Int>(), out: [(stop: Int, pattern: Int, position: Int)] = []
-        for o in query.origins where seen.insert(o).inserted && stopFilter?.allows(stop: o) ?? true {
-            for k in schedule.calls(at: o) {
-                let (q, i) = schedule.call(k)
-                if schedule.canBoard(q, i) && i < schedule.length(q) - 1 { out.append((o, q, i)) }
-            }
-        }
-        return out
-    }
-
-    /// The departures at the origin stops in the window, latest first, each with the patterns
-    /// and positions that leave then (round 1 scans only those): one list sorted by time, each
-    /// departure a range of it (a list per departure was an allocation per departure).
-    package func originDepartures() -> (departures: [(time: Int32, calls: Range<Int>)], calls: [(pattern: Int, position: Int)]) {
-        var all: [(time: Int32, pattern: Int, position: Int)] = []
-        for (o, q, i) in originCalls() {
-            for run in 0..<schedule.runCount(q) where boarding.rideable(q, run) {
-                // When one leaves the origin: from a point, the walk before the run (in 64
-                // bits: a damaged file's times may lie near the ends of Int32).
-                let d = Int32(clamping: Int64(schedule.departure(q, run, i)) - Int64(accessOf[o]))
-                if let after = query.after, Int(d) < after { continue }
-                if let before = query.before, Int(d) > before { continue }
-                all.append((d, q, i))
-            }
-        }
-        // Latest first; at one time, in the order found.
-        let order = all.indices.sorted { all[$0].time != all[$1].time ? all[$0].time > all[$1].time : $0 < $1 }
-        var departures: [(time: Int32, calls: Range<Int>)] = [], calls: [(pattern: Int, position: Int)] = []
-        calls.reserveCapacity(all.count)
-        for index in order {
-            let call = all[index]
-            if let last = departures.last, last.time == call.time {
-                departures[departures.count - 1].calls = last.calls.lowerBound..<(calls.count + 1)
-            } else {
-                departures.append((call.time, calls.count..<(calls.count + 1)))
-            }
-            calls.append((call.pattern, call.position))
-        }
-        return (departures, calls)
     }
 
     /// Labels never get worse with another round: what changed last round carries into this one.
@@ -435,7 +420,7 @@ package struct RangeSearch<S: Schedule> {
                 }
                 for k in schedule.calls(at: y) {
                     let (q, i) = schedule.call(k)
-                    if promising(pattern: q, i, ready) { add(q, i) }
+                    if promising(pattern: q, i, leaving(q, i, ready: ready)) { add(q, i) }
                 }
             }
         }
@@ -496,8 +481,12 @@ package struct RangeSearch<S: Schedule> {
                     // A run already ridden that leaves before this source is ready: nothing to gain;
                     // nor from a boarding that cannot reach the destination before the best known.
                     if current >= 0 && source.ready > ridden[2 * i + 1] &+ shift { continue }
-                    if !promising(pattern: q, i, Int64(source.ready)) { continue }
-                    if let run = boarding.boardable(q, i, source, round: round, current: current), current < 0 || run < current {
+                    if !promising(pattern: q, i, leaving(q, i, ready: Int64(source.ready))) { continue }
+                    // A run that leaves too late to reach the destination before the best known is
+                    // not boarded: in a search across days, the next days' copies of a pattern once
+                    // today's journeys are found.
+                    if let run = boarding.boardable(q, i, source, round: round, current: current), current < 0 || run < current,
+                       promising(pattern: q, i, Int64(schedule.departure(q, run, i))) {
                         current = run
                         ridden = schedule.times(of: q, run)
                         boarded = SearchState.Label(pattern: Int32(q), run: Int32(run), boardPosition: Int32(i), alightPosition: -1,

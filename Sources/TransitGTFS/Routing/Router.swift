@@ -74,6 +74,15 @@ package struct Router {
         /// before's runs that go on past midnight): a journey leaving in the window rides any run
         /// of them (`DaysSchedule`), on `day`'s clock. Not with real-time data yet: that day only.
         package var days = 0...0
+        /// Without `before`, the window ends with the last departure from the origins of the
+        /// query's day's own runs (its whole service day, or the rest of it): journeys that leave
+        /// then may still ride the next days' runs. Across days only; false: no end (an answer
+        /// that goes on into the next days' departures).
+        package var endsWithTheDay = false
+        /// A journey that one leaving after this time beats (leaves later, arrives no later,
+        /// changes no more) is not kept: after the day's last departure, the next morning's first
+        /// beats the night's last journeys that wait for it (set where the window ends with the day).
+        package var beatenAfter: Int?
 
         package init(origins: [Int], destinations: [Int], day: Int, after: Int? = nil, before: Int? = nil, maxTransfers: Int,
                      minTransfer: Int, walkMeters: Double? = nil) {
@@ -151,6 +160,9 @@ package struct Router {
     package let layers: ViaLayers?
     private let viaPlanned: ViaSchedule<DaySchedule>?
     private let viaRealtime: ViaSchedule<RealtimeSchedule>?
+    /// Across days, the last departure from the origins of the query's day's own runs
+    /// (`lastDeparture`): where a window that ends with the day ends.
+    package let dayEnd: Int?
     /// A search across days (`Query.days`): the days' runs as one schedule, and its vias' layers.
     package let acrossDays: DaysSchedule<DaySchedule>?
     private let viaAcrossDays: ViaSchedule<DaysSchedule<DaySchedule>>?
@@ -174,8 +186,12 @@ package struct Router {
                                   margin: needs.margin, walkingSpeed: needs.walking.speed, stepFree: needs.walking.stepFree)
         self.edges = edges
         var query = Self.walkingEnds(query, edges)
-        // Across days, the window starts no earlier than the query's day does.
+        // Across days, the window starts no earlier than the query's day does, and where it has
+        // no end but the day's, ends with the day's last departure from the origins.
         if acrossDays != nil && query.after == nil { query.after = 0 }
+        let dayEnd = acrossDays == nil ? nil : Self.lastDeparture(schedule, query)
+        self.dayEnd = dayEnd
+        if query.before == nil && query.endsWithTheDay, let dayEnd { (query.before, query.beatenAfter) = (dayEnd, dayEnd) }
         self.query = query
         let filter = needs.filtersRides ? RideFilter(timetable, needs, updates: updates) : nil
         if needs.vias.isEmpty {
@@ -229,7 +245,30 @@ package struct Router {
         return query
     }
 
+    /// The last departure of `schedule`'s runs that a journey from `query`'s origins can leave
+    /// on (a point's walk to the stop taken off), or the window's start where there is none.
+    static func lastDeparture(_ schedule: DaySchedule, _ query: Query) -> Int {
+        var last = query.after ?? 0
+        for y in Set(query.origins) where y >= 0 && y < schedule.stopCount {
+            let walk = query.access[y] ?? 0
+            for k in schedule.calls(at: y) {
+                let (q, i) = schedule.call(k)
+                guard schedule.canBoard(q, i), i < schedule.length(q) - 1 else { continue }
+                for run in 0..<schedule.runCount(q) { last = max(last, Int(schedule.departure(q, run, i)) - walk) }
+            }
+        }
+        return last
+    }
+
     package func journeys() -> [Journey] { search(query) }
+
+    /// The journeys of the window up to the day's last departure (`dayEnd`), those that one
+    /// leaving later beats left out: what a window from a time with no end lists at first.
+    package func restOfTheDay() -> [Journey] {
+        var part = query
+        if part.before == nil, let dayEnd { (part.before, part.beatenAfter) = (dayEnd, dayEnd) }
+        return search(part)
+    }
 
     /// One search of `query`'s window.
     package func search(_ query: Query) -> [Journey] { searching(query).journeys }
@@ -304,13 +343,16 @@ package struct Router {
     /// departure is searched they hold, per stop and round, the best arrival over all of them.
     /// The origins walked to (from a point, or from the stops named) are reached on foot, leaving
     /// at the window's start: 0 rides (an origin is never alighted at).
-    package func reach() -> [(stop: Int, arrival: Int, rides: Int)] {
-        if let acrossDays { return reach(on: acrossDays) }
-        if let realtime { return reach(on: realtime) }
-        return reach(on: schedule)
+    /// `by`: nothing arriving later is wanted (nor searched).
+    package func reach(by arrival: Int? = nil) -> [(stop: Int, arrival: Int, rides: Int)] {
+        var query = query
+        if let arrival { query.arrivingBy = min(query.arrivingBy ?? arrival, arrival) }
+        if let acrossDays { return reach(on: acrossDays, query) }
+        if let realtime { return reach(on: realtime, query) }
+        return reach(on: schedule, query)
     }
 
-    private func reach<S: Schedule>(on schedule: S) -> [(stop: Int, arrival: Int, rides: Int)] {
+    private func reach<S: Schedule>(on schedule: S, _ query: Query) -> [(stop: Int, arrival: Int, rides: Int)] {
         var search = RangeSearch(schedule: schedule, query: query, edges: edges, filter: filter)
         _ = search.run()
         let state = search.state, origins = Set(query.origins)

@@ -59,6 +59,9 @@ package protocol Schedule {
     /// seconds; nil where it has none, or `edges` may change where its ways do not go (or
     /// faster), or a run may be faster than its planned least.
     func graphBounds(edges: TransferEdges, destinations: [(stop: Int, start: Int32)], within limit: Int64) -> TargetBounds?
+    /// The services running, where they alone say which runs there are (a day's timetable as
+    /// planned): two schedules with the same have the same runs. nil: not known.
+    var servicesRunning: [Bool]? { get }
 }
 
 extension Schedule {
@@ -76,6 +79,7 @@ extension Schedule {
     }
 
     package func straightLineBounds(destinations: [Int], changes: Int) -> TargetBounds { .none }
+    package var servicesRunning: [Bool]? { nil }
 
     package func graphBounds(edges: TransferEdges, destinations: [(stop: Int, start: Int32)], within limit: Int64) -> TargetBounds? { nil }
 
@@ -275,6 +279,7 @@ package struct DaySchedule: Schedule {
 
     @inline(__always) package func firstCall(_ q: Int) -> Int { Int(stopStart[q]) }
     /// Stop 0 for a pattern whose stops are damaged (the search's answer is then refused).
+    package var servicesRunning: [Bool]? { keep.running }
     @inline(__always) package func stop(_ q: Int, _ i: Int) -> Int { keep.isSound(q) ? Int(patternStops[Int(stopStart[q]) + i]) : 0 }
     @inline(__always) package func canBoard(_ q: Int, _ i: Int) -> Bool { Timetable.canBoard(patternFlags[Int(stopStart[q]) + i]) }
     @inline(__always) package func canAlight(_ q: Int, _ i: Int) -> Bool { Timetable.canAlight(patternFlags[Int(stopStart[q]) + i]) }

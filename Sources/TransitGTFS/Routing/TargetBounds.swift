@@ -60,6 +60,36 @@ package struct TargetBounds {
         self.init(stop: bound, ride: ride, positions: positions, rising: hops.rising)
     }
 
+    /// Over several days' runs as one schedule (`DaysSchedule`): one Dijkstra on the patterns of
+    /// one day, each hop the least of any day's runs, every copy of a pattern reading its
+    /// pattern's ride bounds (a Dijkstra over every copy was most of an ordinary query's cost).
+    package init<Day: Schedule>(days: DaysSchedule<Day>, edges: TransferEdges, destinations: [(stop: Int, start: Int32)]) {
+        let each = days.days, perDay = each.first?.patternCount ?? 0
+        guard let first = each.first else {
+            self.init(stop: [], ride: [], positions: [0], rising: true)
+            return
+        }
+        let positions = (0..<perDay).map(first.firstCall) + [first.callCount]
+        var hops = Self.shortestHops(first, positions: positions)
+        // A day that runs the same services as one read already has the same hops.
+        var read = [first.servicesRunning]
+        for day in each.dropFirst() {
+            let services = day.servicesRunning
+            if services != nil && read.contains(services) { continue }
+            read.append(services)
+            let other = Self.shortestHops(day, positions: positions)
+            for k in hops.seconds.indices where other.seconds[k] < hops.seconds[k] { hops.seconds[k] = other.seconds[k] }
+            hops.rising = hops.rising && other.rising
+        }
+        let bound = Self.stopBounds(first, hops: hops.seconds, positions: positions, before: Self.changesInto(edges, stops: first.stopCount),
+                                    from: destinations)
+        let ride = Self.rideBounds(patterns: perDay, positions: positions, length: first.length,
+                                   hops: { q, i in hops.seconds[positions[q] + i] }, stopBound: { q, i in bound[first.stop(q, i)] })
+        // Copy k of pattern p is pattern k × perDay + p: its positions are its pattern's.
+        let copies = (0..<days.patternCount).map { positions[perDay > 0 ? $0 % perDay : 0] } + [first.callCount]
+        self.init(stop: bound, ride: ride, positions: copies, rising: hops.rising)
+    }
+
     /// Per stop, the least seconds to any of `starts` (plus its start): a Dijkstra backward over
     /// the patterns' shortest hops and, at no cost, every change into a stop (`before`).
     static func stopBounds<S: Schedule>(_ schedule: S, hops: [Int32], positions: [Int], before: (start: [Int32], stops: [Int32]),

@@ -202,10 +202,8 @@ struct GTFSContext {
     }
 
     /// Why an answer on `clock`'s day is empty: the window asked, or now; the feed's dates when
-    /// the day is outside them; and, where a time before 03:00 was read as the night after and
-    /// the feed's own hours find something (`findsWith`), how to ask for those.
-    func emptyNotice(_ start: String, _ t: Timetable, clock: ServiceClock, typed: ServiceWindow, window: ServiceWindow.Seconds,
-                     findsWith: (ServiceWindow.Seconds) -> Bool) -> String {
+    /// the day is outside them.
+    func emptyNotice(_ start: String, _ t: Timetable, clock: ServiceClock, typed: ServiceWindow, window: ServiceWindow.Seconds) -> String {
         let day = clock.day
         var notice = start + " on \(day.iso)"
         if !typed.isEmpty { notice += " in that window" }
@@ -213,9 +211,6 @@ struct GTFSContext {
         if window.hasPassed { notice += ": that time has passed today; --date tomorrow asks for tomorrow's" }
         let range = t.dateRange
         if day < range.first || day > range.last { notice += " (the feed covers \(range.first.iso) to \(range.last.iso))" }
-        if let other = typed.asTheFeedWritesIt, let seconds = try? other.seconds(on: clock, now: now), findsWith(seconds) {
-            notice += "; " + ServiceWindow.nightAfterHint(other)
-        }
         return notice
     }
 

@@ -13,8 +13,8 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
             OptionSpec("to", value: "STOP", "only departures that reach this stop later on (where they let riders off)", source: .cached),
             OptionSpec("route", value: "ROUTE", "only this route: its route_id or name", source: .cached),
             GTFSCommandLine.date,
-            OptionSpec("after", value: "T", "only departures at or after T: HH:MM, 5pm, 17, now or +30m; before 03:00 is the night after, H:MM:SS the feed's own hours (default: now on today's service day, else the start of the day)"),
-            OptionSpec("before", value: "T", "only departures at or before T"),
+            OptionSpec("after", value: "T", "only departures at or after T: HH:MM, 5pm, 17, now or +30m, that moment of the --date (without: today's; before 03:00, the next one), H:MM:SS or past 24 the feed's own hours (default: now on today's service day, else the start of the day)"),
+            OptionSpec("before", value: "T", "only departures at or before T (earlier than --after: the next day's)"),
             OptionSpec("limit", value: "N", "keep the first N (default on a terminal: 20)"),
             OptionSpec("all", "every departure of the day on a terminal too (piped, every one is written anyway)"),
             GTFSCommandLine.realtime, GTFSCommandLine.realtimeTimeout, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
@@ -93,9 +93,10 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
     /// `feed` on the clock of the stop's feed, as `run` opens it.
     func board(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, stops: [Int], updates: TripUpdates?) throws(TransitError) -> Output {
         let t = feed.timetable
-        let day = try gtfs.serviceDay(date, feed)
-        let clock = ServiceClock(day: day, zone: t.zone)
-        let typed = ServiceWindow(after: after, before: before), window = try typed.seconds(on: clock, now: gtfs.now)
+        let typed = ServiceWindow(after: after, before: before)
+        let asked = try date.map { text throws(TransitError) in try Arguments.date(text, zone: t.zone, now: gtfs.now) }
+        let (clock, window) = try typed.moments(on: asked, in: t.zone, now: gtfs.now)
+        let day = clock.day
         let reaching = try to.map { text throws(TransitError) in
             Set(try gtfs.withStopHelp(feed) { () throws(TransitError) in try StopIndex(t).resolve(text) })
         }
@@ -172,11 +173,7 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
         }
         notices += GTFSContext.alertNotices(alerts, updates)
         if calls.isEmpty {
-            notices.append(gtfs.emptyNotice("No departures from \(stop)", t, clock: clock, typed: typed, window: window) { other in
-                var wider = filter
-                wider.before = other.before
-                return !Board.calls(t, stops, day: day, after: other.after, updates: updates, filter: wider, matchingAlerts: false).isEmpty
-            })
+            notices.append(gtfs.emptyNotice("No departures from \(stop)", t, clock: clock, typed: typed, window: window))
         }
         let column = GTFSContext.feedColumn(t) { (c: Board.Call) in t.feed(ofStop: c.stop) }
         return Output(calls, data: column + data, table: column + table, notices: notices)

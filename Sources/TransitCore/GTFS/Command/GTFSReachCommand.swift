@@ -76,9 +76,7 @@ struct GTFSReachCommand: GTFSSubcommand {
         var notices = feed.notices + (updates?.notices ?? []) + search.notices
         if rows.isEmpty {
             notices.append(gtfs.at(search.now).emptyNotice("Nothing reachable from \(from) within \(minutes) minutes", t, clock: clock,
-                                                          typed: ServiceWindow(after: after), window: search.window) { seconds in
-                !search.reach(minutes: minutes, from: seconds.after ?? 0).isEmpty
-            })
+                                                          typed: ServiceWindow(after: after), window: search.window))
         }
         var output = Output(rows, data: data, table: [data[0], data[1], arrive, data[3], changes], notices: notices)
         output.geoJSON { GeoJSON.points($0) }

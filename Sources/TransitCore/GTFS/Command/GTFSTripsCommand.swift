@@ -14,9 +14,9 @@ struct GTFSTripsCommand: GTFSSubcommand {
             OptionSpec("to", value: "STOP", "destination, as --from", required: true, source: .cached),
             GTFSCommandLine.radius,
             GTFSCommandLine.date,
-            OptionSpec("after", value: "T", "only journeys leaving at or after T: HH:MM, 5pm, 17, now or +30m; before 03:00 is the night after, H:MM:SS the feed's own hours (default: now on today's service day, else the start of the day)"),
-            OptionSpec("before", value: "T", "only journeys leaving at or before T"),
-            OptionSpec("arrive-by", value: "T", "only journeys arriving at or before T, the latest to leave first (today: leaving from now, unless --after)"),
+            OptionSpec("after", value: "T", "only journeys leaving at or after T: HH:MM, 5pm, 17, now or +30m, that moment of the --date (without: today's; before 03:00, the next one), H:MM:SS or past 24 the feed's own hours (default: now on today's service day, else the start of the day)"),
+            OptionSpec("before", value: "T", "only journeys leaving at or before T (earlier than --after: the next day's)"),
+            OptionSpec("arrive-by", value: "T", "only journeys arriving at or before T, the latest to leave first (today: leaving from now, unless --after; earlier than that: the next day's)"),
             OptionSpec("fastest", "only the fastest: a journey goes when another leaves no earlier and arrives no later, whatever its changes"),
             OptionSpec("earliest", "only the journey arriving first (leaving at or after --after; of those arriving then, the fewest changes, then the latest to leave), found without searching the whole day; with --limit N the N arriving first"),
             OptionSpec("all", "the table shows every journey, also those another beats clearly (hidden by default; JSON and tsv always have them)"),
@@ -129,8 +129,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
         }
         if let notice = Self.wentOn(journeys, search, router: router) { notices.append(notice) }
         if journeys.isEmpty {
-            notices.append(gtfs.at(search.now).emptyNotice("No journey from \(from) to \(to)", t, clock: clock, typed: window, window: search.window,
-                                                          findsWith: search.finds(in:)))
+            notices.append(gtfs.at(search.now).emptyNotice("No journey from \(from) to \(to)", t, clock: clock, typed: window, window: search.window))
         }
         let drawn = gtfs.settings.format == .geojson || geometry
         if stops || drawn { try JourneyLayout.checkCallsWritten(journeys, what: stops ? "--stops" : geometry ? "--geometry" : "--format geojson") }
