@@ -160,9 +160,6 @@ package struct Router {
     package let layers: ViaLayers?
     private let viaPlanned: ViaSchedule<DaySchedule>?
     private let viaRealtime: ViaSchedule<RealtimeSchedule>?
-    /// Across days, the last departure from the origins of the query's day's own runs
-    /// (`lastDeparture`): where a window that ends with the day ends.
-    package let dayEnd: Int?
     /// A search across days (`Query.days`): the days' runs as one schedule, and its vias' layers.
     package let acrossDays: DaysSchedule<DaySchedule>?
     private let viaAcrossDays: ViaSchedule<DaysSchedule<DaySchedule>>?
@@ -189,9 +186,7 @@ package struct Router {
         // Across days, the window starts no earlier than the query's day does, and where it has
         // no end but the day's, ends with the day's last departure from the origins.
         if acrossDays != nil && query.after == nil { query.after = 0 }
-        let dayEnd = acrossDays == nil ? nil : Self.lastDeparture(schedule, query)
-        self.dayEnd = dayEnd
-        if query.before == nil && query.endsWithTheDay, let dayEnd { (query.before, query.beatenAfter) = (dayEnd, dayEnd) }
+        if acrossDays != nil && query.endsWithTheDay { query = Self.endingWithTheDay(query, schedule) }
         self.query = query
         let filter = needs.filtersRides ? RideFilter(timetable, needs, updates: updates) : nil
         if needs.vias.isEmpty {
@@ -245,6 +240,16 @@ package struct Router {
         return query
     }
 
+    /// `query` without `before` ended with the day: at the last departure from its origins of
+    /// the day's own runs (`lastDeparture`), a journey that one leaving later beats left out.
+    static func endingWithTheDay(_ query: Query, _ schedule: DaySchedule) -> Query {
+        guard query.before == nil else { return query }
+        var query = query
+        let end = lastDeparture(schedule, query)
+        (query.before, query.beatenAfter) = (end, end)
+        return query
+    }
+
     /// The last departure of `schedule`'s runs that a journey from `query`'s origins can leave
     /// on (a point's walk to the stop taken off), or the window's start where there is none.
     static func lastDeparture(_ schedule: DaySchedule, _ query: Query) -> Int {
@@ -262,12 +267,11 @@ package struct Router {
 
     package func journeys() -> [Journey] { search(query) }
 
-    /// The journeys of the window up to the day's last departure (`dayEnd`), those that one
-    /// leaving later beats left out: what a window from a time with no end lists at first.
+    /// The journeys of the window up to the day's last departure, those that one leaving later
+    /// beats left out (across days; else the window's): what a window from a time with no end
+    /// lists at first.
     package func restOfTheDay() -> [Journey] {
-        var part = query
-        if part.before == nil, let dayEnd { (part.before, part.beatenAfter) = (dayEnd, dayEnd) }
-        return search(part)
+        search(acrossDays == nil ? query : Self.endingWithTheDay(query, schedule))
     }
 
     /// One search of `query`'s window.
