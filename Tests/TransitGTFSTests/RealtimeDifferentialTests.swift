@@ -57,6 +57,8 @@ extension CPUBound {
                 q.days = [-1...0, -1...1, 0...1, 0...2, -1...2][g.int(0...4)]
                 q.after = g.chance(0.4) ? g.int(0...12) * 900 : g.int(0...30 * 4) * 900
                 q.before = g.chance(0.3) ? (q.after ?? 0) + g.int(1...16) * 1800 : nil
+                // Vias too: the layered network over days of their own layouts.
+                if g.chance(0.2) { test.drawNeeds(&q, &g) }
                 var reference = ReferenceRouter(test.feed, q)
                 var message = FeedMessage(header: FeedMessage.FeedHeader(version: "2.0")), runs: [ReferenceRouter.Run] = []
                 for offset in q.days {

@@ -28,17 +28,19 @@ package struct DaysSchedule<Day: Schedule>: Schedule {
     package let shifts: [Int32]
     /// Each day's number of days after the query's (−1 the day before).
     package let offsets: [Int]
-    /// Each day's `earliestDeparture`.
-    private let opening: [Int32]
+    /// Each day's `earliestDeparture`, read in place (an array's retain at every copy of the
+    /// schedule is what the search cannot afford).
+    private let opening: UnsafeBufferPointer<Int32>
     private let perDay: Int
     private let count: Int
     private let callsPerDay: Int
     /// Days of their own layouts: where each day's patterns and calls begin, and every stop's
-    /// calls over all days (as `call(_:)` gives them), read in place.
-    private let patternStart: UnsafeBufferPointer<Int64>
-    private let callStart: UnsafeBufferPointer<Int64>
-    private let stopCalls: UnsafeBufferPointer<Int32>
-    private let callPairs: UnsafeBufferPointer<Int32>
+    /// calls over all days (as `call(_:)` gives them), read in place (kept by `held`, so that
+    /// the planned days' schedule, which never reads them, is copied no larger).
+    private var patternStart: UnsafeBufferPointer<Int64> { held.patternStart.buffer }
+    private var callStart: UnsafeBufferPointer<Int64> { held.callStart.buffer }
+    private var stopCalls: UnsafeBufferPointer<Int32> { held.stopCalls.buffer }
+    private var callPairs: UnsafeBufferPointer<Int32> { held.callPairs.buffer }
 
     /// `days` with their `offsets` from the query's day (one of them 0) and `shifts` in seconds.
     package init(_ days: [Day], offsets: [Int], shifts: [Int32]) {
@@ -46,49 +48,48 @@ package struct DaysSchedule<Day: Schedule>: Schedule {
         day0 = held.days
         self.offsets = offsets
         self.shifts = shifts
-        opening = days.map(\.earliestDeparture)
         perDay = days.first?.patternCount ?? 0
         callsPerDay = days.first?.callCount ?? 0
         count = days.count
-        patternStart = held.patternStart.buffer
-        callStart = held.callStart.buffer
-        stopCalls = held.stopCalls.buffer
-        callPairs = held.callPairs.buffer
+        opening = held.opening.buffer
     }
 
     /// Owns the days' memory, and where their layouts differ, the index over them.
     private final class Held {
         let days: UnsafeMutablePointer<Day>
         let count: Int
-        var patternStart = Packed<Int64>([0])
-        var callStart = Packed<Int64>([0])
-        var stopCalls = Packed<Int32>()
-        var callPairs = Packed<Int32>()
+        let patternStart: Packed<Int64>
+        let callStart: Packed<Int64>
+        let stopCalls: Packed<Int32>
+        let callPairs: Packed<Int32>
+        let opening: Packed<Int32>
 
         init(_ days: [Day], merging: Bool) {
             count = days.count
             self.days = UnsafeMutablePointer<Day>.allocate(capacity: max(1, days.count))
             self.days.initialize(from: days, count: days.count)
-            guard merging, let first = days.first else { return }
-            for day in days {
-                patternStart.append((patternStart.last ?? 0) + Int64(day.patternCount))
-                callStart.append((callStart.last ?? 0) + Int64(day.callCount))
-            }
-            // Every stop's calls, day after day: (pattern over all days, position) pairs.
-            var start = [Int32](repeating: 0, count: first.stopCount + 1), pairs: [Int32] = []
-            for y in 0..<first.stopCount {
-                for (k, day) in days.enumerated() {
-                    let base = Int(patternStart[k])
-                    for c in day.calls(at: y) {
-                        let (q, i) = day.call(c)
-                        pairs.append(Int32(clamping: base + q))
-                        pairs.append(Int32(clamping: i))
-                    }
+            opening = Packed(days.map(\.earliestDeparture))
+            var patterns: [Int64] = [0], calls: [Int64] = [0], start: [Int32] = [0], pairs: [Int32] = []
+            if merging, let first = days.first {
+                for day in days {
+                    patterns.append((patterns.last ?? 0) + Int64(day.patternCount))
+                    calls.append((calls.last ?? 0) + Int64(day.callCount))
                 }
-                start[y + 1] = Int32(clamping: pairs.count / 2)
+                // Every stop's calls, day after day: (pattern over all days, position) pairs.
+                start = [Int32](repeating: 0, count: first.stopCount + 1)
+                for y in 0..<first.stopCount {
+                    for (k, day) in days.enumerated() {
+                        let base = Int(patterns[k])
+                        for c in day.calls(at: y) {
+                            let (q, i) = day.call(c)
+                            pairs.append(Int32(clamping: base + q))
+                            pairs.append(Int32(clamping: i))
+                        }
+                    }
+                    start[y + 1] = Int32(clamping: pairs.count / 2)
+                }
             }
-            stopCalls = Packed(start)
-            callPairs = Packed(pairs)
+            (patternStart, callStart, stopCalls, callPairs) = (Packed(patterns), Packed(calls), Packed(start), Packed(pairs))
         }
 
         deinit {

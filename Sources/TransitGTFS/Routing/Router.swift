@@ -173,6 +173,13 @@ package struct Router {
     /// A search across days (`Query.days`): the days' runs as one schedule, and its vias' layers.
     package let acrossDays: DaysSchedule<DaySchedule>?
     private let viaAcrossDays: ViaSchedule<DaysSchedule<DaySchedule>>?
+    /// Where a window withholds the days after `Query.withheldAfter`: the days up to it, which
+    /// its first search reads (`search`), as planned and with real-time data (nil with vias, and
+    /// where they are the query's day alone as planned: `schedule`). Their patterns have the
+    /// same numbers as in `acrossDays` and `realtimeDays`, whose first days they are, so that
+    /// journeys of either search read their rides' calls there.
+    private let firstDays: DaysSchedule<DaySchedule>?
+    private let firstRealtimeDays: DaysSchedule<RealtimeSchedule>?
 
     /// `children`: the feed's stations, when the caller already worked them out (a StopIndex has).
     /// `streets`: a map's walking network, for walks longer than those the feed stored.
@@ -200,6 +207,13 @@ package struct Router {
                                   linkMeters: timetable.isCombination ? query.linkMeters : nil, children: children ?? StationChildren(timetable), streets: streets,
                                   margin: needs.margin, walkingSpeed: needs.walking.speed, stepFree: needs.walking.stepFree)
         self.edges = edges
+        // The days a withholding window searches first: the first of the days, as many.
+        let first = query.withheldAfter.flatMap { $0 < query.days.upperBound && needs.vias.isEmpty ? query.days.lowerBound...$0 : nil }
+        func prefix<Day: Schedule>(_ all: DaysSchedule<Day>) -> DaysSchedule<Day>? {
+            first.map { f in DaysSchedule(Array(all.days.prefix(f.count)), offsets: Array(all.offsets.prefix(f.count)), shifts: Array(all.shifts.prefix(f.count))) }
+        }
+        firstDays = first == 0...0 ? nil : acrossDays.flatMap(prefix)
+        firstRealtimeDays = realtimeDays.flatMap(prefix)
         var query = Self.walkingEnds(query, edges)
         // Across days, the window starts no earlier than the query's day does, and where it has
         // no end but the day's, ends with the day's last departure from the origins.
@@ -313,19 +327,39 @@ package struct Router {
         let opens = withheldDaysOpen(after: held), start = query.after ?? 0
         let changes = opens <= Int64(before) ? 0 : 1
         let beaten = found.filter { $0.transfers <= changes && Int64($0.arrival) <= opens }.map(\.departure).max() ?? start - 1
-        guard beaten < before else { return found }
+        guard beaten < before, changes == 0 || leavesFirstDays(after: beaten, by: before, query) else { return found }
         var rest = query
         (rest.after, rest.withheldAfter) = (max(start, beaten + 1), nil)
         return Self.pareto(found + searching(rest).journeys)
+    }
+
+    /// Whether a first ride of the days a withholding window searches first leaves after `time`
+    /// and by `before` (a point's walk to it taken off): where none does, no journey leaves then.
+    private func leavesFirstDays(after time: Int, by before: Int, _ query: Query) -> Bool {
+        func leaves<S: Schedule>(_ s: S) -> Bool {
+            Set(query.origins).contains { y in
+                guard y >= 0, y < s.stopCount else { return false }
+                let walk = query.access[y] ?? 0
+                return s.calls(at: y).contains { k in
+                    let (q, i) = s.call(k)
+                    guard s.canBoard(q, i), i < s.length(q) - 1 else { return false }
+                    return (0..<s.runCount(q)).contains { (time + 1...before).contains(Int(s.departure(q, $0, i)) - walk) }
+                }
+            }
+        }
+        if let firstRealtimeDays { return leaves(firstRealtimeDays) }
+        if let firstDays { return leaves(firstDays) }
+        return layers == nil && realtimeDays == nil && query.days.lowerBound == 0 && query.withheldAfter == 0 ? leaves(schedule) : true
     }
 
     /// The earliest a run of a day after `held` may leave, on the query's clock.
     private func withheldDaysOpen(after held: Int) -> Int64 {
         let day = LocalDate(dayNumber: query.day), next = held + 1
         let shift = Int64(DaysSchedule<DaySchedule>.shift(from: day, days: next, in: t.zone))
-        let earliest = realtimeDays.map { days in days.days.indices.filter { days.offsets[$0] >= next }.map { days.days[$0].earliestDeparture }.min() ?? 0 }
-            ?? schedule.earliestDeparture
-        return shift + Int64(min(0, earliest))
+        func earliest<Day: Schedule>(_ days: DaysSchedule<Day>) -> Int32 {
+            days.days.indices.filter { days.offsets[$0] >= next }.map { days.days[$0].earliestDeparture }.min() ?? 0
+        }
+        return shift + Int64(min(0, realtimeDays.map(earliest) ?? acrossDays.map(earliest) ?? 0))
     }
 
     /// The journeys no other beats (leaves no earlier, arrives no later, changes no more), one
@@ -402,6 +436,11 @@ package struct Router {
             guard let viaPlanned else { return ([], nil) }
             let (found, earliest) = Self.run(viaPlanned, layered, edges, filter, noAlighting, leaving)
             return (found.map { layers.unlayered($0, basePattern: viaPlanned.basePattern) }, earliest)
+        }
+        if query.withheldAfter != nil && leaving == nil {
+            if let firstRealtimeDays { return Self.run(firstRealtimeDays, query, edges, filter, nil, nil) }
+            if let firstDays { return Self.run(firstDays, query, edges, filter, nil, nil) }
+            if acrossDays != nil && query.withheldAfter == 0 && query.days.lowerBound == 0 { return Self.run(schedule, query, edges, filter, nil, nil) }
         }
         if let acrossDays { return Self.run(acrossDays, query, edges, filter, nil, leaving) }
         if let realtimeDays { return Self.run(realtimeDays, query, edges, filter, nil, leaving) }
