@@ -88,6 +88,23 @@ struct MultiFeedPackTests {
         "T13": ["23:00:00 06:56:00+1 2"],
     ]
 
+    /// The night's last connection (issue 64): Embarcadero 23:30 → Millbrae, then Caltrain 198 of
+    /// the next service day at 00:29. Were it missed, the alternatives go on into the morning's
+    /// first trains (102 and 104 of the 4th), never the missed run itself; before, none was found.
+    @Test func theAlternativesToTheNightsLastChangeAreTheMorningsFirst() async throws {
+        let run = try await Run.transit(["gtfs", "trips"] + Self.A.options + ["--from", "bart:EMBR", "--to", "caltrain:Palo Alto", "--date", "2018-10-03",
+                                         "--after", "23:30", "--limit", "1", "--alternatives", "2", "--format", "json"], env: Self.A.environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        let legs = try #require(try run.records().first?["legs"] as? [[String: Any]], "\(run.stdout)")
+        let caltrain = try #require(legs.last)
+        #expect(caltrain["trip_id"] as? String == "caltrain:198" && caltrain["service_day"] as? String == "2018-10-04"
+                && caltrain["departure"] as? String == "2018-10-04T00:29:00-07:00", "\(caltrain)")
+        let instead = try #require(caltrain["alternatives"] as? [[String: Any]])
+        let rides = instead.map { ($0["legs"] as? [[String: Any]] ?? []).compactMap { $0["trip_id"] as? String } }
+        #expect(rides == [["caltrain:102"], ["caltrain:104"]] && instead.map { $0["departure"] as? String ?? "" }
+                == ["2018-10-04T05:18:00-07:00", "2018-10-04T05:48:00-07:00"], "\(instead)")
+    }
+
     @Test(arguments: 0..<19)
     func packCase(_ k: Int) async throws {
         let test = Self.cases[k]

@@ -12,7 +12,7 @@ extension CPUBound {
     /// asked, where a day is 23 or 25 hours.
     @Suite struct AcrossDaysDifferentialTests {
         @Test func journeysAcrossDaysAreTheReferences() throws {
-            var spans: [String: Int] = [:], crossing = 0, byTheDayBefore = 0, chosen = 0, beatenLater = 0
+            var spans: [String: Int] = [:], crossing = 0, byTheDayBefore = 0, chosen = 0, beatenLater = 0, withheld = 0
             let sweep = try DifferentialSweep(queries: 200, seed: 20_261_206, salt: 64, lateRuns: true) { test, g in
                 var q = test.query(&g)
                 q.days = [-1...0, -1...1, 0...1, 0...2, -1...2][g.int(0...4)]
@@ -29,6 +29,12 @@ extension CPUBound {
                     reference.days = -6...q.days.upperBound
                     chosen += 1
                 }
+                // A window closed by its departures: the days after those they fall in withheld
+                // (`Router.Query.withheldAfter`), searched only where the others leave room.
+                if let before = q.before, g.chance(0.5) {
+                    q.withheldAfter = JourneySearch.daysAhead(test.timetable, day: LocalDate(dayNumber: q.day), before: before)
+                    if q.withheldAfter ?? 0 < q.days.upperBound { withheld += 1 }
+                }
                 let expected = ReferenceRouter(test.feed, reference).journeys()
                 let routed = test.routed(q), got = routed.triples
                 var routedProblems = routed.problems
@@ -39,7 +45,7 @@ extension CPUBound {
                     open.before = nil
                     let unbeaten = ReferenceRouter(test.feed, open).journeys().filter { $0.departure <= before }
                     var rq = test.routerQuery(q)
-                    rq.beatenAfter = before
+                    (rq.beatenAfter, rq.withheldAfter) = (before, nil)
                     let found = Router(test.timetable, rq).journeys().map { ReferenceRouter.Triple(departure: $0.departure, arrival: $0.arrival, transfers: $0.transfers) }
                     if found != unbeaten { routedProblems.append("beaten after \(before): \(found) against \(unbeaten)") }
                     if unbeaten.count < expected.count { beatenLater += 1 }
@@ -70,7 +76,7 @@ extension CPUBound {
                 return test.outcome(q, expected: expected, got: got, problems: problems)
             }
             print("differential across days: \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys, \(crossing) past 27:00, \(byTheDayBefore) answers changed by the day before's runs; spans \(spans.sorted { $0.key < $1.key }); "
-                  + "\(chosen) on the days the engine chooses, \(beatenLater) windows losing a journey beaten after their end; "
+                  + "\(chosen) on the days the engine chooses, \(withheld) with days withheld, \(beatenLater) windows losing a journey beaten after their end; "
                   + (sweep.differences.isEmpty ? "no difference" : "\(sweep.differences.count) differ"))
             for line in sweep.differences.prefix(10) { print("differential across days: " + line) }
             #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
@@ -79,6 +85,35 @@ extension CPUBound {
             // checked on BART 2022 too, GTFSRealFeedTests.theNightsLastJourneyThatWaitsIsBeaten.)
             #expect(sweep.compared > sweep.asked / 2 && crossing > sweep.asked / 10 && byTheDayBefore > sweep.asked / 20,
                     "\(sweep.compared) journeys, \(crossing) past 27:00, \(byTheDayBefore) changed by the day before")
+        }
+
+        /// A window the rider closed rides the next days' runs, those after its departures' days
+        /// withheld and searched second (`Router.Query.withheldAfter`): against the reference over
+        /// every day at once. Feeds whose service ends before 26:00 and short evening windows, so
+        /// that a journey leaving in them often waits overnight at a change.
+        @Test func closedWindowsRideTheNextDaysAsTheReference() throws {
+            var changed = 0
+            let sweep = try DifferentialSweep(queries: 200, seed: 20_261_208, salt: 66) { test, g in
+                var q = test.query(&g)
+                q.after = g.int(56...95) * 900
+                q.before = (q.after ?? 0) + g.int(2...24) * 900
+                q.days = 0...2
+                // A journey that rides a withheld day's run changes at least once.
+                q.maxTransfers = max(1, q.maxTransfers)
+                let held = JourneySearch.daysAhead(test.timetable, day: LocalDate(dayNumber: q.day), before: q.before)
+                q.withheldAfter = held
+                let expected = ReferenceRouter(test.feed, q).journeys()
+                var without = q
+                without.days = 0...held
+                if ReferenceRouter(test.feed, without).journeys() != expected { changed += 1 }
+                let routed = test.routed(q)
+                return test.outcome(q, expected: expected, got: routed.triples, problems: routed.problems)
+            }
+            print("differential of closed windows: \(sweep.asked) queries, \(sweep.compared) journeys, \(changed) answers changed by the withheld days; "
+                  + (sweep.differences.isEmpty ? "no difference" : "\(sweep.differences.count) differ"))
+            for line in sweep.differences.prefix(10) { print("differential of closed windows: " + line) }
+            #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
+            #expect(sweep.asked < 100 || changed > sweep.asked / 25, "\(changed) answers changed by the withheld days")
         }
     }
 }

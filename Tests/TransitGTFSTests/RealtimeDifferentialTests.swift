@@ -45,6 +45,49 @@ extension CPUBound {
             #expect(sweep.asked < 100 || (sweep.compared > sweep.asked / (pairs ? 4 : 2) && changed > sweep.asked))
         }
 
+        /// Across days (issue 64): each day's runs disturbed on their own, their updates naming
+        /// their service day (start_date, SEMANTICS.md rule 8), one message for all; the router
+        /// reads each day's with its runs (`Router.realtimeDays`), the reference the disturbed runs
+        /// moved onto the query's clock. Late runs (to 46:00) and windows from 00:00 to 30:00, so
+        /// that the day before's delayed runs and the next day's canceled or early ones decide.
+        @Test func acrossDaysOnRealtimeDataTheRouterFindsWhatTheReferenceFinds() throws {
+            var changed = 0, otherDays = 0
+            let sweep = try DifferentialSweep(queries: 200, seed: 20_261_207, salt: 65, lateRuns: true) { test, g in
+                var q = test.query(&g)
+                q.days = [-1...0, -1...1, 0...1, 0...2, -1...2][g.int(0...4)]
+                q.after = g.chance(0.4) ? g.int(0...12) * 900 : g.int(0...30 * 4) * 900
+                q.before = g.chance(0.3) ? (q.after ?? 0) + g.int(1...16) * 1800 : nil
+                // Vias too: the layered network over days of their own layouts.
+                if g.chance(0.2) { test.drawNeeds(&q, &g) }
+                var reference = ReferenceRouter(test.feed, q)
+                var message = FeedMessage(header: FeedMessage.FeedHeader(version: "2.0")), runs: [ReferenceRouter.Run] = []
+                for offset in q.days {
+                    var own = q
+                    (own.day, own.days) = (q.day + offset, 0...0)
+                    let (part, disturbed, count) = Self.disturb(ReferenceRouter(test.feed, own).runs, test.feed, day: own.day, &g)
+                    let moved = ReferenceRouter.dayStart(own.day, zone: test.feed.zone) - ReferenceRouter.dayStart(q.day, zone: test.feed.zone)
+                    runs += disturbed.map { ReferenceRouter.Run(trip: $0.trip, calls: ReferenceRouter.moved($0.calls, by: moved)) }
+                    for var entity in part.entities {
+                        entity.id = "\(message.entities.count)"
+                        message.entities.append(entity)
+                    }
+                    changed += count
+                    if offset != 0 { otherDays += count }
+                }
+                reference.runs = runs
+                let updates = TripUpdateApplier.apply(message, to: test.timetable, now: q.day * 86_400, source: "test")
+                let expected = reference.journeys()
+                let (got, problems) = test.routed(q, updates: updates, reference: reference)
+                guard got != expected || !problems.isEmpty || !updates.notices.isEmpty else { return (expected.count, nil) }
+                let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
+                return (expected.count, "query \(q.describe(test.feed)) over days \(q.days): missing \(missing), extra \(extra), problems \(problems), notices \(updates.notices)")
+            }
+            print("realtime differential across days: \(sweep.asked) queries, \(sweep.compared) journeys, \(changed) runs changed (\(otherDays) of other days than the query's), \(sweep.differences.count) differ")
+            for line in sweep.differences.prefix(10) { print("realtime differential across days: " + line) }
+            #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
+            #expect(sweep.asked < 100 || (sweep.compared > sweep.asked / 2 && otherDays > sweep.asked))
+        }
+
         /// Every trip the applier leaves updated keeps its order (rules 15 and 16, revised
         /// 2026-11-25): predicted times never decrease along the trip, and two different stops the
         /// schedule has apart never share one instant (no ride of 0 s). On messier updates than the

@@ -52,8 +52,7 @@ package struct JourneySearch {
     /// The query's needs with its routes avoided and its vias' stops found.
     package let needs: RiderNeeds
     /// The service days whose runs its journeys ride, as days after `day`: those before whose
-    /// runs still run at the window's start, the day, the next two (0...0 where real-time data
-    /// changes a run: it is read for the query's day alone, for now).
+    /// runs still run at the window's start, the day, the next two; each with its real-time data.
     package let days: ClosedRange<Int>
     /// The router of the query's window.
     package let router: Router
@@ -96,19 +95,28 @@ package struct JourneySearch {
         let before = q.reachMinutes.map { (after ?? 0) + $0 * 60 } ?? window.before ?? window.arriveBy
         // (Real-time data that changes no run, a source down or alerts alone, plans as the timetable.)
         let changesRuns = !(updates?.instances.isEmpty ?? true)
-        days = changesRuns ? 0...0 : -Self.daysBack(t, day: day, after: after ?? 0)...Self.daysAhead(t, day: day, before: before)
+        // A window the rider closed by its departures rides the next days' runs too, searched
+        // where the days its departures fall in leave room (`Router.Query.withheldAfter`).
+        let closed = window.before != nil && q.reachMinutes == nil ? Self.daysAhead(t, day: day, before: before) : nil
+        let searched = Self.days(t, day: day, after: after, before: before)
+        days = closed == nil ? searched : searched.lowerBound...Self.daysAhead
         router = ends.router(day: day.dayNumber, after: after, before: before, rules: q.rules, needs: needs, updates: changesRuns ? updates : nil,
-                             days: days, endsWithTheDay: !Self.goesOn(window, q))
+                             days: days, withheldAfter: closed, endsWithTheDay: !Self.goesOn(window, q))
         notices = Self.notices(q.needs, t)
     }
 
     /// A router of this question's ends, rules and needs, leaving in [after, before] (without
-    /// `before`, to the day's last departure), over `updates` (the question's unless given: a
-    /// missed run hidden in them).
-    private func router(after: Int?, before: Int?, updates: TripUpdates? = nil) -> Router {
+    /// `before`, a window that goes on into the next days' departures), over `updates` (the
+    /// question's unless given: a missed run hidden in them).
+    private func router(after: Int, before: Int?, updates: TripUpdates? = nil) -> Router {
         let updates = updates ?? router.realtime.flatMap { _ in self.updates }
         return ends.router(day: day.dayNumber, after: after, before: before, rules: query.rules, needs: needs, updates: updates,
-                           days: updates == nil ? days : 0...0, endsWithTheDay: true)
+                           days: Self.days(timetable, day: day, after: after, before: before))
+    }
+
+    /// The days whose runs a journey leaving in [after, before] rides (`daysBack`, `daysAhead`).
+    static func days(_ t: Timetable, day: LocalDate, after: Int?, before: Int?) -> ClosedRange<Int> {
+        -daysBack(t, day: day, after: after ?? 0)...daysAhead(t, day: day, before: before)
     }
 
     /// The answer the query asks for: every Pareto-optimal journey of the window by departure
@@ -129,7 +137,7 @@ package struct JourneySearch {
         // Without a limit, the rest of the day's departures first.
         let restOfTheDay = goesOn && limit == nil && !query.earliest
         let found = restOfTheDay ? router.restOfTheDay() : Self.journeys(router, query, window: window, limit: limit)
-        guard restOfTheDay, found.isEmpty, router.acrossDays != nil else { return (found, router) }
+        guard restOfTheDay, found.isEmpty, router.searchesAcrossDays else { return (found, router) }
         for days in 2...(Self.daysAhead + 1) {
             var part = router.query
             part.before = Int(DaysSchedule<DaySchedule>.shift(from: day, days: days, in: timetable.zone)) - 1
@@ -153,9 +161,9 @@ package struct JourneySearch {
 
     /// The days after `day` whose runs a journey may ride: the next two where the window has no
     /// end but the day's (the whole day, the rest of it, an answer that goes on); where it has
-    /// one (`--before`, `--arrive-by`, a reach), those whose runs leave in it. A journey leaving
-    /// in a window the rider closed does not wait for the next day's runs: searched for, they
-    /// made an hour's window on the national network 7 times slower (docs/performance.md).
+    /// one (an arrival by `--arrive-by`, a reach), those whose runs leave in it. A window closed
+    /// by `--before` rides the next two as well, those after its departures' days withheld
+    /// (`Router.Query.withheldAfter`).
     static func daysAhead(_ t: Timetable, day: LocalDate, before: Int?) -> Int {
         guard let before else { return daysAhead }
         return (1...daysAhead).last { Int(DaysSchedule<DaySchedule>.shift(from: day, days: $0, in: t.zone)) <= before } ?? 0
@@ -214,7 +222,8 @@ package struct JourneySearch {
                                  walkingSpeed: needs.walking.speed)
         var needs = self.needs
         needs.vias = []
-        return from.router(day: day.dayNumber, after: after, before: nil, rules: query.rules, needs: needs, updates: updates).journeys(limit: count)
+        return from.router(day: day.dayNumber, after: after, before: nil, rules: query.rules, needs: needs, updates: updates,
+                           days: Self.days(t, day: day, after: after, before: nil)).journeys(limit: count)
     }
 
     /// Every stop reached within `minutes` of the window's start: by a ride, or on foot from the

@@ -81,7 +81,7 @@ package struct QueryEnds {
     /// leaving in [after, before], by `rules` and the rider's `needs` (their vias' stops found:
     /// `JourneySearch`), on the query's clock, with real-time data laid over it.
     package func router(day: Int, after: Int?, before: Int?, rules: JourneyQuery.Rules, needs: RiderNeeds = RiderNeeds(),
-                        updates: TripUpdates? = nil, days: ClosedRange<Int> = 0...0, endsWithTheDay: Bool = false) -> Router {
+                        updates: TripUpdates? = nil, days: ClosedRange<Int> = 0...0, withheldAfter: Int? = nil, endsWithTheDay: Bool = false) -> Router {
         var query = Router.Query(origins: origin.stops, destinations: destination?.stops ?? [], day: day, after: after, before: before,
                                  maxTransfers: rules.transfers, minTransfer: rules.minTransferSeconds, walkMeters: rules.walkMeters)
         query.linkMeters = rules.linkMeters
@@ -95,6 +95,7 @@ package struct QueryEnds {
         query.walksToDestinations = destination.map { $0.walks == nil } ?? false
         query.needs = needs
         query.days = days
+        query.withheldAfter = withheldAfter
         query.endsWithTheDay = endsWithTheDay
         return Router(timetable, query, children: children, updates: updates, streets: streets)
     }

@@ -70,9 +70,9 @@ extension Router {
     /// data adds, which has no plan. None for a walk.
     package func calls(of leg: Leg, added: Bool) -> (calls: [TripCalls.Call], length: Int) {
         guard case .ride(_, let pattern, let run, let from, let to) = leg.mode, from <= to else { return ([], 0) }
-        if let realtime {
-            guard pattern >= 0, pattern < realtime.patternCount, run >= 0, run < realtime.runCount(pattern) else { return ([], 0) }
-            return (TripCalls.calls(realtime, pattern, run, added: added, positions: from..<(to + 1)), realtime.length(pattern))
+        if let realtimeDays {
+            guard pattern >= 0, pattern < realtimeDays.patternCount, run >= 0, run < realtimeDays.runCount(pattern) else { return ([], 0) }
+            return (TripCalls.calls(realtimeDays, pattern, run, added: added, positions: from..<(to + 1)), realtimeDays.length(pattern))
         }
         if let acrossDays {
             guard pattern >= 0, pattern < acrossDays.patternCount, run >= 0, run < acrossDays.runCount(pattern) else { return ([], 0) }

@@ -65,6 +65,8 @@ package struct RangeSearch<S: Schedule> {
     /// point: no journey arrives later, so from the first round nothing that would is searched
     /// (a search across a country that finds no journey otherwise spreads over all of it).
     package let latestEnd: Int64?
+    /// Days after this are not ridden (`Router.Query.withheldAfter`).
+    private let withheldAfter: Int
 
     /// What the search was made with, for another of the same (`earliestArrival`'s capped tries).
     private let filter: RideFilter?
@@ -83,6 +85,7 @@ package struct RangeSearch<S: Schedule> {
         let rideFilter = filter.flatMap { $0.needs.filtersRides ? $0 : nil }
         stopFilter = filter.flatMap { $0.needs.wheelchair ? $0 : nil }
         self.leaving = leaving
+        withheldAfter = query.withheldAfter ?? Int.max
         // Leaving at a time, the first ride may be boarded up to `before` (a walk to it counted).
         let wait = leaving.map { time in query.before.map { Int32(clamping: max(Int64($0) - Int64(time), -1)) } ?? Int32.max }
         boarding = Boarding(schedule: schedule, edges: edges, filter: rideFilter,
@@ -142,9 +145,10 @@ package struct RangeSearch<S: Schedule> {
     @inline(__always) package func leaving(_ q: Int, _ i: Int, ready time: Int64) -> Int64 {
         let offset = schedule.dayOffset(q)
         guard offset != 0 else { return time }
-        // No run of a later day leaves before that day starts: most copies end here, their runs
-        // never worked out.
-        if offset > 0, case let start = max(time, Int64(schedule.timeShift(q))), !promising(pattern: q, i, start) { return start }
+        if offset > withheldAfter { return Int64(Int32.max) }
+        // No run of a later day leaves before that day starts (`opens`): most copies end here,
+        // their runs never worked out.
+        if offset > 0, case let start = max(time, schedule.opens(q)), !promising(pattern: q, i, start) { return start }
         let runs = schedule.runCount(q)
         guard runs > 0, Int64(schedule.departure(q, runs - 1, i)) >= time else { return Int64(Int32.max) }
         return offset > 0 ? max(time, Int64(schedule.departure(q, 0, i))) : time

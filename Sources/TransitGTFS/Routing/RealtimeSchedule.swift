@@ -40,9 +40,13 @@ package struct RealtimeSchedule: Schedule {
         /// Per stop, its calls: all patterns' (pattern, position) pairs.
         package let callStart: UnsafeBufferPointer<Int32>
         package let callPairs: UnsafeBufferPointer<Int32>
+        /// false where no update touched the day: its calls are the base's (a day of a search
+        /// across days that the data does not speak of costs no index).
+        package let indexed: Bool
 
-        package init(_ s: Storage, base: DaySchedule) {
+        package init(_ s: Storage, base: DaySchedule, indexed: Bool) {
             self.base = base
+            self.indexed = indexed
             baseCount = base.patternCount
             storage = s
             replaced = s.replaced.buffer
@@ -152,6 +156,11 @@ package struct RealtimeSchedule: Schedule {
                             status: instance.calls.indices.map { updates.status(ofInstance: index, position: $0) }, group: -2 - instance.route))
         }
         let extra = Self.layOut(runs)
+        guard !runs.isEmpty else {
+            extra.replaced = Packed([UInt8](repeating: 0, count: baseCount))
+            overlay = Overlay(extra, base: base, indexed: false)
+            return
+        }
         // Every stop's calls, over the base patterns kept and the new ones.
         let stopCount = t.stopCount, extraCount = extra.stopStart.count - 1
         let newStart = extra.stopStart.buffer, newStops = extra.stops.buffer
@@ -179,7 +188,7 @@ package struct RealtimeSchedule: Schedule {
         extra.callStart = Packed(count)
         extra.callPairs = Packed(pairs)
         extra.replaced = Packed(replaced.map { $0 ? 1 : 0 })
-        overlay = Overlay(extra, base: base)
+        overlay = Overlay(extra, base: base, indexed: true)
     }
 
     /// Runs into patterns: those of one group with the same stops and flags, by first
@@ -287,12 +296,14 @@ package struct RealtimeSchedule: Schedule {
     }
 
     @inline(__always) package func calls(at stop: Int) -> Range<Int> {
+        guard overlay.indexed else { return overlay.base.calls(at: stop) }
         guard stop >= 0, stop + 1 < overlay.callStart.count else { return 0..<0 }
         return Int(overlay.callStart[stop])..<Int(overlay.callStart[stop + 1])
     }
 
     @inline(__always) package func call(_ index: Int) -> (pattern: Int, position: Int) {
-        (Int(overlay.callPairs[2 * index]), Int(overlay.callPairs[2 * index + 1]))
+        guard overlay.indexed else { return overlay.base.call(index) }
+        return (Int(overlay.callPairs[2 * index]), Int(overlay.callPairs[2 * index + 1]))
     }
 
     package func planned(_ q: Int, _ run: Int, _ i: Int) -> (arrival: Int32, departure: Int32) {
@@ -320,7 +331,7 @@ package struct RealtimeSchedule: Schedule {
 
     /// The import's graph of least hops, where every run realtime data laid out anew keeps to it.
     package func graphBounds(edges: TransferEdges, destinations: [(stop: Int, start: Int32)], within limit: Int64) -> TargetBounds? {
-        guard overlay.base.keepsBoundGraph(self, from: overlay.baseCount) else { return nil }
+        guard keepsToBoundGraph else { return nil }
         return overlay.base.graphBounds(edges: edges, destinations: destinations, within: limit)
     }
 
@@ -328,9 +339,14 @@ package struct RealtimeSchedule: Schedule {
     /// (with the source down or no update touching a run, all of them): a delay that makes a ride
     /// faster than the fastest planned, or times that fall, leave the search without.
     package func straightLineBounds(destinations: [Int], changes: Int) -> TargetBounds {
-        guard overlay.base.keepsStraightLines(self, from: overlay.baseCount) else { return .none }
+        guard keepsToStraightLines else { return .none }
         return overlay.base.straightLineBounds(destinations: destinations, changes: changes)
     }
+
+    /// The day's as planned, or a run the data makes leave earlier.
+    package var earliestDeparture: Int32 { min(overlay.base.earliestDeparture, overlay.times.min() ?? 0) }
+    package var keepsToStraightLines: Bool { overlay.base.keepsStraightLines(self, from: overlay.baseCount) }
+    package var keepsToBoundGraph: Bool { overlay.base.keepsBoundGraph(self, from: overlay.baseCount) }
 
     /// Where run `run` of base pattern `q` (a run of `base`) now stands: the same where no update
     /// touched its pattern, else the new pattern's run holding it; nil where it rides nowhere (a

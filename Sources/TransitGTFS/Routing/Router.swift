@@ -72,8 +72,15 @@ package struct Router {
         package var enoughOnceFound: (arrival: Int, transfers: Int)?
         /// The service days whose runs a journey may ride, as days after `day` (−1: the day
         /// before's runs that go on past midnight): a journey leaving in the window rides any run
-        /// of them (`DaysSchedule`), on `day`'s clock. Not with real-time data yet: that day only.
+        /// of them (`DaysSchedule`), on `day`'s clock, each day with the real-time data of its runs.
         package var days = 0...0
+        /// Days after this one (as `days` counts them) are ridden only where the journeys of the
+        /// days up to it leave room: a window the rider closed rides the next days' runs (a
+        /// journey leaving at 22:50 may wait overnight at a change), but searched from its start
+        /// they made an hour's window on the national network 7 times slower. So the window is
+        /// searched without them first, then from where those journeys stop beating all they
+        /// could add (`search`). nil: every day of `days` at once.
+        package var withheldAfter: Int?
         /// Without `before`, the window ends with the last departure from the origins of the
         /// query's day's own runs (its whole service day, or the rest of it): journeys that leave
         /// then may still ride the next days' runs. Across days only; false: no end (an answer
@@ -152,6 +159,9 @@ package struct Router {
     package let schedule: DaySchedule
     /// The day with realtime trip updates laid over it, when there are any.
     package let realtime: RealtimeSchedule?
+    /// The days of `Query.days` with the realtime data of each laid over it, when there is some:
+    /// what a search with real-time data reads (one day or several).
+    package let realtimeDays: DaysSchedule<RealtimeSchedule>?
     package let edges: TransferEdges
     /// The rides and stops the rider's needs allow (nil: all).
     package let filter: RideFilter?
@@ -159,10 +169,17 @@ package struct Router {
     /// data has it (built once: `journeys(limit:)` searches several windows).
     package let layers: ViaLayers?
     private let viaPlanned: ViaSchedule<DaySchedule>?
-    private let viaRealtime: ViaSchedule<RealtimeSchedule>?
+    private let viaRealtime: ViaSchedule<DaysSchedule<RealtimeSchedule>>?
     /// A search across days (`Query.days`): the days' runs as one schedule, and its vias' layers.
     package let acrossDays: DaysSchedule<DaySchedule>?
     private let viaAcrossDays: ViaSchedule<DaysSchedule<DaySchedule>>?
+    /// Where a window withholds the days after `Query.withheldAfter`: the days up to it, which
+    /// its first search reads (`search`), as planned and with real-time data (nil with vias, and
+    /// where they are the query's day alone as planned: `schedule`). Their patterns have the
+    /// same numbers as in `acrossDays` and `realtimeDays`, whose first days they are, so that
+    /// journeys of either search read their rides' calls there.
+    private let firstDays: DaysSchedule<DaySchedule>?
+    private let firstRealtimeDays: DaysSchedule<RealtimeSchedule>?
 
     /// `children`: the feed's stations, when the caller already worked them out (a StopIndex has).
     /// `streets`: a map's walking network, for walks longer than those the feed stored.
@@ -173,30 +190,45 @@ package struct Router {
         self.schedule = schedule
         let realtime = updates.map { RealtimeSchedule(timetable, day: query.day, updates: $0, base: schedule) }
         self.realtime = realtime
+        let shifts = query.days.map { DaysSchedule<DaySchedule>.shift(from: LocalDate(dayNumber: query.day), days: $0, in: timetable.zone) }
         let acrossDays: DaysSchedule<DaySchedule>? = query.days == 0...0 || updates != nil ? nil : DaysSchedule(
-            query.days.map { $0 == 0 ? schedule : DaySchedule(timetable, day: query.day + $0) }, offsets: Array(query.days),
-            shifts: query.days.map { DaysSchedule<DaySchedule>.shift(from: LocalDate(dayNumber: query.day), days: $0, in: timetable.zone) })
+            query.days.map { $0 == 0 ? schedule : DaySchedule(timetable, day: query.day + $0) }, offsets: Array(query.days), shifts: shifts)
         self.acrossDays = acrossDays
+        // Each day's runs with the data of that service day (SEMANTICS.md rule 8: an update's
+        // start_date says its day): a delayed run of last night, tomorrow's first run canceled.
+        realtimeDays = updates.flatMap { updates in
+            realtime.map { today in
+                DaysSchedule(query.days.map { $0 == 0 ? today : RealtimeSchedule(timetable, day: query.day + $0, updates: updates) },
+                             offsets: Array(query.days), shifts: shifts)
+            }
+        }
         let needs = query.needs
         let edges = TransferEdges(timetable, minTransfer: query.minTransfer, walkMeters: query.walkMeters,
                                   linkMeters: timetable.isCombination ? query.linkMeters : nil, children: children ?? StationChildren(timetable), streets: streets,
                                   margin: needs.margin, walkingSpeed: needs.walking.speed, stepFree: needs.walking.stepFree)
         self.edges = edges
+        // The days a withholding window searches first: the first of the days, as many.
+        let first = query.withheldAfter.flatMap { $0 < query.days.upperBound && needs.vias.isEmpty ? query.days.lowerBound...$0 : nil }
+        func prefix<Day: Schedule>(_ all: DaysSchedule<Day>) -> DaysSchedule<Day>? {
+            first.map { f in DaysSchedule(Array(all.days.prefix(f.count)), offsets: Array(all.offsets.prefix(f.count)), shifts: Array(all.shifts.prefix(f.count))) }
+        }
+        firstDays = first == 0...0 ? nil : acrossDays.flatMap(prefix)
+        firstRealtimeDays = realtimeDays.flatMap(prefix)
         var query = Self.walkingEnds(query, edges)
         // Across days, the window starts no earlier than the query's day does, and where it has
         // no end but the day's, ends with the day's last departure from the origins.
-        if acrossDays != nil && query.after == nil { query.after = 0 }
-        if acrossDays != nil && query.endsWithTheDay { query = Self.endingWithTheDay(query, schedule) }
+        if query.days != 0...0 && query.after == nil { query.after = 0 }
+        if query.days != 0...0 && query.endsWithTheDay { query = Self.endingWithTheDay(query, schedule, realtime) }
         self.query = query
         let filter = needs.filtersRides ? RideFilter(timetable, needs, updates: updates) : nil
         if needs.vias.isEmpty {
             (layers, viaPlanned, viaRealtime, viaAcrossDays) = (nil, nil, nil, nil)
         } else {
-            let base: any Schedule = acrossDays.map { $0 as any Schedule } ?? realtime.map { $0 as any Schedule } ?? schedule
+            let base: any Schedule = acrossDays.map { $0 as any Schedule } ?? realtimeDays.map { $0 as any Schedule } ?? schedule
             let layers = ViaLayers(stops: base.stopCount, patterns: base.patternCount, calls: base.callCount, vias: needs.vias)
             self.layers = layers
-            viaPlanned = realtime == nil && acrossDays == nil ? ViaSchedule(schedule, layers) : nil
-            viaRealtime = realtime.map { ViaSchedule($0, layers) }
+            viaPlanned = realtimeDays == nil && acrossDays == nil ? ViaSchedule(schedule, layers) : nil
+            viaRealtime = realtimeDays.map { ViaSchedule($0, layers) }
             viaAcrossDays = acrossDays.map { ViaSchedule($0, layers) }
             edges.layers = layers
             filter?.layers = layers
@@ -242,17 +274,17 @@ package struct Router {
 
     /// `query` without `before` ended with the day: at the last departure from its origins of
     /// the day's own runs (`lastDeparture`), a journey that one leaving later beats left out.
-    static func endingWithTheDay(_ query: Query, _ schedule: DaySchedule) -> Query {
+    static func endingWithTheDay(_ query: Query, _ schedule: DaySchedule, _ realtime: RealtimeSchedule?) -> Query {
         guard query.before == nil else { return query }
         var query = query
-        let end = lastDeparture(schedule, query)
+        let end = realtime.map { lastDeparture($0, query) } ?? lastDeparture(schedule, query)
         (query.before, query.beatenAfter) = (end, end)
         return query
     }
 
     /// The last departure of `schedule`'s runs that a journey from `query`'s origins can leave
     /// on (a point's walk to the stop taken off), or the window's start where there is none.
-    static func lastDeparture(_ schedule: DaySchedule, _ query: Query) -> Int {
+    static func lastDeparture<S: Schedule>(_ schedule: S, _ query: Query) -> Int {
         var last = query.after ?? 0
         for y in Set(query.origins) where y >= 0 && y < schedule.stopCount {
             let walk = query.access[y] ?? 0
@@ -267,21 +299,96 @@ package struct Router {
 
     package func journeys() -> [Journey] { search(query) }
 
+    /// Whether its journeys may ride the runs of other days than the query's (`Query.days`).
+    package var searchesAcrossDays: Bool { query.days != 0...0 }
+
     /// The journeys of the window up to the day's last departure, those that one leaving later
     /// beats left out (across days; else the window's): what a window from a time with no end
     /// lists at first.
     package func restOfTheDay() -> [Journey] {
-        search(acrossDays == nil ? query : Self.endingWithTheDay(query, schedule))
+        search(query.days == 0...0 ? query : Self.endingWithTheDay(query, schedule, realtime))
     }
 
-    /// One search of `query`'s window.
-    package func search(_ query: Query) -> [Journey] { searching(query).journeys }
+    /// One search of `query`'s window; with `withheldAfter`, two. A journey riding a run of a
+    /// withheld day arrives no earlier than that day's first run leaves (`opens`), and changes
+    /// at least once (its first ride leaves in the window, which the days up to `withheldAfter`
+    /// hold) unless such a run leaves in the window: one of the first search's journeys that
+    /// arrives by then, with no more changes, beats it wherever it leaves no later. So the
+    /// second search, over every day, is of the departures after the latest such journey: none,
+    /// where the day's journeys reach into the window's end.
+    package func search(_ query: Query) -> [Journey] {
+        // (A window the rider closed has no journeys beaten after its end: those are the day's.)
+        guard let held = query.withheldAfter, held < query.days.upperBound, let before = query.before, query.beatenAfter == nil else {
+            var query = query
+            query.withheldAfter = nil
+            return searching(query).journeys
+        }
+        let found = searching(query).journeys
+        let opens = withheldDaysOpen(after: held), start = query.after ?? 0
+        let changes = opens <= Int64(before) ? 0 : 1
+        let beaten = found.filter { $0.transfers <= changes && Int64($0.arrival) <= opens }.map(\.departure).max() ?? start - 1
+        guard beaten < before, changes == 0 || leavesFirstDays(after: beaten, by: before, query) else { return found }
+        var rest = query
+        (rest.after, rest.withheldAfter) = (max(start, beaten + 1), nil)
+        return Self.pareto(found + searching(rest).journeys)
+    }
+
+    /// Whether a first ride of the days a withholding window searches first leaves after `time`
+    /// and by `before` (a point's walk to it taken off): where none does, no journey leaves then.
+    private func leavesFirstDays(after time: Int, by before: Int, _ query: Query) -> Bool {
+        func leaves<S: Schedule>(_ s: S) -> Bool {
+            Set(query.origins).contains { y in
+                guard y >= 0, y < s.stopCount else { return false }
+                let walk = query.access[y] ?? 0
+                return s.calls(at: y).contains { k in
+                    let (q, i) = s.call(k)
+                    guard s.canBoard(q, i), i < s.length(q) - 1 else { return false }
+                    return (0..<s.runCount(q)).contains { (time + 1...before).contains(Int(s.departure(q, $0, i)) - walk) }
+                }
+            }
+        }
+        if let firstRealtimeDays { return leaves(firstRealtimeDays) }
+        if let firstDays { return leaves(firstDays) }
+        return layers == nil && realtimeDays == nil && query.days.lowerBound == 0 && query.withheldAfter == 0 ? leaves(schedule) : true
+    }
+
+    /// The earliest a run of a day after `held` may leave, on the query's clock.
+    private func withheldDaysOpen(after held: Int) -> Int64 {
+        let day = LocalDate(dayNumber: query.day), next = held + 1
+        let shift = Int64(DaysSchedule<DaySchedule>.shift(from: day, days: next, in: t.zone))
+        func earliest<Day: Schedule>(_ days: DaysSchedule<Day>) -> Int32 {
+            days.days.indices.filter { days.offsets[$0] >= next }.map { days.days[$0].earliestDeparture }.min() ?? 0
+        }
+        return shift + Int64(min(0, realtimeDays.map(earliest) ?? acrossDays.map(earliest) ?? 0))
+    }
+
+    /// The journeys no other beats (leaves no earlier, arrives no later, changes no more), one
+    /// of each (departure, arrival, changes), by departure, arrival and changes.
+    static func pareto(_ journeys: [Journey]) -> [Journey] {
+        // Latest to leave first: whatever beats a journey comes before it, and the least arrival
+        // over each count of changes so far says whether one does (the first of equals stays).
+        let order = journeys.indices.sorted { a, b in
+            let x = journeys[a], y = journeys[b]
+            return (-x.departure, x.arrival, x.transfers, a) < (-y.departure, y.arrival, y.transfers, b)
+        }
+        var least = [Int](repeating: Int.max, count: (journeys.map(\.transfers).max() ?? 0) + 1)
+        var kept: [Journey] = []
+        for k in order {
+            let j = journeys[k], changes = max(0, j.transfers)
+            guard (least[0...changes].min() ?? Int.max) > j.arrival else { continue }
+            least[changes] = j.arrival
+            kept.append(j)
+        }
+        return kept.sorted { ($0.departure, $0.arrival, $0.transfers) < ($1.departure, $1.arrival, $1.transfers) }
+    }
 
     /// The earliest arrival at the end of `query`'s journeys leaving in its window, and when the
     /// one with the fewest changes found leaves: one RAPTOR search from the window's start, no
     /// whole range.
     package func earliestArrival(_ query: Query) -> (arrival: Int, departure: Int, transfers: Int?)? {
-        searching(query, leaving: Int32(clamping: query.after ?? 0)).earliest.map { (Int($0.arrival), Int($0.departure), $0.transfers.map(Int.init)) }
+        var query = query
+        query.withheldAfter = nil
+        return searching(query, leaving: Int32(clamping: query.after ?? 0)).earliest.map { (Int($0.arrival), Int($0.departure), $0.transfers.map(Int.init)) }
     }
 
     /// The `count` journeys of the window that arrive first: by arrival, then fewer changes, then
@@ -330,8 +437,13 @@ package struct Router {
             let (found, earliest) = Self.run(viaPlanned, layered, edges, filter, noAlighting, leaving)
             return (found.map { layers.unlayered($0, basePattern: viaPlanned.basePattern) }, earliest)
         }
+        if query.withheldAfter != nil && leaving == nil {
+            if let firstRealtimeDays { return Self.run(firstRealtimeDays, query, edges, filter, nil, nil) }
+            if let firstDays { return Self.run(firstDays, query, edges, filter, nil, nil) }
+            if acrossDays != nil && query.withheldAfter == 0 && query.days.lowerBound == 0 { return Self.run(schedule, query, edges, filter, nil, nil) }
+        }
         if let acrossDays { return Self.run(acrossDays, query, edges, filter, nil, leaving) }
-        if let realtime { return Self.run(realtime, query, edges, filter, nil, leaving) }
+        if let realtimeDays { return Self.run(realtimeDays, query, edges, filter, nil, leaving) }
         return Self.run(schedule, query, edges, filter, nil, leaving)
     }
 
@@ -352,7 +464,7 @@ package struct Router {
         var query = query
         if let arrival { query.arrivingBy = min(query.arrivingBy ?? arrival, arrival) }
         if let acrossDays { return reach(on: acrossDays, query) }
-        if let realtime { return reach(on: realtime, query) }
+        if let realtimeDays { return reach(on: realtimeDays, query) }
         return reach(on: schedule, query)
     }
 
@@ -427,9 +539,10 @@ extension Router.Leg {
 
 extension TripUpdates {
     /// These updates with a ride's run hidden (`hiding(trip:start:instance:day:in:)`): what the
-    /// journeys after a missed connection leave out.
+    /// journeys after a missed connection leave out. `day`: the query's service day (the ride's
+    /// run may be of another).
     package func hiding(_ ride: Router.Leg, day: Int, in t: Timetable) -> TripUpdates {
-        hiding(trip: ride.trip ?? -1, start: ride.runStart, instance: ride.instance, day: day, in: t)
+        hiding(trip: ride.trip ?? -1, start: ride.runStart, instance: ride.instance, day: day + ride.dayOffset, in: t)
     }
 }
 

@@ -62,6 +62,21 @@ package protocol Schedule {
     /// The services running, where they alone say which runs there are (a day's timetable as
     /// planned): two schedules with the same have the same runs. nil: not known.
     var servicesRunning: [Bool]? { get }
+    /// Whether every day of this kind has the same patterns and calls (the timetable as planned),
+    /// so that several days' are laid out by arithmetic (`DaysSchedule`); real-time data lays out
+    /// each day's own.
+    static var sameLayoutEveryDay: Bool { get }
+    /// Whether the runs keep to what the import measured, so that its bounds hold for them: the
+    /// speed of its straight lines (`straightLineBounds`), its graph of least hops (`graphBounds`).
+    /// The timetable as planned does; real-time data checks its runs.
+    var keepsToStraightLines: Bool { get }
+    var keepsToBoundGraph: Bool { get }
+    /// No run leaves before this, in seconds of its own service day (a feed of a combination whose
+    /// zone is behind the clock's, a run early by real-time data: before 00:00); `Int32.min`: not known.
+    var earliestDeparture: Int32 { get }
+    /// No run of pattern `q` leaves before this, on the search's clock: a later day's copy, its
+    /// day's start and `earliestDeparture` (`RangeSearch.leaving`); `Int64(Int32.min)`: not known.
+    func opens(_ pattern: Int) -> Int64
 }
 
 extension Schedule {
@@ -80,6 +95,11 @@ extension Schedule {
 
     package func straightLineBounds(destinations: [Int], changes: Int) -> TargetBounds { .none }
     package var servicesRunning: [Bool]? { nil }
+    package static var sameLayoutEveryDay: Bool { false }
+    package var keepsToStraightLines: Bool { false }
+    package var keepsToBoundGraph: Bool { false }
+    package var earliestDeparture: Int32 { Int32.min }
+    @inline(__always) package func opens(_ pattern: Int) -> Int64 { Int64(Int32.min) }
 
     package func graphBounds(edges: TransferEdges, destinations: [(stop: Int, start: Int32)], within limit: Int64) -> TargetBounds? { nil }
 
@@ -135,6 +155,8 @@ package struct DaySchedule: Schedule {
         let t: Timetable
         /// A combination's times with each feed's moved onto the timetable's clock, where zones differ.
         var shifted: Packed<Int32>?
+        /// No run leaves before it: 0, or the most a feed's times were moved back.
+        var earliest: Int32 = 0
         let running: [Bool]
         /// Per pattern, its runs of the day (-1: not worked out yet).
         let runCount: UnsetInt32s
@@ -236,6 +258,10 @@ package struct DaySchedule: Schedule {
     package init(_ timetable: Timetable, day: Int) {
         keep = Keep(timetable, day: day)
         keep.shifted = Self.shiftedTimes(timetable, day: day)
+        if keep.shifted != nil {
+            let date = LocalDate(dayNumber: day)
+            keep.earliest = (0..<timetable.feedCount).map { Int32(clamping: ServiceClock.offset(of: timetable.zone(ofFeed: $0), onto: timetable.zone, day: date)) }.min().map { min(0, $0) } ?? 0
+        }
         stopCount = timetable.stopCount
         patternCount = timetable.patternCount
         callCount = timetable.patternStops.count
@@ -280,6 +306,11 @@ package struct DaySchedule: Schedule {
     @inline(__always) package func firstCall(_ q: Int) -> Int { Int(stopStart[q]) }
     /// Stop 0 for a pattern whose stops are damaged (the search's answer is then refused).
     package var servicesRunning: [Bool]? { keep.running }
+    package static var sameLayoutEveryDay: Bool { true }
+    package var keepsToStraightLines: Bool { true }
+    package var keepsToBoundGraph: Bool { true }
+    /// A feed's times are of its day from 00:00 on; moved onto a clock ahead of its zone, earlier.
+    package var earliestDeparture: Int32 { keep.earliest }
     @inline(__always) package func stop(_ q: Int, _ i: Int) -> Int { keep.isSound(q) ? Int(patternStops[Int(stopStart[q]) + i]) : 0 }
     @inline(__always) package func canBoard(_ q: Int, _ i: Int) -> Bool { Timetable.canBoard(patternFlags[Int(stopStart[q]) + i]) }
     @inline(__always) package func canAlight(_ q: Int, _ i: Int) -> Bool { Timetable.canAlight(patternFlags[Int(stopStart[q]) + i]) }

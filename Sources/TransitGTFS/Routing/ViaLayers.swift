@@ -257,6 +257,7 @@ package struct ViaSchedule<Base: Schedule>: Schedule {
     @inline(__always) package func times(of q: Int, _ run: Int) -> UnsafeBufferPointer<Int32> { base.times(of: basePattern(q), run) }
     @inline(__always) package func timeShift(_ q: Int) -> Int32 { base.timeShift(basePattern(q)) }
     @inline(__always) package func dayOffset(_ q: Int) -> Int { base.dayOffset(basePattern(q)) }
+    @inline(__always) package func opens(_ q: Int) -> Int64 { base.opens(basePattern(q)) }
     @inline(__always) package func planned(_ q: Int, _ run: Int, _ i: Int) -> (arrival: Int32, departure: Int32) { base.planned(basePattern(q), run, i) }
     @inline(__always) package func instance(_ q: Int, _ run: Int) -> Int { base.instance(basePattern(q), run) }
     @inline(__always) package func status(_ q: Int, _ run: Int, _ i: Int) -> RealtimeStatus { base.status(basePattern(q), run, i) }

@@ -181,6 +181,7 @@ struct DifferentialCase {
                                  maxTransfers: q.maxTransfers, minTransfer: q.minTransfer, walkMeters: q.walkMeters)
         query.linkMeters = q.linkMeters
         query.days = q.days
+        query.withheldAfter = q.withheldAfter
         (query.walksFromOrigins, query.walksToDestinations) = (q.walksFromOrigins, q.walksToDestinations)
         for (stop, seconds) in q.access { if let i = stopIndex(feed.stops[stop].id) { query.access[i] = seconds } }
         for (stop, seconds) in q.egress { if let i = stopIndex(feed.stops[stop].id) { query.egress[i] = seconds } }

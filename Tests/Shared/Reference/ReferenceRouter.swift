@@ -44,6 +44,9 @@ struct ReferenceRouter {
         /// on `day`'s clock (a later day's start is 86,400 s later, 3,600 less or more across a
         /// clock change).
         var days = 0...0
+        /// The engine's way of searching some of `days` (`Router.Query.withheldAfter`): passed
+        /// to the router, never read here (the answer is over all of `days`).
+        var withheldAfter: Int?
     }
 
     /// A rider's needs, as the README states them (issue 46).

@@ -20,7 +20,7 @@ struct GTFSJourneyCommand: GTFSSubcommand {
             GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk, GTFSCommandLine.radius, GTFSCommandLine.link,
             GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.realtimeTimeout, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
         ],
-        notes: ["TRIP_ID>TRIP_ID… is tsv's trip_ids as gtfs trips prints it: each ride's trip_id, a ride of another service day as trip_id@YYYY-MM-DD (checked as planned: real-time data is read for the query's day), a run of a frequencies.txt trip as trip_id@HH:MM:SS (its start; trip_id@YYYY-MM-DD@HH:MM:SS), over several feeds feed:id; an id holding %, > or @ written %25, %3E, %40. Each change's margin is the minutes between arriving and the next ride leaving, less what the change needs (transfers.txt, else --min-transfer plus the walk). Exit 0: every ride runs and every change holds as far as the real-time data says (without data: as planned, JSON realtime false and a notice); exit 3: one does not, and the journeys to take instead from there follow. JSON: holds, realtime, legs (each ride as predicted), changes (at, from, to, arrival, departure, needs_minutes, margin_minutes, holds), instead (journeys)."],
+        notes: ["TRIP_ID>TRIP_ID… is tsv's trip_ids as gtfs trips prints it: each ride's trip_id, a ride of another service day as trip_id@YYYY-MM-DD (checked with that day's real-time data), a run of a frequencies.txt trip as trip_id@HH:MM:SS (its start; trip_id@YYYY-MM-DD@HH:MM:SS), over several feeds feed:id; an id holding %, > or @ written %25, %3E, %40. Each change's margin is the minutes between arriving and the next ride leaving, less what the change needs (transfers.txt, else --min-transfer plus the walk). Exit 0: every ride runs and every change holds as far as the real-time data says (without data: as planned, JSON realtime false and a notice); exit 3: one does not, and the journeys to take instead from there follow. JSON: holds, realtime, legs (each ride as predicted), changes (at, from, to, arrival, departure, needs_minutes, margin_minutes, holds), instead (journeys)."],
         positional: "TRIP_ID>TRIP_ID…")
 
     /// A ride as typed: a trip_id, the service day of its run where it is not the query's, and a
@@ -100,7 +100,7 @@ struct GTFSJourneyCommand: GTFSSubcommand {
 
     func check(_ feed: GTFSContext.Feed, _ search: JourneySearch) throws(TransitError) -> Output {
         let t = search.timetable, clock = search.clock, day = search.day, updates = search.updates, router = search.router
-        let rides = try self.rides(t, search.ends, router: router, day: day)
+        let rides = try self.rides(t, search.ends, router: router, day: day, updates: router.realtime == nil ? nil : updates)
         var changes: [Change] = []
         for (a, b) in zip(rides, rides.dropFirst()) {
             let needs = router.changeSeconds(from: a.alighting.stop, trip: a.trip, to: b.boarding.stop, trip: b.trip) ?? search.query.rules.minTransferSeconds
@@ -166,7 +166,8 @@ struct GTFSJourneyCommand: GTFSSubcommand {
     /// stop, or a change the router allows between their stops; at `--change-at` where given)
     /// the earliest that the timetable lets be made; the last ride at the first call after it
     /// boards at (or a walk from) `--to`.
-    func rides(_ t: Timetable, _ ends: QueryEnds, router: Router, day: LocalDate) throws(TransitError) -> [Ride] {
+    /// `updates`: the real-time data the router laid over the days, if any.
+    func rides(_ t: Timetable, _ ends: QueryEnds, router: Router, day: LocalDate, updates: TripUpdates?) throws(TransitError) -> [Ride] {
         var rides: [Ride] = []
         for (k, typed) in trips.enumerated() {
             guard let trip = try TripCalls.trip(named: typed.id, in: t) else {
@@ -185,10 +186,11 @@ struct GTFSJourneyCommand: GTFSSubcommand {
             } else if runs.count > 1 {
                 throw .usage("trip \(typed.id) runs \(runs.count) times a day (\(GTFSTripCommand.starts(t, runs))): say which run as \(typed.id)@HH:MM:SS")
             }
-            // A run of another day: as planned (real-time data is read for the query's day), its
+            // A run of another day: with that day's real-time data (its updates' start_date), its
             // times moved onto the query's day's clock.
             let calls = runDay == day ? TripCalls.calls(of: run, day: day.dayNumber, in: t, overlay: router.realtime)
-                : Self.moved(TripCalls.calls(of: run, day: runDay.dayNumber, in: t, overlay: nil),
+                : Self.moved(TripCalls.calls(of: run, day: runDay.dayNumber, in: t,
+                                             overlay: updates.map { RealtimeSchedule(t, day: runDay.dayNumber, updates: $0) }),
                              by: Int(DaysSchedule<DaySchedule>.shift(from: day, days: runDay.dayNumber - day.dayNumber, in: t.zone)))
             var ride = Ride(trip: trip, start: t.runStart(pattern: run.pattern, row: run.row), day: runDay, calls: calls, board: -1, alight: -1)
             if k == 0 {
