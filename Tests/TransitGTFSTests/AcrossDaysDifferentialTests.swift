@@ -11,15 +11,22 @@ extension CPUBound {
     /// runs past midnight and the next day's decide; the days of 2026's clock changes among those
     /// asked, where a day is 23 or 25 hours.
     @Suite struct AcrossDaysDifferentialTests {
+        /// A query over some of the days around its own, from 00:00 to 30:00 of the day (often in
+        /// the small hours, where the day before's last runs are still out), sometimes closed,
+        /// sometimes with a rider's needs.
+        static func query(_ test: DifferentialCase, _ g: inout SeededGenerator) -> ReferenceRouter.Query {
+            var q = test.query(&g)
+            q.days = [-1...0, -1...1, 0...1, 0...2, -1...2][g.int(0...4)]
+            q.after = g.chance(0.4) ? g.int(0...12) * 900 : g.int(0...30 * 4) * 900
+            q.before = g.chance(0.3) ? (q.after ?? 0) + g.int(1...16) * 1800 : nil
+            if g.chance(0.2) { test.drawNeeds(&q, &g) }
+            return q
+        }
+
         @Test func journeysAcrossDaysAreTheReferences() throws {
             var spans: [String: Int] = [:], crossing = 0, byTheDayBefore = 0, chosen = 0, beatenLater = 0, withheld = 0
             let sweep = try DifferentialSweep(queries: 200, seed: 20_261_206, salt: 64, lateRuns: true) { test, g in
-                var q = test.query(&g)
-                q.days = [-1...0, -1...1, 0...1, 0...2, -1...2][g.int(0...4)]
-                // Often in the small hours, where the day before's last runs are still out.
-                q.after = g.chance(0.4) ? g.int(0...12) * 900 : g.int(0...30 * 4) * 900
-                q.before = g.chance(0.3) ? (q.after ?? 0) + g.int(1...16) * 1800 : nil
-                if g.chance(0.2) { test.drawNeeds(&q, &g) }
+                var q = Self.query(test, &g)
                 // The days before the engine reads (`JourneySearch.daysBack`): those whose runs are
                 // still out at the window's start. The reference reads six, whatever the window.
                 let engineChooses = g.chance(0.3)

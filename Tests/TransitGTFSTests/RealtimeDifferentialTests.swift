@@ -22,12 +22,17 @@ extension CPUBound {
             let (message, runs, count) = disturb(reference.runs, test.feed, day: q.day, &g)
             reference.runs = runs
             changed += count
+            return compare(test, q, message, reference)
+        }
+
+        /// The router on `message` applied against `reference`, whose runs have the same changes made.
+        static func compare(_ test: DifferentialCase, _ q: ReferenceRouter.Query, _ message: FeedMessage, _ reference: ReferenceRouter) -> (compared: Int, difference: String?) {
             let updates = TripUpdateApplier.apply(message, to: test.timetable, now: q.day * 86_400, source: "test")
             let expected = reference.journeys()
             let (got, problems) = test.routed(q, updates: updates, reference: reference)
             guard got != expected || !problems.isEmpty || !updates.notices.isEmpty else { return (expected.count, nil) }
             let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
-            return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems), notices \(updates.notices)")
+            return (expected.count, "query \(q.describe(test.feed)) over days \(q.days): missing \(missing), extra \(extra), problems \(problems), notices \(updates.notices)")
         }
 
         /// On one random feed, and on two at once (the updates name the combination's `feed:` ids).
@@ -53,12 +58,8 @@ extension CPUBound {
         @Test func acrossDaysOnRealtimeDataTheRouterFindsWhatTheReferenceFinds() throws {
             var changed = 0, otherDays = 0
             let sweep = try DifferentialSweep(queries: 200, seed: 20_261_207, salt: 65, lateRuns: true) { test, g in
-                var q = test.query(&g)
-                q.days = [-1...0, -1...1, 0...1, 0...2, -1...2][g.int(0...4)]
-                q.after = g.chance(0.4) ? g.int(0...12) * 900 : g.int(0...30 * 4) * 900
-                q.before = g.chance(0.3) ? (q.after ?? 0) + g.int(1...16) * 1800 : nil
-                // Vias too: the layered network over days of their own layouts.
-                if g.chance(0.2) { test.drawNeeds(&q, &g) }
+                // (Vias too, at times: the layered network over days of their own layouts.)
+                let q = AcrossDaysDifferentialTests.query(test, &g)
                 var reference = ReferenceRouter(test.feed, q)
                 var message = FeedMessage(header: FeedMessage.FeedHeader(version: "2.0")), runs: [ReferenceRouter.Run] = []
                 for offset in q.days {
@@ -75,12 +76,7 @@ extension CPUBound {
                     if offset != 0 { otherDays += count }
                 }
                 reference.runs = runs
-                let updates = TripUpdateApplier.apply(message, to: test.timetable, now: q.day * 86_400, source: "test")
-                let expected = reference.journeys()
-                let (got, problems) = test.routed(q, updates: updates, reference: reference)
-                guard got != expected || !problems.isEmpty || !updates.notices.isEmpty else { return (expected.count, nil) }
-                let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
-                return (expected.count, "query \(q.describe(test.feed)) over days \(q.days): missing \(missing), extra \(extra), problems \(problems), notices \(updates.notices)")
+                return Self.compare(test, q, message, reference)
             }
             print("realtime differential across days: \(sweep.asked) queries, \(sweep.compared) journeys, \(changed) runs changed (\(otherDays) of other days than the query's), \(sweep.differences.count) differ")
             for line in sweep.differences.prefix(10) { print("realtime differential across days: " + line) }
