@@ -120,7 +120,7 @@ extension CPUBound {
                   + (sweep.differences.isEmpty ? "no difference" : "\(sweep.differences.count) differ"))
             for line in sweep.differences.prefix(10) { print("differential of closed windows: " + line) }
             #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
-            #expect(sweep.asked < 100 || changed > sweep.asked / 25, "\(changed) answers changed by the withheld days")
+            #expect(sweep.asked < 100 || changed > sweep.asked / 50, "\(changed) answers changed by the withheld days")
         }
     }
 }
