@@ -15,9 +15,10 @@ extension RangeSearch {
 
     /// Keep each round's arrival that beats both the later departures and fewer changes.
     /// `keeping`: false where the departure's journeys only set what the earlier ones must beat.
-    package mutating func collectJourneys(_ tau: Int32, keeping: Bool = true) {
+    /// `last`: the last round the departure searched.
+    package mutating func collectJourneys(_ tau: Int32, keeping: Bool = true, through last: Int? = nil) {
         var fewer = SearchState.unreached
-        for round in 1...rounds {
+        for round in 1...max(1, min(rounds, last ?? rounds)) {
             var best = SearchState.unreached, at = -1
             for d in query.destinations where d >= 0 && d < schedule.stopCount && atEnd(d, state.arrival(d, round)) < best {
                 best = atEnd(d, state.arrival(d, round))

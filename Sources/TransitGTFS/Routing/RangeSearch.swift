@@ -55,6 +55,11 @@ package struct RangeSearch<S: Schedule> {
     /// Lower bounds of the seconds left to the destination, from each stop and from boarding
     /// each pattern at each position (`TargetBounds`), where they pay for themselves.
     package var bounds = TargetBounds.none
+    /// Where a departure needs only its first rounds (`Router.Query.beatenThrough`): the fewest
+    /// rides from each stop to a destination (`FewestRides`; empty: not asked), and the rides the
+    /// departure being searched may take.
+    private var fewestRides: [Int32] = []
+    private var ridesAllowed = Int.max
     /// The rider's needs where they leave stops out (asked at each boarding and alighting);
     /// where they leave rides out, `boarding` asks them.
     package let stopFilter: RideFilter?
@@ -108,24 +113,6 @@ package struct RangeSearch<S: Schedule> {
         latestEnd = Self.latestEnd(schedule, destinations: query.destinations, egress: egress)
     }
 
-    /// `latestEnd` (nil without destinations, as `reach` asks; before any time where no run sets
-    /// down at one): every run read, not only the last, so that it holds where realtime data
-    /// reorders them.
-    static func latestEnd(_ schedule: S, destinations: [Int], egress: Zeroed<Int32>) -> Int64? {
-        guard !destinations.isEmpty else { return nil }
-        var latest = Int64(Int32.min)
-        for d in destinations where d >= 0 && d < schedule.stopCount {
-            for k in schedule.calls(at: d) {
-                let (q, i) = schedule.call(k)
-                guard schedule.canAlight(q, i) else { continue }
-                for run in 0..<schedule.runCount(q) {
-                    latest = max(latest, Int64(schedule.arrival(q, run, i)) + Int64(egress[d]))
-                }
-            }
-        }
-        return latest
-    }
-
     /// Whether being at `y` at `time` might still beat the best arrival known (no way from `y`
     /// is quicker than its bound).
     @inline(__always) package func promising(_ y: Int, _ time: Int64) -> Bool {
@@ -164,11 +151,20 @@ package struct RangeSearch<S: Schedule> {
         guard schedule.stopCount < Int(Int32.max) / (rounds + 2) else { return [] }
         let (departures, calls) = originDepartures()
         buildBounds(departures: departures.count, earliest: departures.last?.time)
+        // A withholding window's searches (the second covers three days' runs): far pairs change
+        // up to the limit, so the rides left prune even where no departure's rounds are cut.
+        if (query.beatenThrough != nil || query.withheldAfter != nil) && noAlighting == nil {
+            fewestRides = FewestRides(searching: schedule, destinations: query.destinations, edges: edges, limit: rounds).rides
+        }
         if let end = query.beatenAfter { searchAfterTheWindow(Int32(clamping: end + 1)) }
         for (tau, range) in departures {
+            let needed = roundsNeeded(leaving: tau)
+            // (Departures come latest first, and the rounds they need never grow.)
+            guard needed > 0, query.origins.contains(where: { reachesInTime($0, round: 1, rides: needed) }) else { break }
+            ridesAllowed = needed
             let before = found.count
-            rounds(tau, departing: calls[range])
-            collectJourneys(tau)
+            rounds(tau, departing: calls[range], through: needed)
+            collectJourneys(tau, through: needed)
             // Latest first: the first departure with a journey that is enough is the latest to
             // leave of those, and no earlier one can beat it (`Router.Query.enoughOnceFound`).
             if let enough = query.enoughOnceFound,
@@ -176,6 +172,20 @@ package struct RangeSearch<S: Schedule> {
         }
         found.sort { ($0.departure, $0.arrival, $0.transfers) < ($1.departure, $1.arrival, $1.transfers) }
         return found
+    }
+
+    /// The rounds a departure at `tau` needs (`Router.Query.beatenThrough`): one ride more than
+    /// the fewest changes a journey found leaving then or later makes, arriving before any this
+    /// search may add. Departures come latest first, so the count never grows: a round left out
+    /// is never read again.
+    @inline(__always) private func roundsNeeded(leaving tau: Int32) -> Int {
+        guard let through = query.beatenThrough else { return rounds }
+        return min(rounds, through.firstIndex { $0 >= Int(tau) } ?? rounds)
+    }
+
+    /// Whether boarding at `y` in `round` may reach a destination within `rides` rides.
+    @inline(__always) private func reachesInTime(_ y: Int, round: Int, rides: Int) -> Bool {
+        fewestRides.isEmpty || (y >= 0 && y < fewestRides.count && Int(fewestRides[y]) + round - 1 <= rides)
     }
 
     /// Journeys leaving from `time` on, their first ride any run: searched first and kept out of
@@ -278,14 +288,14 @@ package struct RangeSearch<S: Schedule> {
         if let shared = query.sharedBounds { (shared.bounds, shared.onGraph) = (bounds, boundsOnGraph) }
     }
 
-    /// One departure's rounds: leaving the origins at `tau` on the patterns `departing`.
-    private mutating func rounds(_ tau: Int32, departing: ArraySlice<(pattern: Int, position: Int)>) {
+    /// One departure's rounds, up to `last`: leaving the origins at `tau` on the patterns `departing`.
+    private mutating func rounds(_ tau: Int32, departing: ArraySlice<(pattern: Int, position: Int)>, through last: Int? = nil) {
         // Emptied, not replaced: the lists keep their memory from one departure to the next.
         rideMarked.removeAll(keepingCapacity: true)
         changed.removeAll(keepingCapacity: true)
         arrivalsMarked.removeAll(keepingCapacity: true)
         destinationBound = searchCap.map { Int32(clamping: $0 + 1 - Int64(minEgress)) } ?? SearchState.unreached
-        for round in 1...rounds {
+        for round in 1...max(1, min(rounds, last ?? rounds)) {
             carryOver(round)
             tightenBound(round)
             collectBoardings(round, tau: tau)
@@ -351,7 +361,7 @@ package struct RangeSearch<S: Schedule> {
             for e in edges.edges(x) {
                 let y = Int(e.to)
                 let ready = Int64(reached) + Int64(e.lowerBound)
-                guard promising(y, ready) else { continue }
+                guard promising(y, ready), reachesInTime(y, round: round, rides: ridesAllowed) else { continue }
                 if e.exact {
                     // Ready no earlier than a boarding already tried at y in this round (now or
                     // for a later departure): nothing new can come of it.
@@ -375,7 +385,7 @@ package struct RangeSearch<S: Schedule> {
             let fromTrip = tripOf(arrival.label)
             for e in edges.edges(x) where !e.exact {
                 let ready = Int64(arrival.time) + Int64(e.lowerBound)
-                guard promising(Int(e.to), ready) else { continue }
+                guard promising(Int(e.to), ready), reachesInTime(Int(e.to), round: round, rides: ridesAllowed) else { continue }
                 addBoarding(at: Int(e.to), Source(from: x, ready: Int32(ready), edge: e, arrival: Int32(index),
                                                   reached: arrival.time, fromTrip: fromTrip))
             }

@@ -90,6 +90,11 @@ package struct Router {
         /// changes no more) is not kept: after the day's last departure, the next morning's first
         /// beats the night's last journeys that wait for it (set where the window ends with the day).
         package var beatenAfter: Int?
+        /// Element c: the latest departure of a journey already found (a withholding window's
+        /// first search) that changes at most c times and arrives before any this search may
+        /// add; a journey leaving no later with c changes or more is beaten, so a departure then
+        /// searches only the rounds of fewer (`RangeSearch`). Never decreasing; nil: every round.
+        package var beatenThrough: [Int]?
 
         package init(origins: [Int], destinations: [Int], day: Int, after: Int? = nil, before: Int? = nil, maxTransfers: Int,
                      minTransfer: Int, walkMeters: Double? = nil) {
@@ -162,6 +167,12 @@ package struct Router {
     /// The days of `Query.days` with the realtime data of each laid over it, when there is some:
     /// what a search with real-time data reads (one day or several).
     package let realtimeDays: DaysSchedule<RealtimeSchedule>?
+
+    /// The runs of the service day `offset` days after the query's with its real-time data,
+    /// where the search holds that day.
+    package func realtime(dayAfter offset: Int) -> RealtimeSchedule? {
+        realtimeDays.flatMap { days in days.offsets.firstIndex(of: offset).map { days.days[$0] } }
+    }
     package let edges: TransferEdges
     /// The rides and stops the rider's needs allow (nil: all).
     package let filter: RideFilter?
@@ -285,16 +296,7 @@ package struct Router {
     /// The last departure of `schedule`'s runs that a journey from `query`'s origins can leave
     /// on (a point's walk to the stop taken off), or the window's start where there is none.
     static func lastDeparture<S: Schedule>(_ schedule: S, _ query: Query) -> Int {
-        var last = query.after ?? 0
-        for y in Set(query.origins) where y >= 0 && y < schedule.stopCount {
-            let walk = query.access[y] ?? 0
-            for k in schedule.calls(at: y) {
-                let (q, i) = schedule.call(k)
-                guard schedule.canBoard(q, i), i < schedule.length(q) - 1 else { continue }
-                for run in 0..<schedule.runCount(q) { last = max(last, Int(schedule.departure(q, run, i)) - walk) }
-            }
-        }
-        return last
+        max(query.after ?? 0, schedule.departures(from: query.origins, access: query.access).max() ?? Int.min)
     }
 
     package func journeys() -> [Journey] { search(query) }
@@ -314,8 +316,10 @@ package struct Router {
     /// at least once (its first ride leaves in the window, which the days up to `withheldAfter`
     /// hold) unless such a run leaves in the window: one of the first search's journeys that
     /// arrives by then, with no more changes, beats it wherever it leaves no later. So the
-    /// second search, over every day, is of the departures after the latest such journey: none,
-    /// where the day's journeys reach into the window's end.
+    /// second search, over every day, is of the departures after the latest such journey (none,
+    /// where the day's journeys reach into the window's end), each searching only the rounds of
+    /// fewer changes than a journey found leaving then or later and arriving by then
+    /// (`Query.beatenThrough`).
     package func search(_ query: Query) -> [Journey] {
         // (A window the rider closed has no journeys beaten after its end: those are the day's.)
         guard let held = query.withheldAfter, held < query.days.upperBound, let before = query.before, query.beatenAfter == nil else {
@@ -325,31 +329,40 @@ package struct Router {
         }
         let found = searching(query).journeys
         let opens = withheldDaysOpen(after: held), start = query.after ?? 0
-        let changes = opens <= Int64(before) ? 0 : 1
-        let beaten = found.filter { $0.transfers <= changes && Int64($0.arrival) <= opens }.map(\.departure).max() ?? start - 1
+        // The journeys found that arrive before a withheld day's first run leaves beat every
+        // journey riding one that leaves no later with as many changes or more.
+        let first = found.filter { Int64($0.arrival) <= opens }
+        let beatenThrough = (0...max(0, query.maxTransfers)).map { c in first.filter { $0.transfers <= c }.map(\.departure).max() ?? start - 1 }
+        let changes = opens <= Int64(before) ? 0 : 1, beaten = beatenThrough[min(changes, beatenThrough.count - 1)]
         guard beaten < before, changes == 0 || leavesFirstDays(after: beaten, by: before, query) else { return found }
         var rest = query
-        (rest.after, rest.withheldAfter) = (max(start, beaten + 1), nil)
+        (rest.after, rest.withheldAfter, rest.beatenThrough) = (max(start, beaten + 1), nil, beatenThrough)
         return Self.pareto(found + searching(rest).journeys)
     }
 
     /// Whether a first ride of the days a withholding window searches first leaves after `time`
     /// and by `before` (a point's walk to it taken off): where none does, no journey leaves then.
     private func leavesFirstDays(after time: Int, by before: Int, _ query: Query) -> Bool {
-        func leaves<S: Schedule>(_ s: S) -> Bool {
-            Set(query.origins).contains { y in
-                guard y >= 0, y < s.stopCount else { return false }
-                let walk = query.access[y] ?? 0
-                return s.calls(at: y).contains { k in
-                    let (q, i) = s.call(k)
-                    guard s.canBoard(q, i), i < s.length(q) - 1 else { return false }
-                    return (0..<s.runCount(q)).contains { (time + 1...before).contains(Int(s.departure(q, $0, i)) - walk) }
-                }
-            }
+        func leaves<S: Schedule>(_ s: S) -> Bool { s.departures(from: query.origins, access: query.access).contains { $0 > time && $0 <= before } }
+        switch firstSchedule(query) {
+        case .realtimeDays(let days): return leaves(days)
+        case .days(let days): return leaves(days)
+        case .day: return leaves(schedule)
+        case nil: return true
         }
-        if let firstRealtimeDays { return leaves(firstRealtimeDays) }
-        if let firstDays { return leaves(firstDays) }
-        return layers == nil && realtimeDays == nil && query.days.lowerBound == 0 && query.withheldAfter == 0 ? leaves(schedule) : true
+    }
+
+    /// What a withholding window's first search reads: the first days as real-time data has
+    /// them, or as planned, or (where they are the query's day alone, as planned) `schedule`;
+    /// nil with vias, whose layers withhold the days themselves.
+    private enum FirstSchedule {
+        case realtimeDays(DaysSchedule<RealtimeSchedule>), days(DaysSchedule<DaySchedule>), day
+    }
+
+    private func firstSchedule(_ query: Query) -> FirstSchedule? {
+        if let firstRealtimeDays { return .realtimeDays(firstRealtimeDays) }
+        if let firstDays { return .days(firstDays) }
+        return layers == nil && acrossDays != nil && query.days.lowerBound == 0 && query.withheldAfter == 0 ? .day : nil
     }
 
     /// The earliest a run of a day after `held` may leave, on the query's clock.
@@ -437,10 +450,12 @@ package struct Router {
             let (found, earliest) = Self.run(viaPlanned, layered, edges, filter, noAlighting, leaving)
             return (found.map { layers.unlayered($0, basePattern: viaPlanned.basePattern) }, earliest)
         }
-        if query.withheldAfter != nil && leaving == nil {
-            if let firstRealtimeDays { return Self.run(firstRealtimeDays, query, edges, filter, nil, nil) }
-            if let firstDays { return Self.run(firstDays, query, edges, filter, nil, nil) }
-            if acrossDays != nil && query.withheldAfter == 0 && query.days.lowerBound == 0 { return Self.run(schedule, query, edges, filter, nil, nil) }
+        if query.withheldAfter != nil && leaving == nil, let first = firstSchedule(query) {
+            switch first {
+            case .realtimeDays(let days): return Self.run(days, query, edges, filter, nil, nil)
+            case .days(let days): return Self.run(days, query, edges, filter, nil, nil)
+            case .day: return Self.run(schedule, query, edges, filter, nil, nil)
+            }
         }
         if let acrossDays { return Self.run(acrossDays, query, edges, filter, nil, leaving) }
         if let realtimeDays { return Self.run(realtimeDays, query, edges, filter, nil, leaving) }

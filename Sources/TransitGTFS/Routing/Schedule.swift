@@ -103,6 +103,23 @@ extension Schedule {
 
     package func graphBounds(edges: TransferEdges, destinations: [(stop: Int, start: Int32)], within limit: Int64) -> TargetBounds? { nil }
 
+    /// The calls at `stop` a ride may begin at: those that board, none its pattern's last.
+    package func boardingCalls(at stop: Int) -> [(pattern: Int, position: Int)] {
+        guard stop >= 0, stop < stopCount else { return [] }
+        return calls(at: stop).compactMap { k in
+            let (q, i) = call(k)
+            return canBoard(q, i) && i < length(q) - 1 ? (q, i) : nil
+        }
+    }
+
+    /// When a journey from `origins` may leave on each run they board (a point's walk to the
+    /// stop, `access`, taken off), in no order.
+    package func departures(from origins: [Int], access: [Int: Int]) -> [Int] {
+        Set(origins).flatMap { y in
+            boardingCalls(at: y).flatMap { q, i in (0..<runCount(q)).map { Int(departure(q, $0, i)) - (access[y] ?? 0) } }
+        }
+    }
+
     /// The first run of `pattern` leaving `position` at or after `time`, among runs
     /// `low ..< high` (those below `low` are known to leave earlier; `high` when none does).
     @inline(__always) package func firstRun(_ pattern: Int, _ position: Int, atOrAfter time: Int32, low: Int = 0, high: Int) -> Int {

@@ -54,7 +54,7 @@ package struct TargetBounds {
         let positions = (0..<schedule.patternCount).map(schedule.firstCall) + [schedule.callCount]
         let hops = Self.shortestHops(schedule, positions: positions)
         let bound = Self.stopBounds(schedule, hops: hops.seconds, positions: positions,
-                                    before: Self.changesInto(edges, stops: schedule.stopCount), from: destinations)
+                                    before: edges.changesInto(stops: schedule.stopCount), from: destinations)
         let ride = Self.rideBounds(patterns: schedule.patternCount, positions: positions, length: schedule.length,
                                    hops: { q, i in hops.seconds[positions[q] + i] }, stopBound: { q, i in bound[schedule.stop(q, i)] })
         self.init(stop: bound, ride: ride, positions: positions, rising: hops.rising)
@@ -81,7 +81,7 @@ package struct TargetBounds {
             for k in hops.seconds.indices where other.seconds[k] < hops.seconds[k] { hops.seconds[k] = other.seconds[k] }
             hops.rising = hops.rising && other.rising
         }
-        let bound = Self.stopBounds(first, hops: hops.seconds, positions: positions, before: Self.changesInto(edges, stops: first.stopCount),
+        let bound = Self.stopBounds(first, hops: hops.seconds, positions: positions, before: edges.changesInto(stops: first.stopCount),
                                     from: destinations)
         let ride = Self.rideBounds(patterns: perDay, positions: positions, length: first.length,
                                    hops: { q, i in hops.seconds[positions[q] + i] }, stopBound: { q, i in bound[first.stop(q, i)] })
@@ -152,7 +152,7 @@ package struct TargetBounds {
         let base = via.base, layers = via.layers, n = base.stopCount, unreachable = Self.unreachable
         let positions = (0..<base.patternCount).map(base.firstCall) + [base.callCount]
         let hops = Self.shortestHops(base, positions: positions)
-        let before = Self.changesInto(edges, stops: n)
+        let before = edges.changesInto(stops: n)
         // Per layer, per base stop.
         var perLayer = [[Int32]](repeating: [], count: layers.layers)
         perLayer[layers.layers - 1] = Self.stopBounds(base, hops: hops.seconds, positions: positions, before: before,

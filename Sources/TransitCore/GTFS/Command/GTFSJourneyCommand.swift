@@ -190,7 +190,8 @@ struct GTFSJourneyCommand: GTFSSubcommand {
             // times moved onto the query's day's clock.
             let calls = runDay == day ? TripCalls.calls(of: run, day: day.dayNumber, in: t, overlay: router.realtime)
                 : Self.moved(TripCalls.calls(of: run, day: runDay.dayNumber, in: t,
-                                             overlay: updates.map { RealtimeSchedule(t, day: runDay.dayNumber, updates: $0) }),
+                                             overlay: router.realtime(dayAfter: runDay.dayNumber - day.dayNumber)
+                                                 ?? updates.map { RealtimeSchedule(t, day: runDay.dayNumber, updates: $0) }),
                              by: Int(DaysSchedule<DaySchedule>.shift(from: day, days: runDay.dayNumber - day.dayNumber, in: t.zone)))
             var ride = Ride(trip: trip, start: t.runStart(pattern: run.pattern, row: run.row), day: runDay, calls: calls, board: -1, alight: -1)
             if k == 0 {

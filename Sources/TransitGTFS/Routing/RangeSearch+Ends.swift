@@ -1,18 +1,33 @@
 import Foundation
 import TransitSupport
 
-/// Where a search starts: the calls at the origins a rider may board, and the range search's
-/// departures from them.
+/// Where a search starts and how late it can end: the calls at the origins a rider may board,
+/// the range search's departures from them, and the latest arrival at a destination.
 extension RangeSearch {
+    /// `latestEnd` (nil without destinations, as `reach` asks; before any time where no run sets
+    /// down at one): every run read, not only the last, so that it holds where realtime data
+    /// reorders them.
+    static func latestEnd(_ schedule: S, destinations: [Int], egress: Zeroed<Int32>) -> Int64? {
+        guard !destinations.isEmpty else { return nil }
+        var latest = Int64(Int32.min)
+        for d in destinations where d >= 0 && d < schedule.stopCount {
+            for k in schedule.calls(at: d) {
+                let (q, i) = schedule.call(k)
+                guard schedule.canAlight(q, i) else { continue }
+                for run in 0..<schedule.runCount(q) {
+                    latest = max(latest, Int64(schedule.arrival(q, run, i)) + Int64(egress[d]))
+                }
+            }
+        }
+        return latest
+    }
+
     /// The calls at the origins a rider may board (each origin once, in the query's order): where
     /// the range search's departures and the one search from a time start.
     func originCalls() -> [(stop: Int, pattern: Int, position: Int)] {
         var seen = Set<Int>(), out: [(stop: Int, pattern: Int, position: Int)] = []
         for o in query.origins where seen.insert(o).inserted && stopFilter?.allows(stop: o) ?? true {
-            for k in schedule.calls(at: o) {
-                let (q, i) = schedule.call(k)
-                if schedule.canBoard(q, i) && i < schedule.length(q) - 1 { out.append((o, q, i)) }
-            }
+            out += schedule.boardingCalls(at: o).map { (o, $0.pattern, $0.position) }
         }
         return out
     }
