@@ -2,9 +2,9 @@ import Foundation
 
 /// The fewest rides from boarding at each stop to a destination, over every pattern of a
 /// schedule whatever its times: a journey boarding at a stop in round r rides at least r − 1
-/// and this many. Where a search needs only its first rounds at a departure
-/// (`Router.Query.beatenThrough`: a withholding window's second search, most of whose journeys
-/// the first beats), boarding where the rides left cannot reach the destination is skipped.
+/// and this many. A withholding window's searches (`Router.Query.withheldAfter`; the second
+/// searching only the rounds its departures need, `Router.Query.beatenThrough`) skip a boarding
+/// whose rides left cannot reach the destination in the rounds the departure may still ride.
 /// Breadth first from the destinations, each pattern's positions read once; the changes read
 /// backward as the Dijkstra's bounds read them (`TransferEdges.changesInto`, a superset of the
 /// changes a search takes, so no count is too high).

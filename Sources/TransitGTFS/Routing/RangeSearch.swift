@@ -55,9 +55,9 @@ package struct RangeSearch<S: Schedule> {
     /// Lower bounds of the seconds left to the destination, from each stop and from boarding
     /// each pattern at each position (`TargetBounds`), where they pay for themselves.
     package var bounds = TargetBounds.none
-    /// Where a departure needs only its first rounds (`Router.Query.beatenThrough`): the fewest
-    /// rides from each stop to a destination (`FewestRides`; empty: not asked), and the rides the
-    /// departure being searched may take.
+    /// In a withholding window's searches: the fewest rides from each stop to a destination
+    /// (`FewestRides`; empty: not counted), and the rides the departure being searched may take
+    /// (fewer than `rounds` where `Router.Query.beatenThrough` says so).
     private var fewestRides: [Int32] = []
     private var ridesAllowed = Int.max
     /// The rider's needs where they leave stops out (asked at each boarding and alighting);
