@@ -225,6 +225,25 @@ package struct Timetable: Sendable {
         return latest
     }
 
+    /// The earliest time any run leaves, in seconds of its own service day: no run of any day
+    /// leaves before it (`DaySchedule.earliestDeparture`: a later day's runs in a search across
+    /// days start then, not at its midnight). A pattern's first row leaves first at every stop,
+    /// and a trip's times never go back (the import skips one that does): one read a pattern.
+    package var earliestTime: Int32 {
+        guard patternStopStart.count > patternCount else { return times.buffer.min() ?? 0 }
+        var earliest = Int32.max
+        for q in 0..<patternCount {
+            let first = Int(patternTripStart[q]), rows = Int(patternTripStart[q + 1]) - first
+            let length = Int(patternStopStart[q + 1]) - Int(patternStopStart[q])
+            guard rows > 0, length > 0 else { continue }
+            guard first >= 0, first < rowBlocks.count, q < patternTimeStart.count else { return times.buffer.min() ?? 0 }
+            let k = Int(patternTimeStart[q]) + Int(rowBlocks[first]) * length * 2 + 1
+            guard k >= 0, k < times.count else { return times.buffer.min() ?? 0 }
+            earliest = min(earliest, times[k])
+        }
+        return earliest == .max ? 0 : earliest
+    }
+
     /// Pattern `p`'s stops: 0 for one out of range, or whose offsets are damaged (noted).
     @inline(__always) package func patternLength(_ p: Int) -> Int { callRange(ofPattern: p)?.count ?? 0 }
 

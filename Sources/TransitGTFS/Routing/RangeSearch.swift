@@ -154,7 +154,7 @@ package struct RangeSearch<S: Schedule> {
         // A withholding window's searches (the second covers three days' runs): far pairs change
         // up to the limit, so the rides left prune even where no departure's rounds are cut.
         if (query.beatenThrough != nil || query.withheldAfter != nil) && noAlighting == nil {
-            fewestRides = FewestRides(searching: schedule, destinations: query.destinations, edges: edges, limit: rounds).rides
+            fewestRides = FewestRides.rides(searching: schedule, destinations: query.destinations, edges: edges, limit: rounds)
         }
         if let end = query.beatenAfter { searchAfterTheWindow(Int32(clamping: end + 1)) }
         for (tau, range) in departures {
