@@ -183,6 +183,9 @@ package struct RangeSearch<S: Schedule> {
         return min(rounds, through.firstIndex { $0 >= Int(tau) } ?? rounds)
     }
 
+    /// The rounds a departure searching `through` a round reads (all of them for nil).
+    @inline(__always) package func searched(through last: Int?) -> ClosedRange<Int> { 1...max(1, min(rounds, last ?? rounds)) }
+
     /// Whether boarding at `y` in `round` may reach a destination within `rides` rides.
     @inline(__always) private func reachesInTime(_ y: Int, round: Int, rides: Int) -> Bool {
         fewestRides.isEmpty || (y >= 0 && y < fewestRides.count && Int(fewestRides[y]) + round - 1 <= rides)
@@ -295,7 +298,7 @@ package struct RangeSearch<S: Schedule> {
         changed.removeAll(keepingCapacity: true)
         arrivalsMarked.removeAll(keepingCapacity: true)
         destinationBound = searchCap.map { Int32(clamping: $0 + 1 - Int64(minEgress)) } ?? SearchState.unreached
-        for round in 1...max(1, min(rounds, last ?? rounds)) {
+        for round in searched(through: last) {
             carryOver(round)
             tightenBound(round)
             collectBoardings(round, tau: tau)
