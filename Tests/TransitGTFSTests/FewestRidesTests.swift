@@ -49,9 +49,11 @@ import Testing
                                       children: StationChildren(t))
             let day = RandomFeed.days[g.int(0...RandomFeed.days.count - 1)]
             let days = DaysSchedule([DaySchedule(t, day: day), DaySchedule(t, day: day + 1)], offsets: [0, 1], shifts: [0, 86_400])
-            // Days laid out alike: the first day's patterns count as all of them (`RangeSearch.run`).
-            #expect(FewestRides(days, destinations: [destination], edges: edges, limit: 9).rides
-                    == FewestRides(DaySchedule(t, day: day), destinations: [destination], edges: edges, limit: 9).rides, "seed \(seed)")
+            // Days laid out alike: the timetable's layout counts for all of them (`FewestRides.rides(searching:)`).
+            let layout = FewestRides(TimetableLayout(t), destinations: [destination], edges: edges, limit: 9).rides
+            #expect(FewestRides(days, destinations: [destination], edges: edges, limit: 9).rides == layout, "seed \(seed)")
+            #expect(FewestRides(DaySchedule(t, day: day), destinations: [destination], edges: edges, limit: 9).rides == layout, "seed \(seed)")
+            #expect(FewestRides.rides(searching: days, destinations: [destination], edges: edges, limit: 9) == layout, "seed \(seed)")
             for (name, fewest, brute) in [("one day", FewestRides(DaySchedule(t, day: day), destinations: [destination], edges: edges, limit: 9).rides,
                                            Self.bruteForce(DaySchedule(t, day: day), destinations: [destination], edges: edges)),
                                           ("two days", FewestRides(days, destinations: [destination], edges: edges, limit: 9).rides,
@@ -69,5 +71,32 @@ import Testing
         // Not vacuous: most stops reach the destination, many in two rides or more, and the
         // bound is mostly the count itself.
         #expect(reached > compared / 4 && equal > compared * 9 / 10, "\(compared) stops, \(reached) in two rides or more, \(equal) equal")
+    }
+
+    /// The layout is read from the file as it is: offsets and calls out of range (a damaged
+    /// cache whose note vouched for it) read as no stops or no calls, never a trap.
+    @Test func aDamagedLayoutIsReadAsFewerCalls() throws {
+        var counted = 0
+        for seed in UInt64(20_261_240)..<20_261_260 {
+            var t = try DifferentialCase(seed: seed).timetable
+            var g = SeededGenerator(seed: seed)
+            func garbage(_ values: Packed<Int32>) -> Packed<Int32> {
+                var list = Array(values)
+                for _ in 0..<max(1, list.count / 4) where !list.isEmpty {
+                    list[g.int(0...list.count - 1)] = Int32(g.int(-3...list.count + 3))
+                }
+                return Packed(list)
+            }
+            t.patternStopStart = garbage(t.patternStopStart)
+            t.patternStops = garbage(t.patternStops)
+            t.stopPatternStart = garbage(t.stopPatternStart)
+            t.stopPatterns = garbage(t.stopPatterns)
+            let edges = TransferEdges(t, minTransfer: SearchDefaults.minTransferSeconds, walkMeters: SearchDefaults.walkMeters,
+                                      children: StationChildren(t))
+            let rides = FewestRides(TimetableLayout(t), destinations: [g.int(0...t.stopCount - 1), -1, t.stopCount], edges: edges, limit: 9).rides
+            #expect(rides.count == t.stopCount)
+            counted += rides.filter { $0 != .max }.count
+        }
+        #expect(counted > 0, "some stops still reach the destination")
     }
 }

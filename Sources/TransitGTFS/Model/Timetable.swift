@@ -205,24 +205,39 @@ package struct Timetable: Sendable {
     package var patternCount: Int { patternTripStart.count - 1 }
     package var serviceCount: Int { serviceIDs.count }
     /// The latest time any run reaches, in seconds of its own service day (26:10 is 94,200): how
-    /// many days before a query's a run may still be out (`JourneySearch.daysBack`). A pattern's
-    /// runs never overtake and go by departure, so its last row's last departure is its latest:
-    /// one read a pattern (the whole buffer, 135 million times on the national network, was 30 ms
-    /// a query), the whole buffer only where the layout is damaged.
-    package var latestTime: Int32 {
-        var latest: Int32 = 0
-        guard patternStopStart.count > patternCount else { return times.buffer.max() ?? 0 }
+    /// many days before a query's a run may still be out (`JourneySearch.daysBack`). Its last
+    /// row's last departure is a pattern's latest (`patternCorners`; the whole buffer, 135 million
+    /// times on the national network, was 30 ms a query).
+    package var latestTime: Int32 { patternCorners(last: true, 0, max) ?? (times.buffer.max() ?? 0) }
+
+    /// The earliest time any run leaves, in seconds of its own service day: no run of any day
+    /// leaves before it (`DaySchedule.earliestDeparture`: a later day's runs in a search across
+    /// days start then, not at its midnight). Its first row's first departure is a pattern's
+    /// earliest (`patternCorners`).
+    package var earliestTime: Int32 {
+        let earliest = patternCorners(last: false, .max, min) ?? (times.buffer.min() ?? 0)
+        return earliest == .max ? 0 : earliest
+    }
+
+    /// Each pattern's first row's first departure (`last`: its last row's last), folded into
+    /// `initial` by `combine`: a pattern's runs never overtake and go by departure, and a trip's
+    /// times never go back (the import skips one that does), so these are its earliest and its
+    /// latest. One read a pattern; nil where the layout is damaged (the caller reads the whole
+    /// buffer instead).
+    private func patternCorners(last: Bool, _ initial: Int32, _ combine: (Int32, Int32) -> Int32) -> Int32? {
+        guard patternStopStart.count > patternCount else { return nil }
+        var folded = initial
         for q in 0..<patternCount {
             let first = Int(patternTripStart[q]), rows = Int(patternTripStart[q + 1]) - first
             let length = Int(patternStopStart[q + 1]) - Int(patternStopStart[q])
             guard rows > 0, length > 0 else { continue }
-            let row = first + rows - 1
-            guard row < rowBlocks.count, q < patternTimeStart.count else { return times.buffer.max() ?? 0 }
-            let k = Int(patternTimeStart[q]) + (Int(rowBlocks[row]) * length + length - 1) * 2 + 1
-            guard k >= 0, k < times.count else { return times.buffer.max() ?? 0 }
-            latest = max(latest, times[k])
+            let row = last ? first + rows - 1 : first, position = last ? length - 1 : 0
+            guard row >= 0, row < rowBlocks.count, q < patternTimeStart.count else { return nil }
+            let k = Int(patternTimeStart[q]) + (Int(rowBlocks[row]) * length + position) * 2 + 1
+            guard k >= 0, k < times.count else { return nil }
+            folded = combine(folded, times[k])
         }
-        return latest
+        return folded
     }
 
     /// Pattern `p`'s stops: 0 for one out of range, or whose offsets are damaged (noted).

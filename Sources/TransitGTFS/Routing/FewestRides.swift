@@ -12,7 +12,7 @@ package struct FewestRides {
     /// Per stop; `Int32.max`: more than `limit`, or none.
     package let rides: [Int32]
 
-    package init<S: Schedule>(_ schedule: S, destinations: [Int], edges: TransferEdges, limit: Int) {
+    package init<S: RideLayout>(_ schedule: S, destinations: [Int], edges: TransferEdges, limit: Int) {
         let n = schedule.stopCount
         var rides = [Int32](repeating: .max, count: n)
         // Stops where a journey that has alighted needs `level` rides more at most (level 0:
@@ -32,7 +32,7 @@ package struct FewestRides {
                 for k in schedule.calls(at: z) {
                     let (q, j) = schedule.call(k)
                     // Positions below `readBelow[q]` were read at a level no higher.
-                    guard schedule.canAlight(q, j), j > readBelow[q] else { continue }
+                    guard q >= 0, q < readBelow.count, j < schedule.length(q), schedule.canAlight(q, j), j > readBelow[q] else { continue }
                     for i in readBelow[q]..<j where schedule.canBoard(q, i) {
                         let y = schedule.stop(q, i)
                         if y >= 0 && y < n && rides[y] == .max {
@@ -65,13 +65,89 @@ package struct FewestRides {
 }
 
 extension FewestRides {
-    /// For a search of `schedule`: planned days laid out alike call at the same stops in the same
-    /// order, so the first day's patterns count for all of them.
-    package init<S: Schedule>(searching schedule: S, destinations: [Int], edges: TransferEdges, limit: Int) {
-        if let days = schedule as? DaysSchedule<DaySchedule>, let first = days.days.first {
-            self.init(first, destinations: destinations, edges: edges, limit: limit)
-        } else {
-            self.init(schedule, destinations: destinations, edges: edges, limit: limit)
+    /// For a search of `schedule`: every planned day has the timetable's patterns and calls, so
+    /// the timetable's layout counts for all of them (`TimetableLayout`), once for every search
+    /// of the query (`TransferEdges.plannedRides`).
+    package static func rides<S: Schedule>(searching schedule: S, destinations: [Int], edges: TransferEdges, limit: Int) -> [Int32] {
+        guard schedule is DaysSchedule<DaySchedule> || schedule is DaySchedule else {
+            return FewestRides(schedule, destinations: destinations, edges: edges, limit: limit).rides
         }
+        return edges.plannedRides(to: destinations, limit: limit) {
+            FewestRides(TimetableLayout(edges.t), destinations: destinations, edges: edges, limit: limit).rides
+        }
+    }
+}
+
+/// What `FewestRides` reads: each pattern's stops in order, where it boards and sets down, and
+/// the calls at each stop; no run.
+package protocol RideLayout {
+    var stopCount: Int { get }
+    var patternCount: Int { get }
+    func length(_ pattern: Int) -> Int
+    func stop(_ pattern: Int, _ position: Int) -> Int
+    func canBoard(_ pattern: Int, _ position: Int) -> Bool
+    func canAlight(_ pattern: Int, _ position: Int) -> Bool
+    func calls(at stop: Int) -> Range<Int>
+    func call(_ index: Int) -> (pattern: Int, position: Int)
+}
+
+/// The timetable's patterns and calls as the import laid them out, each read checked where it
+/// is made (a damaged offset reads as no stops or no calls, a damaged call as none): what a
+/// day's schedule gives, without its first look at each pattern checking every trip's indexes
+/// too (`DaySchedule`), which was most of `FewestRides` on the national network.
+package struct TimetableLayout: RideLayout {
+    /// Keeps the buffers below alive.
+    private let t: Timetable
+    private let patternStopStart: UnsafeBufferPointer<Int32>
+    private let patternStops: UnsafeBufferPointer<Int32>
+    private let patternFlags: UnsafeBufferPointer<UInt8>
+    private let stopPatternStart: UnsafeBufferPointer<Int32>
+    private let stopPatterns: UnsafeBufferPointer<Int32>
+    package let stopCount: Int
+    package let patternCount: Int
+
+    package init(_ t: Timetable) {
+        self.t = t
+        (patternStopStart, patternStops, patternFlags) = (t.patternStopStart.buffer, t.patternStops.buffer, t.patternFlags.buffer)
+        (stopPatternStart, stopPatterns) = (t.stopPatternStart.buffer, t.stopPatterns.buffer)
+        (stopCount, patternCount) = (t.stopCount, max(0, min(t.patternCount, patternStopStart.count - 1)))
+    }
+
+    /// Where pattern `q`'s calls begin in `patternStops` and `patternFlags`, and how many.
+    @inline(__always) private func span(_ q: Int) -> (first: Int, count: Int) {
+        guard q >= 0, q < patternCount else { return (0, 0) }
+        let a = Int(patternStopStart[q]), b = Int(patternStopStart[q + 1])
+        guard a >= 0, a <= b, b <= patternStops.count, b <= patternFlags.count else { return (0, 0) }
+        return (a, b - a)
+    }
+
+    package func length(_ q: Int) -> Int { span(q).count }
+
+    package func stop(_ q: Int, _ i: Int) -> Int {
+        let (first, count) = span(q)
+        return i >= 0 && i < count ? Int(patternStops[first + i]) : -1
+    }
+
+    package func canBoard(_ q: Int, _ i: Int) -> Bool {
+        let (first, count) = span(q)
+        return i >= 0 && i < count && Timetable.canBoard(patternFlags[first + i])
+    }
+
+    package func canAlight(_ q: Int, _ i: Int) -> Bool {
+        let (first, count) = span(q)
+        return i >= 0 && i < count && Timetable.canAlight(patternFlags[first + i])
+    }
+
+    package func calls(at stop: Int) -> Range<Int> {
+        guard stop >= 0, stop < stopCount, stop + 1 < stopPatternStart.count else { return 0..<0 }
+        let a = Int(stopPatternStart[stop]), b = Int(stopPatternStart[stop + 1])
+        guard a >= 0, a <= b, b <= stopPatterns.count else { return 0..<0 }
+        return a / 2..<b / 2
+    }
+
+    /// (-1, -1) for a call out of range.
+    package func call(_ index: Int) -> (pattern: Int, position: Int) {
+        guard index >= 0, 2 * index + 1 < stopPatterns.count else { return (-1, -1) }
+        return (Int(stopPatterns[2 * index]), Int(stopPatterns[2 * index + 1]))
     }
 }

@@ -18,7 +18,7 @@ extension RangeSearch {
     /// `last`: the last round the departure searched.
     package mutating func collectJourneys(_ tau: Int32, keeping: Bool = true, through last: Int? = nil) {
         var fewer = SearchState.unreached
-        for round in 1...max(1, min(rounds, last ?? rounds)) {
+        for round in searched(through: last) {
             var best = SearchState.unreached, at = -1
             for d in query.destinations where d >= 0 && d < schedule.stopCount && atEnd(d, state.arrival(d, round)) < best {
                 best = atEnd(d, state.arrival(d, round))

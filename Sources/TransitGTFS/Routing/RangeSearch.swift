@@ -154,7 +154,7 @@ package struct RangeSearch<S: Schedule> {
         // A withholding window's searches (the second covers three days' runs): far pairs change
         // up to the limit, so the rides left prune even where no departure's rounds are cut.
         if (query.beatenThrough != nil || query.withheldAfter != nil) && noAlighting == nil {
-            fewestRides = FewestRides(searching: schedule, destinations: query.destinations, edges: edges, limit: rounds).rides
+            fewestRides = FewestRides.rides(searching: schedule, destinations: query.destinations, edges: edges, limit: rounds)
         }
         if let end = query.beatenAfter { searchAfterTheWindow(Int32(clamping: end + 1)) }
         for (tau, range) in departures {
@@ -182,6 +182,9 @@ package struct RangeSearch<S: Schedule> {
         guard let through = query.beatenThrough else { return rounds }
         return min(rounds, through.firstIndex { $0 >= Int(tau) } ?? rounds)
     }
+
+    /// The rounds a departure searching `through` a round reads (all of them for nil).
+    @inline(__always) package func searched(through last: Int?) -> ClosedRange<Int> { 1...max(1, min(rounds, last ?? rounds)) }
 
     /// Whether boarding at `y` in `round` may reach a destination within `rides` rides.
     @inline(__always) private func reachesInTime(_ y: Int, round: Int, rides: Int) -> Bool {
@@ -295,7 +298,7 @@ package struct RangeSearch<S: Schedule> {
         changed.removeAll(keepingCapacity: true)
         arrivalsMarked.removeAll(keepingCapacity: true)
         destinationBound = searchCap.map { Int32(clamping: $0 + 1 - Int64(minEgress)) } ?? SearchState.unreached
-        for round in 1...max(1, min(rounds, last ?? rounds)) {
+        for round in searched(through: last) {
             carryOver(round)
             tightenBound(round)
             collectBoardings(round, tau: tau)

@@ -344,7 +344,7 @@ package struct RealtimeSchedule: Schedule {
     }
 
     /// The day's as planned, or a run the data makes leave earlier.
-    package var earliestDeparture: Int32 { min(overlay.base.earliestDeparture, overlay.times.min() ?? 0) }
+    package var earliestDeparture: Int32 { min(overlay.base.earliestDeparture, overlay.times.min() ?? .max) }
     package var keepsToStraightLines: Bool { overlay.base.keepsStraightLines(self, from: overlay.baseCount) }
     package var keepsToBoundGraph: Bool { overlay.base.keepsBoundGraph(self, from: overlay.baseCount) }
 

@@ -202,14 +202,17 @@ package struct Router {
         let realtime = updates.map { RealtimeSchedule(timetable, day: query.day, updates: $0, base: schedule) }
         self.realtime = realtime
         let shifts = query.days.map { DaysSchedule<DaySchedule>.shift(from: LocalDate(dayNumber: query.day), days: $0, in: timetable.zone) }
+        // The other days' runs start with the timetable's first (read once: a pass over the patterns).
+        let earliest = query.days == 0...0 ? 0 : timetable.earliestTime
+        func day(_ offset: Int) -> DaySchedule { offset == 0 ? schedule : DaySchedule(timetable, day: query.day + offset, earliest: earliest) }
         let acrossDays: DaysSchedule<DaySchedule>? = query.days == 0...0 || updates != nil ? nil : DaysSchedule(
-            query.days.map { $0 == 0 ? schedule : DaySchedule(timetable, day: query.day + $0) }, offsets: Array(query.days), shifts: shifts)
+            query.days.map(day), offsets: Array(query.days), shifts: shifts)
         self.acrossDays = acrossDays
         // Each day's runs with the data of that service day (SEMANTICS.md rule 8: an update's
         // start_date says its day): a delayed run of last night, tomorrow's first run canceled.
         realtimeDays = updates.flatMap { updates in
             realtime.map { today in
-                DaysSchedule(query.days.map { $0 == 0 ? today : RealtimeSchedule(timetable, day: query.day + $0, updates: updates) },
+                DaysSchedule(query.days.map { $0 == 0 ? today : RealtimeSchedule(timetable, day: query.day + $0, updates: updates, base: day($0)) },
                              offsets: Array(query.days), shifts: shifts)
             }
         }
@@ -365,14 +368,17 @@ package struct Router {
         return layers == nil && acrossDays != nil && query.days.lowerBound == 0 && query.withheldAfter == 0 ? .day : nil
     }
 
-    /// The earliest a run of a day after `held` may leave, on the query's clock.
+    /// The earliest a run of a day after `held` may leave, on the query's clock: the next day's
+    /// start and the timetable's first run (`Timetable.earliestTime`: 05:00 on a network whose
+    /// night has no service, so that a journey of the day arriving by then beats what rides the
+    /// next day).
     private func withheldDaysOpen(after held: Int) -> Int64 {
         let day = LocalDate(dayNumber: query.day), next = held + 1
         let shift = Int64(DaysSchedule<DaySchedule>.shift(from: day, days: next, in: t.zone))
         func earliest<Day: Schedule>(_ days: DaysSchedule<Day>) -> Int32 {
             days.days.indices.filter { days.offsets[$0] >= next }.map { days.days[$0].earliestDeparture }.min() ?? 0
         }
-        return shift + Int64(min(0, realtimeDays.map(earliest) ?? acrossDays.map(earliest) ?? 0))
+        return shift + Int64(realtimeDays.map(earliest) ?? acrossDays.map(earliest) ?? 0)
     }
 
     /// The journeys no other beats (leaves no earlier, arrives no later, changes no more), one

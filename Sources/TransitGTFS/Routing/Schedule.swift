@@ -6,7 +6,7 @@ import TransitSupport
 /// their times in seconds of the service day. The router reads nothing else, so a realtime
 /// overlay is a second implementation of this seam, with the compiled file untouched (as
 /// nigiri's `rt_timetable` sits beside its static timetable, and R5's `TransitDataProvider`).
-package protocol Schedule {
+package protocol Schedule: RideLayout {
     var stopCount: Int { get }
     var patternCount: Int { get }
     /// Stops in the pattern (0 for one whose offsets are damaged).
@@ -172,7 +172,8 @@ package struct DaySchedule: Schedule {
         let t: Timetable
         /// A combination's times with each feed's moved onto the timetable's clock, where zones differ.
         var shifted: Packed<Int32>?
-        /// No run leaves before it: 0, or the most a feed's times were moved back.
+        /// No run leaves before it: the timetable's earliest time where the search across days
+        /// read it (else 0), less the most a feed's times were moved back.
         var earliest: Int32 = 0
         let running: [Bool]
         /// Per pattern, its runs of the day (-1: not worked out yet).
@@ -272,13 +273,17 @@ package struct DaySchedule: Schedule {
     private let runTimes: Zeroed<Int>
     private let runTrips: Zeroed<Int32>
 
-    package init(_ timetable: Timetable, day: Int) {
+    /// `earliest`: no time of the timetable is earlier (`Timetable.earliestTime`, where a search
+    /// across days reads it: a later day's runs start then).
+    package init(_ timetable: Timetable, day: Int, earliest: Int32 = 0) {
         keep = Keep(timetable, day: day)
         keep.shifted = Self.shiftedTimes(timetable, day: day)
+        var movedBack: Int32 = 0
         if keep.shifted != nil {
             let date = LocalDate(dayNumber: day)
-            keep.earliest = (0..<timetable.feedCount).map { Int32(clamping: ServiceClock.offset(of: timetable.zone(ofFeed: $0), onto: timetable.zone, day: date)) }.min().map { min(0, $0) } ?? 0
+            movedBack = (0..<timetable.feedCount).map { Int32(clamping: ServiceClock.offset(of: timetable.zone(ofFeed: $0), onto: timetable.zone, day: date)) }.min().map { min(0, $0) } ?? 0
         }
+        keep.earliest = Int32(clamping: Int64(earliest) + Int64(movedBack))
         stopCount = timetable.stopCount
         patternCount = timetable.patternCount
         callCount = timetable.patternStops.count
@@ -326,7 +331,7 @@ package struct DaySchedule: Schedule {
     package static var sameLayoutEveryDay: Bool { true }
     package var keepsToStraightLines: Bool { true }
     package var keepsToBoundGraph: Bool { true }
-    /// A feed's times are of its day from 00:00 on; moved onto a clock ahead of its zone, earlier.
+    /// The timetable's first run of any day; moved onto a clock ahead of a feed's zone, earlier.
     package var earliestDeparture: Int32 { keep.earliest }
     @inline(__always) package func stop(_ q: Int, _ i: Int) -> Int { keep.isSound(q) ? Int(patternStops[Int(stopStart[q]) + i]) : 0 }
     @inline(__always) package func canBoard(_ q: Int, _ i: Int) -> Bool { Timetable.canBoard(patternFlags[Int(stopStart[q]) + i]) }
@@ -380,7 +385,7 @@ package struct DaySchedule: Schedule {
 
     package func graphBounds(edges: TransferEdges, destinations: [(stop: Int, start: Int32)], within limit: Int64) -> TargetBounds? {
         guard edges.keepsToBoundGraph else { return nil }
-        return TargetBounds.graph(keep.t, destinations: destinations, within: limit)
+        return edges.graphBounds(from: destinations) { TargetBounds.graph(keep.t, destinations: destinations, within: limit) }
     }
 
     /// Whether the runs of `schedule`'s patterns from `first` on (realtime data's, over this day)

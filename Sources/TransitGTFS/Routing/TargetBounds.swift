@@ -310,8 +310,11 @@ package struct TargetBounds {
                 for u in grid.near(v, t) where u != v { pairs.append((Int32(v), Int32(u))) }
             }
         } else if (edges.walkMeters ?? 0) > 0 || edges.linkMeters != nil, t.linkStart.count == t.stopCount + 1 {
+            // (Through the edges' neighbours: `Timetable.links(of:)` builds them afresh at each
+            // call, seven retains a stop, which was most of this function on the national network.)
+            let neighbours = edges.neighbours
             for x in 0..<min(n, t.stopCount) {
-                for k in t.links(of: x) {
+                for k in neighbours.links(of: x) {
                     let y = t.linkStops[k]
                     guard y >= 0, Int(y) < n else { continue }
                     pairs.append((y, Int32(x)))

@@ -101,6 +101,33 @@ package final class TransferEdges {
         backward = made
         return made
     }
+
+    /// The bounds on the import's graph last worked out (`TargetBounds.graph`), by the
+    /// destinations and their starts: a withholding window's second search reads the first's
+    /// (a second Dijkstra was a seventh of a national hour). Cut where the first search could
+    /// go no farther, they are true lower bounds still (a stop not settled is at least that
+    /// far), for a search of any reach, if less tight for one that reaches farther.
+    @exclusivity(unchecked) private var graphBounds: (starts: [Int], bounds: TargetBounds?)?
+
+    package func graphBounds(from destinations: [(stop: Int, start: Int32)], _ make: () -> TargetBounds?) -> TargetBounds? {
+        let starts = destinations.flatMap { [$0.stop, Int($0.start)] }
+        if let graphBounds, graphBounds.starts == starts { return graphBounds.bounds }
+        let made = make()
+        graphBounds = (starts, made)
+        return made
+    }
+
+    /// The fewest rides to `destinations` over the timetable's planned layout (`FewestRides`),
+    /// worked out once a query: a withholding window's two searches ask the same (every planned
+    /// day has the same patterns and calls, and the count reads no run).
+    @exclusivity(unchecked) private var plannedRides: (destinations: [Int], limit: Int, rides: [Int32])?
+
+    package func plannedRides(to destinations: [Int], limit: Int, _ make: () -> [Int32]) -> [Int32] {
+        if let plannedRides, plannedRides.destinations == destinations, plannedRides.limit == limit { return plannedRides.rides }
+        let made = make()
+        plannedRides = (destinations, limit, made)
+        return made
+    }
     /// Decided changes by (edge rows, from route, to route), for rows that name no trip: a
     /// direct-mapped cache (a key and its seconds, -1 forbidden), asked at most boardings of a
     /// feed whose transfers.txt names routes, where a dictionary's hashing was a tenth of a query.

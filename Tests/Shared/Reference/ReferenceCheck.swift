@@ -305,6 +305,8 @@ struct DifferentialCase {
 struct DifferentialSweep {
     /// Queries asked of each random feed before the next is drawn.
     static let queriesPerFeed = 5
+    /// The most national networks a sweep makes.
+    static let nationalNetworks = 250
 
     var asked = 0
     var compared = 0
@@ -317,6 +319,9 @@ struct DifferentialSweep {
         let queries = environment["TRANSIT_DIFFERENTIAL_QUERIES"].flatMap(Int.init).map { $0 / scale } ?? defaultQueries
         let firstSeed = environment["TRANSIT_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? defaultSeed
         var feedSeed = firstSeed
+        // A national network costs about a second to make (more than its queries): past
+        // `nationalNetworks` of them, more queries each (`scripts/differential 20000`).
+        let perFeed = national ? max(perFeed, queries / Self.nationalNetworks) : perFeed
         while asked < queries {
             let test = national ? try DifferentialCase(nationalSeed: feedSeed)
                 : pairs ? try DifferentialCase(pairSeed: feedSeed) : try DifferentialCase(seed: feedSeed, walkLimit: walkLimit, lateRuns: lateRuns)
