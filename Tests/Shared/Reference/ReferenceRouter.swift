@@ -398,12 +398,14 @@ struct ReferenceRouter {
                 for (key, b) in boarded {
                     let r = key / 4
                     var v = key % 4
-                    // A journey leaves its origin once: alighting at an origin stop to leave it
-                    // again would be a later departure, so no change starts there.
+                    // An origin stop may be alighted at (issue 65: a stop walked to from the
+                    // start may lie on the way, the journey walking on from it or changing there),
+                    // but never boarded again after a ride (`changeEnds`). With vias, as before:
+                    // never alighted at.
                     for call in runs[r].calls[(b + 1)...] {
                         // Seated through a via without a stay, where the run picks up or sets down.
                         if isVia(call.stop, v) && vias[v].stay == 0 && (!call.noPickup || !call.noDropOff) { v += 1 }
-                        guard !call.noDropOff && !query.origins.contains(call.stop) && usable(call.stop) else { continue }
+                        guard !call.noDropOff && (n == 0 || !query.origins.contains(call.stop)) && usable(call.stop) else { continue }
                         var w = v, stay = 0
                         if isVia(call.stop, v) && vias[v].stay > 0 { (w, stay) = (v + 1, vias[v].stay * 60) }
                         let at = call.stop * 4 + w, slot = tripBlind ? 0 : r
