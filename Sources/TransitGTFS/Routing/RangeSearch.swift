@@ -77,8 +77,8 @@ package struct RangeSearch<S: Schedule> {
     private let filter: RideFilter?
     private let noAlighting: [Int]?
     /// Without vias' layers, an origin stop may be alighted at (a stop walked to from the start
-    /// may lie on the way: the journey walks on from it or changes there, issue 65), but no
-    /// ride is boarded there after one has been ridden; with them, it is never alighted at.
+    /// may lie on the way: the journey walks on from it or changes there, issue 65), as any
+    /// stop; with them, it is never alighted at.
     private let originsAlighted: Bool
     /// Whether `bounds` are the Dijkstra's on the import's graph (`TargetBounds.graph`).
     private var boundsOnGraph = false

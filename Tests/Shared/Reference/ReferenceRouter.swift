@@ -398,10 +398,9 @@ struct ReferenceRouter {
                 for (key, b) in boarded {
                     let r = key / 4
                     var v = key % 4
-                    // An origin stop may be alighted at (issue 65: a stop walked to from the
-                    // start may lie on the way, the journey walking on from it or changing there),
-                    // but never boarded again after a ride (`changeEnds`). With vias, as before:
-                    // never alighted at.
+                    // An origin stop may be alighted at as any other (issue 65: a stop walked to
+                    // from the start may lie on the way, the journey walking on from it or
+                    // changing there). With vias, as before: never alighted at.
                     for call in runs[r].calls[(b + 1)...] {
                         // Seated through a via without a stay, where the run picks up or sets down.
                         if isVia(call.stop, v) && vias[v].stay == 0 && (!call.noPickup || !call.noDropOff) { v += 1 }
