@@ -447,7 +447,7 @@ import TransitTestSupport
         // A path compiles on first use and is reused while unchanged.
         let args = ["gtfs", "trips", "--feed", Reference.feed("mmri-2c"), "--from", "2c1", "--to", "2c3", "--date", "2014-01-01", "--min-transfer", "0"]
         let first = try await Run.transit(args, env: env(cache))
-        // Two journeys: train 2 after the change at 2c2, and (issue 65: 2c2, walked to from 2c1,
+        // Two journeys: the walk to 2c2 and train 2, and (issue 65: 2c2, walked to from 2c1,
         // may be alighted at) train 1 to 2c2 and the walk on to 2c3, 27 s sooner.
         #expect(first.status == 0 && first.stdoutLines.count == 2)
         let compiled = try FileManager.default.contentsOfDirectory(atPath: cache + "/gtfs/.paths")
