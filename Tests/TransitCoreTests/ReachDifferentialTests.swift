@@ -120,7 +120,7 @@ extension CPUBound {
                 q.origins = Set(q.access.keys)
                 q.destinations = Set(q.egress.keys)
                 guard !q.origins.isEmpty, !q.destinations.isEmpty else { return nil }
-                let expected = ReferenceRouter(test.feed, q).journeys()
+                let expected = ReferenceRouter(test.feed, q).answer()
                 let (got, problems) = test.routed(q)
                 guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
                 let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }

@@ -19,10 +19,10 @@ extension CPUBound {
                 var q = test.query(&g)
                 guard let walk = q.walkMeters, walk > 0 else { return nil }
                 let (got, _) = test.routed(q)
-                let expected = ReferenceRouter(test.feed, q).journeys()
+                let expected = ReferenceRouter(test.feed, q).answer()
                 q.walkMeters = walk * 2
                 let (more, _) = test.routed(q)
-                let expectedMore = ReferenceRouter(test.feed, q).journeys()
+                let expectedMore = ReferenceRouter(test.feed, q).answer()
                 compared += 1
                 for (name, before, after) in [("router", got, more), ("reference", expected, expectedMore)] {
                     guard let first = before.map(\.arrival).min() else { continue }

@@ -110,10 +110,16 @@ struct ReferenceRouter {
         var nearest: [RankKey: Set<Int>] = [:]
     }
     let memo = Memo()
+    /// The journey on foot's seconds (issue 65): where both ends are stops named that walk, no
+    /// via, and two of their stops are within `walkMeters` in a straight line, the nearest pair
+    /// at the rider's pace, rounded up. It leaves at the window's start; a ride that the walk,
+    /// leaving when the ride leaves, beats is no journey.
+    let onFootSeconds: Int?
 
     init(_ feed: RandomFeed, _ query: Query) {
         self.feed = feed
         self.query = query
+        onFootSeconds = Self.onFoot(feed, query)
         var stations: [[Int]] = feed.stops.map { _ in [] }
         for (k, stop) in feed.stops.enumerated() { if let p = stop.parent, stations.indices.contains(p) { stations[p].append(k) } }
         self.stations = stations
@@ -245,7 +251,9 @@ struct ReferenceRouter {
         return covers(from, x) && covers(to, y)
     }
 
-    func meters(_ x: Int, _ y: Int) -> Double {
+    func meters(_ x: Int, _ y: Int) -> Double { Self.meters(feed, x, y) }
+
+    static func meters(_ feed: RandomFeed, _ x: Int, _ y: Int) -> Double {
         let a = feed.stops[x], b = feed.stops[y]
         let rad = Double.pi / 180
         let h = pow(sin((b.latitude - a.latitude) * rad / 2), 2)
@@ -459,6 +467,22 @@ struct ReferenceRouter {
             }
         }
         return Self.pareto(candidates)
+    }
+
+    static func onFoot(_ feed: RandomFeed, _ q: Query) -> Int? {
+        guard let walk = q.walkMeters, walk > 0, q.walksFromOrigins, q.walksToDestinations, q.access.isEmpty, q.egress.isEmpty,
+              q.needs.vias.isEmpty else { return nil }
+        let shortest = q.origins.flatMap { o in q.destinations.filter { $0 != o }.map { d in Self.meters(feed, o, d) } }.min()
+        guard let shortest, shortest <= walk else { return nil }
+        return Int((shortest / q.needs.speed).rounded(.up))
+    }
+
+    /// The answer whole: the journey on foot first, then the rides it does not beat.
+    func answer() -> [Triple] {
+        let rides = journeys()
+        guard let walk = onFootSeconds else { return rides }
+        let start = query.after ?? 0
+        return [Triple(departure: start, arrival: start + walk, transfers: 0)] + rides.filter { $0.departure + walk >= $0.arrival }
     }
 
     static func pareto(_ all: [Triple]) -> [Triple] {
