@@ -75,7 +75,14 @@ extension CPUBound {
                 let q = test.query(&g)
                 walked += Self.walkingAtTheEnds(test, q)
                 let expected = ReferenceRouter(test.feed, q).answer()
-                let (got, problems) = test.routed(q)
+                var (got, problems) = test.routed(q)
+                // A longer --link never arrives later (issue 65): the whole answer's first arrival.
+                var wider = q
+                wider.linkMeters = q.linkMeters * 2
+                if let first = got.map(\.arrival).min(), let then = Optional(Router(test.timetable, test.routerQuery(wider)).journeys().map(\.arrival).min()),
+                   (then ?? Int.max) > first {
+                    problems.append("twice the link arrives at \(then.map(Trip.clock) ?? "none"), not by \(Trip.clock(first))")
+                }
                 // Journeys that ride both feeds: the links were tried.
                 let t = test.timetable
                 crossing += Router(t, test.routerQuery(q)).journeys().filter { j in Set(j.legs.filter(\.isRide).map { t.feed(ofStop: $0.from) }).count > 1 }.count

@@ -32,6 +32,8 @@ struct ReferenceRouter {
         /// each destination stop to the point (none: the stops themselves are the ends).
         var access: [Int: Int] = [:]
         var egress: [Int: Int] = [:]
+        /// Those points, and the larger of their radii: the journey on foot between them.
+        var points: Points?
         /// Over two feeds: stops of different feeds this close are linked.
         var linkMeters: Double = 300
         /// Stops as ends that walk: every stop a trip calls at within `walkMeters` on foot of a
@@ -47,6 +49,12 @@ struct ReferenceRouter {
         /// The engine's way of searching some of `days` (`Router.Query.withheldAfter`): passed
         /// to the router, never read here (the answer is over all of `days`).
         var withheldAfter: Int?
+    }
+
+    struct Points {
+        var from: (latitude: Double, longitude: Double)
+        var to: (latitude: Double, longitude: Double)
+        var reach: Double
     }
 
     /// A rider's needs, as the README states them (issue 46).
@@ -254,7 +262,10 @@ struct ReferenceRouter {
     func meters(_ x: Int, _ y: Int) -> Double { Self.meters(feed, x, y) }
 
     static func meters(_ feed: RandomFeed, _ x: Int, _ y: Int) -> Double {
-        let a = feed.stops[x], b = feed.stops[y]
+        haversine((feed.stops[x].latitude, feed.stops[x].longitude), (feed.stops[y].latitude, feed.stops[y].longitude))
+    }
+
+    static func haversine(_ a: (latitude: Double, longitude: Double), _ b: (latitude: Double, longitude: Double)) -> Double {
         let rad = Double.pi / 180
         let h = pow(sin((b.latitude - a.latitude) * rad / 2), 2)
             + cos(a.latitude * rad) * cos(b.latitude * rad) * pow(sin((b.longitude - a.longitude) * rad / 2), 2)
@@ -470,6 +481,10 @@ struct ReferenceRouter {
     }
 
     static func onFoot(_ feed: RandomFeed, _ q: Query) -> Int? {
+        if let points = q.points {
+            let d = haversine(points.from, points.to)
+            return q.needs.vias.isEmpty && d <= points.reach ? Int((d / q.needs.speed).rounded(.up)) : nil
+        }
         guard let walk = q.walkMeters, walk > 0, q.walksFromOrigins, q.walksToDestinations, q.access.isEmpty, q.egress.isEmpty,
               q.needs.vias.isEmpty else { return nil }
         let shortest = q.origins.flatMap { o in q.destinations.filter { $0 != o }.map { d in Self.meters(feed, o, d) } }.min()
