@@ -75,10 +75,10 @@ extension Router {
         }
     }
 
-    /// The rides the journey on foot left out of the last answer (`withOnFoot`), by departure:
-    /// its notice counts those among the rows shown.
+    /// The rides the journey on foot left out of the last answer (`withOnFoot`), by departure and
+    /// arrival: its notice counts those among the rows shown.
     package final class OnFootTally {
-        package var beaten: [Int] = []
+        package var beaten: [(departure: Int, arrival: Int)] = []
         package init() {}
     }
 
@@ -96,7 +96,7 @@ extension Router {
     package func withOnFoot(_ rides: [Journey]) -> [Journey] {
         guard let walk = query.onFoot else { return rides }
         let kept = rides.filter { !Self.beats(walk, $0) }
-        onFootTally.beaten = rides.filter { Self.beats(walk, $0) }.map(\.departure)
+        onFootTally.beaten = rides.filter { Self.beats(walk, $0) }.map { ($0.departure, $0.arrival) }
         return [Self.journey(walk, leaving: query.after ?? 0)] + kept
     }
 }

@@ -128,7 +128,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
             journeys = shown.map { journeys[$0] }
         }
         if let notice = Self.wentOn(journeys, search, router: router) { notices.append(notice) }
-        if let notice = Self.walkingBeats(journeys, router: router, limited: limit != nil || earliest) { notices.append(notice) }
+        if let notice = Self.walkingBeats(journeys, router: router, limited: limit != nil || earliest, arriveBy: search.window.arriveBy) { notices.append(notice) }
         if journeys.isEmpty {
             notices.append(gtfs.at(search.now).emptyNotice("No journey from \(from) to \(to)", t, clock: clock, typed: window, window: search.window))
         }
@@ -165,12 +165,17 @@ struct GTFSTripsCommand: GTFSSubcommand {
         return start + "these are " + later.map { $0 + "'s" }.joined(separator: " and ")
     }
 
-    /// The rides the journey on foot left out (those among the rows shown, where a limit cut
-    /// the answer: leaving no later than the last), counted in one notice.
-    static func walkingBeats(_ journeys: [Router.Journey], router: Router, limited: Bool) -> String? {
+    /// The rides the journey on foot left out, counted in one notice: those arriving by
+    /// `arriveBy` where given, and where a limit cut the answer, those leaving within the rides
+    /// shown (by departure: up to the last; by arrival: from the first).
+    static func walkingBeats(_ journeys: [Router.Journey], router: Router, limited: Bool, arriveBy: Int?) -> String? {
         guard let walk = router.query.onFoot else { return nil }
-        let last = limited ? journeys.filter { !$0.isOnFoot }.map(\.departure).max() : nil
-        let n = router.onFootTally.beaten.filter { departure in last.map { departure <= $0 } ?? true }.count
+        let shown = journeys.filter { !$0.isOnFoot }.map(\.departure)
+        let n = router.onFootTally.beaten.filter { ride in
+            guard arriveBy.map({ ride.arrival <= $0 }) ?? true else { return false }
+            guard limited, let first = shown.min(), let last = shown.max() else { return true }
+            return arriveBy == nil ? ride.departure <= last : ride.departure >= first
+        }.count
         guard n > 0 else { return nil }
         return "\(n) \(n == 1 ? "journey" : "journeys") left out: walking there (\(Int(walk.meters.rounded())) m, \(walk.seconds / 60) min) arrives sooner, "
             + "leaving when \(n == 1 ? "it leaves" : "they leave")"
