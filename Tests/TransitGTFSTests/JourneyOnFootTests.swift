@@ -99,5 +99,14 @@ import Testing
         // The other way: from Q to the point.
         let back = try await Self.trips(feed, ["--from", "Q", "--to", "\(point.0),\(point.1)", "--after", "07:30"])
         #expect(try back.records().first?["any_time"] as? Bool == true, "\(back.stdout) \(back.stderr)")
+        // Two points with the same stops within their radius (P and Q): the walk between them is
+        // the answer (before: a usage error); without walking, still one.
+        let west = (41.0563, -87.0018), apartPoints = Self.meters(point, west)
+        let between = try await Self.trips(feed, ["--from", "\(point.0),\(point.1)", "--to", "\(west.0),\(west.1)", "--after", "07:30"])
+        let only = try between.records()
+        #expect(between.status == 0 && only.count == 1 && (only.first?["legs"] as? [[String: Any]])?.first?["walk_meters"] as? Int == Int(apartPoints.rounded()),
+                "\(between.stdout) \(between.stderr)")
+        let refused = try await Self.trips(feed, ["--from", "\(point.0),\(point.1)", "--to", "\(west.0),\(west.1)", "--after", "07:30", "--walk", "0"])
+        #expect(refused.status == 2 && refused.stderrLines == ["transit: every stop near --to is near --from too: walk"], "\(refused.stderr)")
     }
 }

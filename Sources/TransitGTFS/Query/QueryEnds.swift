@@ -58,10 +58,13 @@ package struct QueryEnds {
         }
         var walkAlone: Router.OnFoot?
         if var end = destination {
-            if Set(origin.stops) == Set(end.stops) { throw .usage("--from and --to are the same stop") }
             if let walk, walk > 0, vias.isEmpty {
                 walkAlone = try Self.walkBetween(t, from, end.place, origin: origin.stops, destination: end.stops, walk: walk, radius: radius,
-                                         speed: walkingSpeed, streets: streets, map: map)
+                                                 speed: walkingSpeed, streets: streets, map: map)
+            }
+            // Stops named alike are one place; two points whose stops are the same are walked between.
+            if Set(origin.stops) == Set(end.stops) && (walkAlone == nil || (from.point == nil && end.place.point == nil)) {
+                throw .usage(from.point == nil && end.place.point == nil ? "--from and --to are the same stop" : "every stop near --to is near --from too: walk")
             }
             if origin.walks != nil || end.walks != nil { end.stops.removeAll { origin.stops.contains($0) } }
             // (Where the journey on foot is the answer, it is the only one.)
