@@ -101,35 +101,57 @@ extension CPUBound {
     @Suite struct CoordinateDifferentialTests {
         /// On one random feed, and on two at once: every boardable stop of either feed near a point.
         @Test(arguments: [false, true]) func journeysBetweenPointsAreWhatTheReferenceFinds(pairs: Bool) throws {
+            var onFoot = 0, doubled = 0
             let sweep = try DifferentialSweep(queries: 200, seed: 20_261_126, salt: 43, pairs: pairs) { test, g in
-                var q = test.query(&g)
-                /// A point near a random stop, and the boardable stops within a random radius of it.
-                func point() -> [Int: Int] {
+                let base = test.query(&g)
+                /// A point near a random stop, and a random radius.
+                func point() -> (at: Coordinate, radius: Double) {
                     let near = test.feed.stops[g.int(0...test.feed.stops.count - 1)]
                     let here = Coordinate(latitude: near.latitude + Double(g.int(-20...20)) * 0.0001, longitude: near.longitude + Double(g.int(-20...20)) * 0.0001)
-                    let radius = Double(g.int(1...8) * 250)
+                    return (here, Double(g.int(1...8) * 250))
+                }
+                /// The boardable stops within `radius` of the point, and the seconds on foot to each.
+                func walks(_ p: (at: Coordinate, radius: Double)) -> [Int: Int] {
                     var walks: [Int: Int] = [:]
                     for stop in test.feed.boardable {
-                        let d = here.meters(to: Coordinate(latitude: test.feed.stops[stop].latitude, longitude: test.feed.stops[stop].longitude))
-                        if d <= radius { walks[stop] = Int((d / Router.walkingSpeed).rounded(.up)) }
+                        let d = p.at.meters(to: Coordinate(latitude: test.feed.stops[stop].latitude, longitude: test.feed.stops[stop].longitude))
+                        if d <= p.radius { walks[stop] = Int((d / Router.walkingSpeed).rounded(.up)) }
                     }
                     return walks
                 }
-                q.access = point()
-                q.egress = point().filter { q.access[$0.key] == nil }
-                q.origins = Set(q.access.keys)
-                q.destinations = Set(q.egress.keys)
+                /// The query between the two points, each radius times `scale`; the journey on foot
+                /// within the larger radius (issue 65).
+                func between(_ from: (at: Coordinate, radius: Double), _ to: (at: Coordinate, radius: Double), scale: Double) -> ReferenceRouter.Query {
+                    var q = base
+                    q.access = walks((from.at, from.radius * scale))
+                    q.egress = walks((to.at, to.radius * scale)).filter { q.access[$0.key] == nil }
+                    q.origins = Set(q.access.keys)
+                    q.destinations = Set(q.egress.keys)
+                    q.points = .init(from: (from.at.latitude, from.at.longitude), to: (to.at.latitude, to.at.longitude), reach: max(from.radius, to.radius) * scale)
+                    return q
+                }
+                let from = point(), to = point(), q = between(from, to, scale: 1)
                 guard !q.origins.isEmpty, !q.destinations.isEmpty else { return nil }
-                let expected = ReferenceRouter(test.feed, q).journeys()
-                let (got, problems) = test.routed(q)
+                let expected = ReferenceRouter(test.feed, q).answer()
+                var (got, problems) = test.routed(q)
+                if test.routerQuery(q).onFoot != nil { onFoot += 1 }
+                // A larger radius never arrives later (issue 65): the whole answer's first arrival.
+                let wider = between(from, to, scale: 2)
+                if let first = got.map(\.arrival).min() {
+                    doubled += 1
+                    let then = Router(test.timetable, test.routerQuery(wider)).journeys().map(\.arrival).min()
+                    if (then ?? Int.max) > first { problems.append("twice the radius arrives at \(then.map(Trip.clock) ?? "none"), not by \(Trip.clock(first))") }
+                }
                 guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
                 let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
                 return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
             }
-            print("coordinate differential\(pairs ? " over two feeds" : ""): \(sweep.asked) queries, \(sweep.compared) journeys, \(sweep.differences.count) differ")
+            print("coordinate differential\(pairs ? " over two feeds" : ""): \(sweep.asked) queries, \(sweep.compared) journeys, "
+                  + "\(onFoot) with a journey on foot, \(doubled) asked again with twice the radius, \(sweep.differences.count) differ")
             for line in sweep.differences.prefix(10) { print("coordinate differential: " + line) }
             #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
             #expect(sweep.asked < 100 || sweep.compared > sweep.asked / 2)
+            #expect(sweep.asked < 100 || onFoot > 0, "no answer holds a journey on foot")
         }
     }
 }

@@ -26,10 +26,12 @@ import TransitTestSupport
 
     // MARK: MMRI (OpenTripPlanner's cases; EXPECTED.md)
 
+    /// (`--walk 0`: the MMRI stops are 111 m apart and the peers assert rides; the journey on
+    /// foot would come first.)
     @Test func mmriCasesGiveTheirExpectedJourneys() async throws {
         func first(_ c: String, from: String, to: String, after: String, realtime: Bool) async throws -> [String: Any] {
             let run = try await Self.transit(["gtfs", "trips", "--feed", Self.feeds("otp-mmri/" + c), "--from", from, "--to", to, "--date", "2014-01-01",
-                                              "--after", after, "--min-transfer", "0", "--limit", "1", "--format", "json"]
+                                              "--after", after, "--min-transfer", "0", "--limit", "1", "--walk", "0", "--format", "json"]
                                              + (realtime ? ["--realtime", Self.feeds("otp-mmri/" + c + ".pb")] : []), now: "2013-12-31T23:05:00Z")
             #expect(run.status == 0, "\(run.stderr)")
             return try Self.firstLeg(run)
@@ -375,9 +377,9 @@ import TransitTestSupport
                                            "--after", "10:40", "--limit", "5", "--realtime", Self.feeds("transitland-bart/bart-trip-updates.pb"),
                                            "--realtime", Self.feeds("transitland-bart/bart-alerts.pb"), "--format", "json"], now: "2019-08-07T17:45:42Z")
         #expect(try bart.records().allSatisfy { $0["alerts"] as? [String] == ["BSA_187874"] }, "\(bart.stderr)")
-        // MMRI 3i: the leg 00:01 → 00:02 carries "Unknown effect".
+        // MMRI 3i: the leg 00:01 → 00:02 carries "Unknown effect" (`--walk 0`: the ride, not the journey on foot).
         let leg = try Self.firstLeg(try await Self.transit(["gtfs", "trips", "--feed", Self.feeds("otp-mmri/3i"), "--from", "3i1", "--to", "3i2", "--date", "2014-01-01",
-                                                           "--after", "0:01:00", "--realtime", Self.feeds("otp-mmri/3i.pb"), "--format", "json"], now: "2013-12-31T23:05:00Z"))
+                                                           "--after", "0:01:00", "--walk", "0", "--realtime", Self.feeds("otp-mmri/3i.pb"), "--format", "json"], now: "2013-12-31T23:05:00Z"))
         #expect(leg["alerts"] as? [String] == ["3i"] && leg["departure"] as? String == "2014-01-01T00:01:00+01:00")
     }
 

@@ -12,9 +12,11 @@ import TransitTestSupport
 
     /// MMRI 2b (OpenTripPlanner's WheelchairTest): trip 2b|1 (00:01) says wheelchair_accessible=2,
     /// so a wheelchair rides 2b|2 (00:03 → 00:04); without it, 2b|1 comes first.
+    /// (The MMRI stops are 111 m apart and the peers assert rides: `--walk 0` turns the journey
+    /// on foot off, which would come first and beat the slower ride.)
     @Test(.enabled(if: Reference.isPresent, Reference.absent)) func aWheelchairRidesOnlyTheStepFreeTrip() async throws {
         let args = ["gtfs", "trips", "--feed", Reference.feed("mmri-2b"), "--from", "2b1", "--to", "2b2", "--date", "2014-01-01",
-                    "--after", "0:01:00", "--min-transfer", "0", "--limit", "1"]
+                    "--after", "0:01:00", "--min-transfer", "0", "--limit", "1", "--walk", "0"]
         let plain = try await Run.transit(args, env: env(Paths.temporary()))
         #expect(plain.status == 0 && plain.stdoutLines.first?.contains("2014-01-01T00:01:00+01:00\t2014-01-01T00:02:00+01:00") == true)
         let stepFree = try await Run.transit(args + ["--wheelchair"], env: env(Paths.temporary()))
@@ -24,9 +26,10 @@ import TransitTestSupport
 
     /// MMRI 3d (OpenTripPlanner's ExcludedRoutesTest): with route 3d|1 banned, bus 2 (00:01 → 00:03);
     /// a route named by its short name is avoided the same.
+    /// (`--walk 0`: the journey on foot off, as above.)
     @Test(.enabled(if: Reference.isPresent, Reference.absent)) func anAvoidedRouteIsNeverRidden() async throws {
         let args = ["gtfs", "trips", "--feed", Reference.feed("mmri-3d"), "--from", "3d1", "--to", "3d2", "--date", "2014-01-01",
-                    "--after", "0:01:00", "--min-transfer", "0", "--limit", "1"]
+                    "--after", "0:01:00", "--min-transfer", "0", "--limit", "1", "--walk", "0"]
         let plain = try await Run.transit(args, env: env(Paths.temporary()))
         #expect(plain.stdoutLines.first?.hasSuffix("bus 1\t\t3d|1") == true)
         for avoid in ["3d|1", "BUS 1"] {

@@ -18,6 +18,8 @@ extension CPUBound {
             // Journeys that start or end with a walk from or to a stop named (issue 43): the
             // walks at the ends were tried.
             var walked = 0
+            // Answers holding a journey on foot, and queries asked again with twice the walk (issue 65).
+            var onFoot = 0, doubled = 0
             let sweep = try DifferentialSweep(queries: 300, seed: 20_261_123, salt: 31) { test, g in
                 let q = test.query(&g)
                 walked += Self.walkingAtTheEnds(test, q)
@@ -29,8 +31,17 @@ extension CPUBound {
                     }
                     if let line = test.commandLine(q, feed: "differential/seed-\(test.seed)") { lines.append(line) }
                 }
-                let expected = ReferenceRouter(test.feed, q).journeys()
-                let (got, problems) = test.routed(q)
+                let expected = ReferenceRouter(test.feed, q).answer()
+                var (got, problems) = test.routed(q)
+                if let walk = q.walkMeters, walk > 0 {
+                    // More walking never arrives later: the whole answer's first arrival.
+                    var more = q
+                    more.walkMeters = walk * 2
+                    let first = got.map(\.arrival).min(), then = Router(test.timetable, test.routerQuery(more)).journeys().map(\.arrival).min()
+                    if let first, (then ?? Int.max) > first { problems.append("twice the walk arrives at \(then.map(Trip.clock) ?? "none"), not by \(Trip.clock(first))") }
+                    doubled += 1
+                }
+                if test.routerQuery(q).onFoot != nil { onFoot += 1 }
                 guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
                 // The feed, for a look with the binary: `transit gtfs trips --feed DIR/seed-N …`.
                 if let dump {
@@ -46,8 +57,10 @@ extension CPUBound {
                 print("differential: \(sweep.differences.count) of \(sweep.asked) queries differ; seeds \(sweep.seeds)")
                 for line in sweep.differences.prefix(20) { print("differential: " + line) }
             } else {
-                print("differential: \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys (\(walked) walk at an end), no difference")
+                print("differential: \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys (\(walked) walk at an end), "
+                      + "\(onFoot) answers with a journey on foot, \(doubled) asked again with twice the walk, no difference")
             }
+            #expect(sweep.asked < 100 || onFoot > 0, "no answer holds a journey on foot")
             #expect(sweep.asked < 100 || walked > sweep.asked / 10, "only \(walked) journeys walk at an end")
             #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")
             // The queries must find journeys, or the comparison says little.
@@ -61,8 +74,15 @@ extension CPUBound {
             let sweep = try DifferentialSweep(queries: 300, seed: 20_261_124, salt: 37, pairs: true) { test, g in
                 let q = test.query(&g)
                 walked += Self.walkingAtTheEnds(test, q)
-                let expected = ReferenceRouter(test.feed, q).journeys()
-                let (got, problems) = test.routed(q)
+                let expected = ReferenceRouter(test.feed, q).answer()
+                var (got, problems) = test.routed(q)
+                // A longer --link never arrives later (issue 65): the whole answer's first arrival.
+                var wider = q
+                wider.linkMeters = q.linkMeters * 2
+                if let first = got.map(\.arrival).min(), let then = Optional(Router(test.timetable, test.routerQuery(wider)).journeys().map(\.arrival).min()),
+                   (then ?? Int.max) > first {
+                    problems.append("twice the link arrives at \(then.map(Trip.clock) ?? "none"), not by \(Trip.clock(first))")
+                }
                 // Journeys that ride both feeds: the links were tried.
                 let t = test.timetable
                 crossing += Router(t, test.routerQuery(q)).journeys().filter { j in Set(j.legs.filter(\.isRide).map { t.feed(ofStop: $0.from) }).count > 1 }.count
@@ -84,10 +104,10 @@ extension CPUBound {
             let sweep = try DifferentialSweep(queries: 300, seed: 20_261_128, salt: 43, pairs: pairs) { test, g in
                 var q = test.query(&g)
                 test.drawNeeds(&q, &g)
-                let expected = ReferenceRouter(test.feed, q).journeys()
+                let expected = ReferenceRouter(test.feed, q).answer()
                 var plain = q
                 plain.needs = .init()
-                if ReferenceRouter(test.feed, plain).journeys() != expected { changed += 1 }
+                if ReferenceRouter(test.feed, plain).answer() != expected { changed += 1 }
                 if !q.needs.vias.isEmpty && !expected.isEmpty { through += 1 }
                 let (got, problems) = test.routed(q)
                 guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
@@ -112,10 +132,10 @@ extension CPUBound {
             let sweep = try DifferentialSweep(queries: 200, seed: 20_261_127, salt: 41, walkLimit: 1) { test, g in
                 let q = test.query(&g)
                 guard max(q.walkMeters ?? 0, q.linkMeters) <= TimetableCombination.linkRadius, q.walkMeters != nil else { return nil }
-                let expected = ReferenceRouter(test.feed, q).journeys()
+                let expected = ReferenceRouter(test.feed, q).answer()
                 var uncapped = test.feed
                 uncapped.walkLimit = TimetableCombination.maxWalksPerStop
-                if ReferenceRouter(uncapped, q).journeys() != expected { changed += 1 }
+                if ReferenceRouter(uncapped, q).answer() != expected { changed += 1 }
                 let (got, problems) = test.routed(q)
                 guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
                 let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }

@@ -28,7 +28,7 @@ extension CPUBound {
         /// The router on `message` applied against `reference`, whose runs have the same changes made.
         static func compare(_ test: DifferentialCase, _ q: ReferenceRouter.Query, _ message: FeedMessage, _ reference: ReferenceRouter) -> (compared: Int, difference: String?) {
             let updates = TripUpdateApplier.apply(message, to: test.timetable, now: q.day * 86_400, source: "test")
-            let expected = reference.journeys()
+            let expected = reference.answer()
             let (got, problems) = test.routed(q, updates: updates, reference: reference)
             guard got != expected || !problems.isEmpty || !updates.notices.isEmpty else { return (expected.count, nil) }
             let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }

@@ -140,6 +140,35 @@ import Testing
         #expect(bridged.arrival == "2026-11-23T08:30:00-06:00" && (bridged.walk ?? 0) > 60 && (bridged.walk ?? 0) < 70, "\(bridged)")
     }
 
+    /// Issue 65: a journey on foot between the banks, on the map the bridge's way (east along the
+    /// north street, across, back west: 402 m, within twice `--walk`'s 300 m), drawn along the
+    /// streets; without the map, 67 m straight across.
+    @Test func theJourneyOnFootFollowsTheStreets() async throws {
+        let (cache, _) = try await importedOnTheRiver()
+        let plain = try await Run.transit(["gtfs", "import", Self.feed(), "--name", "plain"], env: env(cache))
+        #expect(plain.status == 0, "\(plain.stderr)")
+        var walked: [Int] = []
+        for feed in ["streets", "plain"] {
+            let run = try await Run.transit(["gtfs", "trips", "--feed", feed, "--from", "North Bank", "--to", "South Bank", "--date", "2026-11-23",
+                                             "--after", "07:59", "--transfers", "2", "--format", "json"], env: env(cache))
+            let first = try #require(try run.records().first, "\(feed): \(run.stdout) \(run.stderr)")
+            let legs = first["legs"] as? [[String: Any]] ?? []
+            #expect(first["any_time"] as? Bool == true && legs.count == 1, "\(feed): \(first)")
+            walked.append(legs.first?["walk_meters"] as? Int ?? 0)
+        }
+        let c = { (lat: Double, lon: Double) in Coordinate(latitude: lat, longitude: lon) }
+        let piece = 0.00005 * StreetNetwork.metersPerDegreeLatitude, street = c(41.0005, -87.0).meters(to: c(41.0005, -86.998))
+        let byHand = piece + street + c(41.0005, -86.998).meters(to: c(41.0, -86.998)) + street + 0.00005 * StreetNetwork.metersPerDegreeLatitude
+        #expect(walked == [Int(byHand.rounded()), 67], "\(walked), by hand \(byHand)")
+        let drawn = try await Run.transit(["gtfs", "trips", "--feed", "streets", "--from", "North Bank", "--to", "South Bank", "--date", "2026-11-23",
+                                           "--after", "07:59", "--transfers", "2", "--format", "geojson"], env: env(cache))
+        let collection = try #require(try JSONSerialization.jsonObject(with: Data(drawn.stdout.utf8)) as? [String: Any], "\(drawn.stderr)")
+        let geometry = (collection["features"] as? [[String: Any]])?.first?["geometry"] as? [String: Any]
+        let lines = try #require(geometry?["coordinates"] as? [[[Double]]], "\(drawn.stdout)")
+        // Along the north street to the bridge and back along the south one: more than the two ends.
+        #expect(lines.count == 1 && (lines.first?.count ?? 0) >= 4, "\(lines)")
+    }
+
     /// The `.network` files of a cache.
     static func networks(_ cache: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: cache + "/gtfs/.streets")) ?? []).filter { $0.hasSuffix(".network") }

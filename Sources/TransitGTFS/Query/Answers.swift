@@ -46,6 +46,8 @@ extension GTFSFeed {
         public let arrival: Date
         public let transfers: Int
         public let legs: [Leg]
+        /// A journey on foot (one walk leg), taken at any time: `departure` is the window's start.
+        public var anyTime = false
     }
 
     /// A call on a station board.
@@ -164,7 +166,7 @@ extension GTFSFeed {
                                    from: stop(leg.from, t), to: stop(leg.to, t), departure: time(leg.departure), arrival: time(leg.arrival),
                                    status: leg.isRide ? status : .scheduled, walkMeters: meters,
                                    serviceDay: leg.isRide ? search.day.adding(days: leg.dayOffset) : nil)
-                    })
+                    }, anyTime: journey.isOnFoot)
         }
     }
 

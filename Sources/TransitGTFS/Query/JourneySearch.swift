@@ -101,7 +101,7 @@ package struct JourneySearch {
         let searched = Self.days(t, day: day, after: after, before: before)
         days = closed == nil ? searched : searched.lowerBound...Self.daysAhead
         router = ends.router(day: day.dayNumber, after: after, before: before, rules: q.rules, needs: needs, updates: changesRuns ? updates : nil,
-                             days: days, withheldAfter: closed, endsWithTheDay: !Self.goesOn(window, q))
+                             days: days, withheldAfter: closed, endsWithTheDay: !Self.goesOn(window, q), withOnFoot: true)
         notices = Self.notices(q.needs, t)
     }
 
@@ -137,12 +137,13 @@ package struct JourneySearch {
         // Without a limit, the rest of the day's departures first.
         let restOfTheDay = goesOn && limit == nil && !query.earliest
         let found = restOfTheDay ? router.restOfTheDay() : Self.journeys(router, query, window: window, limit: limit)
-        guard restOfTheDay, found.isEmpty, router.searchesAcrossDays else { return (found, router) }
+        // (A journey on foot is no ride, but where it beat the day's rides, it is the answer.)
+        guard restOfTheDay, found.allSatisfy(\.isOnFoot), router.onFootTally.beaten.isEmpty, router.searchesAcrossDays else { return (found, router) }
         for days in 2...(Self.daysAhead + 1) {
             var part = router.query
             part.before = Int(DaysSchedule<DaySchedule>.shift(from: day, days: days, in: timetable.zone)) - 1
             let next = router.search(part)
-            if !next.isEmpty { return (next, router) }
+            if !next.isEmpty { return (router.withOnFoot(next), router) }
         }
         return (found, router)
     }
@@ -185,11 +186,17 @@ package struct JourneySearch {
         // `limit` alone lets the router stop early; a filter after it needs the whole window.
         guard window.arriveBy != nil || q.fastest else { return limit.map { router.journeys(limit: $0) } ?? router.journeys() }
         var journeys = router.journeys()
+        // The journey on foot stays first, whatever the filters do to the rides; by a time, it
+        // arrives then.
+        var onFoot = journeys.first.flatMap { $0.isOnFoot ? $0 : nil }
+        if onFoot != nil { journeys.removeFirst() }
         if q.fastest { journeys = fastest(journeys) }
         if let by = window.arriveBy {
             // A filter on the day's Pareto set: every journey arriving in time, the latest to leave first.
             journeys = journeys.filter { $0.arrival <= by }.reversed()
+            if let walk = router.query.onFoot, onFoot != nil { onFoot = Router.journey(walk, leaving: by - walk.seconds) }
         }
+        journeys = (onFoot.map { [$0] } ?? []) + journeys
         if let limit { journeys = Array(journeys.prefix(limit)) }
         return journeys
     }

@@ -20,6 +20,9 @@ package struct QueryEnds {
     package let streets: StreetWalker?
     /// The stops each `--via` names (a station: its platforms), in order; never an end's.
     package let vias: [[Int]]
+    /// The journey on foot between the ends, where they are within reach on foot of each other
+    /// and the query asks for one (`Router.OnFoot`).
+    package let onFoot: Router.OnFoot?
 
     /// An end as typed, read once (`JourneyQuery.Place`).
     package typealias Place = JourneyQuery.Place
@@ -39,23 +42,36 @@ package struct QueryEnds {
     /// `streets`: a map's walking network, on which the walks from and to a point are measured
     /// (and, by the router, changes on foot longer than those the feed stored). `walkingSpeed`:
     /// the rider's, at which a point's walks are timed, once.
+    /// `walk`: `--walk`, a named end's reach on foot, where the query answers a journey on foot
+    /// (nil: none); `map`: the map's walking network for it where `streets` is not read.
     package init(_ t: Timetable, from: Place, to: Place?, radius: Double = SearchDefaults.radiusMeters,
                  zone: String? = nil, points: Bool = true, streets: StreetWalker? = nil, vias: [String] = [],
-                 walkingSpeed: Double = SearchDefaults.walkingSpeed) throws(TransitError) {
+                 walkingSpeed: Double = SearchDefaults.walkingSpeed, walk: Double? = nil,
+                 map: (map: FeedMap, walking: RiderNeeds.Walking)? = nil) throws(TransitError) {
         let index = StopIndex(t)
-        let onFoot = streets.map { walker in { (point: Coordinate, stops: [(stop: Int, meters: Double)]) in walker.meters(from: point, to: stops, limit: radius * SearchDefaults.streetDetour, in: t) } }
-        let origin: (stops: [Int], walks: [Int: Int]?, meters: [Int: Double]?) = points ? try index.end(from, radius: radius, speed: walkingSpeed, onFoot: onFoot)
+        let pointWalks = streets.map { walker in { (point: Coordinate, stops: [(stop: Int, meters: Double)]) in walker.meters(from: point, to: stops, limit: radius * SearchDefaults.streetDetour, in: t) } }
+        let origin: (stops: [Int], walks: [Int: Int]?, meters: [Int: Double]?) = points ? try index.end(from, radius: radius, speed: walkingSpeed, onFoot: pointWalks)
             : (try index.resolve(from.text), nil, nil)
         var destination = try to.map { place throws(TransitError) in
-            let end = try index.end(place, radius: radius, speed: walkingSpeed, onFoot: onFoot)
+            let end = try index.end(place, radius: radius, speed: walkingSpeed, onFoot: pointWalks)
             return End(place: place, stops: end.stops, walks: end.walks, meters: end.meters)
         }
+        var walkAlone: Router.OnFoot?
         if var end = destination {
-            if Set(origin.stops) == Set(end.stops) { throw .usage("--from and --to are the same stop") }
+            if let walk, walk > 0, vias.isEmpty {
+                walkAlone = try Self.walkBetween(t, from, end.place, origin: origin.stops, destination: end.stops, walk: walk, radius: radius,
+                                                 speed: walkingSpeed, streets: streets, map: map)
+            }
+            // Stops named alike are one place; two points whose stops are the same are walked between.
+            if Set(origin.stops) == Set(end.stops) && (walkAlone == nil || (from.point == nil && end.place.point == nil)) {
+                throw .usage(from.point == nil && end.place.point == nil ? "--from and --to are the same stop" : "every stop near --to is near --from too: walk")
+            }
             if origin.walks != nil || end.walks != nil { end.stops.removeAll { origin.stops.contains($0) } }
-            guard !end.stops.isEmpty else { throw .usage("every stop near --to is near --from too: walk") }
+            // (Where the journey on foot is the answer, it is the only one.)
+            guard !end.stops.isEmpty || walkAlone != nil else { throw .usage("every stop near --to is near --from too: walk") }
             destination = end
         }
+        onFoot = walkAlone
         // A via is a stop: never a point, never an end's stop, never another via's.
         var viaStops: [[Int]] = []
         for text in vias {
@@ -77,11 +93,27 @@ package struct QueryEnds {
         self.destination = destination
     }
 
+    /// The journey on foot between the ends: within the larger of their reaches (`walk` for
+    /// stops named, `radius` for a point) in a straight line, then on the map's streets where
+    /// the feed has one (read only then).
+    private static func walkBetween(_ t: Timetable, _ from: Place, _ to: Place, origin: [Int], destination: [Int], walk: Double, radius: Double,
+                               speed: Double, streets: StreetWalker?, map: (map: FeedMap, walking: RiderNeeds.Walking)?) throws(TransitError) -> Router.OnFoot? {
+        let a: Router.OnFoot.End = from.point.map { .point($0.at) } ?? .stops(origin)
+        let b: Router.OnFoot.End = to.point.map { .point($0.at) } ?? .stops(destination)
+        let reach = max(from.point == nil ? walk : radius, to.point == nil ? walk : radius)
+        guard let straight = Router.OnFoot.between(a, b, reach: reach, walker: nil, speed: speed, in: t) else { return nil }
+        var walker = streets
+        if walker == nil, let map { walker = try map.map.walker(map.walking) }
+        guard let walker else { return straight }
+        return Router.OnFoot.between(a, b, reach: reach, walker: walker, speed: speed, in: t)
+    }
+
     /// The one way a search is set up: the router between the ends on the service day `day`,
     /// leaving in [after, before], by `rules` and the rider's `needs` (their vias' stops found:
     /// `JourneySearch`), on the query's clock, with real-time data laid over it.
     package func router(day: Int, after: Int?, before: Int?, rules: JourneyQuery.Rules, needs: RiderNeeds = RiderNeeds(),
-                        updates: TripUpdates? = nil, days: ClosedRange<Int> = 0...0, withheldAfter: Int? = nil, endsWithTheDay: Bool = false) -> Router {
+                        updates: TripUpdates? = nil, days: ClosedRange<Int> = 0...0, withheldAfter: Int? = nil, endsWithTheDay: Bool = false,
+                        withOnFoot: Bool = false) -> Router {
         var query = Router.Query(origins: origin.stops, destinations: destination?.stops ?? [], day: day, after: after, before: before,
                                  maxTransfers: rules.transfers, minTransfer: rules.minTransferSeconds, walkMeters: rules.walkMeters)
         query.linkMeters = rules.linkMeters
@@ -97,6 +129,7 @@ package struct QueryEnds {
         query.days = days
         query.withheldAfter = withheldAfter
         query.endsWithTheDay = endsWithTheDay
+        if withOnFoot { query.onFoot = onFoot }
         return Router(timetable, query, children: children, updates: updates, streets: streets)
     }
 
@@ -123,8 +156,11 @@ extension GTFSFeed {
     /// question from one place (reach).
     package func ends(_ q: JourneyQuery, destination: Bool = true) throws(TransitError) -> QueryEnds {
         let streets = needsStreets(q, destination: destination) ? try map?.walker(q.needs.walking) : nil
+        // A journey on foot (issue 65) where the query answers journeys between two ends.
+        let walk = destination && q.reachMinutes == nil ? q.rules.walkMeters : nil
+        let map = self.map.map { (map: $0, walking: q.needs.walking) }
         return try QueryEnds(timetable, from: q.from, to: destination ? q.to : nil, radius: q.rules.radiusMeters, zone: q.zone, streets: streets,
-                             vias: q.vias.map(\.stop), walkingSpeed: q.needs.walking.speed)
+                             vias: q.vias.map(\.stop), walkingSpeed: q.needs.walking.speed, walk: walk, map: map)
     }
 
     /// A station board's stops: `stop` as typed (never a point), on the clock of its feed.

@@ -76,6 +76,10 @@ package struct RangeSearch<S: Schedule> {
     /// What the search was made with, for another of the same (`earliestArrival`'s capped tries).
     private let filter: RideFilter?
     private let noAlighting: [Int]?
+    /// Without vias' layers, an origin stop may be alighted at (a stop walked to from the start
+    /// may lie on the way: the journey walks on from it or changes there, issue 65), as any
+    /// stop; with them, it is never alighted at.
+    private let originsAlighted: Bool
     /// Whether `bounds` are the Dijkstra's on the import's graph (`TargetBounds.graph`).
     private var boundsOnGraph = false
 
@@ -86,7 +90,7 @@ package struct RangeSearch<S: Schedule> {
     /// `noAlighting`: the origins in every layer, where the schedule is layered (`ViaLayers`).
     /// `leaving`: a search for `earliestArrival` from then, not a range search.
     package init(schedule: S, query: Router.Query, edges: TransferEdges, filter: RideFilter? = nil, noAlighting: [Int]? = nil, leaving: Int32? = nil) {
-        (self.filter, self.noAlighting) = (filter, noAlighting)
+        (self.filter, self.noAlighting, originsAlighted) = (filter, noAlighting, noAlighting == nil)
         let rideFilter = filter.flatMap { $0.needs.filtersRides ? $0 : nil }
         stopFilter = filter.flatMap { $0.needs.wheelchair ? $0 : nil }
         self.leaving = leaving
@@ -470,7 +474,7 @@ package struct RangeSearch<S: Schedule> {
                     if current < 0 || ridden[2 * i] &+ shift >= destinationBound || (bounds.rising && !promising(y, Int64(ridden[2 * i] &+ shift))) { break }
                 }
                 // Alighting: only where something before the best arrival known can come of it.
-                if current >= 0 && Timetable.canAlight(flags[i]) && !state.noAlighting[y] && promising(y, Int64(ridden[2 * i] &+ shift))
+                if current >= 0 && Timetable.canAlight(flags[i]) && (originsAlighted || !state.noAlighting[y]) && promising(y, Int64(ridden[2 * i] &+ shift))
                     && stopFilter?.allows(stop: y) ?? true {
                     let a = ridden[2 * i] &+ shift
                     if hasFromRules(y) {

@@ -95,6 +95,9 @@ package struct Router {
         /// add; a journey leaving no later with c changes or more is beaten, so a departure then
         /// searches only the rounds of fewer (`RangeSearch`). Never decreasing; nil: every round.
         package var beatenThrough: [Int]?
+        /// The journey on foot between the ends, where they are within reach on foot of each
+        /// other (`OnFoot.between`; never with vias): laid first beside the rides it does not beat.
+        package var onFoot: OnFoot?
 
         package init(origins: [Int], destinations: [Int], day: Int, after: Int? = nil, before: Int? = nil, maxTransfers: Int,
                      minTransfer: Int, walkMeters: Double? = nil) {
@@ -174,6 +177,8 @@ package struct Router {
         realtimeDays.flatMap { days in days.offsets.firstIndex(of: offset).map { days.days[$0] } }
     }
     package let edges: TransferEdges
+    /// How many rides the journey on foot left out of the last answer.
+    package let onFootTally = OnFootTally()
     /// The rides and stops the rider's needs allow (nil: all).
     package let filter: RideFilter?
     /// A search through vias: the layered network, over the day as planned and as real-time
@@ -302,7 +307,7 @@ package struct Router {
         max(query.after ?? 0, schedule.departures(from: query.origins, access: query.access).max() ?? Int.min)
     }
 
-    package func journeys() -> [Journey] { search(query) }
+    package func journeys() -> [Journey] { withOnFoot(search(query)) }
 
     /// Whether its journeys may ride the runs of other days than the query's (`Query.days`).
     package var searchesAcrossDays: Bool { query.days != 0...0 }
@@ -311,7 +316,7 @@ package struct Router {
     /// beats left out (across days; else the window's): what a window from a time with no end
     /// lists at first.
     package func restOfTheDay() -> [Journey] {
-        search(query.days == 0...0 ? query : Self.endingWithTheDay(query, schedule, realtime))
+        withOnFoot(search(query.days == 0...0 ? query : Self.endingWithTheDay(query, schedule, realtime)))
     }
 
     /// One search of `query`'s window; with `withheldAfter`, two. A journey riding a run of a
@@ -423,9 +428,10 @@ package struct Router {
     package func earliest(count: Int = 1) -> [Journey] {
         var query = query
         query.sharedBounds = SharedBounds()
-        guard count > 0, let (arrival, leaves, transfers) = earliestArrival(query) else { return [] }
-        let start = query.after ?? 0
         let order = { (a: Journey, b: Journey) in (a.arrival, a.transfers, -a.departure) < (b.arrival, b.transfers, -b.departure) }
+        // The journey on foot competes by the same order (where it arrives first, it is the answer).
+        guard count > 0, let (arrival, leaves, transfers) = earliestArrival(query) else { return count > 0 ? withOnFoot([]) : [] }
+        let start = query.after ?? 0
         if count == 1 {
             var part = query
             part.after = max(start, leaves)
@@ -433,7 +439,7 @@ package struct Router {
             part.arrivingBy = arrival
             // (nil: its journey could not be followed back, and the count is not known.)
             part.enoughOnceFound = transfers.map { (arrival, $0) }
-            if let best = search(part).min(by: order) { return [best] }
+            if let best = search(part).min(by: order) { return Array(withOnFoot([best]).sorted(by: order).prefix(1)) }
         }
         return first(count, by: order, span: max(arrival - start, 3600))
     }
@@ -528,10 +534,12 @@ package struct Router {
             var part = query
             let whole = span >= 7 * 86_400 || (query.before.map { end >= $0 } ?? false)
             if !whole { part.before = end }
-            var found = search(part)
+            // The journey on foot (first, or by `order`) is one of the `count`; it leaves at the
+            // window's start whatever the span, so only the rides make the answer certain.
+            var found = withOnFoot(search(part))
             if let order { found.sort(by: order) }
             let first = Array(found.prefix(count))
-            if whole || (first.count == count && first.allSatisfy { $0.arrival <= end }) { return first }
+            if whole || (first.count == count && first.allSatisfy { $0.isOnFoot || $0.arrival <= end }) { return first }
             span *= 2
         }
     }

@@ -193,6 +193,14 @@ struct DifferentialCase {
         query.needs.avoidRoutes = Set(n.avoid.compactMap { r in (0..<timetable.routeCount).first { timetable.routeIDs[$0] == feed.routes[r] } })
         query.needs.margin = RiderNeeds.ChangeMargin(seconds: n.marginSeconds, factor: n.marginFactor)
         query.needs.vias = n.vias.map { RiderNeeds.Via(stops: $0.stops.compactMap { stopIndex(feed.stops[$0].id) }.sorted(), staySeconds: $0.stay * 60) }
+        // Stops named at both ends, walking, no via: the journey on foot, as `QueryEnds` finds it
+        // between stops named (straight lines: no map here).
+        if let points = q.points, n.vias.isEmpty {
+            let at = { (p: (latitude: Double, longitude: Double)) in Router.OnFoot.End.point(Coordinate(latitude: p.latitude, longitude: p.longitude)) }
+            query.onFoot = Router.OnFoot.between(at(points.from), at(points.to), reach: points.reach, walker: nil, speed: query.needs.walkingSpeed, in: timetable)
+        } else if let walk = q.walkMeters, walk > 0, q.walksFromOrigins, q.walksToDestinations, q.access.isEmpty, q.egress.isEmpty, n.vias.isEmpty {
+            query.onFoot = Router.OnFoot.between(.stops(origins), .stops(destinations), reach: walk, walker: nil, speed: query.needs.walkingSpeed, in: timetable)
+        }
         return query
     }
 
@@ -216,8 +224,12 @@ struct DifferentialCase {
             problems.append("--earliest --limit \(count) differs from the first \(count) to arrive of the whole answer")
         }
         // Its one RAPTOR search, on its own: a wrong first arrival would only slow the above.
-        let raptor = router.earliestArrival(router.query)
-        if raptor?.arrival != byArrival.first?.arrival || (raptor.map { $0.departure > (byArrival.first?.departure ?? .min) } ?? false) {
+        // (Of the rides: the journey on foot is no label; the rides it beats are not in the answer.)
+        let raptor = router.earliestArrival(router.query), rides = byArrival.filter { !$0.isOnFoot }
+        if let walk = router.query.onFoot, let raptor, rides.first.map({ $0.arrival > raptor.arrival }) ?? true {
+            // The first ride to arrive was beaten by the walk: the walk arrives before it.
+            if raptor.arrival <= (router.query.after ?? 0) + walk.seconds { problems.append("the earliest ride \(raptor) arrives before the walk yet is left out") }
+        } else if raptor?.arrival != rides.first?.arrival || (raptor.map { $0.departure > (rides.first?.departure ?? .min) } ?? false) {
             problems.append("the earliest arrival and departure \(raptor.map { "\($0)" } ?? "none") are not the whole answer's first's")
         }
         // On the import's graph of least hops (where the day's graph would be built): the same
@@ -229,11 +241,33 @@ struct DifferentialCase {
         if triples(graphRouter.earliest(count: 1)) != triples(Array(byArrival.prefix(1))) { problems.append("--earliest on the graph's bounds differs") }
         let reference = given ?? ReferenceRouter(feed, q)
         var triples: [ReferenceRouter.Triple] = []
-        for journey in found {
+        for (k, journey) in found.enumerated() {
             triples.append(.init(departure: journey.departure, arrival: journey.arrival, transfers: journey.transfers))
-            if let problem = check(journey, reference) { problems.append("\(triples.last.map(\.description) ?? ""): \(problem)") }
+            if let problem = journey.isOnFoot ? checkOnFoot(journey, first: k == 0, reference) : check(journey, reference) {
+                problems.append("\(triples.last.map(\.description) ?? ""): \(problem)")
+            }
         }
         return (triples, problems)
+    }
+
+    /// Whether a journey on foot the router gave is the reference's: first, one walk from a
+    /// named origin to a named destination, leaving at the window's start, its seconds the
+    /// reference's.
+    func checkOnFoot(_ journey: Router.Journey, first: Bool, _ reference: ReferenceRouter) -> String? {
+        guard first, let leg = journey.legs.first, journey.legs.count == 1, case .walk = leg.mode else { return "a journey on foot not first, or not one walk" }
+        guard let seconds = reference.onFootSeconds else { return "a journey on foot where the reference has none" }
+        let start = reference.query.after ?? 0
+        guard journey.departure == start, journey.arrival == start + seconds, journey.transfers == 0 else {
+            return "a journey on foot of \(journey.arrival - journey.departure) s leaving at \(journey.departure), the reference's \(seconds) s"
+        }
+        // Between points: from the one to the other; between stops named: the pair walked is that long.
+        if reference.query.points != nil { return leg.from == -1 && leg.to == -1 ? nil : "a journey on foot between points from or to a stop" }
+        func stop(_ index: Int) -> Int? { feed.stops.firstIndex { $0.id == timetable.stopIDs[index] } }
+        guard leg.from >= 0, leg.to >= 0, let from = stop(leg.from), let to = stop(leg.to) else { return "a journey on foot from or to no stop" }
+        guard Int((reference.meters(from, to) / reference.query.needs.speed).rounded(.up)) == seconds else {
+            return "a journey on foot from \(feed.stops[from].id) to \(feed.stops[to].id) is not the reference's \(seconds) s"
+        }
+        return nil
     }
 
     /// Whether a journey the router gave can be ridden under the reference's rules.

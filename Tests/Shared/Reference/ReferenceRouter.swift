@@ -32,6 +32,8 @@ struct ReferenceRouter {
         /// each destination stop to the point (none: the stops themselves are the ends).
         var access: [Int: Int] = [:]
         var egress: [Int: Int] = [:]
+        /// Those points, and the larger of their radii: the journey on foot between them.
+        var points: Points?
         /// Over two feeds: stops of different feeds this close are linked.
         var linkMeters: Double = 300
         /// Stops as ends that walk: every stop a trip calls at within `walkMeters` on foot of a
@@ -47,6 +49,12 @@ struct ReferenceRouter {
         /// The engine's way of searching some of `days` (`Router.Query.withheldAfter`): passed
         /// to the router, never read here (the answer is over all of `days`).
         var withheldAfter: Int?
+    }
+
+    struct Points {
+        var from: (latitude: Double, longitude: Double)
+        var to: (latitude: Double, longitude: Double)
+        var reach: Double
     }
 
     /// A rider's needs, as the README states them (issue 46).
@@ -110,10 +118,16 @@ struct ReferenceRouter {
         var nearest: [RankKey: Set<Int>] = [:]
     }
     let memo = Memo()
+    /// The journey on foot's seconds (issue 65): where both ends are stops named that walk, no
+    /// via, and two of their stops are within `walkMeters` in a straight line, the nearest pair
+    /// at the rider's pace, rounded up. It leaves at the window's start; a ride that the walk,
+    /// leaving when the ride leaves, beats is no journey.
+    let onFootSeconds: Int?
 
     init(_ feed: RandomFeed, _ query: Query) {
         self.feed = feed
         self.query = query
+        onFootSeconds = Self.onFoot(feed, query)
         var stations: [[Int]] = feed.stops.map { _ in [] }
         for (k, stop) in feed.stops.enumerated() { if let p = stop.parent, stations.indices.contains(p) { stations[p].append(k) } }
         self.stations = stations
@@ -245,8 +259,13 @@ struct ReferenceRouter {
         return covers(from, x) && covers(to, y)
     }
 
-    func meters(_ x: Int, _ y: Int) -> Double {
-        let a = feed.stops[x], b = feed.stops[y]
+    func meters(_ x: Int, _ y: Int) -> Double { Self.meters(feed, x, y) }
+
+    static func meters(_ feed: RandomFeed, _ x: Int, _ y: Int) -> Double {
+        haversine((feed.stops[x].latitude, feed.stops[x].longitude), (feed.stops[y].latitude, feed.stops[y].longitude))
+    }
+
+    static func haversine(_ a: (latitude: Double, longitude: Double), _ b: (latitude: Double, longitude: Double)) -> Double {
         let rad = Double.pi / 180
         let h = pow(sin((b.latitude - a.latitude) * rad / 2), 2)
             + cos(a.latitude * rad) * cos(b.latitude * rad) * pow(sin((b.longitude - a.longitude) * rad / 2), 2)
@@ -398,12 +417,13 @@ struct ReferenceRouter {
                 for (key, b) in boarded {
                     let r = key / 4
                     var v = key % 4
-                    // A journey leaves its origin once: alighting at an origin stop to leave it
-                    // again would be a later departure, so no change starts there.
+                    // An origin stop may be alighted at as any other (issue 65: a stop walked to
+                    // from the start may lie on the way, the journey walking on from it or
+                    // changing there). With vias, as before: never alighted at.
                     for call in runs[r].calls[(b + 1)...] {
                         // Seated through a via without a stay, where the run picks up or sets down.
                         if isVia(call.stop, v) && vias[v].stay == 0 && (!call.noPickup || !call.noDropOff) { v += 1 }
-                        guard !call.noDropOff && !query.origins.contains(call.stop) && usable(call.stop) else { continue }
+                        guard !call.noDropOff && (n == 0 || !query.origins.contains(call.stop)) && usable(call.stop) else { continue }
                         var w = v, stay = 0
                         if isVia(call.stop, v) && vias[v].stay > 0 { (w, stay) = (v + 1, vias[v].stay * 60) }
                         let at = call.stop * 4 + w, slot = tripBlind ? 0 : r
@@ -458,6 +478,26 @@ struct ReferenceRouter {
             }
         }
         return Self.pareto(candidates)
+    }
+
+    static func onFoot(_ feed: RandomFeed, _ q: Query) -> Int? {
+        if let points = q.points {
+            let d = haversine(points.from, points.to)
+            return q.needs.vias.isEmpty && d <= points.reach ? Int((d / q.needs.speed).rounded(.up)) : nil
+        }
+        guard let walk = q.walkMeters, walk > 0, q.walksFromOrigins, q.walksToDestinations, q.access.isEmpty, q.egress.isEmpty,
+              q.needs.vias.isEmpty else { return nil }
+        let shortest = q.origins.flatMap { o in q.destinations.filter { $0 != o }.map { d in Self.meters(feed, o, d) } }.min()
+        guard let shortest, shortest <= walk else { return nil }
+        return Int((shortest / q.needs.speed).rounded(.up))
+    }
+
+    /// The answer whole: the journey on foot first, then the rides it does not beat.
+    func answer() -> [Triple] {
+        let rides = journeys()
+        guard let walk = onFootSeconds else { return rides }
+        let start = query.after ?? 0
+        return [Triple(departure: start, arrival: start + walk, transfers: 0)] + rides.filter { $0.departure + walk >= $0.arrival }
     }
 
     static func pareto(_ all: [Triple]) -> [Triple] {

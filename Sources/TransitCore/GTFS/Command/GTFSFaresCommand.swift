@@ -51,7 +51,8 @@ struct GTFSFaresCommand: GTFSSubcommand {
             return .empty(feed.notices + ["No fares: the feed has neither fare_attributes.txt nor fare_leg_rules.txt"])
         }
         let search = try engine.search(q, ends, updates: nil), day = search.day
-        let journeys = search.journeys()
+        // (A journey on foot pays nothing: it is no way of paying.)
+        let journeys = search.journeys().filter { !$0.isOnFoot }
         // The layout's fare table prices as `gtfs trips` does; one more per rider category.
         let clock = ServiceClock(day: day, zone: t.zone)
         let layout = JourneyLayout(t, clock: clock, journeys: journeys)

@@ -29,7 +29,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
         ] + RiderOptions.shared + RiderOptions.through + [
             GTFSCommandLine.link, GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.realtimeTimeout, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
         ],
-        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, legs (route, route_id, trip_id, headsign, service_day (the service day of the ride's run: the query's, or a later one where the answer goes on past its last journeys), from, from_name, from_platform, to, to_name, to_platform, departure, arrival (predicted with --realtime), planned_departure, planned_arrival, departure_delay_seconds, arrival_delay_seconds, realtime, status (scheduled, updated, added) for a ride; trip_start for a frequencies.txt run; walk_meters for a walk; a platform is the stop's platform_code, else its stop_code); where the feed has fares (Fares v1: fare_attributes.txt, fare_rules.txt; Fares v2: fare_leg_rules.txt and its files), fare: {total, currency, legs: [{fare_id (v1), or fare_product_id, name, fare_media and transfer (v2), price, currency, legs}], complete, rider (the category priced for: --rider, else a Fares v2 feed's default, or null)}, the cheapest way the feed's fares pay for the rides (no total, complete false, when a ride has none), and the table's PRICE ($5.05, or ? without a total). tsv/csv add routes, change_at (the stations where each change boards, joined with >) and trip_ids (each ride's trip_id, for gtfs trip); the table shows FROM (the station the first ride boards at) and CHANGE AT (station and time, where some journey changes) before the JOURNEY; in a narrow terminal where the rides head gives way first, then these three wrap onto indented lines: no time, station or line name is cut. Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes. trip_ids write a ride of another service day than the query's as trip_id@YYYY-MM-DD, a run of a frequencies.txt trip as trip_id@HH:MM:SS (trip_id@YYYY-MM-DD@HH:MM:SS; what gtfs journey and gtfs trip take). From a time (--after, or now) with no --before or --arrive-by, an answer with fewer journeys than asked (--limit N, --earliest, or none at all) goes on into the next two service days' departures, riding any run of the days around them (each with its real-time data), and a notice names the days. A window closed by --before rides the next days' runs too (a journey leaving in it may wait overnight at a change). --format geojson: a FeatureCollection, each journey a MultiLineString, a line a leg: a ride along its trip's shape (shapes.txt) from its boarding stop to its alighting stop, else through the stops it calls at; a walk along the streets it follows where a map measured it; its fields and legs as properties."],
+        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, any_time (true for a journey on foot: where the ends are within reach on foot of each other (--walk for a stop named, --radius for a point; on a map the street walk, at most twice that), the walk between them comes first, leaving at the window's start, the table's DEPART any; a ride it beats (the walk leaving then arrives sooner) is left out, and counted in a notice; never with --via; --walk 0 turns it off), legs (route, route_id, trip_id, headsign, service_day (the service day of the ride's run: the query's, or a later one where the answer goes on past its last journeys), from, from_name, from_platform, to, to_name, to_platform, departure, arrival (predicted with --realtime), planned_departure, planned_arrival, departure_delay_seconds, arrival_delay_seconds, realtime, status (scheduled, updated, added) for a ride; trip_start for a frequencies.txt run; walk_meters for a walk; a platform is the stop's platform_code, else its stop_code); where the feed has fares (Fares v1: fare_attributes.txt, fare_rules.txt; Fares v2: fare_leg_rules.txt and its files), fare: {total, currency, legs: [{fare_id (v1), or fare_product_id, name, fare_media and transfer (v2), price, currency, legs}], complete, rider (the category priced for: --rider, else a Fares v2 feed's default, or null)}, the cheapest way the feed's fares pay for the rides (no total, complete false, when a ride has none), and the table's PRICE ($5.05, or ? without a total). tsv/csv add routes, change_at (the stations where each change boards, joined with >) and trip_ids (each ride's trip_id, for gtfs trip); the table shows FROM (the station the first ride boards at) and CHANGE AT (station and time, where some journey changes) before the JOURNEY; in a narrow terminal where the rides head gives way first, then these three wrap onto indented lines: no time, station or line name is cut. Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes. trip_ids write a ride of another service day than the query's as trip_id@YYYY-MM-DD, a run of a frequencies.txt trip as trip_id@HH:MM:SS (trip_id@YYYY-MM-DD@HH:MM:SS; what gtfs journey and gtfs trip take). From a time (--after, or now) with no --before or --arrive-by, an answer with fewer journeys than asked (--limit N, --earliest, or none at all) goes on into the next two service days' departures, riding any run of the days around them (each with its real-time data), and a notice names the days. A window closed by --before rides the next days' runs too (a journey leaving in it may wait overnight at a change). --format geojson: a FeatureCollection, each journey a MultiLineString, a line a leg: a ride along its trip's shape (shapes.txt) from its boarding stop to its alighting stop, else through the stops it calls at; a walk along the streets it follows where a map measured it; its fields and legs as properties."],
         geoJSON: true)
 
     /// `--feed`, as given (several: a combination; `all`: every imported feed; none: the default).
@@ -128,6 +128,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
             journeys = shown.map { journeys[$0] }
         }
         if let notice = Self.wentOn(journeys, search, router: router) { notices.append(notice) }
+        if let notice = Self.walkingBeats(journeys, router: router, limited: limit != nil || earliest, arriveBy: search.window.arriveBy) { notices.append(notice) }
         if journeys.isEmpty {
             notices.append(gtfs.at(search.now).emptyNotice("No journey from \(from) to \(to)", t, clock: clock, typed: window, window: search.window))
         }
@@ -157,11 +158,27 @@ struct GTFSTripsCommand: GTFSSubcommand {
     /// rider asks after the last train (`no more journeys on 2022-10-12; these are 2022-10-13's`).
     static func wentOn(_ journeys: [Router.Journey], _ search: JourneySearch, router: Router) -> String? {
         guard router.searchesAcrossDays else { return nil }
-        let days = journeys.map { journey in search.day.adding(days: journey.legs.first(where: \.isRide)?.dayOffset ?? 0) }
+        let days = journeys.filter { !$0.isOnFoot }.map { journey in search.day.adding(days: journey.legs.first(where: \.isRide)?.dayOffset ?? 0) }
         let later = Set(days.filter { $0 > search.day }).sorted().map(\.iso)
         guard !later.isEmpty else { return nil }
         let start = days.contains(search.day) ? "after the last journeys of \(search.day.iso), " : "no more journeys on \(search.day.iso); "
         return start + "these are " + later.map { $0 + "'s" }.joined(separator: " and ")
+    }
+
+    /// The rides the journey on foot left out, counted in one notice: those arriving by
+    /// `arriveBy` where given, and where a limit cut the answer, those leaving within the rides
+    /// shown (by departure: up to the last; by arrival: from the first).
+    static func walkingBeats(_ journeys: [Router.Journey], router: Router, limited: Bool, arriveBy: Int?) -> String? {
+        guard let walk = router.query.onFoot else { return nil }
+        let shown = journeys.filter { !$0.isOnFoot }.map(\.departure)
+        let n = router.onFootTally.beaten.filter { ride in
+            guard arriveBy.map({ ride.arrival <= $0 }) ?? true else { return false }
+            guard limited, let first = shown.min(), let last = shown.max() else { return true }
+            return arriveBy == nil ? ride.departure <= last : ride.departure >= first
+        }.count
+        guard n > 0 else { return nil }
+        return "\(n) \(n == 1 ? "journey" : "journeys") left out: walking there (\(Int(walk.meters.rounded())) m, \(walk.seconds / 60) min) arrives sooner, "
+            + "leaving when \(n == 1 ? "it leaves" : "they leave")"
     }
 
     /// The rider category `typed` names: its id, else its name (any case), else the one name

@@ -189,11 +189,13 @@ struct JourneyLayout {
     /// the first N kept of the whole.
     static func likely(_ journeys: [Router.Journey]) -> [Int] {
         journeys.enumerated().filter { index, j in
+            // A journey on foot leaves at any time: it neither hides nor is hidden.
+            if j.isOnFoot { return true }
             // Only journeys leaving earlier, and at most five minutes earlier, can beat it.
             var k = index - 1
             while k >= 0 && journeys[k].departure >= j.departure - unlikelyLeavesWithin {
                 let other = journeys[k]
-                if other.departure < j.departure && other.arrival <= j.arrival - unlikelyArrivesBy && other.transfers <= j.transfers { return false }
+                if !other.isOnFoot && other.departure < j.departure && other.arrival <= j.arrival - unlikelyArrivesBy && other.transfers <= j.transfers { return false }
                 k -= 1
             }
             return true
@@ -346,6 +348,8 @@ struct JourneyLayout {
         var data: [Column<Router.Journey>] = [
             Column("origin") { stop($0.legs.first, first: true) }, Column("destination") { stop($0.legs.last, first: false) },
             departure, arrival, duration, transfers,
+            // A journey on foot is taken at any time: its departure is the window's start.
+            Column("any_time", in: .json) { .bool($0.isOnFoot) },
             Column("legs", in: .json) { .list(legRecords($0)) },
             Column("routes", in: .flat) { .string(routes($0)) },
             Column("change_at", in: .flat) { .string(changes($0).map { ListedID.encode(stationName($0.from)) }.joined(separator: " > ")) },
@@ -364,8 +368,13 @@ struct JourneyLayout {
         @Sendable func shown(_ seconds: Int, at stop: Int, _ time: LegTime?) -> Value {
             .string(clockText(seconds, at: stop, delay: updates == nil ? nil : time?.delay))
         }
-        let depart = Column<Router.Journey>("departure", "DEPART") { shown($0.departure, at: $0.legs.first?.from ?? -1, $0.legs.first(where: \.isRide)?.departure) }.whole()
-        let arrive = Column<Router.Journey>("arrival", "ARRIVE") { shown($0.arrival, at: $0.legs.last?.to ?? -1, $0.legs.last(where: \.isRide)?.arrival) }.whole()
+        // A journey on foot: DEPART any, no ARRIVE (MIN says how long).
+        let depart = Column<Router.Journey>("departure", "DEPART") {
+            $0.isOnFoot ? .string("any") : shown($0.departure, at: $0.legs.first?.from ?? -1, $0.legs.first(where: \.isRide)?.departure)
+        }.whole()
+        let arrive = Column<Router.Journey>("arrival", "ARRIVE") {
+            $0.isOnFoot ? .string("") : shown($0.arrival, at: $0.legs.last?.to ?? -1, $0.legs.last(where: \.isRide)?.arrival)
+        }.whole()
         // Where to board: the first ride's station; after a walk first (from a point, or from the
         // stop named to one near it), with the time the ride boards, as DEPART says when to leave.
         let board = Column<Router.Journey>("from", "FROM") { j in
@@ -383,18 +392,23 @@ struct JourneyLayout {
             // Priced where the feed has fares: JSON's `fare`, the table's PRICE (`?` when some
             // ride has none: never a partial sum).
             let fares = self.fares
-            data.append(Column("fare", in: .json) { journey in fares.value.map { Self.fareValue($0.price(journey), rider: $0.rider) } ?? .null })
+            // (A journey on foot: no fare, null.)
+            data.append(Column("fare", in: .json) { journey in
+                journey.isOnFoot ? .null : fares.value.map { Self.fareValue($0.price(journey), rider: $0.rider) } ?? .null
+            })
             // tsv/csv: the total in the currency's own decimals, and the currency, after trip_ids
             // (empty where some ride has no price).
             data.append(Column("price", in: .flat) { journey in
-                guard let price = fares.value?.price(journey), let total = price.minorTotal else { return .null }
+                guard !journey.isOnFoot, let price = fares.value?.price(journey), let total = price.minorTotal else { return .null }
                 return .string(Money.text(total, currency: price.currency ?? ""))
             })
             data.append(Column("currency", in: .flat) { journey in
-                guard let price = fares.value?.price(journey), price.minorTotal != nil else { return .null }
+                guard !journey.isOnFoot, let price = fares.value?.price(journey), price.minorTotal != nil else { return .null }
                 return price.currency.map(Value.string) ?? .null
             })
-            table.insert(Column("price", "PRICE") { journey in fares.value.map { Self.priceText($0.price(journey)) } ?? .null }.whole(), at: 4)
+            table.insert(Column("price", "PRICE") { journey in
+                journey.isOnFoot ? .string("") : fares.value.map { Self.priceText($0.price(journey)) } ?? .null
+            }.whole(), at: 4)
         }
         if rideCalls != nil {
             // --stops: tsv/csv stay a row a journey, with each ride's number of calls (after
