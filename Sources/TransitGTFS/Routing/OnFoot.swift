@@ -36,7 +36,7 @@ extension Router {
                 }
             }
             let from = places(a), to = places(b)
-            // The pairs within reach in a straight line, nearest first (ties by stop).
+            // The pairs within reach in a straight line (the shortest walk wins, ties by stop).
             var pairs: [(from: Int, to: Int, straight: Double, x: Coordinate, y: Coordinate)] = []
             for x in from {
                 for y in to where x.stop != y.stop || x.stop < 0 {

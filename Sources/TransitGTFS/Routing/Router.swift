@@ -177,7 +177,7 @@ package struct Router {
         realtimeDays.flatMap { days in days.offsets.firstIndex(of: offset).map { days.days[$0] } }
     }
     package let edges: TransferEdges
-    /// How many rides the journey on foot left out of the last answer.
+    /// The rides the journey on foot left out of the last answer (its notice).
     package let onFootTally = OnFootTally()
     /// The rides and stops the rider's needs allow (nil: all).
     package let filter: RideFilter?
