@@ -143,7 +143,7 @@ package struct JourneySearch {
             var part = router.query
             part.before = Int(DaysSchedule<DaySchedule>.shift(from: day, days: days, in: timetable.zone)) - 1
             let next = router.search(part)
-            if !next.isEmpty { return (router.withOnFoot(next), router) }
+            if !next.isEmpty { return (router.withOnFoot(router.walkingLeast(next, before: part.before)), router) }
         }
         return (found, router)
     }
