@@ -109,6 +109,10 @@ public struct JourneyQuery: Sendable, Equatable {
     /// Only the journeys arriving first: one, or `limit` of them, by arrival, then fewer
     /// changes, then the later departure, each its same ride walking least.
     public var earliest = false
+    /// Where the asked window has no journey within `rules.transfers` changes, ask again with one
+    /// more at a time up to `SearchDefaults.maxTransfers` before going on into the next day (`gtfs
+    /// trips` without `--transfers`); false: the bound is kept strictly.
+    public var raisesChanges = false
     /// Only the fastest: a journey goes when another leaves no earlier and arrives no later,
     /// whatever its changes.
     public var fastest = false
