@@ -22,11 +22,13 @@ extension JourneySearch {
     func raised(_ asked: [Router.Journey], by router: Router, limit: Int?) -> (journeys: [Router.Journey], router: Router, changes: Int)? {
         let start = query.rules.transfers
         guard query.raisesChanges, start < SearchDefaults.maxTransfers, router.onFootTally.beaten.isEmpty else { return nil }
+        // A ride leaving in the asked window (to its end, or the day's last departure) was found
+        // with the changes asked: nothing to raise (and no router built: real-time data lays
+        // out its runs for each).
+        let end = router.query.before ?? Router.endingWithTheDay(router.query, router.schedule, router.realtime).before ?? Int.max
+        if asked.contains(where: { !$0.isOnFoot && $0.departure <= end }) { return nil }
         for changes in (start + 1)...SearchDefaults.maxTransfers {
             let raised = askedWindowRouter(transfers: changes)
-            // A ride leaving in the asked window was found with the changes asked: nothing to raise.
-            if changes == start + 1, let end = raised.query.before,
-               asked.contains(where: { !$0.isOnFoot && $0.departure <= end && $0.departure >= (raised.query.after ?? Int.min) }) { return nil }
             let found = Self.journeys(raised, query, window: window, limit: limit)
             if found.contains(where: { !$0.isOnFoot }) { return (found, raised, changes) }
         }
