@@ -48,16 +48,24 @@ extension Router {
         for o in origins where o >= 0 && o < schedule.stopCount {
             for call in schedule.boardingCalls(at: o) { patterns.insert(call.pattern) }
         }
-        var most = 0
+        var most: Int64 = 0
         for q in patterns {
-            let positions = (0..<schedule.length(q)).filter { p in origins.contains(schedule.stop(q, p)) && schedule.canBoard(q, p) }
+            let stops = schedule.stops(of: q), flags = schedule.flags(of: q)
+            let positions = stops.indices.filter { p in origins.contains(Int(stops[p])) && Timetable.canBoard(flags[p]) }
             guard positions.count > 1 else { continue }
+            let walks = positions.map { Int64(query.access[Int(stops[$0])] ?? 0) }
+            // Each run's departures read in place (the shift to the query's clock is the same for all).
             for run in 0..<schedule.runCount(q) {
-                let leaves = positions.map { Int64(schedule.departure(q, run, $0)) - Int64(query.access[schedule.stop(q, $0)] ?? 0) }
-                if let low = leaves.min(), let high = leaves.max() { most = max(most, Int(clamping: high - low)) }
+                let times = schedule.times(of: q, run)
+                var low = Int64.max, high = Int64.min
+                for (k, p) in positions.enumerated() where 2 * p + 1 < times.count {
+                    let leaves = Int64(times[2 * p + 1]) - walks[k]
+                    (low, high) = (min(low, leaves), max(high, leaves))
+                }
+                if low <= high { most = max(most, high - low) }
             }
         }
-        return most
+        return Int(clamping: most)
     }
 
     /// `journey` as the same ride walking least: its first run boarded at the origin with the

@@ -161,7 +161,8 @@ struct JourneyLayout {
     /// its run's service day (past 24:00 as GTFS writes it).
     func boarding(_ journey: Router.Journey) -> String {
         journey.legs.filter(\.isRide).map { leg in
-            let shift = Int(DaysSchedule<DaySchedule>.shift(from: clock.day, days: leg.dayOffset, in: t.zone))
+            // (The query's own day: no clock worked out, a zone's offsets cost on Linux.)
+            let shift = leg.dayOffset == 0 ? 0 : Int(DaysSchedule<DaySchedule>.shift(from: clock.day, days: leg.dayOffset, in: t.zone))
             return ListedID.encode(t.stop(leg.from).id) + "@" + ClockTime.gtfs(leg.departure.planned - shift)
         }.joined(separator: " > ")
     }
