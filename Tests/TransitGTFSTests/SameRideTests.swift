@@ -55,4 +55,31 @@ import Testing
             }
         }
     }
+
+    /// `--limit N` is the first N of the whole answer when a journey moves before them: buses
+    /// b1 A 06:30 → D 06:50 and b2 A 06:55 → D 06:58, and the tram at N 06:50, F 07:30, D 08:00.
+    /// The first hour's search holds b1 and b2, both arriving within it; the whole window's
+    /// tram boarded at F (leaving 07:12) is the same ride as at N (leaving 06:47), which comes
+    /// second. The searched span grows by the most a boarding can move (`sameRideAdvance`).
+    @Test func aLimitIsTheFirstOfTheWholeAnswer() async throws {
+        let feed = TestFeed([
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nA,Origin,41.0,-87.0\nN,Near,41.0,-86.9979\nF,Far,41.0,-86.9848\nD,Downtown,41.0,-86.95\n",
+            "routes.txt": "route_id,route_short_name,route_type\nT5,5,0\nB,9,3\n",
+            "trips.txt": "route_id,service_id,trip_id\nT5,S,t5\nB,S,b1\nB,S,b2\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt5,06:50:00,06:50:00,N,1\nt5,07:30:00,07:30:00,F,2\n"
+                + "t5,08:00:00,08:00:00,D,3\nb1,06:30:00,06:30:00,A,1\nb1,06:50:00,06:50:00,D,2\nb2,06:55:00,06:55:00,A,1\nb2,06:58:00,06:58:00,D,2\n",
+        ], zone: "America/Chicago").directory
+        let near = Self.meters((41.0, -87.0), (41.0, -86.9979))
+        func departures(_ extra: [String]) async throws -> [String] {
+            let run = try await Run.transit(["gtfs", "trips", "--feed", feed, "--date", Self.date, "--from", "A", "--to", "D", "--after", "06:00",
+                                             "--walk", "1500", "--transfers", "2", "--format", "json"] + extra)
+            #expect(run.status == 0, "\(run.stderr)")
+            return try run.records().map { $0["departure"] as? String ?? "" }
+        }
+        let whole = try await departures([])
+        #expect(whole == ["2026-11-23T06:30:00-06:00", Self.leaving(6 * 3600 + 50 * 60, walking: near), "2026-11-23T06:55:00-06:00"], "\(whole)")
+        for n in [1, 2, 3] {
+            #expect(try await departures(["--limit", String(n)]) == Array(whole.prefix(n)), "--limit \(n)")
+        }
+    }
 }
