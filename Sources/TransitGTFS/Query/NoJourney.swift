@@ -27,7 +27,12 @@ extension JourneySearch {
         // out its runs for each).
         let end = router.query.before ?? Router.endingWithTheDay(router.query, router.schedule, router.realtime).before ?? Int.max
         if asked.contains(where: { !$0.isOnFoot && $0.departure <= end }) { return nil }
+        // Whether any journey leaves in the window is one RAPTOR search (`findsRides`): the most
+        // changes first (none: nothing to raise), then one more at a time; the window's whole
+        // search only with the changes that find one.
+        guard Self.findsRides(askedWindowRouter(transfers: SearchDefaults.maxTransfers, withOnFoot: false)) else { return nil }
         for changes in (start + 1)...SearchDefaults.maxTransfers {
+            guard changes == SearchDefaults.maxTransfers || Self.findsRides(askedWindowRouter(transfers: changes, withOnFoot: false)) else { continue }
             let raised = askedWindowRouter(transfers: changes)
             let found = Self.journeys(raised, query, window: window, limit: limit)
             if found.contains(where: { !$0.isOnFoot }) { return (found, raised, changes) }
@@ -51,7 +56,9 @@ extension JourneySearch {
         return nil
     }
 
-    private static func findsRides(_ router: Router) -> Bool { !router.journeys(limit: 1).isEmpty }
+    /// Whether a ride leaves in the router's window and arrives: its earliest arrival (one RAPTOR
+    /// search, its first ride boarded by the window's end), not the window's journeys.
+    private static func findsRides(_ router: Router) -> Bool { router.earliestArrival(router.query) != nil }
 
     /// Each option of the rider's needs given, and the needs without it.
     private func needsLeftOut() -> [(option: String, needs: RiderNeeds)] {
