@@ -106,10 +106,11 @@ import Testing
         #expect(parts.map { $0["transfer"] as? Bool } == [false, true] && parts.first?["fare_media"] as? String == "Contactless")
         let concession = try await Run.transit(["gtfs", "trips", "--feed", "riders", "--from", "UBC", "--to", "CMBY-BUS", "--date", "2022-10-12", "--rider", "Concession", "--format", "tsv",
                                                 "--header"], env: env)
-        // tsv/csv carry the price and its currency after trip_ids (issue 44, item 8).
+        // tsv/csv carry the price and its currency after trip_ids (issue 44, item 8), then the boardings (issue 66).
         let header = concession.stdoutLines.first?.split(separator: "\t").map(String.init) ?? []
-        #expect(concession.status == 0 && header.suffix(3) == ["trip_ids", "price", "currency"], "\(concession.stdout)")
-        #expect(concession.stdoutLines.dropFirst().first?.hasSuffix("\t2.15\tCAD") == true, "\(concession.stdout)")
+        #expect(concession.status == 0 && header.suffix(4) == ["trip_ids", "price", "currency", "boarding"], "\(concession.stdout)")
+        let priced = concession.stdoutLines.dropFirst().first?.components(separatedBy: "\t") ?? []
+        #expect(priced.count == header.count && priced.suffix(3).prefix(2) == ["2.15", "CAD"] && priced.last?.hasPrefix("UBC@") == true, "\(concession.stdout)")
         // The table names the default category it priced for, and what --rider takes instead.
         let adult = try await Run.transit(["gtfs", "trips", "--feed", "riders", "--from", "UBC", "--to", "CMBY-BUS", "--date", "2022-10-12", "--format", "table"], env: env)
         #expect(adult.status == 0 && adult.stderrLines.contains("Prices are for Adult, the feed's default rider category; --rider takes another: Concession"),

@@ -161,13 +161,16 @@ import Testing
         #expect(legs.map { $0["from_platform"] as? String } == ["2", "2", "m_mkt"] && legs.last?["to_platform"] as? String == "m_sta")
         let tsv = try await Run.transit(["gtfs", "trips", "--from", "University", "--to", "Westfield Mall", "--date", "2026-11-23",
                                          "--after", "08:00", "--limit", "1", "--header"], env: env)
-        #expect(tsv.stdoutLines.first?.hasSuffix("\troutes\tchange_at\ttrip_ids") == true)
+        #expect(tsv.stdoutLines.first?.hasSuffix("\troutes\tchange_at\ttrip_ids\tprice\tcurrency\tboarding") == true, "\(tsv.stdout)")
         // trip_ids: what `gtfs trip` takes, the rides' own, as the same journey's JSON has them.
         let same = try await Run.transit(["--format", "json", "gtfs", "trips", "--from", "University", "--to", "Westfield Mall", "--date", "2026-11-23",
                                           "--after", "08:00", "--limit", "1"], env: env)
-        let rides = (try same.records().first?["legs"] as? [[String: Any]] ?? []).compactMap { $0["trip_id"] as? String }
-        let ids = rides.joined(separator: " > ")
-        #expect(tsv.stdoutLines.dropFirst().first?.hasSuffix("\tSL > 10\tRiverside Bus Bay\t" + ids) == true && ids.contains(">"), "\(tsv.stdout)")
+        let rideLegs = (try same.records().first?["legs"] as? [[String: Any]] ?? []).filter { $0["mode"] as? String == "ride" }
+        let ids = rideLegs.compactMap { $0["trip_id"] as? String }.joined(separator: " > ")
+        // boarding: each ride's stop_id and planned departure (what gtfs journey --board-at takes); no fares here.
+        let boarding = rideLegs.map { "\($0["from"] as? String ?? "")@" + String(($0["planned_departure"] as? String ?? "").dropFirst(11).prefix(8)) }
+        #expect(tsv.stdoutLines.dropFirst().first?.hasSuffix("\tSL > 10\tRiverside Bus Bay\t" + ids + "\t\t\t" + boarding.joined(separator: " > ")) == true
+                && ids.contains(">") && boarding.count == 2, "\(tsv.stdout)")
         // A timed change (transfers.txt type 1) needs no time: the 07:06 run of the M1 is caught.
         #expect(legs.last?["trip_start"] as? String == "07:06:00" && legs.last?["to"] as? String == "M_STA")
 

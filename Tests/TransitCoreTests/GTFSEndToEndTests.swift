@@ -360,9 +360,9 @@ import TransitTestSupport
         let tsv = try await Run.transit(["gtfs", "trips", "--from", "San Francisco", "--to", "Palo Alto", "--date", "2016-04-06", "--after", "07:00", "--limit", "2"], env: env(cache))
         #expect(tsv.status == 0 && tsv.stderr == "")
         #expect(tsv.stdoutLines == [
-            // Zones 1 to 3 (Caltrain's OW_3), after trip_ids (issue 44, item 8).
-            "70012\t70172\t2016-04-06T07:12:00-07:00\t2016-04-06T07:54:00-07:00\t42\t0\tBaby Bullet\t\t314\t7.75\tUSD",
-            "70012\t70172\t2016-04-06T07:19:00-07:00\t2016-04-06T08:09:00-07:00\t50\t0\tLimited\t\t216\t7.75\tUSD",
+            // Zones 1 to 3 (Caltrain's OW_3), after trip_ids (issue 44, item 8); then where each ride boards (issue 66).
+            "70012\t70172\t2016-04-06T07:12:00-07:00\t2016-04-06T07:54:00-07:00\t42\t0\tBaby Bullet\t\t314\t7.75\tUSD\t70012@07:12:00",
+            "70012\t70172\t2016-04-06T07:19:00-07:00\t2016-04-06T08:09:00-07:00\t50\t0\tLimited\t\t216\t7.75\tUSD\t70012@07:19:00",
         ])
         let json = try await Run.transit(["--format", "json", "gtfs", "trips", "--from", "San Francisco", "--to", "Palo Alto", "--date", "2016-04-06", "--after", "07:00", "--limit", "1"], env: env(cache))
         let first = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])?.first)

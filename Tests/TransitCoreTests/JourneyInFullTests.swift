@@ -60,10 +60,10 @@ import TransitSupport
         // Without --stops, no calls: JSON as it was.
         let plain = try await Run.transit(query + ["--format", "json"], env: env).records()
         #expect(plain.allSatisfy { ($0["legs"] as? [[String: Any]] ?? []).allSatisfy { $0["stops"] == nil } })
-        // tsv: each ride's count after the columns that were there (price and currency here).
+        // tsv: each ride's count after the columns that were there (price, currency and boarding).
         let tsv = try await Run.transit(query + ["--stops", "--format", "tsv", "--header"], env: env)
         let header = tsv.stdoutLines.first?.split(separator: "\t").map(String.init) ?? []
-        #expect(header.suffix(4) == ["trip_ids", "price", "currency", "calls"], "\(header)")
+        #expect(header.suffix(5) == ["trip_ids", "price", "currency", "boarding", "calls"], "\(header)")
         #expect(tsv.stdoutLines.dropFirst().allSatisfy { $0.hasSuffix("\t8") }, "\(tsv.stdout)")
         // The table: a line a call under the row, the ride named first.
         let table = try await Run.transit(query.dropLast(2) + ["--limit", "1", "--stops", "--format", "table"], env: env)

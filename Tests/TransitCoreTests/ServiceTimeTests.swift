@@ -132,14 +132,14 @@ import Testing
                 == ["2026-11-24T00:05:00 early", "2026-11-24T00:10:00 late"], "\(board.stdout)")
         let trips = try await Run.transit(["gtfs", "trips", "--feed", feed.directory, "--from", "A", "--to", "B", "--date", "2026-11-24",
                                            "--after", "00:00", "--before", "00:30"], env: env(cache))
-        let rows = trips.stdoutLines.map { $0.split(separator: "\t").map(String.init) }
+        let rows = trips.stdoutLines.map { $0.components(separatedBy: "\t") }
         #expect(rows.map { $0[2] } == ["2026-11-24T00:05:00-08:00", "2026-11-24T00:10:00-08:00"], "\(trips.stdout) \(trips.stderr)")
-        // The run of the day before is named with its service day.
-        #expect(rows.map { $0.last } == ["early", "late@2026-11-23"], "\(trips.stdout)")
+        // The run of the day before is named with its service day, and boarded on its clock (trip_ids, boarding).
+        #expect(rows.map { [$0[8], $0[11]] } == [["early", "A@00:05:00"], ["late@2026-11-23", "A@24:10:00"]], "\(trips.stdout)")
         // The rest of the day: to the 24th's own last run, 24:10, the 25th's 00:05 among them.
         let rest = try await Run.transit(["gtfs", "trips", "--feed", feed.directory, "--from", "A", "--to", "B", "--date", "2026-11-24",
                                           "--after", "00:00"], env: env(cache))
-        #expect(rest.stdoutLines.map { $0.split(separator: "\t").map(String.init).last } == ["early", "late@2026-11-23", "early@2026-11-25", "late"],
+        #expect(rest.stdoutLines.map { $0.components(separatedBy: "\t")[8] } == ["early", "late@2026-11-23", "early@2026-11-25", "late"],
                 "\(rest.stdout)")
         // Without --date (it is 12:00 on the 23rd): the next 00:00 is the 24th's.
         let next = try await Run.transit(["gtfs", "trips", "--feed", feed.directory, "--from", "A", "--to", "B", "--after", "00:00", "--limit", "1"],

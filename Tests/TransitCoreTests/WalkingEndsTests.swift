@@ -41,9 +41,10 @@ import TransitSupport
         let row = try #require(table.stdoutLines.dropFirst().first)
         let boards = try #require((ride["departure"] as? String)?.dropFirst(11).prefix(5))
         #expect(row.hasPrefix((first["departure"] as? String)?.dropFirst(11).prefix(5) ?? "?") && row.contains("  University \(boards)  "), "\(table.stdout)")
-        // --walk 0 turns walking ends off: the stop's own line does not run.
+        // --walk 0 turns walking ends off: the stop's own line does not run, and "No journey" says so (issue 66).
         let alone = try await Run.transit(query + ["--walk", "0"], env: env)
-        #expect(alone.status == 0 && alone.stdout == "[]\n" && alone.stderrLines == ["No journey from University Gate to Stadium on \(Self.saturday) in that window"],
+        #expect(alone.status == 0 && alone.stdout == "[]\n" && alone.stderrLines == ["No journey from University Gate to Stadium on \(Self.saturday) in that window: "
+                    + "no run leaves from University Gate (--walk 0) on \(Self.saturday); the nearest that one does is University (UNI2), 86 m away"],
                 "\(alone.stdout) \(alone.stderr)")
     }
 

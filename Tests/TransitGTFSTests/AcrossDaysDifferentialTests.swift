@@ -52,7 +52,7 @@ extension CPUBound {
                     open.before = nil
                     let unbeaten = ReferenceRouter(test.feed, open).answer().filter { $0.departure <= before }
                     var rq = test.routerQuery(q)
-                    (rq.beatenAfter, rq.withheldAfter) = (before, nil)
+                    (rq.beatenAfter, rq.withheldAfter, rq.walksLeast) = (before, nil, false)
                     let found = Router(test.timetable, rq).journeys().map { ReferenceRouter.Triple(departure: $0.departure, arrival: $0.arrival, transfers: $0.transfers) }
                     if found != unbeaten { routedProblems.append("beaten after \(before): \(found) against \(unbeaten)") }
                     if unbeaten.count < expected.count { beatenLater += 1 }

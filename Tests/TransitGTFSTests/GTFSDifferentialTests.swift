@@ -20,6 +20,8 @@ extension CPUBound {
             var walked = 0
             // Answers holding a journey on foot, and queries asked again with twice the walk (issue 65).
             var onFoot = 0, doubled = 0
+            // Journeys the same-ride rule boarded or left elsewhere than the search found them (issue 66).
+            var moved = 0
             let sweep = try DifferentialSweep(queries: 300, seed: 20_261_123, salt: 31) { test, g in
                 let q = test.query(&g)
                 walked += Self.walkingAtTheEnds(test, q)
@@ -42,6 +44,10 @@ extension CPUBound {
                     doubled += 1
                 }
                 if test.routerQuery(q).onFoot != nil { onFoot += 1 }
+                var found = test.routerQuery(q)
+                found.walksLeast = false
+                let searched = Router(test.timetable, found).journeys()
+                moved += Router(test.timetable, test.routerQuery(q)).journeys().filter { j in !searched.contains { $0.legs == j.legs } }.count
                 guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
                 // The feed, for a look with the binary: `transit gtfs trips --feed DIR/seed-N …`.
                 if let dump {
@@ -58,8 +64,10 @@ extension CPUBound {
                 for line in sweep.differences.prefix(20) { print("differential: " + line) }
             } else {
                 print("differential: \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys (\(walked) walk at an end), "
-                      + "\(onFoot) answers with a journey on foot, \(doubled) asked again with twice the walk, no difference")
+                      + "\(onFoot) answers with a journey on foot, \(doubled) asked again with twice the walk, "
+                      + "\(moved) journeys the same ride walking less, no difference")
             }
+            #expect(sweep.asked < 100 || moved > 0, "no journey is the same ride walking less")
             #expect(sweep.asked < 100 || onFoot > 0, "no answer holds a journey on foot")
             #expect(sweep.asked < 100 || walked > sweep.asked / 10, "only \(walked) journeys walk at an end")
             #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")

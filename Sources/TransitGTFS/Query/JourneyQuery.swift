@@ -4,7 +4,9 @@ import TransitSupport
 /// One journey question, whole: what `transit gtfs trips` asks and what a program embedding the
 /// engine asks, the same value (as nigiri's `routing::query`, R5's `ProfileRequest`). The ends
 /// and vias as a rider types them; the service day, the zone and the window it is read in; what
-/// the answer is (every Pareto-optimal journey, the first N, the earliest, the fastest); the
+/// the answer is (every Pareto-optimal journey, each the same ride walking least: of journeys
+/// taking the same runs that differ only where the first is boarded or the last left, the one
+/// walking least at the ends; the first N, the earliest, the fastest); the
 /// rules of changing and walking; the rider's needs. `GTFSFeed.journeys(_:realtime:)` answers it,
 /// and `gtfs trips` asks the same function.
 public struct JourneyQuery: Sendable, Equatable {
@@ -105,8 +107,12 @@ public struct JourneyQuery: Sendable, Equatable {
     /// window as makes them certain); with `arriveBy`, the latest `limit` to leave.
     public var limit: Int?
     /// Only the journeys arriving first: one, or `limit` of them, by arrival, then fewer
-    /// changes, then the later departure.
+    /// changes, then the later departure, each its same ride walking least.
     public var earliest = false
+    /// Where the asked window has no journey within `rules.transfers` changes, ask again with one
+    /// more at a time up to `SearchDefaults.maxTransfers` before going on into the next day (`gtfs
+    /// trips` without `--transfers`); false: the bound is kept strictly.
+    public var raisesChanges = false
     /// Only the fastest: a journey goes when another leaves no earlier and arrives no later,
     /// whatever its changes.
     public var fastest = false

@@ -127,13 +127,22 @@ package struct JourneySearch {
     /// The same with another limit (the table asks for more where it hides some).
     package func journeys(limit: Int?) -> [Router.Journey] { answer(limit: limit).journeys }
 
+    /// The journeys the query asks for with `limit`, the router that found them, and where the
+    /// rider gave no bound on changes and the asked window had no journey within the default,
+    /// how many changes those found needed (`raised`).
+    package func answer(limit: Int?) -> (journeys: [Router.Journey], router: Router, changes: Int?) {
+        let asked = answerAsAsked(limit: limit)
+        if let raised = raised(asked.journeys, by: asked.router, limit: limit) { return raised }
+        return (asked.journeys, asked.router, nil)
+    }
+
     /// The journeys the query asks for with `limit`, and the router that found them (its
     /// schedule says their rides' calls). A journey leaving in the window rides any run of the
     /// days around it (`days`): after the last train, tomorrow's first. Where the window is from
     /// a time with no end (`goesOn`), the answer goes on into the next days' departures while it
     /// has fewer than asked: `limit` journeys, the earliest to arrive, or (without a limit) the
     /// rest of the day's, and when those hold none, the next day's, then the day after's.
-    package func answer(limit: Int?) -> (journeys: [Router.Journey], router: Router) {
+    func answerAsAsked(limit: Int?) -> (journeys: [Router.Journey], router: Router) {
         // Without a limit, the rest of the day's departures first.
         let restOfTheDay = goesOn && limit == nil && !query.earliest
         let found = restOfTheDay ? router.restOfTheDay() : Self.journeys(router, query, window: window, limit: limit)
@@ -143,7 +152,7 @@ package struct JourneySearch {
             var part = router.query
             part.before = Int(DaysSchedule<DaySchedule>.shift(from: day, days: days, in: timetable.zone)) - 1
             let next = router.search(part)
-            if !next.isEmpty { return (router.withOnFoot(next), router) }
+            if !next.isEmpty { return (router.withOnFoot(router.walkingLeast(next, before: part.before)), router) }
         }
         return (found, router)
     }
@@ -181,7 +190,7 @@ package struct JourneySearch {
         return min(6, back + margin)
     }
 
-    private static func journeys(_ router: Router, _ q: JourneyQuery, window: ServiceWindow.Seconds, limit: Int?) -> [Router.Journey] {
+    static func journeys(_ router: Router, _ q: JourneyQuery, window: ServiceWindow.Seconds, limit: Int?) -> [Router.Journey] {
         if q.earliest { return router.earliest(count: limit ?? 1) }
         // `limit` alone lets the router stop early; a filter after it needs the whole window.
         guard window.arriveBy != nil || q.fastest else { return limit.map { router.journeys(limit: $0) } ?? router.journeys() }

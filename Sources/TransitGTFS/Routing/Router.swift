@@ -98,6 +98,9 @@ package struct Router {
         /// The journey on foot between the ends, where they are within reach on foot of each
         /// other (`OnFoot.between`; never with vias): laid first beside the rides it does not beat.
         package var onFoot: OnFoot?
+        /// Of journeys that are the same ride, only the one walking least (`walkingLeast`);
+        /// false: the Pareto set as the search finds it (the differential tests ask both).
+        package var walksLeast = true
 
         package init(origins: [Int], destinations: [Int], day: Int, after: Int? = nil, before: Int? = nil, maxTransfers: Int,
                      minTransfer: Int, walkMeters: Double? = nil) {
@@ -307,7 +310,7 @@ package struct Router {
         max(query.after ?? 0, schedule.departures(from: query.origins, access: query.access).max() ?? Int.min)
     }
 
-    package func journeys() -> [Journey] { withOnFoot(search(query)) }
+    package func journeys() -> [Journey] { withOnFoot(walkingLeast(search(query))) }
 
     /// Whether its journeys may ride the runs of other days than the query's (`Query.days`).
     package var searchesAcrossDays: Bool { query.days != 0...0 }
@@ -316,7 +319,7 @@ package struct Router {
     /// beats left out (across days; else the window's): what a window from a time with no end
     /// lists at first.
     package func restOfTheDay() -> [Journey] {
-        withOnFoot(search(query.days == 0...0 ? query : Self.endingWithTheDay(query, schedule, realtime)))
+        withOnFoot(walkingLeast(search(query.days == 0...0 ? query : Self.endingWithTheDay(query, schedule, realtime))))
     }
 
     /// One search of `query`'s window; with `withheldAfter`, two. A journey riding a run of a
@@ -439,7 +442,7 @@ package struct Router {
             part.arrivingBy = arrival
             // (nil: its journey could not be followed back, and the count is not known.)
             part.enoughOnceFound = transfers.map { (arrival, $0) }
-            if let best = search(part).min(by: order) { return Array(withOnFoot([best]).sorted(by: order).prefix(1)) }
+            if let best = search(part).min(by: order) { return Array(withOnFoot(walkingLeast([best])).sorted(by: order).prefix(1)) }
         }
         return first(count, by: order, span: max(arrival - start, 3600))
     }
@@ -528,6 +531,8 @@ package struct Router {
     /// them arrive within the span searched, as no journey leaving after it arrives before it.
     private func first(_ count: Int, by order: ((Journey, Journey) -> Bool)? = nil, span initial: Int) -> [Journey] {
         let start = query.after ?? 0
+        // By departure, a journey leaving after the span may leave within it as the same ride walking least.
+        let advance = order == nil ? sameRideAdvance() : 0
         var span = initial
         while true {
             let end = start + span
@@ -536,10 +541,10 @@ package struct Router {
             if !whole { part.before = end }
             // The journey on foot (first, or by `order`) is one of the `count`; it leaves at the
             // window's start whatever the span, so only the rides make the answer certain.
-            var found = withOnFoot(search(part))
+            var found = withOnFoot(walkingLeast(search(part)))
             if let order { found.sort(by: order) }
             let first = Array(found.prefix(count))
-            if whole || (first.count == count && first.allSatisfy { $0.isOnFoot || $0.arrival <= end }) { return first }
+            if whole || (first.count == count && first.allSatisfy { $0.isOnFoot || $0.arrival <= end && $0.departure <= end - advance }) { return first }
             span *= 2
         }
     }

@@ -207,8 +207,13 @@ struct DifferentialCase {
     /// The router's answer as triples, and every way a journey it gave breaks the rules.
     /// With `updates`, the router plans on realtime data, and `reference` must be the reference
     /// with the same changes made to its runs.
+    /// The triples are of the Pareto set as the search finds it (`Router.Query.walksLeast`
+    /// false: the reference's `answer()`); the answer a rider gets, each journey the same ride
+    /// walking least, is checked against the reference's own rule (`checkWalkingLeast`).
     func routed(_ q: ReferenceRouter.Query, updates: TripUpdates? = nil, reference given: ReferenceRouter? = nil) -> (triples: [ReferenceRouter.Triple], problems: [String]) {
-        let router = Router(timetable, routerQuery(q), updates: updates)
+        var asked = routerQuery(q)
+        asked.walksLeast = false
+        let router = Router(timetable, asked, updates: updates)
         let found = router.journeys()
         var problems: [String] = []
         // The first N alone, searched as far as makes them certain, are the first N of the whole.
@@ -234,7 +239,7 @@ struct DifferentialCase {
         }
         // On the import's graph of least hops (where the day's graph would be built): the same
         // answer, and the same first to arrive (its capped tries).
-        var onGraph = routerQuery(q)
+        var onGraph = asked
         onGraph.graphBoundsFirst = true
         let graphRouter = Router(timetable, onGraph, updates: updates)
         if triples(graphRouter.journeys()) != triples(found) { problems.append("the answer on the graph's bounds differs") }
@@ -247,7 +252,43 @@ struct DifferentialCase {
                 problems.append("\(triples.last.map(\.description) ?? ""): \(problem)")
             }
         }
-        return (triples, problems)
+        return (triples, problems + checkWalkingLeast(router.search(router.query), Router(timetable, routerQuery(q), updates: updates), reference))
+    }
+
+    /// Whether the rider's answer (`walking`'s, `Query.walksLeast`) is `rides` (the rides of the
+    /// Pareto set the search found, before the journey on foot beat any), each as the reference
+    /// makes it the same ride walking least (`ReferenceRouter.walkingLeast`), with the journey
+    /// on foot laid beside them as `answer()` lays it: when each leaves, arrives, changes, and
+    /// the seconds walked at its ends.
+    func checkWalkingLeast(_ rides: [Router.Journey], _ walking: Router, _ reference: ReferenceRouter) -> [String] {
+        var expected: [[Int]] = []
+        for journey in rides {
+            guard case .rides(let ridden) = referenceRides(journey, reference),
+                  let least = reference.walkingLeast(ridden.map { .init(run: $0.run, board: $0.board, alight: $0.alight) }, arrival: journey.arrival) else {
+                return ["\(journey.departure)-\(journey.arrival): not the reference's rides, or none of them walks"]
+            }
+            expected.append([least.departure, journey.arrival, journey.transfers, least.walk])
+        }
+        if let walk = reference.onFootSeconds {
+            let start = reference.query.after ?? 0
+            expected = [[start, start + walk, 0, walk]] + expected.filter { $0[0] + walk >= $0[1] }
+        }
+        expected = Array(Set(expected.map { Array($0.prefix(3)) })).sorted { $0.lexicographicallyPrecedes($1) }.map { triple in
+            expected.filter { Array($0.prefix(3)) == triple }.map { $0[3] }.min().map { triple + [$0] } ?? triple
+        }
+        var problems: [String] = []
+        let got = walking.journeys()
+        for journey in got where !journey.isOnFoot {
+            if let problem = check(journey, reference) { problems.append("walking least, \(journey.departure)-\(journey.arrival): \(problem)") }
+        }
+        let gotRows = got.map { j in
+            let rides = j.legs.filter(\.isRide)
+            let walk = j.isOnFoot ? j.arrival - j.departure
+                : (rides.first.map { $0.departure.predicted - j.departure } ?? 0) + (rides.last.map { j.arrival - $0.arrival.predicted } ?? 0)
+            return [j.departure, j.arrival, j.transfers, walk]
+        }.sorted { $0.lexicographicallyPrecedes($1) }
+        if gotRows != expected { problems.append("walking least: \(gotRows), the reference's \(expected)") }
+        return problems
     }
 
     /// Whether a journey on foot the router gave is the reference's: first, one walk from a
@@ -271,27 +312,51 @@ struct DifferentialCase {
     }
 
     /// Whether a journey the router gave can be ridden under the reference's rules.
-    func check(_ journey: Router.Journey, _ reference: ReferenceRouter) -> String? {
-        let t = timetable, q = reference.query
+    /// A ride of a journey the router gave, as the reference's model has it.
+    struct ReferenceRide {
+        var run: Int, from: Int, to: Int, departure: Int, arrival: Int
+        /// Its boarding and alighting calls, indices of the run's calls.
+        var board: Int, alight: Int
+    }
+
+    enum ReferenceRides {
+        case rides([ReferenceRide])
+        case broken(String)
+    }
+
+    /// The journey's rides on the reference's runs, or why a ride is none of them.
+    func referenceRides(_ journey: Router.Journey, _ reference: ReferenceRouter) -> ReferenceRides {
+        let t = timetable
         func stop(_ index: Int) -> Int? { feed.stops.firstIndex { $0.id == t.stopIDs[index] } }
-        var rides: [(run: Int, from: Int, to: Int, departure: Int, arrival: Int)] = []
+        var rides: [ReferenceRide] = []
         for leg in journey.legs {
             guard let trip = leg.trip else { continue }
             let fromIndex = leg.from, toIndex = leg.to, departure = leg.departure.predicted, arrival = leg.arrival.predicted
             guard let from = stop(fromIndex), let to = stop(toIndex), let tripIndex = feed.trips.firstIndex(where: { $0.id == t.tripIDs[trip] }) else {
-                return "a leg names what the feed does not have"
+                return .broken("a leg names what the feed does not have")
             }
-            let run = reference.runs.indices.first { r in
+            var found: ReferenceRide?
+            for r in reference.runs.indices where found == nil && reference.runs[r].trip == tripIndex {
                 let calls = reference.runs[r].calls
-                guard reference.runs[r].trip == tripIndex else { return false }
-                for b in calls.indices where calls[b].stop == from && calls[b].departure == departure && !calls[b].noPickup {
-                    if calls[(b + 1)...].contains(where: { $0.stop == to && $0.arrival == arrival && !$0.noDropOff }) { return true }
+                for b in calls.indices where found == nil && calls[b].stop == from && calls[b].departure == departure && !calls[b].noPickup {
+                    if let c = calls.indices.first(where: { $0 > b && calls[$0].stop == to && calls[$0].arrival == arrival && !calls[$0].noDropOff }) {
+                        found = ReferenceRide(run: r, from: from, to: to, departure: departure, arrival: arrival, board: b, alight: c)
+                    }
                 }
-                return false
             }
-            guard let run else { return "no run the rider may take of \(t.tripIDs[trip]) goes \(t.stopIDs[fromIndex]) \(departure) → \(t.stopIDs[toIndex]) \(arrival)" }
-            guard reference.usable(from), reference.usable(to) else { return "boards or alights where the rider cannot" }
-            rides.append((run, from, to, departure, arrival))
+            guard let found else { return .broken("no run the rider may take of \(t.tripIDs[trip]) goes \(t.stopIDs[fromIndex]) \(departure) → \(t.stopIDs[toIndex]) \(arrival)") }
+            guard reference.usable(from), reference.usable(to) else { return .broken("boards or alights where the rider cannot") }
+            rides.append(found)
+        }
+        return .rides(rides)
+    }
+
+    func check(_ journey: Router.Journey, _ reference: ReferenceRouter) -> String? {
+        let q = reference.query
+        let rides: [ReferenceRide]
+        switch referenceRides(journey, reference) {
+        case .rides(let found): rides = found
+        case .broken(let why): return why
         }
         guard let first = rides.first, let last = rides.last else { return "no ride" }
         // From and to a point: the walks at the ends.
@@ -315,10 +380,8 @@ struct DifferentialCase {
                 }
                 guard ride.departure >= a.arrival + need + extra else { return "the change at \(feed.stops[a.to].id) needs \(need) s and \(extra) s of stay" }
             }
-            let calls = reference.runs[ride.run].calls
-            guard let b = calls.indices.first(where: { calls[$0].stop == ride.from && calls[$0].departure == ride.departure }),
-                  let c = calls.indices.first(where: { $0 > b && calls[$0].stop == ride.to && calls[$0].arrival == ride.arrival }) else { continue }
-            for p in (b + 1)...c where reference.isVia(calls[p].stop, v) {
+            let calls = reference.runs[ride.run].calls, c = ride.alight
+            for p in (ride.board + 1)...c where reference.isVia(calls[p].stop, v) {
                 if vias[v].stay == 0 && (!calls[p].noPickup || !calls[p].noDropOff) {
                     v += 1
                 } else if vias[v].stay > 0 && p == c {

@@ -500,6 +500,43 @@ struct ReferenceRouter {
         return [Triple(departure: start, arrival: start + walk, transfers: 0)] + rides.filter { $0.departure + walk >= $0.arrival }
     }
 
+    // MARK: the same ride, walking least (issue 66)
+
+    /// A journey's rides as this model has them: each ride's run, and its boarding and
+    /// alighting calls (indices of the run's calls).
+    struct Ridden {
+        var run: Int
+        var board: Int
+        var alight: Int
+    }
+
+    /// Of the journeys that ride `rides`' runs and change at the same calls, arriving at
+    /// `arrival`, the one walking least at the ends (ties: the later departure): when it leaves,
+    /// and the seconds walked at its ends. The first run may be boarded at any call at an origin
+    /// where the rider may board, leaving in the window; the last left at any call at a
+    /// destination where the rider may alight, arriving then; through vias, neither moves past a
+    /// call at a via's stop, and (as anywhere with vias) no origin is alighted at.
+    func walkingLeast(_ rides: [Ridden], arrival: Int) -> (departure: Int, walk: Int)? {
+        guard let first = rides.first, let last = rides.last else { return nil }
+        let calls = runs[first.run].calls, lastCalls = runs[last.run].calls
+        let viaStops = Set(query.needs.vias.flatMap(\.stops))
+        func passes(_ calls: [RandomFeed.Call], _ range: ClosedRange<Int>) -> Bool { range.contains { viaStops.contains(calls[$0].stop) } }
+        var best: (walk: Int, departure: Int)?
+        for a in lastCalls.indices {
+            let stop = lastCalls[a].stop, egress = query.egress[stop] ?? 0
+            guard query.destinations.contains(stop), !lastCalls[a].noDropOff, usable(stop), lastCalls[a].arrival + egress == arrival,
+                  viaStops.isEmpty || !query.origins.contains(stop) && (a >= last.alight || !passes(lastCalls, (a + 1)...last.alight)),
+                  a > (rides.count == 1 ? 0 : last.board) else { continue }
+            for b in calls.indices where b < (rides.count == 1 ? a : first.alight) {
+                let stop = calls[b].stop, access = query.access[stop] ?? 0, leaves = calls[b].departure - access
+                guard query.origins.contains(stop), !calls[b].noPickup, usable(stop), inWindow(leaves),
+                      viaStops.isEmpty || b <= first.board || !passes(calls, (first.board + 1)...b) else { continue }
+                if best.map({ (access + egress, -leaves) < ($0.walk, -$0.departure) }) ?? true { best = (access + egress, leaves) }
+            }
+        }
+        return best.map { ($0.departure, $0.walk) }
+    }
+
     static func pareto(_ all: [Triple]) -> [Triple] {
         let unique = Array(Set(all))
         return unique.filter { c in

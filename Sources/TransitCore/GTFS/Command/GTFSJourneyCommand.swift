@@ -17,11 +17,18 @@ struct GTFSJourneyCommand: GTFSSubcommand {
             OptionSpec("to", value: "STOP", "where it ends: the last ride alights here or a walk away", required: true, source: .cached),
             GTFSCommandLine.date,
             OptionSpec("change-at", value: "STOP>STOP…", "where each change boards (tsv's change_at: a station's name or a stop_id), where trips meet more than once"),
+            OptionSpec("board-at", value: "STOP@HH:MM:SS>…", "where and when each ride boards (tsv's boarding column as gtfs trips writes it: a stop_id and the planned departure on the clock of the ride's service day); without it, the journey gtfs trips would give riding exactly these trips: the earliest to arrive, then the least walking, then the latest to leave"),
             GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk, GTFSCommandLine.radius, GTFSCommandLine.link,
             GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.realtimeTimeout, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
         ],
         notes: ["TRIP_ID>TRIP_ID… is tsv's trip_ids as gtfs trips prints it: each ride's trip_id, a ride of another service day as trip_id@YYYY-MM-DD (checked with that day's real-time data), a run of a frequencies.txt trip as trip_id@HH:MM:SS (its start; trip_id@YYYY-MM-DD@HH:MM:SS), over several feeds feed:id; an id holding %, > or @ written %25, %3E, %40. Each change's margin is the minutes between arriving and the next ride leaving, less what the change needs (transfers.txt, else --min-transfer plus the walk). Exit 0: every ride runs and every change holds as far as the real-time data says (without data: as planned, JSON realtime false and a notice); exit 3: one does not, and the journeys to take instead from there follow. JSON: holds, realtime, legs (each ride as predicted), changes (at, from, to, arrival, departure, needs_minutes, margin_minutes, holds), instead (journeys)."],
         positional: "TRIP_ID>TRIP_ID…")
+
+    /// A ride's boarding as `--board-at` names it.
+    struct BoardAt: Equatable {
+        var stop: String
+        var time: Int
+    }
 
     /// A ride as typed: a trip_id, the service day of its run where it is not the query's, and a
     /// frequencies.txt run's start.
@@ -37,6 +44,8 @@ struct GTFSJourneyCommand: GTFSSubcommand {
     var to: String
     var day: JourneyQuery.Day
     var changeAt: [String]?
+    /// `--board-at`: each ride's boarding stop and planned departure (on its service day's clock).
+    var boardAt: [BoardAt]?
     var search: GTFSCommandLine.Search
     var realtime = GTFSCommandLine.RealtimeChoice()
 
@@ -59,6 +68,19 @@ struct GTFSJourneyCommand: GTFSSubcommand {
                 throw .usage("--change-at names where each change boards: \(trips.count - 1) for \(trips.count) rides, not '\(text)'")
             }
             changeAt = stops
+        }
+        if let text = args.string("board-at") {
+            let typed = text.split(separator: ">").map { $0.trimmingCharacters(in: .whitespaces) }
+            boardAt = try typed.map { part throws(TransitError) in
+                guard let at = part.lastIndex(of: "@"), case .asWritten(let time)? = ServiceTime.parse(String(part[part.index(after: at)...])),
+                      part[part.index(after: at)...].split(separator: ":").count == 3, at > part.startIndex else {
+                    throw .usage("--board-at takes STOP@HH:MM:SS for each ride (gtfs trips' boarding column), not '\(part)'")
+                }
+                return BoardAt(stop: ListedID.decode(String(part[..<at])), time: time)
+            }
+            guard typed.count == trips.count else {
+                throw .usage("--board-at names where each ride boards: \(trips.count) for \(trips.count) rides, not '\(text)'")
+            }
         }
         search = try GTFSCommandLine.Search(args)
         realtime = try GTFSCommandLine.RealtimeChoice(args)
@@ -85,6 +107,8 @@ struct GTFSJourneyCommand: GTFSSubcommand {
         var calls: [TripCalls.Call]
         var board: Int
         var alight: Int
+        /// How far its service day's clock is from the query's (its calls are on the query's).
+        var shift = 0
         var boarding: TripCalls.Call { calls[board] }
         var alighting: TripCalls.Call { calls[alight] }
         /// It runs, and stops where it is boarded and left.
@@ -161,15 +185,17 @@ struct GTFSJourneyCommand: GTFSSubcommand {
     /// What a change needs, in words: `a timed change` (transfers.txt's type 1), else `it needs 4 min`.
     static func needs(_ seconds: Int) -> String { seconds <= 0 ? "a timed change" : "it needs \(minutes(seconds))" }
 
-    /// Each typed trip's run on the day, and where it boards and alights: the first ride at the
-    /// first call at (or a walk from) `--from`; each change where the two trips meet (the same
-    /// stop, or a change the router allows between their stops; at `--change-at` where given)
-    /// the earliest that the timetable lets be made; the last ride at the first call after it
-    /// boards at (or a walk from) `--to`.
+    /// Each typed trip's run on the day, and where it boards and alights: the journey `gtfs
+    /// trips` would give riding exactly these runs (`plan`), as real-time data predicts them,
+    /// else as planned; where even the timetable cannot make a change in time, the first ride
+    /// at its first call at (or a walk from) `--from`, each change where the two trips meet the
+    /// earliest (`meet`), the last ride at the first call after it boards at (or a walk from)
+    /// `--to`: what the check then finds broken. `--board-at` and `--change-at` narrow where
+    /// each ride boards.
     /// `updates`: the real-time data the router laid over the days, if any.
     func rides(_ t: Timetable, _ ends: QueryEnds, router: Router, day: LocalDate, updates: TripUpdates?) throws(TransitError) -> [Ride] {
         var rides: [Ride] = []
-        for (k, typed) in trips.enumerated() {
+        for typed in trips {
             guard let trip = try TripCalls.trip(named: typed.id, in: t) else {
                 throw .usage("unknown trip_id '\(typed.id)'; the trip_ids column of gtfs trips' tsv names them")
             }
@@ -188,31 +214,65 @@ struct GTFSJourneyCommand: GTFSSubcommand {
             }
             // A run of another day: with that day's real-time data (its updates' start_date), its
             // times moved onto the query's day's clock.
+            let shift = Int(DaysSchedule<DaySchedule>.shift(from: day, days: runDay.dayNumber - day.dayNumber, in: t.zone))
             let calls = runDay == day ? TripCalls.calls(of: run, day: day.dayNumber, in: t, overlay: router.realtime)
                 : Self.moved(TripCalls.calls(of: run, day: runDay.dayNumber, in: t,
                                              overlay: router.realtime(dayAfter: runDay.dayNumber - day.dayNumber)
                                                  ?? updates.map { RealtimeSchedule(t, day: runDay.dayNumber, updates: $0) }),
-                             by: Int(DaysSchedule<DaySchedule>.shift(from: day, days: runDay.dayNumber - day.dayNumber, in: t.zone)))
-            var ride = Ride(trip: trip, start: t.runStart(pattern: run.pattern, row: run.row), day: runDay, calls: calls, board: -1, alight: -1)
-            if k == 0 {
-                let near = Self.near(ends.origin.stops, router)
-                guard let board = calls.indices.first(where: { near.contains(calls[$0].stop) && Timetable.canBoard(calls[$0].flags) }) else {
-                    throw .usage("trip \(typed.id) does not stop at \(from)")
-                }
-                ride.board = board
-            } else {
-                try meet(&rides[k - 1], &ride, at: changeAt?[k - 1], t, router: router, names: (trips[k - 1].id, typed.id))
-            }
-            rides.append(ride)
+                             by: shift)
+            rides.append(Ride(trip: trip, start: t.runStart(pattern: run.pattern, row: run.row), day: runDay, calls: calls, board: -1, alight: -1, shift: shift))
         }
-        guard var last = rides.last else { return rides }
-        let near = Self.near(ends.destination?.stops ?? [], router)
-        guard let alight = last.calls.indices.first(where: { $0 > last.board && near.contains(last.calls[$0].stop) && Timetable.canAlight(last.calls[$0].flags) }) else {
+        // Where each ride may board: the first near --from, the others at --change-at; at --board-at alone.
+        let origins = Self.near(ends.origin.stops, router).union(router.query.origins)
+        var boards: [Set<Int>] = []
+        for (k, ride) in rides.enumerated() {
+            var allowed = Set(ride.calls.indices.filter { y in
+                k == 0 ? origins.contains(ride.calls[y].stop) : changeAt.map { Self.matches(ride.calls[y].stop, $0[k - 1], t) } ?? true
+            })
+            if let fixed = boardAt?[k] {
+                let y = try Self.boarding(ride, at: fixed, trips[k].id, t)
+                guard allowed.contains(y) else {
+                    throw .usage(k == 0 ? "trip \(trips[k].id) boarded at \(fixed.stop) (--board-at) is not at \(from) nor a walk from it"
+                                 : "--board-at \(fixed.stop) and --change-at \(changeAt?[k - 1] ?? "") name different stops for trip \(trips[k].id)")
+                }
+                allowed = [y]
+            }
+            guard !allowed.isEmpty || k > 0 else { throw .usage("trip \(trips[0].id) does not stop at \(from)") }
+            boards.append(allowed)
+        }
+        let destinations = Self.near(ends.destination?.stops ?? [], router).union(router.query.destinations)
+        if let plan = Self.plan(rides, boards: boards, destinations: destinations, on: .predicted, router)
+            ?? Self.plan(rides, boards: boards, destinations: destinations, on: .planned, router) {
+            for k in rides.indices { (rides[k].board, rides[k].alight) = plan[k] }
+            return rides
+        }
+        // No way to make every change in time, even as planned: where the trips meet at all.
+        guard let board = rides[0].calls.indices.first(where: { boards[0].contains($0) && Timetable.canBoard(rides[0].calls[$0].flags) }) else {
+            throw .usage("trip \(trips[0].id) does not stop at \(from)")
+        }
+        rides[0].board = board
+        for k in rides.indices.dropFirst() {
+            var (a, b) = (rides[k - 1], rides[k])
+            try meet(&a, &b, boards: boards[k], named: changeAt?[k - 1], t, router: router, names: (trips[k - 1].id, trips[k].id))
+            (rides[k - 1], rides[k]) = (a, b)
+        }
+        var last = rides[rides.count - 1]
+        guard let alight = last.calls.indices.first(where: { $0 > last.board && destinations.contains(last.calls[$0].stop) && Timetable.canAlight(last.calls[$0].flags) }) else {
             throw .usage("trip \(trips[trips.count - 1].id) does not stop at \(to) after it is boarded")
         }
         last.alight = alight
         rides[rides.count - 1] = last
         return rides
+    }
+
+    /// The call of `ride` that `--board-at` names: at its stop (a stop_id, or as `--change-at`
+    /// names one), leaving at its planned time on the clock of the run's service day.
+    static func boarding(_ ride: Ride, at fixed: BoardAt, _ id: String, _ t: Timetable) throws(TransitError) -> Int {
+        let at = ride.calls.indices.filter { matches(ride.calls[$0].stop, fixed.stop, t) }
+        if let y = at.first(where: { ride.calls[$0].plannedDeparture.map { $0 - ride.shift } == fixed.time }) { return y }
+        let times = at.compactMap { ride.calls[$0].plannedDeparture.map { ClockTime.gtfs($0 - ride.shift) } }
+        throw .usage("trip \(id) does not leave \(fixed.stop) at \(ClockTime.gtfs(fixed.time)) (--board-at)"
+                     + (times.isEmpty ? ": it does not stop there" : ": it leaves there at \(times.joined(separator: ", "))"))
     }
 
     /// Calls `seconds` later (a run of another service day, on the query's day's clock).
@@ -230,10 +290,9 @@ struct GTFSJourneyCommand: GTFSSubcommand {
     /// earliest it can be reached from at all.
     /// Each call of `a` looks only at the calls of `b` at the stops its changes reach (by stop, at
     /// once): comparing every pair of two trips' calls took two 10,000-call trips seconds (issue 62).
-    func meet(_ a: inout Ride, _ b: inout Ride, at named: String?, _ t: Timetable, router: Router, names: (String, String)) throws(TransitError) {
+    func meet(_ a: inout Ride, _ b: inout Ride, boards: Set<Int>, named: String?, _ t: Timetable, router: Router, names: (String, String)) throws(TransitError) {
         var boarding: [Int: [Int]] = [:]
-        for y in b.calls.indices where Timetable.canBoard(b.calls[y].flags) {
-            if let named, !Self.matches(b.calls[y].stop, named, t) { continue }
+        for y in b.calls.indices where Timetable.canBoard(b.calls[y].flags) && boards.contains(y) {
             boarding[b.calls[y].stop, default: []].append(y)
         }
         var reachable: (Int, Int)?

@@ -18,7 +18,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
             OptionSpec("before", value: "T", "only journeys leaving at or before T (earlier than --after: the next day's)"),
             OptionSpec("arrive-by", value: "T", "only journeys arriving at or before T, the latest to leave first (today: leaving from now, unless --after; earlier than that: the next day's)"),
             OptionSpec("fastest", "only the fastest: a journey goes when another leaves no earlier and arrives no later, whatever its changes"),
-            OptionSpec("earliest", "only the journey arriving first (leaving at or after --after; of those arriving then, the fewest changes, then the latest to leave), found without searching the whole day; with --limit N the N arriving first"),
+            OptionSpec("earliest", "only the journey arriving first (leaving at or after --after; of those arriving then, the fewest changes, then the latest to leave; shown as its same ride walking least), found without searching the whole day; with --limit N the N arriving first"),
             OptionSpec("all", "the table shows every journey, also those another beats clearly (hidden by default; JSON and tsv always have them)"),
             GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk,
             OptionSpec("limit", value: "N", "print the first N journeys (the table: N rows, after the ones it hides)"),
@@ -29,7 +29,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
         ] + RiderOptions.shared + RiderOptions.through + [
             GTFSCommandLine.link, GTFSCommandLine.zone, GTFSCommandLine.realtime, GTFSCommandLine.realtimeTimeout, GTFSCommandLine.noRealtime, GTFSCommandLine.feed,
         ],
-        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, any_time (true for a journey on foot: where the ends are within reach on foot of each other (--walk for a stop named, --radius for a point; on a map the street walk, at most twice that), the walk between them comes first, leaving at the window's start, the table's DEPART any; a ride it beats (the walk leaving then arrives sooner) is left out, and counted in a notice; never with --via; --walk 0 turns it off), legs (route, route_id, trip_id, headsign, service_day (the service day of the ride's run: the query's, or a later one where the answer goes on past its last journeys), from, from_name, from_platform, to, to_name, to_platform, departure, arrival (predicted with --realtime), planned_departure, planned_arrival, departure_delay_seconds, arrival_delay_seconds, realtime, status (scheduled, updated, added) for a ride; trip_start for a frequencies.txt run; walk_meters for a walk; a platform is the stop's platform_code, else its stop_code); where the feed has fares (Fares v1: fare_attributes.txt, fare_rules.txt; Fares v2: fare_leg_rules.txt and its files), fare: {total, currency, legs: [{fare_id (v1), or fare_product_id, name, fare_media and transfer (v2), price, currency, legs}], complete, rider (the category priced for: --rider, else a Fares v2 feed's default, or null)}, the cheapest way the feed's fares pay for the rides (no total, complete false, when a ride has none), and the table's PRICE ($5.05, or ? without a total). tsv/csv add routes, change_at (the stations where each change boards, joined with >) and trip_ids (each ride's trip_id, for gtfs trip); the table shows FROM (the station the first ride boards at) and CHANGE AT (station and time, where some journey changes) before the JOURNEY; in a narrow terminal where the rides head gives way first, then these three wrap onto indented lines: no time, station or line name is cut. Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes. trip_ids write a ride of another service day than the query's as trip_id@YYYY-MM-DD, a run of a frequencies.txt trip as trip_id@HH:MM:SS (trip_id@YYYY-MM-DD@HH:MM:SS; what gtfs journey and gtfs trip take). From a time (--after, or now) with no --before or --arrive-by, an answer with fewer journeys than asked (--limit N, --earliest, or none at all) goes on into the next two service days' departures, riding any run of the days around them (each with its real-time data), and a notice names the days. A window closed by --before rides the next days' runs too (a journey leaving in it may wait overnight at a change). --format geojson: a FeatureCollection, each journey a MultiLineString, a line a leg: a ride along its trip's shape (shapes.txt) from its boarding stop to its alighting stop, else through the stops it calls at; a walk along the streets it follows where a map measured it; its fields and legs as properties."],
+        notes: ["Fields: origin, destination, departure, arrival, duration_minutes, transfers, any_time (true for a journey on foot: where the ends are within reach on foot of each other (--walk for a stop named, --radius for a point; on a map the street walk, at most twice that), the walk between them comes first, leaving at the window's start, the table's DEPART any; a ride it beats (the walk leaving then arrives sooner) is left out, and counted in a notice; never with --via; --walk 0 turns it off), legs (route, route_id, trip_id, headsign, service_day (the service day of the ride's run: the query's, or a later one where the answer goes on past its last journeys), from, from_name, from_platform, to, to_name, to_platform, departure, arrival (predicted with --realtime), planned_departure, planned_arrival, departure_delay_seconds, arrival_delay_seconds, realtime, status (scheduled, updated, added) for a ride; trip_start for a frequencies.txt run; walk_meters for a walk; a platform is the stop's platform_code, else its stop_code); where the feed has fares (Fares v1: fare_attributes.txt, fare_rules.txt; Fares v2: fare_leg_rules.txt and its files), fare: {total, currency, legs: [{fare_id (v1), or fare_product_id, name, fare_media and transfer (v2), price, currency, legs}], complete, rider (the category priced for: --rider, else a Fares v2 feed's default, or null)}, the cheapest way the feed's fares pay for the rides (no total, complete false, when a ride has none), and the table's PRICE ($5.05, or ? without a total). tsv/csv add routes, change_at (the stations where each change boards, joined with >), trip_ids (each ride's trip_id, for gtfs trip), price and currency (always; empty without fares or a total) and boarding (each ride's boarding stop_id and planned departure on the clock of its service day, STOP@HH:MM:SS joined with >, what gtfs journey --board-at takes), then calls with --stops; the table shows FROM (the station the first ride boards at) and CHANGE AT (station and time, where some journey changes) before the JOURNEY; in a narrow terminal where the rides head gives way first, then these three wrap onto indented lines: no time, station or line name is cut. Journeys are the Pareto set over departure (later is better), arrival (earlier) and changes (fewer), sorted by departure, arrival, changes; of journeys that are the same ride (the same runs, changing at the same stops, arriving together; boarded or left at another stop of the run), only the one walking least at the ends is shown, whatever its departure (ties: the later). trip_ids write a ride of another service day than the query's as trip_id@YYYY-MM-DD, a run of a frequencies.txt trip as trip_id@HH:MM:SS (trip_id@YYYY-MM-DD@HH:MM:SS; what gtfs journey and gtfs trip take). From a time (--after, or now) with no --before or --arrive-by, an answer with fewer journeys than asked (--limit N, --earliest, or none at all) goes on into the next two service days' departures, riding any run of the days around them (each with its real-time data), and a notice names the days. A window closed by --before rides the next days' runs too (a journey leaving in it may wait overnight at a change). Without --transfers, a window with no journey within 2 changes is asked again with one more at a time up to 7 (a notice says how many these take) before the answer goes on into the next day; a --transfers given is kept. No journey: the notice says why, the first that holds of an option of the rider's needs that removes every ride, no stop in service within an end's walk (the nearest that is, and how far), more changes needed. --radius is a point's reach: with stops named at both ends a notice says it is not used. --format geojson: a FeatureCollection, each journey a MultiLineString, a line a leg: a ride along its trip's shape (shapes.txt) from its boarding stop to its alighting stop, else through the stops it calls at; a walk along the streets it follows where a map measured it; its fields and legs as properties."],
         geoJSON: true)
 
     /// `--feed`, as given (several: a combination; `all`: every imported feed; none: the default).
@@ -59,6 +59,10 @@ struct GTFSTripsCommand: GTFSSubcommand {
     var alternatives: Int?
     /// `--wheelchair`, `--bike`, `--modes`, `--avoid`, `--buffer`, `--via`: the journeys the rider shapes.
     var options = RiderOptions()
+    /// No `--transfers`: where the asked window has no journey within the default, more changes are asked for.
+    var raisesChanges = false
+    /// `--radius` given: with no point at either end it is not used, and a notice says so.
+    var radiusGiven = false
 
     init(_ args: Arguments) throws(TransitError) {
         feeds = args.strings("feed")
@@ -79,6 +83,8 @@ struct GTFSTripsCommand: GTFSSubcommand {
         geometry = args.flag("geometry")
         alternatives = try args.int("alternatives", in: 1...5)
         options = try RiderOptions(args, through: true)
+        raisesChanges = !args.given("transfers")
+        radiusGiven = args.given("radius")
     }
 
     /// The question the options ask, read from `now`.
@@ -89,6 +95,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
         q.limit = limit
         q.earliest = earliest
         q.fastest = fastest
+        q.raisesChanges = raisesChanges
         q.drawsWalks = geometry || gtfs.settings.format == .geojson
         return q
     }
@@ -105,8 +112,11 @@ struct GTFSTripsCommand: GTFSSubcommand {
     func journeys(_ gtfs: GTFSContext, _ feed: GTFSContext.Feed, _ search: JourneySearch) throws(TransitError) -> Output {
         let t = search.timetable, clock = search.clock, updates = search.updates, ends = search.ends
         gtfs.progress("finding journeys")
-        var (journeys, router) = search.answer(limit: limit)
+        var (journeys, router, raised) = search.answer(limit: limit)
         var notices = feed.notices + (updates?.notices ?? []) + search.notices
+        if radiusGiven && ends.origin.place.point == nil && ends.destination?.place.point == nil {
+            notices.append("--radius is a point's reach: with stops named at both ends it is not used (--walk is theirs)")
+        }
         // The table leaves out what nobody takes (not where --earliest asked for the first to
         // arrive); JSON and tsv keep the whole Pareto set. With
         // --limit N the table still prints N rows where N exist: more are asked for while the
@@ -115,7 +125,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
             var asked = limit, kept = JourneyLayout.likely(journeys)
             while let n = limit, let a = asked, kept.count < n, journeys.count == a {
                 asked = a * 2
-                (journeys, router) = search.answer(limit: asked)
+                (journeys, router, raised) = search.answer(limit: asked)
                 kept = JourneyLayout.likely(journeys)
             }
             let shown = limit.map { Array(kept.prefix($0)) } ?? kept
@@ -129,8 +139,13 @@ struct GTFSTripsCommand: GTFSSubcommand {
         }
         if let notice = Self.wentOn(journeys, search, router: router) { notices.append(notice) }
         if let notice = Self.walkingBeats(journeys, router: router, limited: limit != nil || earliest, arriveBy: search.window.arriveBy) { notices.append(notice) }
+        if let raised {
+            let asked = search.query.rules.transfers
+            notices.append("no journey within \(asked) \(asked == 1 ? "change" : "changes"); these take \(raised); --transfers \(raised) asks for them directly")
+        }
         if journeys.isEmpty {
-            notices.append(gtfs.at(search.now).emptyNotice("No journey from \(from) to \(to)", t, clock: clock, typed: window, window: search.window))
+            let notice = gtfs.at(search.now).emptyNotice("No journey from \(from) to \(to)", t, clock: clock, typed: window, window: search.window)
+            notices.append(notice + (search.whyNone().map { ": " + $0 } ?? ""))
         }
         let drawn = gtfs.settings.format == .geojson || geometry
         if stops || drawn { try JourneyLayout.checkCallsWritten(journeys, what: stops ? "--stops" : geometry ? "--geometry" : "--format geojson") }

@@ -157,6 +157,16 @@ struct JourneyLayout {
         return id + "@" + ClockTime.gtfs(leg.runStart)
     }
 
+    /// `STOP@HH:MM:SS > …`: each ride's boarding stop_id and planned departure on the clock of
+    /// its run's service day (past 24:00 as GTFS writes it).
+    func boarding(_ journey: Router.Journey) -> String {
+        journey.legs.filter(\.isRide).map { leg in
+            // (The query's own day: no clock worked out, a zone's offsets cost on Linux.)
+            let shift = leg.dayOffset == 0 ? 0 : Int(DaysSchedule<DaySchedule>.shift(from: clock.day, days: leg.dayOffset, in: t.zone))
+            return ListedID.encode(t.stop(leg.from).id) + "@" + ClockTime.gtfs(leg.departure.planned - shift)
+        }.joined(separator: " > ")
+    }
+
     /// The service day a ride's run is of.
     func serviceDay(_ leg: Router.Leg) -> LocalDate { clock.day.adding(days: leg.dayOffset) }
     func headsign(_ leg: Router.Leg) -> String { leg.headsign(t, updates) }
@@ -396,20 +406,24 @@ struct JourneyLayout {
             data.append(Column("fare", in: .json) { journey in
                 journey.isOnFoot ? .null : fares.value.map { Self.fareValue($0.price(journey), rider: $0.rider) } ?? .null
             })
-            // tsv/csv: the total in the currency's own decimals, and the currency, after trip_ids
-            // (empty where some ride has no price).
-            data.append(Column("price", in: .flat) { journey in
-                guard !journey.isOnFoot, let price = fares.value?.price(journey), let total = price.minorTotal else { return .null }
-                return .string(Money.text(total, currency: price.currency ?? ""))
-            })
-            data.append(Column("currency", in: .flat) { journey in
-                guard !journey.isOnFoot, let price = fares.value?.price(journey), price.minorTotal != nil else { return .null }
-                return price.currency.map(Value.string) ?? .null
-            })
             table.insert(Column("price", "PRICE") { journey in
                 journey.isOnFoot ? .string("") : fares.value.map { Self.priceText($0.price(journey)) } ?? .null
             }.whole(), at: 4)
         }
+        // tsv/csv: the total in the currency's own decimals, and the currency, after trip_ids,
+        // always (empty without fares, or where some ride has no price: CLI-CONTRACT.md).
+        let priced = t.hasFares ? self.fares : nil
+        data.append(Column("price", in: .flat) { journey in
+            guard !journey.isOnFoot, let price = priced?.value?.price(journey), let total = price.minorTotal else { return .null }
+            return .string(Money.text(total, currency: price.currency ?? ""))
+        })
+        data.append(Column("currency", in: .flat) { journey in
+            guard !journey.isOnFoot, let price = priced?.value?.price(journey), price.minorTotal != nil else { return .null }
+            return price.currency.map(Value.string) ?? .null
+        })
+        // Where each ride boards, as `gtfs journey --board-at` takes it back: its stop_id and
+        // planned departure on the clock of its run's service day, `STOP@HH:MM:SS > …`.
+        data.append(Column("boarding", in: .flat) { .string(boarding($0)) })
         if rideCalls != nil {
             // --stops: tsv/csv stay a row a journey, with each ride's number of calls (after
             // the columns that were there first).
