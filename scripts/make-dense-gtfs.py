@@ -2,14 +2,18 @@
 """A dense timetable from a real feed, for the benchmark: every trip copied K times on the same
 stops, copy k shifted by k × SHIFT seconds (the patterns keep their stops and carry K times the
 trips; the origin has K times the departures). Times are written zero-padded (HH:MM:SS).
+With --fares, the feed's Fares v1 files (fare_attributes.txt, fare_rules.txt) are kept as they
+are: a route's copies are its own trips, so every journey is priced as the real feed prices it.
 
-    scripts/make-dense-gtfs.py FEED_DIR OUT_DIR [K=81] [SHIFT=7]
+    scripts/make-dense-gtfs.py [--fares] FEED_DIR OUT_DIR [K=81] [SHIFT=7]
 """
 import csv, os, sys
 
-src, out = sys.argv[1], sys.argv[2]
-copies = int(sys.argv[3]) if len(sys.argv) > 3 else 81
-shift = int(sys.argv[4]) if len(sys.argv) > 4 else 7
+args = [a for a in sys.argv[1:] if a != "--fares"]
+fares = len(args) < len(sys.argv) - 1
+src, out = args[0], args[1]
+copies = int(args[2]) if len(args) > 2 else 81
+shift = int(args[3]) if len(args) > 3 else 7
 os.makedirs(out, exist_ok=True)
 
 
@@ -30,7 +34,8 @@ def rows(name):
         yield from reader
 
 
-for name in ("agency.txt", "stops.txt", "routes.txt", "calendar.txt", "calendar_dates.txt", "transfers.txt"):
+copied = ("agency.txt", "stops.txt", "routes.txt", "calendar.txt", "calendar_dates.txt", "transfers.txt")
+for name in copied + (("fare_attributes.txt", "fare_rules.txt") if fares else ()):
     if os.path.exists(os.path.join(src, name)):
         with open(os.path.join(out, name), "w", newline="", encoding="utf-8") as f:
             csv.writer(f, lineterminator="\n").writerows(rows(name))

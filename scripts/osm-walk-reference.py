@@ -6,8 +6,8 @@ walk rule 2 of ../shared/reference/osm/README.md makes walkable, splits them whe
 lacks a node, and answers, for each pair of points on stdin (`lat1,lon1 lat2,lon2` a line):
 the street distance in meters by rule 2 (closed areas crossed between their gates, islands of
 fewer than 40 nodes joined by nothing, each point joining every segment within the nearest's
-distance plus 25 m and within RADIUS, the straight pieces counting), or `none` where a point
-joins nothing or no walk connects them. Plain Python: a dict graph and heapq.
+distance plus 25 m and within RADIUS, the straight pieces counting), `none` where a point
+joins nothing, or `unreachable` where no walk connects them. Plain Python: a dict graph and heapq.
 
     scripts/osm-walk-reference.py FILE.osm.pbf [RADIUS] < pairs
 """
@@ -164,7 +164,7 @@ def main():
                 if {a2, b2} == {a, b}:
                     along = off if a2 == a else m - off
                     best = min(best, d2 + abs(off2 - along) + d)
-        print("%.3f" % best if best < math.inf else "none")
+        print("%.3f" % best if best < math.inf else "unreachable")
 
 
 main()

@@ -19,7 +19,8 @@ import Testing
     /// while the ways drawn stay single segments (a place joins every segment within its nearest
     /// plus 25 m: a street drawn in many short segments offers diagonal joins a long one does not).
     /// The maps here start each piece at its west end, so a tail leads away from the stops.
-    static func map(_ given: [(Int64, Double, Double)], _ givenWays: [[Int64]], tails: Bool = true) -> Data {
+    /// `steps`: the ways (by index) tagged `highway=steps` (walked on foot, not step-free).
+    static func map(_ given: [(Int64, Double, Double)], _ givenWays: [[Int64]], tails: Bool = true, steps: Set<Int> = []) -> Data {
         var nodes = given, ways = givenWays
         if tails {
             let place = Dictionary(given.map { ($0.0, ($0.1, $0.2)) }, uniquingKeysWith: { a, _ in a })
@@ -46,14 +47,14 @@ import Testing
                 ways.append(tail)
             }
         }
-        let strings = ["", "highway", "residential"].flatMap { P.field(1, $0) }
+        let strings = ["", "highway", "residential", "steps"].flatMap { P.field(1, $0) }
         let nodeFields = nodes.flatMap { id, lat, lon in
             P.field(1, P.field(1, B.zigzag(id)) + P.field(8, B.zigzag(Int64((lat * 1e7).rounded()))) + P.field(9, B.zigzag(Int64((lon * 1e7).rounded()))))
         }
         let wayFields = ways.enumerated().flatMap { k, refs -> [UInt8] in
             var previous: Int64 = 0
             let deltas = refs.map { ref -> UInt64 in defer { previous = ref }; return B.zigzag(ref - previous) }
-            return P.field(3, P.field(1, UInt64(100 + k)) + P.field(2, B.packed([1])) + P.field(3, B.packed([2])) + P.field(8, B.packed(deltas)))
+            return P.field(3, P.field(1, UInt64(100 + k)) + P.field(2, B.packed([1])) + P.field(3, B.packed([steps.contains(k) ? 3 : 2])) + P.field(8, B.packed(deltas)))
         }
         return B.file([("OSMHeader", B.raw(B.header())), ("OSMData", B.raw(P.field(1, strings) + P.field(2, nodeFields + wayFields)))])
     }
@@ -384,7 +385,8 @@ import Testing
 
     /// A `--walk` longer than the stored walks is looked for at query time, and measured on the
     /// same streets by the same rule: across the river is still 400 m (out of reach at 08:15),
-    /// so the change is still by the bridge, 234 m, never the straight 67 m.
+    /// so the change is still by the bridge, 234 m, never the straight 67 m. A shorter `--walk`
+    /// bounds the straight line, and the street walk at twice it.
     @Test func aLongerWalkIsMeasuredOnTheStreetsToo() async throws {
         let (cache, _) = try await importedOnTheRiver()
         var found: [String: (String, Int?)] = [:]
@@ -396,10 +398,18 @@ import Testing
             found[walk] = ((first["arrival"] as? String) ?? "", legs.first { $0["mode"] as? String == "walk" }?["walk_meters"] as? Int)
         }
         #expect(Set(found.values.map { "\($0.0) \($0.1 ?? -1)" }) == ["2026-11-23T08:40:00-06:00 234"], "\(found)")
-        // Shorter than the street walk (180 m straight): no change there.
-        let short = try await Run.transit(["gtfs", "trips", "--feed", "streets", "--from", "Xville", "--to", "Yton", "--date", "2026-11-23",
-                                           "--after", "07:59", "--walk", "230"], env: env(cache))
-        #expect(short.status == 0 && short.stdout.isEmpty, "\(short.stdout)")
+        // `--walk` bounds the straight line (180 m) and allows twice it on the streets: 230 m
+        // keeps the bridge's 234 m; 179 m (the straight line past it) and 116 m (the street
+        // walk past twice it) keep no change there.
+        let within = try await Run.transit(["gtfs", "trips", "--feed", "streets", "--from", "Xville", "--to", "Yton", "--date", "2026-11-23",
+                                            "--after", "07:59", "--walk", "230", "--limit", "1", "--format", "json"], env: env(cache))
+        let legs = try #require(try within.records().first?["legs"] as? [[String: Any]], "\(within.stderr)")
+        #expect(legs.first { $0["mode"] as? String == "walk" }?["walk_meters"] as? Int == 234, "\(legs)")
+        for walk in ["179", "116"] {
+            let short = try await Run.transit(["gtfs", "trips", "--feed", "streets", "--from", "Xville", "--to", "Yton", "--date", "2026-11-23",
+                                               "--after", "07:59", "--walk", walk], env: env(cache))
+            #expect(short.status == 0 && short.stdout.isEmpty, "\(walk): \(short.stdout)")
+        }
     }
 
     /// Two feeds imported on one map: the link between them (the walk from A, the first feed's,

@@ -5,16 +5,19 @@ import Testing
 
 /// R5's Terre Haute feed on its map (the pack's pair), through the binary: every pair of its
 /// stops within 300 m in a straight line keeps the walk the independent reference script
-/// (scripts/osm-walk-reference.py, walk rule 2) measures, or keeps none where that walk is longer
-/// than 300 m; `gtfs walks` lists them, and the import's line counts the close pairs dropped.
+/// (scripts/osm-walk-reference.py, walk rule 2) measures where that is at most 600 m, or the
+/// straight line where a stop joins no street; every other pair keeps none and is listed by
+/// `gtfs walks --dropped` with why (longer, with its street meters; not connected), and nothing else is.
 @Suite(.enabled(if: Reference.isPresent && StreetNetworkTests.hasPyosmium, "needs ../shared/reference and Python's osmium (scripts/setup installs it)"))
 struct TerreHauteWalkTests {
-    @Test func everyStoredWalkIsTheReferencesWalk() async throws {
+    @Test func everyPairWithin300MetersKeepsTheReferencesWalkOrIsListedDropped() async throws {
         let map = Reference.path("osm/r5/terre-haute.osm.pbf"), cache = Paths.temporary()
         let env = Run.environment(["TRANSIT_CACHE_DIR": cache])
         let imported = try await Run.transit(["gtfs", "import", Reference.path("gtfs/feeds/r5-terre-haute"), "--name", "th", "--streets", map], env: env)
         #expect(imported.status == 0 && imported.stderr.contains("streets: 107 of 115 stops joined to the map"), "\(imported.stderr)")
         let walks = try await Run.transit(["--format", "json", "gtfs", "walks", "--feed", "th"], env: env).records()
+        let droppedRun = try await Run.transit(["--format", "json", "gtfs", "walks", "--feed", "th", "--dropped"], env: env)
+        #expect(droppedRun.status == 0, "\(droppedRun.stderr)")
         // The stops' places as the feed writes them (a table prints six decimals).
         let t = try GTFSCompiler.compile(try FeedFiles.open(Reference.path("gtfs/feeds/r5-terre-haute"))).0
         var place: [String: Coordinate] = [:]
@@ -22,6 +25,13 @@ struct TerreHauteWalkTests {
         var kept: [String: Double] = [:]
         for walk in walks {
             if let from = walk["from"] as? String, let to = walk["to"] as? String, let meters = walk["street_meters"] as? Double { kept[from + ">" + to] = meters }
+        }
+        // Each dropped pair once, by its two stops in either order.
+        var dropped: [String: (street: Double?, reason: String)] = [:]
+        for row in try droppedRun.records() {
+            let from = try #require(row["from"] as? String), to = try #require(row["to"] as? String), key = [from, to].sorted().joined(separator: ">")
+            #expect(dropped[key] == nil, "\(key) listed twice")
+            dropped[key] = (row["street_meters"] as? Double, row["reason"] as? String ?? "")
         }
         // Every pair within 300 m in a straight line, each once, and the reference's walk for it.
         let ids = place.keys.sorted()
@@ -35,26 +45,35 @@ struct TerreHauteWalkTests {
         let reference = try await Run.transitLike(["/bin/sh", "-c", "python3 '\(Paths.root.path)/scripts/osm-walk-reference.py' '\(map)' 100 < '\(inputPath)'"],
                                                   env: ProcessInfo.processInfo.environment).stdoutLines
         #expect(pairs.count == 49 && reference.count == pairs.count, "\(pairs.count) pairs, \(reference.count) answers")
-        var compared = 0, dropped = 0, straight = 0
+        var compared = 0, longer = 0, overShortBound = 0, straight = 0, listed = Set<String>()
         for ((a, b), theirs) in zip(pairs, reference) {
-            let ours = kept[a + ">" + b], back = kept[b + ">" + a]
+            let ours = kept[a + ">" + b], back = kept[b + ">" + a], key = a + ">" + b, gone = dropped[key]
             #expect(ours == back, "\(a) ↔ \(b): \(String(describing: ours)) one way, \(String(describing: back)) the other")
-            if theirs == "none" {
-                // An end joins nothing: the walk is the straight line (listed with it), or the
-                // map does not connect them (none).
+            switch theirs {
+            case "none":
+                // An end joins nothing: the walk is the straight line.
+                let line = try #require(place[a].flatMap { p in place[b].map { p.meters(to: $0) } })
+                #expect(ours.map { abs($0 - line) <= 0.06 } == true && gone == nil, "\(a) ↔ \(b): \(String(describing: ours)), the straight line \(line)")
                 straight += 1
-                continue
-            }
-            let meters = try #require(Double(theirs))
-            if meters <= 300 {
-                #expect(ours.map { abs($0 - meters) <= 0.06 } == true, "\(a) ↔ \(b): \(String(describing: ours)), the reference \(meters)")
-                compared += 1
-            } else {
-                #expect(ours == nil, "\(a) ↔ \(b): kept \(String(describing: ours)) where the reference walks \(meters)")
-                dropped += 1
+            case "unreachable":
+                #expect(ours == nil && gone?.reason == "not_connected" && gone?.street == nil, "\(a) ↔ \(b): kept \(String(describing: ours)), listed \(String(describing: gone))")
+                listed.insert(key)
+            default:
+                let meters = try #require(Double(theirs))
+                if meters <= 600 {
+                    #expect(ours.map { abs($0 - meters) <= 0.06 } == true && gone == nil, "\(a) ↔ \(b): \(String(describing: ours)), the reference \(meters)")
+                    compared += 1
+                    if meters > 300 { overShortBound += 1 }
+                } else {
+                    #expect(ours == nil && gone?.reason == "longer" && gone?.street.map { abs($0 - meters) <= 0.06 } == true,
+                            "\(a) ↔ \(b): kept \(String(describing: ours)), listed \(String(describing: gone)) where the reference walks \(meters)")
+                    listed.insert(key)
+                    longer += 1
+                }
             }
         }
-        #expect(compared > 25 && dropped > 0, "\(compared) compared, \(dropped) dropped, \(straight) without a join")
+        #expect(Set(dropped.keys) == listed, "listed but not dropped by the reference: \(Set(dropped.keys).subtracting(listed))")
+        #expect(compared > 25 && overShortBound > 0 && longer > 0, "\(compared) compared (\(overShortBound) over 300 m), \(longer) longer, \(straight) without a join")
     }
 
     /// A point 836 m from its nearest stop in a straight line and 1,389 m on the streets: within

@@ -40,12 +40,12 @@ package struct StopNeighbours {
     }
 
     /// The walks stored for stop `x`: positions in `linkStops` and `linkLengths`, each stop in
-    /// range and each length within the radius the walks were stored for.
+    /// range and each length within the longest walk stored (`TimetableCombination.longestWalk`).
     @inline(__always) package func links(of x: Int) -> Range<Int> {
         guard linkStart.count == stopCount + 1, x >= 0, x < stopCount else { return 0..<0 }
         let from = Int(linkStart[x]), to = Int(linkStart[x + 1])
         guard from >= 0, from <= to, to <= linkStops.count, to <= linkLengths.count else { damage.found("linkStart"); return 0..<0 }
-        for k in from..<to where linkStops[k] < 0 || Int(linkStops[k]) >= stopCount || !(linkLengths[k] >= 0 && linkLengths[k] <= TimetableCombination.linkRadius) {
+        for k in from..<to where linkStops[k] < 0 || Int(linkStops[k]) >= stopCount || !(linkLengths[k] >= 0 && linkLengths[k] <= TimetableCombination.longestWalk) {
             damage.found("linkStops")
             return 0..<0
         }
@@ -54,7 +54,7 @@ package struct StopNeighbours {
 
     /// The stored walks out of `x`; for a rider who needs them step-free, as measured on the
     /// map's step-free streets where the feed was imported on one (a pair they do not join
-    /// within the radius is left out), else as stored.
+    /// within the longest walk stored is left out), else as stored.
     package func storedWalks(_ x: Int, stepFree: Bool = false) -> [(stop: Int32, meters: Double)] {
         guard stepFree, !linkStepFree.isEmpty else { return links(of: x).map { (linkStops[$0], linkLengths[$0]) } }
         guard linkStepFree.count == linkStops.count else {
@@ -63,7 +63,7 @@ package struct StopNeighbours {
         }
         return links(of: x).compactMap { k in
             let meters = linkStepFree[k]
-            return meters >= 0 && meters <= TimetableCombination.linkRadius ? (linkStops[k], meters) : nil
+            return meters >= 0 && meters <= TimetableCombination.longestWalk ? (linkStops[k], meters) : nil
         }
     }
 }

@@ -196,6 +196,9 @@ package struct Timetable: Sendable {
     /// join is on the streets; else a straight line).
     package var linkStepFree = Packed<Double>()
     package var stopJoins = Packed<UInt8>()
+    /// The pairs within `TimetableCombination.linkRadius` in a straight line that the map left
+    /// without a walk (`DroppedWalk`, five values a pair), found at import; empty without a map.
+    package var droppedWalks = Packed<Int32>()
     /// Not in the file: what the checks where values are read found (`TimetableChecks`).
     package var damage = TimetableDamage()
 

@@ -53,6 +53,10 @@ package enum TimetableCombination {
     /// once, when a feed or a combination is compiled. A longer one looks through a grid at
     /// query time.
     package static let linkRadius = max(SearchDefaults.linkMeters, SearchDefaults.walkMeters)
+    /// The longest walk stored: a pair within `linkRadius` in a straight line keeps its path on a
+    /// map's streets up to `SearchDefaults.streetDetour` times that (a query within the radius
+    /// allows its own bound times the detour, `TransferEdges.allows`).
+    package static let longestWalk = linkRadius * SearchDefaults.streetDetour
 
     /// The combination's walks: each feed's own, as it stored them (on its map's streets, if it
     /// was imported with one), moved past the feeds before it, and the straight lines within

@@ -380,13 +380,16 @@ extension Timetable {
             t.linkStart.isEmpty ? t.linkStops.isEmpty : t.linkStart.count == t.stopCount + 1 && Timetable.monotone(t.linkStart, last: t.linkStops.count)
         }) { _, _, _ in }.whereRead,
         .packed("linkStops", \.linkStops, rows: nil, check: { Timetable.within($0.linkStops, 0, $0.stopCount) }) { _, _, _ in }.whereRead,
-        .packed("linkLengths", \.linkLengths, rows: .links, check: { $0.linkLengths.buffer.allSatisfy { $0 >= 0 && $0 <= TimetableCombination.linkRadius } }) { _, _, _ in }.whereRead,
+        .packed("linkLengths", \.linkLengths, rows: .links, check: { $0.linkLengths.buffer.allSatisfy { $0 >= 0 && $0 <= TimetableCombination.longestWalk } }) { _, _, _ in }.whereRead,
         // Walks on a map: their step-free meters (`.infinity`: none) and the stops that join its streets.
         .packed("linkStepFree", \.linkStepFree, rows: nil, check: { t in
             t.linkStepFree.isEmpty || t.linkStepFree.count == t.linkStops.count
-                && t.linkStepFree.buffer.allSatisfy { $0 >= 0 && ($0 <= TimetableCombination.linkRadius || $0 == .infinity) }
+                && t.linkStepFree.buffer.allSatisfy { $0 >= 0 && ($0 <= TimetableCombination.longestWalk || $0 == .infinity) }
         }) { _, _, _ in }.whereRead,
         .packed("stopJoins", \.stopJoins, rows: nil, check: { $0.stopJoins.isEmpty || $0.stopJoins.count == $0.stopCount }) { _, _, _ in },
+        // The pairs the map left without a walk (`DroppedWalk`): stops, decimeters, reason.
+        .records("droppedWalks", \.droppedWalks, [.index(.stops), .index(.stops), .value(0...DroppedWalk.straightLimit), .value(-2...Int32.max),
+                                                  .value(0...Int32(DroppedWalk.Reason.allCases.count - 1))]),
     ]
 
     /// Offsets from 0 to `last`, never decreasing.

@@ -25,6 +25,13 @@ extension Timetable {
         s >= 0 && s < stopCount ? Coordinate(latitude: stopLat[s], longitude: stopLon[s]) : Coordinate(latitude: 0, longitude: 0)
     }
 
+    /// The straight line from stop `x` to stop `y`, as the stored walks were found
+    /// (`TimetableCombination.findLinks`); NaN where either has no place.
+    package func straightMeters(_ x: Int, _ y: Int) -> Double {
+        guard x >= 0, y >= 0, x < stopCount, y < stopCount else { return .nan }
+        return Coordinate(latitude: stopLat[x], longitude: stopLon[x]).meters(to: Coordinate(latitude: stopLat[y], longitude: stopLon[y]))
+    }
+
     /// A stop's name, or its station's where it has one (what a rider looks for on the signs).
     package func stationName(ofStop s: Int) -> String {
         let p = parent(of: s)

@@ -73,22 +73,27 @@ extension RangeSearch {
         let leaves = Int(tau) + Int(accessOf[first.from])
         guard leaving == nil ? first.departure.predicted == leaves : first.departure.predicted >= leaves else { return nil }
         var journey = Router.Journey(legs: legs, departure: first.departure.predicted, arrival: last.arrival.predicted, transfers: rides.count - 1)
-        // The walks at both ends: from a point (stop -1) or from the stop named (a walked
-        // origin), as long as the ends measured them; none from a stop named itself.
-        if query.access[first.from] != nil {
-            let walk = Int(accessOf[first.from])
-            journey.legs.insert(Router.Leg(mode: .walk(meters: query.accessMeters[first.from] ?? Double(walk) * edges.walkingSpeed),
-                                           from: query.accessFrom[first.from] ?? -1, to: first.from,
-                                           departure: LegTime(Int(tau)), arrival: LegTime(Int(tau) + walk)), at: 0)
-            journey.departure = Int(tau)
-        }
-        if query.egress[destination] != nil {
-            let walk = Int(egressOf[destination])
-            journey.legs.append(Router.Leg(mode: .walk(meters: query.egressMeters[destination] ?? Double(walk) * edges.walkingSpeed),
-                                           from: destination, to: query.egressTo[destination] ?? -1,
-                                           departure: LegTime(journey.arrival), arrival: LegTime(journey.arrival + walk)))
-            journey.arrival += walk
-        }
+        journey.walkAtTheEnds(query, from: first.from, to: destination, speed: edges.walkingSpeed, leaving: Int(tau))
         return journey
+    }
+}
+
+extension Router.Journey {
+    /// Lays on the walks at the ends, as `query`'s ends measured them: to `start` (the first
+    /// ride's stop) from a point (stop -1) or from the stop named, leaving at `leaving` (nil: as
+    /// late as the journey's departure allows), and from `end` after its arrival. None from or to
+    /// a stop named itself.
+    mutating func walkAtTheEnds(_ query: Router.Query, from start: Int, to end: Int, speed: Double, leaving: Int? = nil) {
+        if let walk = query.access[start] {
+            let leaves = leaving ?? departure - walk
+            legs.insert(Router.Leg(mode: .walk(meters: query.accessMeters[start] ?? Double(walk) * speed), from: query.accessFrom[start] ?? -1, to: start,
+                                   departure: LegTime(leaves), arrival: LegTime(leaves + walk)), at: 0)
+            departure = leaves
+        }
+        if let walk = query.egress[end] {
+            legs.append(Router.Leg(mode: .walk(meters: query.egressMeters[end] ?? Double(walk) * speed), from: end, to: query.egressTo[end] ?? -1,
+                                   departure: LegTime(arrival), arrival: LegTime(arrival + walk)))
+            arrival += walk
+        }
     }
 }

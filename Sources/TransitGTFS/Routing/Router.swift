@@ -271,7 +271,7 @@ package struct Router {
         func walked(from ends: [Int]) -> [Int: (seconds: Int, meters: Double, end: Int)] {
             var out: [Int: (seconds: Int, meters: Double, end: Int)] = [:]
             for end in Set(ends).sorted() {
-                for (y, meters) in edges.onFoot(end) where meters <= walk && !named.contains(y) && edges.t.isCalledAt(y) {
+                for (y, meters) in edges.onFoot(end) where edges.allows(walk, end, y, meters: meters) && !named.contains(y) && edges.t.isCalledAt(y) {
                     let seconds = Int((meters / query.needs.walkingSpeed).rounded(.up))
                     if out[y].map({ (meters, end) < ($0.meters, $0.end) }) ?? true { out[y] = (seconds, meters, end) }
                 }

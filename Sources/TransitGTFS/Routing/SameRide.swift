@@ -144,22 +144,10 @@ extension Router {
         }
         legs[f] = retimed(legs[f], from: board)
         legs[l] = retimed(legs[l], to: alight)
-        var out = Array(legs[f...l])
-        // The walks at the ends, as the search lays them (`RangeSearch.reconstruct`).
-        let first = out[0], last = out[out.count - 1]
-        var departure = first.departure.predicted, arrival = last.arrival.predicted
-        if let walk = query.access[first.from] {
-            departure -= walk
-            out.insert(Leg(mode: .walk(meters: query.accessMeters[first.from] ?? Double(walk) * edges.walkingSpeed),
-                           from: query.accessFrom[first.from] ?? -1, to: first.from,
-                           departure: LegTime(departure), arrival: LegTime(departure + walk)), at: 0)
-        }
-        if let walk = query.egress[last.to] {
-            out.append(Leg(mode: .walk(meters: query.egressMeters[last.to] ?? Double(walk) * edges.walkingSpeed),
-                           from: last.to, to: query.egressTo[last.to] ?? -1,
-                           departure: LegTime(arrival), arrival: LegTime(arrival + walk)))
-            arrival += walk
-        }
-        return Journey(legs: out, departure: departure, arrival: arrival, transfers: journey.transfers)
+        let rides = Array(legs[f...l])
+        guard let first = rides.first, let last = rides.last else { return journey }
+        var out = Journey(legs: rides, departure: first.departure.predicted, arrival: last.arrival.predicted, transfers: journey.transfers)
+        out.walkAtTheEnds(query, from: first.from, to: last.to, speed: edges.walkingSpeed)
+        return out
     }
 }

@@ -279,8 +279,8 @@ package final class TransferEdges {
         // not paired above.
         for (y, meters) in onFoot(x) where !pairs.contains(y) {
             // A link joins stops a vehicle calls at (not stations or entrances) of two feeds.
-            let link = feed(x) != feed(y) && meters <= linkMeters ?? -1 && t.isCalledAt(y)
-            guard meters <= walkMeters ?? -1 || link, !forbidden(x, y) else { continue }
+            let link = feed(x) != feed(y) && allows(linkMeters, x, y, meters: meters) && t.isCalledAt(y)
+            guard link || allows(walkMeters, x, y, meters: meters), !forbidden(x, y) else { continue }
             // Walk plus a margin, as OpenTripPlanner, R5 and Navitia reckon it: a change to a stop
             // 0 m away needs what a change at the same stop needs.
             let seconds = Int32(clamping: Int((meters / walkingSpeed).rounded(.up)))
@@ -291,10 +291,29 @@ package final class TransferEdges {
         return runs[Int(at)]
     }
 
+    /// Does a bound of `bound` meters (`--walk`, `--link`; nil: none) allow the walk from `x` to
+    /// `y` of `meters`? Its straight line within the bound, and the walk (on a map's streets;
+    /// else that line) within `SearchDefaults.streetDetour` times it, as a point's `--radius`.
+    /// A stored walk's straight line is within `TimetableCombination.linkRadius`: looked at only
+    /// for a shorter bound, or a walk found through the grid.
+    @inline(__always) package func allows(_ bound: Double?, _ x: Int, _ y: Int, meters: Double) -> Bool {
+        guard let bound, meters <= bound * SearchDefaults.streetDetour else { return false }
+        if grid == nil && bound >= TimetableCombination.linkRadius { return true }
+        return straightMeters(x, y) <= bound
+    }
+
+    /// The straight line from stop `x` to stop `y`, as the walks were found (`findLinks`, the grid).
+    private func straightMeters(_ x: Int, _ y: Int) -> Double {
+        guard x >= 0, y >= 0, x < t.stopCount, y < t.stopCount else { return .infinity }
+        let meters = Coordinate(latitude: t.stopLat[x], longitude: t.stopLon[x]).meters(to: Coordinate(latitude: t.stopLat[y], longitude: t.stopLon[y]))
+        return meters.isFinite ? meters : .infinity
+    }
+
     /// The stops near `x` that a walk might reach, with their distances: through the grid (on
-    /// the streets, with a map: a stop beyond the reach on foot is left out, and the same rule
-    /// as the stored walks', `StreetFootpaths`, keeps a straight line where either stop joins no
-    /// street), or the walks stored when the feed or combination was compiled.
+    /// the streets, with a map: a stop beyond the reach's detour on foot is left out, and the
+    /// same rule as the stored walks', `StreetFootpaths`, keeps a straight line where either stop
+    /// joins no street), or the walks stored when the feed or combination was compiled.
+    /// `allows` says which of them a bound keeps.
     package func onFoot(_ x: Int) -> [(stop: Int, meters: Double)] {
         guard x >= 0, x < t.stopCount, !t.stopLat[x].isNaN else { return [] }
         if let grid {
@@ -308,10 +327,11 @@ package final class TransferEdges {
                 return y != x && meters <= reach ? (y, meters) : nil
             }.sorted(by: NearestStops.WorstFirst.before).prefix(TimetableCombination.maxWalksPerStop))
             guard let streets else { return within }
-            let street = streets.meters(fromStop: x, to: within, limit: reach, in: t)
+            let longest = reach * SearchDefaults.streetDetour
+            let street = streets.meters(fromStop: x, to: within, limit: longest, in: t)
             let out = within.compactMap { y, straight in
                 let meters = street[y] ?? straight
-                return meters <= reach ? (stop: y, meters: meters) : nil
+                return meters <= longest ? (stop: y, meters: meters) : nil
             }
             measured[x] = out
             return out

@@ -147,12 +147,13 @@ package struct FeedStore {
                 throw .usage("no stop of the feed is within \(Int(StreetFootpaths.joinRadius)) m of a walkable street of \(streets): does the map cover the feed?")
             }
             // What the map did, in one line (`gtfs walks` lists the walks kept).
-            let stops = outcome.joined + outcome.unjoined, pairs = outcome.closePairsDropped
+            let stops = outcome.joined + outcome.unjoined, pairs = outcome.droppedPairs.count { $0.reason != .stepsOnly }
+            let stepsOnly = outcome.droppedPairs.count { $0.reason == .stepsOnly }
             warnings.append("streets: \(outcome.joined) of \(stops) stops joined to the map; "
                             + (outcome.unjoined > 0 ? "\(outcome.unjoined) of \(stops) stops are more than \(Int(StreetFootpaths.joinRadius)) m from a walkable street of the map (their walks stay straight lines); " : "")
-                            + "\(pairs) \(pairs == 1 ? "pair" : "pairs") of stops under \(Int(StreetFootpaths.closeMeters)) m apart \(pairs == 1 ? "is" : "are") more than \(Int(TimetableCombination.linkRadius)) m apart on it or not connected (no walk kept; gtfs walks lists those kept)"
+                            + "\(pairs) \(pairs == 1 ? "pair" : "pairs") of stops within \(Int(TimetableCombination.linkRadius)) m \(pairs == 1 ? "keeps" : "keep") no walk, more than \(Int(TimetableCombination.longestWalk)) m apart on it or not connected (gtfs walks --dropped lists them)"
                             + (outcome.nextPiece > 0 ? "; \(outcome.nextPiece) \(outcome.nextPiece == 1 ? "stop joins a piece" : "stops join pieces") of the map no other stop joins, and the next piece too" : "")
-                            + (outcome.notStepFree > 0 ? "; \(outcome.notStepFree) of the walks kept \(outcome.notStepFree == 1 ? "has" : "have") no way without steps within \(Int(TimetableCombination.linkRadius)) m (none for --wheelchair)" : ""))
+                            + (stepsOnly > 0 ? "; \(stepsOnly) \(stepsOnly == 1 ? "pair keeps a walk that has" : "pairs keep walks that have") no way without steps within \(Int(TimetableCombination.longestWalk)) m (none for --wheelchair)" : ""))
         }
         let range = timetable.dateRange
         var summary = Summary(name: name, source: source, agencies: (0..<timetable.agencyNames.count).map { timetable.agencyNames[$0] },

@@ -12,7 +12,7 @@ import Darwin
 package enum TimetableFile {
     /// Bumped whenever a section, its order or its meaning changes: an older file is refused
     /// ("import the feed again"), never misread.
-    package static let version = 23
+    package static let version = 24
     /// 16 bytes, so that what follows stays 8-byte aligned.
     package static let magic = Array("transit-gtfs \(version < 10 ? "0" : "")\(version)\n".utf8)
 

@@ -3,28 +3,25 @@ import TransitSupport
 
 /// A feed's stored walks (`Timetable.linkStops`, found as straight lines within
 /// `TimetableCombination.linkRadius`) measured again on the streets of a map: each stop joins the
-/// walkable segments walk rule 2 says, within `joinRadius`; a pair of joined stops keeps its walk only when
-/// the street path is within the radius too, and then as long as that path; a pair where either
-/// stop found no street keeps its straight line. A river between two platforms 50 m apart is a
-/// walk of a kilometre, or none.
+/// walkable segments walk rule 2 says, within `joinRadius`; a pair of joined stops keeps its walk
+/// when the street path is within `TimetableCombination.longestWalk` (twice the radius: a query
+/// bounds the straight line, and allows the street path twice its bound), and then as long as
+/// that path; a pair where either stop found no street keeps its straight line. A river between
+/// two platforms 50 m apart is a walk of a kilometre, or none: such a pair is kept as dropped
+/// (`DroppedWalk`), with why, for `gtfs walks --dropped`.
 package enum StreetFootpaths {
     /// How far a stop may be from the street it joins.
     package static let joinRadius = 100.0
-    /// Stops this close in a straight line that the map cannot walk between within the radius are
-    /// counted apart (`Outcome.closePairsDropped`).
-    package static let closeMeters = 100.0
-
     /// What measuring found: stops joined to a street, and those left with straight lines.
     package struct Outcome: Equatable {
         package var joined = 0
         package var unjoined = 0
-        /// Walks kept on the streets, and walks dropped (no street path within the radius).
+        /// Walks kept on the streets, and walks dropped (no street path within the longest walk).
         package var onStreets = 0
         package var dropped = 0
-        /// Pairs of stops under `closeMeters` apart in a straight line whose walk was dropped:
-        /// the map puts them past the radius, or does not connect them (a map's gap, likely).
-        package var closePairsDropped = 0
-        /// Walks kept that have no step-free way within the radius (steps, or `wheelchair=no`).
+        /// The pairs dropped, each once (also in the timetable, `Timetable.dropped`).
+        package var droppedPairs: [DroppedWalk] = []
+        /// Walks kept that have no step-free way within the longest walk (steps, or `wheelchair=no`).
         package var notStepFree = 0
         /// Stops that join a piece of the map no other stop joins, and so join the next piece too.
         package var nextPiece = 0
@@ -49,7 +46,7 @@ package enum StreetFootpaths {
         var outcome = Outcome()
         guard t.linkStart.count == t.stopCount + 1 else { return outcome }
         // The walker a query measures longer walks with: one rule for both.
-        let walker = StreetWalker(network, grid), radius = TimetableCombination.linkRadius, before = t
+        let walker = StreetWalker(network, grid), longest = TimetableCombination.longestWalk, before = t
         let free = stepFree.map { StreetWalker($0.network, $0.grid) }
         let placed = (0..<t.stopCount).filter { !t.stopLat[$0].isNaN }
         let alone = [walker, free].map { w in w.map { $0.joinNextPiece(Self.alone(placed, $0, before), in: before) } ?? [] }
@@ -57,21 +54,25 @@ package enum StreetFootpaths {
         for stop in 0..<t.stopCount where !t.stopLat[stop].isNaN {
             if walker.joins(stop: stop, in: before).isEmpty { outcome.unjoined += 1 } else { outcome.joined += 1 }
         }
+        var dropped: [DroppedWalk] = []
         t.storeWalks { x in
             let stored = before.storedWalks(x)
-            let street = walker.meters(fromStop: x, to: stored.map { (Int($0.stop), $0.meters) }, limit: radius, in: before)
-            return stored.compactMap { y, straight in
+            let street = walker.meters(fromStop: x, to: stored.map { (Int($0.stop), $0.meters) }, limit: longest, in: before)
+            var gone: [Int] = []
+            let kept = stored.compactMap { y, straight -> (Int32, Double)? in
                 // Either stop joins no street: the straight line.
                 guard let meters = street[Int(y)] else { return (y, straight) }
-                guard meters <= radius else {
-                    outcome.dropped += 1
-                    if straight < closeMeters && x < Int(y) { outcome.closePairsDropped += 1 }
+                guard meters <= longest else {
+                    gone.append(Int(y))
                     return nil
                 }
-                outcome.onStreets += 1
                 return (y, meters)
             }
+            outcome.onStreets += kept.count { street[Int($0.0)] != nil }
+            dropped += Self.whyDropped(x, gone, walker, before)
+            return kept
         }
+        outcome.dropped = dropped.count
         var joins = [UInt8](repeating: 0, count: t.stopCount)
         let foot = t
         for stop in 0..<t.stopCount where !t.stopLat[stop].isNaN {
@@ -79,18 +80,57 @@ package enum StreetFootpaths {
                 | (alone[0].contains(stop) ? 4 : 0) | (alone[1].contains(stop) ? 8 : 0)
         }
         t.stopJoins = Packed(joins)
-        guard let free else { return outcome }
+        guard let free else { return Self.keep(dropped, &t, &outcome) }
+        var stepsOnly: [DroppedWalk] = []
         t.storeWalks(stepFree: { x in
             let kept = foot.storedWalks(x)
-            let street = free.meters(fromStop: x, to: kept.map { (Int($0.stop), $0.meters) }, limit: radius, in: before)
+            let street = free.meters(fromStop: x, to: kept.map { (Int($0.stop), $0.meters) }, limit: longest, in: before)
             return kept.map { y, meters in
                 // Either stop off the map: the straight line, as on foot.
                 guard joins[x] & 1 != 0 && joins[Int(y)] & 1 != 0 else { return (y, meters, meters) }
-                let free = street[Int(y)].flatMap { $0 <= radius ? $0 : nil } ?? .infinity
-                if free == .infinity { outcome.notStepFree += 1 }
+                let free = street[Int(y)].flatMap { $0 <= longest ? $0 : nil } ?? .infinity
+                if free == .infinity {
+                    outcome.notStepFree += 1
+                    stepsOnly.append(DroppedWalk(from: x, to: Int(y), straight: before.straightMeters(x, Int(y)), street: meters, reason: .stepsOnly))
+                }
                 return (y, meters, free)
             }
         })
+        return Self.keep(dropped + stepsOnly, &t, &outcome)
+    }
+
+    /// Why the walks from `x` to `gone` were dropped: the stops join no common piece of the map
+    /// (not connected), or its path is longer, measured up to `DroppedWalk.searched`.
+    private static func whyDropped(_ x: Int, _ gone: [Int], _ walker: StreetWalker, _ t: Timetable) -> [DroppedWalk] {
+        guard !gone.isEmpty else { return [] }
+        let pieces = walker.pieces(ofStops: [x] + gone, in: t), own = pieces.first ?? []
+        let connected = gone.indices.filter { k in k + 1 < pieces.count && !own.isDisjoint(with: pieces[k + 1]) }
+        let longer = connected.isEmpty ? [:] : walker.meters(fromStop: x, to: connected.map { (gone[$0], 0) }, limit: DroppedWalk.searched, in: t)
+        return gone.enumerated().map { k, y in
+            let straight = t.straightMeters(x, y)
+            guard connected.contains(k) else { return DroppedWalk(from: x, to: y, straight: straight, street: nil, reason: .notConnected) }
+            return DroppedWalk(from: x, to: y, straight: straight, street: longer[y].flatMap { $0.isFinite ? $0 : nil }, reason: .longer)
+        }
+    }
+
+    /// Keeps `dropped` in the timetable with those it held (a combination's feeds' own, measured
+    /// at their imports), each pair once: from the stop of the lower index, or the one way
+    /// dropped where the other was kept.
+    private static func keep(_ dropped: [DroppedWalk], _ t: inout Timetable, _ outcome: inout Outcome) -> Outcome {
+        let all = t.dropped + dropped
+        let ways = Set(all.map { DirectedPair(from: $0.from, to: $0.to, reason: $0.reason) })
+        var seen = Set<DirectedPair>()
+        let once = all.filter { walk in
+            let pair = DirectedPair(from: min(walk.from, walk.to), to: max(walk.from, walk.to), reason: walk.reason)
+            guard walk.from < walk.to || !ways.contains(DirectedPair(from: walk.to, to: walk.from, reason: walk.reason)) else { return false }
+            return seen.insert(pair).inserted
+        }.sorted { ($0.from, $0.to, $0.reason.rawValue) < ($1.from, $1.to, $1.reason.rawValue) }
+        t.storeDropped(once)
+        outcome.droppedPairs = once
         return outcome
+    }
+
+    private struct DirectedPair: Hashable {
+        var from: Int, to: Int, reason: DroppedWalk.Reason
     }
 }

@@ -91,10 +91,10 @@ package final class StreetWalker {
 
     private func meters(from start: [StreetNetwork.Join], to stops: [(stop: Int, meters: Double)], limit: Double, in t: Timetable) -> [Int: Double] {
         guard !start.isEmpty else { return [:] }
-        search.run(from: start, limit: limit)
+        let ends = stops.map { $0.stop >= 0 && $0.stop < t.stopCount ? joins(stop: $0.stop, in: t) : [] }
+        search.run(from: start, limit: limit, until: ends.filter { !$0.isEmpty })
         var out: [Int: Double] = [:]
-        for (stop, _) in stops where stop >= 0 && stop < t.stopCount {
-            let end = joins(stop: stop, in: t)
+        for ((stop, _), end) in zip(stops, ends) where stop >= 0 && stop < t.stopCount {
             guard !end.isEmpty else {
                 if stepsOnly(stop, t) { out[stop] = .infinity }
                 continue
@@ -115,7 +115,7 @@ package final class StreetWalker {
     package func walk(from a: Coordinate, to b: Coordinate, limit: Double) -> Walk {
         let start = joins(a), end = joins(b)
         guard !start.isEmpty, !end.isEmpty else { return .straight(a.meters(to: b, radius: Coordinate.meanEarthRadiusMeters)) }
-        search.run(from: start, limit: limit)
+        search.run(from: start, limit: limit, until: [end])
         return search.meters(to: end).map(Walk.streets) ?? .unreachable
     }
 
@@ -124,7 +124,7 @@ package final class StreetWalker {
     package func path(from a: Coordinate, to b: Coordinate, limit: Double) -> [Coordinate]? {
         let start = joins(a), end = joins(b)
         guard !start.isEmpty, !end.isEmpty else { return nil }
-        search.run(from: start, limit: limit)
+        search.run(from: start, limit: limit, until: [end])
         return search.path(to: end).map { [a] + $0 + [b] }
     }
 }

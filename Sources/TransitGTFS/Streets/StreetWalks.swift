@@ -89,8 +89,11 @@ package final class StreetSearch {
     }
 
     /// Searches from a place's joins (the straight piece to each included) every node within
-    /// `limit` meters.
-    package func run(from joins: [Join], limit: Double) {
+    /// `limit` meters; with `targets` (places, each by its joins), only until each target's walk
+    /// is known: every node still to settle is at least as far as the nodes settled, so a target
+    /// whose walk is no longer than the last node settled has its walk (a stop's walks within
+    /// 600 m mostly end within 200: searching the whole radius was most of an import's time).
+    package func run(from joins: [Join], limit: Double, until targets: [[Join]] = []) {
         let best = self.best, previous = self.previous
         for node in reached {
             best[Int(node)] = .infinity
@@ -98,6 +101,7 @@ package final class StreetSearch {
         }
         var reached = self.reached, heap = self.heap
         reached.removeAll(keepingCapacity: true)
+        heap.removeAll()
         defer {
             self.reached = reached
             self.heap = heap
@@ -114,11 +118,16 @@ package final class StreetSearch {
             settle(join.from, join.distance + join.offset, from: -1)
             settle(join.to, join.distance + join.meters - join.offset, from: -1)
         }
+        var waiting = Waiting(targets, origin: origin, nodes: best.count)
         network.start.withUnsafeBufferPointer { start in
             network.targets.withUnsafeBufferPointer { targets in
                 network.meters.withUnsafeBufferPointer { lengths in
                     while let (meters, node) = heap.pop() {
                         guard meters <= best[node] else { continue }
+                        if waiting.active {
+                            waiting.settled(node, meters)
+                            if waiting.allKnown(by: meters) { break }
+                        }
                         for slot in Int(start[node])..<Int(start[node + 1]) {
                             settle(Int(targets[slot]), meters + lengths[slot], from: Int32(node))
                         }
@@ -126,6 +135,46 @@ package final class StreetSearch {
                 }
             }
         }
+    }
+
+    /// The targets of a search that stops early (`run(from:limit:until:)`): each target's walk
+    /// as far as known (through a node settled, or along a segment it shares with the start),
+    /// and the targets each node ends a join of.
+    private struct Waiting {
+        private var known: [Double]
+        private var joinsAt: [Int32: [(target: Int32, extra: Double)]] = [:]
+        private var longest = Double.infinity
+        let active: Bool
+
+        init(_ targets: [[Join]], origin: [Join], nodes: Int) {
+            known = [Double](repeating: .infinity, count: targets.count)
+            active = !targets.isEmpty && !origin.isEmpty
+            guard active else { return }
+            for (k, ends) in targets.enumerated() {
+                for b in ends where b.from >= 0 && b.from < nodes && b.to >= 0 && b.to < nodes {
+                    joinsAt[Int32(b.from), default: []].append((Int32(k), b.offset + b.distance))
+                    joinsAt[Int32(b.to), default: []].append((Int32(k), b.meters - b.offset + b.distance))
+                    for a in origin {
+                        if a.from == b.from && a.to == b.to { known[k] = min(known[k], a.distance + abs(a.offset - b.offset) + b.distance) }
+                        if a.from == b.to && a.to == b.from { known[k] = min(known[k], a.distance + abs(a.offset - (b.meters - b.offset)) + b.distance) }
+                    }
+                }
+            }
+            longest = known.max() ?? .infinity
+        }
+
+        /// Node `node` settled at `meters`: the walks through it.
+        mutating func settled(_ node: Int, _ meters: Double) {
+            guard let ends = joinsAt[Int32(node)] else { return }
+            for (target, extra) in ends where meters + extra < known[Int(target)] {
+                let before = known[Int(target)]
+                known[Int(target)] = meters + extra
+                if before >= longest { longest = known.max() ?? .infinity }
+            }
+        }
+
+        /// Is every target's walk known, no node left to settle being nearer than `meters`?
+        func allKnown(by meters: Double) -> Bool { longest <= meters }
     }
 
     /// The street distance from the last search's place to a place joined at `ends`; nil
@@ -178,6 +227,9 @@ package struct MinimumHeap {
     private var items: [(Double, Int)] = []
 
     package var isEmpty: Bool { items.isEmpty }
+
+    /// Empty, its storage kept (a search stopped early leaves some behind).
+    package mutating func removeAll() { items.removeAll(keepingCapacity: true) }
 
     package mutating func push(_ key: Double, _ value: Int) {
         items.append((key, value))

@@ -47,9 +47,9 @@ struct DifferentialCase {
     }
 
     /// Half the feeds walk on "streets": each stored walk (a straight line within 300 m) made
-    /// longer by up to half, or dropped (a river, a wall), as `StreetFootpaths` stores what a map
-    /// measured; the reference learns the same walks. Its own generator, so that the feed's other
-    /// draws stay as they were.
+    /// longer by up to 2.2 times (up to 600 m kept, as a map's), or dropped (a river, a wall), as
+    /// `StreetFootpaths` stores what a map measured; the reference learns the same walks. Its own
+    /// generator, so that the feed's other draws stay as they were.
     static func drawFootpaths(_ feed: inout RandomFeed, _ t: inout Timetable, seed: UInt64) {
         var g = SeededGenerator(seed: seed ^ 0x57_5245_4554)
         guard g.chance(0.5), t.linkStart.count == t.stopCount + 1 else { return }
@@ -58,8 +58,8 @@ struct DifferentialCase {
         let before = t
         t.storeWalks { x in
             before.storedWalks(x).compactMap { y, straight in
-                let meters = straight * (1 + Double(g.int(0...50)) / 100)
-                guard !g.chance(0.2), meters <= TimetableCombination.linkRadius,
+                let meters = straight * (1 + Double(g.int(0...120)) / 100)
+                guard !g.chance(0.2), meters <= TimetableCombination.longestWalk,
                       let rx = index[before.stopIDs[x]], let ry = index[before.stopIDs[Int(y)]] else { return nil }
                 paths[rx, default: [:]][ry] = meters
                 return (y, meters)

@@ -227,7 +227,7 @@ struct ReferenceRouter {
             var out: [Int: Int] = [:]
             for y in feed.stops.indices where !named.contains(y) && called.contains(y) {
                 for x in ends {
-                    guard let d = length(x, y), d <= walk else { continue }
+                    guard let d = length(x, y), allows(walk, x, y, d) else { continue }
                     out[y] = min(out[y] ?? Int.max, Int((d / query.needs.speed).rounded(.up)))
                 }
             }
@@ -289,6 +289,10 @@ struct ReferenceRouter {
         return nearest.contains(y)
     }
 
+    /// Does a bound (`--walk`) allow the walk from `x` to `y` of `d` meters (a map's footpath, or
+    /// the straight line)? The straight line within the bound, the walk within twice it.
+    func allows(_ bound: Double, _ x: Int, _ y: Int, _ d: Double) -> Bool { meters(x, y) <= bound && d <= 2 * bound }
+
     /// How long a walk within a feed is: the footpath a map measured (none: no walk) when the
     /// feed has them and the query's walks and links stay within the 300 m they were stored
     /// for; else the straight line.
@@ -319,7 +323,7 @@ struct ReferenceRouter {
         if x == y || sameStation || feed.transfers.contains(where: { lists($0, x, y) }) {
             return decided(x, y, from: a, to: b).map(query.needs.margin)
         }
-        if let walk = query.walkMeters, let d = walkLength(x, y, walk: walk), d <= walk,
+        if let walk = query.walkMeters, let d = walkLength(x, y, walk: walk), allows(walk, x, y, d),
            !feed.transfers.contains(where: { $0.type == 3 && $0.feed == feed.feed(of: x) && names($0.fromStop, x) && names($0.toStop, y) }) {
             return query.needs.margin(query.minTransfer + Int((d / query.needs.speed).rounded(.up)))
         }

@@ -46,7 +46,7 @@ enum GTFSCommandLine {
     /// biggest published feeds, whole countries, are a few hundred MB zipped).
     static let maxFeedBytes = 512 << 20
     static let feed = OptionSpec("feed", value: "NAME|PATH", "an imported feed, a GTFS zip or directory (compiled on first use), or all; repeatable: several feeds are searched as one, their ids written feed:id; default $TRANSIT_GTFS_FEED (comma-separated), else the one imported feed (of several, the one that has the stops asked for)", source: .cached, repeatable: true)
-    static let link = OptionSpec("link", value: "METERS", "over several feeds: a change between stops of different feeds this close, needing --min-transfer plus the walk at 1.2 m/s (1 to 5000)",
+    static let link = OptionSpec("link", value: "METERS", "over several feeds: a change between stops of different feeds this close in a straight line (on one map, the street path up to twice METERS), needing --min-transfer plus the walk at 1.2 m/s (1 to 5000)",
                                  default: Arguments.format(SearchDefaults.linkMeters))
     static let zone = OptionSpec("tz", value: "ZONE", "read --date, --after and --before in this IANA zone (default: the zone of the origin's feed)")
     static let realtime = OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime trip updates to apply: an http(s) URL or a .pb file (repeatable; over several feeds FEED=SOURCE; default the feeds' remembered sources)", source: .files, repeatable: true)
@@ -60,7 +60,7 @@ enum GTFSCommandLine {
     static let transfers = OptionSpec("transfers", value: "K", "at most K changes (0 to \(SearchDefaults.maxTransfers))", default: String(SearchDefaults.transfers))
     static let minTransfer = OptionSpec("min-transfer", value: "MIN", "minutes a change needs where transfers.txt does not say",
                                         default: String(SearchDefaults.minTransferSeconds / 60))
-    static let walk = OptionSpec("walk", value: "METERS", "change on foot between stops this close (--min-transfer plus the walk at 1.2 m/s), and walk this far from a named --from and to a named --to (0 turns both off)",
+    static let walk = OptionSpec("walk", value: "METERS", "change on foot between stops this close in a straight line (--min-transfer plus the walk at 1.2 m/s; on a map, the street path, up to twice METERS), and walk this far from a named --from and to a named --to (0 turns both off)",
                                  default: Arguments.format(SearchDefaults.walkMeters))
 
     /// The options of a search that `trips`, `reach`, `fares` and `journey` share, read and
