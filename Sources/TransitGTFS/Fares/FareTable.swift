@@ -14,7 +14,7 @@ import TransitSupport
 /// within `transfer_duration` of its first (a stop without a zone is in its station's). A fare
 /// with no rules covers any single ride of its feed. A journey costs the cheapest way to cover
 /// its rides with such runs.
-package struct FareTable: Sendable {
+package final class FareTable: Sendable {
     /// A fare's conditions; its origin-destination pairs are in `byPair`. Sorted arrays, not
     /// sets: BART has 2,500 fares of one rule each, made at every query.
     struct Fare: Sendable {
