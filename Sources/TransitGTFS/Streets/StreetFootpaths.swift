@@ -16,13 +16,9 @@ package enum StreetFootpaths {
     package struct Outcome: Equatable {
         package var joined = 0
         package var unjoined = 0
-        /// Walks kept on the streets, and walks dropped (no street path within the longest walk).
-        package var onStreets = 0
-        package var dropped = 0
-        /// The pairs dropped, each once (also in the timetable, `Timetable.dropped`).
+        /// The pairs dropped, each once, and those kept on foot with no step-free way within the
+        /// longest walk (steps, or `wheelchair=no`): also in the timetable, `Timetable.dropped`.
         package var droppedPairs: [DroppedWalk] = []
-        /// Walks kept that have no step-free way within the longest walk (steps, or `wheelchair=no`).
-        package var notStepFree = 0
         /// Stops that join a piece of the map no other stop joins, and so join the next piece too.
         package var nextPiece = 0
     }
@@ -68,11 +64,9 @@ package enum StreetFootpaths {
                 }
                 return (y, meters)
             }
-            outcome.onStreets += kept.count { street[Int($0.0)] != nil }
             dropped += Self.whyDropped(x, gone, walker, before)
             return kept
         }
-        outcome.dropped = dropped.count
         var joins = [UInt8](repeating: 0, count: t.stopCount)
         let foot = t
         for stop in 0..<t.stopCount where !t.stopLat[stop].isNaN {
@@ -90,7 +84,6 @@ package enum StreetFootpaths {
                 guard joins[x] & 1 != 0 && joins[Int(y)] & 1 != 0 else { return (y, meters, meters) }
                 let free = street[Int(y)].flatMap { $0 <= longest ? $0 : nil } ?? .infinity
                 if free == .infinity {
-                    outcome.notStepFree += 1
                     stepsOnly.append(DroppedWalk(from: x, to: Int(y), straight: before.straightMeters(x, Int(y)), street: meters, reason: .stepsOnly))
                 }
                 return (y, meters, free)
@@ -117,14 +110,13 @@ package enum StreetFootpaths {
     /// at their imports), each pair once: from the stop of the lower index, or the one way
     /// dropped where the other was kept.
     private static func keep(_ dropped: [DroppedWalk], _ t: inout Timetable, _ outcome: inout Outcome) -> Outcome {
-        let all = t.dropped + dropped
-        let ways = Set(all.map { DirectedPair(from: $0.from, to: $0.to, reason: $0.reason) })
+        // The ways from the lower index first (then as they came), so that each pair keeps that
+        // one where it has it.
         var seen = Set<DirectedPair>()
-        let once = all.filter { walk in
-            let pair = DirectedPair(from: min(walk.from, walk.to), to: max(walk.from, walk.to), reason: walk.reason)
-            guard walk.from < walk.to || !ways.contains(DirectedPair(from: walk.to, to: walk.from, reason: walk.reason)) else { return false }
-            return seen.insert(pair).inserted
-        }.sorted { ($0.from, $0.to, $0.reason.rawValue) < ($1.from, $1.to, $1.reason.rawValue) }
+        let once = (t.dropped + dropped).enumerated().sorted { ($0.element.from > $0.element.to ? 1 : 0, $0.offset) < ($1.element.from > $1.element.to ? 1 : 0, $1.offset) }
+            .map(\.element).filter { walk in
+                seen.insert(DirectedPair(from: min(walk.from, walk.to), to: max(walk.from, walk.to), reason: walk.reason)).inserted
+            }.sorted { ($0.from, $0.to, $0.reason.rawValue) < ($1.from, $1.to, $1.reason.rawValue) }
         t.storeDropped(once)
         outcome.droppedPairs = once
         return outcome

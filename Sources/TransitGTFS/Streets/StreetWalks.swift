@@ -137,6 +137,15 @@ package final class StreetSearch {
         }
     }
 
+    /// The walk between joins `a` and `b` along the one segment both are on (either way round);
+    /// `.infinity` where they are on different segments.
+    static func along(_ a: Join, _ b: Join) -> Double {
+        var meters = Double.infinity
+        if a.from == b.from && a.to == b.to { meters = a.distance + abs(a.offset - b.offset) + b.distance }
+        if a.from == b.to && a.to == b.from { meters = min(meters, a.distance + abs(a.offset - (b.meters - b.offset)) + b.distance) }
+        return meters
+    }
+
     /// The targets of a search that stops early (`run(from:limit:until:)`): each target's walk
     /// as far as known (through a node settled, or along a segment it shares with the start),
     /// and the targets each node ends a join of.
@@ -154,10 +163,7 @@ package final class StreetSearch {
                 for b in ends where b.from >= 0 && b.from < nodes && b.to >= 0 && b.to < nodes {
                     joinsAt[Int32(b.from), default: []].append((Int32(k), b.offset + b.distance))
                     joinsAt[Int32(b.to), default: []].append((Int32(k), b.meters - b.offset + b.distance))
-                    for a in origin {
-                        if a.from == b.from && a.to == b.to { known[k] = min(known[k], a.distance + abs(a.offset - b.offset) + b.distance) }
-                        if a.from == b.to && a.to == b.from { known[k] = min(known[k], a.distance + abs(a.offset - (b.meters - b.offset)) + b.distance) }
-                    }
+                    for a in origin { known[k] = min(known[k], StreetSearch.along(a, b)) }
                 }
             }
             longest = known.max() ?? .infinity
@@ -192,10 +198,7 @@ package final class StreetSearch {
             consider(best[b.from] + b.offset + b.distance, b.from, nil, b)
             consider(best[b.to] + b.meters - b.offset + b.distance, b.to, nil, b)
             // On a segment both places join: along it, between the two joins.
-            for a in origin {
-                if a.from == b.from && a.to == b.to { consider(a.distance + abs(a.offset - b.offset) + b.distance, -1, a, b) }
-                if a.from == b.to && a.to == b.from { consider(a.distance + abs(a.offset - (b.meters - b.offset)) + b.distance, -1, a, b) }
-            }
+            for a in origin { consider(Self.along(a, b), -1, a, b) }
         }
         return result.flatMap { $0.meters.isFinite ? $0 : nil }
     }

@@ -46,7 +46,7 @@ struct GTFSWalksCommand: GTFSSubcommand {
         var walks: [Walk] = []
         for x in from {
             for (y, meters) in t.storedWalks(x) {
-                let straight = t.coordinate(ofStop: x).meters(to: t.coordinate(ofStop: Int(y)))
+                let straight = t.straightMeters(x, Int(y))
                 guard longerThan.map({ meters > $0 * straight }) ?? true else { continue }
                 walks.append(Walk(from: x, to: Int(y), straight: straight, meters: meters))
             }
