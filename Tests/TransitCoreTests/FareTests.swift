@@ -176,6 +176,34 @@ struct FareTests {
         #expect(fares.price(direct).total == 1.25 && fares.price(direct).parts.map(\.fare) == ["p"])
     }
 
+    /// A price read again (issue 67: Fares v1 prices kept by what they depend on) is the price a
+    /// table that never priced before works out, for every journey of three hours with up to
+    /// two changes between pairs of stations of BART (fares by pair), Caltrain (by zones) and
+    /// the sample feed (by route, no transfers): one table prices them all, in turn, twice.
+    @Test func aPriceReadAgainIsThePriceWorkedOut() throws {
+        let feeds = [("realdata/bart_gtfs/gtfs-lite_2022/unz", "2022-10-12"), ("gtfs/feeds/caltrain-20160406", "2016-04-06"),
+                     ("gtfs-multi/feeds/gh-sample-feed", "2008-01-05")]
+        var generator = SplitMix(seed: 67), compared = 0, multiRide = 0
+        for (path, day) in feeds {
+            let t = try GTFSCompiler.compile(try FeedFiles.open(Reference.path(path))).0
+            let shared = try #require(FareTable(t))
+            let stations = (0..<t.stopCount).filter { t.isCalledAt($0) }
+            var journeys: [Router.Journey] = []
+            for _ in 0..<12 {
+                let a = stations[Int(generator.next() % UInt64(stations.count))], b = stations[Int(generator.next() % UInt64(stations.count))]
+                guard a != b else { continue }
+                journeys += try Self.journeys(t, [a], [b], day: day, after: 7 * 3600, transfers: 2)
+            }
+            for journey in journeys + journeys {
+                let fresh = try #require(FareTable(t)).price(journey)
+                #expect(shared.price(journey) == fresh, "\(path): \(journey.legs.map { ($0.from, $0.to) })")
+                compared += 1
+                if journey.legs.filter(\.isRide).count > 1 { multiRide += 1 }
+            }
+        }
+        #expect(compared > 200 && multiRide > 0, "\(compared) compared, \(multiRide) of more than one ride")
+    }
+
     /// Over several feeds each ride is priced by its own feed's fares: Caltrain and the sample
     /// feed combined (their fares, zones and routes moved past the other's) price as they do alone,
     /// and so after the combined file is written and read back.

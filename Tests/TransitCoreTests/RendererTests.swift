@@ -144,6 +144,31 @@ import Testing
         }
     }
 
+    /// A value written once (`Value.encoded`, issue 67) writes what the value itself writes, at
+    /// the depth it was written for and at any other (read again there), in every format, and
+    /// equals the value it holds.
+    @Test func aValueWrittenOnceWritesAsTheValue() throws {
+        let zone = try #require(TimeZone(identifier: "Asia/Kolkata"))
+        let fare = Value.object(Record([("total", .double(4.6)), ("currency", .string("USD")), ("at", .time(Date(timeIntervalSince1970: 1e9), zone)),
+                                        ("legs", .list([.object(Record([("fare_id", .string("a\"b")), ("legs", .list([.int(0), .int(2)]))]))])), ("rider", .null)]))
+        for indent in [0, 1, 2, 3] {
+            let encoded = Value.encoded(EncodedJSON(fare, indent: indent))
+            for depth in 0...3 {
+                var once: [UInt8] = [], plain: [UInt8] = [], offsets = ZoneOffsets()
+                JSONWriter.append(encoded, to: &once, indent: depth, offsets: &offsets)
+                JSONWriter.append(fare, to: &plain, indent: depth, offsets: &offsets)
+                #expect(once == plain, "written for \(indent), at \(depth)")
+            }
+            let rows = [Record([("id", .int(1)), ("fare", encoded)]), Record([("id", .int(2)), ("fare", fare)])]
+            let columns = ["id", "fare"].map { key in Column<Record>(key) { $0[key] ?? .null } }
+            let json = try Renderer(format: .json).render(Output(rows, data: columns, table: columns))
+            let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+            #expect(parsed.count == 2 && NSDictionary(dictionary: parsed[0]["fare"] as? [String: Any] ?? [:]).isEqual(to: parsed[1]["fare"] as? [String: Any] ?? ["x": 1]))
+            #expect(Renderer.flatText(encoded) == Renderer.flatText(fare) && Renderer.tableText(encoded) == Renderer.tableText(fare))
+            #expect(encoded == fare && fare == encoded && encoded != .object(Record([])) && Value.list([encoded]) == .list([fare]))
+        }
+    }
+
     /// A long output goes to the sink a megabyte at a time, each piece ending between records,
     /// and the pieces joined are the whole document: JSON that parses to every row, in order,
     /// with its multi-byte names and times; tsv with every line.

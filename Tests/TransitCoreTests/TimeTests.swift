@@ -15,6 +15,24 @@ import Testing
         #expect(LocalDate(iso: "") == nil)
     }
 
+    /// GTFS's clock written byte by byte (issue 67) against the arithmetic spelled out: every
+    /// second of two service days, hours past 24 and past 99, and a negative time as 00:00:00.
+    @Test func gtfsTimesAreWrittenAsGTFSWritesThem() {
+        func spelled(_ s: Int) -> String {
+            func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+            return "\(two(s / 3600)):\(two(s / 60 % 60)):\(two(s % 60))"
+        }
+        for s in 0..<(48 * 3600) where ClockTime.gtfs(s) != spelled(s) {
+            Issue.record("\(s): \(ClockTime.gtfs(s)) against \(spelled(s))")
+            break
+        }
+        #expect(ClockTime.gtfs(25 * 3600 + 10 * 60) == "25:10:00")
+        #expect(ClockTime.gtfs(100 * 3600 + 61) == "100:01:01")
+        #expect(ClockTime.gtfs(-5) == "00:00:00")
+        #expect((0..<100).allSatisfy { ClockTime.pad($0) == ($0 < 10 ? "0\($0)" : "\($0)") })
+        #expect(ClockTime.pad(-3) == "-03" && ClockTime.pad(123) == "123" && ClockTime.pad(7, 4) == "0007")
+    }
+
     @Test func dayArithmeticCrossesMonthsAndYears() {
         let d = LocalDate(year: 2026, month: 12, day: 31)
         #expect(d.adding(days: 1) == LocalDate(year: 2027, month: 1, day: 1))

@@ -75,6 +75,7 @@ package struct Renderer: Sendable {
         case .time(let date, let zone): return ClockTime.hhmm(date, zone: zone)
         case .list(let items): return items.map(tableText).joined(separator: ",")
         case .bool(let b): return b ? "yes" : "no"
+        case .encoded(let encoded): return tableText(encoded.value)
         default: return flatText(value)
         }
     }
@@ -154,6 +155,7 @@ package struct Renderer: Sendable {
         case .time(let date, let zone): return ClockTime.iso8601(date, zone: zone)
         case .list(let items): return items.map(flatText).joined(separator: ",")
         case .object(let record): return record.fields.map { "\($0.key)=\(flatText($0.value))" }.joined(separator: " ")
+        case .encoded(let encoded): return flatText(encoded.value)
         }
     }
 
@@ -248,6 +250,8 @@ package enum JSONWriter {
             out.append(UInt8(ascii: "\""))
         case .list(let items):
             list(count: items.count, { items[$0] }, to: &out, indent: indent, offsets: &offsets, sink: nil)
+        case .encoded(let encoded):
+            if encoded.indent == indent { out.append(contentsOf: encoded.bytes) } else { append(encoded.value, to: &out, indent: indent, offsets: &offsets) }
         case .object(let record):
             if record.fields.isEmpty { token(Token.emptyObject, &out); return }
             token(Token.openObject, &out)

@@ -27,7 +27,11 @@ package final class FareTable: Sendable {
     private let fares: [Fare]
     /// The fares naming each origin-destination pair, and those naming none: the candidates
     /// for a run are found by its pair, not by trying BART's 2,500 fares each time.
-    private let byPair: [Int64: [Int]]
+    /// Flat and sorted (pair, then fare; each once), searched by halving: BART's 2,500 pairs
+    /// made a dictionary of 2,500 arrays at every query that prices, and freed it after
+    /// (issue 67).
+    private let pairKeys: [Int64]
+    private let pairFares: [Int]
     private let withoutPairs: [Int]
     /// Each fare's price for the rider asked for (its own price where the feed gives none for
     /// the category).
@@ -45,6 +49,14 @@ package final class FareTable: Sendable {
     /// (`FareProducts.maxWork`): they have no total, and the command says why.
     private let tooManyWays = Locked(0)
     package var journeysWithTooManyWays: Int { tooManyWays.current }
+    /// Fares v1 prices by what they depend on (`priceKey`): a whole day's answer has thousands
+    /// of journeys and few kinds of them (a day of one line: each run rides the same stops),
+    /// and a price asked again (tsv's price and currency) is read, not worked out (issue 67).
+    private let known = Locked<[[Int]: Price]>([:])
+    /// Whether any fare names contained zones, or limits a ticket's time: only then do a ride's
+    /// calls and the rides' times change a price.
+    private let namesContained: Bool
+    private let limitsDuration: Bool
 
     /// `rider`: a category of `riderCategoryIDs`, whose prices replace the fares' own (v1) or
     /// whose products are bought (v2; without one, the feed's default category). `clock`: the
@@ -69,7 +81,7 @@ package final class FareTable: Sendable {
         let prefixes = t.isCombination ? (0..<t.feedCount).map { t.feedName($0) + ":" } : []
         fareFeed = (0..<t.fares.fareIDs.count).map { f in prefixes.isEmpty ? 0 : prefixes.firstIndex { t.fares.fareIDs[f].hasPrefix($0) } ?? -1 }
         var fares = [Fare](repeating: Fare(), count: t.fares.fareIDs.count)
-        var byPair: [Int64: [Int]] = [:]
+        var named: [(pair: Int64, fare: Int)] = []
         let rules = t.fares.fareRules.buffer
         var k = 0
         while k + 4 < rules.count {
@@ -79,7 +91,7 @@ package final class FareTable: Sendable {
                 if rules[k + 1] >= 0 { fares[f].routes.append(rules[k + 1]) }
                 if rules[k + 2] >= 0 || rules[k + 3] >= 0 {
                     fares[f].hasPairs = true
-                    byPair[Self.pair(rules[k + 2], rules[k + 3]), default: []].append(f)
+                    named.append((Self.pair(rules[k + 2], rules[k + 3]), f))
                 }
                 if rules[k + 4] >= 0 { fares[f].contains.append(rules[k + 4]) }
             }
@@ -92,7 +104,17 @@ package final class FareTable: Sendable {
             fares[f].contains = ordered(fares[f].contains)
         }
         self.fares = fares
-        self.byPair = byPair.mapValues { $0.count < 2 ? $0 : Array(Set($0)).sorted() }
+        namesContained = fares.contains { !$0.contains.isEmpty }
+        limitsDuration = t.fares.fareTransferDuration.buffer.contains { $0 >= 0 }
+        named.sort { ($0.pair, $0.fare) < ($1.pair, $1.fare) }
+        var keys: [Int64] = [], listed: [Int] = []
+        keys.reserveCapacity(named.count)
+        listed.reserveCapacity(named.count)
+        for (pair, fare) in named where keys.last != pair || listed.last != fare {
+            keys.append(pair)
+            listed.append(fare)
+        }
+        (pairKeys, pairFares) = (keys, listed)
         withoutPairs = fares.indices.filter { !fares[$0].hasPairs }
         self.t = t
     }
@@ -101,7 +123,7 @@ package final class FareTable: Sendable {
 
     /// One fare paid: which, its price and currency, and the journey's legs it covers (indices
     /// into `journey.legs`).
-    package struct Part: Equatable, Sendable {
+    package struct Part: Hashable, Sendable {
         /// A fare_id (v1) or fare_product_id (v2).
         package var fare: String
         /// In the currency's minor units, a whole number (`Money`); `price` in its major unit.
@@ -123,7 +145,7 @@ package final class FareTable: Sendable {
     /// A journey's price: its parts and their total, summed exactly in the currency's minor units
     /// (`Money`; `total` in its major unit). The total is never below zero: a discount larger than
     /// the fares it follows leaves the journey free, `clamped` (the parts keep their amounts).
-    package struct Price: Equatable, Sendable {
+    package struct Price: Hashable, Sendable {
         package var parts: [Part]
         package var minorTotal: Double?
         package var currency: String?
@@ -140,6 +162,34 @@ package final class FareTable: Sendable {
     /// The cheapest way to pay the journey's rides: each feed's consecutive rides by its own
     /// fares. A journey with no ride costs nothing.
     package func price(_ journey: Router.Journey) -> Price {
+        guard let key = priceKey(journey) else { return work(journey) }
+        if let price = known.withLock({ $0[key] }) { return price }
+        let price = work(journey)
+        known.withLock { $0[key] = price }
+        return price
+    }
+
+    /// What a Fares v1 price depends on: each leg (a walk as -1), each ride's route, ends, and
+    /// where contained zones count its calls, and where a fare limits its time the rides' times
+    /// from the first. nil where it is not worked out this way: Fares v2 (timeframes read the
+    /// clock) and real-time data (an added trip's route is its own).
+    private func priceKey(_ journey: Router.Journey) -> [Int]? {
+        guard products == nil, updates == nil else { return nil }
+        var key: [Int] = []
+        key.reserveCapacity(4 * journey.legs.count)
+        let first = journey.legs.first(where: \.isRide)?.departure.predicted ?? 0
+        for leg in journey.legs {
+            guard leg.isRide else { key.append(-1); continue }
+            key.append(leg.route(t, updates))
+            key.append(leg.from)
+            key.append(leg.to)
+            if namesContained { key.append(leg.calls.count); key += leg.calls }
+            if limitsDuration { key.append(leg.departure.predicted - first) }
+        }
+        return key
+    }
+
+    private func work(_ journey: Router.Journey) -> Price {
         let rides = journey.legs.indices.filter { journey.legs[$0].isRide }
         guard !rides.isEmpty else { return Price(parts: [], minorTotal: 0, currency: nil, complete: true) }
         var parts: [Part] = [], start = 0
@@ -217,22 +267,38 @@ package final class FareTable: Sendable {
         let passed = Array(Set(legs.flatMap { $0.calls.map(zone) }.filter { $0 >= 0 })).sorted()
         let span = journey.legs[last].departure.predicted - journey.legs[first].departure.predicted
         var found: (Int, Double)?
-        for list in [byPair[Self.pair(origin, destination)], byPair[Self.pair(origin, -1)], byPair[Self.pair(-1, destination)], withoutPairs] {
-        for f in list ?? [] {
-            let fare = fares[f]
-            if fareFeed[f] != feed { continue }
-            let allowed = Int(t.fares.fareTransfers[f])
-            if allowed >= 0 && rides.count - 1 > allowed { continue }
-            let limit = Int(t.fares.fareTransferDuration[f])
-            if limit >= 0 && rides.count > 1 && span > limit { continue }
-            if !fare.hasRules && rides.count > 1 { continue }
-            if !fare.routes.isEmpty && !routes.allSatisfy({ Self.holds(fare.routes, $0) }) { continue }
-            if !fare.contains.isEmpty && passed != fare.contains { continue }
-            let price = prices[f]
-            if found.map({ price < $0.1 || price == $0.1 && f < $0.0 }) ?? true { found = (f, price) }
+        func consider(_ list: ArraySlice<Int>) {
+            for f in list {
+                let fare = fares[f]
+                if fareFeed[f] != feed { continue }
+                let allowed = Int(t.fares.fareTransfers[f])
+                if allowed >= 0 && rides.count - 1 > allowed { continue }
+                let limit = Int(t.fares.fareTransferDuration[f])
+                if limit >= 0 && rides.count > 1 && span > limit { continue }
+                if !fare.hasRules && rides.count > 1 { continue }
+                if !fare.routes.isEmpty && !routes.allSatisfy({ Self.holds(fare.routes, $0) }) { continue }
+                if !fare.contains.isEmpty && passed != fare.contains { continue }
+                let price = prices[f]
+                if found.map({ price < $0.1 || price == $0.1 && f < $0.0 }) ?? true { found = (f, price) }
+            }
         }
-        }
+        consider(fares(naming: Self.pair(origin, destination)))
+        consider(fares(naming: Self.pair(origin, -1)))
+        consider(fares(naming: Self.pair(-1, destination)))
+        consider(withoutPairs[...])
         return found
+    }
+
+    /// The fares naming an origin-destination pair (`pairKeys` halved to its first).
+    private func fares(naming pair: Int64) -> ArraySlice<Int> {
+        var low = 0, high = pairKeys.count
+        while low < high {
+            let mid = (low + high) / 2
+            if pairKeys[mid] < pair { low = mid + 1 } else { high = mid }
+        }
+        var end = low
+        while end < pairKeys.count && pairKeys[end] == pair { end += 1 }
+        return pairFares[low..<end]
     }
 
     /// Whether the sorted `list` holds `value`.

@@ -20,6 +20,14 @@ extension Timetable {
                           coordinate: coordinate(ofStop: s), parent: p >= 0 ? p : nil)
     }
 
+    /// A stop's stop_id alone ("" out of range): a whole day's answer lists 16,000, and the
+    /// record reads four strings and a place for each.
+    package func stopID(_ s: Int) -> String { s >= 0 && s < stopCount ? stopIDs[s] : "" }
+
+    /// A stop's platform_code and stop_code alone ("" out of range or where the feed gives none).
+    package func stopPlatform(_ s: Int) -> String { s >= 0 && s < stopCount ? stopPlatforms[s] : "" }
+    package func stopCode(_ s: Int) -> String { s >= 0 && s < stopCount ? stopCodes[s] : "" }
+
     /// A stop's place alone, without its record's names ((0, 0) out of range, as the record's).
     package func coordinate(ofStop s: Int) -> Coordinate {
         s >= 0 && s < stopCount ? Coordinate(latitude: stopLat[s], longitude: stopLon[s]) : Coordinate(latitude: 0, longitude: 0)
@@ -43,6 +51,9 @@ extension Timetable {
         package var id = "", agency = "", shortName = "", longName = "", color = ""
         package var type = 0
     }
+
+    /// A route's route_id alone ("" out of range).
+    package func routeID(_ r: Int) -> String { r >= 0 && r < routeCount ? routeIDs[r] : "" }
 
     package func route(_ r: Int) -> RouteRecord {
         guard r >= 0, r < routeCount else { return RouteRecord() }

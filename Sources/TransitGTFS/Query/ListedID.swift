@@ -8,7 +8,10 @@ import TransitSupport
 /// was split into two rides and `gtfs journey` checked other trips (issue 62).
 package enum ListedID {
     package static func encode(_ id: String) -> String {
-        guard id.contains(where: { $0 == "%" || $0 == ">" || $0 == "@" }) else { return id }
+        // Bytes, not Characters: the three are ASCII, never part of another character's UTF-8,
+        // and a Character compare is a string compare (a whole day's ids: 16,000 of them).
+        var bytes = id
+        guard bytes.withUTF8({ $0.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "@") } }) else { return id }
         var out = ""
         for c in id {
             switch c {

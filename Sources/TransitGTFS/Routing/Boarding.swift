@@ -41,7 +41,7 @@ package struct Boarding<S: Schedule> {
     /// The first run of `q` leaving position `i` at or after `time`, below `below`. The run
     /// boarded before is the place to start (most often the one just under it is too early);
     /// otherwise the runs are halved.
-    package func firstRun(_ q: Int, _ i: Int, atOrAfter time: Int32, below: Int) -> Int {
+    @_transparent package func firstRun(_ q: Int, _ i: Int, atOrAfter time: Int32, below: Int) -> Int {
         if below > 0 && below < schedule.runCount(q) && schedule.departure(q, below - 1, i) < time { return below }
         let call = schedule.firstCall(q) + i
         let hint = Int(runHint.runs[call])
@@ -57,7 +57,7 @@ package struct Boarding<S: Schedule> {
     /// run arrived on may be boarded again (a loop's vehicle, caught after a via's stay): whether
     /// a label may board a run cannot depend on how it was reached, or a later departure's label
     /// would hide an earlier one's journey. Runs from `current` on gain nothing.
-    package func boardable(_ q: Int, _ i: Int, _ source: RangeSearch<S>.Source, round: Int, current: Int) -> Int? {
+    @_transparent package func boardable(_ q: Int, _ i: Int, _ source: RangeSearch<S>.Source, round: Int, current: Int) -> Int? {
         let below = current >= 0 ? current : schedule.runCount(q)
         // Most sources cannot catch even the run before the one ridden (`ready` is a lower
         // bound): one read answers them, before any label is looked at.

@@ -85,7 +85,12 @@ package struct RangeSearch<S: Schedule> {
 
     /// A cap on arrivals known beforehand (`Router.Query.arrivingBy`, the day's last arrival):
     /// nothing arriving later is searched.
-    package var searchCap: Int64? { [query.arrivingBy.map(Int64.init), latestEnd].compactMap { $0 }.min() }
+    /// (Asked at every departure: no array made for the two values.)
+    package var searchCap: Int64? {
+        let asked = query.arrivingBy.map(Int64.init)
+        guard let latestEnd else { return asked }
+        return min(asked ?? latestEnd, latestEnd)
+    }
 
     /// `noAlighting`: the origins in every layer, where the schedule is layered (`ViaLayers`).
     /// `leaving`: a search for `earliestArrival` from then, not a range search.

@@ -133,7 +133,7 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
             Column("route") { .string(StopIndex.routeName(t, $0.route)) }.wrapping(),
             Column("headsign", "TOWARD") { .string($0.headsign ?? t.headsign($0.trip)) }.shrinkingFirst(),
             Column("trip_id", "TRIP") { .string($0.tripID ?? t.tripID($0.trip)) },
-            Column("platform", "STOP") { .string(t.stop($0.stop).id) },
+            Column("platform", "STOP") { .string(t.stopID($0.stop)) },
             Column("service_day", "DAY") { .string(day.adding(days: $0.dayOffset).iso) }.whole(),
             // A frequencies.txt trip runs many times: its start (HH:MM:SS of its service day, as
             // GTFS-Realtime's trip descriptor says it) tells which; null for a trip that runs once.

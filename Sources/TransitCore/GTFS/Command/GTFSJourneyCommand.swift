@@ -329,7 +329,7 @@ struct GTFSJourneyCommand: GTFSSubcommand {
     static func matches(_ stop: Int, _ named: String, _ t: Timetable) -> Bool {
         let record = t.stop(stop)
         if record.id == named || t.stationName(ofStop: stop).lowercased() == named.lowercased() { return true }
-        return record.parent.map { t.stop($0).id == named } ?? false
+        return record.parent.map { t.stopID($0) == named } ?? false
     }
 
     /// The answer in every format: a row a ride (as predicted, with its status), then a line a
@@ -351,8 +351,8 @@ struct GTFSJourneyCommand: GTFSSubcommand {
         let data: [Column<Ride>] = [
             Column("trip_id") { .string(t.tripID($0.trip)) }, Column("route") { .string(StopIndex.routeName(t, t.route(ofTrip: $0.trip))) },
             Column("headsign") { .string(t.headsign($0.trip)) },
-            Column("from") { .string(t.stop($0.boarding.stop).id) }, Column("from_name") { .string(t.stop($0.boarding.stop).name) },
-            Column("to") { .string(t.stop($0.alighting.stop).id) }, Column("to_name") { .string(t.stop($0.alighting.stop).name) },
+            Column("from") { .string(t.stopID($0.boarding.stop)) }, Column("from_name") { .string(t.stop($0.boarding.stop).name) },
+            Column("to") { .string(t.stopID($0.alighting.stop)) }, Column("to_name") { .string(t.stop($0.alighting.stop).name) },
             Column("departure") { time($0.boarding.departure, $0.boarding.stop) }, Column("arrival") { time($0.alighting.arrival, $0.alighting.stop) },
             Column("planned_departure") { time($0.boarding.plannedDeparture, $0.boarding.stop) },
             Column("planned_arrival") { time($0.alighting.plannedArrival, $0.alighting.stop) },
@@ -369,8 +369,8 @@ struct GTFSJourneyCommand: GTFSSubcommand {
         var output = Output(rides, data: data, table: table, notices: notices)
         let changeRecords: [Value] = zip(zip(rides, rides.dropFirst()), changes).map { pair, change in
             let (a, b) = pair
-            return .object(Record([("at", .string(t.stationName(ofStop: b.boarding.stop))), ("from", .string(t.stop(a.alighting.stop).id)),
-                                   ("to", .string(t.stop(b.boarding.stop).id)), ("arrival", time(a.alighting.arrival, a.alighting.stop)),
+            return .object(Record([("at", .string(t.stationName(ofStop: b.boarding.stop))), ("from", .string(t.stopID(a.alighting.stop))),
+                                   ("to", .string(t.stopID(b.boarding.stop))), ("arrival", time(a.alighting.arrival, a.alighting.stop)),
                                    ("departure", time(b.boarding.departure, b.boarding.stop)), ("needs_minutes", .int((change.needs + 59) / 60)),
                                    ("margin_minutes", change.margin.map { .int(Int((Double($0) / 60).rounded(.down))) } ?? .null), ("holds", .bool(change.holds))]))
         }

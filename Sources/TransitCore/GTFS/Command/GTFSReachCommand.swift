@@ -66,7 +66,7 @@ struct GTFSReachCommand: GTFSSubcommand {
         // Reached by a ride, or on foot from the origin (its stops' --walk, a point's --radius).
         let rows = search.reach(minutes: minutes).map { Reached(stop: $0.stop, arrival: $0.arrival, rides: $0.rides) }
         let data: [Column<Reached>] = [
-            Column("stop_id", "STOP") { .string(t.stop($0.stop).id) }, Column("stop_name", "NAME") { .string(t.stop($0.stop).name) }.wrapping(),
+            Column("stop_id", "STOP") { .string(t.stopID($0.stop)) }, Column("stop_name", "NAME") { .string(t.stop($0.stop).name) }.wrapping(),
             Column("arrival") { .time(clock.instant($0.arrival), t.zone(ofStop: $0.stop)) },
             Column("minutes", "MIN") { .int(($0.arrival - start) / 60) }, Column("transfers", "CHG") { $0.rides > 0 ? .int($0.rides - 1) : .null },
             Column("latitude") { .coordinate(t.coordinate(ofStop: $0.stop).latitude) }, Column("longitude") { .coordinate(t.coordinate(ofStop: $0.stop).longitude) },

@@ -69,7 +69,7 @@ struct GTFSStopsCommand: GTFSSubcommand {
             Column("name") { .string($0.record.name) }.wrapping(),
             Column("latitude") { .coordinate($0.record.coordinate.latitude) },
             Column("longitude") { .coordinate($0.record.coordinate.longitude) },
-            Column("parent_station", "PARENT") { $0.record.parent.map { .string(t.stop($0).id) } ?? .null },
+            Column("parent_station", "PARENT") { $0.record.parent.map { .string(t.stopID($0)) } ?? .null },
             Column("routes") { .list(served[$0.stop].map { .string(StopIndex.routeName(t, $0)) }) },
         ]
         var table = [data[0], data[2], data[5], data[6]]

@@ -149,7 +149,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
         }
         let drawn = gtfs.settings.format == .geojson || geometry
         if stops || drawn { try JourneyLayout.checkCallsWritten(journeys, what: stops ? "--stops" : geometry ? "--geometry" : "--format geojson") }
-        var layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates, from: ends.origin.place, to: ends.destination?.place,
+        let layout = JourneyLayout(t, clock: clock, journeys: journeys, updates: updates, from: ends.origin.place, to: ends.destination?.place,
                                    streets: drawn ? ends.streets : nil, rider: try rider.map { typed throws(TransitError) in try Self.category(typed, t) },
                                    rideCalls: stops ? RideCallSource(router: router) : nil)
         layout.geometry = geometry

@@ -41,7 +41,7 @@ struct GTFSVehiclesCommand: GTFSSubcommand {
             Column("route") { $0.route >= 0 ? .string(StopIndex.routeName(t, $0.route)) : .null }.wrapping(), Column("route_id") { .optional($0.routeID) },
             Column("latitude") { .coordinate($0.latitude) }, Column("longitude") { .coordinate($0.longitude) },
             Column("bearing", "HDG") { $0.bearing.map { .int(Int($0.rounded())) } ?? .null }, Column("speed") { .optional($0.speed) },
-            Column("stop_id", "STOP") { .optional($0.stop.map { t.stop($0).id }) }, Column("stop_name") { .optional($0.stop.map { t.stop($0).name }) }.wrapping(),
+            Column("stop_id", "STOP") { .optional($0.stop.map { t.stopID($0) }) }, Column("stop_name") { .optional($0.stop.map { t.stop($0).name }) }.wrapping(),
             Column("status") { .optional($0.status) }, Column("stop_derived", in: .json) { .bool($0.stopDerived) },
             Column("occupancy") { .optional($0.occupancy) }.shrinkingFirst(),
             Column("timestamp", "SEEN") { $0.timestamp.map { .time(Date(timeIntervalSince1970: TimeInterval($0)), zone) } ?? .null },

@@ -4,8 +4,16 @@ import TransitGTFS
 
 /// Journeys as columns: JSON with every leg, tsv/csv with the routes joined by `>`, and a
 /// table row per journey with its changes written out.
-struct JourneyLayout {
+///
+/// A class: every column's closure calls its methods, and on a struct of 400 bytes each call
+/// copied it (a whole day's answer: 100,000 copies; issue 67). Set up (`geometry`,
+/// `alternatives`, `shaping`) before its output is made, and only read after: hence
+/// `@unchecked Sendable`, as the closures of the output are.
+final class JourneyLayout: @unchecked Sendable {
     let t: Timetable
+    /// `t.stopCount`, read once: every call of a `Timetable` method from here copies its 424
+    /// bytes first, and every time written asks whether its stop is one (issue 67).
+    let stopCount: Int
     let clock: ServiceClock
     /// The realtime data the journeys were planned on, when there was any: an added trip's id,
     /// route and headsign are there, not in the timetable.
@@ -86,6 +94,7 @@ struct JourneyLayout {
         self.journeys = journeys
         alertSelection = Self.alerts(shownIn: journeys, timetable, updates)
         t = timetable
+        stopCount = timetable.stopCount
         self.clock = clock
         self.updates = updates
         func point(_ place: QueryEnds.Place?) -> (text: String, at: Coordinate)? {
@@ -160,11 +169,27 @@ struct JourneyLayout {
     /// `STOP@HH:MM:SS > …`: each ride's boarding stop_id and planned departure on the clock of
     /// its run's service day (past 24:00 as GTFS writes it).
     func boarding(_ journey: Router.Journey) -> String {
-        journey.legs.filter(\.isRide).map { leg in
+        Self.rides(of: journey) { leg, text in
             // (The query's own day: no clock worked out, a zone's offsets cost on Linux.)
             let shift = leg.dayOffset == 0 ? 0 : Int(DaysSchedule<DaySchedule>.shift(from: clock.day, days: leg.dayOffset, in: t.zone))
-            return ListedID.encode(t.stop(leg.from).id) + "@" + ClockTime.gtfs(leg.departure.planned - shift)
-        }.joined(separator: " > ")
+            text += ListedID.encode(t.stopID(leg.from))
+            text += "@"
+            text += ClockTime.gtfs(leg.departure.planned - shift)
+        }
+    }
+
+    /// What `write` appends for each ride of the journey (after its first, `skip` of them), joined
+    /// with ` > `, as tsv's lists are: into one string, with no array of rides or of parts (a
+    /// whole day's answer writes four such lists a row).
+    static func rides(of journey: Router.Journey, skip: Int = 0, _ write: (Router.Leg, inout String) -> Void) -> String {
+        var text = "", seen = 0
+        for leg in journey.legs where leg.isRide {
+            seen += 1
+            if seen <= skip { continue }
+            if seen > skip + 1 { text += " > " }
+            write(leg, &text)
+        }
+        return text
     }
 
     /// The service day a ride's run is of.
@@ -216,7 +241,7 @@ struct JourneyLayout {
     /// point, stop -1, is on the query's clock).
     func time(_ seconds: Int, at stop: Int) -> Value { .time(clock.instant(seconds), zone(at: stop)) }
     func zone(at stop: Int) -> TimeZone {
-        guard stop >= 0 && stop < t.stopCount else { return clock.zone }
+        guard stop >= 0 && stop < stopCount else { return clock.zone }
         let feed = zones.count == 1 ? 0 : t.feed(ofStop: stop)
         return feed >= 0 && feed < zones.count ? zones[feed] : t.zone(ofStop: stop)
     }
@@ -235,14 +260,14 @@ struct JourneyLayout {
 
     /// Where a rider looks at a stop: its platform_code, else its stop_code; null without either.
     func platform(_ stop: Int) -> Value {
-        let record = t.stop(stop), platform = record.platform, code = record.code
+        let platform = t.stopPlatform(stop), code = t.stopCode(stop)
         return !platform.isEmpty ? .string(platform) : !code.isEmpty ? .string(code) : .null
     }
 
     /// A leg's end: a stop's id, or the point as typed (stop -1 is the origin's point on a
     /// first leg, the destination's on a last).
     func endID(_ stop: Int, origin: Bool) -> String {
-        stop >= 0 ? stops[stop]?.id ?? t.stop(stop).id : (origin ? points.from?.text : points.to?.text) ?? ""
+        stop >= 0 ? stops[stop]?.id ?? t.stopID(stop) : (origin ? points.from?.text : points.to?.text) ?? ""
     }
 
     /// A leg's end by name: a stop's name, or the point as typed.
@@ -252,7 +277,7 @@ struct JourneyLayout {
 
     /// Where an end is: a stop's coordinates, or the point's.
     func place(_ stop: Int, origin: Bool) -> Coordinate? {
-        stop >= 0 && stop < t.stopCount ? t.coordinate(ofStop: stop) : (origin ? points.from?.at : points.to?.at)
+        stop >= 0 && stop < stopCount ? t.coordinate(ofStop: stop) : (origin ? points.from?.at : points.to?.at)
     }
 
     func legRecord(_ leg: Router.Leg) -> Record {
@@ -263,7 +288,7 @@ struct JourneyLayout {
         if case .ride = leg.mode {
             let route = self.route(leg), instance = instance(leg)
             ride = (route, updates?.rideStatus(ofInstance: instance == nil ? -1 : leg.instance) ?? .scheduled)
-            fields += [("route", .string(routeName(route))), ("route_id", route >= 0 ? .string(t.route(route).id) : .null),
+            fields += [("route", .string(routeName(route))), ("route_id", route >= 0 ? .string(t.routeID(route)) : .null),
                        ("trip_id", .string(tripID(leg))), ("headsign", .string(headsign(leg))), ("service_day", .string(serviceDay(leg).iso))]
             // A frequencies.txt trip runs many times: its start time says which run (as
             // GTFS-Realtime's trip descriptor does), in the feed's HH:MM:SS.
@@ -309,7 +334,7 @@ struct JourneyLayout {
     }
 
     func routes(_ journey: Router.Journey) -> String {
-        journey.legs.filter(\.isRide).map { routeName(route($0)) }.joined(separator: " > ")
+        Self.rides(of: journey) { leg, text in text += routeName(route(leg)) }
     }
 
     /// `Local toward San Jose → walk 50 m → Bullet toward …`: the rides and walks in order.
@@ -351,8 +376,8 @@ struct JourneyLayout {
             guard let leg else { return .null }
             return .string(first ? endID(leg.from, origin: true) : endID(leg.to, origin: false))
         }
-        let departure = Column<Router.Journey>("departure", "DEPART") { time($0.departure, at: $0.legs.first?.from ?? -1) }
-        let arrival = Column<Router.Journey>("arrival", "ARRIVE") { time($0.arrival, at: $0.legs.last?.to ?? -1) }
+        let departure = Column<Router.Journey>("departure", "DEPART") { [self] in time($0.departure, at: $0.legs.first?.from ?? -1) }
+        let arrival = Column<Router.Journey>("arrival", "ARRIVE") { [self] in time($0.arrival, at: $0.legs.last?.to ?? -1) }
         let duration = Column<Router.Journey>("duration_minutes", "MIN") { .int(($0.arrival - $0.departure) / 60) }
         let transfers = Column<Router.Journey>("transfers", "CHG") { .int($0.transfers) }
         var data: [Column<Router.Journey>] = [
@@ -360,18 +385,18 @@ struct JourneyLayout {
             departure, arrival, duration, transfers,
             // A journey on foot is taken at any time: its departure is the window's start.
             Column("any_time", in: .json) { .bool($0.isOnFoot) },
-            Column("legs", in: .json) { .list(legRecords($0)) },
-            Column("routes", in: .flat) { .string(routes($0)) },
-            Column("change_at", in: .flat) { .string(changes($0).map { ListedID.encode(stationName($0.from)) }.joined(separator: " > ")) },
+            Column("legs", in: .json) { [self] in .list(legRecords($0)) },
+            Column("routes", in: .flat) { [self] in .string(routes($0)) },
+            Column("change_at", in: .flat) { [self] in .string(Self.rides(of: $0, skip: 1) { leg, text in text += ListedID.encode(stationName(leg.from)) }) },
             // Each ride's trip_id (what `gtfs trip` takes), joined with >: last, so that a
             // script's columns before it stay where they were.
             // A run of a frequencies.txt trip as trip_id@HH:MM:SS (its start), as gtfs journey takes it.
-            Column("trip_ids", in: .flat) { .string($0.legs.filter(\.isRide).map { runID($0) }.joined(separator: " > ")) },
+            Column("trip_ids", in: .flat) { [self] in .string(Self.rides(of: $0) { leg, text in text += runID(leg) }) },
         ]
         // Where to change and the lines to take are never cut: they wrap (issue 44).
-        let change = Column<Router.Journey>("change_at", "CHANGE AT") { .string(changeAt($0)) }.wrapping()
-        let journey = Column<Router.Journey>("journey", "JOURNEY") { .string(description($0)) }
-            .wrapping { .string(description($0, toward: false)) }
+        let change = Column<Router.Journey>("change_at", "CHANGE AT") { [self] in .string(changeAt($0)) }.wrapping()
+        let journey = Column<Router.Journey>("journey", "JOURNEY") { [self] in .string(description($0)) }
+            .wrapping { [self] in .string(description($0, toward: false)) }
         // The table marks a time on a later calendar day than the service day (`00:40+1`).
         let day = clock.day
         // With realtime data, a time off its plan says by how much: `08:04 +4`.
@@ -387,7 +412,7 @@ struct JourneyLayout {
         }.whole()
         // Where to board: the first ride's station; after a walk first (from a point, or from the
         // stop named to one near it), with the time the ride boards, as DEPART says when to leave.
-        let board = Column<Router.Journey>("from", "FROM") { j in
+        let board = Column<Router.Journey>("from", "FROM") { [self] j in
             guard let ride = j.legs.first(where: \.isRide) else { return .string("") }
             let station = stationName(ride.from)
             guard j.legs.first?.isRide == false else { return .string(station) }
@@ -402,9 +427,16 @@ struct JourneyLayout {
             // Priced where the feed has fares: JSON's `fare`, the table's PRICE (`?` when some
             // ride has none: never a partial sum).
             let fares = self.fares
-            // (A journey on foot: no fare, null.)
+            // (A journey on foot: no fare, null.) Each price's object is written once, at the
+            // depth of a journey's field in JSON's list (`Value.encoded`).
+            let written = Locked<[FareTable.Price: Value]>([:])
             data.append(Column("fare", in: .json) { journey in
-                journey.isOnFoot ? .null : fares.value.map { Self.fareValue($0.price(journey), rider: $0.rider) } ?? .null
+                guard !journey.isOnFoot, let table = fares.value else { return .null }
+                let price = table.price(journey)
+                if let value = written.withLock({ $0[price] }) { return value }
+                let value = Value.encoded(EncodedJSON(Self.fareValue(price, rider: table.rider), indent: 2))
+                written.withLock { $0[price] = value }
+                return value
             })
             table.insert(Column("price", "PRICE") { journey in
                 journey.isOnFoot ? .string("") : fares.value.map { Self.priceText($0.price(journey)) } ?? .null
@@ -423,11 +455,11 @@ struct JourneyLayout {
         })
         // Where each ride boards, as `gtfs journey --board-at` takes it back: its stop_id and
         // planned departure on the clock of its run's service day, `STOP@HH:MM:SS > …`.
-        data.append(Column("boarding", in: .flat) { .string(boarding($0)) })
+        data.append(Column("boarding", in: .flat) { [self] in .string(boarding($0)) })
         if rideCalls != nil {
             // --stops: tsv/csv stay a row a journey, with each ride's number of calls (after
             // the columns that were there first).
-            data.append(Column("calls", in: .flat) { journey in
+            data.append(Column("calls", in: .flat) { [self] journey in
                 .string(journey.legs.filter(\.isRide).map { String(calls($0)?.calls.count ?? 0) }.joined(separator: " > "))
             })
         }
@@ -435,14 +467,14 @@ struct JourneyLayout {
         // --stops and --alternatives: the table's lines under each row, its rides' calls and what
         // to take if a change is missed.
         if rideCalls != nil || !alternatives.isEmpty {
-            output.tableDetails { journeys.map { (rideCalls != nil ? callLines($0) : []) + alternativeLines($0) } }
+            output.tableDetails { [self] in journeys.map { (rideCalls != nil ? callLines($0) : []) + alternativeLines($0) } }
         }
         let fares = self.fares
         // Who the table's PRICE is for (JSON's fare.rider says it; tsv names no rider).
         let riders = t.riderCategories.map { $0.name.isEmpty ? $0.id : $0.name }, named = namesRider && !riderAsked
         output.laterNotices = { [Self.tooManyWaysNotice(fares), named ? Self.riderNotice(fares, riders) : nil].compactMap { $0 } }
         // A journey as lines, one a leg (along its shape, its streets), its JSON record as properties.
-        output.geoJSON { records in GeoJSON.journeys(zip(records, journeys).map { (properties: $0, legs: path($1)) }) }
+        output.geoJSON { [self] records in GeoJSON.journeys(zip(records, journeys).map { (properties: $0, legs: path($1)) }) }
         return output
     }
 

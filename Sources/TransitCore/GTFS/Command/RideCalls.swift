@@ -71,7 +71,7 @@ extension JourneyLayout {
     func callColumns(length: Int) -> [Column<TripCalls.Call>] {
         let headers = ["sequence": "SEQ", "stop_id": "STOP", "stop_name": "NAME", "arrival": "ARRIVE", "departure": "DEPART"]
         return Self.callKeys.map { key in
-            let column = Column<TripCalls.Call>(key, headers[key]) { callRecord($0, length: length)[key] ?? .null }
+            let column = Column<TripCalls.Call>(key, headers[key]) { [self] in callRecord($0, length: length)[key] ?? .null }
             return key == "stop_name" ? column.wrapping() : column
         }
     }
