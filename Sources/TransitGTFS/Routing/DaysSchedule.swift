@@ -33,6 +33,10 @@ package struct DaysSchedule<Day: Schedule>: Schedule {
     private let opening: UnsafeBufferPointer<Int32>
     private let perDay: Int
     private let count: Int
+    /// `perDay` and `count` as divisors (`FastDivisor`: a pattern's or a call's index split at
+    /// every read).
+    private let patternsADay: FastDivisor
+    private let dayCount: FastDivisor
     private let callsPerDay: Int
     /// Days of their own layouts: where each day's patterns and calls begin, and every stop's
     /// calls over all days (as `call(_:)` gives them), read in place (kept by `held`, so that
@@ -51,6 +55,8 @@ package struct DaysSchedule<Day: Schedule>: Schedule {
         perDay = days.first?.patternCount ?? 0
         callsPerDay = days.first?.callCount ?? 0
         count = days.count
+        patternsADay = FastDivisor(max(1, perDay))
+        dayCount = FastDivisor(max(1, days.count))
         opening = held.opening.buffer
     }
 
@@ -108,41 +114,52 @@ package struct DaysSchedule<Day: Schedule>: Schedule {
     /// The day pattern `q` is of, and its pattern there (`Day.sameLayoutEveryDay` is known
     /// when the search is compiled: the planned timetable's arithmetic has no branch).
     @inline(__always) private func day(_ q: Int) -> Int {
-        if Day.sameLayoutEveryDay { return perDay > 0 ? q / perDay : 0 }
+        if Day.sameLayoutEveryDay { return perDay > 0 ? patternsADay.split(q).quotient : 0 }
         var k = 0
         while k + 2 < patternStart.count && Int(patternStart[k + 1]) <= q { k += 1 }
         return k
     }
 
     @inline(__always) private func base(_ q: Int) -> Int {
-        if Day.sameLayoutEveryDay { return perDay > 0 ? q % perDay : q }
+        if Day.sameLayoutEveryDay { return perDay > 0 ? patternsADay.split(q).remainder : q }
         return q - Int(patternStart[day(q)])
+    }
+
+    /// `day(q)` and `base(q)` at once (one split where the layout is every day's).
+    @inline(__always) private func split(_ q: Int) -> (day: Int, base: Int) {
+        if Day.sameLayoutEveryDay {
+            guard perDay > 0 else { return (0, q) }
+            let (k, p) = patternsADay.split(q)
+            return (k, p)
+        }
+        let k = day(q)
+        return (k, q - Int(patternStart[k]))
     }
 
     package var stopCount: Int { (count > 0 ? day0[0].stopCount : 0) }
     package var patternCount: Int { Day.sameLayoutEveryDay ? perDay * count : Int(patternStart[patternStart.count - 1]) }
     package var callCount: Int { Day.sameLayoutEveryDay ? callsPerDay * count : Int(callStart[callStart.count - 1]) }
-    @inline(__always) package func length(_ q: Int) -> Int { day0[day(q)].length(base(q)) }
+    @inline(__always) package func length(_ q: Int) -> Int { let (k, p) = split(q); return day0[k].length(p) }
 
     @inline(__always) package func firstCall(_ q: Int) -> Int {
-        let k = day(q)
-        return (Day.sameLayoutEveryDay ? k * callsPerDay : Int(callStart[k])) + day0[k].firstCall(base(q))
+        let (k, p) = split(q)
+        return (Day.sameLayoutEveryDay ? k * callsPerDay : Int(callStart[k])) + day0[k].firstCall(p)
     }
 
-    @inline(__always) package func stop(_ q: Int, _ i: Int) -> Int { day0[day(q)].stop(base(q), i) }
-    @inline(__always) package func canBoard(_ q: Int, _ i: Int) -> Bool { day0[day(q)].canBoard(base(q), i) }
-    @inline(__always) package func canAlight(_ q: Int, _ i: Int) -> Bool { day0[day(q)].canAlight(base(q), i) }
-    @inline(__always) package func runCount(_ q: Int) -> Int { day0[day(q)].runCount(base(q)) }
-    @inline(__always) package func departure(_ q: Int, _ run: Int, _ i: Int) -> Int32 { day0[day(q)].departure(base(q), run, i) &+ shifts[day(q)] }
-    @inline(__always) package func arrival(_ q: Int, _ run: Int, _ i: Int) -> Int32 { day0[day(q)].arrival(base(q), run, i) &+ shifts[day(q)] }
-    @inline(__always) package func trip(_ q: Int, _ run: Int) -> Int { day0[day(q)].trip(base(q), run) }
-    @inline(__always) package func stops(of q: Int) -> UnsafeBufferPointer<Int32> { day0[day(q)].stops(of: base(q)) }
-    @inline(__always) package func flags(of q: Int) -> UnsafeBufferPointer<UInt8> { day0[day(q)].flags(of: base(q)) }
+    @inline(__always) package func stop(_ q: Int, _ i: Int) -> Int { let (k, p) = split(q); return day0[k].stop(p, i) }
+    @inline(__always) package func canBoard(_ q: Int, _ i: Int) -> Bool { let (k, p) = split(q); return day0[k].canBoard(p, i) }
+    @inline(__always) package func canAlight(_ q: Int, _ i: Int) -> Bool { let (k, p) = split(q); return day0[k].canAlight(p, i) }
+    @inline(__always) package func runCount(_ q: Int) -> Int { let (k, p) = split(q); return day0[k].runCount(p) }
+    @inline(__always) package func departure(_ q: Int, _ run: Int, _ i: Int) -> Int32 { let (k, p) = split(q); return day0[k].departure(p, run, i) &+ shifts[k] }
+    @inline(__always) package func arrival(_ q: Int, _ run: Int, _ i: Int) -> Int32 { let (k, p) = split(q); return day0[k].arrival(p, run, i) &+ shifts[k] }
+    @inline(__always) package func trip(_ q: Int, _ run: Int) -> Int { let (k, p) = split(q); return day0[k].trip(p, run) }
+    @inline(__always) package func stops(of q: Int) -> UnsafeBufferPointer<Int32> { let (k, p) = split(q); return day0[k].stops(of: p) }
+    @inline(__always) package func flags(of q: Int) -> UnsafeBufferPointer<UInt8> { let (k, p) = split(q); return day0[k].flags(of: p) }
     /// The day's own times: add `timeShift(q)`.
-    @inline(__always) package func times(of q: Int, _ run: Int) -> UnsafeBufferPointer<Int32> { day0[day(q)].times(of: base(q), run) }
-    @inline(__always) package func timeShift(_ q: Int) -> Int32 { shifts[day(q)] &+ day0[day(q)].timeShift(base(q)) }
-    @inline(__always) package func opens(_ q: Int) -> Int64 { Int64(shifts[day(q)]) + Int64(opening[day(q)]) }
-    @inline(__always) package func dayOffset(_ q: Int) -> Int { offsets[day(q)] + day0[day(q)].dayOffset(base(q)) }
+    @inline(__always) package func times(of q: Int, _ run: Int) -> UnsafeBufferPointer<Int32> { let (k, p) = split(q); return day0[k].times(of: p, run) }
+    @inline(__always) package func timeShift(_ q: Int) -> Int32 { let (k, p) = split(q); return shifts[k] &+ day0[k].timeShift(p) }
+    @inline(__always) package func opens(_ q: Int) -> Int64 { let k = day(q); return Int64(shifts[k]) + Int64(opening[k]) }
+    @inline(__always) package func dayOffset(_ q: Int) -> Int { let (k, p) = split(q); return offsets[k] + day0[k].dayOffset(p) }
 
     @inline(__always) package func calls(at stop: Int) -> Range<Int> {
         guard Day.sameLayoutEveryDay else {
@@ -155,12 +172,12 @@ package struct DaysSchedule<Day: Schedule>: Schedule {
 
     @inline(__always) package func call(_ index: Int) -> (pattern: Int, position: Int) {
         guard Day.sameLayoutEveryDay else { return (Int(callPairs[2 * index]), Int(callPairs[2 * index + 1])) }
-        let k = count, (q, i) = day0[index % k].call(index / k)
-        return ((index % k) * perDay + q, i)
+        let (c, k) = dayCount.split(index), (q, i) = day0[k].call(c)
+        return (k * perDay + q, i)
     }
 
     package func planned(_ q: Int, _ run: Int, _ i: Int) -> (arrival: Int32, departure: Int32) {
-        let (a, d) = day0[day(q)].planned(base(q), run, i), shift = shifts[day(q)]
+        let (k, p) = split(q), (a, d) = day0[k].planned(p, run, i), shift = shifts[k]
         return (a &+ shift, d &+ shift)
     }
 
