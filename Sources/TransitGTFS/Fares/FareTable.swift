@@ -15,7 +15,7 @@ import TransitSupport
 /// with no rules covers any single ride of its feed. A journey costs the cheapest way to cover
 /// its rides with such runs.
 package final class FareTable: Sendable {
-    /// A fare's conditions; its origin-destination pairs are in `byPair`. Sorted arrays, not
+    /// A fare's conditions; its origin-destination pairs are in `pairKeys`. Sorted arrays, not
     /// sets: BART has 2,500 fares of one rule each, made at every query.
     struct Fare: Sendable {
         var routes: [Int32] = []
@@ -291,11 +291,7 @@ package final class FareTable: Sendable {
 
     /// The fares naming an origin-destination pair (`pairKeys` halved to its first).
     private func fares(naming pair: Int64) -> ArraySlice<Int> {
-        var low = 0, high = pairKeys.count
-        while low < high {
-            let mid = (low + high) / 2
-            if pairKeys[mid] < pair { low = mid + 1 } else { high = mid }
-        }
+        let low = Self.firstIndex(notBelow: pair, in: pairKeys)
         var end = low
         while end < pairKeys.count && pairKeys[end] == pair { end += 1 }
         return pairFares[low..<end]
@@ -303,11 +299,18 @@ package final class FareTable: Sendable {
 
     /// Whether the sorted `list` holds `value`.
     static func holds(_ list: [Int32], _ value: Int32) -> Bool {
+        let low = firstIndex(notBelow: value, in: list)
+        return low < list.count && list[low] == value
+    }
+
+    /// The first index of the sorted `list` whose value is not below `value` (its count where
+    /// none is), by halving.
+    private static func firstIndex<T: Comparable>(notBelow value: T, in list: [T]) -> Int {
         var low = 0, high = list.count
         while low < high {
             let mid = (low + high) / 2
             if list[mid] < value { low = mid + 1 } else { high = mid }
         }
-        return low < list.count && list[low] == value
+        return low
     }
 }

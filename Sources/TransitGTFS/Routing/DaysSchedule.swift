@@ -111,8 +111,8 @@ package struct DaysSchedule<Day: Schedule>: Schedule {
         return Int32(clamping: Int(b.timeIntervalSince(a)))
     }
 
-    /// The day pattern `q` is of, and its pattern there (`Day.sameLayoutEveryDay` is known
-    /// when the search is compiled: the planned timetable's arithmetic has no branch).
+    /// The day pattern `q` is of (`Day.sameLayoutEveryDay` is known when the search is
+    /// compiled: the planned timetable's arithmetic has no branch).
     @inline(__always) private func day(_ q: Int) -> Int {
         if Day.sameLayoutEveryDay { return perDay > 0 ? patternsADay.split(q).quotient : 0 }
         var k = 0
@@ -120,12 +120,8 @@ package struct DaysSchedule<Day: Schedule>: Schedule {
         return k
     }
 
-    @inline(__always) private func base(_ q: Int) -> Int {
-        if Day.sameLayoutEveryDay { return perDay > 0 ? patternsADay.split(q).remainder : q }
-        return q - Int(patternStart[day(q)])
-    }
-
-    /// `day(q)` and `base(q)` at once (one split where the layout is every day's).
+    /// The day pattern `q` is of and its pattern that day, at once (one split where the layout
+    /// is every day's).
     @inline(__always) private func split(_ q: Int) -> (day: Int, base: Int) {
         if Day.sameLayoutEveryDay {
             guard perDay > 0 else { return (0, q) }
@@ -181,9 +177,9 @@ package struct DaysSchedule<Day: Schedule>: Schedule {
         return (a &+ shift, d &+ shift)
     }
 
-    package func instance(_ q: Int, _ run: Int) -> Int { day0[day(q)].instance(base(q), run) }
-    package func status(_ q: Int, _ run: Int, _ i: Int) -> RealtimeStatus { day0[day(q)].status(base(q), run, i) }
-    package func plannedFlags(of q: Int) -> UnsafeBufferPointer<UInt8> { day0[day(q)].plannedFlags(of: base(q)) }
+    package func instance(_ q: Int, _ run: Int) -> Int { let (k, p) = split(q); return day0[k].instance(p, run) }
+    package func status(_ q: Int, _ run: Int, _ i: Int) -> RealtimeStatus { let (k, p) = split(q); return day0[k].status(p, run, i) }
+    package func plannedFlags(of q: Int) -> UnsafeBufferPointer<UInt8> { let (k, p) = split(q); return day0[k].plannedFlags(of: p) }
 
     /// Days of one layout share one Dijkstra (`TargetBounds(days:)`); days of their own, one over
     /// every day's patterns.
