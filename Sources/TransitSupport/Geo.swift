@@ -12,7 +12,7 @@ public struct Coordinate: Sendable, Equatable {
 
     /// `LAT,LON` in decimal degrees (spaces allowed around each); nil unless both are numbers in range.
     public init?(parsing text: String) {
-        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = text.split(separator: ",").map { Double($0.trimmedSpace(newlines: false)) }
         guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) else { return nil }
         self.init(latitude: lat, longitude: lon)
     }

@@ -45,7 +45,7 @@ public struct Number: Decodable, Sendable {
         } else if c.decodeNil() {
             value = nil
         } else {
-            let s = try c.decode(String.self).trimmingCharacters(in: .whitespaces)
+            let s = try c.decode(String.self).trimmedSpace(newlines: false)
             if s.isEmpty { value = nil; return }
             guard let d = Double(s), d.isFinite else {
                 throw DecodingError.dataCorruptedError(in: c, debugDescription: "'\(s.prefix(40))' is not a number")
@@ -73,7 +73,7 @@ public struct Flag: Decodable, Sendable {
         if let b = try? c.decode(Bool.self) { value = b; return }
         if c.decodeNil() { value = nil; return }
         if let n = try? c.decode(Double.self) { value = n != 0; return }
-        switch try c.decode(String.self).trimmingCharacters(in: .whitespaces).lowercased() {
+        switch try c.decode(String.self).trimmedSpace(newlines: false).lowercased() {
         case "true", "1", "yes": value = true
         case "false", "0", "no": value = false
         case "": value = nil
@@ -108,7 +108,7 @@ public struct Items<Element: Decodable>: Decodable {
         let single = try decoder.singleValueContainer()
         if single.decodeNil() { return }
         if let text = try? single.decode(String.self) {
-            guard text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            guard text.trimmedSpace().isEmpty else {
                 failures.append(DecodeFailure.path(decoder.codingPath) + ": a string where a list was expected")
                 return
             }

@@ -110,11 +110,11 @@ public enum ClockTime {
     /// Minutes after midnight from `HH:MM` (24 h), `h:mm am|pm`, `h:mm AM`, `06:04 PM`, `6:04PM`.
     /// Surrounding whitespace is ignored. Returns nil for anything else.
     public static func minutes(_ raw: String) -> Int? {
-        var text = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        var text = raw.trimmedSpace().lowercased()
         var meridiem: String?
         for suffix in ["am", "pm", "a.m.", "p.m."] where text.hasSuffix(suffix) {
             meridiem = String(suffix.prefix(1))
-            text = String(text.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)
+            text = String(text.dropLast(suffix.count)).trimmedSpace(newlines: false)
             break
         }
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)

@@ -19,7 +19,7 @@ public enum LocalTimestamp {
 
     /// The date and the text after the `T`.
     package static func split(_ text: String) -> (LocalDate, Substring)? {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmedSpace(newlines: false)
         guard t.count >= 16, let day = LocalDate(iso: String(t.prefix(10))), t.dropFirst(10).first == "T" else { return nil }
         return (day, t.dropFirst(11))
     }

@@ -56,7 +56,7 @@ public enum ServiceTime: Sendable, Equatable {
     package static let spellings = "HH:MM, 5pm, 5:30pm, 17, now, +30m or +1h15m (H:MM:SS, or hours past 24: as the feed writes them)"
 
     public static func parse(_ raw: String) -> ServiceTime? {
-        let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let text = raw.trimmedSpace(newlines: false).lowercased()
         if text == "now" { return .now }
         if text.hasPrefix("+") { return fromNow(text.dropFirst()) }
         let digits = { (s: Substring) in !s.isEmpty && s.count <= 2 && s.allSatisfy { $0.isASCII && $0.isNumber } }

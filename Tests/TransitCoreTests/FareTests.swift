@@ -357,3 +357,39 @@ struct FareTests {
         }
     }
 }
+
+/// The fares naming each origin-destination pair, sorted as integers where the zones and fares
+/// fit (issue 67): the same order as the tuples', none (-1) and all, each (pair, fare) once.
+@Suite struct FarePairOrderTests {
+    @Test func packedSortIsTheTuplesOrder() {
+        var random = SplitMix(seed: 67)
+        for zones in [0, 1, 2, 5, 50, 1_000, Int(Int32.max)] {
+            for _ in 0..<20 {
+                let count = Int.random(in: 0...300, using: &random), fares = Int.random(in: 1...5_000, using: &random)
+                var named: [(pair: Int64, fare: Int)] = (0..<count).map { _ in
+                    let zone = { Int32(Int.random(in: -1..<max(0, min(zones, 1 << 20)), using: &random)) }
+                    return (FareTable.pair(zone(), zone()), Int.random(in: 0..<fares, using: &random))
+                }
+                named += named.prefix(count / 4)  // some twice
+                if zones == Int(Int32.max) { named.append((FareTable.pair(Int32.max - 1, -1), Int.max / 2)) }  // too wide to pack
+                var expected: [(pair: Int64, fare: Int)] = []
+                for entry in named.sorted(by: { ($0.pair, $0.fare) < ($1.pair, $1.fare) }) where expected.last.map({ $0 != entry }) ?? true {
+                    expected.append(entry)
+                }
+                let index = FareTable.pairIndex(named, zones: zones)
+                #expect(index.keys == expected.map(\.pair), "zones \(zones)")
+                #expect(index.fares == expected.map(\.fare), "zones \(zones)")
+            }
+        }
+    }
+
+    @Test func radixSortSorts() {
+        var random = SplitMix(seed: 6_700)
+        for bits in [0, 1, 7, 8, 9, 24, 63] {
+            var keys = (0..<500).map { _ in bits == 0 ? 0 : random.next() >> (64 - bits) }
+            let expected = keys.sorted()
+            FareTable.radixSort(&keys, bits: bits)
+            #expect(keys == expected, "\(bits) bits")
+        }
+    }
+}

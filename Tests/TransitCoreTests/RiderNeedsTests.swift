@@ -10,6 +10,21 @@ import TransitTestSupport
 @Suite struct RiderNeedsTests {
     func env(_ cache: String) -> [String: String] { Run.environment(["TRANSIT_CACHE_DIR": cache]) }
 
+    /// The bike modes are kept only where they are not the default's (issue 67: a rider who
+    /// names none makes no set), so that needs meaning the same are equal however made.
+    @Test func bikeModesMeanTheSameHoweverGiven() {
+        var given = RiderNeeds(bike: true, bikeModes: RiderNeeds.defaultBikeModes)
+        #expect(given == RiderNeeds(bike: true) && given.bikeModes == [.rail, .subway, .ferry])
+        given.bikeModes = [.bus]
+        #expect(given != RiderNeeds(bike: true) && given.bikeModes == [.bus])
+        given.bikeModes = [.ferry, .rail, .subway]
+        #expect(given == RiderNeeds(bike: true))
+        #expect(RiderNeeds(bikeModes: [.tram]).bikeModes == [.tram])
+        // The option's default, as help shows it, is the needs' own (read only when given).
+        let option = RiderOptions.shared.first { $0.name == "bike-modes" }
+        #expect(option?.defaultValue.map { RouteMode.list($0).modes } == RiderNeeds.defaultBikeModes)
+    }
+
     /// MMRI 2b (OpenTripPlanner's WheelchairTest): trip 2b|1 (00:01) says wheelchair_accessible=2,
     /// so a wheelchair rides 2b|2 (00:03 → 00:04); without it, 2b|1 comes first.
     /// (The MMRI stops are 111 m apart and the peers assert rides: `--walk 0` turns the journey

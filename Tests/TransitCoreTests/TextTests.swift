@@ -7,11 +7,25 @@ import Testing
 /// The small text helpers that replaced Foundation calls on the start-up path.
 @Suite struct TextTests {
     @Test func trimmingMatchesFoundation() {
-        let samples = ["", "   ", "a", " a ", "\t\r\n a b \n", "\u{00A0}Montréal\u{2003}", "24TH", " 北京南 ", "\u{FEFF}x", "a\u{0301} "]
+        let samples = ["", "   ", "a", " a ", "\t\r\n a b \n", "\u{00A0}Montréal\u{2003}", "24TH", " 北京南 ", "\u{FEFF}x", "a\u{0301} ", "\u{200B}z\u{200B}"]
         for sample in samples {
             #expect(sample.trimmedSpace() == sample.trimmingCharacters(in: .whitespacesAndNewlines), "\(sample.debugDescription)")
         }
         #expect("  x y  "[...].trimmedSpace() == "x y")
+        // Without newlines: Foundation's `.whitespaces` (Unicode's Zs, the tab and U+200B), as every
+        // option value and environment variable is trimmed.
+        let kept = samples + ["\n24TH\n", "\t 12TH \r", "\u{3000}北京\u{3000}", "\u{2028}x\u{2029}", "\u{0085}y\u{000B}", "\u{1680}z\u{202F}", "\u{200B}w"]
+        for sample in kept {
+            #expect(sample.trimmedSpace(newlines: false) == sample.trimmingCharacters(in: .whitespaces), "\(sample.debugDescription)")
+        }
+        #expect("\n a \n".trimmedSpace(newlines: false) == "\n a \n")
+        // Every scalar either side calls white space, around a letter.
+        for v in 0..<0x30000 {
+            guard let scalar = Unicode.Scalar(v), CharacterSet.whitespacesAndNewlines.contains(scalar) || scalar.properties.isWhitespace else { continue }
+            let sample = "\(scalar)a\(scalar)"
+            #expect(sample.trimmedSpace() == sample.trimmingCharacters(in: .whitespacesAndNewlines), "U+\(String(v, radix: 16))")
+            #expect(sample.trimmedSpace(newlines: false) == sample.trimmingCharacters(in: .whitespaces), "U+\(String(v, radix: 16))")
+        }
     }
 
     @Test func percentEncodingMatchesFoundation() {

@@ -103,7 +103,7 @@ public enum BusTimeParser {
 
     /// `YYYYMMDD HH:MM` or `YYYYMMDD HH:MM:SS`, agency-local.
     public static func timestamp(_ text: String?, zone: TimeZone) -> Date? {
-        guard let text = text?.trimmingCharacters(in: .whitespaces) else { return nil }
+        guard let text = text?.trimmedSpace(newlines: false) else { return nil }
         let parts = text.split(separator: " ")
         guard parts.count == 2, parts[0].count == 8, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         let ymd = parts[0]

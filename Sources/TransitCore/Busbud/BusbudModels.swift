@@ -32,7 +32,7 @@ public enum Busbud {
         if let city = cities.first(where: { $0.names.contains { NameMatcher<Int>.normalize($0) == wanted } }) {
             return (city.geohash, TimeZone(identifier: city.zone))
         }
-        let hash = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let hash = text.trimmedSpace(newlines: false).lowercased()
         if (1...12).contains(hash.count), hash.allSatisfy(geohashAlphabet.contains) {
             return (hash, cities.first { $0.geohash == hash }.flatMap { TimeZone(identifier: $0.zone) })
         }

@@ -26,7 +26,7 @@ package struct Arguments: Sendable {
 
     /// The value given, else the spec's default; blank counts as not given.
     package func string(_ name: String) -> String? {
-        if let given = values[name]?.trimmingCharacters(in: .whitespaces), !given.isEmpty { return given }
+        if let given = values[name]?.trimmedSpace(newlines: false), !given.isEmpty { return given }
         return spec.option(name)?.defaultValue
     }
 
@@ -34,7 +34,7 @@ package struct Arguments: Sendable {
 
     /// Every value of a repeatable option, blanks left out.
     package func strings(_ name: String) -> [String] {
-        (lists[name] ?? []).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        (lists[name] ?? []).map { $0.trimmedSpace(newlines: false) }.filter { !$0.isEmpty }
     }
 
     package func flag(_ name: String) -> Bool { flags.contains(name) }
@@ -100,7 +100,7 @@ package struct Arguments: Sendable {
 
     /// A comma-separated list of at most `max` items.
     package func list(_ name: String, max: Int, why: String) throws(TransitError) -> [String] {
-        let items = (string(name) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let items = (string(name) ?? "").split(separator: ",").map { $0.trimmedSpace(newlines: false) }.filter { !$0.isEmpty }
         if items.count > max { throw .usage("--\(name) takes at most \(max) values (\(why)); \(items.count) given") }
         return items
     }

@@ -189,7 +189,7 @@ package enum CommandLineParser {
                     }
                     // An empty value (`--date ""`, `--limit=`, an unset shell variable) is never
                     // meant as the default: said, rather than read as no option at all.
-                    if let value, value.trimmingCharacters(in: .whitespaces).isEmpty {
+                    if let value, value.trimmedSpace(newlines: false).isEmpty {
                         throw .usage("--\(name) needs a value (\(placeholder)), and '\(value)' is empty")
                     }
                     if spec?.repeatable == true, let value { raw.lists[name, default: []].append(value) }

@@ -125,7 +125,7 @@ package struct Settings: Sendable, Equatable {
         if values["record"] != nil && offline { throw .usage("--record and --offline together would record nothing") }
         let home = nonEmpty(env["HOME"]) ?? NSHomeDirectory()
         // Set and empty is a mistake (a variable not filled in), not a wish for the default.
-        if let given = env["TRANSIT_CACHE_DIR"], given.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let given = env["TRANSIT_CACHE_DIR"], given.trimmedSpace(newlines: false).isEmpty {
             throw .usage("TRANSIT_CACHE_DIR is set but empty: give it a directory, or unset it for the default ($XDG_CACHE_HOME/transit, else ~/.cache/transit)")
         }
         let cache = nonEmpty(env["TRANSIT_CACHE_DIR"]) ?? nonEmpty(env["XDG_CACHE_HOME"]).map { $0 + "/transit" } ?? home + "/.cache/transit"
@@ -151,7 +151,7 @@ package struct Settings: Sendable, Equatable {
         }
         let credentials = provider.key.map { key in
             Credentials(provider: provider.displayName, variable: key.variable, whereToGet: key.whereToGet,
-                        value: ([key.variable] + key.aliases).lazy.compactMap { nonEmpty(env[$0]?.trimmingCharacters(in: .whitespaces)) }.first
+                        value: ([key.variable] + key.aliases).lazy.compactMap { nonEmpty(env[$0]?.trimmedSpace(newlines: false)) }.first
                             ?? key.publicDefault)
         }
         var tableWidth: Int?

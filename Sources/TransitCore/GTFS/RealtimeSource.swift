@@ -54,7 +54,7 @@ struct RealtimeSource {
             var sent: [String: String] = [:], secretHeaders = Set<String>()
             for header in headers {
                 guard let colon = header.firstIndex(of: ":") else { continue }
-                let name = header[..<colon].trimmingCharacters(in: .whitespaces), value = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                let name = header[..<colon].trimmedSpace(newlines: false), value = header[header.index(after: colon)...].trimmedSpace(newlines: false)
                 sent[name] = try expand(value)
                 if value.contains("$") { secretHeaders.insert(name) }
             }

@@ -117,7 +117,7 @@ public final class HTTPClient: Sendable {
             }
             if (status == 429 || (500..<600).contains(status)) && attempt < request.attempts ?? options.retry.maxAttempts {
                 var wait = delay(after: attempt)
-                if let header = response.headers["retry-after"], let seconds = TimeInterval(header.trimmingCharacters(in: .whitespaces)) {
+                if let header = response.headers["retry-after"], let seconds = TimeInterval(header.trimmedSpace(newlines: false)) {
                     if seconds <= options.retry.maxRetryAfter { wait = max(0, seconds) } else { wait = -1 }
                 }
                 if wait >= 0 {

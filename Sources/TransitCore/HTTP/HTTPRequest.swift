@@ -148,7 +148,7 @@ public struct HTTPResponse: Sendable {
     /// The first ~160 characters of the body on one line, for error messages.
     public var excerpt: String {
         let text = String(decoding: body.prefix(400), as: UTF8.self)
-        let oneLine = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        let oneLine = text.split(whereSeparator: \.isNewline).map { $0.trimmedSpace(newlines: false) }
             .filter { !$0.isEmpty }.joined(separator: " ")
         return oneLine.count > 160 ? String(oneLine.prefix(160)) + "…" : oneLine
     }

@@ -83,7 +83,7 @@ public enum Rail12306Parser {
     /// Stations whose Chinese name contains `query`, or whose full pinyin or initials start
     /// with it, or whose telecode is it; exact hits first.
     public static func search(_ stations: [RailStation], _ query: String) -> [RailStation] {
-        let q = query.trimmingCharacters(in: .whitespaces).lowercased()
+        let q = query.trimmedSpace(newlines: false).lowercased()
         guard !q.isEmpty else { return stations }
         let upper = q.uppercased()
         let needle = Array(q.utf8)
@@ -158,7 +158,7 @@ public enum Rail12306Parser {
         var rollover = DayRollover()
         var stops: [RailStop] = []
         func place(_ text: String?) -> Date? {
-            guard let text, text.trimmingCharacters(in: .whitespaces) != "----", let m = ClockTime.minutes(text) else { return nil }
+            guard let text, text.trimmedSpace(newlines: false) != "----", let m = ClockTime.minutes(text) else { return nil }
             return date.instant(minutes: rollover.place(m), in: Rail12306.zone)
         }
         for (i, s) in list.values.enumerated() {

@@ -32,7 +32,7 @@ struct RailScheduleCommand: SpecifiedCommand {
 
     init(_ args: Arguments) throws(TransitError) {
         let typed = args.positional ?? ""
-        train = typed.trimmingCharacters(in: .whitespaces).uppercased()
+        train = typed.trimmedSpace(newlines: false).uppercased()
         guard !train.isEmpty, train.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             throw .usage("TRAIN is a train number like G1 or K1511, not '\(typed)'")
         }

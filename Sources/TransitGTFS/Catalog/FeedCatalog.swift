@@ -107,7 +107,7 @@ package struct FeedCatalog: Sendable {
         func list(_ column: Int) -> [String] {
             bytes(row, column) { raw in
                 raw.split(separator: UInt8(ascii: "|")).compactMap { part in
-                    let text = String(decoding: part, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                    let text = String(decoding: part, as: UTF8.self).trimmedSpace(newlines: false)
                     return text.isEmpty ? nil : text
                 }
             }
@@ -144,7 +144,7 @@ package struct FeedCatalog: Sendable {
         var found: [String: [CatalogFeed]] = [:]
         for row in 0..<count where isRealtime(row) {
             let named = bytes(row, Self.staticReference) { raw in
-                raw.split(separator: UInt8(ascii: "|")).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces) }.filter(wanted.contains)
+                raw.split(separator: UInt8(ascii: "|")).map { String(decoding: $0, as: UTF8.self).trimmedSpace(newlines: false) }.filter(wanted.contains)
             }
             guard !named.isEmpty else { continue }
             let feed = feed(at: row)

@@ -15,16 +15,15 @@ import TransitSupport
 /// with no rules covers any single ride of its feed. A journey costs the cheapest way to cover
 /// its rides with such runs.
 package final class FareTable: Sendable {
-    /// A fare's conditions; its origin-destination pairs are in `pairKeys`. Sorted arrays, not
-    /// sets: BART has 2,500 fares of one rule each, made at every query.
-    struct Fare: Sendable {
-        var routes: [Int32] = []
-        var contains: [Int32] = []
-        var hasPairs = false
-        var hasRules = false
-    }
+    /// Each fare's conditions, flat: fare f's routes are `routes[routeStart[f]..<routeStart[f + 1]]`
+    /// and its contained zones `contains[containStart[f]..<containStart[f + 1]]`, each list
+    /// sorted and each value once; `hasRules[f]`: it has a rule. Its origin-destination pairs
+    /// are in `pairKeys`. BART's 2,500 fares were 2,500 structs of two arrays, made and freed
+    /// at every query that prices (issue 67).
+    private let routeStart: [Int], routes: [Int32]
+    private let containStart: [Int], contains: [Int32]
+    private let hasRules: [Bool]
 
-    private let fares: [Fare]
     /// The fares naming each origin-destination pair, and those naming none: the candidates
     /// for a run are found by its pair, not by trying BART's 2,500 fares each time.
     /// Flat and sorted (pair, then fare; each once), searched by halving: BART's 2,500 pairs
@@ -52,7 +51,9 @@ package final class FareTable: Sendable {
     /// Fares v1 prices by what they depend on (`priceKey`): a whole day's answer has thousands
     /// of journeys and few kinds of them (a day of one line: each run rides the same stops),
     /// and a price asked again (tsv's price and currency) is read, not worked out (issue 67).
-    private let known = Locked<[[Int]: Price]>([:])
+    /// Kept by the key's hash, each with its keys: a dictionary keyed by `[Int]` looked Array's
+    /// Hashable up at run time when its type was first made (0.37 M instructions of a query).
+    private let known = Locked<[Int: [(key: [Int], price: Price)]]>([:])
     /// Whether any fare names contained zones, or limits a ticket's time: only then do a ride's
     /// calls and the rides' times change a price.
     private let namesContained: Bool
@@ -79,47 +80,129 @@ package final class FareTable: Sendable {
         }
         // A combination's fare ids are `feed:id`.
         let prefixes = t.isCombination ? (0..<t.feedCount).map { t.feedName($0) + ":" } : []
-        fareFeed = (0..<t.fares.fareIDs.count).map { f in prefixes.isEmpty ? 0 : prefixes.firstIndex { t.fares.fareIDs[f].hasPrefix($0) } ?? -1 }
-        var fares = [Fare](repeating: Fare(), count: t.fares.fareIDs.count)
+        fareFeed = prefixes.isEmpty ? Array(repeating: 0, count: t.fares.fareIDs.count)
+            : (0..<t.fares.fareIDs.count).map { f in prefixes.firstIndex { t.fares.fareIDs[f].hasPrefix($0) } ?? -1 }
+        let fareCount = t.fares.fareIDs.count
+        var hasRules = [Bool](repeating: false, count: fareCount), hasPairs = hasRules
         var named: [(pair: Int64, fare: Int)] = []
+        var routesOf = Self.Lists(count: fareCount), containsOf = Self.Lists(count: fareCount)
         let rules = t.fares.fareRules.buffer
         var k = 0
         while k + 4 < rules.count {
             let f = Int(rules[k])
-            if f >= 0 && f < fares.count {
-                fares[f].hasRules = true
-                if rules[k + 1] >= 0 { fares[f].routes.append(rules[k + 1]) }
+            if f >= 0 && f < fareCount {
+                hasRules[f] = true
+                if rules[k + 1] >= 0 { routesOf.add(rules[k + 1], to: f) }
                 if rules[k + 2] >= 0 || rules[k + 3] >= 0 {
-                    fares[f].hasPairs = true
+                    hasPairs[f] = true
                     named.append((Self.pair(rules[k + 2], rules[k + 3]), f))
                 }
-                if rules[k + 4] >= 0 { fares[f].contains.append(rules[k + 4]) }
+                if rules[k + 4] >= 0 { containsOf.add(rules[k + 4], to: f) }
             }
             k += 5
         }
-        // Sorted, each once (most lists hold one value: no Set made for those, 7,500 at BART).
-        func ordered(_ list: [Int32]) -> [Int32] { list.count < 2 ? list : Array(Set(list)).sorted() }
-        for f in fares.indices {
-            fares[f].routes = ordered(fares[f].routes)
-            fares[f].contains = ordered(fares[f].contains)
-        }
-        self.fares = fares
-        namesContained = fares.contains { !$0.contains.isEmpty }
+        (routeStart, routes) = routesOf.flat()
+        (containStart, contains) = containsOf.flat()
+        self.hasRules = hasRules
+        namesContained = !contains.isEmpty
         limitsDuration = t.fares.fareTransferDuration.buffer.contains { $0 >= 0 }
-        named.sort { ($0.pair, $0.fare) < ($1.pair, $1.fare) }
-        var keys: [Int64] = [], listed: [Int] = []
-        keys.reserveCapacity(named.count)
-        listed.reserveCapacity(named.count)
-        for (pair, fare) in named where keys.last != pair || listed.last != fare {
-            keys.append(pair)
-            listed.append(fare)
-        }
-        (pairKeys, pairFares) = (keys, listed)
-        withoutPairs = fares.indices.filter { !fares[$0].hasPairs }
+        (pairKeys, pairFares) = Self.pairIndex(named, zones: t.fares.zoneIDs.count)
+        withoutPairs = hasPairs.indices.filter { !hasPairs[$0] }
         self.t = t
     }
 
     static func pair(_ origin: Int32, _ destination: Int32) -> Int64 { Int64(origin) << 32 | Int64(UInt32(bitPattern: destination)) }
+
+    /// A list of values per fare, gathered rule by rule (few: most feeds name no routes or
+    /// contained zones), then made flat, each list sorted and each value once.
+    struct Lists {
+        private var added: [(fare: Int, value: Int32)] = []
+        private let count: Int
+
+        init(count: Int) { self.count = count }
+
+        mutating func add(_ value: Int32, to fare: Int) { added.append((fare, value)) }
+
+        /// Where each fare's list starts in `values` (one more than the fares: the end).
+        func flat() -> (starts: [Int], values: [Int32]) {
+            var starts = [Int](repeating: 0, count: count + 1), values: [Int32] = []
+            guard !added.isEmpty else { return (starts, values) }
+            let sorted = added.sorted { ($0.fare, $0.value) < ($1.fare, $1.value) }
+            var next = 0
+            for fare in 0..<count {
+                starts[fare] = values.count
+                while next < sorted.count && sorted[next].fare == fare {
+                    if values.count == starts[fare] || values.last != sorted[next].value { values.append(sorted[next].value) }
+                    next += 1
+                }
+            }
+            starts[count] = values.count
+            return (starts, values)
+        }
+    }
+
+    /// The pairs the rules name, sorted (pair, then fare) and each (pair, fare) once, as the
+    /// flat `pairKeys` and `pairFares`. Where the zones and fares fit, each entry is one
+    /// integer in the same order (origin + 1; the destination, none last as in `pair`; the
+    /// fare), sorted by its bytes: BART's 2,500 rules took 0.8 M instructions sorted as tuples
+    /// at every query that prices (issue 67).
+    static func pairIndex(_ named: [(pair: Int64, fare: Int)], zones: Int) -> (keys: [Int64], fares: [Int]) {
+        func bits(_ n: Int) -> Int { Int.bitWidth - n.leadingZeroBitCount }
+        let zoneBits = bits(zones), fareBits = bits(named.reduce(0) { max($0, $1.fare) }), width = 2 * zoneBits + fareBits
+        var packed: [UInt64] = []
+        packed.reserveCapacity(named.count)
+        for (pair, fare) in named where width < 64 {
+            let origin = Int(pair >> 32) + 1, destination = Int(UInt32(truncatingIfNeeded: pair))
+            let none = destination == Int(UInt32.max), to = none ? zones : destination
+            guard origin >= 0, origin <= zones, none || destination < zones, fare >= 0 else { break }
+            packed.append(UInt64(origin) << (zoneBits + fareBits) | UInt64(to) << fareBits | UInt64(fare))
+        }
+        var keys: [Int64] = [], fares: [Int] = []
+        keys.reserveCapacity(named.count)
+        fares.reserveCapacity(named.count)
+        guard packed.count == named.count else {
+            for (pair, fare) in named.sorted(by: { ($0.pair, $0.fare) < ($1.pair, $1.fare) }) where keys.last != pair || fares.last != fare {
+                keys.append(pair)
+                fares.append(fare)
+            }
+            return (keys, fares)
+        }
+        radixSort(&packed, bits: width)
+        let fareMask = UInt64(1) << fareBits - 1, zoneMask = UInt64(1) << zoneBits - 1
+        var last: UInt64? = nil
+        for key in packed where key != last {
+            let origin = Int32(truncatingIfNeeded: key >> (zoneBits + fareBits)) - 1, to = Int(key >> fareBits & zoneMask)
+            keys.append(pair(origin, to == zones ? -1 : Int32(truncatingIfNeeded: to)))
+            fares.append(Int(key & fareMask))
+            last = key
+        }
+        return (keys, fares)
+    }
+
+    /// Sorts `keys` below 2^`bits` by their bytes, lowest first (a counting pass a byte).
+    static func radixSort(_ keys: inout [UInt64], bits: Int) {
+        var other = [UInt64](repeating: 0, count: keys.count)
+        var starts = [Int](repeating: 0, count: 257)
+        var shift = 0
+        while shift < bits {
+            keys.withUnsafeBufferPointer { from in
+                other.withUnsafeMutableBufferPointer { to in
+                    starts.withUnsafeMutableBufferPointer { starts in
+                        for d in starts.indices { starts[d] = 0 }
+                        for key in from { starts[Int(key >> shift & 0xFF) + 1] += 1 }
+                        for d in 1..<starts.count { starts[d] += starts[d - 1] }
+                        for key in from {
+                            let d = Int(key >> shift & 0xFF)
+                            to[starts[d]] = key
+                            starts[d] += 1
+                        }
+                    }
+                }
+            }
+            swap(&keys, &other)
+            shift += 8
+        }
+    }
 
     /// One fare paid: which, its price and currency, and the journey's legs it covers (indices
     /// into `journey.legs`).
@@ -163,9 +246,10 @@ package final class FareTable: Sendable {
     /// fares. A journey with no ride costs nothing.
     package func price(_ journey: Router.Journey) -> Price {
         guard let key = priceKey(journey) else { return work(journey) }
-        if let price = known.withLock({ $0[key] }) { return price }
+        let hash = key.hashValue
+        if let price = known.withLock({ $0[hash]?.first { $0.key == key }?.price }) { return price }
         let price = work(journey)
-        known.withLock { $0[key] = price }
+        known.withLock { $0[hash, default: []].append((key, price)) }
         return price
     }
 
@@ -269,15 +353,15 @@ package final class FareTable: Sendable {
         var found: (Int, Double)?
         func consider(_ list: ArraySlice<Int>) {
             for f in list {
-                let fare = fares[f]
                 if fareFeed[f] != feed { continue }
                 let allowed = Int(t.fares.fareTransfers[f])
                 if allowed >= 0 && rides.count - 1 > allowed { continue }
                 let limit = Int(t.fares.fareTransferDuration[f])
                 if limit >= 0 && rides.count > 1 && span > limit { continue }
-                if !fare.hasRules && rides.count > 1 { continue }
-                if !fare.routes.isEmpty && !routes.allSatisfy({ Self.holds(fare.routes, $0) }) { continue }
-                if !fare.contains.isEmpty && passed != fare.contains { continue }
+                if !hasRules[f] && rides.count > 1 { continue }
+                let named = self.routes[routeStart[f]..<routeStart[f + 1]], contained = contains[containStart[f]..<containStart[f + 1]]
+                if !named.isEmpty && !routes.allSatisfy({ Self.holds(named, $0) }) { continue }
+                if !contained.isEmpty && !passed.elementsEqual(contained) { continue }
                 let price = prices[f]
                 if found.map({ price < $0.1 || price == $0.1 && f < $0.0 }) ?? true { found = (f, price) }
             }
@@ -291,24 +375,24 @@ package final class FareTable: Sendable {
 
     /// The fares naming an origin-destination pair (`pairKeys` halved to its first).
     private func fares(naming pair: Int64) -> ArraySlice<Int> {
-        let low = Self.firstIndex(notBelow: pair, in: pairKeys)
+        let low = Self.firstIndex(notBelow: pair, in: pairKeys[...])
         var end = low
         while end < pairKeys.count && pairKeys[end] == pair { end += 1 }
         return pairFares[low..<end]
     }
 
     /// Whether the sorted `list` holds `value`.
-    static func holds(_ list: [Int32], _ value: Int32) -> Bool {
+    static func holds(_ list: ArraySlice<Int32>, _ value: Int32) -> Bool {
         let low = firstIndex(notBelow: value, in: list)
-        return low < list.count && list[low] == value
+        return low < list.endIndex && list[low] == value
     }
 
-    /// The first index of the sorted `list` whose value is not below `value` (its count where
-    /// none is), by halving.
-    private static func firstIndex<T: Comparable>(notBelow value: T, in list: [T]) -> Int {
-        var low = 0, high = list.count
+    /// The first index of the sorted `list` whose value is not below `value` (its end index
+    /// where none is), by halving.
+    private static func firstIndex<T: Comparable>(notBelow value: T, in list: ArraySlice<T>) -> Int {
+        var low = list.startIndex, high = list.endIndex
         while low < high {
-            let mid = (low + high) / 2
+            let mid = low + (high - low) / 2
             if list[mid] < value { low = mid + 1 } else { high = mid }
         }
         return low

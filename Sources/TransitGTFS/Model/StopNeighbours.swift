@@ -27,21 +27,35 @@ package struct StopNeighbours {
     }
 
     /// Stop `s`'s station; -1 for none.
-    @inline(__always) package func parent(of s: Int) -> Int {
+    @inline(__always) package func parent(of s: Int) -> Int { Self.parent(of: s, parents, stopCount: stopCount, damage) }
+
+    /// The stops whose parent `station` is; empty for a stop that is no station.
+    @inline(__always) package func children(ofStation station: Int) -> UnsafeBufferPointer<Int32> {
+        Self.children(ofStation: station, childStart, children, stopCount: stopCount, damage)
+    }
+
+    /// The walks stored for stop `x`: positions in `linkStops` and `linkLengths`, each stop in
+    /// range and each length within the longest walk stored (`TimetableCombination.longestWalk`).
+    @inline(__always) package func links(of x: Int) -> Range<Int> { Self.links(of: x, linkStart, linkStops, linkLengths, stopCount: stopCount, damage) }
+
+    // The readers themselves, on the fields they read: `Timetable`'s accessors ask them too,
+    // without making this struct (seven buffers retained and released: 8 K instructions a
+    // station's stops, 0.7 M of a BART query that prices, issue 67).
+
+    @inline(__always) static func parent(of s: Int, _ parents: Packed<Int32>, stopCount: Int, _ damage: TimetableDamage) -> Int {
         guard s >= 0, s < stopCount, s < parents.count else { return -1 }
         let p = Int(parents[s])
         guard p >= -1, p < stopCount else { damage.found("stopParent"); return -1 }
         return p
     }
 
-    /// The stops whose parent `station` is; empty for a stop that is no station.
-    @inline(__always) package func children(ofStation station: Int) -> UnsafeBufferPointer<Int32> {
+    @inline(__always) static func children(ofStation station: Int, _ childStart: Packed<Int32>, _ children: Packed<Int32>, stopCount: Int,
+                                           _ damage: TimetableDamage) -> UnsafeBufferPointer<Int32> {
         damage.indexes(children, damage.span(childStart, station, within: children.count, "stationChildStart"), below: stopCount, "stationChildren")
     }
 
-    /// The walks stored for stop `x`: positions in `linkStops` and `linkLengths`, each stop in
-    /// range and each length within the longest walk stored (`TimetableCombination.longestWalk`).
-    @inline(__always) package func links(of x: Int) -> Range<Int> {
+    @inline(__always) static func links(of x: Int, _ linkStart: Packed<Int64>, _ linkStops: Packed<Int32>, _ linkLengths: Packed<Double>, stopCount: Int,
+                                        _ damage: TimetableDamage) -> Range<Int> {
         guard linkStart.count == stopCount + 1, x >= 0, x < stopCount else { return 0..<0 }
         let from = Int(linkStart[x]), to = Int(linkStart[x + 1])
         guard from >= 0, from <= to, to <= linkStops.count, to <= linkLengths.count else { damage.found("linkStart"); return 0..<0 }

@@ -32,10 +32,12 @@ extension Timetable {
     package var neighbours: StopNeighbours { StopNeighbours(self) }
 
     /// Stop `s`'s station; -1 for none.
-    package func parent(of s: Int) -> Int { neighbours.parent(of: s) }
+    package func parent(of s: Int) -> Int { StopNeighbours.parent(of: s, stopParent, stopCount: stopCount, damage) }
 
     /// The stops whose parent `station` is; empty for a stop that is no station.
-    package func children(ofStation station: Int) -> [Int] { neighbours.children(ofStation: station).map { Int($0) } }
+    package func children(ofStation station: Int) -> [Int] {
+        StopNeighbours.children(ofStation: station, stationChildStart, stationChildren, stopCount: stopCount, damage).map { Int($0) }
+    }
 
     /// Stop `s`'s fare zone (Fares v1); -1 for none.
     package func fareZone(ofStop s: Int) -> Int {
@@ -51,7 +53,7 @@ extension Timetable {
     }
 
     /// The walks stored for stop `x` (`StopNeighbours.links(of:)`).
-    package func links(of x: Int) -> Range<Int> { neighbours.links(of: x) }
+    package func links(of x: Int) -> Range<Int> { StopNeighbours.links(of: x, linkStart, linkStops, linkLengths, stopCount: stopCount, damage) }
 
     /// The calls at `stop`: (pattern, position) pairs, each position within its pattern.
     package func calls(atStop stop: Int) -> [(pattern: Int, position: Int)] {

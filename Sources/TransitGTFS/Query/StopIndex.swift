@@ -73,7 +73,7 @@ package struct StopIndex {
     /// feed has it; `feed:NAME` looks in that feed only; a code or a name matches in every feed
     /// (each feed's best match: "Millbrae" is BART's Millbrae and Caltrain's "Millbrae Caltrain").
     package func resolve(_ typed: String) throws(TransitError) -> [Int] {
-        let text = typed.trimmingCharacters(in: .whitespaces)
+        let text = typed.trimmedSpace(newlines: false)
         if let stop = t.stopIDs.firstIndex(of: text) { return children.expand(stop) }
         guard t.isCombination else { return try resolve(text, among: 0..<t.stopCount) }
         if let colon = text.firstIndex(of: ":"), let f = t.feed(named: text[..<colon]) {
@@ -135,9 +135,9 @@ package struct StopIndex {
     /// A route's short name, else its long name, else its id.
     package static func routeName(_ t: Timetable, _ route: Int) -> String {
         guard route >= 0, route < t.routeCount else { return "unknown route" }
-        let short = t.routeShortName[route].trimmingCharacters(in: .whitespaces)
+        let short = t.routeShortName[route].trimmedSpace(newlines: false)
         if !short.isEmpty { return short }
-        let long = t.routeLongName[route].trimmingCharacters(in: .whitespaces)
+        let long = t.routeLongName[route].trimmedSpace(newlines: false)
         return long.isEmpty ? t.routeIDs[route] : long
     }
 }

@@ -303,9 +303,9 @@ package struct RangeSearch<S: Schedule> {
     /// One departure's rounds, up to `last`: leaving the origins at `tau` on the patterns `departing`.
     private mutating func rounds(_ tau: Int32, departing: ArraySlice<(pattern: Int, position: Int)>, through last: Int? = nil) {
         // Emptied, not replaced: the lists keep their memory from one departure to the next.
-        rideMarked.removeAll(keepingCapacity: true)
-        changed.removeAll(keepingCapacity: true)
-        arrivalsMarked.removeAll(keepingCapacity: true)
+        rideMarked.clear()
+        changed.clear()
+        arrivalsMarked.clear()
         destinationBound = searchCap.map { Int32(clamping: $0 + 1 - Int64(minEgress)) } ?? SearchState.unreached
         for round in searched(through: last) {
             carryOver(round)
@@ -352,8 +352,8 @@ package struct RangeSearch<S: Schedule> {
     /// 1; afterwards the changes out of the stops the last round reached by a ride.
     package mutating func collectBoardings(_ round: Int, tau: Int32) {
         for y in touched { state.head[y] = -1; state.exactEntryAt[y] = -1 }
-        entries.removeAll(keepingCapacity: true)
-        touched.removeAll(keepingCapacity: true)
+        entries.clear()
+        touched.clear()
         if round == 1 {
             let start = TransferEdges.Edge(to: -1, lowerBound: 0, walkSeconds: -1, exact: true)
             for o in query.origins where o >= 0 && o < schedule.stopCount {
@@ -456,8 +456,8 @@ package struct RangeSearch<S: Schedule> {
     /// improves a stop, and at each boarding switch to an earlier run when one can be caught.
     package mutating func scanPatterns(_ round: Int) {
         // The last round's ride-marked stops were relaxed already: this scan's take their place.
-        rideMarked.removeAll(keepingCapacity: true)
-        classMarked.removeAll(keepingCapacity: true)
+        rideMarked.clear()
+        classMarked.clear()
         let boarding = boarding
         for q in queue {
             let startPosition = Int(state.queued[q]), lastBoarding = Int(state.queuedLast[q])
@@ -510,9 +510,10 @@ package struct RangeSearch<S: Schedule> {
                     if !promising(pattern: q, i, leaving(q, i, ready: Int64(source.ready))) { continue }
                     // A run that leaves too late to reach the destination before the best known is
                     // not boarded: in a search across days, the next days' copies of a pattern once
-                    // today's journeys are found.
+                    // today's journeys are found; asked of those only (a day's own run is never
+                    // alighted from unless promising, and the read cost 2 % of a day, issue 67).
                     if let run = boarding.boardable(q, i, source, round: round, current: current), current < 0 || run < current,
-                       promising(pattern: q, i, Int64(schedule.departure(q, run, i))) {
+                       schedule.dayOffset(q) <= 0 || promising(pattern: q, i, Int64(schedule.departure(q, run, i))) {
                         current = run
                         ridden = schedule.times(of: q, run)
                         boarded = SearchState.Label(pattern: Int32(q), run: Int32(run), boardPosition: Int32(i), alightPosition: -1,
@@ -521,7 +522,7 @@ package struct RangeSearch<S: Schedule> {
                 }
             }
         }
-        queue.removeAll(keepingCapacity: true)
+        queue.clear()
         swap(&arrivalsMarked, &classMarked)
     }
 

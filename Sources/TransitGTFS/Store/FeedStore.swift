@@ -405,7 +405,7 @@ package struct FeedStore {
         // A list with commas, as TRANSIT_GTFS_FEED takes it, unless a file has that name.
         func list(_ text: String) -> [String] {
             FileManager.default.fileExists(atPath: text) ? [text]
-                : text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                : text.split(separator: ",").map { $0.trimmedSpace(newlines: false) }.filter { !$0.isEmpty }
         }
         var names = given.flatMap(list)
         if names.isEmpty, let variable { names = list(variable) }

@@ -53,7 +53,8 @@ package enum TimetableFile {
     /// Each field's check, in the list's order (a check may lean on the fields before it);
     /// `vouched`: every size, and the values of all but the fields checked where read.
     package static func validate(_ t: Timetable, path: String, vouched: Bool = false) throws(TransitError) {
-        for field in Timetable.fields where !field.fits(t) || (!(vouched && field.checkedWhereRead) && !field.check(t)) {
+        var t = t
+        for field in Timetable.fields where !field.fits(&t) || (!(vouched && field.checkedWhereRead) && !field.check(&t)) {
             throw .parse(what: path, reason: "the compiled timetable is damaged (\(field.name)); import the feed again")
         }
     }

@@ -33,7 +33,7 @@ struct CatalogImport {
         }
         if feed.status == "deprecated" {
             if let target = catalog.feed(feed.redirectID), !target.isRealtime {
-                let comment = feed.redirectComment.trimmingCharacters(in: .whitespaces)
+                let comment = feed.redirectComment.trimmedSpace(newlines: false)
                 notices.append("\(feed.id) is deprecated: importing \(target.id), which replaces it\(comment.isEmpty ? "" : " (\(comment))")")
                 feed = target
             } else {

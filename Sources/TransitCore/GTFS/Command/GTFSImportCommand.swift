@@ -28,7 +28,7 @@ struct GTFSImportCommand: GTFSSubcommand {
     var streets: String?
 
     init(_ args: Arguments) throws(TransitError) {
-        source = (args.positional ?? "").trimmingCharacters(in: .whitespaces)
+        source = (args.positional ?? "").trimmedSpace(newlines: false)
         guard !source.isEmpty else { throw args.missing("SOURCE|CATALOG_ID") }
         name = args.string("name")
         if let name, !FeedStore.validName(name) {
@@ -41,7 +41,7 @@ struct GTFSImportCommand: GTFSSubcommand {
             throw .usage("--realtime takes an http(s) URL to remember, not '\(url)' (a file is given to each query instead)")
         }
         for header in headers {
-            guard let colon = header.firstIndex(of: ":"), !header[..<colon].trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard let colon = header.firstIndex(of: ":"), !header[..<colon].trimmedSpace(newlines: false).isEmpty else {
                 throw .usage("--realtime-header takes \"Name: value\", not '\(header)'")
             }
         }

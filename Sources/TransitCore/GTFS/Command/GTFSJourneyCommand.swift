@@ -51,7 +51,7 @@ struct GTFSJourneyCommand: GTFSSubcommand {
 
     init(_ args: Arguments) throws(TransitError) {
         feeds = args.strings("feed")
-        let typed = (args.positional ?? "").split(separator: ">").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let typed = (args.positional ?? "").split(separator: ">").map { $0.trimmedSpace(newlines: false) }.filter { !$0.isEmpty }
         guard !typed.isEmpty else { throw args.missing("TRIP_ID>TRIP_ID…") }
         trips = try typed.map { text throws(TransitError) in
             // A `>` or `@` of the id itself is written %3E, %40 (`ListedID`).
@@ -63,14 +63,14 @@ struct GTFSJourneyCommand: GTFSSubcommand {
         self.from = from
         self.to = to
         if let text = args.string("change-at") {
-            let stops = text.split(separator: ">").map { ListedID.decode($0.trimmingCharacters(in: .whitespaces)) }
+            let stops = text.split(separator: ">").map { ListedID.decode($0.trimmedSpace(newlines: false)) }
             guard stops.count == trips.count - 1, stops.allSatisfy({ !$0.isEmpty }) else {
                 throw .usage("--change-at names where each change boards: \(trips.count - 1) for \(trips.count) rides, not '\(text)'")
             }
             changeAt = stops
         }
         if let text = args.string("board-at") {
-            let typed = text.split(separator: ">").map { $0.trimmingCharacters(in: .whitespaces) }
+            let typed = text.split(separator: ">").map { $0.trimmedSpace(newlines: false) }
             boardAt = try typed.map { part throws(TransitError) in
                 guard let at = part.lastIndex(of: "@"), case .asWritten(let time)? = ServiceTime.parse(String(part[part.index(after: at)...])),
                       part[part.index(after: at)...].split(separator: ":").count == 3, at > part.startIndex else {

@@ -12,7 +12,7 @@ struct GTFSRemoveCommand: GTFSSubcommand {
     var name: String
 
     init(_ args: Arguments) throws(TransitError) {
-        name = (args.positional ?? "").trimmingCharacters(in: .whitespaces)
+        name = (args.positional ?? "").trimmedSpace(newlines: false)
         guard !name.isEmpty else { throw args.missing("NAME") }
     }
 

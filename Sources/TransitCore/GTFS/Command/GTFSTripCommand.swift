@@ -24,7 +24,7 @@ struct GTFSTripCommand: GTFSSubcommand {
         feeds = args.strings("feed")
         // As tsv's trip_ids write it: `%`, `>` and `@` of the id percent-encoded, a run of
         // another service day `@YYYY-MM-DD`, a frequencies.txt run's start `@HH:MM:SS` (`ListedID`).
-        let typed = (args.positional ?? "").trimmingCharacters(in: .whitespaces)
+        let typed = (args.positional ?? "").trimmedSpace(newlines: false)
         guard let run = ListedID.run(typed) else { throw .usage("'\(typed)': a trip is \(ListedID.runSpellings)") }
         tripID = run.id
         guard !tripID.isEmpty else { throw args.missing("TRIP_ID") }

@@ -17,7 +17,7 @@ struct GTFSUpdateCommand: GTFSSubcommand {
     var name: String?
 
     init(_ args: Arguments) throws(TransitError) {
-        name = args.positional.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        name = args.positional.map { $0.trimmedSpace(newlines: false) }.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     struct Update {

@@ -134,7 +134,10 @@ final class JourneyLayout: @unchecked Sendable {
         }
     }
 
-    func routeName(_ route: Int) -> String { route < 0 ? "unknown route" : names[route] ?? StopIndex.routeName(t, route) }
+    func routeName(_ route: Int) -> String { Self.routeName(route, t, names) }
+    static func routeName(_ route: Int, _ t: Timetable, _ names: [Int: String]) -> String {
+        route < 0 ? "unknown route" : names[route] ?? StopIndex.routeName(t, route)
+    }
 
     func instance(_ leg: Router.Leg) -> TripUpdates.Instance? { leg.instance(updates) }
     func route(_ leg: Router.Leg) -> Int { leg.route(t, updates) }
@@ -159,19 +162,27 @@ final class JourneyLayout: @unchecked Sendable {
     /// (`1250115@2022-10-13`); for a run of a frequencies.txt trip `@` its start
     /// (`M1-WK-E@08:06:00`, `M1-WK-E@2026-11-24@06:00:00`). As tsv's trip_ids list it: `%`, `>`
     /// and `@` of the id percent-encoded (`ListedID`).
-    func runID(_ leg: Router.Leg) -> String {
-        var id = ListedID.encode(tripID(leg))
-        if leg.dayOffset != 0 { id += "@" + serviceDay(leg).iso }
+    func runID(_ leg: Router.Leg) -> String { Self.runID(leg, t, updates, day: clock.day) }
+
+    // The lists a row of tsv writes a ride at a time are static, on the timetable they are
+    // given: a column's closure hands them the one it captured, by its address, where a method
+    // reading `self.t` of this class handed each `Timetable` call a copy of its 424 bytes first
+    // (at every ride of every row: 31 M of dense81's whole day, issue 67).
+
+    static func runID(_ leg: Router.Leg, _ t: Timetable, _ updates: TripUpdates?, day: LocalDate) -> String {
+        var id = ListedID.encode(leg.tripID(t, updates))
+        if leg.dayOffset != 0 { id += "@" + day.adding(days: leg.dayOffset).iso }
         guard let trip = leg.trip, t.isFrequency(trip: trip) else { return id }
         return id + "@" + ClockTime.gtfs(leg.runStart)
     }
 
     /// `STOP@HH:MM:SS > …`: each ride's boarding stop_id and planned departure on the clock of
     /// its run's service day (past 24:00 as GTFS writes it).
-    func boarding(_ journey: Router.Journey) -> String {
-        Self.rides(of: journey) { leg, text in
+    func boarding(_ journey: Router.Journey) -> String { Self.boarding(journey, t, day: clock.day) }
+    static func boarding(_ journey: Router.Journey, _ t: Timetable, day: LocalDate) -> String {
+        rides(of: journey) { leg, text in
             // (The query's own day: no clock worked out, a zone's offsets cost on Linux.)
-            let shift = leg.dayOffset == 0 ? 0 : Int(DaysSchedule<DaySchedule>.shift(from: clock.day, days: leg.dayOffset, in: t.zone))
+            let shift = leg.dayOffset == 0 ? 0 : Int(DaysSchedule<DaySchedule>.shift(from: day, days: leg.dayOffset, in: t.zone))
             text += ListedID.encode(t.stopID(leg.from))
             text += "@"
             text += ClockTime.gtfs(leg.departure.planned - shift)
@@ -259,7 +270,8 @@ final class JourneyLayout: @unchecked Sendable {
     static func minutes(_ delay: Int) -> Int { (delay >= 0 ? delay + 30 : delay - 30) / 60 }
 
     /// Where a rider looks at a stop: its platform_code, else its stop_code; null without either.
-    func platform(_ stop: Int) -> Value {
+    func platform(_ stop: Int) -> Value { Self.platform(stop, t) }
+    static func platform(_ stop: Int, _ t: Timetable) -> Value {
         let platform = t.stopPlatform(stop), code = t.stopCode(stop)
         return !platform.isEmpty ? .string(platform) : !code.isEmpty ? .string(code) : .null
     }
@@ -280,16 +292,20 @@ final class JourneyLayout: @unchecked Sendable {
         stop >= 0 && stop < stopCount ? t.coordinate(ofStop: stop) : (origin ? points.from?.at : points.to?.at)
     }
 
-    func legRecord(_ leg: Router.Leg) -> Record {
+    func legRecord(_ leg: Router.Leg) -> Record { legRecord(leg, t) }
+
+    /// (The timetable handed in: one copy of its 424 bytes a leg, where each `Timetable` call
+    /// on `self.t` copied it, a dozen a ride; `runID`'s comment says why.)
+    private func legRecord(_ leg: Router.Leg, _ t: Timetable) -> Record {
         // One array, in the order printed (joining four made a copy of each).
         var fields: [(String, Value)] = []
         fields.reserveCapacity(24)
         let ride: (route: Int, status: RealtimeStatus)?
         if case .ride = leg.mode {
-            let route = self.route(leg), instance = instance(leg)
+            let route = leg.route(t, updates), instance = instance(leg)
             ride = (route, updates?.rideStatus(ofInstance: instance == nil ? -1 : leg.instance) ?? .scheduled)
-            fields += [("route", .string(routeName(route))), ("route_id", route >= 0 ? .string(t.routeID(route)) : .null),
-                       ("trip_id", .string(tripID(leg))), ("headsign", .string(headsign(leg))), ("service_day", .string(serviceDay(leg).iso))]
+            fields += [("route", .string(Self.routeName(route, t, names))), ("route_id", route >= 0 ? .string(t.routeID(route)) : .null),
+                       ("trip_id", .string(leg.tripID(t, updates))), ("headsign", .string(leg.headsign(t, updates))), ("service_day", .string(serviceDay(leg).iso))]
             // A frequencies.txt trip runs many times: its start time says which run (as
             // GTFS-Realtime's trip descriptor does), in the feed's HH:MM:SS.
             if let trip = leg.trip, t.isFrequency(trip: trip) {
@@ -301,9 +317,9 @@ final class JourneyLayout: @unchecked Sendable {
         }
         fields += [("mode", .string(leg.isRide ? "ride" : "walk")),
                    ("from", .string(endID(leg.from, origin: true))), ("from_name", .string(endName(leg.from, origin: true))),
-                   ("from_platform", leg.from >= 0 ? platform(leg.from) : .null),
+                   ("from_platform", leg.from >= 0 ? Self.platform(leg.from, t) : .null),
                    ("to", .string(endID(leg.to, origin: false))), ("to_name", .string(endName(leg.to, origin: false))),
-                   ("to_platform", leg.to >= 0 ? platform(leg.to) : .null),
+                   ("to_platform", leg.to >= 0 ? Self.platform(leg.to, t) : .null),
                    ("departure", time(leg.departure.predicted, at: leg.from)), ("arrival", time(leg.arrival.predicted, at: leg.to))]
         if let ride {
             // Planned and predicted: an added trip has no plan; a run without realtime data, no delay.
@@ -333,8 +349,9 @@ final class JourneyLayout: @unchecked Sendable {
         return meters
     }
 
-    func routes(_ journey: Router.Journey) -> String {
-        Self.rides(of: journey) { leg, text in text += routeName(route(leg)) }
+    func routes(_ journey: Router.Journey) -> String { Self.routes(journey, t, updates, names) }
+    static func routes(_ journey: Router.Journey, _ t: Timetable, _ updates: TripUpdates?, _ names: [Int: String]) -> String {
+        rides(of: journey) { leg, text in text += routeName(leg.route(t, updates), t, names) }
     }
 
     /// `Local toward San Jose → walk 50 m → Bullet toward …`: the rides and walks in order.
@@ -386,12 +403,13 @@ final class JourneyLayout: @unchecked Sendable {
             // A journey on foot is taken at any time: its departure is the window's start.
             Column("any_time", in: .json) { .bool($0.isOnFoot) },
             Column("legs", in: .json) { [self] in .list(legRecords($0)) },
-            Column("routes", in: .flat) { [self] in .string(routes($0)) },
-            Column("change_at", in: .flat) { [self] in .string(Self.rides(of: $0, skip: 1) { leg, text in text += ListedID.encode(stationName(leg.from)) }) },
+            // (The timetable captured: `runID`'s comment says why.)
+            Column("routes", in: .flat) { [t, updates, names] in .string(Self.routes($0, t, updates, names)) },
+            Column("change_at", in: .flat) { [t] in .string(Self.rides(of: $0, skip: 1) { leg, text in text += ListedID.encode(t.stationName(ofStop: leg.from)) }) },
             // Each ride's trip_id (what `gtfs trip` takes), joined with >: last, so that a
             // script's columns before it stay where they were.
             // A run of a frequencies.txt trip as trip_id@HH:MM:SS (its start), as gtfs journey takes it.
-            Column("trip_ids", in: .flat) { [self] in .string(Self.rides(of: $0) { leg, text in text += runID(leg) }) },
+            Column("trip_ids", in: .flat) { [t, updates, day = clock.day] in .string(Self.rides(of: $0) { leg, text in text += Self.runID(leg, t, updates, day: day) }) },
         ]
         // Where to change and the lines to take are never cut: they wrap (issue 44).
         let change = Column<Router.Journey>("change_at", "CHANGE AT") { [self] in .string(changeAt($0)) }.wrapping()
@@ -429,13 +447,15 @@ final class JourneyLayout: @unchecked Sendable {
             let fares = self.fares
             // (A journey on foot: no fare, null.) Each price's object is written once, at the
             // depth of a journey's field in JSON's list (`Value.encoded`).
-            let written = Locked<[FareTable.Price: Value]>([:])
+            // (By the price's hash, as `FareTable`'s prices are kept, and for the same reason.)
+            let written = Locked<[Int: [(price: FareTable.Price, value: Value)]]>([:])
             data.append(Column("fare", in: .json) { journey in
                 guard !journey.isOnFoot, let table = fares.value else { return .null }
                 let price = table.price(journey)
-                if let value = written.withLock({ $0[price] }) { return value }
+                let hash = price.hashValue
+                if let value = written.withLock({ $0[hash]?.first { $0.price == price }?.value }) { return value }
                 let value = Value.encoded(EncodedJSON(Self.fareValue(price, rider: table.rider), indent: 2))
-                written.withLock { $0[price] = value }
+                written.withLock { $0[hash, default: []].append((price, value)) }
                 return value
             })
             table.insert(Column("price", "PRICE") { journey in
@@ -455,7 +475,7 @@ final class JourneyLayout: @unchecked Sendable {
         })
         // Where each ride boards, as `gtfs journey --board-at` takes it back: its stop_id and
         // planned departure on the clock of its run's service day, `STOP@HH:MM:SS > …`.
-        data.append(Column("boarding", in: .flat) { [self] in .string(boarding($0)) })
+        data.append(Column("boarding", in: .flat) { [t, day = clock.day] in .string(Self.boarding($0, t, day: day)) })
         if rideCalls != nil {
             // --stops: tsv/csv stay a row a journey, with each ride's number of calls (after
             // the columns that were there first).

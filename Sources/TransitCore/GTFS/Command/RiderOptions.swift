@@ -31,7 +31,8 @@ struct RiderOptions: Sendable, Equatable {
     init(_ args: Arguments, through: Bool) throws(TransitError) {
         needs.wheelchair = args.flag("wheelchair")
         needs.bike = args.flag("bike")
-        if let text = args.string("bike-modes") { needs.bikeModes = try Self.modes(text, option: "bike-modes") }
+        // Its default is the needs' own (`RiderNeeds.defaultBikeModes`): read only when given.
+        if args.given("bike-modes"), let text = args.string("bike-modes") { needs.bikeModes = try Self.modes(text, option: "bike-modes") }
         if let text = args.string("modes") { needs.modes = try Self.modes(text, option: "modes") }
         needs.avoid = args.strings("avoid")
         needs.margin = RiderNeeds.ChangeMargin(seconds: (try args.int("buffer", in: 0...60) ?? 0) * 60, factor: try args.double("buffer-factor", in: 1...5) ?? 1)
@@ -45,7 +46,7 @@ struct RiderOptions: Sendable, Equatable {
         }
         var stays: [Int] = []
         if let text = args.string("via-stay") {
-            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmedSpace(newlines: false) }
             for part in parts {
                 guard let minutes = Int(part), (0...600).contains(minutes) else {
                     throw .usage("--via-stay takes minutes from 0 to 600, one per --via and comma-separated, not '\(text)'")
