@@ -41,6 +41,20 @@ import Testing
         }
     }
 
+    /// A note is whole sentences: a `", "` inside one once closed its Swift string, and `gtfs
+    /// fares --help` broke mid-sentence into a second note that began `), price` (issue 68).
+    @Test func everyNoteIsWholeSentences() {
+        for provider in Providers.all {
+            for command in provider.spec.commands {
+                for note in command.notes {
+                    let first = note.first, last = note.last
+                    #expect(first.map { !" ,;:.)]".contains($0) } == true, "\(command.usage): a note begins \(note.prefix(20).debugDescription)")
+                    #expect(last.map { ".)!?:".contains($0) } == true, "\(command.usage): a note ends \(note.suffix(20).debugDescription)")
+                }
+            }
+        }
+    }
+
     @Test func everyCommandOfTheSpecsHasItsOwnParser() {
         // A parser's last arm used to be `default:`, so a renamed command ran another. Every
         // example must parse, and none may meet the parsers' error for a command they lack.

@@ -141,9 +141,14 @@ struct RealtimeSource {
 
     /// The notice of a source that could not be read: the answer is as planned.
     static func notLive(_ error: TransitError, deadline: TimeInterval) -> String {
+        "not live: \(reason(error, deadline: deadline)); the times are as planned"
+    }
+
+    /// Why a source could not be read, in one line (`RealtimeOutages` keeps it).
+    static func reason(_ error: TransitError, deadline: TimeInterval) -> String {
         var reason = Sanitize.line(error.message)
         if case .timeout(_, let seconds) = error, seconds == deadline { reason += " (--realtime-timeout)" }
-        return "not live: \(reason); the times are as planned"
+        return reason
     }
 
     /// Each group's messages, in order, their ids in the timetable's terms. `keepCalls`: the
@@ -203,7 +208,7 @@ struct RealtimeSource {
             if group.chosenKeys != nil, let outages {
                 for (index, k) in kept.enumerated() where index < results.count {
                     if case .failure(let error) = results[index], error.exitStatus != 2 {
-                        outages.remember(group.sources[k], notice: Self.notLive(error, deadline: deadline), now: context.settings.now)
+                        outages.remember(group.sources[k], reason: Self.reason(error, deadline: deadline), now: context.settings.now)
                     }
                 }
             }

@@ -35,9 +35,12 @@ package struct ServiceAlert: Sendable {
     package var active: Bool
     /// Its message is older than rule 6's 10 minutes for alerts: shown, marked stale.
     package var stale = false
-    /// Its message is older than rule 6's 30 minutes, and no active period of its own covers now:
-    /// left out (not active), and counted apart from the alerts merely out of their periods.
+    /// Its message is older than rule 6's 30 minutes: left out (not active) whatever its periods
+    /// (Halifax's of a year before run to the year 3000), and counted apart from the alerts
+    /// merely out of their periods; `gtfs alerts --stale` shows those `inPeriod`.
     package var leftOutAsStale = false
+    /// It has no active period, or one covers now: in force, were its data fresh.
+    package var inPeriod = true
 
     package static let causes = ["", "unknown_cause", "other_cause", "technical_problem", "strike", "demonstration", "accident", "holiday", "weather",
                          "maintenance", "construction", "police_activity", "medical_emergency", "special_event"]
@@ -79,18 +82,20 @@ package struct ServiceAlert: Sendable {
                 func seconds(_ v: UInt64?) -> Int? { v.map { min(FeedMessage.seconds($0, millisecondsAbove: 100_000_000_000), FeedMessage.latestSecond) } }
                 let periods = a.activePeriods.map { (start: seconds($0.start), end: seconds($0.end)) }
                 let covered = periods.contains { ($0.start ?? Int.min) <= m.now && m.now < ($0.end ?? Int.max) }
-                // Rule 6 for alerts: past 10 minutes stale; past 30, only a period of its own says it
-                // is in force now (one with none was in force when the data was made).
+                // Rule 6 for alerts: past 10 minutes stale; past 30, not applied, whatever the
+                // periods say (issue 68: a year-old file listed alerts whose periods ran to 3000).
                 let age = m.message.headerSeconds.map { m.now - $0 } ?? 0
-                let stale = age > TripUpdateApplier.staleAlertAge, leftOut = age > TripUpdateApplier.refusedAge && !covered
-                let active = (periods.isEmpty || covered) && !leftOut
+                let stale = age > TripUpdateApplier.staleAlertAge, leftOut = age > TripUpdateApplier.refusedAge
+                let inPeriod = periods.isEmpty || covered, active = inPeriod && !leftOut
                 let selectors = a.informedEntities.map {
                     Selector(agency: $0.agencyID, route: $0.routeID, routeType: $0.routeType.map(Int.init), trip: $0.trip?.tripID, stop: $0.stopID)
                 }.filter { !$0.isEmpty }
-                out.append(ServiceAlert(id: entity.id ?? "", cause: name(a.cause, causes, default: 1), effect: name(a.effect, effects, default: 8),
-                                        severity: name(a.severity, severities, default: 1), header: text(a.header, language: language),
-                                        description: text(a.description, language: language), url: text(a.url, language: language),
-                                        periods: periods, selectors: selectors, active: active, stale: stale, leftOutAsStale: leftOut))
+                var alert = ServiceAlert(id: entity.id ?? "", cause: name(a.cause, causes, default: 1), effect: name(a.effect, effects, default: 8),
+                                         severity: name(a.severity, severities, default: 1), header: text(a.header, language: language),
+                                         description: text(a.description, language: language), url: text(a.url, language: language),
+                                         periods: periods, selectors: selectors, active: active, stale: stale, leftOutAsStale: leftOut)
+                alert.inPeriod = inPeriod
+                out.append(alert)
             }
         }
         return out

@@ -183,12 +183,12 @@ package struct TripUpdateApplier {
             if age < 0 {
                 let ahead = Self.age(-age)
                 if Self.refuses(age: age) {
-                    result.notices.append("\(source): the data is dated \(ahead) ahead of the clock (header time \(stamp)); not applied: times are as planned")
+                    result.notices.append("\(source): the data is dated \(ahead) ahead of the clock; not applied: times are as planned")
                     return result
                 }
                 result.notices.append("\(source): the data is dated \(ahead) ahead of the clock (its server's clock runs fast?); applied")
             } else if Self.refuses(age: age) {
-                result.notices.append("\(source): the data is \(Self.age(age)) old (header time \(stamp)); not applied: times are as planned")
+                result.notices.append("\(source): the data is \(Self.age(age)) old; not applied: times are as planned")
                 return result
             }
             // Alerts change slowly: a feed of alerts only is stale after 10 minutes, not 90 s.

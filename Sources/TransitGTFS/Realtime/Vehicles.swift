@@ -49,14 +49,14 @@ package enum VehiclePositions {
             // A feed dated ahead of the clock is refused as trip updates are (a server's clock
             // may run fast by minutes, not by a year).
             if let header, TripUpdateApplier.refuses(age: m.now - header), header > m.now {
-                notices.append("\(m.source): the data is dated \(TripUpdateApplier.age(header - m.now)) ahead of the clock (header time \(header)); its vehicles are not shown")
+                notices.append("\(m.source): the data is dated \(TripUpdateApplier.age(header - m.now)) ahead of the clock; its vehicles are not shown")
                 continue
             }
             // Rule 6, as for trip updates (issue 44): past 90 s said, past 30 minutes not shown.
             if let header, m.now - header > TripUpdateApplier.staleAge {
                 let age = TripUpdateApplier.age(m.now - header)
                 if TripUpdateApplier.refuses(age: m.now - header) {
-                    notices.append("\(m.source): the data is \(age) old (header time \(header)); its vehicles are not shown")
+                    notices.append("\(m.source): the data is \(age) old; its vehicles are not shown")
                     continue
                 }
                 notices.append("\(m.source): the data is \(age) old")

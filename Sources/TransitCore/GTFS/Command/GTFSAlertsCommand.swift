@@ -10,14 +10,17 @@ struct GTFSAlertsCommand: GTFSSubcommand {
                    "transit gtfs alerts --route SL --stop Market --realtime alerts.pb --format json"],
         options: [OptionSpec("route", value: "ROUTE", "only alerts that can apply to this route: its route_id or name", source: .cached),
                   OptionSpec("stop", value: "STOP", "only alerts that can apply to this stop (or its station)", source: .cached),
+                  OptionSpec("stale", "also the alerts left out because their data is over 30 minutes old, those in force by their own periods (JSON stale: true)"),
                   OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime alerts: an http(s) URL or a .pb file (repeatable; default the feed's remembered sources)", source: .files, repeatable: true),
                   GTFSCommandLine.realtimeTimeout,
                   GTFSCommandLine.feed],
-        notes: ["Fields: id, cause, effect, severity, header, description, url (each in $LANG's language, else English, else the untagged text), active_periods (start and end, null when open), applies_to (what each informed_entity names, in words). An alert is in force with no active period or when now lies in one; the others are counted in a notice. Data over 10 minutes old is stale (JSON stale, a notice with its age); over 30 minutes, only an alert whose own period covers now is shown (rule 6). Departures and journey legs read with --realtime carry the ids of the alerts that apply to them (JSON field alerts), and the table a notice per alert."])
+        notes: ["Fields: id, cause, effect, severity, header, description, url (each in $LANG's language, else English, else the untagged text), active_periods (start and end, null when open), applies_to (what each informed_entity names, in words). An alert is in force with no active period or when now lies in one; the others are counted in a notice. Data over 10 minutes old is stale (JSON stale, a notice with its age); over 30 minutes its alerts are left out whatever their periods say, and counted in a notice (rule 6); --stale shows them. Departures and journey legs read with --realtime carry the ids of the alerts that apply to them (JSON field alerts), and the table a notice per alert."])
 
     var feeds: [String] = []
     var route: String?
     var stop: String?
+    /// `--stale`: also the alerts left out as stale.
+    var stale = false
     var realtime: [String] = []
     /// `--realtime-timeout`.
     var deadline = RealtimeSource.defaultDeadline
@@ -26,6 +29,7 @@ struct GTFSAlertsCommand: GTFSSubcommand {
         feeds = args.strings("feed")
         route = args.string("route")
         stop = args.string("stop")
+        stale = args.flag("stale")
         realtime = args.strings("realtime")
         deadline = try GTFSCommandLine.RealtimeChoice.deadline(args)
     }
@@ -39,14 +43,17 @@ struct GTFSAlertsCommand: GTFSSubcommand {
         var notices = feed.notices + readNotices
         let inactive = all.filter { !$0.active && !$0.leftOutAsStale }.count, staleOut = all.filter(\.leftOutAsStale).count
         if inactive > 0 { notices.append("\(inactive) of \(all.count) alerts are not in force now (outside their active periods)") }
-        for m in messages {
+        // Said of the files that have alerts: a file of trip updates only has none to be stale (issue 68).
+        for m in messages where m.message.alertsNotRead > 0 || m.message.entities.contains(where: { $0.alert != nil }) {
             if let stamp = m.message.headerSeconds, m.now - stamp > TripUpdateApplier.staleAlertAge {
                 notices.append("\(m.source): the data is \(TripUpdateApplier.age(m.now - stamp)) old: its alerts are stale")
             }
         }
         // Rule 6 (issue 44): data this old says nothing of now but what an alert's own period says.
         if staleOut > 0 {
-            notices.append("\(staleOut) of \(all.count) alerts left out: their data is over \(TripUpdateApplier.refusedAge / 60) minutes old and no active period of theirs covers now")
+            let minutes = TripUpdateApplier.refusedAge / 60
+            notices.append(stale ? "\(staleOut) of \(all.count) alerts are of data over \(minutes) minutes old: shown, marked stale, where their own periods hold now (--stale)"
+                                 : "\(staleOut) of \(all.count) alerts left out: their data is over \(minutes) minutes old (--stale shows them)")
         }
         /// A selector that does not rule the route or stop out.
         func fits(_ s: ServiceAlert.Selector) -> Bool {
@@ -59,7 +66,7 @@ struct GTFSAlertsCommand: GTFSSubcommand {
             }
             return true
         }
-        let rows = all.filter { $0.active && (routes == nil && stops == nil || $0.selectors.contains(where: fits)) }
+        let rows = all.filter { ($0.active || stale && $0.leftOutAsStale && $0.inPeriod) && (routes == nil && stops == nil || $0.selectors.contains(where: fits)) }
         let zone = GTFSContext.zone(of: sources, t)
         @Sendable func time(_ s: Int?) -> Value { s.map { .time(Date(timeIntervalSince1970: TimeInterval($0)), zone) } ?? .null }
         let data: [Column<ServiceAlert>] = [

@@ -14,7 +14,7 @@ struct GTFSFaresCommand: GTFSSubcommand {
             GTFSCommandLine.date, GTFSCommandLine.transfers, GTFSCommandLine.minTransfer, GTFSCommandLine.walk,
             GTFSCommandLine.link, GTFSCommandLine.zone, GTFSCommandLine.feed,
         ],
-        notes: ["The journeys of the whole service day between the two stops (as gtfs trips finds them), priced with the feed's fares (Fares v1 or v2, docs/gtfs.md); one row per way of paying: fares (the fare_ids or fare products paid, joined with +), routes (the rides' lines, joined with >; the different ones with ", "), price, currency, journeys (how many of the day's journeys pay so), and in JSON riders (each rider category's price, where the feed names categories; the table shows one column per category). Cheapest first. A feed without fares says so in a notice."])
+        notes: ["The journeys of the whole service day between the two stops (as gtfs trips finds them), priced with the feed's fares (Fares v1 or v2, docs/gtfs.md); one row per way of paying: fares (the fare_ids or fare products paid, joined with +), routes (the rides' lines, joined with >; the different ones with \", \"), price, currency, journeys (how many of the day's journeys pay so), and in JSON riders (each rider category's price, where the feed names categories; the table shows one column per category). Cheapest first. A feed without fares says so in a notice."])
 
     var feeds: [String] = []
     var from: String
