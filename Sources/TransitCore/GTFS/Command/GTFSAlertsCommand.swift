@@ -49,7 +49,8 @@ struct GTFSAlertsCommand: GTFSSubcommand {
                 notices.append("\(m.source): the data is \(TripUpdateApplier.age(m.now - stamp)) old: its alerts are stale")
             }
         }
-        // Rule 6 (issue 44): data this old says nothing of now but what an alert's own period says.
+        // Rule 6 (issues 44, 68): data this old is not applied, whatever an alert's own periods
+        // say; --stale shows the alerts those periods hold now.
         if staleOut > 0 {
             let minutes = TripUpdateApplier.refusedAge / 60
             notices.append(stale ? "\(staleOut) of \(all.count) alerts are of data over \(minutes) minutes old: shown, marked stale, where their own periods hold now (--stale)"
