@@ -116,6 +116,14 @@ struct GTFSCatalogCommand: GTFSSubcommand {
                 ("redirect_id", .string(feed.redirectID)), ("redirect_comment", .string(feed.redirectComment))])
     }
 
+    /// A provider list's first name and how many follow, the table's shorter form of a list too
+    /// long for its column (Transport for Greater Manchester's names 57 operators in 900 characters).
+    @Sendable static func firstProvider(_ providers: String) -> String {
+        let names = providers.components(separatedBy: ", ")
+        guard let first = names.first, names.count > 1 else { return providers }
+        return first + " and \(names.count - 1) more"
+    }
+
     /// The kinds of real-time data a feed has (its current real-time feeds'): tu, vp, sa.
     static func kinds(_ feed: CatalogFeed, _ realtime: [CatalogFeed]) -> [String] {
         let current = feed.isRealtime ? [feed] : realtime.filter(\.isCurrent)
@@ -131,7 +139,7 @@ struct GTFSCatalogCommand: GTFSSubcommand {
         // In a narrow table the licence's URL gives way first; the id (what import takes) and the
         // provider never do.
         let data: [Column<Row>] = [
-            Column("id", in: .flat) { .string($0.feed.id) }.whole(), Column("provider", in: .flat) { .string($0.feed.provider) }.wrapping(),
+            Column("id", in: .flat) { .string($0.feed.id) }.whole(), Column("provider", in: .flat) { .string($0.feed.provider) }.wrapping(brief: { .string(Self.firstProvider($0.feed.provider)) }),
             Column("name", in: .flat) { .string($0.feed.name) }.wrapping(), Column("place", in: .flat) { .string($0.feed.place) }.wrapping(),
             Column("status", in: .flat) { .string($0.feed.status) }.whole(),
             Column("realtime", "RT", in: .flat) { .string(Self.kinds($0.feed, $0.realtime).joined(separator: ",")) }.whole(),
