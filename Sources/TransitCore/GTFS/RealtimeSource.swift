@@ -147,7 +147,10 @@ struct RealtimeSource {
     /// Why a source could not be read, in one line (`RealtimeOutages` keeps it).
     static func reason(_ error: TransitError, deadline: TimeInterval) -> String {
         var reason = Sanitize.line(error.message)
-        if case .timeout(_, let seconds) = error, seconds == deadline { reason += " (--realtime-timeout)" }
+        switch error {
+        case .timeout(_, let seconds) where seconds == deadline, .slow(_, let seconds, _, _) where seconds == deadline: reason += " (--realtime-timeout)"
+        default: break
+        }
         return reason
     }
 
