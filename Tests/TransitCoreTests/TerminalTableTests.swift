@@ -39,6 +39,7 @@ import TransitSupport
                                                  "--from", "Dublin", "--to", "Palo Alto", "--date", "2018-11-20"] + pair),
         Case(now: "2026-12-07T12:00:00Z", args: ["--offline", "gtfs", "catalog", "search", "halifax"]),
         Case(now: "2026-12-07T12:00:00Z", args: ["--offline", "gtfs", "catalog", "search", "mannheim"]),
+        Case(now: "2026-12-07T12:00:00Z", args: ["--offline", "gtfs", "catalog", "show", "mdb-1103"]),
         Case(now: "2018-11-20T15:00:00Z", args: ["gtfs", "import", Reference.path("gtfs-multi/feeds/caltrain-2018/caltrain.zip"), "--name", "caltrain-table"]),
     ]
 
@@ -64,7 +65,9 @@ import TransitSupport
                 .map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ") + "\n" + stdout + "\n"
             // The header is bold on a terminal: what the checks read is the text.
             let lines = run.stdoutLines.map { $0.replacingOccurrences(of: "\u{1B}[1m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "") }
-            for line in lines {
+            // No line is wider than the terminal, but for `catalog show`'s URL that is wider by
+            // itself: it stands whole on its line, a label before it (a URL broken is no link).
+            for line in lines where !line.contains(#/^[a-z]+: +https?://\S+$/#) {
                 #expect(TextWidth.of(line) <= width, "\(width) columns: \(line)")
             }
             if c.args[1] == "trips" {

@@ -82,7 +82,7 @@ struct GTFSCatalogCommand: GTFSSubcommand {
         case .show(let id):
             let (catalog, notices) = try await CatalogCache(gtfs).current()
             let feed = try Self.feed(id, in: catalog)
-            var out = Self.output([feed], catalog, realtimeFeeds: true)
+            var out = Self.output([feed], catalog, realtimeFeeds: true, width: gtfs.settings.tableWidth)
             out.notices = notices
             return out
         }
@@ -130,7 +130,7 @@ struct GTFSCatalogCommand: GTFSSubcommand {
         return ["tu", "vp", "sa"].filter { kind in current.contains { $0.entityTypes.contains(kind) } }
     }
 
-    static func output(_ feeds: [CatalogFeed], _ catalog: FeedCatalog, realtimeFeeds: Bool = false) -> Output {
+    static func output(_ feeds: [CatalogFeed], _ catalog: FeedCatalog, realtimeFeeds: Bool = false, width: Int? = nil) -> Output {
         typealias Row = (feed: CatalogFeed, realtime: [CatalogFeed])
         let realtime = catalog.realtime(of: feeds.filter { !$0.isRealtime }.map(\.id))
         let rows: [Row] = feeds.map { ($0, $0.isRealtime ? [] : realtime[$0.id] ?? []) }
@@ -153,14 +153,16 @@ struct GTFSCatalogCommand: GTFSSubcommand {
             // show: one field a line, as `git show` or `kubectl describe` (a one-row table was
             // 900 characters wide); each real-time feed on a line of its own.
             out.table = Grid()
-            out.tableBefore = described(row.feed, row.realtime)
+            out.tableBefore = described(row.feed, row.realtime, width: width)
         }
         return out
     }
 
     /// `provider:  Caltrain`: a feed's fields a line each, the labels aligned; its real-time
-    /// feeds under it, one a line.
-    static func described(_ feed: CatalogFeed, _ realtime: [CatalogFeed]) -> [String] {
+    /// feeds under it, one a line. On a terminal (`width`), a value wraps between its words under
+    /// its own start (Transport for Greater Manchester's 900 characters of providers); a URL
+    /// wider than that stands whole on its line.
+    static func described(_ feed: CatalogFeed, _ realtime: [CatalogFeed], width: Int? = nil) -> [String] {
         let fields: [(String, [String])] = [
             ("id", [feed.id]), ("provider", [feed.provider]), ("name", [feed.name]), ("place", [feed.place]), ("status", [feed.status]),
             ("key", [key([feed] + realtime.filter(\.isCurrent))]), ("license", [feed.license]), ("download", [feed.directDownload]),
@@ -169,10 +171,12 @@ struct GTFSCatalogCommand: GTFSSubcommand {
                 "\(rt.id) \(rt.entityTypes.joined(separator: ",")) \(rt.status) key: \(key([rt]))\(rt.apiKeyParameterName.isEmpty ? "" : " (\(rt.apiKeyParameterName))") \(rt.directDownload)"
             }),
         ].filter { !$0.1.allSatisfy(\.isEmpty) }
-        let width = (fields.map { $0.0.count }.max() ?? 0) + 3
+        let column = (fields.map { $0.0.count }.max() ?? 0) + 3
         return fields.flatMap { label, values in
-            values.enumerated().map { i, value in
-                TextWidth.pad(i == 0 ? label + ":" : "", to: width) + Sanitize.text(value).replacingOccurrences(of: "\n", with: " ")
+            values.enumerated().flatMap { i, value -> [String] in
+                let label = TextWidth.pad(i == 0 ? label + ":" : "", to: column), text = Sanitize.text(value).replacingOccurrences(of: "\n", with: " ")
+                guard let width else { return [label + text] }
+                return Help.fill(text.split(separator: " ").map(String.init), width: width, first: label, indent: column)
             }
         }
     }
