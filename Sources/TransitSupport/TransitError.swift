@@ -15,6 +15,9 @@ public enum TransitError: Error, Sendable, Equatable {
     case network(url: String, reason: String)
     /// No complete answer within the per-request timeout.
     case timeout(url: String, seconds: Double)
+    /// An answer that flowed, but too slowly to end within the timeout: `received` bytes of
+    /// `expected` (where the server said) when it was given up.
+    case slow(url: String, seconds: Double, received: Int, expected: Int?)
     /// A non-2xx answer; `excerpt` is the first line or so of the body.
     case http(status: Int, url: String, excerpt: String)
     /// The body is not what the API speaks (an HTML page where XML or JSON was expected).
@@ -55,6 +58,9 @@ public enum TransitError: Error, Sendable, Equatable {
         case .network(let url, let reason): return "could not reach \(url): \(reason)"
         case .timeout(let url, let seconds):
             return "no answer from \(url) within \(Self.seconds(seconds)) s"
+        case .slow(let url, let seconds, let received, let expected):
+            let read = expected.map { "\(Self.bytes(received)) of \(Self.bytes($0))" } ?? "\(Self.bytes(received)), not all,"
+            return "\(url) answered too slowly: \(read) read in \(Self.seconds(seconds)) s"
         case .http(let status, let url, let excerpt):
             let tail = excerpt.isEmpty ? "" : ": \(excerpt)"
             let reason = Self.reasons[status].map { " \($0)" } ?? ""
@@ -78,7 +84,7 @@ public enum TransitError: Error, Sendable, Equatable {
         switch self {
         case .usage(_, let hint): return hint
         case .refused(_, let hint): return hint
-        case .timeout: return "try again, or raise --timeout"
+        case .timeout, .slow: return "try again, or raise --timeout"
         case .missingKey(_, _, let whereToGet): return whereToGet
         case .noRecording(_, _, let recorded):
             let have = recorded.isEmpty ? "" : "recorded there: \(recorded.joined(separator: ", ")); "
@@ -101,6 +107,14 @@ public enum TransitError: Error, Sendable, Equatable {
         case 1: return items[0]
         default: return items.dropLast().joined(separator: ", ") + " or " + (items.last ?? "")
         }
+    }
+
+    /// A size in words: `850 bytes`, `12 KB`, `3.4 MB` (1,024 based, rounded down).
+    package static func bytes(_ count: Int) -> String {
+        if count < 1024 { return "\(count) bytes" }
+        if count < 1_048_576 { return "\(count / 1024) KB" }
+        let tenths = count / 104_858
+        return "\(tenths / 10).\(tenths % 10) MB"
     }
 
     package static func seconds(_ value: Double) -> String {

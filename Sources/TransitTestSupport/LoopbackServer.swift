@@ -39,6 +39,9 @@ public final class LoopbackServer: @unchecked Sendable {
         case endless(status: Int, headers: [String: String], chunk: Data, every: TimeInterval = 0)
         /// A redirect to `location` (absolute, or a path on this server).
         case redirect(status: Int, location: String)
+        /// The whole body announced in Content-Length, then sent at `bytesPerSecond` (a tenth of
+        /// a second's bytes at a time), until it is sent, the client hangs up or the server stops.
+        case slow(status: Int, headers: [String: String], body: Data, bytesPerSecond: Int)
 
         public static func ok(_ body: String, type: String = "text/xml; charset=utf-8", delay: TimeInterval = 0) -> Behavior {
             .respond(status: 200, headers: ["Content-Type": type], body: Data(body.utf8), delay: delay)
@@ -196,6 +199,15 @@ public final class LoopbackServer: @unchecked Sendable {
             shutdown(fd, Int32(SHUT_RDWR))
         case .redirect(let status, let location):
             send(fd, head(status: status, headers: ["Location": location], length: 0))
+        case .slow(let status, let headers, let body, let bytesPerSecond):
+            guard send(fd, head(status: status, headers: headers, length: body.count)) else { return }
+            let step = max(1, bytesPerSecond / 10)
+            var offset = 0
+            while !isStopped && offset < body.count && send(fd, body.subdata(in: offset..<min(body.count, offset + step))) {
+                offset += step
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            shutdown(fd, Int32(SHUT_RDWR))
         }
     }
 

@@ -298,6 +298,7 @@ extension TransitError {
         case .ambiguous: return "ambiguous"
         case .network: return "network"
         case .timeout: return "timeout"
+        case .slow: return "slow"
         case .http: return "http"
         case .unexpectedContent: return "unexpectedContent"
         case .api: return "api"

@@ -24,11 +24,51 @@ import Testing
     @Test func usageLinesAreGeneratedFromTheOptions() throws {
         let trips = try #require(Providers.all.first { $0.spec.name == "bart" }?.spec.command("trips"))
         #expect(trips.usage == "transit bart trips --from STN --to STN [--date DATE] [--after T] [--before T] [--arrive-by T] [--limit N] [--transfers 0|1] [--min-transfer MIN]")
-        let help = Help.command(trips)
+        let help = Help.command(trips, width: 10_000)
         #expect(help.contains("Usage: " + trips.usage))
         #expect(help.contains("minutes a change needs, as in gtfs trips; one more than gtfs trips' default (2): BART's API gives no transfer times to go by (default 3)"))
         let schedule = try #require(Providers.all.first { $0.spec.name == "rail12306" }?.spec.command("schedule"))
         #expect(schedule.usage == "transit rail12306 schedule TRAIN [--date DATE]")
+    }
+
+    /// Issue 68: help wrapped to the terminal loses no word and breaks none: at 80 and 40
+    /// columns every help text has the words it has unwrapped (an example's continuation ` \`
+    /// aside), and at 80 no line is wider than 80.
+    @Test func helpWrapsToTheTerminalLosingNoWord() throws {
+        let providers = Providers.all.map(\.spec)
+        var texts: [(String, (Int) -> String)] = [("transit --help", { Help.top(providers, width: $0) })]
+        for provider in providers {
+            texts.append(("transit help \(provider.name)", { Help.provider(provider, width: $0) }))
+            for command in provider.commands { texts.append(("transit \(provider.name) \(command.name) --help", { Help.command(command, width: $0) })) }
+        }
+        func words(_ text: String) -> [Substring] { text.split(whereSeparator: { $0 == " " || $0 == "\n" }).filter { $0 != "\\" } }
+        for (name, text) in texts {
+            let whole = words(text(10_000))
+            for width in [80, 40] {
+                let wrapped = text(width)
+                #expect(words(wrapped) == whole, "\(name) at \(width) columns")
+                if width == 80 {
+                    for line in wrapped.split(separator: "\n") { #expect(TextWidth.of(String(line)) <= 80, "\(name): \(line)") }
+                }
+            }
+        }
+    }
+
+    /// `transit gtfs trips --help` as a user sees it, on a terminal of 80 columns and piped: the
+    /// same text, Tests/Golden/help-gtfs-trips.txt (TRANSIT_UPDATE_GOLDEN=1 writes it again); on
+    /// a terminal of 120 columns, wider lines and none over 120.
+    @Test func tripsHelpOnATerminalAndPiped() async throws {
+        let args = ["gtfs", "trips", "--help"]
+        let terminal = try await Run.inTerminal(args, env: Run.environment([:]), columns: 80)
+        let piped = try await Run.transit(args, env: Run.environment([:]))
+        let wide = try await Run.inTerminal(args, env: Run.environment([:]), columns: 120)
+        let file = Paths.root.appendingPathComponent("Tests/Golden/help-gtfs-trips.txt")
+        if ProcessInfo.processInfo.environment["TRANSIT_UPDATE_GOLDEN"] == "1" { try piped.stdout.write(to: file, atomically: true, encoding: .utf8) }
+        let golden = try String(contentsOf: file, encoding: .utf8)
+        #expect(terminal.stdout == golden && piped.stdout == golden, "differs from \(file.path) (TRANSIT_UPDATE_GOLDEN=1 writes it again)")
+        #expect(terminal.stdoutLines.allSatisfy { TextWidth.of($0) <= 80 })
+        #expect(wide.stdoutLines.allSatisfy { TextWidth.of($0) <= 120 } && wide.stdoutLines.contains { TextWidth.of($0) > 80 })
+        #expect(terminal.status == 0 && piped.status == 0 && wide.status == 0)
     }
 
     @Test func everyProviderIsListedOnceWithItsOwnCommands() {

@@ -117,6 +117,9 @@ import Testing
         #expect(usageError(["bart", "stations", "--fromm", "x"])?.contains("unknown option '--fromm") == true)
         #expect(usageError(["bart", "trips", "--from"]) == "--from needs a value (STN)")
         #expect(usageError(["bart", "trips", "--from", "24TH"]) == "'transit bart trips' needs --to")
+        // A positional argument is named as the usage line writes it, not as an option.
+        #expect(usageError(["gtfs", "journey", "--from", "A", "--to", "B"]) == "'transit gtfs journey' needs TRIP_ID>TRIP_ID…")
+        #expect(usageError(["gtfs", "remove"]) == "'transit gtfs remove' needs NAME")
         #expect(usageError(["bart", "trips", "--from", "24TH", "--to", "24th"]) == "--from and --to are the same station")
         #expect(usageError(["bart", "trips", "--from", "A", "--to", "B", "--after", "18:00", "--before", "17:00"])?.contains("later than --before") == true)
         #expect(usageError(["bart", "trips", "--from", "A", "--to", "B", "--date", "2026-02-30"])?.contains("--date takes") == true)

@@ -57,4 +57,30 @@ import TransitTestSupport
         print("source faults: \(counted.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")) runs, every one exit 0")
         #expect(counted.values.allSatisfy { $0 == Self.runs })
     }
+
+    /// Issue 68: a source that answers, but at 20 KB/s, is cut at its deadline and called slow,
+    /// with the bytes read of the total, not "no answer": as a real-time source of a board
+    /// (exit 0, the times as planned) and as a feed to import (exit 1, nothing imported).
+    @Test func aSlowTransferIsCalledSlowWithWhatCame() async throws {
+        let body = Data(repeating: 0x0A, count: 200 * 1024)
+        let server = try LoopbackServer { _ in .slow(status: 200, headers: ["Content-Type": "application/octet-stream"], body: body, bytesPerSecond: 20 * 1024) }
+        defer { server.stop() }
+        let cache = Paths.temporary(), env = Run.environment(["TRANSIT_CACHE_DIR": cache])
+        let imported = try await Run.transit(["gtfs", "import", Paths.fixtures + "/gtfs/lakeport"], env: env)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let source = server.baseURL + "/slow.pb"
+        // (--realtime-timeout is how long an answer may take to begin; --timeout ends the transfer.)
+        let board = try await Run.transit(["--timeout", "1", "gtfs", "departures", "--stop", "Harbor", "--limit", "2", "--date", "2026-11-23", "--after", "07:55",
+                                           "--realtime", source], env: env)
+        #expect(board.status == 0 && !board.stdout.isEmpty, "\(board.stderr)")
+        let slow = #/^not live: .*/slow\.pb answered too slowly: ([0-9]+) KB of 200 KB read in 1 s; the times are as planned$/#.anchorsMatchLineEndings()
+        let match = try #require(board.stderr.firstMatch(of: slow), "\(board.stderr)")
+        #expect((1..<200).contains(Int(match.1) ?? 0), "\(board.stderr)")
+        #expect(!board.stderr.contains("no answer"), "\(board.stderr)")
+
+        let fetched = try await Run.transit(["--timeout", "1", "gtfs", "import", server.baseURL + "/feed.zip", "--name", "slow"], env: env)
+        #expect(fetched.status == 1, "\(fetched.stderr)")
+        #expect(fetched.stderr.firstMatch(of: #/^transit: .*/feed\.zip answered too slowly: [0-9]+ KB of 200 KB read in 1 s\n/#) != nil, "\(fetched.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cache + "/gtfs/slow.timetable"))
+    }
 }

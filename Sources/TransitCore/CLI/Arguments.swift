@@ -65,9 +65,11 @@ package struct Arguments: Sendable {
         .usage("'transit \(spec.provider) \(spec.name)' is not a command this version knows")
     }
 
-    /// The usage error for an option that must be given.
+    /// The usage error for an option that must be given (or the spec's positional argument,
+    /// named as the usage line writes it, without dashes).
     package func missing(_ name: String) -> TransitError {
-        .usage("'transit \(spec.provider) \(spec.name)' needs --\(name)", hint: "usage: \(spec.usage)")
+        let what = name == spec.positional ? name : "--" + name
+        return .usage("'transit \(spec.provider) \(spec.name)' needs \(what)", hint: "usage: \(spec.usage)")
     }
 
     /// A number in `range` (seconds, degrees, …).

@@ -1,15 +1,105 @@
 import TransitSupport
 /// Help texts, examples first, generated from the specs so they cannot drift from the parser.
+/// Wrapped to `width` (the terminal's, 80 when piped: `CommandLineParser.helpWidth`) between
+/// words: an example, an option's name or a usage word is never broken, and stands alone on a
+/// line where it is wider than the terminal.
 package enum Help {
-    static func optionLines(_ options: [OptionSpec]) -> [String] {
-        let left = options.map { option -> String in
+    /// The width help is wrapped to when none is given (piped, and the tests' default).
+    package static let pipedWidth = 80
+
+    /// `words` filled into lines of at most `width` columns: the first line starts with `first`,
+    /// the others with `indent` spaces. A word wider than its line stands alone on it.
+    static func fill(_ words: [String], width: Int, first: String, indent: Int) -> [String] {
+        var lines: [String] = [], line = first, empty = true
+        for word in words where !word.isEmpty {
+            if !empty && TextWidth.of(line) + 1 + TextWidth.of(word) > width {
+                lines.append(line)
+                (line, empty) = (String(repeating: " ", count: indent), true)
+            }
+            line += (empty ? "" : " ") + word
+            empty = false
+        }
+        lines.append(line)
+        return lines.map { line in
+            var line = line
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+    }
+
+    /// A paragraph in lines of at most `width`, after `indent` spaces.
+    static func paragraph(_ text: String, width: Int, indent: Int = 0) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        return fill(text.split(separator: " ").map(String.init), width: width, first: pad, indent: indent)
+    }
+
+    /// Rows of a name and what it is, the names padded to one column and each text wrapped
+    /// under its own start; on a terminal too narrow for that (under 30 columns of text), the
+    /// text under the name, indented further.
+    static func definitions(_ rows: [(String, String)], width: Int) -> [String] {
+        let column = 2 + (rows.map { TextWidth.of($0.0) }.max() ?? 0) + 2
+        return rows.flatMap { name, text -> [String] in
+            let words = text.split(separator: " ").map(String.init)
+            // (A word wider than the text's column, a URL, moves the whole text under the name.)
+            if width - column >= 30, words.allSatisfy({ TextWidth.of($0) <= width - column }) {
+                return fill(words, width: width, first: "  " + TextWidth.pad(name, to: column - 2), indent: column)
+            }
+            return ["  " + name] + fill(words, width: width, first: String(repeating: " ", count: 8), indent: 8)
+        }
+    }
+
+    /// An example as lines of at most `width`: where it is wider, it goes on after ` \` on
+    /// the next line, indented, between its arguments (never inside a quoted one), so that it
+    /// still runs as pasted.
+    static func example(_ command: String, width: Int) -> [String] {
+        guard TextWidth.of(command) + 2 > width else { return ["  " + command] }
+        // An option stays on a line with its value.
+        var units: [String] = []
+        for word in shellWords(command) {
+            if let last = units.last, last.hasPrefix("-"), !last.contains(" "), !word.hasPrefix("-"), ![">", "|", "<"].contains(word) {
+                units[units.count - 1] = last + " " + word
+            } else {
+                units.append(word)
+            }
+        }
+        let lines = fill(units, width: width - 2, first: "  ", indent: 6)
+        return lines.enumerated().map { k, line in k < lines.count - 1 ? line + " \\" : line }
+    }
+
+    /// A command line's words as a shell splits them, each kept as written (its quotes, a
+    /// `$(…)` whole).
+    static func shellWords(_ command: String) -> [String] {
+        var words: [String] = [], word = "", quote: Character?, depth = 0
+        var previous: Character = " "
+        for character in command {
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "'" || character == "\"" {
+                quote = character
+            } else if character == "(" && previous == "$" || character == "(" && depth > 0 {
+                depth += 1
+            } else if character == ")" && depth > 0 {
+                depth -= 1
+            } else if character == " " && depth == 0 {
+                if !word.isEmpty { words.append(word) }
+                (word, previous) = ("", character)
+                continue
+            }
+            word.append(character)
+            previous = character
+        }
+        if !word.isEmpty { words.append(word) }
+        return words
+    }
+
+    static func optionLines(_ options: [OptionSpec], width: Int) -> [String] {
+        let rows = options.map { option -> (String, String) in
             var text = option.short.map { "-\($0), " } ?? "    "
             text += "--" + option.name
             if let value = option.value { text += " " + value }
-            return text
+            return (text, option.fullHelp)
         }
-        let width = (left.map(\.count).max() ?? 0) + 2
-        return zip(left, options).map { "  " + TextWidth.pad($0.0, to: width) + $0.1.fullHelp }
+        return definitions(rows, width: width)
     }
 
     /// Each provider's environment: its base URLs and its key.
@@ -34,9 +124,9 @@ package enum Help {
         ]
     }
 
-    package static func top(_ providers: [ProviderSpec]) -> String {
+    package static func top(_ providers: [ProviderSpec], width: Int = pipedWidth) -> String {
         var lines = ["transit: find trips, departures and arrivals on public transport", "", "Examples:"]
-        lines += providers.compactMap { $0.commands.first?.examples.first.map { "  " + $0 } }
+        lines += providers.compactMap { $0.commands.first?.examples.first }.flatMap { example($0, width: width) }
         lines += [
             "",
             "Usage: transit [global options] <provider> <command> [options]",
@@ -45,37 +135,32 @@ package enum Help {
             "",
             "Providers:",
         ]
-        let width = (providers.map(\.name.count).max() ?? 0) + 2
-        lines += providers.map { "  " + TextWidth.pad($0.name, to: width) + $0.summary }
-        lines += ["", "Global options (before or after the command):"] + optionLines(GlobalOptions.specs)
-        let environment = environmentLines(providers)
-        let envWidth = (environment.map(\.0.count).max() ?? 0) + 2
-        lines += ["", "Environment:"] + environment.map { "  " + TextWidth.pad($0.0, to: envWidth) + $0.1 }
-        lines += [
-            "",
-            "Exit status: 0 success (an empty result too), 1 the work failed, 2 usage, 130 interrupted.",
-            "Run 'transit help <provider>' for its commands.",
-        ]
+        lines += definitions(providers.map { ($0.name, $0.summary) }, width: width)
+        lines += ["", "Global options (before or after the command):"] + optionLines(GlobalOptions.specs, width: width)
+        lines += ["", "Environment:"] + definitions(environmentLines(providers), width: width)
+        lines += [""] + paragraph("Exit status: 0 success (an empty result too), 1 the work failed, 2 usage, 130 interrupted.", width: width)
+        lines += paragraph("Run 'transit help <provider>' for its commands.", width: width)
         return lines.joined(separator: "\n") + "\n"
     }
 
-    package static func provider(_ spec: ProviderSpec) -> String {
-        var lines = ["transit \(spec.name): \(spec.summary). Times are \(spec.zoneName).", "", "Examples:"]
-        lines += spec.commands.compactMap { $0.examples.first.map { "  " + $0 } }
+    package static func provider(_ spec: ProviderSpec, width: Int = pipedWidth) -> String {
+        var lines = paragraph("transit \(spec.name): \(spec.summary). Times are \(spec.zoneName).", width: width) + ["", "Examples:"]
+        lines += spec.commands.compactMap { $0.examples.first }.flatMap { example($0, width: width) }
         lines += ["", "Usage: transit \(spec.name) <command> [options]", "", "Commands:"]
-        let width = (spec.commands.map(\.name.count).max() ?? 0) + 2
-        lines += spec.commands.map { "  " + TextWidth.pad($0.name, to: width) + $0.summary }
-        lines += ["", "Run 'transit \(spec.name) <command> --help' for a command's options; 'transit --help' for global options."]
+        lines += definitions(spec.commands.map { ($0.name, $0.summary) }, width: width)
+        lines += [""] + paragraph("Run 'transit \(spec.name) <command> --help' for a command's options; 'transit --help' for global options.", width: width)
         return lines.joined(separator: "\n") + "\n"
     }
 
-    package static func command(_ spec: CommandSpec) -> String {
-        var lines = ["transit \(spec.provider) \(spec.name): \(spec.summary)", "", "Examples:"]
-        lines += spec.examples.map { "  " + $0 }
-        lines += ["", "Usage: " + spec.usage]
-        if !spec.options.isEmpty { lines += ["", "Options:"] + optionLines(spec.options) }
-        for note in spec.notes { lines += ["", note] }
-        lines += ["", "Global options (--format, --offline, --verbose, …): see 'transit --help'."]
+    package static func command(_ spec: CommandSpec, width: Int = pipedWidth) -> String {
+        var lines = paragraph("transit \(spec.provider) \(spec.name): \(spec.summary)", width: width) + ["", "Examples:"]
+        lines += spec.examples.flatMap { example($0, width: width) }
+        // The usage's continuation lines start under its first option.
+        let words = spec.usageParts, command = words.prefix(3).joined(separator: " ")
+        lines += [""] + fill(Array(words.dropFirst(3)), width: width, first: "Usage: " + command + " ", indent: min(7 + TextWidth.of(command) + 1, width / 2))
+        if !spec.options.isEmpty { lines += ["", "Options:"] + optionLines(spec.options, width: width) }
+        for note in spec.notes { lines += [""] + paragraph(note, width: width) }
+        lines += [""] + paragraph("Global options (--format, --offline, --verbose, …): see 'transit --help'.", width: width)
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -52,7 +52,8 @@ package enum CommandLineParser {
             guard wantsHelp && words.isEmpty else { throw .usage("--man goes with help alone: transit help --man") }
             return .help(ManPage.roff(providers.map(\.spec)))
         }
-        if wantsHelp { return .help(try helpText(for: words, providers: providers)) }
+        // Help fits the terminal as a table does (`COLUMNS`, else its width); piped, 80 columns.
+        if wantsHelp { return .help(try helpText(for: words, providers: providers, width: Settings.tableWidth(env, terminal) ?? Help.pipedWidth)) }
 
         guard let providerName = words.first else {
             throw .usage("missing provider", hint: "run 'transit --help' for the list")
@@ -209,15 +210,15 @@ package enum CommandLineParser {
         return raw
     }
 
-    static func helpText(for words: [String], providers: [Provider]) throws(TransitError) -> String {
-        guard let name = words.first else { return Help.top(providers.map(\.spec)) }
+    static func helpText(for words: [String], providers: [Provider], width: Int = Help.pipedWidth) throws(TransitError) -> String {
+        guard let name = words.first else { return Help.top(providers.map(\.spec), width: width) }
         if name == "completion" && words.count == 1 { return Completion.help }
         let provider = try find(name, in: providers).spec
         guard words.count > 1 else {
-            if let fallback = provider.defaultCommand, let command = provider.command(fallback) { return Help.command(command) }
-            return Help.provider(provider)
+            if let fallback = provider.defaultCommand, let command = provider.command(fallback) { return Help.command(command, width: width) }
+            return Help.provider(provider, width: width)
         }
-        return Help.command(try command(words[1], of: provider))
+        return Help.command(try command(words[1], of: provider), width: width)
     }
 
     static func find(_ name: String, in providers: [Provider]) throws(TransitError) -> Provider {

@@ -154,10 +154,7 @@ package struct Settings: Sendable, Equatable {
                         value: ([key.variable] + key.aliases).lazy.compactMap { nonEmpty(env[$0]?.trimmedSpace(newlines: false)) }.first
                             ?? key.publicDefault)
         }
-        var tableWidth: Int?
-        if terminal.stdout {
-            tableWidth = nonEmpty(env["COLUMNS"]).flatMap { Int($0) }.flatMap { (10...10_000).contains($0) ? $0 : nil } ?? Self.terminalWidth(1)
-        }
+        let tableWidth = Self.tableWidth(env, terminal)
         if let secret = credentials?.value { Redaction.register(secret) }
         for url in baseURLs.values { if let password = Redaction.password(inURL: url) { Redaction.register(password) } }
         var variables: [String: String] = [:]
@@ -173,6 +170,11 @@ package struct Settings: Sendable, Equatable {
 
     /// The columns of the terminal on `descriptor` (TIOCGWINSZ; stdout for tables, stderr for
     /// the progress line), when it says and has 10 or more.
+    static func tableWidth(_ env: Environment, _ terminal: Terminal) -> Int? {
+        guard terminal.stdout else { return nil }
+        return nonEmpty(env["COLUMNS"]).flatMap { Int($0) }.flatMap { (10...10_000).contains($0) ? $0 : nil } ?? Self.terminalWidth(1)
+    }
+
     static func terminalWidth(_ descriptor: Int32) -> Int? {
         terminalColumns(descriptor).flatMap { $0 >= 10 ? $0 : nil }
     }

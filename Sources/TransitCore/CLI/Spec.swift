@@ -95,7 +95,11 @@ package struct CommandSpec: Sendable {
     }
 
     /// `transit <provider> <command> --from STN [--date DATE] …`, generated from the options.
-    package var usage: String {
+    package var usage: String { usageParts.joined(separator: " ") }
+
+    /// The usage line's words, an option with its value one word (`[--date DATE]`): help wraps
+    /// the line between them, never inside one.
+    package var usageParts: [String] {
         var parts = ["transit", provider, name]
         if let positional { parts.append(positionalOptional ? "[\(positional)]" : positional) }
         for option in options {
@@ -103,7 +107,7 @@ package struct CommandSpec: Sendable {
             if let value = option.value { text += " " + value }
             parts.append(option.required ? text : "[\(text)]")
         }
-        return parts.joined(separator: " ")
+        return parts
     }
 
     /// The option `name` means, an alias included.

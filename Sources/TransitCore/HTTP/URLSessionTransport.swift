@@ -99,7 +99,7 @@ public struct URLSessionTransport: HTTPTransport {
                 $0.started = DispatchTime.now().uptimeNanoseconds
             }
             Self.timers.asyncAfter(deadline: .now() + timeout) { [self] in
-                giveUp(.timeout(url: shown, seconds: timeout), unlessAnswered: false)
+                giveUp(state.withLock { overdue($0) }, unlessAnswered: false)
             }
             // No answer begun by the first-byte deadline (a source that refuses is told at once;
             // one that accepts and says nothing is given up here).
@@ -109,6 +109,14 @@ public struct URLSessionTransport: HTTPTransport {
                 }
             }
             task.resume()
+        }
+
+        /// The overall deadline passed: a timeout, or where the answer had begun to flow, a
+        /// transfer too slow, with how much of it came.
+        func overdue(_ s: State) -> TransitError {
+            guard s.response != nil, !s.body.isEmpty else { return .timeout(url: shown, seconds: timeout) }
+            let announced = s.response?.expectedContentLength ?? -1
+            return .slow(url: shown, seconds: timeout, received: s.body.count, expected: announced > 0 ? Int(clamping: announced) : nil)
         }
 
         /// A deadline passed: `failure` is the outcome, kept and given before the task is
@@ -231,7 +239,7 @@ public struct URLSessionTransport: HTTPTransport {
                 // The deadline is the real one: a connection lost after it passed (its timer ran late
                 // on a busy machine, and the server gave up first) is a timeout, not a failure to retry.
                 let late = Double(DispatchTime.now().uptimeNanoseconds - s.started) / 1e9 >= timeout
-                result = .failure(error.code == .timedOut || late ? .timeout(url: shown, seconds: timeout)
+                result = .failure(error.code == .timedOut || late ? overdue(s)
                                                                   : .network(url: shown, reason: URLSessionTransport.describe(error)))
             } else if let error {
                 result = .failure(.network(url: shown, reason: error.localizedDescription))

@@ -34,6 +34,7 @@ struct TableLayout {
     static let indent = 2
 
     init(_ grid: Grid, width: Int?) {
+        let grid = width.map { Self.withoutEmptyColumns(grid, width: $0) } ?? grid
         headers = grid.headers
         details = grid.details
         self.width = width
@@ -59,6 +60,26 @@ struct TableLayout {
 
     var total: Int { widths.reduce(0, +) + 2 * max(0, widths.count - 1) }
 
+    /// `grid` without its text columns that no row fills, where it is wider than `width`: a
+    /// column of nothing gives way before any other, whole (`catalog search`'s NAME and RT for
+    /// feeds that have neither).
+    static func withoutEmptyColumns(_ grid: Grid, width: Int) -> Grid {
+        let columns = grid.headers.indices
+        let wide = columns.reduce(2 * max(0, columns.count - 1)) { sum, i in
+            sum + grid.rows.reduce(TextWidth.of(grid.headers[i])) { i < $1.count ? max($0, TextWidth.of(Renderer.tableText($1[i]))) : $0 }
+        }
+        let kept = columns.filter { i in
+            !grid.rows.allSatisfy { row in i >= row.count || row[i] == .null || row[i] == .string("") }
+        }
+        guard wide > width, kept.count < columns.count, !kept.isEmpty else { return grid }
+        var out = grid
+        out.headers = kept.map { grid.headers[$0] }
+        out.rows = grid.rows.map { row in kept.map { $0 < row.count ? row[$0] : .null } }
+        if !grid.fits.isEmpty { out.fits = kept.map { $0 < grid.fits.count ? grid.fits[$0] : .cut } }
+        out.briefs = grid.briefs.map { row in kept.map { $0 < row.count ? row[$0] : nil } }
+        return out
+    }
+
     private func brief(_ row: Int, _ column: Int) -> String? {
         row < briefs.count && column < briefs[row].count ? briefs[row][column] : nil
     }
@@ -69,6 +90,14 @@ struct TableLayout {
     }
 
     private mutating func fit(into width: Int) {
+        guard total > width else { return }
+        // A header wider than every cell of its column wraps between its words first: a line
+        // more above the table loses nothing (`SENIOR/DISABLED CLIPPER` over prices).
+        for i in headers.indices {
+            let cellsWidest = cells.indices.reduce(0) { max($0, $1 < cells.count && i < cells[$1].count ? TextWidth.of(cells[$1][i]) : 0) }
+            let headerWord = Self.units(headers[i]).reduce(0) { max($0, TextWidth.of($1)) }
+            widths[i] = min(widths[i], max(cellsWidest, headerWord, 1))
+        }
         guard total > width else { return }
         let whole = widths
         let hasBrief = headers.indices.map { i in cells.indices.contains { brief($0, i) != nil } }
@@ -185,8 +214,8 @@ struct TableLayout {
 
     /// The header line (bold on a colour terminal), then each row's lines.
     func lines(bold: Bool) -> [String] {
-        let head = line(headers.indices.map { [headers[$0]] }, cut: true)
-        var out = [bold ? "\u{1B}[1m" + head[0] + "\u{1B}[0m" : head[0]]
+        let head = line(headers.indices.map { Self.headerLines(headers[$0], width: widths[$0]) }, cut: true)
+        var out = head.map { bold ? "\u{1B}[1m" + $0 + "\u{1B}[0m" : $0 }
         for (r, row) in cells.enumerated() {
             out += line(row.indices.map { cellLines(r, $0) }, cut: false)
             if r < details.count { out += details[r].flatMap(detailLines) }
@@ -232,8 +261,11 @@ struct TableLayout {
             var parts: [String] = []
             for (i, lines) in columns.enumerated() where i < widths.count {
                 var piece = k < lines.count ? lines[k] : ""
-                if cut { piece = TextWidth.truncate(piece, to: widths[i]) }
-                if k > 0 && !piece.isEmpty { piece = String(repeating: " ", count: Self.indent) + piece }
+                if cut {
+                    piece = TextWidth.truncate(piece, to: widths[i])
+                } else if k > 0 && !piece.isEmpty {
+                    piece = String(repeating: " ", count: Self.indent) + piece
+                }
                 if numeric[i] {
                     parts.append(TextWidth.pad(piece, to: widths[i], right: true))
                 } else {
@@ -244,6 +276,24 @@ struct TableLayout {
             while text.last == " " { text.removeLast() }
             return text
         }
+    }
+
+    /// A header in lines of at most `width` cells, filled with its words (a word is broken after
+    /// a `/`), none indented; a word wider than the column is cut, as a header always was.
+    static func headerLines(_ header: String, width: Int) -> [String] {
+        guard TextWidth.of(header) > width else { return [header] }
+        var lines: [String] = [], line = ""
+        for unit in units(header) {
+            let joined = line.isEmpty || line.hasSuffix("/") ? line + unit : line + " " + unit
+            if line.isEmpty || TextWidth.of(joined) <= width {
+                line = joined
+            } else {
+                lines.append(line)
+                line = unit
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 
     /// `text` in lines of at most `width` cells, the lines after the first `indent` narrower

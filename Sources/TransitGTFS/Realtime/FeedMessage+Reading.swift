@@ -19,18 +19,14 @@ extension FeedMessage.FeedHeader: ProtobufMessage {
 }
 
 extension FeedMessage.FeedEntity: ProtobufMessage {
-    package mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) { try read(reader, keepCalls: nil) }
-
-    package mutating func read(_ reader: ProtobufReader, keepCalls: FeedMessage.KeepCalls?) throws(ProtobufReader.Failure) {
+    package mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
         var r = reader
         while let (field, value) = try r.next() {
             switch (field, value) {
             case (1, .bytes(let range)): id = r.string(range)
             case (2, _): isDeleted = value.bool ?? isDeleted
             case (3, .bytes(let range)):
-                var update = tripUpdate ?? FeedMessage.TripUpdate()
-                try update.read(r.message(range), keepCalls: keepCalls)
-                tripUpdate = update
+                tripUpdate = try r.merge(tripUpdate, range)
             case (4, .bytes(let range)): vehicle = try r.merge(vehicle, range)
             case (5, .bytes(let range)): alert = try r.merge(alert, range)
             default: continue
@@ -112,28 +108,12 @@ extension FeedMessage.StopTimeUpdate: ProtobufMessage {
 }
 
 extension FeedMessage.TripUpdate: ProtobufMessage {
-    package mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) { try read(reader, keepCalls: nil) }
-
-    /// With `keepCalls`, the calls of a trip it does not want are walked, not built.
-    package mutating func read(_ reader: ProtobufReader, keepCalls: FeedMessage.KeepCalls?) throws(ProtobufReader.Failure) {
-        var keep = true
-        if let keepCalls {
-            // The descriptor first, wherever it lies: whether the calls are wanted depends on it.
-            var scan = reader, descriptor = trip
-            while let (field, value) = try scan.next() {
-                if field == 1, case .bytes(let range) = value { descriptor = try scan.merge(descriptor, range) }
-            }
-            keep = keepCalls(descriptor)
-        }
+    package mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
         var r = reader
-        if keep { stopTimeUpdates.reserveCapacity(try reader.count(of: 2)) }
+        stopTimeUpdates.reserveCapacity(try reader.count(of: 2))
         while let (field, value) = try r.next() {
             switch (field, value) {
             case (1, .bytes(let range)): trip = try r.merge(trip, range)
-            case (2, .bytes(let range)) where !keep:
-                // Its events (2, 3) and properties (6) are messages: walked as a decode would read them.
-                try r.message(range).walk(messagesAt: [2, 3, 6])
-                skippedStopTimeUpdates += 1
             case (2, .bytes(let range)): stopTimeUpdates.append(try r.merge(nil as FeedMessage.StopTimeUpdate?, range))
             case (3, .bytes(let range)): vehicle = try r.merge(vehicle, range)
             case (4, _): timestamp = value.unsigned ?? timestamp

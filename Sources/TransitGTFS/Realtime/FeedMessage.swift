@@ -16,17 +16,6 @@ extension ProtobufReader {
         return n
     }
 
-    /// Every field read and dropped, and the messages at `fields` the same one level down: what
-    /// a decode of them would check, without building anything.
-    package func walk(messagesAt fields: [Int]) throws(Failure) {
-        var r = self
-        while let (field, value) = try r.next() {
-            guard fields.contains(field), case .bytes(let range) = value else { continue }
-            var inner = r.message(range)
-            while try inner.next() != nil {}
-        }
-    }
-
     /// `existing` (or an empty message) with the message at `range` read into it: a non-repeated
     /// message that comes twice is merged, as protobuf says.
     func merge<M: ProtobufMessage>(_ existing: M?, _ range: Range<Int>) throws(Failure) -> M {
@@ -140,8 +129,6 @@ package struct FeedMessage: Equatable, ProtobufMessage {
         package var timestamp: UInt64?
         package var delay: Int32?
         package var tripProperties: TripProperties?
-        /// Stop time updates checked but not kept (a decode that was told which trips matter).
-        package var skippedStopTimeUpdates = 0
     }
 
     /// What a DUPLICATED trip is: its own trip_id, start date and time (fields 1, 2, 3).
@@ -201,16 +188,12 @@ package struct FeedMessage: Equatable, ProtobufMessage {
         package var language: String?
     }
 
-    /// Which trip updates' calls a decode keeps, told by their trip descriptor: the others' are
-    /// walked (so that a malformed one still fails the whole message) but not built.
-    package typealias KeepCalls = (TripDescriptor?) -> Bool
-
     /// The message in `data`; a failure names the byte where the input stops making sense.
-    package static func decode(_ data: Data, keepCalls: KeepCalls? = nil) throws(ProtobufReader.Failure) -> FeedMessage {
+    package static func decode(_ data: Data) throws(ProtobufReader.Failure) -> FeedMessage {
         do {
             return try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws -> FeedMessage in
                 var message = FeedMessage()
-                try message.read(ProtobufReader(buffer), keepCalls: keepCalls)
+                try message.read(ProtobufReader(buffer))
                 return message
             }
         } catch let failure as ProtobufReader.Failure {
@@ -220,9 +203,7 @@ package struct FeedMessage: Equatable, ProtobufMessage {
         }
     }
 
-    package mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) { try read(reader, keepCalls: nil) }
-
-    package mutating func read(_ reader: ProtobufReader, keepCalls: KeepCalls?) throws(ProtobufReader.Failure) {
+    package mutating func read(_ reader: ProtobufReader) throws(ProtobufReader.Failure) {
         var r = reader
         // Room for the entities at once, up to what a big city sends (a hostile count would reserve gigabytes).
         entities.reserveCapacity(min(try reader.count(of: 2), 1 << 17))
@@ -236,7 +217,7 @@ package struct FeedMessage: Equatable, ProtobufMessage {
                     continue
                 }
                 var entity = FeedEntity()
-                try entity.read(r.message(range), keepCalls: keepCalls)
+                try entity.read(r.message(range))
                 if entity.alert != nil {
                     alerts += 1
                     if alerts > Self.maxAlerts {

@@ -26,9 +26,8 @@ package struct RealtimeMessage {
 /// timetable or a combination (each feed's on its own clock, then moved onto the query's),
 /// merged in order, and their alerts read from those not too old.
 extension RealtimeMessage {
-    /// The message in `data`; an empty body is a message with no data (nil). `keepCalls`: see
-    /// `FeedMessage.decode`.
-    package static func decode(_ data: Data, source: String, keepCalls: FeedMessage.KeepCalls? = nil) throws(TransitError) -> FeedMessage? {
+    /// The message in `data`; an empty body is a message with no data (nil).
+    package static func decode(_ data: Data, source: String) throws(TransitError) -> FeedMessage? {
         guard let first = data.first else { return nil }
         // Text where protobuf belongs: name it, rather than report the byte it breaks at.
         switch first {
@@ -41,7 +40,7 @@ extension RealtimeMessage {
         default: break
         }
         let message: FeedMessage
-        do { message = try FeedMessage.decode(data, keepCalls: keepCalls) } catch {
+        do { message = try FeedMessage.decode(data) } catch {
             throw .parse(what: source, reason: "\(error.reason) at byte \(error.offset)")
         }
         guard message.header != nil else { throw .parse(what: source, reason: "no FeedHeader: not a GTFS-Realtime message") }

@@ -5,10 +5,16 @@ import TransitSupport
 /// events, the delay carried downstream, and the order every trip keeps (rule 15 as revised on
 /// 2026-11-25; rule 16 rejects what cannot keep it).
 extension TripUpdateApplier {
+    /// `positions` of the update's stop updates on the run's pattern.
+    package mutating func matchedPositions(_ update: FeedMessage.TripUpdate, run: (pattern: Int, row: Int)) -> [(position: Int, stop: Int, index: Int)]? {
+        let q = run.pattern, stops = t.stops(ofPattern: q), base = Int(t.patternStopStart[q])
+        let sequences = UnsafeBufferPointer(rebasing: t.patternSequences.buffer[base..<(base + stops.count)])
+        return positions(update.stopTimeUpdates, stops: stops, sequences: sequences)
+    }
+
     /// The run's calls with the updates applied; nil when the update is rejected (counted).
     package mutating func updatedCalls(_ update: FeedMessage.TripUpdate, run: (pattern: Int, row: Int), day: Int) -> [TripUpdates.Call]? {
         let q = run.pattern, stops = t.stops(ofPattern: q), length = stops.count, base = Int(t.patternStopStart[q])
-        let sequences = UnsafeBufferPointer(rebasing: t.patternSequences.buffer[base..<(base + length)])
         let times = t.times.buffer, first = t.timeIndex(pattern: q, row: run.row, position: 0)
         var calls: [TripUpdates.Call] = []
         calls.reserveCapacity(length)
@@ -28,7 +34,7 @@ extension TripUpdateApplier {
             }
             return calls
         }
-        guard let listed = positions(update.stopTimeUpdates, stops: stops, sequences: sequences) else { return nil }
+        guard let listed = matchedPositions(update, run: run) else { return nil }
         var explicit = [Bool](repeating: false, count: length)
         var carried: Int?
         var next = 0

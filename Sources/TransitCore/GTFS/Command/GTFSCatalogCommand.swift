@@ -82,7 +82,7 @@ struct GTFSCatalogCommand: GTFSSubcommand {
         case .show(let id):
             let (catalog, notices) = try await CatalogCache(gtfs).current()
             let feed = try Self.feed(id, in: catalog)
-            var out = Self.output([feed], catalog, realtimeFeeds: true)
+            var out = Self.output([feed], catalog, realtimeFeeds: true, width: gtfs.settings.tableWidth)
             out.notices = notices
             return out
         }
@@ -116,13 +116,21 @@ struct GTFSCatalogCommand: GTFSSubcommand {
                 ("redirect_id", .string(feed.redirectID)), ("redirect_comment", .string(feed.redirectComment))])
     }
 
+    /// A provider list's first name and how many follow, the table's shorter form of a list too
+    /// long for its column (Transport for Greater Manchester's names 57 operators in 900 characters).
+    @Sendable static func firstProvider(_ providers: String) -> String {
+        let names = providers.components(separatedBy: ", ")
+        guard let first = names.first, names.count > 1 else { return providers }
+        return first + " and \(names.count - 1) more"
+    }
+
     /// The kinds of real-time data a feed has (its current real-time feeds'): tu, vp, sa.
     static func kinds(_ feed: CatalogFeed, _ realtime: [CatalogFeed]) -> [String] {
         let current = feed.isRealtime ? [feed] : realtime.filter(\.isCurrent)
         return ["tu", "vp", "sa"].filter { kind in current.contains { $0.entityTypes.contains(kind) } }
     }
 
-    static func output(_ feeds: [CatalogFeed], _ catalog: FeedCatalog, realtimeFeeds: Bool = false) -> Output {
+    static func output(_ feeds: [CatalogFeed], _ catalog: FeedCatalog, realtimeFeeds: Bool = false, width: Int? = nil) -> Output {
         typealias Row = (feed: CatalogFeed, realtime: [CatalogFeed])
         let realtime = catalog.realtime(of: feeds.filter { !$0.isRealtime }.map(\.id))
         let rows: [Row] = feeds.map { ($0, $0.isRealtime ? [] : realtime[$0.id] ?? []) }
@@ -131,7 +139,7 @@ struct GTFSCatalogCommand: GTFSSubcommand {
         // In a narrow table the licence's URL gives way first; the id (what import takes) and the
         // provider never do.
         let data: [Column<Row>] = [
-            Column("id", in: .flat) { .string($0.feed.id) }.whole(), Column("provider", in: .flat) { .string($0.feed.provider) }.wrapping(),
+            Column("id", in: .flat) { .string($0.feed.id) }.whole(), Column("provider", in: .flat) { .string($0.feed.provider) }.wrapping(brief: { .string(Self.firstProvider($0.feed.provider)) }),
             Column("name", in: .flat) { .string($0.feed.name) }.wrapping(), Column("place", in: .flat) { .string($0.feed.place) }.wrapping(),
             Column("status", in: .flat) { .string($0.feed.status) }.whole(),
             Column("realtime", "RT", in: .flat) { .string(Self.kinds($0.feed, $0.realtime).joined(separator: ",")) }.whole(),
@@ -145,14 +153,16 @@ struct GTFSCatalogCommand: GTFSSubcommand {
             // show: one field a line, as `git show` or `kubectl describe` (a one-row table was
             // 900 characters wide); each real-time feed on a line of its own.
             out.table = Grid()
-            out.tableBefore = described(row.feed, row.realtime)
+            out.tableBefore = described(row.feed, row.realtime, width: width)
         }
         return out
     }
 
     /// `provider:  Caltrain`: a feed's fields a line each, the labels aligned; its real-time
-    /// feeds under it, one a line.
-    static func described(_ feed: CatalogFeed, _ realtime: [CatalogFeed]) -> [String] {
+    /// feeds under it, one a line. On a terminal (`width`), a value wraps between its words under
+    /// its own start (Transport for Greater Manchester's 900 characters of providers); a URL
+    /// wider than that stands whole on its line.
+    static func described(_ feed: CatalogFeed, _ realtime: [CatalogFeed], width: Int? = nil) -> [String] {
         let fields: [(String, [String])] = [
             ("id", [feed.id]), ("provider", [feed.provider]), ("name", [feed.name]), ("place", [feed.place]), ("status", [feed.status]),
             ("key", [key([feed] + realtime.filter(\.isCurrent))]), ("license", [feed.license]), ("download", [feed.directDownload]),
@@ -161,10 +171,12 @@ struct GTFSCatalogCommand: GTFSSubcommand {
                 "\(rt.id) \(rt.entityTypes.joined(separator: ",")) \(rt.status) key: \(key([rt]))\(rt.apiKeyParameterName.isEmpty ? "" : " (\(rt.apiKeyParameterName))") \(rt.directDownload)"
             }),
         ].filter { !$0.1.allSatisfy(\.isEmpty) }
-        let width = (fields.map { $0.0.count }.max() ?? 0) + 3
+        let column = (fields.map { $0.0.count }.max() ?? 0) + 3
         return fields.flatMap { label, values in
-            values.enumerated().map { i, value in
-                TextWidth.pad(i == 0 ? label + ":" : "", to: width) + Sanitize.text(value).replacingOccurrences(of: "\n", with: " ")
+            values.enumerated().flatMap { i, value -> [String] in
+                let label = TextWidth.pad(i == 0 ? label + ":" : "", to: column), text = Sanitize.text(value).replacingOccurrences(of: "\n", with: " ")
+                guard let width else { return [label + text] }
+                return Help.fill(text.split(separator: " ").map(String.init), width: width, first: label, indent: column)
             }
         }
     }

@@ -149,7 +149,7 @@ struct GTFSContext {
         let feeds = 0..<t.feedCount
         // One line under `maxNotice` characters however many feeds (issue 44): each feed's zone
         // where that fits, else the zones with how many feeds keep each, as many as fit.
-        let tail = "): times are read in the origin's zone (--tz another), printed in each stop's"
+        let tail = "): times are read in the origin's zone (--tz another), printed in each stop's own zone"
         var zones: [(zone: String, feeds: Int)] = []
         for f in feeds {
             let zone = t.zoneName(ofFeed: f)

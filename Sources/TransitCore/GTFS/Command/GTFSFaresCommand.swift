@@ -78,10 +78,13 @@ struct GTFSFaresCommand: GTFSSubcommand {
             Column("journeys") { .int($0.journeys) },
             Column("riders", in: .json) { way in .object(Record(way.riders.map { ($0.name, $0.price.total.map(Value.double) ?? .null) })) },
         ]
-        var table: [Column<Way>] = [Column("fares", "FARE") { .string($0.fares.isEmpty ? "?" : $0.fares) }, Column("routes", "ROUTES") { .string($0.routes.joined(separator: ", ")) }.shrinkingFirst(),
-                                    Column("price", "PRICE") { JourneyLayout.priceText($0.price) }]
+        // Prices and the lines ridden whole (the lines wrap after each `>` and `,`); the fare ids
+        // give way first; a rider category's header wraps over its prices.
+        var table: [Column<Way>] = [Column("fares", "FARE") { .string($0.fares.isEmpty ? "?" : $0.fares) }.shrinkingFirst(),
+                                    Column("routes", "ROUTES") { .string($0.routes.joined(separator: ", ")) }.wrapping(),
+                                    Column("price", "PRICE") { JourneyLayout.priceText($0.price) }.whole()]
         for (k, rider) in riders.enumerated() {
-            table.append(Column("rider\(k)", (rider.rider ?? "").uppercased()) { way in JourneyLayout.priceText(way.riders[k].price) })
+            table.append(Column("rider\(k)", (rider.rider ?? "").uppercased()) { way in JourneyLayout.priceText(way.riders[k].price) }.whole())
         }
         table.append(data[4])
         var notices = feed.notices

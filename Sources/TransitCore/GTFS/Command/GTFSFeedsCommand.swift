@@ -25,7 +25,12 @@ struct GTFSFeedsCommand: GTFSSubcommand {
             // Those feeds, as a query would combine them (an unknown name is the query's error).
             let combined = try gtfs.open(feeds)
             let parts = combined.timetable.isCombination ? (0..<combined.timetable.feedCount).map { combined.timetable.feedName($0) } : [combined.summary.name]
-            list = parts.compactMap { name in list.first { $0.name == name } ?? (name == combined.summary.name ? combined.summary : nil) }
+            // A feed given by its path is no imported feed: its own summary, from the path alone.
+            let given = feeds.flatMap { $0.split(separator: ",").map(String.init) }
+            let byPath = given.filter { FileManager.default.fileExists(atPath: $0) }.compactMap { try? gtfs.store.resolve([$0], variable: nil).0 }
+            list = parts.compactMap { name in
+                list.first { $0.name == name } ?? byPath.first { $0.name == name } ?? (name == combined.summary.name ? combined.summary : nil)
+            }
             notices += combined.notices
         }
         notices += Self.outOfDate(list, now: gtfs.now)
@@ -51,8 +56,14 @@ struct GTFSFeedsCommand: GTFSSubcommand {
             Column("catalog", in: .json) { $0.catalog.map(Value.string) ?? .null },
             Column("license", in: .json) { $0.license.map(Value.string) ?? .null },
         ]
-        var table = Array(data.prefix(9))
-        if list.contains(where: { $0.license != nil }) { table.append(Column("license") { .string($0.license ?? "") }) }
+        // The table keeps what a rider types and reads whole at 80 columns: the name, the dates
+        // (one column, wrapping after its arrow), the agencies wrapping; the zone and the licence's
+        // URL give way first.
+        var table: [Column<FeedStore.Summary>] = [
+            data[0].whole(), Column("agencies") { .string($0.agencies.joined(separator: ", ")) }.wrapping(),
+            Column("dates", "DATES") { .string($0.firstDate + " → " + $0.lastDate) }.wrapping(), data[2].shrinkingFirst(),
+        ] + data[5...8]
+        if list.contains(where: { $0.license != nil }) { table.append(Column("license") { .string($0.license ?? "") }.shrinkingFirst()) }
         return Output(list, data: data, table: table, notices: notices)
     }
 

@@ -167,7 +167,8 @@ struct GTFSImportCommand: GTFSSubcommand {
         var output = Output([summary], data: data, table: [], notices: warnings.map { "GTFS: " + $0 })
         output.json = .object(Record(rows))
         // The table is a list: one field a line.
-        output.table = Grid(rows, [Column("field", "IMPORTED") { .string($0.0) }, Column("value", "") { $0.1 }])
+        // The fields whole; a value too long for the terminal (a licence's URL) wraps.
+        output.table = Grid(rows, [Column("field", "IMPORTED") { .string($0.0) }.whole(), Column("value", "") { $0.1 }.wrapping()])
         return output
     }
 }

@@ -364,7 +364,7 @@ struct GTFSJourneyCommand: GTFSSubcommand {
             Column("route", "LINE") { .string(StopIndex.routeName(t, t.route(ofTrip: $0.trip))) }.wrapping(),
             Column("from", "FROM") { .string(t.stationName(ofStop: $0.boarding.stop)) }.wrapping(),
             Column("to", "TO") { .string(t.stationName(ofStop: $0.alighting.stop)) }.wrapping(),
-            Column("status", "STATUS") { .string(status($0)) },
+            Column("status", "STATUS") { .string(status($0)) }.whole(),
         ]
         var output = Output(rides, data: data, table: table, notices: notices)
         let changeRecords: [Value] = zip(zip(rides, rides.dropFirst()), changes).map { pair, change in

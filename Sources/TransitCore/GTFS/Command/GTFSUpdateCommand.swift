@@ -82,7 +82,9 @@ struct GTFSUpdateCommand: GTFSSubcommand {
             Column("trips", "TRIPS") { .int($0.after.trips) }, Column("stop_times", "STOP TIMES") { .int(Int($0.after.stopTimes)) },
             Column("changes", "CHANGES") { .string(Self.changes($0.before, $0.after)) },
         ]
-        var output = Output(rows, data: data, table: data, notices: notices)
+        // The names, the status and the dates whole; the changes wrap.
+        let table = [data[0].whole(), data[1].whole(), data[2].whole(), data[3].whole(), data[4], data[5], data[6].wrapping()]
+        var output = Output(rows, data: data, table: table, notices: notices)
         if let failure {
             // After the others: one line naming every feed not updated, exit 1 (a usage error's 2).
             output.failure = failure.exitStatus == 2 ? failure

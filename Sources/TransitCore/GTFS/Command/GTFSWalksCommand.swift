@@ -59,8 +59,8 @@ struct GTFSWalksCommand: GTFSSubcommand {
             Column("street_meters", "STREET") { onStreets ? Self.meters($0.meters) : .null },
             Column("seconds", "SEC") { .int(Int(($0.meters / SearchDefaults.walkingSpeed).rounded(.up))) },
         ]
-        let byName = [Column<Walk>("from", "FROM") { .string(name($0.from)) }.shrinkingFirst(),
-                      Column<Walk>("to", "TO") { .string(name($0.to)) }.shrinkingFirst()]
+        let byName = [Column<Walk>("from", "FROM") { .string(name($0.from)) }.wrapping(),
+                      Column<Walk>("to", "TO") { .string(name($0.to)) }.wrapping()]
         var notices = feed.notices
         if walks.isEmpty { notices.append(longerThan == nil ? "No walks stored from there" : "No stored walk is more than \(Arguments.format(longerThan ?? 0)) times its straight line") }
         return Output(walks, data: data, table: byName + [data[4], data[5], data[6]], notices: notices)
@@ -95,8 +95,8 @@ struct GTFSWalksCommand: GTFSSubcommand {
             Column("street_meters", "STREET") { $0.street.map(Self.meters) ?? .null },
             Column("reason", "REASON") { .string($0.reason.name) },
         ]
-        let byName = [Column<DroppedWalk>("from", "FROM") { .string(name($0.from)) }.shrinkingFirst(),
-                      Column<DroppedWalk>("to", "TO") { .string(name($0.to)) }.shrinkingFirst()]
+        let byName = [Column<DroppedWalk>("from", "FROM") { .string(name($0.from)) }.wrapping(),
+                      Column<DroppedWalk>("to", "TO") { .string(name($0.to)) }.wrapping()]
         var notices = feed.notices
         if pairs.isEmpty {
             notices.append(feed.summary.streets == nil ? "No walk dropped: the feed was imported without --streets (its walks are the straight lines)" : "No pair within 300 m keeps no walk there")
