@@ -23,7 +23,7 @@ struct GTFSFaresCommand: GTFSSubcommand {
     var search: GTFSCommandLine.Search
 
     init(_ args: Arguments) throws(TransitError) {
-        feeds = args.strings("feed")
+        feeds = try args.strings("feed")
         from = try args.required("from")
         to = try args.required("to")
         day = try GTFSCommandLine.day(args)
