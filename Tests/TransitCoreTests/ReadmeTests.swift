@@ -99,6 +99,13 @@ import Testing
         }
     }
 
+    /// The README stays a front page (issue 69): under 200 lines, the rest in docs/.
+    @Test func theReadmeIsUnder200Lines() throws {
+        let text = try String(contentsOf: Paths.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - (text.hasSuffix("\n") ? 1 : 0)
+        #expect(lines < 200, "README.md has \(lines) lines: move what is not the front page to docs/")
+    }
+
     @Test func theShellWordsOfAnExample() {
         let (env, argv) = Self.words(#"TRANSIT_NOW=2015-02-14T18:20:00Z transit gtfs departures --stop "Old Town" --after 'a b'"#)
         #expect(env == ["TRANSIT_NOW": "2015-02-14T18:20:00Z"])

@@ -438,9 +438,9 @@ final class JourneyLayout: @unchecked Sendable {
         }.wrapping()
         // At 80 columns every row keeps its times, where to board and change, and each line's
         // name: where the rides head gives way first, then the names wrap.
-        var table = [depart, arrive, duration, transfers, board, change, journey]
         // No journey changes: no CHANGE AT column (CHG says 0), its room to the line names.
-        if journeys.allSatisfy({ $0.legs.filter(\.isRide).count <= 1 }) { table.removeAll { $0.header == "CHANGE AT" } }
+        let changes = journeys.contains { $0.legs.filter(\.isRide).count > 1 }
+        var table = [depart, arrive, duration, transfers, board] + (changes ? [change] : []) + [journey]
         if t.hasFares {
             // Priced where the feed has fares: JSON's `fare`, the table's PRICE (`?` when some
             // ride has none: never a partial sum).
