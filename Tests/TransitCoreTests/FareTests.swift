@@ -296,10 +296,10 @@ struct FareTests {
     /// fare leg) price every journey between 100 random pairs of stations, with up to two
     /// changes, as the published Fares v1 do where they pay one fare, for every rider and each
     /// category; where v1's cheapest cover splits a journey in two, never below it.
-    @Test(.enabled(if: FixtureTests.python != nil, "needs python3 (scripts/setup)"))
+    @Test(.enabled(if: Paths.python != nil, "needs python3 (scripts/setup)"))
     func bartAsFaresV2PricesAsItsFaresV1() async throws {
         let source = Reference.path("realdata/bart_gtfs/gtfs-lite_2022/unz"), converted = Paths.temporary()
-        let run = try await Run.transitLike([try #require(FixtureTests.python), Paths.root.appendingPathComponent("scripts/make-fares-v2-from-v1.py").path, source, converted],
+        let run = try await Run.transitLike([try #require(Paths.python), Paths.root.appendingPathComponent("scripts/make-fares-v2-from-v1.py").path, source, converted],
                                             env: ["PATH": "/usr/bin:/bin"])
         #expect(run.status == 0, "\(run.stderr)")
         let v1 = try GTFSCompiler.compile(try FeedFiles.open(source)).0
