@@ -37,6 +37,9 @@ enum Reference {
 }
 
 enum Paths {
+    /// The python3 the fixture and catalog scripts run with, where there is one.
+    static let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
     /// The package root: the nearest folder above this file that holds Package.swift (the file
     /// is compiled into each test target through its `Shared` link, so its depth varies).
     static let root: URL = {

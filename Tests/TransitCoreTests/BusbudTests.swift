@@ -45,12 +45,16 @@ import TransitTestSupport
         }
     }
 
+    /// One spelling of a price for every command (issue 69, `PriceText`).
     @Test func moneyInMinorUnits() {
-        #expect(Money.format(minor: 5200, currency: "USD") == "$52.00")
-        #expect(Money.format(minor: 4673, currency: "EUR") == "€46.73")
-        #expect(Money.format(minor: 5, currency: "CAD") == "CA$0.05")
-        #expect(Money.format(minor: 500, currency: "JPY") == "JPY 500")
-        #expect(Money.format(minor: 1234, currency: "CHF") == "CHF 12.34")
+        #expect(PriceText.table(minor: 5200, currency: "USD") == "$52.00")
+        #expect(PriceText.table(minor: 4673, currency: "EUR") == "€46.73")
+        #expect(PriceText.table(minor: 5, currency: "CAD") == "CA$0.05")
+        #expect(PriceText.table(minor: 500, currency: "JPY") == "JPY 500")
+        #expect(PriceText.table(minor: 1234, currency: "CHF") == "CHF 12.34")
+        #expect(PriceText.table(minor: 125, currency: "KWD") == "KWD 0.125")
+        #expect(PriceText.table(minor: 460, currency: nil) == "4.60")
+        #expect(PriceText.amount(minor: 820, currency: "USD") == "8.20" && PriceText.amount(minor: 500, currency: "JPY") == "500")
     }
 
     @Test func places() throws {

@@ -8,7 +8,7 @@ import TransitTestSupport
 /// The Mobility Database catalog (issue 33): a v2 CSV built by scripts/make-catalog-csv.py from
 /// the pack's JSON files, checked against the header and rows of the published file the pack's
 /// README quotes, then served by the loopback server to the binary.
-@Suite(.enabled(if: Reference.isPresent, Reference.absent), .enabled(if: FixtureTests.python != nil, "needs python3 (scripts/setup)"))
+@Suite(.enabled(if: Reference.isPresent, Reference.absent), .enabled(if: Paths.python != nil, "needs python3 (scripts/setup)"))
 struct CatalogTests {
     static let sources = "catalog/mdb-catalogs/catalogs/sources"
 
@@ -27,7 +27,7 @@ struct CatalogTests {
     /// then column): the tests point download URLs at the loopback server.
     static func catalog(_ change: [String: [String: String]] = [:]) async throws -> Data {
         let out = Paths.temporary() + "/feeds_v2.csv"
-        let run = try await Run.transitLike([try #require(FixtureTests.python), Paths.root.appendingPathComponent("scripts/make-catalog-csv.py").path,
+        let run = try await Run.transitLike([try #require(Paths.python), Paths.root.appendingPathComponent("scripts/make-catalog-csv.py").path,
                                              Reference.path(sources), out], env: ["PATH": "/usr/bin:/bin"])
         #expect(run.status == 0, "\(run.stderr)")
         guard !change.isEmpty else { return try Data(contentsOf: URL(fileURLWithPath: out)) }

@@ -71,6 +71,62 @@ import Testing
         #expect(terminal.status == 0 && piped.status == 0 && wide.status == 0)
     }
 
+    /// Issue 69: a getter asked for a name its command's spec lacks is a usage error, not an
+    /// option never given. Every command is parsed with its required options (and its
+    /// positional argument) given: whatever else a parse says, never "is not an option".
+    @Test func everyCommandAsksOnlyForItsOwnOptions() {
+        let env = ["HOME": "/home/u", "TRANSIT_NOW": "2026-11-22T20:00:00Z", "TRANSIT_CTA_KEY": "k", "TRANSIT_MBUS_KEY": "k",
+                   "TRANSIT_BUSBUD_TOKEN": "t", "TRANSIT_OPENWEATHERMAP_KEY": "k"]
+        func value(_ option: OptionSpec) -> String {
+            let placeholder = option.value ?? ""
+            if option.name == "to" { return "B" }
+            if placeholder.contains("DATE") { return "2026-11-23" }
+            if placeholder.contains("LAT") { return "37.7,-122.4" }
+            if ["N", "K", "MIN", "METERS", "SECONDS", "X", "0|1"].contains(placeholder) { return "1" }
+            return option.choices.first ?? "A"
+        }
+        var parsed = 0
+        for provider in Providers.all {
+            for command in provider.spec.commands {
+                var args = [provider.spec.name, command.name]
+                if let positional = command.positional { args.append(positional == "TRAIN" ? "G1" : "X") }
+                for option in command.options where option.required { args += ["--" + option.name] + (option.value == nil ? [] : [value(option)]) }
+                do {
+                    _ = try CommandLineParser.parse(args, environment: env, terminal: Terminal(stdout: false, stderr: false))
+                    parsed += 1
+                } catch {
+                    #expect(!error.message.contains("is not an option of"), "\(args): \(error.message)")
+                }
+            }
+        }
+        #expect(parsed > 30, "\(parsed) commands parsed")
+    }
+
+    /// Every name the source hands an option getter (`args.string("from")`, …) is an option of
+    /// some command or a global one: a misspelt name fails here, not in a user's hands.
+    @Test func everyNameTheSourceAsksForIsAnOption() throws {
+        var known = Set(GlobalOptions.specs.map(\.name))
+        for provider in Providers.all {
+            for command in provider.spec.commands {
+                known.formUnion(command.options.map(\.name))
+                known.formUnion(command.aliases.keys)
+            }
+        }
+        let getters = #/args\.(?:string|given|strings|flag|required|int|intValue|double|seconds|choice|list|date|time|serviceTime|coordinates|offers)\("([^"]+)"/#
+        var asked = 0, unknown: [String] = []
+        let sources = Paths.root.appendingPathComponent("Sources/TransitCore")
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        for file in files {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for match in text.matches(of: getters) {
+                asked += 1
+                if !known.contains(String(match.1)) { unknown.append("\(file): \(match.1)") }
+            }
+        }
+        #expect(asked > 100, "\(asked) names found: the pattern no longer matches the getters")
+        #expect(unknown.isEmpty, "names asked for that no command has: \(unknown)")
+    }
+
     @Test func everyProviderIsListedOnceWithItsOwnCommands() {
         let names = Providers.all.map(\.spec.name)
         #expect(names == ["bart", "cta", "mbus", "busbud", "rail12306", "weather", "gtfs"])

@@ -193,8 +193,6 @@ import TransitTestSupport
         // Wide characters line up: every row's TELECODE column starts at the same display cell.
         let rows = table.stdoutLines
         let starts = rows.map { row -> Int in
-            let prefix = row.prefix { !$0.isASCII || $0 != " " || true }
-            _ = prefix
             var width = 0
             var sawGap = false
             for ch in row {

@@ -180,7 +180,8 @@ struct BARTStationsCommand: SpecifiedCommand {
 
     init(_ args: Arguments) throws(TransitError) {
         near = try args.coordinates("near")
-        guard near != nil || !args.given("limit") else { throw .usage("--limit goes with --near") }
+        let limited = try args.given("limit")
+        guard near != nil || !limited else { throw .usage("--limit goes with --near") }
         limit = near == nil ? nil : try args.int("limit", in: 1...1000)
     }
 

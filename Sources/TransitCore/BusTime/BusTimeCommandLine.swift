@@ -142,7 +142,7 @@ struct BusTimeETACommand: BusTimeCommand {
         guard let dwell = try args.double("dwell", in: 0...600, what: "seconds") else { throw args.missing("dwell") }
         let model = ETA.Model(speedMPH: try ETA.speedMPH(try args.required("speed")), dwellSeconds: dwell)
         options = ETAOptions(stop: try args.required("stop"), routes: try args.list("route", max: BusTimeClient.maxIDs, why: BusTimeCommandLine.why),
-                             method: method, model: model, calibrate: args.flag("calibrate"))
+                             method: method, model: model, calibrate: try args.flag("calibrate"))
     }
 
     func run(_ context: Context) async throws(TransitError) -> Output { try await BusTimeCommands(context, agency: agency).eta(options) }
@@ -221,7 +221,7 @@ struct BusTimeAlertsCommand: BusTimeCommand {
     init(_ args: Arguments) throws(TransitError) {
         agency = try BusTimeCommandLine.agency(args)
         route = try args.required("route")
-        stop = args.string("stop")
+        stop = try args.string("stop")
     }
 
     func run(_ context: Context) async throws(TransitError) -> Output { try await BusTimeCommands(context, agency: agency).alerts(route, stop) }

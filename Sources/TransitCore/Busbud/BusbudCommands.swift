@@ -83,7 +83,7 @@ struct BusbudCommands {
         ]
         let price = Column<Row>("price", "PRICE") { row in
             guard let total = row.departure.priceTotal, let currency = row.departure.currency else { return .null }
-            return .string(Money.format(minor: total, currency: currency))
+            return .string(PriceText.table(minor: Double(total), currency: currency))
         }
         // The table marks an arrival on a later calendar day than the departure (`09:20+1`), as
         // bart and gtfs trips do; each time in its own stop's zone.
@@ -93,17 +93,5 @@ struct BusbudCommands {
         }
         return Output(rows, data: data, table: [departure, arrive, duration, originName, destinationName, operatorName, seats, price],
                       notices: notices)
-    }
-}
-
-/// Amounts in minor units, shown in major units with the currency's own decimals (the
-/// engine's ISO 4217 table, `Money`): `$52.00`, `€72.95`, `CA$12.00`, `JPY 500`.
-extension Money {
-    static let symbols = ["USD": "$", "EUR": "€", "GBP": "£", "CAD": "CA$", "AUD": "A$", "MXN": "MX$"]
-
-    static func format(minor: Int, currency: String) -> String {
-        let amount = text(Double(minor), currency: currency)
-        if let symbol = symbols[currency] { return symbol + amount }
-        return currency + " " + amount
     }
 }

@@ -24,29 +24,52 @@ package struct Arguments: Sendable {
         self.offline = offline
     }
 
-    /// The value given, else the spec's default; blank counts as not given.
-    package func string(_ name: String) -> String? {
-        if let given = values[name]?.trimmedSpace(newlines: false), !given.isEmpty { return given }
-        return spec.option(name)?.defaultValue
+    /// `name` is an option of this command (its spec's, an alias included): a getter asked for
+    /// another, a misspelling in the source, is a usage error, not an option never given
+    /// (issue 69; `CommandLineSpecTests` runs every command's parse and checks the names the
+    /// source asks for, so that one fails CI rather than a user).
+    func known(_ name: String) throws(TransitError) -> OptionSpec {
+        guard let option = spec.option(name) else {
+            throw .usage("--\(name) is not an option of transit \(spec.provider) \(spec.name)")
+        }
+        return option
     }
 
-    package func given(_ name: String) -> Bool { values[name] != nil }
+    /// Does this command have the option `name`? For a reader shared by commands that differ in
+    /// it (`gtfs fares` reads the journey rules of `gtfs trips`, without `--radius`).
+    package func offers(_ name: String) -> Bool { spec.option(name) != nil }
+
+    /// The value given, else the spec's default; blank counts as not given.
+    package func string(_ name: String) throws(TransitError) -> String? {
+        let option = try known(name)
+        if let given = values[name]?.trimmedSpace(newlines: false), !given.isEmpty { return given }
+        return option.defaultValue
+    }
+
+    package func given(_ name: String) throws(TransitError) -> Bool {
+        _ = try known(name)
+        return values[name] != nil
+    }
 
     /// Every value of a repeatable option, blanks left out.
-    package func strings(_ name: String) -> [String] {
-        (lists[name] ?? []).map { $0.trimmedSpace(newlines: false) }.filter { !$0.isEmpty }
+    package func strings(_ name: String) throws(TransitError) -> [String] {
+        _ = try known(name)
+        return (lists[name] ?? []).map { $0.trimmedSpace(newlines: false) }.filter { !$0.isEmpty }
     }
 
-    package func flag(_ name: String) -> Bool { flags.contains(name) }
+    package func flag(_ name: String) throws(TransitError) -> Bool {
+        _ = try known(name)
+        return flags.contains(name)
+    }
 
     package func required(_ name: String) throws(TransitError) -> String {
-        guard let value = string(name) else { throw missing(name) }
+        guard let value = try string(name) else { throw missing(name) }
         return value
     }
 
     /// A whole number in `range`; nil when neither given nor defaulted.
     package func int(_ name: String, in range: ClosedRange<Int>) throws(TransitError) -> Int? {
-        guard let text = string(name) else { return nil }
+        guard let text = try string(name) else { return nil }
         guard let n = Int(text), range.contains(n) else {
             throw .usage("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }
@@ -74,7 +97,7 @@ package struct Arguments: Sendable {
 
     /// A number in `range` (seconds, degrees, …).
     package func double(_ name: String, in range: ClosedRange<Double>, what: String = "a number") throws(TransitError) -> Double? {
-        guard let text = string(name) else { return nil }
+        guard let text = try string(name) else { return nil }
         guard let d = Double(text), d.isFinite, range.contains(d) else {
             throw .usage("--\(name) takes \(what) from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)), not '\(text)'")
         }
@@ -83,7 +106,7 @@ package struct Arguments: Sendable {
 
     /// Seconds above 0 and up to `max`.
     package func seconds(_ name: String, max: Double) throws(TransitError) -> Double? {
-        guard let text = string(name) else { return nil }
+        guard let text = try string(name) else { return nil }
         guard let s = Double(text), s.isFinite, s > 0, s <= max else {
             throw .usage("--\(name) takes seconds above 0 and up to \(Self.format(max)), not '\(text)'")
         }
@@ -93,7 +116,7 @@ package struct Arguments: Sendable {
     /// One of the spec's `choices`, mapped to an enum by raw value (aliases through `aliases`).
     package func choice<T: RawRepresentable>(_ name: String, _ type: T.Type = T.self,
                                             aliases: [String: T] = [:]) throws(TransitError) -> T? where T.RawValue == String {
-        guard let text = string(name) else { return nil }
+        guard let text = try string(name) else { return nil }
         let key = text.lowercased()
         if let value = T(rawValue: key) ?? aliases[key] { return value }
         let choices = spec.option(name)?.choices ?? []
@@ -102,14 +125,14 @@ package struct Arguments: Sendable {
 
     /// A comma-separated list of at most `max` items.
     package func list(_ name: String, max: Int, why: String) throws(TransitError) -> [String] {
-        let items = (string(name) ?? "").split(separator: ",").map { $0.trimmedSpace(newlines: false) }.filter { !$0.isEmpty }
+        let items = (try string(name) ?? "").split(separator: ",").map { $0.trimmedSpace(newlines: false) }.filter { !$0.isEmpty }
         if items.count > max { throw .usage("--\(name) takes at most \(max) values (\(why)); \(items.count) given") }
         return items
     }
 
     /// `YYYY-MM-DD`, `today` or `tomorrow`, in the agency's zone.
     package func date(_ name: String = "date", zone: TimeZone) throws(TransitError) -> LocalDate? {
-        guard let text = string(name) else { return nil }
+        guard let text = try string(name) else { return nil }
         return try Self.date(text, zone: zone, now: now, option: name)
     }
 
@@ -128,14 +151,14 @@ package struct Arguments: Sendable {
 
     /// A clock time (`HH:MM`, `h:mm am|pm`) as minutes after midnight.
     package func time(_ name: String) throws(TransitError) -> Int? {
-        guard let text = string(name) else { return nil }
+        guard let text = try string(name) else { return nil }
         guard let m = ClockTime.minutes(text) else { throw .usage("--\(name) takes HH:MM or h:mm am|pm, not '\(text)'") }
         return m
     }
 
     /// A time of the service day as typed (see `ServiceTime`), resolved later.
     package func serviceTime(_ name: String) throws(TransitError) -> ServiceTime? {
-        guard let text = string(name) else { return nil }
+        guard let text = try string(name) else { return nil }
         guard let time = ServiceTime.parse(text) else { throw .usage("--\(name) takes \(ServiceTime.spellings), not '\(text)'") }
         return time
     }
@@ -152,7 +175,7 @@ package struct Arguments: Sendable {
 
     /// `--near LAT,LON`: decimal degrees.
     package func coordinates(_ name: String) throws(TransitError) -> Coordinate? {
-        guard let text = string(name) else { return nil }
+        guard let text = try string(name) else { return nil }
         guard let point = Coordinate(parsing: text) else {
             throw .usage("--\(name) takes LAT,LON in decimal degrees, like 37.7524,-122.4184, not '\(text)'")
         }

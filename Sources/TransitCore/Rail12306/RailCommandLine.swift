@@ -72,8 +72,7 @@ struct RailStationsCommand: SpecifiedCommand {
     var search: String?
 
     init(_ args: Arguments) throws(TransitError) {
-        _ = try RailCommandLine.day(args)
-        search = args.string("search")
+        search = try args.string("search")
     }
 
     var zone: TimeZone { Rail12306.zone }

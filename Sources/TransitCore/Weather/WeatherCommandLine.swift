@@ -38,11 +38,12 @@ struct WeatherCurrentCommand: SpecifiedCommand {
     init(_ args: Arguments) throws(TransitError) {
         guard let units = try args.choice("units", WeatherUnits.self) else { throw args.missing("units") }
         self.units = units
-        let given = ["city", "lat", "station"].filter { args.given($0) }
+        var given: [String] = []
+        for name in ["city", "lat", "station"] where try args.given(name) { given.append(name) }
         guard given.count == 1 else { throw .usage("give one of --city, --lat/--lon or --station", hint: "usage: \(args.spec.usage)") }
-        if let city = args.string("city") {
+        if let city = try args.string("city") {
             place = .place(.city(city))
-        } else if let station = args.string("station") {
+        } else if let station = try args.string("station") {
             place = .station(station)
         } else {
             guard let lat = try args.double("lat", in: -90...90, what: "degrees"), let lon = try args.double("lon", in: -180...180, what: "degrees") else {

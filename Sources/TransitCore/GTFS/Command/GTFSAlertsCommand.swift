@@ -26,11 +26,11 @@ struct GTFSAlertsCommand: GTFSSubcommand {
     var deadline = RealtimeSource.defaultDeadline
 
     init(_ args: Arguments) throws(TransitError) {
-        feeds = args.strings("feed")
-        route = args.string("route")
-        stop = args.string("stop")
-        stale = args.flag("stale")
-        realtime = args.strings("realtime")
+        feeds = try args.strings("feed")
+        route = try args.string("route")
+        stop = try args.string("stop")
+        stale = try args.flag("stale")
+        realtime = try args.strings("realtime")
         deadline = try GTFSCommandLine.RealtimeChoice.deadline(args)
     }
 

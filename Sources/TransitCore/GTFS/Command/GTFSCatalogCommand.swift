@@ -38,7 +38,8 @@ struct GTFSCatalogCommand: GTFSSubcommand {
         let words = (args.positional ?? "").split(separator: " ").map(String.init)
         switch words.first {
         case "search":
-            guard words.count > 1 || args.string("near") != nil || args.string("country") != nil else {
+            let near = try args.string("near"), country = try args.string("country")
+            guard words.count > 1 || near != nil || country != nil else {
                 throw .usage("catalog search needs words (a provider, a name or a place) or --near or --country", hint: "transit gtfs catalog search bart")
             }
             action = .search(Array(words.dropFirst()))
@@ -51,15 +52,15 @@ struct GTFSCatalogCommand: GTFSSubcommand {
         default:
             throw .usage("catalog takes search WORDS, show ID or update, not '\(words.first ?? "")'", hint: "usage: \(Self.spec.usage)")
         }
-        if let text = args.string("near") {
+        if let text = try args.string("near") {
             guard let point = Coordinate(parsing: text) else { throw .usage("--near takes LAT,LON in degrees, like 37.77,-122.42, not '\(text)'") }
             near = point
         }
-        country = args.string("country")?.uppercased()
+        country = try args.string("country")?.uppercased()
         if let country, country.count != 2 || !country.allSatisfy({ $0.isASCII && $0.isLetter }) {
             throw .usage("--country takes a two-letter ISO 3166 code (US, CA, DE), not '\(country)'")
         }
-        all = args.flag("all")
+        all = try args.flag("all")
         if case .search = action {} else if near != nil || country != nil || all {
             throw .usage("--near, --country and --all go with catalog search")
         }

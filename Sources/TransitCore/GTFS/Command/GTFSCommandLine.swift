@@ -75,11 +75,11 @@ enum GTFSCommandLine {
             let minTransfer = try args.intValue("min-transfer", in: 0...60) * 60
             // 0 turns walking changes off.
             let meters = try args.double("walk", in: 0...5000, what: "meters") ?? SearchDefaults.walkMeters
-            let radius = try args.double("radius", in: 1...5000, what: "meters") ?? SearchDefaults.radiusMeters
+            let radius = try args.offers("radius") ? args.double("radius", in: 1...5000, what: "meters") ?? SearchDefaults.radiusMeters : SearchDefaults.radiusMeters
             let link = try args.double("link", in: 1...5000, what: "meters") ?? SearchDefaults.linkMeters
             rules = JourneyQuery.Rules(transfers: transfers, minTransferSeconds: minTransfer, walkMeters: meters > 0 ? meters : nil,
                                        linkMeters: link, radiusMeters: radius)
-            zone = args.string("tz")
+            zone = try args.string("tz")
             if let zone, TimeZone(identifier: zone) == nil {
                 throw .usage("--tz takes an IANA zone name (Europe/Madrid, America/Los_Angeles), not '\(zone)'")
             }
@@ -101,8 +101,8 @@ enum GTFSCommandLine {
         }
 
         init(_ args: Arguments) throws(TransitError) {
-            sources = args.strings("realtime")
-            ignoringRemembered = args.flag("no-realtime")
+            sources = try args.strings("realtime")
+            ignoringRemembered = try args.flag("no-realtime")
             deadline = try Self.deadline(args)
             if ignoringRemembered && !sources.isEmpty { throw .usage("--realtime and --no-realtime together say two things") }
         }
@@ -115,7 +115,7 @@ enum GTFSCommandLine {
 
     /// The date as typed, checked now; read in the feed's zone once the feed is open.
     static func checkedDate(_ args: Arguments) throws(TransitError) -> String? {
-        guard let text = args.string("date") else { return nil }
+        guard let text = try args.string("date") else { return nil }
         _ = try Arguments.date(text, zone: .utc, now: args.now)
         return text
     }

@@ -51,17 +51,17 @@ struct GTFSDeparturesCommand: GTFSSubcommand {
     }
 
     init(_ args: Arguments) throws(TransitError) {
-        feeds = args.strings("feed")
+        feeds = try args.strings("feed")
         realtime = try GTFSCommandLine.RealtimeChoice(args)
         stop = try args.required("stop")
         date = try GTFSCommandLine.checkedDate(args)
         after = try args.serviceTime("after")
         before = try args.serviceTime("before")
         limit = try args.int("limit", in: 1...100_000)
-        all = args.flag("all")
+        all = try args.flag("all")
         if all && limit != nil { throw .usage("--all and --limit together say two things") }
-        to = args.string("to")
-        route = args.string("route")
+        to = try args.string("to")
+        route = try args.string("route")
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {

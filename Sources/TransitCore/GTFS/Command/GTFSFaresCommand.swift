@@ -23,7 +23,7 @@ struct GTFSFaresCommand: GTFSSubcommand {
     var search: GTFSCommandLine.Search
 
     init(_ args: Arguments) throws(TransitError) {
-        feeds = args.strings("feed")
+        feeds = try args.strings("feed")
         from = try args.required("from")
         to = try args.required("to")
         day = try GTFSCommandLine.day(args)
@@ -74,7 +74,10 @@ struct GTFSFaresCommand: GTFSSubcommand {
         let rows = order.compactMap { ways[$0] }.sorted { ($0.price.total ?? .infinity, $0.fares) < ($1.price.total ?? .infinity, $1.fares) }
         let data: [Column<Way>] = [
             Column("fares") { .string($0.fares) }, Column("routes") { .string($0.routes.joined(separator: ", ")) },
-            Column("price") { $0.price.total.map(Value.double) ?? .null }, Column("currency") { $0.price.currency.map(Value.string) ?? .null },
+            Column("price", in: .json) { $0.price.total.map(Value.double) ?? .null },
+            // tsv and csv: the currency's own decimals, as gtfs trips writes them (8.20, not 8.2).
+            Column("price", in: .flat) { way in way.price.minorTotal.map { .string(PriceText.amount(minor: $0, currency: way.price.currency)) } ?? .null },
+            Column("currency") { $0.price.currency.map(Value.string) ?? .null },
             Column("journeys") { .int($0.journeys) },
             Column("riders", in: .json) { way in .object(Record(way.riders.map { ($0.name, $0.price.total.map(Value.double) ?? .null) })) },
         ]
@@ -86,7 +89,7 @@ struct GTFSFaresCommand: GTFSSubcommand {
         for (k, rider) in riders.enumerated() {
             table.append(Column("rider\(k)", (rider.rider ?? "").uppercased()) { way in JourneyLayout.priceText(way.riders[k].price) }.whole())
         }
-        table.append(data[4])
+        table.append(data[5])
         var notices = feed.notices
         if rows.isEmpty { notices.append("No journey from \(from) to \(to) on \(day.iso), so no fare") }
         if rows.contains(where: { !$0.price.complete }) { notices.append("some of the day's journeys ride where no fare of the feed applies: their price is unknown (?)") }

@@ -14,7 +14,7 @@ struct GTFSFeedsCommand: GTFSSubcommand {
     var feeds: [String] = []
 
     init(_ args: Arguments) throws(TransitError) {
-        feeds = args.strings("feed")
+        feeds = try args.strings("feed")
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {

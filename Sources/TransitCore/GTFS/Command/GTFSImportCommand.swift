@@ -30,13 +30,13 @@ struct GTFSImportCommand: GTFSSubcommand {
     init(_ args: Arguments) throws(TransitError) {
         source = (args.positional ?? "").trimmedSpace(newlines: false)
         guard !source.isEmpty else { throw args.missing("SOURCE|CATALOG_ID") }
-        name = args.string("name")
+        name = try args.string("name")
         if let name, !FeedStore.validName(name) {
             throw .usage("--name takes letters, digits, '.', '_' and '-' (not starting with '.'), not '\(name)'")
         }
         if name == "all" { throw Self.allIsReserved }
-        realtime = args.strings("realtime")
-        headers = args.strings("realtime-header")
+        realtime = try args.strings("realtime")
+        headers = try args.strings("realtime-header")
         for url in realtime where !HTTPRequest.isURL(url) {
             throw .usage("--realtime takes an http(s) URL to remember, not '\(url)' (a file is given to each query instead)")
         }
@@ -51,11 +51,11 @@ struct GTFSImportCommand: GTFSSubcommand {
                 throw .usage("--realtime \(Redaction.url(url)) names $\(name) before its query string: a key goes in the query (?key=$\(name)) or a header, never in the path")
             }
         }
-        realtimeKey = args.string("realtime-key")
+        realtimeKey = try args.string("realtime-key")
         if let key = realtimeKey, !RealtimeKeys.isName(key) {
             throw .usage("--realtime-key takes the name of an environment variable (letters, digits and '_', not starting with a digit), not '\(key)'")
         }
-        if let map = args.string("streets") {
+        if let map = try args.string("streets") {
             guard FileManager.default.fileExists(atPath: map) else { throw .usage("--streets: no file at \(map); give an OpenStreetMap .osm.pbf extract") }
             streets = URL(fileURLWithPath: map).standardizedFileURL.path
         }

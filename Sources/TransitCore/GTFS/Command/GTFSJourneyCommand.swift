@@ -50,7 +50,7 @@ struct GTFSJourneyCommand: GTFSSubcommand {
     var realtime = GTFSCommandLine.RealtimeChoice()
 
     init(_ args: Arguments) throws(TransitError) {
-        feeds = args.strings("feed")
+        feeds = try args.strings("feed")
         let typed = (args.positional ?? "").split(separator: ">").map { $0.trimmedSpace(newlines: false) }.filter { !$0.isEmpty }
         guard !typed.isEmpty else { throw args.missing("TRIP_ID>TRIP_ID…") }
         trips = try typed.map { text throws(TransitError) in
@@ -58,18 +58,18 @@ struct GTFSJourneyCommand: GTFSSubcommand {
             guard let run = ListedID.run(text) else { throw .usage("'\(text)': a ride is \(ListedID.runSpellings)") }
             return TypedRun(id: run.id, start: run.start, day: run.day)
         }
-        guard let from = args.string("from") else { throw args.missing("from") }
-        guard let to = args.string("to") else { throw args.missing("to") }
+        guard let from = try args.string("from") else { throw args.missing("from") }
+        guard let to = try args.string("to") else { throw args.missing("to") }
         self.from = from
         self.to = to
-        if let text = args.string("change-at") {
+        if let text = try args.string("change-at") {
             let stops = text.split(separator: ">").map { ListedID.decode($0.trimmedSpace(newlines: false)) }
             guard stops.count == trips.count - 1, stops.allSatisfy({ !$0.isEmpty }) else {
                 throw .usage("--change-at names where each change boards: \(trips.count - 1) for \(trips.count) rides, not '\(text)'")
             }
             changeAt = stops
         }
-        if let text = args.string("board-at") {
+        if let text = try args.string("board-at") {
             let typed = text.split(separator: ">").map { $0.trimmedSpace(newlines: false) }
             boardAt = try typed.map { part throws(TransitError) in
                 guard let at = part.lastIndex(of: "@"), case .asWritten(let time)? = ServiceTime.parse(String(part[part.index(after: at)...])),

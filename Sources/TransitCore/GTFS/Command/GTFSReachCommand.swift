@@ -33,9 +33,9 @@ struct GTFSReachCommand: GTFSSubcommand {
     var options = RiderOptions()
 
     init(_ args: Arguments) throws(TransitError) {
-        feeds = args.strings("feed")
+        feeds = try args.strings("feed")
         realtime = try GTFSCommandLine.RealtimeChoice(args)
-        guard let from = args.string("from") else { throw args.missing("from") }
+        guard let from = try args.string("from") else { throw args.missing("from") }
         self.from = from
         day = try GTFSCommandLine.day(args)
         after = try args.serviceTime("after")

@@ -15,8 +15,8 @@ struct GTFSRoutesCommand: GTFSSubcommand {
     var name: String?
 
     init(_ args: Arguments) throws(TransitError) {
-        feeds = args.strings("feed")
-        name = args.string("name")
+        feeds = try args.strings("feed")
+        name = try args.string("name")
     }
 
     /// The routes `--name` keeps.

@@ -22,12 +22,13 @@ struct GTFSStopsCommand: GTFSSubcommand {
     var radius: Double
 
     init(_ args: Arguments) throws(TransitError) {
-        feeds = args.strings("feed")
+        feeds = try args.strings("feed")
         near = try args.coordinates("near")
-        guard near != nil || !args.given("radius") else { throw .usage("--radius goes with --near") }
+        let radius = try args.given("radius")
+        guard near != nil || !radius else { throw .usage("--radius goes with --near") }
         guard let radius = try args.double("radius", in: 1...100_000, what: "meters") else { throw args.missing("radius") }
         self.radius = radius
-        name = args.string("name")
+        name = try args.string("name")
     }
 
     /// A stop listed: its index, its record, and its distance from `--near`.

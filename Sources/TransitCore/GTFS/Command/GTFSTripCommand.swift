@@ -21,14 +21,14 @@ struct GTFSTripCommand: GTFSSubcommand {
     var realtime = GTFSCommandLine.RealtimeChoice()
 
     init(_ args: Arguments) throws(TransitError) {
-        feeds = args.strings("feed")
+        feeds = try args.strings("feed")
         // As tsv's trip_ids write it: `%`, `>` and `@` of the id percent-encoded, a run of
         // another service day `@YYYY-MM-DD`, a frequencies.txt run's start `@HH:MM:SS` (`ListedID`).
         let typed = (args.positional ?? "").trimmedSpace(newlines: false)
         guard let run = ListedID.run(typed) else { throw .usage("'\(typed)': a trip is \(ListedID.runSpellings)") }
         tripID = run.id
         guard !tripID.isEmpty else { throw args.missing("TRIP_ID") }
-        if let text = args.string("start") {
+        if let text = try args.string("start") {
             guard case .asWritten(let seconds)? = ServiceTime.parse(text), text.split(separator: ":").count == 3 else {
                 throw .usage("--start takes a run's start as HH:MM:SS (08:00:00, or past 24 as 25:10:00), not '\(text)'")
             }

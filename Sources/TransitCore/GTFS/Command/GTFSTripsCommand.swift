@@ -65,7 +65,7 @@ struct GTFSTripsCommand: GTFSSubcommand {
     var radiusGiven = false
 
     init(_ args: Arguments) throws(TransitError) {
-        feeds = args.strings("feed")
+        feeds = try args.strings("feed")
         realtime = try GTFSCommandLine.RealtimeChoice(args)
         from = try args.required("from")
         to = try args.required("to")
@@ -73,18 +73,18 @@ struct GTFSTripsCommand: GTFSSubcommand {
         window = try args.serviceTimes()
         search = try GTFSCommandLine.Search(args)
         limit = try args.int("limit", in: 1...100_000)
-        fastest = args.flag("fastest")
-        earliest = args.flag("earliest")
+        fastest = try args.flag("fastest")
+        earliest = try args.flag("earliest")
         if earliest && fastest { throw .usage("--earliest and --fastest together say two things: --earliest already gives the journey arriving first") }
         if earliest && window.arriveBy != nil { throw .usage("--earliest and --arrive-by together say two things: the journey arriving first, or the latest to leave arriving by a time") }
-        all = args.flag("all")
-        rider = args.string("rider")
-        stops = args.flag("stops")
-        geometry = args.flag("geometry")
+        all = try args.flag("all")
+        rider = try args.string("rider")
+        stops = try args.flag("stops")
+        geometry = try args.flag("geometry")
         alternatives = try args.int("alternatives", in: 1...5)
         options = try RiderOptions(args, through: true)
-        raisesChanges = !args.given("transfers")
-        radiusGiven = args.given("radius")
+        raisesChanges = try !args.given("transfers")
+        radiusGiven = try args.given("radius")
     }
 
     /// The question the options ask, read from `now`.

@@ -22,9 +22,9 @@ struct GTFSVehiclesCommand: GTFSSubcommand {
     var deadline = RealtimeSource.defaultDeadline
 
     init(_ args: Arguments) throws(TransitError) {
-        feeds = args.strings("feed")
-        route = args.string("route")
-        realtime = args.strings("realtime")
+        feeds = try args.strings("feed")
+        route = try args.string("route")
+        realtime = try args.strings("realtime")
         deadline = try GTFSCommandLine.RealtimeChoice.deadline(args)
     }
 

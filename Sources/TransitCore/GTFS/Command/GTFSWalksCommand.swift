@@ -24,10 +24,10 @@ struct GTFSWalksCommand: GTFSSubcommand {
     var dropped = false
 
     init(_ args: Arguments) throws(TransitError) {
-        feeds = args.strings("feed")
-        stop = args.string("stop")
+        feeds = try args.strings("feed")
+        stop = try args.string("stop")
         longerThan = try args.double("longer-than", in: 0...1_000, what: "a ratio")
-        dropped = args.flag("dropped")
+        dropped = try args.flag("dropped")
     }
 
     struct Walk {

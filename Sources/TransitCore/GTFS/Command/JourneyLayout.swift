@@ -438,9 +438,9 @@ final class JourneyLayout: @unchecked Sendable {
         }.wrapping()
         // At 80 columns every row keeps its times, where to board and change, and each line's
         // name: where the rides head gives way first, then the names wrap.
-        var table = [depart, arrive, duration, transfers, board, change, journey]
         // No journey changes: no CHANGE AT column (CHG says 0), its room to the line names.
-        if journeys.allSatisfy({ $0.legs.filter(\.isRide).count <= 1 }) { table.removeAll { $0.header == "CHANGE AT" } }
+        let changes = journeys.contains { $0.legs.filter(\.isRide).count > 1 }
+        var table = [depart, arrive, duration, transfers, board] + (changes ? [change] : []) + [journey]
         if t.hasFares {
             // Priced where the feed has fares: JSON's `fare`, the table's PRICE (`?` when some
             // ride has none: never a partial sum).
@@ -467,7 +467,7 @@ final class JourneyLayout: @unchecked Sendable {
         let priced = t.hasFares ? self.fares : nil
         data.append(Column("price", in: .flat) { journey in
             guard !journey.isOnFoot, let price = priced?.value?.price(journey), let total = price.minorTotal else { return .null }
-            return .string(Money.text(total, currency: price.currency ?? ""))
+            return .string(PriceText.amount(minor: total, currency: price.currency))
         })
         data.append(Column("currency", in: .flat) { journey in
             guard !journey.isOnFoot, let price = priced?.value?.price(journey), price.minorTotal != nil else { return .null }
@@ -538,19 +538,12 @@ final class JourneyLayout: @unchecked Sendable {
         return others.isEmpty ? head : GTFSContext.fitted(head + "; --rider takes another: ", others, "")
     }
 
-    /// `$6.40`, `€2.10`, `6.40 CHF`, `420 JPY`, `0.125 KWD` (each currency with its own
-    /// decimals); `?` when the journey has no total; `0.00` for one that costs nothing and pays no
-    /// fare (a walk, or rides an AB transfer without a product covers).
+    /// `$6.40`, `€2.10`, `CHF 6.40`, `JPY 420`, `KWD 0.125` (`PriceText`); `?` when the journey
+    /// has no total; `0.00` for one that costs nothing and pays no fare (a walk, or rides an AB
+    /// transfer without a product covers).
     static func priceText(_ price: FareTable.Price) -> Value {
         guard let total = price.minorTotal else { return .string("?") }
-        let amount = Money.text(total, currency: price.currency ?? "")
-        guard let currency = price.currency else { return .string(amount) }
-        switch currency {
-        case "USD", "CAD", "AUD", "NZD": return .string("$" + amount)
-        case "EUR": return .string("€" + amount)
-        case "GBP": return .string("£" + amount)
-        default: return .string(amount + " " + currency)
-        }
+        return .string(PriceText.table(minor: total, currency: price.currency))
     }
 
     /// A journey's line, a line a leg: a ride along its trip's shape where the feed has one

@@ -29,15 +29,15 @@ struct RiderOptions: Sendable, Equatable {
 
     /// `through`: the command takes `--via` (journeys do; reach does not).
     init(_ args: Arguments, through: Bool) throws(TransitError) {
-        needs.wheelchair = args.flag("wheelchair")
-        needs.bike = args.flag("bike")
+        needs.wheelchair = try args.flag("wheelchair")
+        needs.bike = try args.flag("bike")
         // Its default is the needs' own (`RiderNeeds.defaultBikeModes`): read only when given.
-        if args.given("bike-modes"), let text = args.string("bike-modes") { needs.bikeModes = try Self.modes(text, option: "bike-modes") }
-        if let text = args.string("modes") { needs.modes = try Self.modes(text, option: "modes") }
-        needs.avoid = args.strings("avoid")
+        if try args.given("bike-modes"), let text = try args.string("bike-modes") { needs.bikeModes = try Self.modes(text, option: "bike-modes") }
+        if let text = try args.string("modes") { needs.modes = try Self.modes(text, option: "modes") }
+        needs.avoid = try args.strings("avoid")
         needs.margin = RiderNeeds.ChangeMargin(seconds: (try args.int("buffer", in: 0...60) ?? 0) * 60, factor: try args.double("buffer-factor", in: 1...5) ?? 1)
         guard through else { return }
-        let vias = args.strings("via")
+        let vias = try args.strings("via")
         guard vias.count <= RiderNeeds.maxVias else {
             throw .usage("at most \(RiderNeeds.maxVias) --via stops, not \(vias.count)", hint: "a journey through more: ask for it in parts")
         }
@@ -45,7 +45,7 @@ struct RiderOptions: Sendable, Equatable {
             throw .usage("--via '\(duplicate)' is given twice")
         }
         var stays: [Int] = []
-        if let text = args.string("via-stay") {
+        if let text = try args.string("via-stay") {
             let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmedSpace(newlines: false) }
             for part in parts {
                 guard let minutes = Int(part), (0...600).contains(minutes) else {

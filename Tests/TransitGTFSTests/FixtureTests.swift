@@ -1,19 +1,17 @@
 import Foundation
 import Testing
-@testable import TransitCore
 @testable import TransitGTFS
 @testable import TransitSupport
 
 /// What the repository bundles is ours: written by our scripts, equal to what they write, and
 /// never a copy of a file of the reference pack.
 @Suite struct FixtureTests {
-    static let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     /// Runs a generator of scripts/ into a fresh directory and returns it. Generators that read
     /// facts from the reference pack are told where it is.
     static func generate(_ script: String) async throws -> String {
         let out = Paths.temporary()
-        let run = try await Run.transitLike([try #require(python), Paths.root.appendingPathComponent("scripts/" + script).path, out],
+        let run = try await Run.transitLike([try #require(Paths.python), Paths.root.appendingPathComponent("scripts/" + script).path, out],
                                             env: ["PATH": "/usr/bin:/bin", "TRANSIT_REFERENCE": Reference.root.path])
         #expect(run.status == 0, "\(script): \(run.stderr)")
         return out
@@ -38,28 +36,28 @@ import Testing
         }.sorted()
     }
 
-    @Test(.enabled(if: python != nil, "needs python3 (scripts/setup)"))
+    @Test(.enabled(if: Paths.python != nil, "needs python3 (scripts/setup)"))
     func theBundledFeedIsWhatItsScriptWrites() async throws {
         Self.expectSameFiles(try await Self.generate("make-gtfs-fixture.py"), "gtfs/lakeport", by: "make-gtfs-fixture.py")
         #expect(Self.files(Paths.fixtures + "/gtfs/lakeport").count >= 10)
     }
 
     /// The pairs of feeds for journeys across agencies (BART and Caltrain; Renfe and CP).
-    @Test(.enabled(if: python != nil, "needs python3 (scripts/setup)"))
+    @Test(.enabled(if: Paths.python != nil, "needs python3 (scripts/setup)"))
     func theBundledPairsAreWhatTheirScriptWrites() async throws {
         Self.expectSameFiles(try await Self.generate("make-gtfs-pairs-fixture.py"), "gtfs/pairs", by: "make-gtfs-pairs-fixture.py")
         #expect(Self.files(Paths.fixtures + "/gtfs/pairs").count == 27)
     }
 
     /// The feeds of Fares v2's worked examples (their prices are checked in FareProductTests).
-    @Test(.enabled(if: python != nil, "needs python3 (scripts/setup)"))
+    @Test(.enabled(if: Paths.python != nil, "needs python3 (scripts/setup)"))
     func theBundledFareExamplesAreWhatTheirScriptWrites() async throws {
         Self.expectSameFiles(try await Self.generate("make-gtfs-fares-fixture.py"), "gtfs/fares", by: "make-gtfs-fares-fixture.py")
         #expect(Self.files(Paths.fixtures + "/gtfs/fares").count == 63)
     }
 
     /// Its real-time data, and that our decoder reads it as the script means it.
-    @Test(.enabled(if: python != nil, "needs python3 (scripts/setup)"))
+    @Test(.enabled(if: Paths.python != nil, "needs python3 (scripts/setup)"))
     func theBundledRealtimeDataIsWhatItsScriptWrites() async throws {
         Self.expectSameFiles(try await Self.generate("make-gtfs-rt-fixture.py"), "gtfs/lakeport-realtime", by: "make-gtfs-rt-fixture.py")
         let updates = try FeedMessage.decode(try Data(contentsOf: URL(fileURLWithPath: Paths.fixtures + "/gtfs/lakeport-realtime/trip-updates.pb")))
@@ -71,7 +69,7 @@ import Testing
     /// The map of two of Lakeport's neighbourhoods, and the README's journey on it: its change
     /// and its last walk follow the streets (docs/maps/walk-on-streets.geojson is what the
     /// README's command prints with `--format geojson`).
-    @Test(.enabled(if: python != nil, "needs python3 (scripts/setup)"))
+    @Test(.enabled(if: Paths.python != nil, "needs python3 (scripts/setup)"))
     func theBundledMapIsWhatItsScriptWrites() async throws {
         Self.expectSameFiles(try await Self.generate("make-osm-fixture.py"), "osm", by: "make-osm-fixture.py")
         let env = Run.environment(["TRANSIT_CACHE_DIR": Paths.temporary()])
@@ -102,7 +100,7 @@ import Testing
     }
 
     /// The recordings, written from facts of the pack (names, codes, coordinates, times).
-    @Test(.enabled(if: python != nil, "needs python3 (scripts/setup)"), .enabled(if: Reference.isPresent, Reference.absent),
+    @Test(.enabled(if: Paths.python != nil, "needs python3 (scripts/setup)"), .enabled(if: Reference.isPresent, Reference.absent),
           arguments: [("make-bart-fixtures.py", ["bart"]), ("make-busbud-fixtures.py", ["busbud"]),
                       ("make-bustime-fixtures.py", ["cta", "mbus"]), ("make-rail-weather-fixtures.py", ["rail12306", "weather"])])
     func theRecordingsAreWhatTheirScriptsWrite(script: String, folders: [String]) async throws {

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import TransitCore
 @testable import TransitGTFS
 @testable import TransitSupport
 

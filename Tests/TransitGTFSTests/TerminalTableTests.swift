@@ -91,8 +91,8 @@ import TransitSupport
         let directory = cache + "/catalog"
         guard !FileManager.default.fileExists(atPath: directory + "/feeds_v2.csv") else { return }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let run = try await Run.transitLike([try #require(FixtureTests.python), Paths.root.appendingPathComponent("scripts/make-catalog-csv.py").path,
-                                             Reference.path(CatalogTests.sources), directory + "/feeds_v2.csv"], env: ["PATH": "/usr/bin:/bin"])
+        let run = try await Run.transitLike([try #require(Paths.python), Paths.root.appendingPathComponent("scripts/make-catalog-csv.py").path,
+                                             Reference.path("catalog/mdb-catalogs/catalogs/sources"), directory + "/feeds_v2.csv"], env: ["PATH": "/usr/bin:/bin"])
         #expect(run.status == 0, "\(run.stderr)")
     }
 

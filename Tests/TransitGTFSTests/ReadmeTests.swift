@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import TransitCore
 @testable import TransitGTFS
 @testable import TransitSupport
 
@@ -97,6 +96,13 @@ import Testing
                 #expect(run.stdoutLines == output, "\(example.command)")
             }
         }
+    }
+
+    /// The README stays a front page (issue 69): under 200 lines, the rest in docs/.
+    @Test func theReadmeIsUnder200Lines() throws {
+        let text = try String(contentsOf: Paths.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - (text.hasSuffix("\n") ? 1 : 0)
+        #expect(lines < 200, "README.md has \(lines) lines: move what is not the front page to docs/")
     }
 
     @Test func theShellWordsOfAnExample() {
