@@ -59,8 +59,9 @@ public enum TransitError: Error, Sendable, Equatable {
         case .timeout(let url, let seconds):
             return "no answer from \(url) within \(Self.seconds(seconds)) s"
         case .slow(let url, let seconds, let received, let expected):
-            let read = expected.map { "\(Self.bytes(received)) of \(Self.bytes($0))" } ?? "\(Self.bytes(received)), not all,"
-            return "\(url) answered too slowly: \(read) read in \(Self.seconds(seconds)) s"
+            // Without a length, a slow answer and an endless one look alike: say what is known.
+            guard let expected else { return "the answer from \(url) did not end within \(Self.seconds(seconds)) s (\(Self.bytes(received)) read, no length given)" }
+            return "\(url) answered too slowly: \(Self.bytes(received)) of \(Self.bytes(expected)) read in \(Self.seconds(seconds)) s"
         case .http(let status, let url, let excerpt):
             let tail = excerpt.isEmpty ? "" : ": \(excerpt)"
             let reason = Self.reasons[status].map { " \($0)" } ?? ""

@@ -112,7 +112,7 @@ import Testing
                 known.formUnion(command.aliases.keys)
             }
         }
-        let getters = #/args\.(?:string|given|strings|flag|required|int|intValue|double|seconds|choice|list|date|time|serviceTime|coordinates|offers)\("([^"]+)"/#
+        let getters = #/args\.(?:string|given|strings|flag|required|int|intValue|double|seconds|choice|list|date|time|serviceTime|coordinates|takes)\("([^"]+)"/#
         var asked = 0, unknown: [String] = []
         let sources = Paths.root.appendingPathComponent("Sources/TransitCore")
         let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }

@@ -58,9 +58,10 @@ import TransitSupport
             caseEnv["TRANSIT_NOW"] = c.now
             let run = try await Run.inTerminal(c.args, env: caseEnv, columns: width)
             #expect(run.status == 0, "\(c.args): \(run.stderr)")
-            // The pack's place and the import's milliseconds differ from machine to machine.
+            // The pack's place, the import's milliseconds and its file's bytes (which hold the
+            // source's path) differ from machine to machine.
             let stdout = run.stdout.replacingOccurrences(of: Reference.root.path, with: "…")
-                .replacingOccurrences(of: #"compile_ms( +)[0-9]+"#, with: "compile_ms$1…", options: .regularExpression)
+                .replacingOccurrences(of: #"(compile_ms|compiled_bytes)( +)[0-9]+"#, with: "$1$2…", options: .regularExpression)
             shown += "$ transit " + c.args.map { $0.hasPrefix(Reference.root.path) ? "…" + $0.dropFirst(Reference.root.path.count) : $0 }
                 .map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ") + "\n" + stdout + "\n"
             // The header is bold on a terminal: what the checks read is the text.

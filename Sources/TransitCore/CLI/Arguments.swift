@@ -37,7 +37,7 @@ package struct Arguments: Sendable {
 
     /// Does this command have the option `name`? For a reader shared by commands that differ in
     /// it (`gtfs fares` reads the journey rules of `gtfs trips`, without `--radius`).
-    package func offers(_ name: String) -> Bool { spec.option(name) != nil }
+    package func takes(_ name: String) -> Bool { spec.option(name) != nil }
 
     /// The value given, else the spec's default; blank counts as not given.
     package func string(_ name: String) throws(TransitError) -> String? {

@@ -75,7 +75,7 @@ enum GTFSCommandLine {
             let minTransfer = try args.intValue("min-transfer", in: 0...60) * 60
             // 0 turns walking changes off.
             let meters = try args.double("walk", in: 0...5000, what: "meters") ?? SearchDefaults.walkMeters
-            let radius = try args.offers("radius") ? args.double("radius", in: 1...5000, what: "meters") ?? SearchDefaults.radiusMeters : SearchDefaults.radiusMeters
+            let radius = try args.takes("radius") ? args.double("radius", in: 1...5000, what: "meters") ?? SearchDefaults.radiusMeters : SearchDefaults.radiusMeters
             let link = try args.double("link", in: 1...5000, what: "meters") ?? SearchDefaults.linkMeters
             rules = JourneyQuery.Rules(transfers: transfers, minTransferSeconds: minTransfer, walkMeters: meters > 0 ? meters : nil,
                                        linkMeters: link, radiusMeters: radius)
