@@ -118,9 +118,7 @@ extension CPUBound {
                 if ReferenceRouter(test.feed, plain).answer() != expected { changed += 1 }
                 if !q.needs.vias.isEmpty && !expected.isEmpty { through += 1 }
                 let (got, problems) = test.routed(q)
-                guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
-                let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
-                return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
+                return test.outcome(q, expected: expected, got: got, problems: problems)
             }
             print("differential with rider's needs\(pairs ? " over two feeds" : ""): \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys, "
                   + "\(changed) answers changed by the needs, \(through) through vias, \(sweep.differences.count) differ")
@@ -145,9 +143,7 @@ extension CPUBound {
                 uncapped.walkLimit = TimetableCombination.maxWalksPerStop
                 if ReferenceRouter(uncapped, q).answer() != expected { changed += 1 }
                 let (got, problems) = test.routed(q)
-                guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
-                let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
-                return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
+                return test.outcome(q, expected: expected, got: got, problems: problems)
             }
             print("differential with 1 walk a stop: \(sweep.asked) queries on seeds \(sweep.seeds), \(sweep.compared) journeys, \(changed) answers changed by the cap, \(sweep.differences.count) differ")
             #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) queries differ: \(sweep.differences.prefix(3))")

@@ -141,9 +141,7 @@ extension CPUBound {
                     let then = Router(test.timetable, test.routerQuery(wider)).journeys().map(\.arrival).min()
                     if (then ?? Int.max) > first { problems.append("twice the radius arrives at \(then.map(Trip.clock) ?? "none"), not by \(Trip.clock(first))") }
                 }
-                guard got != expected || !problems.isEmpty else { return (expected.count, nil) }
-                let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
-                return (expected.count, "query \(q.describe(test.feed)): missing \(missing), extra \(extra), problems \(problems)")
+                return test.outcome(q, expected: expected, got: got, problems: problems)
             }
             print("coordinate differential\(pairs ? " over two feeds" : ""): \(sweep.asked) queries, \(sweep.compared) journeys, "
                   + "\(onFoot) with a journey on foot, \(doubled) asked again with twice the radius, \(sweep.differences.count) differ")

@@ -36,7 +36,7 @@ package struct Arguments: Sendable {
     }
 
     /// Does this command have the option `name`? For a reader shared by commands that differ in
-    /// it (`gtfs fares` reads the journey rules of `gtfs trips`, without `--radius`).
+    /// it (one command reads another's rules without one of its options).
     package func takes(_ name: String) -> Bool { spec.option(name) != nil }
 
     /// The value given, else the spec's default; blank counts as not given.

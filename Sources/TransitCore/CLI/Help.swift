@@ -1,6 +1,6 @@
 import TransitSupport
 /// Help texts, examples first, generated from the specs so they cannot drift from the parser.
-/// Wrapped to `width` (the terminal's, 80 when piped: `CommandLineParser.helpWidth`) between
+/// Wrapped to `width` (the terminal's, 80 when piped: `Settings.tableWidth`) between
 /// words: an example, an option's name or a usage word is never broken, and stands alone on a
 /// line where it is wider than the terminal.
 package enum Help {
@@ -27,10 +27,9 @@ package enum Help {
         }
     }
 
-    /// A paragraph in lines of at most `width`, after `indent` spaces.
-    static func paragraph(_ text: String, width: Int, indent: Int = 0) -> [String] {
-        let pad = String(repeating: " ", count: indent)
-        return fill(text.split(separator: " ").map(String.init), width: width, first: pad, indent: indent)
+    /// A paragraph in lines of at most `width`.
+    static func paragraph(_ text: String, width: Int) -> [String] {
+        fill(text.split(separator: " ").map(String.init), width: width, first: "", indent: 0)
     }
 
     /// Rows of a name and what it is, the names padded to one column and each text wrapped

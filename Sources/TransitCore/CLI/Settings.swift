@@ -168,13 +168,15 @@ package struct Settings: Sendable, Equatable {
         return settings
     }
 
-    /// The columns of the terminal on `descriptor` (TIOCGWINSZ; stdout for tables, stderr for
-    /// the progress line), when it says and has 10 or more.
+    /// The width a table, and help, must fit: `COLUMNS` (10 to 10,000), else the terminal's;
+    /// nil when stdout is piped.
     static func tableWidth(_ env: Environment, _ terminal: Terminal) -> Int? {
         guard terminal.stdout else { return nil }
         return nonEmpty(env["COLUMNS"]).flatMap { Int($0) }.flatMap { (10...10_000).contains($0) ? $0 : nil } ?? Self.terminalWidth(1)
     }
 
+    /// The columns of the terminal on `descriptor` (TIOCGWINSZ; stdout for tables, stderr for
+    /// the progress line), when it says and has 10 or more.
     static func terminalWidth(_ descriptor: Int32) -> Int? {
         terminalColumns(descriptor).flatMap { $0 >= 10 ? $0 : nil }
     }

@@ -65,13 +65,15 @@ struct TableLayout {
     /// feeds that have neither).
     static func withoutEmptyColumns(_ grid: Grid, width: Int) -> Grid {
         let columns = grid.headers.indices
-        let wide = columns.reduce(2 * max(0, columns.count - 1)) { sum, i in
-            sum + grid.rows.reduce(TextWidth.of(grid.headers[i])) { i < $1.count ? max($0, TextWidth.of(Renderer.tableText($1[i]))) : $0 }
-        }
         let kept = columns.filter { i in
             !grid.rows.allSatisfy { row in i >= row.count || row[i] == .null || row[i] == .string("") }
         }
-        guard wide > width, kept.count < columns.count, !kept.isEmpty else { return grid }
+        guard kept.count < columns.count, !kept.isEmpty else { return grid }
+        // Measured only where some column is empty (most tables have none).
+        let wide = columns.reduce(2 * max(0, columns.count - 1)) { sum, i in
+            sum + grid.rows.reduce(TextWidth.of(grid.headers[i])) { i < $1.count ? max($0, TextWidth.of(Renderer.tableText($1[i]))) : $0 }
+        }
+        guard wide > width else { return grid }
         var out = grid
         out.headers = kept.map { grid.headers[$0] }
         out.rows = grid.rows.map { row in kept.map { $0 < row.count ? row[$0] : .null } }
@@ -94,7 +96,7 @@ struct TableLayout {
         // A header wider than every cell of its column wraps between its words first: a line
         // more above the table loses nothing (`SENIOR/DISABLED CLIPPER` over prices).
         for i in headers.indices {
-            let cellsWidest = cells.indices.reduce(0) { max($0, $1 < cells.count && i < cells[$1].count ? TextWidth.of(cells[$1][i]) : 0) }
+            let cellsWidest = cells.reduce(0) { i < $1.count ? max($0, TextWidth.of($1[i])) : $0 }
             let headerWord = Self.units(headers[i]).reduce(0) { max($0, TextWidth.of($1)) }
             widths[i] = min(widths[i], max(cellsWidest, headerWord, 1))
         }

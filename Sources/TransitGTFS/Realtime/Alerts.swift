@@ -32,15 +32,16 @@ package struct ServiceAlert: Sendable {
     /// [start, end) in POSIX seconds; nil: open.
     package var periods: [(start: Int?, end: Int?)]
     package var selectors: [Selector]
-    package var active: Bool
+    /// It has no active period, or one covers now: in force, were its data fresh.
+    package var inPeriod: Bool
     /// Its message is older than rule 6's 10 minutes for alerts: shown, marked stale.
     package var stale = false
     /// Its message is older than rule 6's 30 minutes: left out (not active) whatever its periods
     /// (Halifax's of a year before run to the year 3000), and counted apart from the alerts
     /// merely out of their periods; `gtfs alerts --stale` shows those `inPeriod`.
     package var leftOutAsStale = false
-    /// It has no active period, or one covers now: in force, were its data fresh.
-    package var inPeriod = true
+    /// In force: in its period, and its data not too old to apply.
+    package var active: Bool { inPeriod && !leftOutAsStale }
 
     package static let causes = ["", "unknown_cause", "other_cause", "technical_problem", "strike", "demonstration", "accident", "holiday", "weather",
                          "maintenance", "construction", "police_activity", "medical_emergency", "special_event"]
@@ -86,16 +87,13 @@ package struct ServiceAlert: Sendable {
                 // periods say (issue 68: a year-old file listed alerts whose periods ran to 3000).
                 let age = m.message.headerSeconds.map { m.now - $0 } ?? 0
                 let stale = age > TripUpdateApplier.staleAlertAge, leftOut = age > TripUpdateApplier.refusedAge
-                let inPeriod = periods.isEmpty || covered, active = inPeriod && !leftOut
                 let selectors = a.informedEntities.map {
                     Selector(agency: $0.agencyID, route: $0.routeID, routeType: $0.routeType.map(Int.init), trip: $0.trip?.tripID, stop: $0.stopID)
                 }.filter { !$0.isEmpty }
-                var alert = ServiceAlert(id: entity.id ?? "", cause: name(a.cause, causes, default: 1), effect: name(a.effect, effects, default: 8),
-                                         severity: name(a.severity, severities, default: 1), header: text(a.header, language: language),
-                                         description: text(a.description, language: language), url: text(a.url, language: language),
-                                         periods: periods, selectors: selectors, active: active, stale: stale, leftOutAsStale: leftOut)
-                alert.inPeriod = inPeriod
-                out.append(alert)
+                out.append(ServiceAlert(id: entity.id ?? "", cause: name(a.cause, causes, default: 1), effect: name(a.effect, effects, default: 8),
+                                        severity: name(a.severity, severities, default: 1), header: text(a.header, language: language),
+                                        description: text(a.description, language: language), url: text(a.url, language: language),
+                                        periods: periods, selectors: selectors, inPeriod: periods.isEmpty || covered, stale: stale, leftOutAsStale: leftOut))
             }
         }
         return out

@@ -402,7 +402,14 @@ package struct FeedStore {
     /// `--feed NAME|PATH` (repeatable; `all`: every imported feed), else `TRANSIT_GTFS_FEED` (a
     /// comma-separated list), else the one imported feed. Several feeds are one combination.
     package func resolve(_ given: [String], variable: String? = nil) throws(TransitError) -> (Summary, Timetable, warnings: [String]) {
-        // A list with commas, as TRANSIT_GTFS_FEED takes it, unless a file has that name.
+        let named = try names(given, variable: variable)
+        guard named.count > 1 else { return try resolve(named.first) }
+        return try combined(named)
+    }
+
+    /// The feeds `given` names, each once: a list with commas as TRANSIT_GTFS_FEED takes it
+    /// (unless a file has that name), `all` every imported feed; none given: `variable`'s.
+    package func names(_ given: [String], variable: String? = nil) throws(TransitError) -> [String] {
         func list(_ text: String) -> [String] {
             FileManager.default.fileExists(atPath: text) ? [text]
                 : text.split(separator: ",").map { $0.trimmedSpace(newlines: false) }.filter { !$0.isEmpty }
@@ -417,8 +424,22 @@ package struct FeedStore {
             names = names.flatMap { $0 == "all" ? imported : [$0] }
         }
         var seen = Set<String>()
-        names = names.filter { seen.insert($0).inserted }
-        guard names.count > 1 else { return try resolve(names.first) }
+        return names.filter { seen.insert($0).inserted }
+    }
+
+    /// The summary of a feed `name` names, imported or a path compiled before, read from the
+    /// front of its compiled file alone (nil: neither, or a path whose compiled file the cache
+    /// could not keep, which is compiled again here).
+    package func summary(ofGiven name: String) -> Summary? {
+        if Self.validName(name), let summary = try? Self.summary(at: path(of: name), named: name) { return summary }
+        guard FileManager.default.fileExists(atPath: name) else { return nil }
+        let absolute = URL(fileURLWithPath: name).standardizedFileURL.path
+        if let summary = try? Self.summary(at: pathCache(absolute)), summary.source == absolute { return summary }
+        return try? compiledPath(name).0
+    }
+
+    /// Several feeds, as one combination.
+    private func combined(_ names: [String]) throws(TransitError) -> (Summary, Timetable, warnings: [String]) {
         // Each feed's summary and compiled file; an imported feed is only opened if the
         // combination must be compiled again (a path is compiled here when it changed).
         var parts: [(summary: Summary, file: String, timetable: Timetable?)] = []

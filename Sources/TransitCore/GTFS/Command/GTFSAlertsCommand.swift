@@ -67,7 +67,7 @@ struct GTFSAlertsCommand: GTFSSubcommand {
             }
             return true
         }
-        let rows = all.filter { ($0.active || stale && $0.leftOutAsStale && $0.inPeriod) && (routes == nil && stops == nil || $0.selectors.contains(where: fits)) }
+        let rows = all.filter { $0.inPeriod && (stale || !$0.leftOutAsStale) && (routes == nil && stops == nil || $0.selectors.contains(where: fits)) }
         let zone = GTFSContext.zone(of: sources, t)
         @Sendable func time(_ s: Int?) -> Value { s.map { .time(Date(timeIntervalSince1970: TimeInterval($0)), zone) } ?? .null }
         let data: [Column<ServiceAlert>] = [

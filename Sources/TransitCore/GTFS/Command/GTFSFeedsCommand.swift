@@ -25,11 +25,10 @@ struct GTFSFeedsCommand: GTFSSubcommand {
             // Those feeds, as a query would combine them (an unknown name is the query's error).
             let combined = try gtfs.open(feeds)
             let parts = combined.timetable.isCombination ? (0..<combined.timetable.feedCount).map { combined.timetable.feedName($0) } : [combined.summary.name]
-            // A feed given by its path is no imported feed: its own summary, from the path alone.
-            let given = feeds.flatMap { $0.split(separator: ",").map(String.init) }
-            let byPath = given.filter { FileManager.default.fileExists(atPath: $0) }.compactMap { try? gtfs.store.resolve([$0], variable: nil).0 }
+            // A feed given by its path is no imported feed: its own summary, from its compiled file.
+            let given = try gtfs.store.names(feeds).compactMap(gtfs.store.summary(ofGiven:))
             list = parts.compactMap { name in
-                list.first { $0.name == name } ?? byPath.first { $0.name == name } ?? (name == combined.summary.name ? combined.summary : nil)
+                list.first { $0.name == name } ?? given.first { $0.name == name } ?? (name == combined.summary.name ? combined.summary : nil)
             }
             notices += combined.notices
         }
