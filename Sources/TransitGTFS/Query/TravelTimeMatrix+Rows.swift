@@ -105,6 +105,9 @@ final class MatrixWorker {
     /// The map's walks for the journeys on foot (nil: straight lines, as without a map).
     private let walker: StreetWalker?
     private let destinationCount: Int
+    /// The rules' walks, read once (a pair's look at them copied the query each time).
+    private let walkMeters: Double
+    private let radiusMeters: Double
     private let isPointDestination: [Bool]
     /// Per stop: the earliest arrival by a ride so far (this origin), and whether it is one of
     /// the origin's own stops (`originStamp`).
@@ -126,6 +129,7 @@ final class MatrixWorker {
         let streets = walker
         router = matrix.setup.map { Router($0.timetable, $0.query, children: $0.children, updates: $0.updates, streets: streets) }
         destinationCount = matrix.destinations.count
+        (walkMeters, radiusMeters) = (matrix.query.rules.walkMeters ?? 0, matrix.query.rules.radiusMeters)
         isPointDestination = matrix.destinations.map(\.isPoint)
         best = [Int32](repeating: SearchState.unreached, count: t.stopCount)
         originMark = [Int32](repeating: 0, count: t.stopCount)
@@ -212,13 +216,11 @@ final class MatrixWorker {
     /// the larger of their reaches (`--walk` for stops named, `--radius` for a point) in a
     /// straight line, then on the map's streets where the feed has one.
     private func onFoot(_ a: MatrixEnd, _ b: MatrixEnd) -> Int? {
-        let rules = matrix.query.rules, t = matrix.feed.timetable
-        guard let walk = rules.walkMeters, walk > 0 else { return nil }
-        let reach = max(a.isPoint ? rules.radiusMeters : walk, b.isPoint ? rules.radiusMeters : walk)
-        // A quick look first: most pairs are far apart.
-        let from = a.coordinates(t), to = b.coordinates(t)
-        guard from.contains(where: { x in to.contains { y in x.meters(to: y) <= reach } }) else { return nil }
-        let speed = matrix.query.needs.walking.speed
+        guard walkMeters > 0 else { return nil }
+        let reach = max(a.isPoint ? radiusMeters : walkMeters, b.isPoint ? radiusMeters : walkMeters)
+        // A quick look first, on the places worked out once: most pairs are far apart.
+        guard a.coordinates.contains(where: { x in b.coordinates.contains { y in x.meters(to: y) <= reach } }) else { return nil }
+        let t = matrix.feed.timetable, speed = matrix.query.needs.walking.speed
         guard let straight = Router.OnFoot.between(a.footEnd, b.footEnd, reach: reach, walker: nil, speed: speed, in: t) else { return nil }
         guard let walker else { return straight.seconds }
         return Router.OnFoot.between(a.footEnd, b.footEnd, reach: reach, walker: walker, speed: speed, in: t)?.seconds
@@ -229,8 +231,4 @@ extension MatrixEnd {
     /// The end as the journey on foot sees it.
     var footEnd: Router.OnFoot.End { place.point.map { .point($0.at) } ?? .stops(stops) }
 
-    /// Where it is: the point, or its stops.
-    func coordinates(_ t: Timetable) -> [Coordinate] {
-        place.point.map { [$0.at] } ?? stops.filter { $0 >= 0 && $0 < t.stopCount }.map { t.coordinate(ofStop: $0) }
-    }
 }

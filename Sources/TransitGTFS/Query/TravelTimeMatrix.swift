@@ -126,13 +126,15 @@ public final class TravelTimeMatrix: @unchecked Sendable {
         let streets = feed.map != nil && (q.origins.contains { $0.place.point != nil } || q.destinations.contains { $0.place.point != nil })
             ? try feed.map?.walker(q.needs.walking) : nil
         let index = StopIndex(t)
+        // The stops a vehicle calls at, in cells as wide as the radius: a point's are in the nine around it.
+        let grid = StopGrid(t, cell: q.rules.radiusMeters, calledAtOnly: true)
         var walkingOnly = 0
         func resolve(_ points: [TravelTimeQuery.Point]) throws(TransitError) -> [MatrixEnd] {
             var out: [MatrixEnd] = []
             out.reserveCapacity(points.count)
             for point in points {
                 do {
-                    let end = try MatrixEnd(point.place, index, radius: q.rules.radiusMeters, speed: q.needs.walking.speed, streets: streets)
+                    let end = try MatrixEnd(point.place, index, grid, radius: q.rules.radiusMeters, speed: q.needs.walking.speed, streets: streets)
                     if end.stops.isEmpty { walkingOnly += 1 }
                     out.append(end)
                 } catch {
@@ -145,7 +147,8 @@ public final class TravelTimeMatrix: @unchecked Sendable {
         destinations = try resolve(q.destinations)
         var notices: [String] = []
         if walkingOnly > 0 {
-            notices.append("\(walkingOnly) point\(walkingOnly == 1 ? " has" : "s have") no stop within \(Int(q.rules.radiusMeters)) m (--radius): reached and left on foot only")
+            let all = q.origins.count + q.destinations.count
+            notices.append("\(walkingOnly) of \(all) points (origins and destinations) \(walkingOnly == 1 ? "has" : "have") no stop within \(Int(q.rules.radiusMeters)) m (--radius): reached and left on foot only")
         }
         // The window's clock and days, as a reach from the first end with a stop asks them: its
         // departures run to the window's last minute plus the maximum.
@@ -206,28 +209,27 @@ struct MatrixEnd {
     /// Seconds on foot from the point to each stop (nil: stops named).
     var walks: [Int: Int]?
     var meters: [Int: Double]?
+    /// Where it is: the point, or its stops (as the journey on foot measures from).
+    var coordinates: [Coordinate] = []
 
     var isPoint: Bool { place.point != nil }
 
     /// `place` as `QueryEnds` resolves it; a point with no stop within `radius` has none.
-    init(_ place: JourneyQuery.Place, _ index: StopIndex, radius: Double, speed: Double, streets: StreetWalker?) throws(TransitError) {
+    init(_ place: JourneyQuery.Place, _ index: StopIndex, _ grid: StopGrid, radius: Double, speed: Double, streets: StreetWalker?) throws(TransitError) {
         self.place = place
+        let t = index.t
         guard let point = place.point else {
             (stops, walks, meters) = (try index.resolve(place.text), nil, nil)
+            coordinates = stops.filter { $0 >= 0 && $0 < t.stopCount && !t.stopLat[$0].isNaN && !t.stopLon[$0].isNaN }.map { t.coordinate(ofStop: $0) }
             return
         }
-        let t = index.t
+        coordinates = [point.at]
         let pointWalks = streets.map { walker in { (at: Coordinate, stops: [(stop: Int, meters: Double)]) in walker.meters(from: at, to: stops, limit: radius * SearchDefaults.streetDetour, in: t) } }
-        let near = index.boardable(from: point.at).filter { $0.meters <= radius }
-        if near.isEmpty {
-            (stops, walks, meters) = ([], [:], [:])
-            return
-        }
         do {
-            let end = try index.end(place, radius: radius, speed: speed, onFoot: pointWalks)
+            let end = try index.end(place, radius: radius, speed: speed, onFoot: pointWalks, near: { at in grid.near(at, t) })
             (stops, walks, meters) = (end.stops, end.walks, end.meters)
         } catch {
-            // Every stop within the radius is farther on the streets than their detour allows.
+            // No stop within the radius (or every one farther on the streets than the detour allows).
             (stops, walks, meters) = ([], [:], [:])
         }
     }
