@@ -87,6 +87,29 @@ struct MatrixCommandTests {
         }
     }
 
+    /// Ctrl-C while the file is being written: exit 130, and nothing at either name. A reader
+    /// that goes away: exit 1, quietly.
+    @Test func anInterruptLeavesNothingAndAClosedPipeIsExitOne() async throws {
+        // Enough work for seconds: 3,000 origins, each a whole day's window, to every stop.
+        let stops = try String(contentsOfFile: Self.lakeport + "/stops.txt", encoding: .utf8).split(separator: "\n").dropFirst()
+            .compactMap { $0.split(separator: ",", omittingEmptySubsequences: false).first.map(String.init) }
+        let origins = "id,lat,lon\n" + (0..<3000).map { "o\($0),41.84,-87.61" }.joined(separator: "\n") + "\n"
+        let dir = try Self.files(["origins.csv": origins, "stops.csv": "id\n" + stops.joined(separator: "\n") + "\n"])
+        let out = dir + "/out"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let args = ["gtfs", "matrix", "--feed", Self.lakeport, "--origins", dir + "/origins.csv", "--destinations", dir + "/stops.csv",
+                    "--date", "2026-11-23", "--after", "05:00", "--jobs", "1"]
+        let env = Run.environment(["TRANSIT_CACHE_DIR": dir + "/cache"])
+        let interrupted = try await Run.transit(args + ["--window", "1440", "--output", out + "/m.csv"], env: env, signal: SIGINT) {
+            (try? FileManager.default.contentsOfDirectory(atPath: out))?.contains { $0.hasPrefix(".matrix-") } == true
+        }
+        #expect(interrupted.status == 130, "\(interrupted.status) \(interrupted.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
+        let piped = try await Run.transitLike(["/bin/bash", "-c", "\"$0\" \"$@\" | head -c 10 > /dev/null; echo \"status ${PIPESTATUS[0]}\" >&2", Run.binary]
+                                              + args + ["--format", "csv", "--window", "30"], env: env)
+        #expect(piped.stderrLines.last == "status 1", "\(piped.stderr)")
+    }
+
     @Test(.enabled(if: Reference.isPresent, Reference.absent))
     func twoByTwoThroughTheBinaryAreTheEarliestAnswers() async throws {
         let feed = try await CPUBound.TravelTimeMatrixTests.imported()
