@@ -87,6 +87,41 @@ struct MatrixCommandTests {
         }
     }
 
+    /// With `--realtime`, each minute is what `gtfs trips --earliest` with the same data answers;
+    /// without it, the timetable as planned.
+    @Test func realTimeOnlyWhenGivenAndThenAsTripsHasIt() async throws {
+        let dir = try Self.files(["h.csv": "id\nHBR\n", "s.csv": "id\nM_STA\n"])
+        // Read at 08:00 of the day the data is of (it is dated 07:58; data ahead of the clock is not applied).
+        let env = Run.environment(["TRANSIT_CACHE_DIR": dir + "/cache", "TRANSIT_NOW": "2026-11-23T14:00:00Z"])
+        let updates = Paths.fixtures + "/gtfs/lakeport-realtime/trip-updates.pb"
+        func matrix(_ extra: [String]) async throws -> [String] {
+            let run = try await Run.transit(["gtfs", "matrix", "--feed", Self.lakeport, "--origins", dir + "/h.csv", "--destinations", dir + "/s.csv",
+                                             "--date", "2026-11-23", "--after", "07:55", "--window", "10", "--percentiles", "10,50,90", "--transfers", "3",
+                                             "--format", "tsv"] + extra, env: env)
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdoutLines
+        }
+        func earliest(_ extra: [String]) async throws -> [Int?] {
+            var minutes: [Int?] = []
+            for k in 0..<10 {
+                let after = String(format: "07:%02d", 55 + k).replacingOccurrences(of: "07:6", with: "08:0")
+                let run = try await Run.transit(["gtfs", "trips", "--feed", Self.lakeport, "--from", "HBR", "--to", "M_STA", "--date", "2026-11-23",
+                                                 "--after", after, "--earliest", "--transfers", "3", "--format", "tsv"] + extra, env: env)
+                let arrival = run.stdoutLines.first?.split(separator: "\t").dropFirst(3).first.map(String.init)
+                let formatter = ISO8601DateFormatter()
+                let leaving = try #require(formatter.date(from: "2026-11-23T\(after):00-06:00"))
+                minutes.append(arrival.flatMap(formatter.date).map { Int($0.timeIntervalSince(leaving)) / 60 })
+            }
+            return minutes
+        }
+        for extra in [[], ["--realtime", updates]] {
+            let minutes = try await earliest(extra)
+            let cells = [10, 50, 90].map { CPUBound.TravelTimeMatrixTests.percentile($0, minutes).map(String.init) ?? "" }
+            #expect(try await matrix(extra) == ["HBR\tM_STA\t" + cells.joined(separator: "\t")], "\(extra): minutes \(minutes)")
+        }
+        #expect(try await matrix([]) != matrix(["--realtime", updates]), "the data changes the answer")
+    }
+
     /// Ctrl-C while the file is being written: exit 130, and nothing at either name. A reader
     /// that goes away: exit 1, quietly.
     @Test func anInterruptLeavesNothingAndAClosedPipeIsExitOne() async throws {
