@@ -53,5 +53,52 @@ extension CPUBound {
             #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) differ: \(sweep.differences.prefix(3))")
             #expect(cells > sweep.asked * 5, "\(cells) stop-minutes compared")
         }
+    
+
+        /// The matrix itself between stops named (a stop or a station; walking at both ends where
+        /// the query walks, the journey on foot between them), through `TravelTimeMatrix`: every
+        /// percentile of windows of 1 to 20 minutes equals the one of the reference's earliest
+        /// arrival at each minute (its rides leaving then or later, or the walk).
+        @Test func theMatrixIsThePercentileOfTheReferencesEarliest() throws {
+            var cells = 0, reached = 0, onFoot = 0
+            let sweep = try DifferentialSweep(queries: 400, seed: 20_261_208, scale: 4, perFeed: 3, salt: 71) { test, g in
+                var q = test.query(&g)
+                func name(_ stops: Set<Int>) -> String? {
+                    if stops.count == 1, let stop = stops.first { return test.feed.stops[stop].id }
+                    guard let station = stops.first.flatMap({ test.feed.stops[$0].parent }), Set(test.feed.children(station)) == stops else { return nil }
+                    return test.feed.stops[station].id
+                }
+                guard let from = name(q.origins), let to = name(q.destinations) else { return nil }
+                let after = g.int(5 * 12...16 * 12) * 300, window = g.int(1...20), maxMinutes = [30, 60, 120][g.int(0...2)]
+                let cap = after + (window - 1) * 60 + (maxMinutes + 1) * 60 - 1
+                (q.after, q.before) = (after, cap)
+                let reference = ReferenceRouter(test.feed, q), rides = reference.journeys().filter { $0.arrival <= cap }
+                let minutes: [Int?] = (0..<window).map { k in
+                    let m = after + k * 60
+                    let arrival = [rides.filter { $0.departure >= m }.map(\.arrival).min(), reference.onFootSeconds.map { m + $0 }].compactMap { $0 }.min()
+                    return arrival.flatMap { ($0 - m) / 60 <= maxMinutes ? ($0 - m) / 60 : nil }
+                }
+                let percentiles = Array(1...99)
+                let expected = percentiles.map { CPUBound.TravelTimeMatrixTests.percentile($0, minutes) }
+                // The matrix, as `gtfs matrix` asks it.
+                let rules = JourneyQuery.Rules(transfers: q.maxTransfers, minTransferSeconds: q.minTransfer, walkMeters: q.walkMeters, linkMeters: q.linkMeters)
+                let query = TravelTimeQuery(origins: [.init(id: "o", place: .stop(from))], destinations: [.init(id: "d", place: .stop(to))],
+                                            day: .on(LocalDate(dayNumber: q.day)), after: .asWritten(seconds: after), windowMinutes: window,
+                                            percentiles: percentiles, maxMinutes: maxMinutes, rules: rules)
+                var got = percentiles.map { _ -> Int? in nil }
+                try GTFSFeed(timetable: test.timetable).travelTimeMatrix(query).rows(jobs: 1) { row in
+                    if let cell = row.cells.first { got = cell.minutes }
+                }
+                cells += 1
+                if expected.contains(where: { $0 != nil }) { reached += 1 }
+                if reference.onFootSeconds != nil { onFoot += 1 }
+                guard got != expected else { return (1, nil) }
+                return (1, "\(q.describe(test.feed)) window \(window) max \(maxMinutes): minutes \(minutes), matrix p1 \(String(describing: got[0])) p50 \(String(describing: got[49])) p99 \(String(describing: got[98]))")
+            }
+            print("matrix differential, the matrix itself: \(sweep.asked) pairs, \(reached) reached, \(onFoot) within a walk, \(sweep.differences.count) differ")
+            for line in sweep.differences.prefix(10) { print("matrix differential: " + line) }
+            #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) differ: \(sweep.differences.prefix(3))")
+            #expect(sweep.asked >= 60 && reached > sweep.asked / 10 && onFoot > 0, "\(sweep.asked) pairs, \(reached) reached, \(onFoot) on foot")
+        }
     }
 }

@@ -6,7 +6,8 @@ import Testing
 /// Issue 70's matrix, in process on R5's Terre Haute feed with its map: every cell is the
 /// percentile of what the engine's `--earliest` answer (`GTFSFeed.journeys` with `earliest`)
 /// says at each minute of the window, from and to points 100 m off the feed's stops, walked on
-/// the streets.
+/// the streets. CI asks 10 × 10 points (3,000 engine queries, 20 s of its CPU-bound run);
+/// `scripts/differential` the issue's 20 × 20 (12,000).
 extension CPUBound {
 @Suite(.enabled(if: Reference.isPresent, Reference.absent))
 struct TravelTimeMatrixTests {
@@ -65,7 +66,8 @@ struct TravelTimeMatrixTests {
     @Test func everyCellIsThePercentileOfTheEarliestAnswers() async throws {
         let feed = try await Self.imported()
         var g = SplitMix(seed: 70)
-        let origins = Self.points(feed.timetable, 20, &g, prefix: "o"), destinations = Self.points(feed.timetable, 20, &g, prefix: "d")
+        let side = ProcessInfo.processInfo.environment["TRANSIT_DIFFERENTIAL_QUERIES"] == nil ? 10 : 20
+        let origins = Self.points(feed.timetable, side, &g, prefix: "o"), destinations = Self.points(feed.timetable, side, &g, prefix: "d")
         let rules = JourneyQuery.Rules(transfers: 3)
         // Every rank of a 30-minute window is some percentile's: all of them checked.
         let percentiles = Array(1...99), after = 7 * 60 + 40, window = 30, max = 60
@@ -77,7 +79,7 @@ struct TravelTimeMatrixTests {
         try matrix.rows(jobs: 2) { row in
             for cell in row.cells { cells["\(row.origin)>\(cell.destination)"] = cell.minutes }
         }
-        // The reference's 12,000 queries over both cores, a pair at a time.
+        // The reference's queries (side² × 30) over both cores, a pair at a time.
         let pairs = origins.indices.flatMap { o in destinations.indices.map { (o, $0) } }
         let answers = Locked([[Int?]](repeating: [], count: pairs.count))
         DispatchQueue.concurrentPerform(iterations: pairs.count) { k in
@@ -98,7 +100,7 @@ struct TravelTimeMatrixTests {
         }
         print("matrix on terre-haute with its map: \(compared) cells, \(reached) reached within \(max) min, \(differ.count) differ")
         #expect(differ.isEmpty, "\(differ.prefix(5))")
-        #expect(reached > 100, "\(reached) of \(compared) reached")
+        #expect(reached > compared / 2, "\(reached) of \(compared) reached")
     }
 }
 }
