@@ -4,10 +4,16 @@ and query as `transit-bench gtfs`, in process. Run with the throwaway venv's pyt
 
     peer-ferrobus.py FEED_DIR WORK_DIR FROM_STOP TO_STOP YYYYMMDD RUNS
     peer-ferrobus.py FEED_DIR WORK_DIR --pairs FILE YYYYMMDD TRANSFERS
+    peer-ferrobus.py FEED_DIR WORK_DIR --matrix POINTS YYYYMMDD HH:MM TRANSFERS MINUTES
 
 The second asks ferrobus's earliest arrival (find_route) for each pair `transit-bench national`
 wrote with TRANSIT_BENCH_PAIRS (from,to,after,our arrival,…) and prints its median and 95th
 percentile, how many it found, and how its arrivals compare with ours.
+
+The third times its `travel_time_matrix` (one departure, no window) between every pair of a
+points file (`id,lat,lon`, as `scripts/make-matrix-points.py` writes), called once for each of
+MINUTES minutes from HH:MM: the peer's way to a window that `transit gtfs matrix --window
+MINUTES` answers in one run. Prints the seconds of one call (the first, the median) and of all.
 
 ferrobus needs help to read a feed: hours zero-padded (it refuses 7:05:00), calendar rows
 outside their dates removed (it ignores start_date and end_date), and an OpenStreetMap file for
@@ -17,8 +23,10 @@ Prints one line: load time, best query time of RUNS, and how many departures it 
 import csv, os, subprocess, sys, time
 
 feed, work = sys.argv[1], sys.argv[2]
-pairs = None
-if sys.argv[3] == "--pairs":
+pairs = matrix = None
+if sys.argv[3] == "--matrix":
+    matrix, day, start_clock, transfers, minutes = sys.argv[4], sys.argv[5], sys.argv[6], int(sys.argv[7]), int(sys.argv[8])
+elif sys.argv[3] == "--pairs":
     pairs, day, transfers = sys.argv[4], sys.argv[5], int(sys.argv[6])
 else:
     origin, destination, day, runs = sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6])
@@ -90,6 +98,21 @@ import ferrobus
 start = time.perf_counter()
 model = ferrobus.create_transit_model(pbf, [ready], datetime.date(int(day[:4]), int(day[4:6]), int(day[6:])))
 loaded = time.perf_counter() - start
+if matrix:
+    with open(matrix, newline="", encoding="utf-8-sig") as f:
+        places = [(float(r["lat"]), float(r["lon"])) for r in csv.DictReader(f)]
+    points = [ferrobus.create_transit_point(la, lo, model) for la, lo in places]
+    hours, mins = start_clock.split(":")
+    first = int(hours) * 3600 + int(mins) * 60
+    calls, begun = [], time.perf_counter()
+    for k in range(minutes):
+        start = time.perf_counter()
+        ferrobus.travel_time_matrix(model, points, first + 60 * k, transfers)
+        calls.append(time.perf_counter() - start)
+    whole = time.perf_counter() - begun
+    print(f"ferrobus: load {loaded:.1f} s; {len(points)} x {len(points)} points, {minutes} calls of travel_time_matrix (max_transfers {transfers}): "
+          f"first {calls[0]:.2f} s, median {sorted(calls)[len(calls) // 2]:.2f} s, all {whole:.1f} s")
+    sys.exit(0)
 if pairs:
     times, found, same, earlier, later, missed = [], 0, 0, 0, 0, 0
     for line in open(pairs):

@@ -18,6 +18,8 @@ package struct Output: Sendable {
         get { flatForm.value }
         set { flatForm = Deferred(value: newValue) }
     }
+    /// Rows made while they are written (`Output.streamed`); nil: the forms above.
+    package var rowStream: RowStream?
     /// The terminal table.
     package var table: Grid {
         get { tableForm.value }
@@ -72,6 +74,14 @@ package struct Output: Sendable {
             grid.details = make()
             return grid
         }
+    }
+
+    /// Every form from one grid of rows, gathered when a form is read (a stream's, for a table).
+    mutating func setGathered(_ grid: Deferred<Grid>) {
+        flatForm = grid
+        tableForm = grid
+        recordsForm = Deferred { grid.value.rows.map { Record(Array(zip(grid.value.headers, $0))) } }
+        recordStream = nil
     }
 
     /// Nothing to show, and why.

@@ -38,6 +38,14 @@ package struct Renderer: Sendable {
     /// command) and a reader downstream starts at once. A usage error is thrown before any
     /// byte; after the first, nothing fails.
     package func write(_ output: Output, to sink: (UnsafeRawBufferPointer) -> Void) throws(TransitError) {
+        if let stream = output.rowStream {
+            switch format {
+            case .tsv: return delimited(stream, separator: "\t", header: header ?? false, to: sink)
+            case .csv: return delimited(stream, separator: ",", header: header ?? true, to: sink)
+            case .json: return JSONWriter.document(stream, to: sink)
+            case .table, .geojson: break
+            }
+        }
         switch format {
         case .table:
             var text = table(output)

@@ -7,11 +7,12 @@ package struct StopGrid {
     package let latStep: Double
     package let lonStep: Double
 
-    package init(_ t: Timetable, cell: Double) {
+    /// `calledAtOnly`: only the stops a vehicle calls at (a matrix's points board there).
+    package init(_ t: Timetable, cell: Double, calledAtOnly: Bool = false) {
         latStep = max(cell / 111_000, 1e-6)
         let maxLat = t.stopLat.filter { !$0.isNaN }.map(abs).max() ?? 0
         lonStep = latStep / max(cos(min(maxLat, 85) * .pi / 180), 0.05)
-        for stop in 0..<t.stopCount where !t.stopLat[stop].isNaN && !t.stopLon[stop].isNaN {
+        for stop in 0..<t.stopCount where !t.stopLat[stop].isNaN && !t.stopLon[stop].isNaN && (!calledAtOnly || t.isCalledAt(stop)) {
             cells[key(t.stopLat[stop], t.stopLon[stop]), default: []].append(stop)
         }
     }
@@ -38,5 +39,20 @@ package struct StopGrid {
             for dx in -1...1 { out += cells[key(lat + Double(dy) * latStep, lon + Double(dx) * lonStep)] ?? [] }
         }
         return out
+    }
+
+    /// The stops in the nine cells around `point`, each with its distance from it: every stop
+    /// within one cell's width (in a straight line) is among them.
+    package func near(_ point: Coordinate, _ t: Timetable) -> [(stop: Int, meters: Double)] {
+        var out: [(stop: Int, meters: Double)] = []
+        for dy in -1...1 {
+            for dx in -1...1 {
+                for stop in cells[key(point.latitude + Double(dy) * latStep, point.longitude + Double(dx) * lonStep)] ?? [] {
+                    let d = point.meters(to: Coordinate(latitude: t.stopLat[stop], longitude: t.stopLon[stop]))
+                    if d.isFinite { out.append((stop, d)) }
+                }
+            }
+        }
+        return out.sorted { ($0.stop) < ($1.stop) }
     }
 }

@@ -114,6 +114,15 @@ package struct QueryEnds {
     package func router(day: Int, after: Int?, before: Int?, rules: JourneyQuery.Rules, needs: RiderNeeds = RiderNeeds(),
                         updates: TripUpdates? = nil, days: ClosedRange<Int> = 0...0, withheldAfter: Int? = nil, endsWithTheDay: Bool = false,
                         withOnFoot: Bool = false) -> Router {
+        let query = routerQuery(day: day, after: after, before: before, rules: rules, needs: needs, days: days, withheldAfter: withheldAfter,
+                                endsWithTheDay: endsWithTheDay, withOnFoot: withOnFoot)
+        return Router(timetable, query, children: children, updates: updates, streets: streets)
+    }
+
+    /// The query `router` searches, before the router adds a named end's walked stops.
+    package func routerQuery(day: Int, after: Int?, before: Int?, rules: JourneyQuery.Rules, needs: RiderNeeds = RiderNeeds(),
+                             days: ClosedRange<Int> = 0...0, withheldAfter: Int? = nil, endsWithTheDay: Bool = false,
+                             withOnFoot: Bool = false) -> Router.Query {
         var query = Router.Query(origins: origin.stops, destinations: destination?.stops ?? [], day: day, after: after, before: before,
                                  maxTransfers: rules.transfers, minTransfer: rules.minTransferSeconds, walkMeters: rules.walkMeters)
         query.linkMeters = rules.linkMeters
@@ -130,7 +139,7 @@ package struct QueryEnds {
         query.withheldAfter = withheldAfter
         query.endsWithTheDay = endsWithTheDay
         if withOnFoot { query.onFoot = onFoot }
-        return Router(timetable, query, children: children, updates: updates, streets: streets)
+        return query
     }
 
     /// A combination on the clock of the feed `stop` belongs to (nil: the timetable's own). One

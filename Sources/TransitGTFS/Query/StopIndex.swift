@@ -23,7 +23,10 @@ package struct StopIndex {
     /// streets (`StreetWalker`); a stop whose walk there is longer than
     /// `SearchDefaults.streetDetour` × `radius` (across a river, around a rail yard) is none, and
     /// a stop it leaves out (the point or the stop joins no street) walks straight.
-    package func end(_ place: QueryEnds.Place, radius: Double, speed: Double = SearchDefaults.walkingSpeed, onFoot: ((Coordinate, [(stop: Int, meters: Double)]) -> [Int: Double])? = nil)
+    /// `near`: the stops a vehicle calls at around a point, each with its distance (at least those
+    /// within `radius`; nil: every stop, `boardable`).
+    package func end(_ place: QueryEnds.Place, radius: Double, speed: Double = SearchDefaults.walkingSpeed, onFoot: ((Coordinate, [(stop: Int, meters: Double)]) -> [Int: Double])? = nil,
+                     near: ((Coordinate) -> [(stop: Int, meters: Double)])? = nil)
         throws(TransitError) -> (stops: [Int], walks: [Int: Int]?, meters: [Int: Double]?) {
         let point: Coordinate, typed: String
         switch place {
@@ -31,7 +34,7 @@ package struct StopIndex {
         case .point(let at, let text): (point, typed) = (at, text)
         }
         var seconds: [Int: Int] = [:], meters: [Int: Double] = [:], nearest: (stop: Int, meters: Double)?
-        let candidates = boardable(from: point)
+        let candidates = near?(point) ?? boardable(from: point)
         // The stops within the radius in a straight line (with a map as without), each walked on
         // the map's streets where the point and the stop join them, up to the detour; else the
         // straight line.

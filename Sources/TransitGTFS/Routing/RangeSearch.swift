@@ -301,7 +301,7 @@ package struct RangeSearch<S: Schedule> {
     }
 
     /// One departure's rounds, up to `last`: leaving the origins at `tau` on the patterns `departing`.
-    private mutating func rounds(_ tau: Int32, departing: ArraySlice<(pattern: Int, position: Int)>, through last: Int? = nil) {
+    mutating func rounds(_ tau: Int32, departing: ArraySlice<(pattern: Int, position: Int)>, through last: Int? = nil) {
         // Emptied, not replaced: the lists keep their memory from one departure to the next.
         rideMarked.clear()
         changed.clear()
