@@ -91,31 +91,10 @@ package struct Renderer: Sendable {
     // MARK: tsv / csv
 
     /// Rows of cells written as bytes into one buffer (as JSON is): printable ASCII text copied
-    /// whole, integers and times digit by digit.
+    /// whole, integers and times digit by digit (a stream's rows, `RowStream`, the same way).
     func delimited(_ output: Output, separator: String, header: Bool, to sink: (UnsafeRawBufferPointer) -> Void) {
-        let csv = separator == ","
         let grid = output.flat
-        let comma = UInt8(ascii: csv ? "," : "\t"), end = csv ? "\r\n" : "\n"
-        var out: [UInt8] = [], offsets = ZoneOffsets()
-        out.reserveCapacity(1 << 16)
-        if header && !grid.headers.isEmpty {
-            for (i, key) in grid.headers.enumerated() {
-                if i > 0 { out.append(comma) }
-                out.append(contentsOf: (csv ? Self.csvQuote(key) : key).utf8)
-            }
-            out.append(contentsOf: end.utf8)
-        }
-        // csv's text cells are defused against formula injection; ids and numbers are not.
-        let text = grid.headers.map { csv && !Self.isIDKey($0) }
-        for row in grid.rows {
-            for (i, value) in row.enumerated() {
-                if i > 0 { out.append(comma) }
-                Self.flatCell(value, csv: csv, text: i < text.count && text[i], into: &out, offsets: &offsets)
-            }
-            out.append(contentsOf: end.utf8)
-            if out.count >= Self.piece { Self.hand(&out, to: sink) }
-        }
-        Self.hand(&out, to: sink)
+        delimited(RowStream(keys: grid.headers) { emit in grid.rows.forEach(emit) }, separator: separator, header: header, to: sink)
     }
 
     /// One tsv or csv cell: `flatText`, cleaned (tsv) or quoted (csv). `text`: a csv cell of free

@@ -35,13 +35,13 @@ extension Output {
 }
 
 extension Renderer {
-    /// tsv or csv rows of a stream, as `delimited` writes rows.
+    /// tsv or csv rows of a stream, each written as it comes.
     func delimited(_ stream: RowStream, separator: String, header: Bool, to sink: (UnsafeRawBufferPointer) -> Void) {
         let csv = separator == ","
         let comma = UInt8(ascii: csv ? "," : "\t"), end = Array((csv ? "\r\n" : "\n").utf8)
         var out: [UInt8] = [], offsets = ZoneOffsets()
         out.reserveCapacity(Self.piece + (1 << 16))
-        if header && stream.header {
+        if header && stream.header && !stream.keys.isEmpty {
             for (i, key) in stream.keys.enumerated() {
                 if i > 0 { out.append(comma) }
                 out.append(contentsOf: (csv ? Self.csvQuote(key) : key).utf8)

@@ -169,19 +169,13 @@ enum MatrixFile {
         var closed = false
         defer { if !closed { close(fd) } }
         let renderer = Renderer(format: format == .tsv || format == .json ? format : .csv, header: header)
+        // The compiled feed's writer: a failed write is kept, and the rows stop coming.
+        var writer = BinaryWriter(descriptor: fd)
         try renderer.write(.streamed(stream)) { bytes in
-            guard failed.withLock({ $0 == nil }), var base = bytes.baseAddress else { return }
-            var left = bytes.count
-            while left > 0 {
-                let n = Foundation.write(fd, base, left)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else {
-                    let reason = String(cString: strerror(errno))
-                    failed.withLock { $0 = $0 ?? .write(what: "the matrix", path: path, reason: reason) }
-                    return
-                }
-                left -= n
-                base += n
+            guard failed.withLock({ $0 == nil }) else { return }
+            writer.append(bytes)
+            if let failure = writer.failure {
+                failed.withLock { $0 = $0 ?? .write(what: "the matrix", path: path, reason: String(cString: strerror(failure))) }
             }
         }
         closed = true
