@@ -17,9 +17,11 @@ public struct TravelTimeQuery: Sendable, Equatable {
         public var place: JourneyQuery.Place
         /// Where it was read (`points.csv line 4`), which an error about it names.
         public var source: String?
+        /// What an opportunities file counts there (jobs, say); nil: not an opportunities file's.
+        public var count: Double?
 
-        public init(id: String, place: JourneyQuery.Place, source: String? = nil) {
-            (self.id, self.place, self.source) = (id, place, source)
+        public init(id: String, place: JourneyQuery.Place, source: String? = nil, count: Double? = nil) {
+            (self.id, self.place, self.source, self.count) = (id, place, source, count)
         }
     }
 
