@@ -112,4 +112,30 @@ struct MatrixAccessTests {
         let other = try await Run.transit(["gtfs", "stops", "--feed", MatrixCommandTests.lakeport, "--format", "parquet"], env: Run.environment(["TRANSIT_CACHE_DIR": dir + "/cache"]))
         #expect(other.status == 2 && other.stderr.contains("--format parquet is only for gtfs matrix"), "\(other.stderr)")
     }
+
+    /// `--arrive-by`: each deadline's minutes are the deadline less the departure of the first
+    /// journey `gtfs trips --arrive-by` gives (the latest to leave); with `--after`, refused.
+    @Test func towardsADeadlineEachMinuteIsWhatTripsArriveByAnswers() async throws {
+        let dir = try MatrixCommandTests.files(["h.csv": "id\nHBR\n", "s.csv": "id\nM_STA\n"])
+        let env = Run.environment(["TRANSIT_CACHE_DIR": dir + "/cache"])
+        let common = ["--feed", MatrixCommandTests.lakeport, "--date", "2026-11-23", "--transfers", "3", "--format", "tsv"]
+        var minutes: [Int?] = []
+        let formatter = ISO8601DateFormatter()
+        for k in 0..<8 {
+            let deadline = String(format: "08:%02d", 30 + k)
+            let run = try await Run.transit(["gtfs", "trips", "--from", "HBR", "--to", "M_STA", "--arrive-by", deadline, "--limit", "1"] + common, env: env)
+            let departure = run.stdoutLines.first?.split(separator: "\t").dropFirst(2).first.map(String.init)
+            let by = try #require(formatter.date(from: "2026-11-23T\(deadline):00-06:00"))
+            minutes.append(departure.flatMap(formatter.date).map { Int(by.timeIntervalSince($0)) / 60 })
+        }
+        let cells = [10, 50, 90].map { CPUBound.TravelTimeMatrixTests.percentile($0, minutes).map(String.init) ?? "" }
+        let matrix = try await Run.transit(["gtfs", "matrix", "--origins", dir + "/h.csv", "--destinations", dir + "/s.csv", "--arrive-by", "08:37",
+                                            "--window", "8", "--percentiles", "10,50,90"] + common, env: env)
+        #expect(matrix.status == 0, "\(matrix.stderr)")
+        #expect(matrix.stdoutLines == ["HBR\tM_STA\t" + cells.joined(separator: "\t")], "minutes \(minutes)")
+        #expect(minutes.contains { $0 != nil })
+        let both = try await Run.transit(["gtfs", "matrix", "--origins", dir + "/h.csv", "--destinations", dir + "/s.csv", "--arrive-by", "08:37",
+                                          "--after", "08:00"] + common, env: env)
+        #expect(both.status == 2 && both.stderr.contains("--after and --arrive-by"), "\(both.stderr)")
+    }
 }

@@ -18,7 +18,8 @@ struct GTFSMatrixCommand: GTFSSubcommand {
             OptionSpec("cutoffs", value: "LIST", "with --opportunities: minutes, comma-separated, 1 to 1440, each once (the last bounds the times, as --max-minutes does)"),
             GTFSCommandLine.date,
             OptionSpec("after", value: "T", "the window's first minute: HH:MM, 5pm, 17, now or +30m (default: now on today's service day, else the start of the day)"),
-            OptionSpec("window", value: "MIN", "minutes of departures: T, T+1, … T+MIN−1 (1 to 1440)", default: "60"),
+            OptionSpec("arrive-by", value: "T", "instead of --after: the window's minutes are arrival deadlines T−MIN+1 … T, each cell the deadline less the latest departure that arrives by it"),
+            OptionSpec("window", value: "MIN", "minutes of departures: T, T+1, … T+MIN−1 (with --arrive-by, of deadlines) (1 to 1440)", default: "60"),
             OptionSpec("percentiles", value: "LIST", "comma-separated, 1 to 99, each once (a column travel_time_pNN each, in order)", default: "50"),
             OptionSpec("max-minutes", value: "M", "a minute arriving later than this counts as beyond it (1 to 1440)", default: "120"),
             OptionSpec("jobs", value: "N", "origins worked out at once, each on a thread (1 to 256; default: the cores)"),
@@ -32,6 +33,7 @@ struct GTFSMatrixCommand: GTFSSubcommand {
             GTFSCommandLine.realtimeTimeout, GTFSCommandLine.feed,
         ],
         notes: ["Fields: from_id, to_id, travel_time_p50 (one column per percentile, whole minutes rounded down). A cell is, over the window's minutes, the percentile of the earliest arrival leaving the origin at that minute (waiting there counts; walking to and from stops as trips does, the journey on foot where faster) less the minute, as gtfs trips --earliest answers each; a minute with none within --max-minutes counts as beyond, and a percentile beyond is empty (JSON null). Rows in origin then destination file order, only those with a percentile within --max-minutes; origin and destination the same place: 0. --transfers is kept as given, never raised. One range search per origin over the window, the origins across --jobs threads; rows stream as they are worked out. docs/matrix.md: sharding under GNU parallel, Slurm and Kubernetes.",
+                "With --arrive-by T, the minutes are deadlines T−MIN+1 … T: a cell is, over them, the percentile of the deadline less the latest departure from the origin that arrives at the destination by it (waiting there counts; the journey on foot leaves the walk's time before), whole minutes rounded down. One forward range search per origin over the departures that can arrive by the deadlines within --max-minutes, each destination's latest departure read as the departures are searched; --shard splits the origins, as without it.",
                 "With --opportunities and --cutoffs, fields from_id, percentile, cutoff, access: a row per origin, percentile and cutoff, access the sum of the counts of the opportunities whose travel time at that percentile is at most the cutoff (a whole number where every count is one, else to six decimals).",
                 "--format parquet (with --output): uncompressed, plain encoding, a row group per million rows; from_id and to_id UTF-8 strings, travel times nullable 32-bit integers; access rows: percentile and cutoff 32-bit integers, access a 64-bit integer (a double for decimal counts). Two runs write the same bytes."])
         spec.parquet = true
@@ -49,6 +51,7 @@ struct GTFSMatrixCommand: GTFSSubcommand {
     var cutoffs: [Int]?
     var day: JourneyQuery.Day
     var after: ServiceTime?
+    var arriveBy: ServiceTime?
     var window: Int
     var percentiles: [Int]
     var maxMinutes: Int
@@ -74,6 +77,8 @@ struct GTFSMatrixCommand: GTFSSubcommand {
         if cutoffs != nil && maxGiven { throw .usage("--cutoffs bound the times (the last is the maximum): --max-minutes is not needed") }
         day = try GTFSCommandLine.day(args)
         after = try args.serviceTime("after")
+        arriveBy = try args.serviceTime("arrive-by")
+        if after != nil && arriveBy != nil { throw .usage("--after and --arrive-by: a matrix leaves after a time or arrives by one, not both") }
         window = try args.intValue("window", in: TravelTimeQuery.windowRange)
         if let last = cutoffs?.last { maxMinutes = last } else { maxMinutes = try args.intValue("max-minutes", in: TravelTimeQuery.maxMinutesRange) }
         percentiles = try Self.percentiles(try args.string("percentiles") ?? "50")
@@ -123,6 +128,7 @@ struct GTFSMatrixCommand: GTFSSubcommand {
         var q = TravelTimeQuery(origins: from, destinations: to, day: day, after: after, windowMinutes: window, percentiles: percentiles,
                                 maxMinutes: maxMinutes, now: gtfs.now, rules: search.rules, needs: options.needs)
         q.zone = search.zone
+        q.arriveBy = arriveBy
         let feed = try gtfs.open(feeds)
         let updates = realtime.sources.isEmpty ? nil : try await gtfs.tripUpdates(realtime, feed)
         gtfs.progress("resolving \(from.count + to.count) points")
