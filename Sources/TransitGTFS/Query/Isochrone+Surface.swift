@@ -94,7 +94,8 @@ struct IsochroneBuilder {
             ?? origin.stops.filter { $0 >= 0 && $0 < t.stopCount && !t.stopLat[$0].isNaN && !t.stopLon[$0].isNaN }.map { ($0, t.coordinate(ofStop: $0)) }
         // The stops reached, a point's walk not being from one of the origin's own (`QueryEnds`).
         let own = Set(origin.stops)
-        let reached = profile.stops.enumerated().filter { !own.contains($0.element) && t.isCalledAt($0.element) }
+        // (A stop without coordinates, in a damaged feed, has no cells.)
+        let reached = profile.stops.enumerated().filter { !own.contains($0.element) && t.isCalledAt($0.element) && !t.stopLat[$0.element].isNaN && !t.stopLon[$0.element].isNaN }
         // The grid: every cell within --radius of a stop reached, or within the walk's reach of the origin.
         let plane = TravelTimeSurface(anchor: anchor, cellMeters: cell, firstColumn: 0, firstRow: 0, columns: 0, rows: 0, minutes: [])
         var box = (x0: Int.max, x1: Int.min, y0: Int.max, y1: Int.min)

@@ -33,8 +33,8 @@ public struct IsochroneQuery: Sendable, Equatable {
     public static let maxCutoffs = 12
     /// The grid's side.
     public static let cellMeters = 100.0
-    /// The most cells a surface holds (about 700 × 700 km at 100 m).
-    public static let maxCells = 50_000_000
+    /// The most cells a surface holds (400 × 400 km at 100 m; a few hundred MB of working memory).
+    public static let maxCells = 16_000_000
 
     /// The matrix query whose cells the surface's are: from the origin, to points at cells' centres.
     var matrixQuery: TravelTimeQuery {

@@ -14,7 +14,7 @@ struct GTFSIsochroneCommand: GTFSSubcommand {
                 OptionSpec("from", value: "STOP", "the origin: a stop_id, a stop_code or a name (a station means all its stops, and the stops within --walk on foot), or LAT,LON (every stop within --radius, on foot)", required: true, source: .cached),
                 OptionSpec("cutoffs", value: "LIST", "minutes, comma-separated, 1 to 240, each once, at most 12: a contour each, each inside the next", required: true),
                 GTFSCommandLine.date,
-                OptionSpec("after", value: "T", "the window's first minute: HH:MM, 5pm, 17, now or +30m (default: now on today's service day, else the start of the day)"),
+                GTFSMatrixCommand.afterOption,
                 OptionSpec("window", value: "MIN", "minutes of departures: T, T+1, … T+MIN−1 (1 to 1440)", default: "60"),
                 OptionSpec("percentile", value: "P", "the travel time at this percentile of the window's minutes (1 to 99)", default: "50"),
                 GTFSCommandLine.radius,

@@ -17,7 +17,7 @@ struct GTFSMatrixCommand: GTFSSubcommand {
             OptionSpec("opportunities", value: "FILE", "instead of --destinations: CSV with id, lat, lon and count (jobs, say; decimals allowed); with --cutoffs, writes each origin's access: the sum of the counts within each cutoff", source: .files),
             OptionSpec("cutoffs", value: "LIST", "with --opportunities: minutes, comma-separated, 1 to 1440, each once (the last bounds the times, as --max-minutes does)"),
             GTFSCommandLine.date,
-            OptionSpec("after", value: "T", "the window's first minute: HH:MM, 5pm, 17, now or +30m (default: now on today's service day, else the start of the day)"),
+            afterOption,
             OptionSpec("arrive-by", value: "T", "instead of --after: the window's minutes are arrival deadlines T−MIN+1 … T, each cell the deadline less the latest departure that arrives by it"),
             OptionSpec("window", value: "MIN", "minutes of departures: T, T+1, … T+MIN−1 (with --arrive-by, of deadlines) (1 to 1440)", default: "60"),
             OptionSpec("percentiles", value: "LIST", "comma-separated, 1 to 99, each once (a column travel_time_pNN each, in order)", default: "50"),
@@ -40,6 +40,8 @@ struct GTFSMatrixCommand: GTFSSubcommand {
         return spec
     }()
 
+    /// `--after` of a window of departures (matrices, isochrones).
+    static let afterOption = OptionSpec("after", value: "T", "the window's first minute: HH:MM, 5pm, 17, now or +30m (default: now on today's service day, else the start of the day)")
     /// `--realtime` of the commands that read no real-time data unless asked (matrices, isochrones).
     static let realtimeOption = OptionSpec("realtime", value: "SOURCE", "GTFS-Realtime trip updates to apply: an http(s) URL or a .pb file (repeatable); without it, the timetable as planned (a feed's remembered sources are not read)", source: .files, repeatable: true)
 
