@@ -37,7 +37,7 @@ import TransitTestSupport
             expected.append(provider.commands.map(\.name))
             for command in provider.commands {
                 lines.append("t \(provider.name) \(command.name) --format ''")
-                expected.append(OutputFormat.allCases.map(\.rawValue).filter { $0 != "geojson" || command.geoJSON })
+                expected.append(OutputFormat.allCases.map(\.rawValue).filter { ($0 != "geojson" || command.geoJSON) && ($0 != "parquet" || command.parquet) })
                 lines.append("t \(provider.name) \(command.name) --")
                 expected.append(command.options.map { "--" + $0.name } + globals.filter { name in !command.options.contains { "--" + $0.name == name } })
                 for option in command.options where !option.choices.isEmpty {

@@ -68,7 +68,7 @@ extension EngineLayerTests {
 /// The engine's folders, their order, and what each file uses of the others.
 struct EngineLayers {
     /// Bottom first. `(top)` is the folder's own files (none now: `GTFSFeed` is in Query).
-    static let order = ["Storage", "Read", "Model", "Streets", "Realtime", "Routing", "Fares", "Store", "Catalog", "Query"]
+    static let order = ["Geometry", "Storage", "Read", "Model", "Streets", "Realtime", "Routing", "Fares", "Store", "Catalog", "Query"]
 
     let files: [(folder: String, code: String)]
     var folders: [String] { Array(Set(files.map(\.folder))) }

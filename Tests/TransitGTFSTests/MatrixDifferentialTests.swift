@@ -10,6 +10,28 @@ extension CPUBound {
     /// reads it, equals the least arrival of the reference's journeys to that stop (one stop at a
     /// time) leaving then or later. The reference is asked once per stop, the window whole.
     @Suite struct MatrixDifferentialTests {
+        /// A stop's id, or a station's whose platforms `stops` are (nil: neither).
+        static func name(_ stops: Set<Int>, _ feed: RandomFeed) -> String? {
+            if stops.count == 1, let stop = stops.first { return feed.stops[stop].id }
+            guard let station = stops.first.flatMap({ feed.stops[$0].parent }), Set(feed.children(station)) == stops else { return nil }
+            return feed.stops[station].id
+        }
+
+        /// The matrix's one cell between stops named, as `gtfs matrix` asks it of the test's feed.
+        static func cell(_ test: DifferentialCase, _ q: ReferenceRouter.Query, from: String, to: String, window: Int, percentiles: [Int], maxMinutes: Int,
+                         after: ServiceTime? = nil, arriveBy: ServiceTime? = nil) throws -> [Int?] {
+            let rules = JourneyQuery.Rules(transfers: q.maxTransfers, minTransferSeconds: q.minTransfer, walkMeters: q.walkMeters, linkMeters: q.linkMeters)
+            var query = TravelTimeQuery(origins: [.init(id: "o", place: .stop(from))], destinations: [.init(id: "d", place: .stop(to))],
+                                        day: .on(LocalDate(dayNumber: q.day)), after: after, windowMinutes: window, percentiles: percentiles,
+                                        maxMinutes: maxMinutes, rules: rules)
+            query.arriveBy = arriveBy
+            var got = percentiles.map { _ -> Int? in nil }
+            try GTFSFeed(timetable: test.timetable).travelTimeMatrix(query).rows(jobs: 1) { row in
+                if let cell = row.cells.first { got = cell.minutes }
+            }
+            return got
+        }
+
         @Test(arguments: [false, true]) func theMinuteProfileIsTheReferencesEarliestAtEachMinute(pairs: Bool) throws {
             var cells = 0
             let sweep = try DifferentialSweep(queries: 150, seed: 20_261_207, scale: 4, perFeed: 2, salt: 70, pairs: pairs) { test, g in
@@ -63,12 +85,7 @@ extension CPUBound {
             var cells = 0, reached = 0, onFoot = 0
             let sweep = try DifferentialSweep(queries: 400, seed: 20_261_208, scale: 4, perFeed: 3, salt: 71) { test, g in
                 var q = test.query(&g)
-                func name(_ stops: Set<Int>) -> String? {
-                    if stops.count == 1, let stop = stops.first { return test.feed.stops[stop].id }
-                    guard let station = stops.first.flatMap({ test.feed.stops[$0].parent }), Set(test.feed.children(station)) == stops else { return nil }
-                    return test.feed.stops[station].id
-                }
-                guard let from = name(q.origins), let to = name(q.destinations) else { return nil }
+                guard let from = Self.name(q.origins, test.feed), let to = Self.name(q.destinations, test.feed) else { return nil }
                 let after = g.int(5 * 12...16 * 12) * 300, window = g.int(1...20), maxMinutes = [30, 60, 120][g.int(0...2)]
                 let cap = after + (window - 1) * 60 + (maxMinutes + 1) * 60 - 1
                 (q.after, q.before) = (after, cap)
@@ -81,14 +98,7 @@ extension CPUBound {
                 let percentiles = Array(1...99)
                 let expected = percentiles.map { CPUBound.TravelTimeMatrixTests.percentile($0, minutes) }
                 // The matrix, as `gtfs matrix` asks it.
-                let rules = JourneyQuery.Rules(transfers: q.maxTransfers, minTransferSeconds: q.minTransfer, walkMeters: q.walkMeters, linkMeters: q.linkMeters)
-                let query = TravelTimeQuery(origins: [.init(id: "o", place: .stop(from))], destinations: [.init(id: "d", place: .stop(to))],
-                                            day: .on(LocalDate(dayNumber: q.day)), after: .asWritten(seconds: after), windowMinutes: window,
-                                            percentiles: percentiles, maxMinutes: maxMinutes, rules: rules)
-                var got = percentiles.map { _ -> Int? in nil }
-                try GTFSFeed(timetable: test.timetable).travelTimeMatrix(query).rows(jobs: 1) { row in
-                    if let cell = row.cells.first { got = cell.minutes }
-                }
+                let got = try Self.cell(test, q, from: from, to: to, window: window, percentiles: percentiles, maxMinutes: maxMinutes, after: .asWritten(seconds: after))
                 cells += 1
                 if expected.contains(where: { $0 != nil }) { reached += 1 }
                 if reference.onFootSeconds != nil { onFoot += 1 }
@@ -96,6 +106,37 @@ extension CPUBound {
                 return (1, "\(q.describe(test.feed)) window \(window) max \(maxMinutes): minutes \(minutes), matrix p1 \(String(describing: got[0])) p50 \(String(describing: got[49])) p99 \(String(describing: got[98]))")
             }
             print("matrix differential, the matrix itself: \(sweep.asked) pairs, \(reached) reached, \(onFoot) within a walk, \(sweep.differences.count) differ")
+            for line in sweep.differences.prefix(10) { print("matrix differential: " + line) }
+            #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) differ: \(sweep.differences.prefix(3))")
+            #expect(sweep.asked >= 60 && reached > sweep.asked / 10 && onFoot > 0, "\(sweep.asked) pairs, \(reached) reached, \(onFoot) on foot")
+        }
+
+        /// Towards deadlines (`--arrive-by`), between stops named: every percentile of windows of
+        /// 1 to 20 deadlines equals the one of the reference's: at each deadline, the deadline less
+        /// the latest departure of its rides that arrives by it (or less the walk).
+        @Test func towardsDeadlinesTheMatrixIsTheReferencesLatestDeparture() throws {
+            var reached = 0, onFoot = 0
+            let sweep = try DifferentialSweep(queries: 400, seed: 20_261_209, scale: 4, perFeed: 3, salt: 72) { test, g in
+                var q = test.query(&g)
+                guard let from = Self.name(q.origins, test.feed), let to = Self.name(q.destinations, test.feed) else { return nil }
+                let deadline = g.int(6 * 12...17 * 12) * 300, window = g.int(1...20), maxMinutes = [30, 60, 120][g.int(0...2)]
+                let first = deadline - (window - 1) * 60
+                (q.after, q.before) = (max(0, first - (maxMinutes + 1) * 60 + 1), deadline)
+                let reference = ReferenceRouter(test.feed, q), rides = reference.journeys().filter { $0.arrival <= deadline }
+                let minutes: [Int?] = (0..<window).map { k in
+                    let d = first + k * 60
+                    let leave = [rides.filter { $0.arrival <= d }.map(\.departure).max(), reference.onFootSeconds.map { d - $0 }].compactMap { $0 }.max()
+                    return leave.flatMap { (d - $0) / 60 <= maxMinutes ? (d - $0) / 60 : nil }
+                }
+                let percentiles = Array(1...99)
+                let expected = percentiles.map { CPUBound.TravelTimeMatrixTests.percentile($0, minutes) }
+                let got = try Self.cell(test, q, from: from, to: to, window: window, percentiles: percentiles, maxMinutes: maxMinutes, arriveBy: .asWritten(seconds: deadline))
+                if expected.contains(where: { $0 != nil }) { reached += 1 }
+                if reference.onFootSeconds != nil { onFoot += 1 }
+                guard got != expected else { return (1, nil) }
+                return (1, "\(q.describe(test.feed)) deadline \(deadline) window \(window) max \(maxMinutes): minutes \(minutes), matrix p1 \(String(describing: got[0])) p50 \(String(describing: got[49])) p99 \(String(describing: got[98]))")
+            }
+            print("matrix differential, towards deadlines: \(sweep.asked) pairs, \(reached) reached, \(onFoot) within a walk, \(sweep.differences.count) differ")
             for line in sweep.differences.prefix(10) { print("matrix differential: " + line) }
             #expect(sweep.differences.isEmpty, "\(sweep.differences.count) of \(sweep.asked) differ: \(sweep.differences.prefix(3))")
             #expect(sweep.asked >= 60 && reached > sweep.asked / 10 && onFoot > 0, "\(sweep.asked) pairs, \(reached) reached, \(onFoot) on foot")

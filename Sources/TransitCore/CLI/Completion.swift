@@ -106,7 +106,7 @@ package enum Completion {
 
         /// The formats `command` accepts.
         static func formats(_ command: CommandSpec) -> [String] {
-            OutputFormat.allCases.map(\.rawValue).filter { $0 != "geojson" || command.geoJSON }
+            OutputFormat.allCases.map(\.rawValue).filter { ($0 != "geojson" || command.geoJSON) && ($0 != "parquet" || command.parquet) }
         }
 
         init(_ providers: [ProviderSpec]) {
@@ -447,6 +447,7 @@ package enum Completion {
             "    set -l args (__transit_args)",
             "    printf '%s\\n' table tsv csv json",
             "    contains -- \"$args[1] $args[2]\" \(m.commands.filter(\.spec.geoJSON).map { "'\($0.key)'" }.joined(separator: " ")); and echo geojson",
+            "    contains -- \"$args[1] $args[2]\" \(m.commands.filter(\.spec.parquet).map { "'\($0.key)'" }.joined(separator: " ")); and echo parquet",
             "end",
             "",
             "# Values the provider knows from its cache; never the network.",

@@ -4,7 +4,7 @@ import TransitSupport
 /// The options every command takes, wherever they stand on the line.
 package enum GlobalOptions {
     package static let specs: [OptionSpec] = [
-        OptionSpec("format", value: "FMT", "output format: table, tsv, csv, json or geojson (default: table on a terminal, else tsv)",
+        OptionSpec("format", value: "FMT", "output format: table, tsv, csv, json, geojson or parquet (default: table on a terminal, else tsv)",
                    choices: OutputFormat.allCases.map(\.rawValue)),
         OptionSpec("header", "print a header row in tsv/csv (csv has one by default)"),
         OptionSpec("no-header", "no header row in tsv/csv"),
@@ -95,14 +95,15 @@ package struct Settings: Sendable, Equatable {
 
     static func resolve(values: [String: String], flags: Set<String>, environment env: Environment, terminal: Terminal,
                         now clock: Date, command spec: CommandSpec, provider: ProviderSpec) throws(TransitError) -> Settings {
-        var format: OutputFormat = terminal.stdout ? .table : .tsv
+        var format: OutputFormat = spec.defaultFormat ?? (terminal.stdout ? .table : .tsv)
         if let text = values["format"] {
             guard let f = OutputFormat(rawValue: text.lowercased()) else {
-                throw .usage("unknown format '\(text)'", hint: "use one of: table, tsv, csv, json, geojson")
+                throw .usage("unknown format '\(text)'", hint: "use one of: table, tsv, csv, json, geojson, parquet")
             }
             guard f != .geojson || spec.geoJSON else {
                 throw .usage("--format geojson is only for commands that return places (stops, vehicles)")
             }
+            guard f != .parquet || spec.parquet else { throw .usage("--format parquet is only for gtfs matrix, with --output FILE") }
             format = f
         }
         var header: Bool?

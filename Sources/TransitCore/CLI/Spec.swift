@@ -64,6 +64,10 @@ package struct CommandSpec: Sendable {
     /// Extra paragraphs under the options (output fields, notes).
     package var notes: [String]
     package var geoJSON: Bool
+    /// The format without --format (nil: a table on a terminal, else tsv).
+    package var defaultFormat: OutputFormat?
+    /// Takes `--format parquet` (with `--output FILE`).
+    package var parquet = false
     /// A positional argument's placeholder (`TRAIN`), if the command takes one.
     package var positional: String?
     /// The positional argument may be left out (`[NAME]`).

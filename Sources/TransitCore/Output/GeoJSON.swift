@@ -35,4 +35,18 @@ package enum GeoJSON {
         }
         return .object(Record([("type", .string("FeatureCollection")), ("features", .list(features))]))
     }
+
+    /// Contours (isochrones): a Feature each, a MultiPolygon of polygons (each its outer ring,
+    /// then its holes; every ring closed), its record as properties.
+    package static func multiPolygons(_ shapes: [(properties: Record, polygons: [[[Coordinate]]])]) -> Value {
+        let features: [Value] = shapes.map { shape in
+            let polygons = shape.polygons.map { polygon in
+                Value.list(polygon.map { ring in Value.list(ring.map { .list([.coordinate($0.longitude), .coordinate($0.latitude)]) }) })
+            }
+            return .object(Record([("type", .string("Feature")),
+                                   ("geometry", .object(Record([("type", .string("MultiPolygon")), ("coordinates", .list(polygons))]))),
+                                   ("properties", .object(shape.properties))]))
+        }
+        return .object(Record([("type", .string("FeatureCollection")), ("features", .list(features))]))
+    }
 }

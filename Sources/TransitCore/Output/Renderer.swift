@@ -2,7 +2,7 @@ import Foundation
 import TransitSupport
 
 package enum OutputFormat: String, Sendable, CaseIterable {
-    case table, tsv, csv, json, geojson
+    case table, tsv, csv, json, geojson, parquet
 }
 
 /// Records in, text out: `table`, `tsv`, `csv`, `json`, as the command line promises (docs/cli.md, Output).
@@ -43,7 +43,7 @@ package struct Renderer: Sendable {
             case .tsv: return delimited(stream, separator: "\t", header: header ?? false, to: sink)
             case .csv: return delimited(stream, separator: ",", header: header ?? true, to: sink)
             case .json: return JSONWriter.document(stream, to: sink)
-            case .table, .geojson: break
+            case .table, .geojson, .parquet: break
             }
         }
         switch format {
@@ -64,6 +64,9 @@ package struct Renderer: Sendable {
                 throw .usage("--format geojson is only for commands that return places (stops, vehicles)")
             }
             JSONWriter.document(geo, to: sink)
+        case .parquet:
+            // A binary file: written only to one (`--output`, before this), never to a terminal or a pipe.
+            guard output.rowStream == nil && output.json == nil && output.records.isEmpty else { throw .usage("--format parquet needs --output FILE") }
         }
     }
 

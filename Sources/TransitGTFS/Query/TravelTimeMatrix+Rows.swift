@@ -119,6 +119,11 @@ final class MatrixWorker {
     /// rows of `destinationCount`), the same when that minute's departures were searched.
     private var arrival: [Int32]
     private var record: [Int32]
+    /// Towards deadlines: the destinations a departure improved, and per destination the first
+    /// deadline (of the window's, ascending) already met; `record` then holds, per deadline, the
+    /// latest departure that meets it (`Int32.min`: none yet).
+    private var improvedDestinations: [Int] = []
+    private var firstMet: [Int]
 
     init(_ matrix: TravelTimeMatrix) {
         self.matrix = matrix
@@ -135,6 +140,7 @@ final class MatrixWorker {
         originMark = [Int32](repeating: 0, count: t.stopCount)
         arrival = [Int32](repeating: SearchState.unreached, count: destinationCount)
         record = [Int32](repeating: SearchState.unreached, count: destinationCount * matrix.minutes.count)
+        firstMet = [Int](repeating: matrix.minutes.count, count: destinationCount)
     }
 
     /// Origin `o`'s row.
@@ -145,7 +151,16 @@ final class MatrixWorker {
         for d in 0..<count { arrival[d] = SearchState.unreached }
         originStamp &+= 1
         for stop in origin.stops where stop >= 0 && stop < originMark.count { originMark[stop] = originStamp }
-        if let router, !origin.stops.isEmpty {
+        if matrix.arriving {
+            for k in record.indices { record[k] = Int32.min }
+            for d in 0..<count { firstMet[d] = minutes.count }
+            if let router, !origin.stops.isEmpty {
+                router.byDepartures(origins: origin.stops, access: origin.walks, accessMeters: origin.meters, cap: matrix.cap) { tau, stops, state in
+                    self.improve(stops, state, pointOrigin: origin.isPoint)
+                    self.meet(leaving: tau)
+                }
+            }
+        } else if let router, !origin.stops.isEmpty {
             router.byMinutes(origins: origin.stops, access: origin.walks, accessMeters: origin.meters, cap: matrix.cap, minutes: minutes,
                              improved: { stops, state in self.improve(stops, state, pointOrigin: origin.isPoint) },
                              minute: { k in self.keep(minute: k) })
@@ -172,9 +187,29 @@ final class MatrixWorker {
                 let d = Int(e.destination)
                 if shared && (pointOrigin || isPointDestination[d] || e.walked) { continue }
                 let at = Int32(clamping: Int64(b) + Int64(e.seconds))
-                if at < arrival[d] { arrival[d] = at }
+                if at < arrival[d] {
+                    arrival[d] = at
+                    if matrix.arriving { improvedDestinations.append(d) }
+                }
             }
         }
+    }
+
+    /// Towards deadlines: the departures are searched latest first and each destination's
+    /// arrival only improves, so the first departure whose arrival meets a deadline is the latest
+    /// that does: it is kept for each deadline newly met.
+    private func meet(leaving tau: Int32) {
+        let minutes = matrix.minutes
+        guard let first = minutes.first else { return }
+        for d in improvedDestinations {
+            let a = Int64(arrival[d])
+            // The first deadline at or after the arrival (deadlines a minute apart).
+            let k0 = a <= Int64(first) ? 0 : Int((a - Int64(first) + 59) / 60)
+            guard k0 < firstMet[d] else { continue }
+            for k in k0..<firstMet[d] { record[k * destinationCount + d] = tau }
+            firstMet[d] = k0
+        }
+        improvedDestinations.removeAll(keepingCapacity: true)
     }
 
     private func keep(minute k: Int) {
@@ -198,9 +233,17 @@ final class MatrixWorker {
             var any = false
             for k in 0..<width {
                 let m = Int(minutes[k])
-                var a = record[k * destinationCount + d] == SearchState.unreached ? beyond : Int(record[k * destinationCount + d])
-                if let foot { a = min(a, m + foot) }
-                let whole = a == beyond ? beyond : max(0, a - m) / 60
+                let whole: Int
+                if matrix.arriving {
+                    // The deadline less the latest departure that meets it (on foot: the deadline less the walk).
+                    var leave = record[k * destinationCount + d] == Int32.min ? Int.min : Int(record[k * destinationCount + d])
+                    if let foot { leave = max(leave, m - foot) }
+                    whole = leave == Int.min ? beyond : max(0, m - leave) / 60
+                } else {
+                    var a = record[k * destinationCount + d] == SearchState.unreached ? beyond : Int(record[k * destinationCount + d])
+                    if let foot { a = min(a, m + foot) }
+                    whole = a == beyond ? beyond : max(0, a - m) / 60
+                }
                 values[k] = whole <= limit ? whole : beyond
                 if values[k] != beyond { any = true }
             }

@@ -17,9 +17,11 @@ public struct TravelTimeQuery: Sendable, Equatable {
         public var place: JourneyQuery.Place
         /// Where it was read (`points.csv line 4`), which an error about it names.
         public var source: String?
+        /// What an opportunities file counts there (jobs, say); nil: not an opportunities file's.
+        public var count: Double?
 
-        public init(id: String, place: JourneyQuery.Place, source: String? = nil) {
-            (self.id, self.place, self.source) = (id, place, source)
+        public init(id: String, place: JourneyQuery.Place, source: String? = nil, count: Double? = nil) {
+            (self.id, self.place, self.source, self.count) = (id, place, source, count)
         }
     }
 
@@ -29,7 +31,11 @@ public struct TravelTimeQuery: Sendable, Equatable {
     public var day: JourneyQuery.Day = .inProgress
     /// The window's first minute (nil: now on today's service day, else the start of the day).
     public var after: ServiceTime?
-    /// Minutes of departures: T, T+1, … T+windowMinutes−1 (1 to 1440).
+    /// Towards a deadline instead (`after` nil): the window's minutes are arrival deadlines
+    /// T−windowMinutes+1 … T, and a minute's time is the deadline less the latest departure
+    /// from the origin that arrives by it (waiting at the destination counts).
+    public var arriveBy: ServiceTime?
+    /// Minutes of departures: T, T+1, … T+windowMinutes−1 (1 to 1440); with `arriveBy`, of deadlines.
     public var windowMinutes = 60
     /// Percentiles, 1 to 99, ascending, each once.
     public var percentiles = [50]
@@ -90,9 +96,12 @@ public final class TravelTimeMatrix: @unchecked Sendable {
     public let notices: [String]
     let origins: [MatrixEnd]
     let destinations: [MatrixEnd]
-    /// The clock the window is read on, its minutes in seconds of `day`, and the latest arrival searched.
+    /// The clock the window is read on, its minutes in seconds of `day` (departures, or with
+    /// `arriving` deadlines), and the latest arrival searched.
     let minutes: [Int32]
     let cap: Int
+    /// Towards deadlines (`TravelTimeQuery.arriveBy`).
+    let arriving: Bool
     /// Per stop: its entries in `egressEntries` (the destinations it walks to), as offsets.
     let egressStart: [Int32]
     let egressEntries: [EgressEntry]
@@ -120,6 +129,8 @@ public final class TravelTimeMatrix: @unchecked Sendable {
         guard !q.percentiles.isEmpty, q.percentiles.allSatisfy(TravelTimeQuery.percentileRange.contains), q.percentiles == Array(Set(q.percentiles)).sorted()
         else { throw .usage("percentiles are 1 to 99, ascending, each once") }
         guard q.needs.vias.isEmpty else { throw .usage("a matrix takes no vias") }
+        guard q.after == nil || q.arriveBy == nil else { throw .usage("--after and --arrive-by: a matrix leaves after a time or arrives by one, not both") }
+        arriving = q.arriveBy != nil
         self.feed = feed
         query = q
         let t = feed.timetable
@@ -154,16 +165,30 @@ public final class TravelTimeMatrix: @unchecked Sendable {
         // departures run to the window's last minute plus the maximum.
         let first = (origins + destinations).first { !$0.stops.isEmpty }
         var setup: RouterSetup?
-        var start = 0
+        var start = 0, last = 0, latestDeparture = 0, deadline = 0
         if let first {
-            var jq = JourneyQuery(from: first.place, to: first.place, day: q.day, window: ServiceWindow(after: q.after), now: q.now, rules: q.rules, needs: q.needs)
+            var jq = JourneyQuery(from: first.place, to: first.place, day: q.day, window: ServiceWindow(after: q.arriveBy ?? q.after), now: q.now, rules: q.rules, needs: q.needs)
             jq.zone = q.zone
             jq.reachMinutes = q.windowMinutes + q.maxMinutes
+            if q.arriveBy != nil {
+                // The last deadline on the clock (as --after reads a time), then the departures that
+                // arrive by the first within the maximum: from its minute less the maximum on.
+                let ends = try feed.ends(jq, destination: false)
+                deadline = try feed.search(jq, ends, updates: updates(ends.timetable)).window.after ?? 0
+                let from = max(0, deadline - (q.windowMinutes - 1) * 60 - (q.maxMinutes + 1) * 60 + 1)
+                jq.window = ServiceWindow(after: .asWritten(seconds: from))
+                jq.reachMinutes = (deadline - from) / 60 + 1
+            }
             let ends = try feed.ends(jq, destination: false)
             let search = try feed.search(jq, ends, updates: updates(ends.timetable))
-            start = search.window.after ?? 0
-            let last = start + (q.windowMinutes - 1) * 60
-            var query = ends.routerQuery(day: search.day.dayNumber, after: start, before: last + (q.maxMinutes + 1) * 60 - 1, rules: q.rules,
+            let after = search.window.after ?? 0
+            if q.arriveBy != nil {
+                (start, last, latestDeparture) = (deadline - (q.windowMinutes - 1) * 60, deadline, deadline)
+            } else {
+                (start, last) = (after, after + (q.windowMinutes - 1) * 60)
+                latestDeparture = last + (q.maxMinutes + 1) * 60 - 1
+            }
+            var query = ends.routerQuery(day: search.day.dayNumber, after: after, before: latestDeparture, rules: q.rules,
                                          needs: search.needs, days: search.days)
             (query.origins, query.access, query.accessMeters) = ([], [:], [:])
             setup = RouterSetup(timetable: ends.timetable, query: query, children: ends.children, updates: search.router.realtime == nil ? nil : search.updates)
@@ -171,7 +196,7 @@ public final class TravelTimeMatrix: @unchecked Sendable {
         }
         self.setup = setup
         minutes = (0..<q.windowMinutes).map { Int32(clamping: start + $0 * 60) }
-        cap = start + (q.windowMinutes - 1) * 60 + (q.maxMinutes + 1) * 60 - 1
+        cap = arriving ? last : last + (q.maxMinutes + 1) * 60 - 1
         // Each destination's stops and the walks from them: a point's (as resolved), a named
         // stop's own (no walk) and those its walk reaches (as a named destination walks).
         var perStop: [Int: [EgressEntry]] = [:]

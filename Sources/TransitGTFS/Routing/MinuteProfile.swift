@@ -33,6 +33,21 @@ extension RangeSearch {
     }
 }
 
+extension RangeSearch {
+    /// The same search handing on each departure: after its rounds, `each` is given the
+    /// departure's time (leaving the origin), the stops whose labels its rounds improved, and the
+    /// state to read them in, latest departure first: every stop's earliest arrival leaving at or
+    /// after that time (a matrix towards a deadline, `--arrive-by`).
+    package mutating func runByDepartures(_ each: (Int32, [Int], SearchState) -> Void) {
+        guard schedule.stopCount < Int(Int32.max) / (rounds + 2) else { return }
+        let (departures, calls) = originDepartures()
+        for (tau, range) in departures {
+            rounds(tau, departing: calls[range])
+            each(tau, changed, state)
+        }
+    }
+}
+
 extension SearchState {
     /// A stop's earliest arrival by a ride over every round (`unreached`: none).
     @inline(__always) package func earliestArrival(_ stop: Int) -> Int32 {
@@ -51,12 +66,7 @@ extension Router {
     /// `cap` searched.
     package func byMinutes(origins: [Int], access: [Int: Int]?, accessMeters: [Int: Double]?, cap: Int, minutes: [Int32],
                            improved: ([Int], SearchState) -> Void, minute: (Int) -> Void) {
-        var q = query
-        (q.origins, q.access, q.accessMeters, q.accessFrom) = (origins, access ?? [:], accessMeters ?? [:], [:])
-        (q.destinations, q.egress, q.egressMeters, q.egressTo) = ([], [:], [:], [:])
-        (q.walksFromOrigins, q.walksToDestinations, q.onFoot) = (access == nil, false, nil)
-        q = Self.walkingEnds(q, edges)
-        q.arrivingBy = cap
+        let q = profileQuery(origins: origins, access: access, accessMeters: accessMeters, cap: cap)
         func run<S: Schedule>(_ schedule: S) {
             var search = RangeSearch(schedule: schedule, query: q, edges: edges, filter: filter)
             search.runByMinutes(minutes, improved: improved, minute: minute)
@@ -64,5 +74,28 @@ extension Router {
         if let acrossDays { return run(acrossDays) }
         if let realtimeDays { return run(realtimeDays) }
         run(schedule)
+    }
+
+    /// `runByDepartures` from `origins`, as `byMinutes` sets it up.
+    package func byDepartures(origins: [Int], access: [Int: Int]?, accessMeters: [Int: Double]?, cap: Int, each: (Int32, [Int], SearchState) -> Void) {
+        let q = profileQuery(origins: origins, access: access, accessMeters: accessMeters, cap: cap)
+        func run<S: Schedule>(_ schedule: S) {
+            var search = RangeSearch(schedule: schedule, query: q, edges: edges, filter: filter)
+            search.runByDepartures(each)
+        }
+        if let acrossDays { return run(acrossDays) }
+        if let realtimeDays { return run(realtimeDays) }
+        run(schedule)
+    }
+
+    /// The router's query from `origins`, without destinations, nothing arriving after `cap`.
+    private func profileQuery(origins: [Int], access: [Int: Int]?, accessMeters: [Int: Double]?, cap: Int) -> Query {
+        var q = query
+        (q.origins, q.access, q.accessMeters, q.accessFrom) = (origins, access ?? [:], accessMeters ?? [:], [:])
+        (q.destinations, q.egress, q.egressMeters, q.egressTo) = ([], [:], [:], [:])
+        (q.walksFromOrigins, q.walksToDestinations, q.onFoot) = (access == nil, false, nil)
+        q = Self.walkingEnds(q, edges)
+        q.arrivingBy = cap
+        return q
     }
 }

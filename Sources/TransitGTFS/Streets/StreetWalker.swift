@@ -104,6 +104,31 @@ package final class StreetWalker {
         return out
     }
 
+    /// Where `point` joins the streets (empty: none; its walks are straight lines).
+    package func joins(point: Coordinate) -> [StreetNetwork.Join] { joins(point) }
+
+    /// From stop `stop` to many places, each by its joins (`joins(point:)`, looked for once by
+    /// the caller): what `meters(from:to:limit:in:)` says from each place to the stop, the
+    /// walks being undirected: the street meters (`.infinity`: none within `limit`), nil where
+    /// the straight line stands (the place or the stop joins no street). One search for all.
+    package func meters(fromStop stop: Int, toPlaces places: [[StreetNetwork.Join]], limit: Double, in t: Timetable) -> [Double?] {
+        guard stop >= 0, stop < t.stopCount else { return places.map { _ in nil } }
+        let start = joins(stop: stop, in: t)
+        guard !start.isEmpty else {
+            // Reached by steps only on a step-free network: no walk from a place on the streets.
+            let blocked = stepsOnly(stop, t)
+            return places.map { blocked && !$0.isEmpty ? .infinity : nil }
+        }
+        return meters(fromJoins: start, toPlaces: places, limit: limit)
+    }
+
+    /// The same from a point's joins (`joins(point:)`), as `walk(from:to:limit:)` measures each.
+    package func meters(fromJoins start: [StreetNetwork.Join], toPlaces places: [[StreetNetwork.Join]], limit: Double) -> [Double?] {
+        guard !start.isEmpty else { return places.map { _ in nil } }
+        search.run(from: start, limit: limit)
+        return places.map { $0.isEmpty ? nil : (search.meters(to: $0) ?? .infinity) }
+    }
+
     /// A walk between two places as rule 2 measures it: on the streets, a straight line where
     /// either place joins none, or none within `limit`.
     package enum Walk: Equatable {

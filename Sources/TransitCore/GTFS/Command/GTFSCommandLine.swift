@@ -26,7 +26,7 @@ extension GTFSSubcommand {
 enum GTFSCommandLine {
     /// Every `gtfs` command, in the order help lists them.
     static let commands: [any GTFSSubcommand.Type] = [
-        GTFSTripsCommand.self, GTFSDeparturesCommand.self, GTFSReachCommand.self, GTFSMatrixCommand.self, GTFSVehiclesCommand.self, GTFSAlertsCommand.self,
+        GTFSTripsCommand.self, GTFSDeparturesCommand.self, GTFSReachCommand.self, GTFSMatrixCommand.self, GTFSIsochroneCommand.self, GTFSVehiclesCommand.self, GTFSAlertsCommand.self,
         GTFSStopsCommand.self, GTFSRoutesCommand.self, GTFSWalksCommand.self, GTFSImportCommand.self, GTFSFeedsCommand.self, GTFSTripCommand.self, GTFSJourneyCommand.self,
         GTFSUpdateCommand.self, GTFSRemoveCommand.self, GTFSCatalogCommand.self, GTFSFaresCommand.self,
     ]
