@@ -99,8 +99,11 @@ struct IsochroneBuilder {
         // The grid: every cell within --radius of a stop reached, or within the walk's reach of the origin.
         let plane = TravelTimeSurface(anchor: anchor, cellMeters: cell, firstColumn: 0, firstRow: 0, columns: 0, rows: 0, minutes: [])
         var box = (x0: Int.max, x1: Int.min, y0: Int.max, y1: Int.min)
+        // A margin on the plane's boxes: the plane's meters east are the anchor's, and a place
+        // far north or south of it has fewer to the degree (the distances themselves are the
+        // great circle's, as a matrix measures them).
         func include(_ at: Coordinate, _ reach: Double) {
-            let p = plane.plane(at), r = reach * 1.01 + cell
+            let p = plane.plane(at), r = reach * 1.25 + cell
             box = (min(box.x0, Int(((p.x - r) / cell).rounded(.down))), max(box.x1, Int(((p.x + r) / cell).rounded(.up))),
                    min(box.y0, Int(((p.y - r) / cell).rounded(.down))), max(box.y1, Int(((p.y + r) / cell).rounded(.up))))
         }
@@ -114,7 +117,7 @@ struct IsochroneBuilder {
         let grid = TravelTimeSurface(anchor: anchor, cellMeters: cell, firstColumn: box.x0, firstRow: box.y0, columns: columns, rows: rows, minutes: [])
         /// The cells whose centres are within `reach` of `at` in a straight line, with the distance.
         func cells(near at: Coordinate, _ reach: Double) -> [(cell: Int, meters: Double)] {
-            let p = grid.plane(at), r = reach * 1.01 + cell
+            let p = grid.plane(at), r = reach * 1.25 + cell
             let i0 = max(0, Int(((p.x - r) / cell).rounded(.down)) - box.x0), i1 = min(columns - 1, Int(((p.x + r) / cell).rounded(.up)) - box.x0)
             let j0 = max(0, Int(((p.y - r) / cell).rounded(.down)) - box.y0), j1 = min(rows - 1, Int(((p.y + r) / cell).rounded(.up)) - box.y0)
             guard i0 <= i1, j0 <= j1 else { return [] }
