@@ -103,7 +103,7 @@ package struct Settings: Sendable, Equatable {
             guard f != .geojson || spec.geoJSON else {
                 throw .usage("--format geojson is only for commands that return places (stops, vehicles)")
             }
-            guard f != .parquet || spec.parquet else { throw .usage("--format parquet is only for gtfs matrix, with --output FILE") }
+            guard f != .parquet || spec.parquet else { throw .usage("--format parquet is not for transit \(spec.provider) \(spec.name): only a travel-time matrix is written as Parquet, with --output FILE") }
             format = f
         }
         var header: Bool?

@@ -98,14 +98,19 @@ struct IsochroneBuilder {
         let reached = profile.stops.enumerated().filter { !own.contains($0.element) && t.isCalledAt($0.element) && !t.stopLat[$0.element].isNaN && !t.stopLon[$0.element].isNaN }
         // The grid: every cell within --radius of a stop reached, or within the walk's reach of the origin.
         let plane = TravelTimeSurface(anchor: anchor, cellMeters: cell, firstColumn: 0, firstRow: 0, columns: 0, rows: 0, minutes: [])
-        var box = (x0: Int.max, x1: Int.min, y0: Int.max, y1: Int.min)
-        // A margin on the plane's boxes: the plane's meters east are the anchor's, and a place
-        // far north or south of it has fewer to the degree (the distances themselves are the
-        // great circle's, as a matrix measures them).
-        func include(_ at: Coordinate, _ reach: Double) {
+        /// The cells (as plane indices) of a box around `at` that holds every place within
+        /// `reach` of it in a straight line: with a margin, since the plane's meters east are the
+        /// anchor's, and a place far north or south of it has fewer to the degree (the distances
+        /// themselves are the great circle's, as a matrix measures them).
+        func span(_ at: Coordinate, _ reach: Double) -> (x0: Int, x1: Int, y0: Int, y1: Int) {
             let p = plane.plane(at), r = reach * 1.25 + cell
-            box = (min(box.x0, Int(((p.x - r) / cell).rounded(.down))), max(box.x1, Int(((p.x + r) / cell).rounded(.up))),
-                   min(box.y0, Int(((p.y - r) / cell).rounded(.down))), max(box.y1, Int(((p.y + r) / cell).rounded(.up))))
+            return (Int(((p.x - r) / cell).rounded(.down)), Int(((p.x + r) / cell).rounded(.up)),
+                    Int(((p.y - r) / cell).rounded(.down)), Int(((p.y + r) / cell).rounded(.up)))
+        }
+        var box = (x0: Int.max, x1: Int.min, y0: Int.max, y1: Int.min)
+        func include(_ at: Coordinate, _ reach: Double) {
+            let s = span(at, reach)
+            box = (min(box.x0, s.x0), max(box.x1, s.x1), min(box.y0, s.y0), max(box.y1, s.y1))
         }
         include(anchor, 0)
         for place in footFrom { include(place.at, footReach) }
@@ -117,9 +122,8 @@ struct IsochroneBuilder {
         let grid = TravelTimeSurface(anchor: anchor, cellMeters: cell, firstColumn: box.x0, firstRow: box.y0, columns: columns, rows: rows, minutes: [])
         /// The cells whose centres are within `reach` of `at` in a straight line, with the distance.
         func cells(near at: Coordinate, _ reach: Double) -> [(cell: Int, meters: Double)] {
-            let p = grid.plane(at), r = reach * 1.25 + cell
-            let i0 = max(0, Int(((p.x - r) / cell).rounded(.down)) - box.x0), i1 = min(columns - 1, Int(((p.x + r) / cell).rounded(.up)) - box.x0)
-            let j0 = max(0, Int(((p.y - r) / cell).rounded(.down)) - box.y0), j1 = min(rows - 1, Int(((p.y + r) / cell).rounded(.up)) - box.y0)
+            let s = span(at, reach)
+            let i0 = max(0, s.x0 - box.x0), i1 = min(columns - 1, s.x1 - box.x0), j0 = max(0, s.y0 - box.y0), j1 = min(rows - 1, s.y1 - box.y0)
             guard i0 <= i1, j0 <= j1 else { return [] }
             var out: [(cell: Int, meters: Double)] = []
             for j in j0...j1 {

@@ -165,30 +165,29 @@ public final class TravelTimeMatrix: @unchecked Sendable {
         // departures run to the window's last minute plus the maximum.
         let first = (origins + destinations).first { !$0.stops.isEmpty }
         var setup: RouterSetup?
-        var start = 0, last = 0, latestDeparture = 0, deadline = 0
+        // `latest`: the last departure searched, and the last arrival (the cap).
+        var start = 0, latest = 0, deadline = 0
         if let first {
             var jq = JourneyQuery(from: first.place, to: first.place, day: q.day, window: ServiceWindow(after: q.arriveBy ?? q.after), now: q.now, rules: q.rules, needs: q.needs)
             jq.zone = q.zone
             jq.reachMinutes = q.windowMinutes + q.maxMinutes
+            // (An origin's ends do not depend on the window.)
+            let ends = try feed.ends(jq, destination: false)
             if q.arriveBy != nil {
                 // The last deadline on the clock (as --after reads a time), then the departures that
                 // arrive by the first within the maximum: from its minute less the maximum on.
-                let ends = try feed.ends(jq, destination: false)
                 deadline = try feed.search(jq, ends, updates: updates(ends.timetable)).window.after ?? 0
                 let from = max(0, deadline - (q.windowMinutes - 1) * 60 - (q.maxMinutes + 1) * 60 + 1)
                 jq.window = ServiceWindow(after: .asWritten(seconds: from))
                 jq.reachMinutes = (deadline - from) / 60 + 1
             }
-            let ends = try feed.ends(jq, destination: false)
             let search = try feed.search(jq, ends, updates: updates(ends.timetable))
             let after = search.window.after ?? 0
-            if q.arriveBy != nil {
-                (start, last, latestDeparture) = (deadline - (q.windowMinutes - 1) * 60, deadline, deadline)
-            } else {
-                (start, last) = (after, after + (q.windowMinutes - 1) * 60)
-                latestDeparture = last + (q.maxMinutes + 1) * 60 - 1
-            }
-            var query = ends.routerQuery(day: search.day.dayNumber, after: after, before: latestDeparture, rules: q.rules,
+            // Towards deadlines, nothing leaves or arrives after the last; else the departures run to
+            // the window's last minute plus the maximum (a later one may still arrive first).
+            start = q.arriveBy != nil ? deadline - (q.windowMinutes - 1) * 60 : after
+            latest = q.arriveBy != nil ? deadline : after + (q.windowMinutes - 1) * 60 + (q.maxMinutes + 1) * 60 - 1
+            var query = ends.routerQuery(day: search.day.dayNumber, after: after, before: latest, rules: q.rules,
                                          needs: search.needs, days: search.days)
             (query.origins, query.access, query.accessMeters) = ([], [:], [:])
             setup = RouterSetup(timetable: ends.timetable, query: query, children: ends.children, updates: search.router.realtime == nil ? nil : search.updates)
@@ -196,7 +195,7 @@ public final class TravelTimeMatrix: @unchecked Sendable {
         }
         self.setup = setup
         minutes = (0..<q.windowMinutes).map { Int32(clamping: start + $0 * 60) }
-        cap = arriving ? last : last + (q.maxMinutes + 1) * 60 - 1
+        cap = latest
         // Each destination's stops and the walks from them: a point's (as resolved), a named
         // stop's own (no walk) and those its walk reaches (as a named destination walks).
         var perStop: [Int: [EgressEntry]] = [:]

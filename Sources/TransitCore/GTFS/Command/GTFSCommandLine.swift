@@ -24,6 +24,21 @@ extension GTFSSubcommand {
 }
 
 enum GTFSCommandLine {
+    /// A comma-separated list of whole numbers in `range`, each once, sorted (`--percentiles`,
+    /// `--cutoffs`); `what` names them in the error.
+    static func wholeNumbers(_ text: String, option: String, what: String, in range: ClosedRange<Int>) throws(TransitError) -> [Int] {
+        var out: [Int] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let item = part.trimmingCharacters(in: .whitespaces)
+            guard let n = Int(item), range.contains(n) else {
+                throw .usage("--\(option) takes \(what) from \(range.lowerBound) to \(range.upperBound), comma-separated, not '\(item)'")
+            }
+            guard !out.contains(n) else { throw .usage("--\(option) names \(n) twice") }
+            out.append(n)
+        }
+        return out.sorted()
+    }
+
     /// Every `gtfs` command, in the order help lists them.
     static let commands: [any GTFSSubcommand.Type] = [
         GTFSTripsCommand.self, GTFSDeparturesCommand.self, GTFSReachCommand.self, GTFSMatrixCommand.self, GTFSIsochroneCommand.self, GTFSVehiclesCommand.self, GTFSAlertsCommand.self,

@@ -58,23 +58,9 @@ struct GTFSIsochroneCommand: GTFSSubcommand {
 
     /// `--cutoffs`: whole minutes, 1 to 240, each once, at most 12, sorted.
     static func cutoffs(_ text: String) throws(TransitError) -> [Int] {
-        let out = try minutes(text, option: "cutoffs", in: IsochroneQuery.cutoffRange)
+        let out = try GTFSCommandLine.wholeNumbers(text, option: "cutoffs", what: "whole minutes", in: IsochroneQuery.cutoffRange)
         guard out.count <= IsochroneQuery.maxCutoffs else { throw .usage("--cutoffs takes at most \(IsochroneQuery.maxCutoffs) minutes, not \(out.count)") }
         return out
-    }
-
-    /// A list of whole minutes in `range`, each once, sorted (`--cutoffs` of isochrones and access).
-    static func minutes(_ text: String, option: String, in range: ClosedRange<Int>) throws(TransitError) -> [Int] {
-        var out: [Int] = []
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let item = part.trimmingCharacters(in: .whitespaces)
-            guard let c = Int(item), range.contains(c) else {
-                throw .usage("--\(option) takes whole minutes from \(range.lowerBound) to \(range.upperBound), comma-separated, not '\(item)'")
-            }
-            guard !out.contains(c) else { throw .usage("--\(option) names \(c) twice") }
-            out.append(c)
-        }
-        return out.sorted()
     }
 
     func run(_ gtfs: GTFSContext) async throws(TransitError) -> Output {

@@ -73,7 +73,7 @@ struct GTFSMatrixCommand: GTFSSubcommand {
         }
         self.origins = origins
         (self.destinations, access) = (destinations ?? opportunities ?? "", opportunities != nil)
-        if let text = try args.string("cutoffs") { cutoffs = try GTFSIsochroneCommand.minutes(text, option: "cutoffs", in: TravelTimeQuery.maxMinutesRange) }
+        if let text = try args.string("cutoffs") { cutoffs = try GTFSCommandLine.wholeNumbers(text, option: "cutoffs", what: "whole minutes", in: TravelTimeQuery.maxMinutesRange) }
         guard access == (cutoffs != nil) else { throw .usage(access ? "--opportunities needs --cutoffs: the minutes to count the opportunities within" : "--cutoffs counts --opportunities: give the file") }
         let maxGiven = try args.given("max-minutes")
         if cutoffs != nil && maxGiven { throw .usage("--cutoffs bound the times (the last is the maximum): --max-minutes is not needed") }
@@ -96,16 +96,7 @@ struct GTFSMatrixCommand: GTFSSubcommand {
 
     /// `--percentiles`: 1 to 99, each once, sorted as the columns are.
     static func percentiles(_ text: String) throws(TransitError) -> [Int] {
-        var out: [Int] = []
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let item = part.trimmingCharacters(in: .whitespaces)
-            guard let p = Int(item), TravelTimeQuery.percentileRange.contains(p) else {
-                throw .usage("--percentiles takes whole numbers from 1 to 99, comma-separated, not '\(item)'")
-            }
-            guard !out.contains(p) else { throw .usage("--percentiles names \(p) twice") }
-            out.append(p)
-        }
-        return out.sorted()
+        try GTFSCommandLine.wholeNumbers(text, option: "percentiles", what: "whole numbers", in: TravelTimeQuery.percentileRange)
     }
 
     /// `--shard K/N`: the K-th of N parts of the origins.
